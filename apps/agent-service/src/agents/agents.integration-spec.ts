@@ -1,0 +1,102 @@
+import type { INestApplication } from '@nestjs/common';
+import { RpcProblemError } from '@parley/kafka';
+import { Topics, type AgentChangedEvent, type UpsertAgentBody } from '@parley/contracts';
+import { createServiceApp, loadConfig, runMigrations } from '@parley/service-kit';
+import { KafkaHarness, createTestDatabase, pollUntil, testInfra, uniqueKafkaNamespace, type TestDatabase } from '@parley/testing';
+import type { TopicProbe } from '@parley/kafka';
+import { agentServiceModule } from '../app.module';
+import { AgentServiceConfig } from '../config/agent-service.config';
+import { agentServiceDatabase } from '../database/agent-service.database';
+
+const support: UpsertAgentBody = {
+  name: 'support',
+  instruction: 'You answer questions about our bakery.',
+  greeting: 'Hi! I am the bakery assistant.',
+  skills: ['faq_responder', 'lead_capture'],
+};
+
+describe('agent-service over Kafka request-reply and PostgreSQL', () => {
+  let db: TestDatabase;
+  let app: INestApplication;
+  let kafka: KafkaHarness;
+  let changes: TopicProbe<AgentChangedEvent>;
+
+  beforeAll(async () => {
+    db = await createTestDatabase('agents');
+    const namespace = uniqueKafkaNamespace('agents');
+    await runMigrations(db.url, agentServiceDatabase);
+    const config = loadConfig(AgentServiceConfig, {
+      DATABASE_URL: db.url,
+      KAFKA_BROKERS: testInfra().kafkaBrokers,
+      KAFKA_TOPIC_PREFIX: namespace,
+      PORT: '0',
+      LOG_LEVEL: 'warn',
+    });
+    app = await createServiceApp(agentServiceModule(config), { consumeKafka: true });
+    await app.listen(0, '127.0.0.1');
+    await app.startAllMicroservices();
+    kafka = await KafkaHarness.start(namespace);
+    changes = await kafka.probe<AgentChangedEvent>(Topics.AgentChanged);
+  });
+
+  afterAll(async () => {
+    await changes?.stop();
+    await kafka?.close();
+    await app?.close();
+    await db?.drop();
+  });
+
+  it('creates an agent (201 semantics), announces it on agent.changed, and keeps the version on an identical PUT', async () => {
+    const created = await kafka.rpc.request('agents.upsert', { tenant_id: 'ten_A', name: 'support', body: support });
+    expect(created.created).toBe(true);
+    expect(created.agent).toMatchObject({ name: 'support', version: 1, faqs: [], booking: null, skills: ['faq_responder', 'lead_capture'] });
+    expect(created.agent.id).toMatch(/^agt_/);
+
+    const event = await pollUntil(() => changes.find((m) => m.value.data.agent?.id === created.agent.id), { description: 'agent.changed' });
+    expect(event.key).toBe('ten_A:support');
+    expect(event.value).toMatchObject({ type: 'agent.changed', tenant_id: 'ten_A', data: { name: 'support', agent: { version: 1 } } });
+
+    const same = await kafka.rpc.request('agents.upsert', { tenant_id: 'ten_A', name: 'support', body: { ...support, skills: ['lead_capture', 'faq_responder'] } });
+    expect(same).toMatchObject({ created: false, agent: { version: 1 } });
+
+    const changed = await kafka.rpc.request('agents.upsert', { tenant_id: 'ten_A', name: 'support', body: { ...support, greeting: 'Hello!' } });
+    expect(changed).toMatchObject({ created: false, agent: { version: 2, greeting: 'Hello!' } });
+  });
+
+  it("scopes every read and write by tenant: another tenant's agent is not found", async () => {
+    await kafka.rpc.request('agents.upsert', { tenant_id: 'ten_B', name: 'sales', body: { ...support, name: 'sales' } });
+    await expect(kafka.rpc.request('agents.get', { tenant_id: 'ten_C', name: 'sales' })).rejects.toMatchObject({ problem: { status: 404 } });
+    const list = await kafka.rpc.request('agents.list', { tenant_id: 'ten_C', limit: 50, cursor: null });
+    expect(list.data).toEqual([]);
+    await expect(kafka.rpc.request('agents.delete', { tenant_id: 'ten_C', name: 'sales' })).rejects.toBeInstanceOf(RpcProblemError);
+    expect((await kafka.rpc.request('agents.get', { tenant_id: 'ten_B', name: 'sales' })).name).toBe('sales');
+  });
+
+  it('answers a broken body with a 400 problem naming each field', async () => {
+    const err = await kafka.rpc
+      .request('agents.upsert', {
+        tenant_id: 'ten_A',
+        name: 'bad',
+        body: { name: 'other', instruction: '', greeting: 'x', skills: ['juggling'], faqs: [{ question: 'q' }] } as unknown as UpsertAgentBody,
+      })
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(RpcProblemError);
+    const fields = (err as RpcProblemError).problem.errors?.map((e) => e.field);
+    expect(fields).toEqual(expect.arrayContaining(['instruction', 'skills', 'faqs[0].answer']));
+    expect((err as RpcProblemError).problem.errors?.find((e) => e.field === 'skills')?.message).toContain('faq_responder, lead_capture, appointment_booking');
+  });
+
+  it('lists newest first with a cursor, and deletes with an announcement', async () => {
+    for (const name of ['a1', 'a2', 'a3']) await kafka.rpc.request('agents.upsert', { tenant_id: 'ten_L', name, body: { ...support, name } });
+    const first = await kafka.rpc.request('agents.list', { tenant_id: 'ten_L', limit: 2, cursor: null });
+    expect(first.data.map((a) => a.name)).toEqual(['a3', 'a2']);
+    const second = await kafka.rpc.request('agents.list', { tenant_id: 'ten_L', limit: 2, cursor: first.next_cursor });
+    expect(second).toEqual({ data: [expect.objectContaining({ name: 'a1' })], next_cursor: null });
+
+    await kafka.rpc.request('agents.delete', { tenant_id: 'ten_L', name: 'a2' });
+    await expect(kafka.rpc.request('agents.get', { tenant_id: 'ten_L', name: 'a2' })).rejects.toMatchObject({ problem: { status: 404 } });
+    await pollUntil(() => changes.find((m) => m.value.tenant_id === 'ten_L' && m.value.data.name === 'a2' && m.value.data.agent === null), {
+      description: 'the deletion on agent.changed',
+    });
+  });
+});

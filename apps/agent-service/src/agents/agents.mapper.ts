@@ -1,0 +1,52 @@
+import type { AgentRecord, Booking, Faq, Skill, UpsertAgentBody } from '@parley/contracts';
+import type { AgentEntity } from './agent.entity';
+
+/** The stored, comparable form of a PUT body: omitted optional parts are cleared (PUT replaces). */
+export interface AgentBody {
+  name: string;
+  instruction: string;
+  greeting: string;
+  skills: Skill[];
+  faqs: Faq[];
+  booking: Booking | null;
+}
+
+export function agentBody(dto: UpsertAgentBody): AgentBody {
+  return {
+    name: dto.name,
+    instruction: dto.instruction,
+    greeting: dto.greeting,
+    skills: [...dto.skills],
+    faqs: (dto.faqs ?? []).map((f) => ({ question: f.question, answer: f.answer })),
+    booking: dto.booking
+      ? { timezone: dto.booking.timezone, slot_minutes: dto.booking.slot_minutes, opening_hours: structuredClone(dto.booking.opening_hours) }
+      : null,
+  };
+}
+
+/** Whether a PUT would change nothing (then the version stays). Skills compare as a set. */
+export function sameBody(entity: AgentEntity, body: AgentBody): boolean {
+  const skills = (s: Skill[]) => [...s].sort().join(',');
+  return (
+    entity.instruction === body.instruction &&
+    entity.greeting === body.greeting &&
+    skills(entity.skills) === skills(body.skills) &&
+    JSON.stringify(entity.faqs) === JSON.stringify(body.faqs) &&
+    JSON.stringify(entity.booking) === JSON.stringify(body.booking)
+  );
+}
+
+export function toAgentRecord(entity: AgentEntity): AgentRecord {
+  return {
+    id: entity.id,
+    name: entity.name,
+    instruction: entity.instruction,
+    greeting: entity.greeting,
+    skills: entity.skills,
+    faqs: entity.faqs,
+    booking: entity.booking,
+    version: entity.version,
+    created_at: entity.createdAt.toISOString(),
+    updated_at: entity.updatedAt.toISOString(),
+  };
+}

@@ -1,0 +1,81 @@
+import { Type } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  ArrayUnique,
+  IsArray,
+  IsDefined,
+  IsIn,
+  IsInt,
+  IsObject,
+  IsOptional,
+  IsString,
+  Length,
+  Matches,
+  Max,
+  Min,
+  ValidateNested,
+} from 'class-validator';
+import { SKILLS, type Skill, type Weekday } from '../events/agents';
+import { IsIanaTimeZone, IsOpeningHours } from './validators';
+
+export const AGENT_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
+export const AGENT_NAME_RULE = 'must match ^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$ (letters, digits, _ . -; up to 64 characters)';
+
+export class FaqDto {
+  @IsString()
+  @Length(1, 1000)
+  question!: string;
+
+  @IsString()
+  @Length(1, 4000)
+  answer!: string;
+}
+
+export class BookingDto {
+  @IsDefined()
+  @IsIanaTimeZone()
+  timezone!: string;
+
+  @IsInt()
+  @Min(5)
+  @Max(480)
+  slot_minutes!: number;
+
+  @IsDefined()
+  @IsObject()
+  @IsOpeningHours()
+  opening_hours!: Partial<Record<Weekday, [string, string][]>>;
+}
+
+/** Body of `PUT /api/v1/agents/{agent_name}` (CONTRACT.md §3). */
+export class UpsertAgentBody {
+  @IsString()
+  @Matches(AGENT_NAME_PATTERN, { message: `name ${AGENT_NAME_RULE}` })
+  name!: string;
+
+  @IsString()
+  @Length(1, 8000)
+  instruction!: string;
+
+  @IsString()
+  @Length(0, 1000)
+  greeting!: string;
+
+  @IsArray()
+  @ArrayUnique({ message: 'skills must not repeat a skill' })
+  @IsIn(SKILLS, { each: true, message: `skills must contain only: ${SKILLS.join(', ')}` })
+  skills!: Skill[];
+
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(500)
+  @ValidateNested({ each: true })
+  @Type(() => FaqDto)
+  faqs?: FaqDto[];
+
+  @IsOptional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => BookingDto)
+  booking?: BookingDto;
+}

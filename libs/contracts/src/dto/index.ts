@@ -1,0 +1,4 @@
+export * from './validators';
+export * from './accounts.dto';
+export * from './agents.dto';
+export * from './send.dto';

@@ -1,0 +1,86 @@
+import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
+import { registerDecorator, type ValidationOptions } from 'class-validator';
+import { WEEKDAYS } from '../events/agents';
+
+/** A valid E.164 number with its leading `+`, checked against real numbering plans. */
+export function isE164(value: unknown): value is string {
+  if (typeof value !== 'string' || !/^\+[1-9]\d{6,14}$/.test(value)) return false;
+  const parsed = parsePhoneNumberFromString(value);
+  return !!parsed && parsed.isValid() && parsed.number === value;
+}
+
+/** A WhatsApp business-scoped user id, e.g. `US.13491208655302741918`. */
+export function isBusinessScopedUserId(value: unknown): value is string {
+  return typeof value === 'string' && /^[A-Z]{2}\.[0-9A-Za-z]{6,64}$/.test(value);
+}
+
+export function isIanaTimeZone(value: unknown): value is string {
+  if (typeof value !== 'string' || value.length === 0 || value.length > 64) return false;
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: value });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const HHMM = /^([01]\d|2[0-3]):[0-5]\d$|^24:00$/;
+
+/** `{"mon": [["09:00","17:00"]], ...}`: known days, ordered non-overlapping `HH:MM` ranges. */
+export function openingHoursError(value: unknown): string | null {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'must be an object keyed by weekday (mon … sun)';
+  for (const [day, ranges] of Object.entries(value)) {
+    if (!(WEEKDAYS as readonly string[]).includes(day)) return `has an unknown day "${day}"; allowed: ${WEEKDAYS.join(', ')}`;
+    if (!Array.isArray(ranges) || ranges.length > 12) return `${day} must be a list of at most 12 ["HH:MM","HH:MM"] ranges`;
+    let previousEnd = '';
+    for (const range of ranges) {
+      if (!Array.isArray(range) || range.length !== 2 || !range.every((t) => typeof t === 'string' && HHMM.test(t))) {
+        return `${day} ranges must be ["HH:MM","HH:MM"] pairs of 24-hour times`;
+      }
+      const [start, end] = range as [string, string];
+      if (start >= end) return `${day} range ${start}-${end} must end after it starts`;
+      if (previousEnd && start < previousEnd) return `${day} ranges must be in order and must not overlap`;
+      previousEnd = end;
+    }
+  }
+  return null;
+}
+
+function simpleDecorator(name: string, test: (value: unknown) => boolean, message: string, options?: ValidationOptions) {
+  return (object: object, propertyName: string) =>
+    registerDecorator({
+      name,
+      target: object.constructor,
+      propertyName,
+      options: { message, ...options },
+      validator: { validate: (value: unknown) => test(value) },
+    });
+}
+
+export const IsRecipient = (options?: ValidationOptions) =>
+  simpleDecorator(
+    'isRecipient',
+    (v) => isE164(v) || isBusinessScopedUserId(v),
+    '$property must be a valid phone number in E.164 format with a leading + (e.g. +14155550123) or a WhatsApp business-scoped user id',
+    options,
+  );
+
+export const IsE164 = (options?: ValidationOptions) =>
+  simpleDecorator('isE164', isE164, '$property must be a valid phone number in E.164 format with a leading + (e.g. +14155550123)', options);
+
+export const IsIanaTimeZone = (options?: ValidationOptions) =>
+  simpleDecorator('isIanaTimeZone', isIanaTimeZone, '$property must be an IANA time zone such as Europe/Berlin', options);
+
+export function IsOpeningHours(options?: ValidationOptions) {
+  return (object: object, propertyName: string) =>
+    registerDecorator({
+      name: 'isOpeningHours',
+      target: object.constructor,
+      propertyName,
+      options,
+      validator: {
+        validate: (value: unknown) => openingHoursError(value) === null,
+        defaultMessage: (args) => `${args?.property} ${openingHoursError(args?.value) ?? 'is not valid'}`,
+      },
+    });
+}

@@ -1,0 +1,124 @@
+import type { EventEnvelope } from './envelope';
+
+export type ChannelKind = 'whatsapp';
+export const SUPPORTED_CHANNELS: readonly ChannelKind[] = ['whatsapp'];
+
+export type WhatsappProvider = 'meta' | '360dialog' | 'sandbox';
+
+/** Cloud API template shape (`template` of a send). */
+export interface TemplateContent {
+  name: string;
+  language: { code: string; policy?: string };
+  components?: unknown[];
+}
+
+export type OutboundContent = { type: 'text'; text: string } | { type: 'template'; template: TemplateContent };
+
+/** `message.outbound`: a message to send. `message_id` is the idempotency key of the send. */
+export interface MessageOutboundData {
+  message_id: string;
+  channel: ChannelKind;
+  /** A business number of the tenant (E.164); null: the tenant's default channel, or the channel of `channel_id`. */
+  from: string | null;
+  /** Set for agent replies: the channel the conversation is on. */
+  channel_id?: string | null;
+  /** Customer: E.164 number or a business-scoped user id. */
+  to: string;
+  content: OutboundContent;
+  origin: 'api' | 'agent';
+  /** For agent replies: the inbound message(s) answered. */
+  in_reply_to?: string[];
+  accepted_at: string;
+}
+
+/** `whatsapp.webhook`: a provider notification as received (raw body kept byte for byte). */
+export interface WhatsappWebhookData {
+  provider: Exclude<WhatsappProvider, 'sandbox'>;
+  /** For 360dialog: the channel the URL named. */
+  channel_id: string | null;
+  raw_body: string;
+  received_at: string;
+}
+
+/** WhatsApp message types we normalise (anything else arrives as `unsupported`). */
+export type InboundMessageType =
+  | 'text'
+  | 'image'
+  | 'audio'
+  | 'video'
+  | 'document'
+  | 'sticker'
+  | 'location'
+  | 'contacts'
+  | 'interactive'
+  | 'button'
+  | 'reaction'
+  | 'unsupported';
+
+/** `message.inbound`: a customer's message, stored by messaging-service and attributed to a tenant. */
+export interface MessageInboundData {
+  message_id: string;
+  channel: ChannelKind;
+  channel_id: string;
+  /** Customer: E.164 phone number, or the business-scoped user id when no number is given. */
+  from: string;
+  /** Business-scoped user id, when the provider sent one. */
+  from_user_id: string | null;
+  /** The business number (E.164). */
+  to: string;
+  type: InboundMessageType;
+  /** The text, or a text stand-in for other types (e.g. "[image] caption"). */
+  text: string;
+  provider_message_id: string;
+  /** When the customer wrote it (provider timestamp). */
+  sent_at: string;
+  received_at: string;
+  /** The agent configured on the channel (null: the tenant's oldest agent answers, if any). */
+  channel_agent: string | null;
+  contact_name: string | null;
+}
+
+/** `message.received` (public webhook body, CONTRACT.md §5). */
+export interface MessageReceivedData {
+  event: 'message.received';
+  channel: ChannelKind;
+  from: string;
+  message: string;
+  tenant_id: string;
+  agent_response: string | null;
+  message_id: string;
+  reply_message_id: string | null;
+  agent: string | null;
+  type: InboundMessageType;
+  received_at: string;
+}
+
+export type OutboundStatus = 'sent' | 'delivered' | 'read' | 'failed';
+
+export interface MessageError {
+  code: string;
+  title: string;
+}
+
+/** `message.status` (public webhook body, CONTRACT.md §5). */
+export interface MessageStatusData {
+  event: 'message.status';
+  channel: ChannelKind;
+  tenant_id: string;
+  message_id: string;
+  status: OutboundStatus;
+  to: string;
+  at: string;
+  error?: MessageError;
+}
+
+export type MessageOutboundEvent = EventEnvelope<'message.outbound', MessageOutboundData>;
+export type WhatsappWebhookEvent = EventEnvelope<'whatsapp.webhook', WhatsappWebhookData>;
+export type MessageInboundEvent = EventEnvelope<'message.inbound', MessageInboundData>;
+export type MessageReceivedEvent = EventEnvelope<'message.received', MessageReceivedData>;
+export type MessageStatusEvent = EventEnvelope<'message.status', MessageStatusData>;
+
+/** Ordering key of everything about one conversation. */
+export function conversationKey(tenantId: string, customer: string): string {
+  return `${tenantId}:${customer}`;
+}

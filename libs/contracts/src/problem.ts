@@ -1,0 +1,47 @@
+/** RFC 9457 problem details, the one error shape of the public API (CONTRACT.md §1). */
+export interface FieldError {
+  /** Path of the field, nested fields written `faqs[0].question`. */
+  field: string;
+  message: string;
+}
+
+export interface Problem {
+  type: string;
+  title: string;
+  status: number;
+  detail: string;
+  instance?: string;
+  errors?: FieldError[];
+}
+
+const BASE = 'https://parley.dev/problems';
+
+/** Stable `type` URIs, one per kind of error. */
+export const ProblemTypes = {
+  validation: `${BASE}/validation-error`,
+  malformedJson: `${BASE}/malformed-json`,
+  unsupportedMediaType: `${BASE}/unsupported-media-type`,
+  payloadTooLarge: `${BASE}/payload-too-large`,
+  unauthorized: `${BASE}/unauthorized`,
+  forbidden: `${BASE}/forbidden`,
+  notFound: `${BASE}/not-found`,
+  methodNotAllowed: `${BASE}/method-not-allowed`,
+  conflict: `${BASE}/conflict`,
+  idempotencyMismatch: `${BASE}/idempotency-key-reused`,
+  rateLimited: `${BASE}/rate-limited`,
+  quotaExceeded: `${BASE}/quota-exceeded`,
+  unavailable: `${BASE}/service-unavailable`,
+  internal: `${BASE}/internal-error`,
+} as const;
+
+export type ProblemType = (typeof ProblemTypes)[keyof typeof ProblemTypes];
+
+export function problem(status: number, type: ProblemType | string, title: string, detail: string, errors?: FieldError[]): Problem {
+  return errors?.length ? { type, title, status, detail, errors } : { type, title, status, detail };
+}
+
+export const notFoundProblem = (what: string): Problem =>
+  problem(404, ProblemTypes.notFound, 'Not Found', `${what} was not found.`);
+
+export const validationProblem = (errors: FieldError[], detail = 'The request body is not valid.'): Problem =>
+  problem(400, ProblemTypes.validation, 'Invalid request', detail, errors);

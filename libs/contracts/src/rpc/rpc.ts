@@ -1,0 +1,55 @@
+import type { AgentRecord } from '../events/agents';
+import type { Problem } from '../problem';
+import type { RpcService } from '../topics';
+import type { UpsertAgentBody } from '../dto/agents.dto';
+
+/** Reply of a request-reply call: the result, or a problem that the gateway answers with as it is. */
+export type RpcResult<T> = { ok: true; data: T } | { ok: false; problem: Problem };
+
+/** Every request carries the caller's tenant; the owning service scopes every read and write by it. */
+export interface TenantScoped {
+  tenant_id: string;
+}
+
+export interface ListQuery {
+  limit: number;
+  cursor: string | null;
+}
+
+export interface Page<T> {
+  data: T[];
+  next_cursor: string | null;
+}
+
+/**
+ * Request-reply patterns: which service owns each, and its request and response types.
+ * Add an entry here first; the typed client and the handler then agree by construction.
+ */
+export interface RpcPatterns {
+  'agents.upsert': { service: 'agents'; request: TenantScoped & { name: string; body: UpsertAgentBody }; response: { created: boolean; agent: AgentRecord } };
+  'agents.get': { service: 'agents'; request: TenantScoped & { name: string }; response: AgentRecord };
+  'agents.list': { service: 'agents'; request: TenantScoped & ListQuery; response: Page<AgentRecord> };
+  'agents.delete': { service: 'agents'; request: TenantScoped & { name: string }; response: { deleted: true } };
+}
+
+export type RpcPattern = keyof RpcPatterns;
+export type RpcRequest<P extends RpcPattern> = RpcPatterns[P]['request'];
+export type RpcResponse<P extends RpcPattern> = RpcPatterns[P]['response'];
+
+/** Which service answers a pattern: the prefix before the first dot names its owner. */
+export const RPC_OWNERS: Record<string, RpcService> = {
+  agents: 'agents',
+  channels: 'messaging',
+  messages: 'messaging',
+  webhooks: 'webhooks',
+  deliveries: 'webhooks',
+  conversations: 'responder',
+  leads: 'responder',
+  appointments: 'responder',
+};
+
+export function rpcOwner(pattern: string): RpcService {
+  const owner = RPC_OWNERS[pattern.split('.')[0]];
+  if (!owner) throw new Error(`no service owns the RPC pattern "${pattern}"`);
+  return owner;
+}

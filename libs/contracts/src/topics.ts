@@ -1,0 +1,58 @@
+/**
+ * Kafka topics. Names are the wire contract between services; partition counts are created explicitly
+ * (auto-creation is off on our brokers). Message keys carry the ordering unit (tenant + customer number).
+ */
+export const Topics = {
+  /** Messages to send to a customer: API sends and agent replies. Key: `${tenant_id}:${to}`. */
+  MessageOutbound: 'message.outbound',
+  /** Raw provider notifications exactly as received and signature-checked by the gateway. Key: provider + path id. */
+  WhatsappWebhook: 'whatsapp.webhook',
+  /** Inbound customer messages, normalised and attributed to a tenant. Key: `${tenant_id}:${from}`. */
+  MessageInbound: 'message.inbound',
+  /** Public event: an inbound message with the agent's reply. Key: `${tenant_id}:${from}`. */
+  MessageReceived: 'message.received',
+  /** Public event: an outbound message changed status. Key: `${tenant_id}:${to}`. */
+  MessageStatus: 'message.status',
+  /** Agent configuration changed (full record; compacted). Key: `${tenant_id}:${name}`. */
+  AgentChanged: 'agent.changed',
+} as const;
+export type Topic = (typeof Topics)[keyof typeof Topics];
+
+/** Request topics for Kafka request-reply, one per owning service. The pattern travels in a header. */
+export const RpcTopics = {
+  agents: 'rpc.agent-service',
+  messaging: 'rpc.messaging-service',
+  webhooks: 'rpc.webhook-service',
+  responder: 'rpc.responder-service',
+} as const;
+export type RpcService = keyof typeof RpcTopics;
+
+/** Replies to request-reply calls. Each caller process reads it with a group of its own, so many callers work. */
+export const RPC_REPLY_TOPIC = 'rpc.replies';
+
+/** Suffix of the dead-letter topic of each consumed topic. */
+export const DLQ_SUFFIX = '.dlq';
+
+export interface TopicSpec {
+  name: string;
+  partitions: number;
+  /** Broker-side topic configs (retention, compaction). */
+  config?: Record<string, string>;
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** Every topic the platform uses, with its partition count. Created by each service at start-up (idempotent). */
+export const TOPIC_SPECS: readonly TopicSpec[] = [
+  { name: Topics.MessageOutbound, partitions: 8 },
+  { name: Topics.WhatsappWebhook, partitions: 8 },
+  { name: Topics.MessageInbound, partitions: 8 },
+  { name: Topics.MessageReceived, partitions: 8 },
+  { name: Topics.MessageStatus, partitions: 8 },
+  { name: Topics.AgentChanged, partitions: 4, config: { 'cleanup.policy': 'compact' } },
+  ...Object.values(RpcTopics).map((name) => ({ name, partitions: 4, config: { 'retention.ms': String(DAY_MS) } })),
+  { name: RPC_REPLY_TOPIC, partitions: 4, config: { 'retention.ms': String(DAY_MS) } },
+  ...[Topics.MessageOutbound, Topics.WhatsappWebhook, Topics.MessageInbound, Topics.MessageReceived, Topics.MessageStatus, Topics.AgentChanged].map(
+    (name) => ({ name: `${name}${DLQ_SUFFIX}`, partitions: 1, config: { 'retention.ms': String(30 * DAY_MS) } }),
+  ),
+];

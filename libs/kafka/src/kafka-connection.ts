@@ -1,0 +1,104 @@
+import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
+import { TOPIC_SPECS, type TopicSpec } from '@parley/contracts';
+import { Kafka, logLevel, type Admin, type LogEntry } from 'kafkajs';
+import { retryRetriable } from './errors';
+import { KAFKA_OPTIONS, type KafkaOptions } from './kafka.options';
+
+export type ConsumerState = 'idle' | 'starting' | 'running' | 'crashed';
+
+/**
+ * The process's one kafkajs client: names (namespace applied), topic creation, and the state that readiness reports.
+ */
+@Injectable()
+export class KafkaConnection implements OnApplicationShutdown {
+  private readonly logger = new Logger('Kafka');
+  readonly kafka: Kafka;
+  private admin?: Admin;
+  private topicsReady?: Promise<void>;
+  consumerState: ConsumerState = 'idle';
+  producerConnected = false;
+
+  constructor(@Inject(KAFKA_OPTIONS) readonly options: KafkaOptions) {
+    this.kafka = new Kafka({
+      clientId: options.clientId,
+      brokers: options.brokers,
+      connectionTimeout: 3000,
+      requestTimeout: 10000,
+      retry: { initialRetryTime: 200, maxRetryTime: 5000, retries: 8 },
+      logLevel: logLevel.WARN,
+      logCreator: () => (entry: LogEntry) => this.log(entry),
+    });
+  }
+
+  /** The broker-side name of a logical topic. */
+  topic(name: string): string {
+    return `${this.options.namespace ?? ''}${name}`;
+  }
+
+  /** The logical name of a broker-side topic. */
+  logicalTopic(name: string): string {
+    const ns = this.options.namespace ?? '';
+    return ns && name.startsWith(ns) ? name.slice(ns.length) : name;
+  }
+
+  group(name: string): string {
+    return `${this.options.namespace ?? ''}${name}`;
+  }
+
+  /** Creates every platform topic that does not exist yet (idempotent; safe from many processes at once). */
+  ensureTopics(specs: readonly TopicSpec[] = TOPIC_SPECS): Promise<void> {
+    this.topicsReady ??= retryRetriable(() => this.createTopics(specs)).catch((err: unknown) => {
+      this.topicsReady = undefined;
+      throw err;
+    });
+    return this.topicsReady;
+  }
+
+  private async createTopics(specs: readonly TopicSpec[]): Promise<void> {
+    const admin = await this.connectedAdmin();
+    const existing = new Set(await admin.listTopics());
+    const missing = specs.filter((s) => !existing.has(this.topic(s.name)));
+    if (missing.length === 0) {
+      // Refresh this client's metadata so its first calls find the partition leaders.
+      await admin.fetchTopicMetadata({ topics: specs.map((s) => this.topic(s.name)) });
+      return;
+    }
+    try {
+      await admin.createTopics({
+        waitForLeaders: true,
+        topics: missing.map((s) => ({
+          topic: this.topic(s.name),
+          numPartitions: s.partitions,
+          replicationFactor: -1,
+          configEntries: Object.entries(s.config ?? {}).map(([name, value]) => ({ name, value })),
+        })),
+      });
+      this.logger.log(`created ${missing.length} topic(s): ${missing.map((s) => s.name).join(', ')}`);
+    } catch (err) {
+      // Another process may have created them between our list and create: that is success.
+      const after = new Set(await admin.listTopics());
+      if (missing.some((s) => !after.has(this.topic(s.name)))) throw err;
+    }
+  }
+
+  async connectedAdmin(): Promise<Admin> {
+    if (!this.admin) {
+      const admin = this.kafka.admin();
+      await admin.connect();
+      this.admin = admin;
+    }
+    return this.admin;
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.admin?.disconnect().catch(() => undefined);
+  }
+
+  private log({ level, log }: LogEntry): void {
+    const { message, ...extra } = log;
+    // Expected during broker restarts; the client retries by itself.
+    const text = `${message}${extra.error ? `: ${String(extra.error)}` : ''}`;
+    if (level === logLevel.ERROR) this.logger.error(text);
+    else if (level === logLevel.WARN) this.logger.warn(text);
+  }
+}

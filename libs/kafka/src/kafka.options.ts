@@ -1,0 +1,21 @@
+export const KAFKA_OPTIONS = Symbol('KAFKA_OPTIONS');
+
+export interface KafkaOptions {
+  /** `host:port` list (KAFKA_BROKERS). */
+  brokers: string[];
+  /** Names this process to the broker, e.g. `gateway`. */
+  clientId: string;
+  /** Consumer group of the service's event and request consumers. Defaults to `clientId`. */
+  groupId?: string;
+  /**
+   * Prefixed to every topic and group name. Empty in normal runs; tests set a unique one so several test runs
+   * (and a development stack) can share one broker without reading each other's messages.
+   */
+  namespace?: string;
+  /** Partitions of one consumer processed concurrently (ordering holds within a partition). */
+  partitionsConsumedConcurrently?: number;
+  /** Attempts of a failing event handler before its message goes to `<topic>.dlq`. */
+  maxHandlerAttempts?: number;
+  /** Whether this process makes request-reply calls (starts the reply consumer). */
+  rpcClient?: boolean;
+}

@@ -1,0 +1,85 @@
+import { plainToInstance } from 'class-transformer';
+import { IsIn, IsInt, IsString, Matches, Max, Min, validateSync } from 'class-validator';
+
+const SECRET_DEFAULTS = Symbol('secretDefaults');
+
+/**
+ * Marks a setting as a secret whose development default must never run in production:
+ * with NODE_ENV=production a service refuses to start while the value still equals that default.
+ */
+export function Secret(): PropertyDecorator {
+  return (target, property) => {
+    const ctor = target.constructor as unknown as { [SECRET_DEFAULTS]?: string[] };
+    ctor[SECRET_DEFAULTS] = [...(ctor[SECRET_DEFAULTS] ?? []), String(property)];
+  };
+}
+
+/**
+ * Settings every service has. Each app extends it with its own; property initialisers are the development
+ * defaults (also listed in .env.example). Values come from the environment only through `loadConfig`.
+ */
+export class BaseConfig {
+  @IsIn(['development', 'test', 'production'])
+  NODE_ENV: 'development' | 'test' | 'production' = 'development';
+
+  @IsString()
+  HOST = '127.0.0.1';
+
+  @IsInt()
+  @Min(0)
+  @Max(65535)
+  PORT = 0;
+
+  @Matches(/^postgres(ql)?:\/\//, { message: 'DATABASE_URL must be a postgres:// URL' })
+  DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/parley';
+
+  @Matches(/^[^,\s]+(,[^,\s]+)*$/, { message: 'KAFKA_BROKERS must be a comma-separated host:port list' })
+  KAFKA_BROKERS = '127.0.0.1:9092';
+
+  /** Prefix of every topic and consumer group (tests isolate runs with it). */
+  @Matches(/^[A-Za-z0-9._-]*$/)
+  KAFKA_TOPIC_PREFIX = '';
+
+  @Matches(/^redis(s)?:\/\//, { message: 'REDIS_URL must be a redis:// URL' })
+  REDIS_URL = 'redis://127.0.0.1:6379';
+
+  @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+  LOG_LEVEL = 'info';
+
+  get isProduction(): boolean {
+    return this.NODE_ENV === 'production';
+  }
+
+  get kafkaBrokers(): string[] {
+    return this.KAFKA_BROKERS.split(',');
+  }
+}
+
+/**
+ * Reads the environment into `Config` once, at boot: defaults for what is unset, then validation that names each
+ * invalid variable. Fails fast; nothing else in a service reads process.env.
+ */
+export function loadConfig<T extends BaseConfig>(Config: new () => T, env: NodeJS.ProcessEnv = process.env): T {
+  const defaults = new Config();
+  const raw: Record<string, unknown> = {};
+  for (const key of Object.keys(defaults)) {
+    const fallback = (defaults as unknown as Record<string, unknown>)[key];
+    const value = env[key];
+    if (value === undefined || value === '') raw[key] = fallback;
+    else raw[key] = typeof fallback === 'number' ? Number(value) : typeof fallback === 'boolean' ? ['1', 'true', 'yes'].includes(value.toLowerCase()) : value;
+  }
+  const config = plainToInstance(Config, raw);
+  const errors = validateSync(config, { forbidUnknownValues: false });
+  if (errors.length > 0) {
+    const lines = errors.map((e) => `  ${e.property}: ${Object.values(e.constraints ?? {}).join('; ')}`);
+    throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  if (config.isProduction) {
+    const secrets = (Config as unknown as { [SECRET_DEFAULTS]?: string[] })[SECRET_DEFAULTS] ?? [];
+    const unchanged = secrets.filter((key) => (config as unknown as Record<string, unknown>)[key] === (defaults as unknown as Record<string, unknown>)[key]);
+    if (unchanged.length > 0) {
+      throw new Error(`Refusing to start in production with development defaults for: ${unchanged.join(', ')}. Set them in the environment.`);
+    }
+  }
+  return config;
+}

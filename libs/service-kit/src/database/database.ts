@@ -1,0 +1,66 @@
+import { Client } from 'pg';
+import { DataSource, type DataSourceOptions, type MixedList, type EntitySchema } from 'typeorm';
+
+export interface ServiceDatabase {
+  /** The service's own schema: every table it owns lives there, with its own `migrations` table. */
+  schema: string;
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
+  entities: MixedList<Function | string | EntitySchema>;
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
+  migrations: MixedList<Function | string>;
+}
+
+/** TypeORM options of a service: its schema, migrations only (never synchronize), a pool sized for 2 cores. */
+export function dataSourceOptions(url: string, db: ServiceDatabase): DataSourceOptions {
+  return {
+    type: 'postgres',
+    url,
+    schema: db.schema,
+    entities: db.entities,
+    migrations: db.migrations,
+    migrationsTableName: 'migrations',
+    synchronize: false,
+    migrationsRun: false,
+    logging: ['error'],
+    // search_path makes the unqualified names of hand-written migrations land in the service's schema
+    extra: { max: 10, connectionTimeoutMillis: 5000, idleTimeoutMillis: 30000, application_name: db.schema, options: `-c search_path=${db.schema}` },
+  };
+}
+
+/** Creates the database named in `url` when it does not exist (connecting to the server's `postgres` database). */
+export async function ensureDatabase(url: string): Promise<void> {
+  const target = new URL(url);
+  const name = decodeURIComponent(target.pathname.slice(1));
+  const admin = new URL(url);
+  admin.pathname = '/postgres';
+  const client = new Client({ connectionString: admin.toString() });
+  await client.connect();
+  try {
+    const { rowCount } = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+    if (!rowCount) await client.query(`CREATE DATABASE "${name.replace(/"/g, '""')}"`).catch((err: { code?: string }) => {
+      if (err.code !== '42P04') throw err; // created concurrently
+    });
+  } finally {
+    await client.end();
+  }
+}
+
+/** The migrate command of a service: database and schema if missing, then every pending migration. */
+export async function runMigrations(url: string, db: ServiceDatabase): Promise<string[]> {
+  await ensureDatabase(url);
+  const client = new Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(`CREATE SCHEMA IF NOT EXISTS "${db.schema}"`);
+  } finally {
+    await client.end();
+  }
+  const dataSource = new DataSource(dataSourceOptions(url, db));
+  await dataSource.initialize();
+  try {
+    const applied = await dataSource.runMigrations({ transaction: 'each' });
+    return applied.map((m) => m.name);
+  } finally {
+    await dataSource.destroy();
+  }
+}

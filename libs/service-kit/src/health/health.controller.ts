@@ -1,0 +1,29 @@
+import { Controller, Get, HttpCode, Res } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
+import { collectDefaultMetrics, register } from 'prom-client';
+import { Readiness } from './readiness';
+
+collectDefaultMetrics();
+
+/** `GET /health` (alive), `GET /health/ready` (dependencies reachable), `GET /metrics` (Prometheus). */
+@Controller()
+export class HealthController {
+  constructor(private readonly readiness: Readiness) {}
+
+  @Get('health')
+  @HttpCode(200)
+  alive() {
+    return { status: 'ok' };
+  }
+
+  @Get('health/ready')
+  async ready(@Res() reply: FastifyReply) {
+    const result = await this.readiness.run();
+    await reply.status(result.ready ? 200 : 503).send({ status: result.ready ? 'ready' : 'not_ready', checks: result.checks });
+  }
+
+  @Get('metrics')
+  async metrics(@Res() reply: FastifyReply) {
+    await reply.header('content-type', register.contentType).send(await register.metrics());
+  }
+}

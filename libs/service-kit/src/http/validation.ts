@@ -1,0 +1,62 @@
+import { ValidationPipe, type ArgumentMetadata, type ValidationError } from '@nestjs/common';
+import { plainToInstance } from 'class-transformer';
+import { validate } from 'class-validator';
+import { ProblemTypes, problem, validationProblem, type FieldError } from '@parley/contracts';
+import { ProblemException } from './problem.exception';
+
+/** class-validator errors → one `{field, message}` per broken rule, nested paths written `faqs[0].question`. */
+export function toFieldErrors(errors: ValidationError[], parent = ''): FieldError[] {
+  const out: FieldError[] = [];
+  for (const error of errors) {
+    const path = /^\d+$/.test(error.property) ? `${parent}[${error.property}]` : parent ? `${parent}.${error.property}` : error.property;
+    for (const [rule, message] of Object.entries(error.constraints ?? {})) {
+      out.push({ field: path, message: rule === 'whitelistValidation' ? `${path} is not an allowed field` : humanize(message, error.property, path) });
+    }
+    if (error.children?.length) out.push(...toFieldErrors(error.children, path));
+  }
+  return out;
+}
+
+/** class-validator names the bare property; name the full path instead (`question` → `faqs[0].question`). */
+function humanize(message: string, property: string, path: string): string {
+  return message.startsWith(`${property} `) ? `${path}${message.slice(property.length)}` : message;
+}
+
+/**
+ * The global pipe: a DTO body must be a JSON object; unknown fields are refused (so typos surface); each broken
+ * rule becomes a field error in a 400 problem.
+ */
+export class ProblemValidationPipe extends ValidationPipe {
+  constructor() {
+    super({
+      whitelist: true,
+      forbidNonWhitelisted: true,
+      transform: true,
+      validationError: { target: false, value: false },
+      exceptionFactory: (errors) => new ProblemException(validationProblem(toFieldErrors(errors))),
+    });
+  }
+
+  override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    if (metadata.type === 'body' && metadata.metatype && this.toValidate(metadata)) {
+      if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+        throw new ProblemException(problem(400, ProblemTypes.validation, 'Invalid request', 'The request body must be a JSON object.'));
+      }
+    }
+    return super.transform(value, metadata);
+  }
+}
+
+/**
+ * Validates a plain object against a DTO class outside the HTTP pipe (request-reply handlers, consumers).
+ * Throws the same 400 problem the pipe would.
+ */
+export async function validateDto<T extends object>(Dto: new () => T, plain: unknown): Promise<T> {
+  if (typeof plain !== 'object' || plain === null || Array.isArray(plain)) {
+    throw new ProblemException(problem(400, ProblemTypes.validation, 'Invalid request', 'The request body must be a JSON object.'));
+  }
+  const instance = plainToInstance(Dto, plain);
+  const errors = await validate(instance, { whitelist: true, forbidNonWhitelisted: true, validationError: { target: false, value: false } });
+  if (errors.length > 0) throw new ProblemException(validationProblem(toFieldErrors(errors)));
+  return instance;
+}

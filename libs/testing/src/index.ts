@@ -1,0 +1,3 @@
+export * from './poll';
+export * from './infra';
+export * from './kafka-harness';

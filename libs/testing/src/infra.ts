@@ -1,0 +1,59 @@
+import { randomBytes } from 'node:crypto';
+import { Client } from 'pg';
+
+/**
+ * Where the tests' real infrastructure is. The jest global setup (tools/testing/global-setup.mjs) puts the
+ * addresses in the environment: testcontainers' Kafka and Postgres where a Docker engine exists, otherwise the
+ * local broker (started by tools/kafka when needed) and the machine's PostgreSQL.
+ */
+export function testInfra(): { kafkaBrokers: string; postgresUrl: string; redisUrl: string } {
+  return {
+    kafkaBrokers: process.env.KAFKA_BROKERS ?? '127.0.0.1:9092',
+    postgresUrl: process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
+    redisUrl: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+  };
+}
+
+/** A unique, short name for this test's topics, groups and database. */
+export function uniqueName(label: string): string {
+  return `t_${label.replace(/[^a-z0-9]/gi, '').toLowerCase().slice(0, 20)}_${Date.now().toString(36)}${randomBytes(3).toString('hex')}`;
+}
+
+/** A Kafka namespace (topic and group prefix) of its own, so tests sharing a broker never see each other's messages. */
+export function uniqueKafkaNamespace(label: string): string {
+  return `${uniqueName(label)}.`;
+}
+
+export interface TestDatabase {
+  url: string;
+  name: string;
+  drop(): Promise<void>;
+}
+
+/** A fresh, empty database for one test suite; `drop()` removes it. */
+export async function createTestDatabase(label: string): Promise<TestDatabase> {
+  const { postgresUrl } = testInfra();
+  const name = uniqueName(label);
+  const admin = new Client({ connectionString: postgresUrl });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE "${name}"`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(postgresUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    name,
+    async drop() {
+      const client = new Client({ connectionString: postgresUrl });
+      await client.connect();
+      try {
+        await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      } finally {
+        await client.end();
+      }
+    },
+  };
+}

@@ -4,3 +4,7 @@ export * from './problem';
 export * from './events';
 export * from './dto';
 export * from './rpc/rpc';
+export * from './rpc/agents.rpc';
+export * from './rpc/messaging.rpc';
+export * from './rpc/webhooks.rpc';
+export * from './rpc/responder.rpc';

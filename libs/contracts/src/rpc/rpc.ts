@@ -1,7 +1,9 @@
-import type { AgentRecord } from '../events/agents';
 import type { Problem } from '../problem';
 import type { RpcService } from '../topics';
-import type { UpsertAgentBody } from '../dto/agents.dto';
+import type { AgentsRpc } from './agents.rpc';
+import type { MessagingRpc } from './messaging.rpc';
+import type { ResponderRpc } from './responder.rpc';
+import type { WebhooksRpc } from './webhooks.rpc';
 
 /** Reply of a request-reply call: the result, or a problem that the gateway answers with as it is. */
 export type RpcResult<T> = { ok: true; data: T } | { ok: false; problem: Problem };
@@ -22,15 +24,10 @@ export interface Page<T> {
 }
 
 /**
- * Request-reply patterns: which service owns each, and its request and response types.
- * Add an entry here first; the typed client and the handler then agree by construction.
+ * Request-reply patterns: which service owns each, and its request and response types. Each owning service keeps
+ * its patterns in its own file (`rpc/<service>.rpc.ts`); the typed client and the handlers agree by construction.
  */
-export interface RpcPatterns {
-  'agents.upsert': { service: 'agents'; request: TenantScoped & { name: string; body: UpsertAgentBody }; response: { created: boolean; agent: AgentRecord } };
-  'agents.get': { service: 'agents'; request: TenantScoped & { name: string }; response: AgentRecord };
-  'agents.list': { service: 'agents'; request: TenantScoped & ListQuery; response: Page<AgentRecord> };
-  'agents.delete': { service: 'agents'; request: TenantScoped & { name: string }; response: { deleted: true } };
-}
+export interface RpcPatterns extends AgentsRpc, MessagingRpc, WebhooksRpc, ResponderRpc {}
 
 export type RpcPattern = keyof RpcPatterns;
 export type RpcRequest<P extends RpcPattern> = RpcPatterns[P]['request'];

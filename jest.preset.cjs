@@ -23,4 +23,5 @@ module.exports = {
   },
   moduleFileExtensions: ['ts', 'js', 'json'],
   moduleNameMapper,
+  setupFiles: [require.resolve('reflect-metadata')],
 };

@@ -47,6 +47,7 @@ const RETRY_MAX_MS = 30_000;
  * dead-lettered), so handlers must be idempotent on the envelope id. A handler that fails with a transient error
  * (database or broker down) is retried without limit; any other failure is retried a few times and then the
  * message goes to `<topic>.dlq`, so one poison message never blocks its partition.
+ * The app must let handlers' original errors through (RpcPassThroughFilter, or service-kit's ProblemFilter).
  */
 export class KafkaTransport extends Server implements CustomTransportStrategy {
   private readonly log = new Logger('KafkaTransport');

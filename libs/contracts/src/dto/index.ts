@@ -1,3 +1,5 @@
+// class-transformer's @Type reads design-time types through the Reflect metadata API.
+import 'reflect-metadata';
 export * from './validators';
 export * from './accounts.dto';
 export * from './agents.dto';

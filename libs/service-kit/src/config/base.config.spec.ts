@@ -1,0 +1,28 @@
+import { IsString } from 'class-validator';
+import { BaseConfig, Secret, loadConfig } from './base.config';
+
+class TestConfig extends BaseConfig {
+  override PORT = 3999;
+
+  @IsString()
+  @Secret()
+  SIGNING_SECRET = 'dev-secret';
+}
+
+describe('loadConfig', () => {
+  it('uses defaults for unset variables and converts numbers', () => {
+    const config = loadConfig(TestConfig, { PORT: '4001' });
+    expect(config.PORT).toBe(4001);
+    expect(config.KAFKA_BROKERS).toBe('127.0.0.1:9092');
+    expect(config.kafkaBrokers).toEqual(['127.0.0.1:9092']);
+  });
+
+  it('names each invalid variable', () => {
+    expect(() => loadConfig(TestConfig, { PORT: 'eighty', DATABASE_URL: 'mysql://x' })).toThrow(/PORT[\s\S]*DATABASE_URL|DATABASE_URL[\s\S]*PORT/);
+  });
+
+  it('refuses to start in production with a development secret', () => {
+    expect(() => loadConfig(TestConfig, { NODE_ENV: 'production' })).toThrow(/SIGNING_SECRET/);
+    expect(loadConfig(TestConfig, { NODE_ENV: 'production', SIGNING_SECRET: 'real' }).isProduction).toBe(true);
+  });
+});

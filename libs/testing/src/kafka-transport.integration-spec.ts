@@ -1,0 +1,95 @@
+import { Controller, Module, type INestMicroservice } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { Ctx, EventPattern, MessagePattern, Payload } from '@nestjs/microservices';
+import { DLQ_SUFFIX, Headers, Topics, notFoundProblem, type EventEnvelope } from '@parley/contracts';
+import { EventPublisher, KafkaConnection, KafkaContext, KafkaTransport, RpcPassThroughFilter, RpcProblemError } from '@parley/kafka';
+import { KafkaHarness } from './kafka-harness';
+import { testInfra, uniqueKafkaNamespace } from './infra';
+import { pollUntil } from './poll';
+
+/** What the handlers under test saw, per event id. */
+const seen = new Map<string, number>();
+let healed = false;
+
+@Controller()
+class ProbeHandlers {
+  @EventPattern(Topics.MessageInbound)
+  handle(@Payload() event: EventEnvelope<'message.inbound', { kind: string }>, @Ctx() ctx: KafkaContext): void {
+    seen.set(event.id, ctx.attempt);
+    if (event.data.kind === 'poison') throw new TypeError('cannot handle this payload');
+    if (event.data.kind === 'flaky' && !healed) throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+  }
+
+  @MessagePattern('agents.get')
+  get(@Payload() req: { name: string }): { name: string } {
+    if (req.name === 'missing') throw new RpcProblemError(notFoundProblem('Agent "missing"'));
+    return { name: req.name };
+  }
+}
+
+@Module({ controllers: [ProbeHandlers] })
+class ProbeModule {}
+
+describe('KafkaTransport delivery guarantees (real broker)', () => {
+  const namespace = uniqueKafkaNamespace('transport');
+  let service: INestMicroservice;
+  let connection: KafkaConnection;
+  let publisher: EventPublisher;
+  let harness: KafkaHarness;
+
+  const send = (id: string, kind: string) =>
+    harness.publisher.publishEvent({ id, type: 'message.inbound', version: 1, tenant_id: 'ten_T', occurred_at: new Date().toISOString(), data: { kind } }, 'ten_T:+1', `req-${id}`);
+
+  beforeAll(async () => {
+    connection = new KafkaConnection({
+      brokers: testInfra().kafkaBrokers.split(','),
+      clientId: 'transport-test',
+      namespace,
+      maxHandlerAttempts: 3,
+      partitionsConsumedConcurrently: 1,
+    });
+    publisher = new EventPublisher(connection);
+    service = await NestFactory.createMicroservice(ProbeModule, { strategy: new KafkaTransport(connection, publisher), logger: ['error'] });
+    service.useGlobalFilters(new RpcPassThroughFilter());
+    await service.listen();
+    harness = await KafkaHarness.start(namespace);
+  });
+
+  afterAll(async () => {
+    await harness?.close();
+    await service?.close();
+    await publisher?.onApplicationShutdown();
+    await connection?.onApplicationShutdown();
+  });
+
+  it('moves a poison message to <topic>.dlq after bounded attempts and keeps consuming the partition', async () => {
+    const dlq = await harness.probe<{ data: { kind: string } }>(`${Topics.MessageInbound}${DLQ_SUFFIX}`);
+    await send('evt_poison', 'poison');
+    await send('evt_after_poison', 'fine'); // same key, so same partition, behind the poison message
+
+    const dead = await pollUntil(() => dlq.find((m) => m.value.data.kind === 'poison'), { description: 'the poison message on the DLQ', timeoutMs: 20_000 });
+    expect(dead.headers[Headers.DlqAttempts]).toBe('3');
+    expect(dead.headers[Headers.DlqError]).toContain('cannot handle this payload');
+    expect(dead.headers[Headers.RequestId]).toBe('req-evt_poison');
+    expect(seen.get('evt_poison')).toBe(3);
+    await pollUntil(() => seen.has('evt_after_poison'), { description: 'the next message on the partition' });
+    await dlq.stop();
+  });
+
+  it('retries a transient failure beyond the attempt limit until it heals, without dead-lettering it', async () => {
+    const dlq = await harness.probe<{ id: string }>(`${Topics.MessageInbound}${DLQ_SUFFIX}`);
+    await send('evt_flaky', 'flaky');
+    await send('evt_after_flaky', 'fine'); // queued behind it on the same partition
+    await pollUntil(() => (seen.get('evt_flaky') ?? 0) >= 4, { description: 'more attempts than the poison limit', timeoutMs: 20_000 });
+    expect(seen.has('evt_after_flaky')).toBe(false); // nothing overtakes a message that is still being retried
+    healed = true;
+    await pollUntil(() => seen.has('evt_after_flaky'), { description: 'the partition to move on once healed', timeoutMs: 40_000 });
+    expect(dlq.find((m) => m.value.id === 'evt_flaky')).toBeUndefined();
+    await dlq.stop();
+  });
+
+  it('answers request-reply calls, including problems', async () => {
+    await expect(harness.rpc.request('agents.get', { tenant_id: 'ten_T', name: 'x' })).resolves.toEqual({ name: 'x' });
+    await expect(harness.rpc.request('agents.get', { tenant_id: 'ten_T', name: 'missing' })).rejects.toMatchObject({ problem: { status: 404 } });
+  });
+});

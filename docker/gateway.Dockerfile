@@ -1,0 +1,20 @@
+# gateway: built from the same compiled output the tests run (node dist/apps/gateway/src/main.js).
+# Build from the repository root:  docker build -f docker/gateway.Dockerfile -t parley/gateway .
+FROM node:20-bookworm-slim AS build
+WORKDIR /repo
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
+COPY . .
+RUN node tools/dev/swc-build.mjs apps/gateway libs/contracts libs/kafka libs/service-kit \
+ && npm prune --omit=dev --no-audit --no-fund
+
+FROM node:20-bookworm-slim AS runtime
+ENV NODE_ENV=production HOST=0.0.0.0 PORT=3000
+WORKDIR /app
+COPY --from=build --chown=node:node /repo/node_modules ./node_modules
+COPY --from=build --chown=node:node /repo/dist ./dist
+USER node
+EXPOSE 3000
+HEALTHCHECK --interval=10s --timeout=3s --start-period=20s --retries=3 \
+  CMD node -e "fetch('http://127.0.0.1:'+process.env.PORT+'/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
+CMD ["node", "dist/apps/gateway/src/main.js"]

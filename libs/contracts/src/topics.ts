@@ -42,10 +42,16 @@ export interface TopicSpec {
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
+/**
+ * Provider intake accepts bodies up to 10 MiB (CONTRACT.md §1) and queues them whole, JSON-escaped inside an
+ * envelope (up to about twice the size); the broker's default of 1 MiB per message would refuse them.
+ */
+const PROVIDER_NOTIFICATION_MAX_BYTES = String(21 * 1024 * 1024);
+
 /** Every topic the platform uses, with its partition count. Created by each service at start-up (idempotent). */
 export const TOPIC_SPECS: readonly TopicSpec[] = [
   { name: Topics.MessageOutbound, partitions: 8 },
-  { name: Topics.WhatsappWebhook, partitions: 8 },
+  { name: Topics.WhatsappWebhook, partitions: 8, config: { 'max.message.bytes': PROVIDER_NOTIFICATION_MAX_BYTES } },
   { name: Topics.MessageInbound, partitions: 8 },
   { name: Topics.MessageReceived, partitions: 8 },
   { name: Topics.MessageStatus, partitions: 8 },
@@ -53,6 +59,10 @@ export const TOPIC_SPECS: readonly TopicSpec[] = [
   ...Object.values(RpcTopics).map((name) => ({ name, partitions: 4, config: { 'retention.ms': String(DAY_MS) } })),
   { name: RPC_REPLY_TOPIC, partitions: 4, config: { 'retention.ms': String(DAY_MS) } },
   ...[Topics.MessageOutbound, Topics.WhatsappWebhook, Topics.MessageInbound, Topics.MessageReceived, Topics.MessageStatus, Topics.AgentChanged].map(
-    (name) => ({ name: `${name}${DLQ_SUFFIX}`, partitions: 1, config: { 'retention.ms': String(30 * DAY_MS) } }),
+    (name) => ({
+      name: `${name}${DLQ_SUFFIX}`,
+      partitions: 1,
+      config: { 'retention.ms': String(30 * DAY_MS), ...(name === Topics.WhatsappWebhook ? { 'max.message.bytes': PROVIDER_NOTIFICATION_MAX_BYTES } : {}) },
+    }),
   ),
 ];

@@ -5,6 +5,7 @@ import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fa
 import { EventPublisher, KafkaConnection, KafkaTransport } from '@parley/kafka';
 import { Logger } from 'nestjs-pino';
 import { randomUUID } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
 import { Histogram } from 'prom-client';
 import type { BaseConfig } from './config/base.config';
 import { ProblemFilter, sendProblem } from './http/problem.filter';
@@ -31,9 +32,20 @@ const httpDuration = new Histogram({
   buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
 });
 
+/**
+ * Nest installs its own Fastify error handler at init, which turns Fastify's errors (body parsing, size, content
+ * type, hooks) into bare HttpExceptions and loses their codes (malformed JSON would no longer get its own problem
+ * type). The handler set in `createServiceApp` answers those errors as problem+json itself, so it is kept.
+ */
+class ServiceFastifyAdapter extends FastifyAdapter {
+  override setErrorHandler(): FastifyInstance {
+    return this.getInstance<FastifyInstance>();
+  }
+}
+
 /** Creates a service's Nest app on Fastify with the platform's conventions, without listening. */
 export async function createServiceApp(module: Type<unknown>, options: BootstrapOptions = {}): Promise<NestFastifyApplication> {
-  const adapter = new FastifyAdapter({
+  const adapter = new ServiceFastifyAdapter({
     bodyLimit: ONE_MIB,
     requestIdHeader: 'x-request-id',
     genReqId: () => randomUUID(),

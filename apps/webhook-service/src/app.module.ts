@@ -1,0 +1,32 @@
+import { Global, Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { KafkaModule } from '@parley/kafka';
+import { HealthModule, dataSourceOptions, loadConfig, loggerParams } from '@parley/service-kit';
+import { LoggerModule } from 'nestjs-pino';
+import { WebhookServiceConfig } from './config/webhook-service.config';
+import { webhookServiceDatabase } from './database/webhook-service.database';
+import { DeliveriesModule } from './deliveries/deliveries.module';
+import { EndpointsModule } from './endpoints/endpoints.module';
+
+/** Builds the root module around one validated config (tests pass their own). */
+export function webhookServiceModule(config: WebhookServiceConfig = loadConfig(WebhookServiceConfig)) {
+  @Global()
+  @Module({ providers: [{ provide: WebhookServiceConfig, useValue: config }], exports: [WebhookServiceConfig] })
+  class ConfigModule {}
+
+  @Module({
+    imports: [
+      ConfigModule,
+      LoggerModule.forRoot(loggerParams('webhook-service', config.LOG_LEVEL)),
+      TypeOrmModule.forRoot(dataSourceOptions(config.DATABASE_URL, webhookServiceDatabase)),
+      KafkaModule.forRootAsync({
+        useFactory: () => ({ brokers: config.kafkaBrokers, clientId: 'webhook-service', namespace: config.KAFKA_TOPIC_PREFIX }),
+      }),
+      HealthModule,
+      EndpointsModule,
+      DeliveriesModule,
+    ],
+  })
+  class WebhookServiceModule {}
+  return WebhookServiceModule;
+}

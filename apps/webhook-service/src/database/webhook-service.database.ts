@@ -1,0 +1,10 @@
+import type { ServiceDatabase } from '@parley/service-kit';
+import { DeliveryAttemptEntity, DeliveryEntity, WebhookEventEntity } from '../deliveries/delivery.entity';
+import { EndpointEntity } from '../endpoints/endpoint.entity';
+import { CreateWebhooks1763856000000 } from './migrations/1763856000000-CreateWebhooks';
+
+export const webhookServiceDatabase: ServiceDatabase = {
+  schema: 'webhooks',
+  entities: [EndpointEntity, WebhookEventEntity, DeliveryEntity, DeliveryAttemptEntity],
+  migrations: [CreateWebhooks1763856000000],
+};

@@ -1,0 +1,176 @@
+import { Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import { AsyncResource } from 'node:async_hooks';
+import { Counter, Histogram } from 'prom-client';
+import { WebhookServiceConfig } from '../config/webhook-service.config';
+import { WebhookHttpClient, type WebhookPostResult } from '../egress/webhook-http-client';
+import { DeliveriesStore, type AttemptOutcome, type ClaimedDelivery } from './deliveries.store';
+import { decideAfterAttempt } from './retry-policy';
+import { webhookHeaders } from './signing';
+
+/** Attempts in flight in this process. */
+const MAX_IN_FLIGHT = 64;
+/** Attempts in flight per endpoint (across workers), so one slow endpoint cannot take every slot. */
+const PER_ENDPOINT_IN_FLIGHT = 4;
+/** How often due retries (and work another instance ingested) are looked for. */
+const POLL_INTERVAL_MS = 500;
+/** A claim's lease beyond the request time-out, after which a crashed worker's claim is due again. */
+const LEASE_MARGIN_SECONDS = 30;
+
+const attempts = new Counter({ name: 'webhook_delivery_attempts_total', help: 'Webhook delivery attempts by outcome', labelNames: ['outcome'] });
+const attemptDuration = new Histogram({
+  name: 'webhook_delivery_attempt_duration_seconds',
+  help: 'Duration of one webhook POST',
+  buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 15],
+});
+const dispatchLag = new Histogram({
+  name: 'webhook_delivery_dispatch_lag_seconds',
+  help: 'Time from a delivery being due to its attempt starting',
+  buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 5],
+});
+
+/**
+ * Works the delivery queue in Postgres, apart from the Kafka consumers (a slow endpoint never blocks a partition):
+ * claims due deliveries with leases, POSTs each signed event, records every attempt and schedules the next.
+ * Woken at once when new deliveries are ingested; polls for due retries in between.
+ */
+@Injectable()
+export class DeliveryDispatcher implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger(DeliveryDispatcher.name);
+  private readonly inFlight = new Map<string, Promise<void>>();
+  private readonly shutdown = new AbortController();
+  private readonly schedule: number[];
+  private readonly leaseSeconds: number;
+  private pumping = false;
+  private pumpAgain = false;
+  private timer?: NodeJS.Timeout;
+  /**
+   * Pumps in the context the dispatcher was created in, not the caller's: a wake-up from a Kafka handler must not
+   * tag every attempt of the batch it starts with that one message's request id.
+   */
+  private readonly pumpDetached = AsyncResource.bind(() => void this.pump());
+
+  constructor(
+    private readonly store: DeliveriesStore,
+    private readonly http: WebhookHttpClient,
+    private readonly config: WebhookServiceConfig,
+  ) {
+    this.schedule = config.retryScheduleSeconds;
+    this.leaseSeconds = Math.ceil(config.WEBHOOK_TIMEOUT_MS / 1000) + LEASE_MARGIN_SECONDS;
+  }
+
+  /** Looks for due work now (new deliveries were ingested, or a slot came free). */
+  wake(): void {
+    if (this.shutdown.signal.aborted) return;
+    this.pumpDetached();
+  }
+
+  private async pump(): Promise<void> {
+    if (this.pumping) {
+      this.pumpAgain = true;
+      return;
+    }
+    this.pumping = true;
+    try {
+      do {
+        this.pumpAgain = false;
+        const free = MAX_IN_FLIGHT - this.inFlight.size;
+        if (free <= 0 || this.shutdown.signal.aborted) break;
+        const claimed = await this.store.claimDue(free, PER_ENDPOINT_IN_FLIGHT, this.leaseSeconds);
+        for (const delivery of claimed) this.launch(delivery);
+        if (claimed.length === free) this.pumpAgain = true; // there may be more due
+      } while (this.pumpAgain && !this.shutdown.signal.aborted);
+    } catch (err) {
+      // The database is unreachable: the poll tries again shortly.
+      this.logger.warn(`claiming due deliveries failed: ${String(err)}`);
+    } finally {
+      this.pumping = false;
+    }
+  }
+
+  private launch(delivery: ClaimedDelivery): void {
+    dispatchLag.observe(Math.max(0, Date.now() - delivery.dueAt.getTime()) / 1000);
+    const work = this.attempt(delivery)
+      .catch((err: unknown) => {
+        // Not recorded: the lease runs out and the attempt is made again (at least once).
+        this.logger.warn(`delivery ${delivery.id} attempt not recorded: ${String(err)}`);
+      })
+      .finally(() => {
+        this.inFlight.delete(delivery.id);
+        this.wake();
+      });
+    this.inFlight.set(delivery.id, work);
+  }
+
+  private async attempt(delivery: ClaimedDelivery): Promise<void> {
+    const attempt = delivery.attemptCount + 1;
+    const attemptedAt = new Date();
+    const secrets = [delivery.secret];
+    if (delivery.previousSecret && delivery.previousSecretExpiresAt && delivery.previousSecretExpiresAt > attemptedAt) secrets.push(delivery.previousSecret);
+    const headers = webhookHeaders({ messageId: delivery.eventId, timestampSeconds: Math.floor(attemptedAt.getTime() / 1000), body: delivery.body, secrets });
+
+    const response = await this.http.post({
+      url: delivery.url,
+      headers,
+      body: delivery.body,
+      timeoutMs: this.config.WEBHOOK_TIMEOUT_MS,
+      publicOnly: this.config.isProduction,
+      signal: this.shutdown.signal,
+    });
+    if (this.shutdown.signal.aborted) return; // cut short by shutdown: not an attempt; the lease is given back
+
+    const decision = decideAfterAttempt({
+      statusCode: response.statusCode,
+      attemptsMade: attempt,
+      schedule: this.schedule,
+      retryAfter: headerValue(response.headers['retry-after']),
+    });
+    const outcome: AttemptOutcome =
+      decision.kind === 'retry'
+        ? { status: 'pending', nextAttemptAt: new Date(Date.now() + decision.delayMs) }
+        : decision.kind === 'gone'
+          ? { status: 'gone', reason: 'The endpoint answered 410 Gone.' }
+          : { status: decision.kind };
+    const recorded = await this.store.recordAttempt(
+      delivery.tenantId,
+      delivery,
+      { attempt, attemptedAt, statusCode: response.statusCode, durationMs: response.durationMs, error: attemptError(response), responseExcerpt: response.responseExcerpt },
+      outcome,
+    );
+    attempts.inc({ outcome: decision.kind });
+    attemptDuration.observe(response.durationMs / 1000);
+    if (!recorded) return;
+    if (decision.kind === 'gone') this.logger.warn(`endpoint ${delivery.endpointId} answered 410 and is disabled`);
+    else if (decision.kind === 'dead') this.logger.warn(`delivery ${delivery.id} is dead after ${attempt} attempts`);
+    else if (decision.kind === 'retry') this.logger.debug(`delivery ${delivery.id} attempt ${attempt} failed; next in ${decision.delayMs} ms`);
+  }
+
+  onApplicationBootstrap(): void {
+    this.timer = setInterval(() => this.wake(), POLL_INTERVAL_MS);
+    this.timer.unref();
+    this.wake();
+  }
+
+  /** Stops claiming, cuts in-flight requests short and gives their deliveries back before the database closes. */
+  async onModuleDestroy(): Promise<void> {
+    clearInterval(this.timer);
+    const claimed = [...this.inFlight.keys()];
+    this.shutdown.abort();
+    await Promise.allSettled([...this.inFlight.values()]);
+    await this.store.releaseLeases(claimed).catch((err: unknown) => this.logger.warn(`could not release leases: ${String(err)}`));
+  }
+}
+
+/** The error column of an attempt: the transport failure, or why a response counts as one. */
+function attemptError(response: WebhookPostResult): string | null {
+  if (response.error) return response.error;
+  const code = response.statusCode;
+  if (code !== null && code >= 300 && code < 400) {
+    const location = headerValue(response.headers.location);
+    return `redirect (${code}${location ? ` to ${location.slice(0, 200)}` : ''}) not followed`;
+  }
+  return null;
+}
+
+function headerValue(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}

@@ -1,0 +1,114 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import {
+  CreateWebhookBody,
+  UpdateWebhookBody,
+  WEBHOOK_EVENT_TYPES,
+  hasPrefix,
+  newId,
+  notFoundProblem,
+  validationProblem,
+  type Page,
+  type WebhookEndpointRecord,
+} from '@parley/contracts';
+import { ProblemException, validateDto } from '@parley/service-kit';
+import { DataSource, type Repository } from 'typeorm';
+import { WebhookServiceConfig } from '../config/webhook-service.config';
+import { generateSecret } from '../deliveries/signing';
+import { urlViolation } from '../egress/url-policy';
+import { EndpointEntity } from './endpoint.entity';
+import { toEndpointRecord } from './endpoints.mapper';
+
+const MAX_PAGE = 100;
+
+/** Owns tenants' webhook endpoints (CONTRACT.md §5); every read and write is scoped by tenant. */
+@Injectable()
+export class EndpointsService {
+  private readonly endpoints: Repository<EndpointEntity>;
+
+  constructor(
+    @InjectDataSource() db: DataSource,
+    private readonly config: WebhookServiceConfig,
+  ) {
+    this.endpoints = db.getRepository(EndpointEntity);
+  }
+
+  /** Creates an endpoint; the answer is the one place besides `getSecret` that shows the secret. */
+  async create(tenantId: string, rawBody: unknown): Promise<WebhookEndpointRecord & { secret: string }> {
+    const body = await validateDto(CreateWebhookBody, rawBody);
+    await this.assertUrlAllowed(body.url);
+    const entity = await this.endpoints.save(
+      this.endpoints.create({
+        id: newId('whk'),
+        tenantId,
+        url: body.url,
+        events: body.events ?? [...WEBHOOK_EVENT_TYPES],
+        description: body.description ?? null,
+        enabled: body.enabled ?? true,
+        ordered: body.ordered ?? false,
+        secret: generateSecret(),
+        previousSecret: null,
+        previousSecretExpiresAt: null,
+        disabledReason: null,
+        failingSince: null,
+      }),
+    );
+    return { ...toEndpointRecord(entity), secret: entity.secret };
+  }
+
+  async list(tenantId: string, limit: number, cursor: string | null): Promise<Page<WebhookEndpointRecord>> {
+    const take = Math.min(Math.max(1, Math.trunc(limit) || 50), MAX_PAGE);
+    const qb = this.endpoints.createQueryBuilder('e').where('e.tenant_id = :tenantId', { tenantId }).orderBy('e.id', 'DESC').take(take + 1);
+    if (cursor) qb.andWhere('e.id < :cursor', { cursor });
+    const rows = await qb.getMany();
+    const page = rows.slice(0, take);
+    return { data: page.map(toEndpointRecord), next_cursor: rows.length > take ? page[page.length - 1].id : null };
+  }
+
+  async get(tenantId: string, id: string): Promise<WebhookEndpointRecord> {
+    return toEndpointRecord(await this.find(tenantId, id));
+  }
+
+  /** PATCH semantics: only the fields given change. Re-enabling clears why the service had disabled it. */
+  async update(tenantId: string, id: string, rawBody: unknown): Promise<WebhookEndpointRecord> {
+    const body = await validateDto(UpdateWebhookBody, rawBody);
+    const entity = await this.find(tenantId, id);
+    if (body.url !== undefined) {
+      await this.assertUrlAllowed(body.url);
+      entity.url = body.url;
+    }
+    if (body.events !== undefined) entity.events = body.events;
+    if (body.description !== undefined) entity.description = body.description;
+    if (body.ordered !== undefined) entity.ordered = body.ordered;
+    if (body.enabled !== undefined) {
+      if (body.enabled && !entity.enabled) {
+        entity.disabledReason = null;
+        entity.failingSince = null;
+      }
+      entity.enabled = body.enabled;
+    }
+    return toEndpointRecord(await this.endpoints.save(entity));
+  }
+
+  /** Deletes the endpoint with its deliveries (cascade). */
+  async delete(tenantId: string, id: string): Promise<void> {
+    if (!hasPrefix(id, 'whk')) throw new ProblemException(notFoundProblem(`Webhook "${id}"`));
+    const result = await this.endpoints.delete({ tenantId, id });
+    if (!result.affected) throw new ProblemException(notFoundProblem(`Webhook "${id}"`));
+  }
+
+  async getSecret(tenantId: string, id: string): Promise<{ secret: string }> {
+    return { secret: (await this.find(tenantId, id)).secret };
+  }
+
+  private async find(tenantId: string, id: string): Promise<EndpointEntity> {
+    const entity = hasPrefix(id, 'whk') ? await this.endpoints.findOneBy({ tenantId, id }) : null;
+    if (!entity) throw new ProblemException(notFoundProblem(`Webhook "${id}"`));
+    return entity;
+  }
+
+  private async assertUrlAllowed(url: string): Promise<void> {
+    const violation = await urlViolation(url, this.config.isProduction);
+    if (violation) throw new ProblemException(validationProblem([{ field: 'url', message: violation }]));
+  }
+}

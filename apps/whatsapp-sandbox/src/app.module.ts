@@ -1,0 +1,38 @@
+import { Global, Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { HealthModule, dataSourceOptions, loadConfig, loggerParams, type BootstrapOptions } from '@parley/service-kit';
+import type { FastifyInstance } from 'fastify';
+import { LoggerModule } from 'nestjs-pino';
+import { installGraphErrorHook } from './cloud-api/graph-error.filter';
+import { WhatsappSandboxConfig } from './config/whatsapp-sandbox.config';
+import { whatsappSandboxDatabase } from './database/whatsapp-sandbox.database';
+import { MessagesModule } from './messages/messages.module';
+import { NumbersModule } from './numbers/numbers.module';
+import { SignupModule } from './signup/signup.module';
+
+/** How the sandbox's Nest app is created (main and tests alike): no Kafka; Graph-shaped framework errors. */
+export const sandboxAppOptions: BootstrapOptions = { configureFastify: (fastify) => installGraphErrorHook(fastify as FastifyInstance) };
+
+/**
+ * Builds the root module around one validated config (tests pass their own). The sandbox stands in for Meta's
+ * WhatsApp Cloud API: it talks HTTP only (no Kafka) and keeps its numbers and messages in its own schema.
+ */
+export function whatsappSandboxModule(config: WhatsappSandboxConfig = loadConfig(WhatsappSandboxConfig)) {
+  @Global()
+  @Module({ providers: [{ provide: WhatsappSandboxConfig, useValue: config }], exports: [WhatsappSandboxConfig] })
+  class ConfigModule {}
+
+  @Module({
+    imports: [
+      ConfigModule,
+      LoggerModule.forRoot(loggerParams('whatsapp-sandbox', config.LOG_LEVEL)),
+      TypeOrmModule.forRoot(dataSourceOptions(config.DATABASE_URL, whatsappSandboxDatabase)),
+      HealthModule,
+      NumbersModule,
+      MessagesModule,
+      SignupModule,
+    ],
+  })
+  class WhatsappSandboxModule {}
+  return WhatsappSandboxModule;
+}

@@ -1,0 +1,82 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { GraphErrors } from '../cloud-api/graph-error';
+import { digitsOf, newWamid } from '../cloud-api/ids';
+import { parseSendRequest, type SendMessage } from '../cloud-api/send-request';
+import { StatusCallbacks } from '../notifications/status-callbacks.service';
+import { toBusinessNumber } from '../numbers/numbers.mapper';
+import { NumbersService } from '../numbers/numbers.service';
+import type { PhoneNumberEntity } from '../numbers/phone-number.entity';
+import { MessageEntity } from './message.entity';
+import { MessageWriter } from './message-writer';
+import { LIST_MAX, type ListMessagesQuery } from './messages.dto';
+import { toMessageRecord, type SandboxMessageRecord } from './messages.mapper';
+
+/** The Cloud API's answer to an accepted send. */
+export interface SendResponse {
+  messaging_product: 'whatsapp';
+  contacts: { input: string; wa_id: string }[];
+  messages: { id: string }[];
+}
+
+/** The Cloud API send route's logic, and the record of what customers received. */
+@Injectable()
+export class MessagesService {
+  private readonly writer: MessageWriter;
+
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly numbers: NumbersService,
+    private readonly statuses: StatusCallbacks,
+  ) {
+    this.writer = new MessageWriter(db);
+  }
+
+  /**
+   * `POST /{version}/{phone_number_id}/messages`: validates like Meta, stores the accepted message, answers with its
+   * wamid, then (off the request path) reports it sent, delivered and read. Read receipts answer `{success: true}`.
+   */
+  async send(phoneNumberId: string, body: unknown): Promise<SendResponse | { success: true }> {
+    const number = await this.numbers.findById(phoneNumberId);
+    if (!number) throw GraphErrors.unknownObject('post', phoneNumberId);
+    const request = parseSendRequest(body);
+    if (request.kind === 'read') return { success: true };
+
+    const message = request.message;
+    const id = newWamid();
+    await this.writer.write(this.outboundEntity(id, number, message));
+    this.statuses.schedule(toBusinessNumber(number), { id, to: message.to, bizOpaqueCallbackData: message.bizOpaqueCallbackData });
+    return { messaging_product: 'whatsapp', contacts: [{ input: message.input, wa_id: digitsOf(message.to) }], messages: [{ id }] };
+  }
+
+  /** Accepted messages, oldest first; numbers are matched on their digits. */
+  async list(query: ListMessagesQuery): Promise<SandboxMessageRecord[]> {
+    const qb = this.db.getRepository(MessageEntity).createQueryBuilder('m').where(`m.direction = 'outbound'`);
+    if (query.to) qb.andWhere('m.customer_number = :to', { to: `+${digitsOf(query.to)}` });
+    if (query.from) qb.andWhere('m.business_number = :from', { from: `+${digitsOf(query.from)}` });
+    if (query.since) qb.andWhere('m.created_at >= :since', { since: new Date(query.since) });
+    const rows = await qb
+      .orderBy('m.created_at', 'ASC')
+      .addOrderBy('m.seq', 'ASC')
+      .take(query.limit ?? LIST_MAX)
+      .getMany();
+    return rows.map(toMessageRecord);
+  }
+
+  private outboundEntity(id: string, number: PhoneNumberEntity, message: SendMessage): MessageEntity {
+    return this.db.getRepository(MessageEntity).create({
+      id,
+      direction: 'outbound',
+      phoneNumberId: number.phoneNumberId,
+      businessNumber: number.phoneNumber,
+      customerNumber: message.to,
+      type: message.type,
+      body: message.type === 'text' ? message.body : null,
+      template: message.type === 'template' ? message.template : null,
+      contextMessageId: message.contextMessageId,
+      bizOpaqueCallbackData: message.bizOpaqueCallbackData,
+      createdAt: new Date(),
+    });
+  }
+}

@@ -111,7 +111,13 @@ export class AgentsService implements OnApplicationBootstrap, OnApplicationShutd
   /** Publishes the agent's current state (or its deletion); marks it announced once the broker acknowledged. */
   private async announce(entity: AgentEntity, requestId?: string): Promise<void> {
     const deleted = entity.deletedAt !== null;
-    const data: AgentChangedData = { tenant_id: entity.tenantId, name: entity.name, agent: deleted ? null : toAgentRecord(entity) };
+    const data: AgentChangedData = {
+      tenant_id: entity.tenantId,
+      name: entity.name,
+      agent_id: entity.id,
+      version: entity.version,
+      agent: deleted ? null : toAgentRecord(entity),
+    };
     try {
       await this.publisher.publishEvent(
         EventPublisher.envelope(Topics.AgentChanged, entity.tenantId, data, newId('evt')),

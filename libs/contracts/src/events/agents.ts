@@ -48,6 +48,10 @@ export interface AgentRecord {
 export interface AgentChangedData {
   tenant_id: string;
   name: string;
+  /** The agent this change is about (also on deletions, so a late deletion never hides a newer agent of that name). */
+  agent_id: string;
+  /** The agent's version at the change; a deletion carries the last version it had. */
+  version: number;
   agent: AgentRecord | null;
 }
 

@@ -1,0 +1,30 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { KafkaModule } from '@parley/kafka';
+import { HealthModule, dataSourceOptions, loadConfig, loggerParams } from '@parley/service-kit';
+import { LoggerModule } from 'nestjs-pino';
+import { AgentsModule } from './agents/agents.module';
+import { ResponderServiceConfig } from './config/responder-service.config';
+import { ConversationsModule } from './conversations/conversations.module';
+import { responderServiceDatabase } from './database/responder-service.database';
+import { RepliesModule } from './replies/replies.module';
+
+/** Builds the root module around one validated config (tests pass their own). */
+export function responderServiceModule(config: ResponderServiceConfig = loadConfig(ResponderServiceConfig)) {
+  @Module({
+    imports: [
+      LoggerModule.forRoot(loggerParams('responder-service', config.LOG_LEVEL)),
+      TypeOrmModule.forRoot(dataSourceOptions(config.DATABASE_URL, responderServiceDatabase)),
+      KafkaModule.forRootAsync({
+        useFactory: () => ({ brokers: config.kafkaBrokers, clientId: 'responder-service', namespace: config.KAFKA_TOPIC_PREFIX }),
+      }),
+      HealthModule,
+      AgentsModule,
+      ConversationsModule,
+      RepliesModule.forRoot(config),
+    ],
+    providers: [{ provide: ResponderServiceConfig, useValue: config }],
+  })
+  class ResponderServiceModule {}
+  return ResponderServiceModule;
+}

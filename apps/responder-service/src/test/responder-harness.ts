@@ -1,0 +1,130 @@
+import type { INestApplication } from '@nestjs/common';
+import {
+  Topics,
+  conversationKey,
+  newId,
+  type AgentChangedData,
+  type AgentChangedEvent,
+  type AgentRecord,
+  type MessageInboundData,
+  type MessageInboundEvent,
+} from '@parley/contracts';
+import { EventPublisher } from '@parley/kafka';
+import { createServiceApp, loadConfig, runMigrations } from '@parley/service-kit';
+import { KafkaHarness, createTestDatabase, pollUntil, testInfra, uniqueKafkaNamespace, type TestDatabase } from '@parley/testing';
+import { randomInt } from 'node:crypto';
+import { DataSource } from 'typeorm';
+import { responderServiceModule } from '../app.module';
+import { ResponderServiceConfig } from '../config/responder-service.config';
+import { responderServiceDatabase } from '../database/responder-service.database';
+
+/** responder-service on a fresh database and Kafka namespace, with a harness that plays the other services. */
+export class ResponderHarness {
+  private constructor(
+    readonly app: INestApplication,
+    readonly db: TestDatabase,
+    readonly kafka: KafkaHarness,
+    readonly sql: DataSource,
+  ) {}
+
+  static async start(label: string): Promise<ResponderHarness> {
+    const db = await createTestDatabase(label);
+    const namespace = uniqueKafkaNamespace(label);
+    await runMigrations(db.url, responderServiceDatabase);
+    const config = loadConfig(ResponderServiceConfig, {
+      DATABASE_URL: db.url,
+      KAFKA_BROKERS: testInfra().kafkaBrokers,
+      KAFKA_TOPIC_PREFIX: namespace,
+      PORT: '0',
+      LOG_LEVEL: 'warn',
+    });
+    const app = await createServiceApp(responderServiceModule(config), { consumeKafka: true });
+    await app.listen(0, '127.0.0.1');
+    await app.startAllMicroservices();
+    const kafka = await KafkaHarness.start(namespace);
+    return new ResponderHarness(app, db, kafka, app.get(DataSource));
+  }
+
+  async close(): Promise<void> {
+    await this.kafka?.close();
+    await this.app?.close();
+    await this.db?.drop();
+  }
+
+  /** Publishes an agent change as agent-service would, and waits until the read model shows it. */
+  async announceAgent(tenantId: string, agent: AgentRecord): Promise<void> {
+    await this.publishAgentChange({ tenant_id: tenantId, name: agent.name, agent });
+    await pollUntil(
+      async () => {
+        const rows: unknown[] = await this.sql.query(
+          'SELECT 1 FROM agents WHERE tenant_id = $1 AND name = $2 AND agent_id = $3 AND version = $4 AND deleted_at IS NULL',
+          [tenantId, agent.name, agent.id, agent.version],
+        );
+        return rows.length > 0;
+      },
+      { description: `agent ${agent.name} v${agent.version} in the read model` },
+    );
+  }
+
+  /** Publishes an agent's deletion and waits until the read model hides it. */
+  async announceDeletion(tenantId: string, name: string): Promise<void> {
+    await this.publishAgentChange({ tenant_id: tenantId, name, agent: null });
+    await pollUntil(
+      async () => {
+        const rows: unknown[] = await this.sql.query('SELECT 1 FROM agents WHERE tenant_id = $1 AND name = $2 AND deleted_at IS NULL', [tenantId, name]);
+        return rows.length === 0;
+      },
+      { description: `agent ${name} deleted in the read model` },
+    );
+  }
+
+  publishAgentChange(data: AgentChangedData): Promise<void> {
+    const event: AgentChangedEvent = EventPublisher.envelope(Topics.AgentChanged, data.tenant_id, data);
+    return this.kafka.publisher.publishEvent(event, `${data.tenant_id}:${data.name}`);
+  }
+
+  /** Publishes `message.inbound` as messaging-service would; the same envelope may be passed again to redeliver it. */
+  async deliverInbound(event: MessageInboundEvent, requestId?: string): Promise<void> {
+    await this.kafka.publisher.publishEvent(event, conversationKey(event.tenant_id!, event.data.from), requestId);
+  }
+}
+
+export function agentRecord(name: string, overrides: Partial<AgentRecord> = {}): AgentRecord {
+  const now = new Date().toISOString();
+  return {
+    id: newId('agt'),
+    name,
+    instruction: `You are ${name}.`,
+    greeting: `Hello from ${name}!`,
+    skills: ['faq_responder'],
+    faqs: [],
+    booking: null,
+    version: 1,
+    created_at: now,
+    updated_at: now,
+    ...overrides,
+  };
+}
+
+/** A random E.164 number, so each test talks in conversations of its own. */
+export function phoneNumber(): string {
+  return `+1555${String(randomInt(0, 10_000_000)).padStart(7, '0')}`;
+}
+
+export function inboundEvent(tenantId: string, data: Partial<MessageInboundData> & Pick<MessageInboundData, 'from' | 'to' | 'text'>): MessageInboundEvent {
+  const now = new Date().toISOString();
+  const message: MessageInboundData = {
+    message_id: newId('msg'),
+    channel: 'whatsapp',
+    channel_id: 'chn_01JCHANNEL0000000000000000',
+    from_user_id: null,
+    type: 'text',
+    provider_message_id: `wamid.${newId('msg')}`,
+    sent_at: now,
+    received_at: now,
+    channel_agent: null,
+    contact_name: null,
+    ...data,
+  };
+  return EventPublisher.envelope(Topics.MessageInbound, tenantId, message);
+}

@@ -20,7 +20,7 @@ export interface BootstrapOptions {
   /** Body limit per route prefix, above the 1 MiB default (e.g. provider intake at 10 MiB). */
   bodyLimits?: { prefix: string; bytes: number }[];
   /** Extra set-up on the Fastify instance before routes are registered (content parsers, hooks). */
-  configureFastify?: (fastify: ReturnType<FastifyAdapter['getInstance']>) => void | Promise<void>;
+  configureFastify?: (fastify: FastifyInstance) => void | Promise<void>;
   /** Start the Kafka consumer for the app's @EventPattern/@MessagePattern handlers. */
   consumeKafka?: boolean;
 }
@@ -74,7 +74,7 @@ export async function createServiceApp(module: Type<unknown>, options: Bootstrap
   }
   const errorLogger = new NestLogger('Http');
   fastify.setErrorHandler((error, request, reply) => sendProblem(reply, request, error, errorLogger));
-  await options.configureFastify?.(fastify);
+  await options.configureFastify?.(fastify as unknown as FastifyInstance);
 
   const app = await NestFactory.create<NestFastifyApplication>(module, adapter, { bufferLogs: true, rawBody: options.rawBody ?? false });
   app.useLogger(app.get(Logger));

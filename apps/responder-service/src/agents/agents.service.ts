@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import type { AgentChangedEvent, AgentRecord } from '@parley/contracts';
+import type { AgentChangedData, AgentChangedEvent, AgentRecord } from '@parley/contracts';
 import { DataSource, type EntityManager } from 'typeorm';
 import { MalformedEventError } from '../common/malformed-event.error';
 import { AgentReadEntity } from './agent.entity';
@@ -11,9 +11,14 @@ export type AgentChangeOutcome = 'applied' | 'ignored';
 /**
  * The responder's read model of agents, fed by `agent.changed`, and the answer to "which agent replies here".
  *
- * Changes are applied so that redelivery, replay from an older offset, or a late re-announcement never move the
- * model backwards: an upsert wins only over an older version of the same agent, or over an older agent of the same
- * name; a deletion only hides the agent it was about (nothing changed after it was announced).
+ * Every change names its agent (`agent_id`) and that agent's version, so redelivery, replay from an older offset or a
+ * late re-announcement never move the model backwards. Per tenant and name the model keeps one row, and a change
+ * replaces it only when it is
+ * - about the same agent, still live, at a newer version (an upsert) or at least the stored version (a deletion: it
+ *   carries the last version the agent had); a deleted agent never changes again, so its tombstone stays; or
+ * - about a newer agent of that name. Agent ids are time-ordered (CONTRACT.md §1) and agent-service keeps one live agent
+ *   per name, so a newer agent proves every older one of that name was deleted: neither a late deletion of an older
+ *   agent hides it, nor can a late upsert of an older agent replace it.
  */
 @Injectable()
 export class AgentsService {
@@ -22,13 +27,9 @@ export class AgentsService {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
   async applyChange(event: AgentChangedEvent): Promise<AgentChangeOutcome> {
-    const data: Partial<AgentChangedEvent['data']> = event?.data ?? {};
-    const { tenant_id: tenantId, name, agent } = data;
-    if (typeof tenantId !== 'string' || typeof name !== 'string' || agent === undefined) {
-      throw new MalformedEventError('agent.changed', 'data.tenant_id, data.name and data.agent are required');
-    }
-    const outcome = agent === null ? await this.markDeleted(tenantId, name, event.occurred_at) : await this.upsert(tenantId, name, agent);
-    this.logger.debug(`agent.changed ${event.id} (${agent ? `${agent.id} v${agent.version}` : 'deleted'}): ${outcome}`);
+    const data = parseChange(event);
+    const outcome = data.agent === null ? await this.tombstone(data) : await this.upsert(data, data.agent);
+    this.logger.debug(`agent.changed ${event.id} (${data.agent_id} v${data.version}${data.agent ? '' : ' deleted'}): ${outcome}`);
     return outcome;
   }
 
@@ -45,44 +46,62 @@ export class AgentsService {
       channelAgent === null || channelAgent === oldest?.name
         ? null
         : await repo.createQueryBuilder('a').where('a.tenant_id = :tenantId AND a.name = :name AND a.deleted_at IS NULL', { tenantId, name: channelAgent }).getOne();
-    return selectAgent(channelAgent, [oldest, named].filter((a): a is AgentReadEntity => a !== null).map((a) => a.record));
+    const live = [oldest, named].flatMap((a) => (a?.record ? [a.record] : []));
+    return selectAgent(channelAgent, live);
   }
 
-  private async upsert(tenantId: string, name: string, agent: AgentRecord): Promise<AgentChangeOutcome> {
-    if (agent.name !== name || typeof agent.id !== 'string' || !Number.isInteger(agent.version) || !agent.created_at || !agent.updated_at) {
-      throw new MalformedEventError('agent.changed', 'data.agent must be an agent record named like data.name');
-    }
-    // One statement, so two concurrent deliveries cannot both decide on a stale row.
+  // Each change is one statement, so two concurrent deliveries cannot both decide on a stale row.
+
+  private async upsert(data: AgentChangedData, agent: AgentRecord): Promise<AgentChangeOutcome> {
     const rows: unknown[] = await this.db.query(
-      `INSERT INTO agents AS cur (tenant_id, name, agent_id, version, record, agent_created_at, agent_updated_at, deleted_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, NULL)
+      `INSERT INTO agents AS cur (tenant_id, name, agent_id, version, record, agent_created_at, deleted_at)
+       VALUES ($1, $2, $3, $4, $5, $6, NULL)
        ON CONFLICT (tenant_id, name) DO UPDATE SET
          agent_id = EXCLUDED.agent_id, version = EXCLUDED.version, record = EXCLUDED.record,
-         agent_created_at = EXCLUDED.agent_created_at, agent_updated_at = EXCLUDED.agent_updated_at, deleted_at = NULL
+         agent_created_at = EXCLUDED.agent_created_at, deleted_at = NULL
        WHERE (cur.agent_id = EXCLUDED.agent_id AND cur.deleted_at IS NULL AND EXCLUDED.version > cur.version)
-          OR (cur.agent_id <> EXCLUDED.agent_id
-              AND (EXCLUDED.agent_created_at, EXCLUDED.agent_id) > (cur.agent_created_at, cur.agent_id))
+          OR EXCLUDED.agent_id > cur.agent_id
        RETURNING agent_id`,
-      [tenantId, name, agent.id, agent.version, JSON.stringify(agent), agent.created_at, agent.updated_at],
+      [data.tenant_id, data.name, data.agent_id, data.version, JSON.stringify(agent), agent.created_at],
     );
     return rows.length > 0 ? 'applied' : 'ignored';
   }
 
   /**
-   * `agent.changed` with `agent: null` names no agent id or version, so "the agent it was about" is the live agent
-   * last changed before the deletion was announced. A newer agent of the same name (re-created after a replayed
-   * deletion) survives it.
+   * Records the deletion as a tombstone, also when the agent was never seen live here (its first announcement may
+   * still arrive late, from agent-service's relay) or when the stored row is an older agent of that name.
    */
-  private async markDeleted(tenantId: string, name: string, occurredAt: string): Promise<AgentChangeOutcome> {
-    const at = new Date(occurredAt);
-    if (Number.isNaN(at.getTime())) throw new MalformedEventError('agent.changed', 'occurred_at must be a timestamp');
-    const result = await this.db
-      .getRepository(AgentReadEntity)
-      .createQueryBuilder()
-      .update()
-      .set({ deletedAt: at })
-      .where('tenant_id = :tenantId AND name = :name AND deleted_at IS NULL AND agent_updated_at <= :at', { tenantId, name, at })
-      .execute();
-    return result.affected ? 'applied' : 'ignored';
+  private async tombstone(data: AgentChangedData): Promise<AgentChangeOutcome> {
+    const rows: unknown[] = await this.db.query(
+      `INSERT INTO agents AS cur (tenant_id, name, agent_id, version, record, agent_created_at, deleted_at)
+       VALUES ($1, $2, $3, $4, NULL, NULL, now())
+       ON CONFLICT (tenant_id, name) DO UPDATE SET
+         agent_id = EXCLUDED.agent_id, version = EXCLUDED.version, record = NULL, agent_created_at = NULL,
+         deleted_at = EXCLUDED.deleted_at
+       WHERE (cur.agent_id = EXCLUDED.agent_id AND cur.deleted_at IS NULL AND EXCLUDED.version >= cur.version)
+          OR EXCLUDED.agent_id > cur.agent_id
+       RETURNING agent_id`,
+      [data.tenant_id, data.name, data.agent_id, data.version],
+    );
+    return rows.length > 0 ? 'applied' : 'ignored';
   }
+}
+
+/** Refuses a change the model cannot apply safely, so the transport dead-letters it instead of corrupting the model. */
+function parseChange(event: AgentChangedEvent): AgentChangedData {
+  const data: Partial<AgentChangedData> = event?.data ?? {};
+  const { tenant_id: tenantId, name, agent_id: agentId, version, agent } = data;
+  if (typeof tenantId !== 'string' || typeof name !== 'string' || typeof agentId !== 'string' || agentId === '' || agent === undefined) {
+    throw new MalformedEventError('agent.changed', 'data.tenant_id, data.name, data.agent_id and data.agent are required');
+  }
+  if (typeof version !== 'number' || !Number.isInteger(version) || version < 1) {
+    throw new MalformedEventError('agent.changed', 'data.version must be a positive integer');
+  }
+  if (agent !== null) {
+    const { id, name: agentName, version: agentVersion, created_at: createdAt } = agent as Partial<AgentRecord>;
+    if (agentName !== name || id !== agentId || agentVersion !== version || typeof createdAt !== 'string' || Number.isNaN(Date.parse(createdAt))) {
+      throw new MalformedEventError('agent.changed', 'data.agent must be the record of data.agent_id at data.version, named like data.name');
+    }
+  }
+  return { tenant_id: tenantId, name, agent_id: agentId, version, agent };
 }

@@ -172,10 +172,11 @@ describe('responder-service: replies to message.inbound over Kafka and PostgreSQ
   it('stops replying once the agent is deleted on agent.changed', async () => {
     const tenant = 'ten_delete';
     const customer = phoneNumber();
-    await h.announceAgent(tenant, agentRecord('temp'));
+    const temp = agentRecord('temp');
+    await h.announceAgent(tenant, temp);
     expect((await converse(inboundEvent(tenant, { from: customer, to: BUSINESS, text: 'hi' }))).data.agent).toBe('temp');
 
-    await h.announceDeletion(tenant, 'temp');
+    await h.announceDeletion(tenant, temp);
     const event = inboundEvent(tenant, { from: customer, to: BUSINESS, text: 'still there?' });
     expect((await converse(event)).data).toMatchObject({ agent_response: null, reply_message_id: null, agent: null });
     await drain(tenant, customer);

@@ -53,7 +53,7 @@ export class ResponderHarness {
 
   /** Publishes an agent change as agent-service would, and waits until the read model shows it. */
   async announceAgent(tenantId: string, agent: AgentRecord): Promise<void> {
-    await this.publishAgentChange({ tenant_id: tenantId, name: agent.name, agent });
+    await this.publishAgentChange({ tenant_id: tenantId, name: agent.name, agent_id: agent.id, version: agent.version, agent });
     await pollUntil(
       async () => {
         const rows: unknown[] = await this.sql.query(
@@ -66,18 +66,23 @@ export class ResponderHarness {
     );
   }
 
-  /** Publishes an agent's deletion and waits until the read model hides it. */
-  async announceDeletion(tenantId: string, name: string): Promise<void> {
-    await this.publishAgentChange({ tenant_id: tenantId, name, agent: null });
+  /** Publishes an agent's deletion (at its last version) as agent-service would, and waits until the read model has its tombstone. */
+  async announceDeletion(tenantId: string, agent: AgentRecord): Promise<void> {
+    await this.publishAgentChange(agentDeletion(tenantId, agent));
     await pollUntil(
       async () => {
-        const rows: unknown[] = await this.sql.query('SELECT 1 FROM agents WHERE tenant_id = $1 AND name = $2 AND deleted_at IS NULL', [tenantId, name]);
-        return rows.length === 0;
+        const rows: unknown[] = await this.sql.query('SELECT 1 FROM agents WHERE tenant_id = $1 AND name = $2 AND agent_id = $3 AND deleted_at IS NOT NULL', [
+          tenantId,
+          agent.name,
+          agent.id,
+        ]);
+        return rows.length > 0;
       },
-      { description: `agent ${name} deleted in the read model` },
+      { description: `agent ${agent.name} (${agent.id}) deleted in the read model` },
     );
   }
 
+  /** Publishes an agent change on the key agent-service uses (tenant and name), so changes of one name stay in order. */
   publishAgentChange(data: AgentChangedData): Promise<void> {
     const event: AgentChangedEvent = EventPublisher.envelope(Topics.AgentChanged, data.tenant_id, data);
     return this.kafka.publisher.publishEvent(event, `${data.tenant_id}:${data.name}`);
@@ -87,6 +92,11 @@ export class ResponderHarness {
   async deliverInbound(event: MessageInboundEvent, requestId?: string): Promise<void> {
     await this.kafka.publisher.publishEvent(event, conversationKey(event.tenant_id!, event.data.from), requestId);
   }
+}
+
+/** `agent.changed` for an agent's deletion: no record, the agent's id and the last version it had. */
+export function agentDeletion(tenantId: string, agent: AgentRecord): AgentChangedData {
+  return { tenant_id: tenantId, name: agent.name, agent_id: agent.id, version: agent.version, agent: null };
 }
 
 export function agentRecord(name: string, overrides: Partial<AgentRecord> = {}): AgentRecord {

@@ -43,7 +43,16 @@ export class ProblemValidationPipe extends ValidationPipe {
         throw new ProblemException(problem(400, ProblemTypes.validation, 'Invalid request', 'The request body must be a JSON object.'));
       }
     }
-    return super.transform(value, metadata);
+    try {
+      return await super.transform(value, metadata);
+    } catch (err) {
+      // Say which part of the request was wrong: the body, the query string or the path.
+      if (err instanceof ProblemException && metadata.type !== 'body' && err.problem.detail === 'The request body is not valid.') {
+        const part = metadata.type === 'query' ? 'query parameters are' : 'path parameters are';
+        throw new ProblemException({ ...err.problem, detail: `The ${part} not valid.` }, err.headers);
+      }
+      throw err;
+    }
   }
 }
 

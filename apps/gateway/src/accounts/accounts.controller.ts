@@ -1,0 +1,17 @@
+import { Body, Controller, HttpCode, Post } from '@nestjs/common';
+import { CreateAccountBody } from '@parley/contracts';
+import { Public, RequestId } from '../http/request-context';
+import { AccountsService, type CreatedAccount } from './accounts.service';
+
+@Controller('api/v1/accounts')
+export class AccountsController {
+  constructor(private readonly accounts: AccountsService) {}
+
+  /** Sign-up needs no credential: it is where the credentials come from. */
+  @Post()
+  @Public()
+  @HttpCode(201)
+  create(@Body() body: CreateAccountBody, @RequestId() requestId: string): Promise<CreatedAccount> {
+    return this.accounts.create(body, requestId);
+  }
+}

@@ -1,0 +1,8 @@
+import { Module } from '@nestjs/common';
+import { ApiKeysModule } from '../api-keys/api-keys.module';
+import { OAuthModule } from '../oauth/oauth.module';
+import { AccountsController } from './accounts.controller';
+import { AccountsService } from './accounts.service';
+
+@Module({ imports: [OAuthModule, ApiKeysModule], controllers: [AccountsController], providers: [AccountsService] })
+export class AccountsModule {}

@@ -1,0 +1,77 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { newId, notFoundProblem, type Page } from '@parley/contracts';
+import { ProblemException } from '@parley/service-kit';
+import { DataSource, IsNull, type EntityManager } from 'typeorm';
+import { apiKeyDisplayPrefix, generateApiKey, hashApiKey } from '../auth/credentials';
+import { ApiKeyEntity } from './api-key.entity';
+import { ApiKeyCache } from './api-key-cache';
+import { toApiKeyRecord, toCreatedApiKey, type ApiKeyRecord, type CreatedApiKey } from './api-keys.mapper';
+
+/** A revoked key must be refused within 5 s (CONTRACT.md §2); other instances learn of it when their entry expires. */
+const CACHE_TTL_MS = 2000;
+
+/** Owns API keys: issue (secret shown once), list, revoke, and resolve a presented key to its tenant. */
+@Injectable()
+export class ApiKeysService {
+  private readonly cache = new ApiKeyCache(CACHE_TTL_MS);
+
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
+
+  create(tenantId: string, name: string | null): Promise<CreatedApiKey> {
+    return this.createIn(this.db.manager, tenantId, name);
+  }
+
+  /** Issues a key inside the caller's transaction (account creation writes its first key with the tenant). */
+  async createIn(manager: EntityManager, tenantId: string, name: string | null): Promise<CreatedApiKey> {
+    const apiKey = generateApiKey();
+    const entity = manager.getRepository(ApiKeyEntity).create({
+      id: newId('key'),
+      tenantId,
+      name,
+      keyHash: hashApiKey(apiKey),
+      keyPrefix: apiKeyDisplayPrefix(apiKey),
+      revokedAt: null,
+    });
+    return toCreatedApiKey(await manager.save(entity), apiKey);
+  }
+
+  async list(tenantId: string, limit: number, cursor: string | null): Promise<Page<ApiKeyRecord>> {
+    const qb = this.db
+      .getRepository(ApiKeyEntity)
+      .createQueryBuilder('k')
+      .where('k.tenant_id = :tenantId AND k.revoked_at IS NULL', { tenantId })
+      .orderBy('k.id', 'DESC')
+      .take(limit + 1);
+    if (cursor) qb.andWhere('k.id < :cursor', { cursor });
+    const rows = await qb.getMany();
+    const page = rows.slice(0, limit);
+    return { data: page.map(toApiKeyRecord), next_cursor: rows.length > limit ? page[page.length - 1].id : null };
+  }
+
+  /** Another tenant's key, or one already revoked, is not found. */
+  async revoke(tenantId: string, id: string): Promise<void> {
+    const revoked = await this.db
+      .getRepository(ApiKeyEntity)
+      .createQueryBuilder()
+      .update()
+      .set({ revokedAt: () => 'now()' })
+      .where({ id, tenantId, revokedAt: IsNull() })
+      .returning('key_hash')
+      .execute();
+    const row = (revoked.raw as { key_hash: string }[])[0];
+    if (!row) throw new ProblemException(notFoundProblem(`API key "${id}"`));
+    this.cache.delete(row.key_hash);
+  }
+
+  /** The tenant of a live key, or null. */
+  async authenticate(apiKey: string): Promise<string | null> {
+    const keyHash = hashApiKey(apiKey);
+    const cached = this.cache.get(keyHash);
+    if (cached !== undefined) return cached;
+    const key = await this.db.getRepository(ApiKeyEntity).findOne({ where: { keyHash, revokedAt: IsNull() }, select: { tenantId: true } });
+    const tenantId = key?.tenantId ?? null;
+    this.cache.set(keyHash, tenantId);
+    return tenantId;
+  }
+}

@@ -1,0 +1,50 @@
+import { Global, Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { KafkaModule } from '@parley/kafka';
+import { HealthModule, dataSourceOptions, loadConfig, loggerParams } from '@parley/service-kit';
+import { LoggerModule } from 'nestjs-pino';
+import { AccountsModule } from './accounts/accounts.module';
+import { AgentsModule } from './agents/agents.module';
+import { ApiKeysModule } from './api-keys/api-keys.module';
+import { AuthModule } from './auth/auth.module';
+import { ChannelsModule } from './channels/channels.module';
+import { GatewayConfig } from './config/gateway.config';
+import { gatewayDatabase } from './database/gateway.database';
+import { MessagesModule } from './messages/messages.module';
+import { OAuthModule } from './oauth/oauth.module';
+import { ProviderIntakeModule } from './provider-intake/provider-intake.module';
+import { SendModule } from './send/send.module';
+import { WebhooksModule } from './webhooks/webhooks.module';
+
+/** Builds the root module around one validated config (tests pass their own). */
+export function gatewayModule(config: GatewayConfig = loadConfig(GatewayConfig)) {
+  /** The config, visible to every feature module. */
+  @Global()
+  @Module({ providers: [{ provide: GatewayConfig, useValue: config }], exports: [GatewayConfig] })
+  class GatewayConfigModule {}
+
+  @Module({
+    imports: [
+      GatewayConfigModule,
+      LoggerModule.forRoot(loggerParams('gateway', config.LOG_LEVEL)),
+      TypeOrmModule.forRoot(dataSourceOptions(config.DATABASE_URL, gatewayDatabase)),
+      // The gateway consumes no events; it publishes and makes request-reply calls (hence the reply consumer).
+      KafkaModule.forRootAsync({
+        useFactory: () => ({ brokers: config.kafkaBrokers, clientId: 'gateway', namespace: config.KAFKA_TOPIC_PREFIX, rpcClient: true }),
+      }),
+      HealthModule,
+      AuthModule,
+      AccountsModule,
+      OAuthModule,
+      ApiKeysModule,
+      AgentsModule,
+      SendModule,
+      WebhooksModule,
+      MessagesModule,
+      ChannelsModule,
+      ProviderIntakeModule,
+    ],
+  })
+  class GatewayModule {}
+  return GatewayModule;
+}

@@ -1,0 +1,21 @@
+import { Module } from '@nestjs/common';
+import { APP_GUARD } from '@nestjs/core';
+import { JwtModule } from '@nestjs/jwt';
+import { ApiKeysModule } from '../api-keys/api-keys.module';
+import { GatewayConfig } from '../config/gateway.config';
+import { AuthGuard } from './auth.guard';
+import { AuthService } from './auth.service';
+import { JWT_ALGORITHM, TokenService } from './token.service';
+
+@Module({
+  imports: [
+    JwtModule.registerAsync({
+      inject: [GatewayConfig],
+      useFactory: (config: GatewayConfig) => ({ secret: config.JWT_SECRET, signOptions: { algorithm: JWT_ALGORITHM } }),
+    }),
+    ApiKeysModule,
+  ],
+  providers: [TokenService, AuthService, { provide: APP_GUARD, useClass: AuthGuard }],
+  exports: [TokenService],
+})
+export class AuthModule {}

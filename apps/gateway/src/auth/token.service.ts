@@ -1,0 +1,47 @@
+import { Injectable } from '@nestjs/common';
+import { JwtService } from '@nestjs/jwt';
+import { GatewayConfig } from '../config/gateway.config';
+
+export const JWT_ISSUER = 'parley';
+export const JWT_AUDIENCE = 'parley-api';
+export const JWT_ALGORITHM = 'HS256';
+
+export interface IssuedToken {
+  access_token: string;
+  token_type: 'Bearer';
+  expires_in: number;
+}
+
+/**
+ * Access tokens (CONTRACT.md §2): HS256 JWTs naming the tenant in `sub`. Verification pins the algorithm, issuer
+ * and audience, so `alg: none`, a token signed with another key or for another audience is refused.
+ */
+@Injectable()
+export class TokenService {
+  constructor(
+    private readonly jwt: JwtService,
+    private readonly config: GatewayConfig,
+  ) {}
+
+  async issue(tenantId: string): Promise<IssuedToken> {
+    const accessToken = await this.jwt.signAsync(
+      {},
+      { subject: tenantId, issuer: JWT_ISSUER, audience: JWT_AUDIENCE, algorithm: JWT_ALGORITHM, expiresIn: this.config.JWT_TTL_SECONDS },
+    );
+    return { access_token: accessToken, token_type: 'Bearer', expires_in: this.config.JWT_TTL_SECONDS };
+  }
+
+  /** The tenant a token was issued to, or null when the token is not one we issued and still valid. */
+  async verify(token: string): Promise<string | null> {
+    try {
+      const payload = await this.jwt.verifyAsync<{ sub?: unknown }>(token, {
+        algorithms: [JWT_ALGORITHM],
+        issuer: JWT_ISSUER,
+        audience: JWT_AUDIENCE,
+      });
+      return typeof payload.sub === 'string' && payload.sub.startsWith('ten_') ? payload.sub : null;
+    } catch {
+      return null;
+    }
+  }
+}

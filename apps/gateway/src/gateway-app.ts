@@ -1,0 +1,18 @@
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { createServiceApp } from '@parley/service-kit';
+import { gatewayModule } from './app.module';
+import type { GatewayConfig } from './config/gateway.config';
+import { configureGatewayFastify } from './http/fastify-setup';
+
+/** Provider intake takes larger bodies than the API's 1 MiB (CONTRACT.md §1). */
+export const PROVIDER_BODY_LIMIT = 10 * 1024 * 1024;
+
+/** The gateway app as `main.ts` and the tests create it: raw bodies kept for signature checks. */
+export function createGatewayApp(config: GatewayConfig): Promise<NestFastifyApplication> {
+  return createServiceApp(gatewayModule(config), {
+    rawBody: true,
+    bodyLimits: [{ prefix: '/webhooks/', bytes: PROVIDER_BODY_LIMIT }],
+    // service-kit types the instance as `unknown` (ReturnType of the adapter's generic getInstance).
+    configureFastify: configureGatewayFastify,
+  });
+}

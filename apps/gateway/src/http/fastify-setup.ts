@@ -1,0 +1,47 @@
+import { ProblemTypes, problem } from '@parley/contracts';
+import { ProblemException } from '@parley/service-kit';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { OAuthError, sendOAuthError } from '../oauth/oauth.errors';
+
+export const TOKEN_ROUTE = '/oauth/token';
+
+type ContentTypeRule = (mime: string) => boolean;
+
+const JSON_ONLY: ContentTypeRule = (mime) => mime === 'application/json';
+/** The token endpoint takes form bodies (RFC 6749 §4.4.2) as well as JSON. */
+const FORM_OR_JSON: ContentTypeRule = (mime) => mime === 'application/json' || mime === 'application/x-www-form-urlencoded';
+
+/**
+ * Gateway-specific Fastify set-up, run before Nest registers its routes:
+ * - form bodies need no plugin: Nest's Fastify adapter already parses application/x-www-form-urlencoded (registering
+ *   @fastify/formbody as well fails at start-up with "parser already present"); this hook limits them to the token route;
+ * - a body in any other content type than JSON is refused with 415 before it is read (CONTRACT.md §1);
+ * - errors of the token endpoint that happen before Nest sees the request (body parsing) keep the OAuth shape.
+ */
+export function configureGatewayFastify(fastify: FastifyInstance): void {
+  fastify.addHook('onRequest', async (request, reply) => {
+    if (!hasBody(request)) return;
+    const isTokenRoute = request.routeOptions.url === TOKEN_ROUTE;
+    const mime = (request.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+    if ((isTokenRoute ? FORM_OR_JSON : JSON_ONLY)(mime)) return;
+    if (isTokenRoute) {
+      return sendOAuthError(reply, new OAuthError('invalid_request', 'Send the body as application/x-www-form-urlencoded or application/json.', undefined, 415));
+    }
+    throw new ProblemException(problem(415, ProblemTypes.unsupportedMediaType, 'Unsupported Media Type', 'Send the body as application/json.'));
+  });
+
+  fastify.addHook('onRoute', (route) => {
+    if (route.url !== TOKEN_ROUTE) return;
+    route.errorHandler = (error: Error & { statusCode?: number }, _request: FastifyRequest, reply: FastifyReply) => {
+      const status = typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 400;
+      sendOAuthError(reply, new OAuthError('invalid_request', status === 413 ? 'The request body is too large.' : 'The request body could not be parsed.', undefined, status));
+    };
+  });
+}
+
+/** Whether the request carries a body (a declared non-zero length, or a chunked one). */
+function hasBody(request: FastifyRequest): boolean {
+  const length = request.headers['content-length'];
+  if (length !== undefined) return Number(length) > 0;
+  return request.headers['transfer-encoding'] !== undefined;
+}

@@ -1,0 +1,42 @@
+import { createHmac } from 'node:crypto';
+import { isValidMetaSignature, metaPartitionKey, metaSignature } from './meta-signature';
+
+const SECRET = 'app-secret';
+
+describe('Meta webhook signature', () => {
+  const body = Buffer.from('{"object":"whatsapp_business_account","entry":[]}');
+  const good = `sha256=${createHmac('sha256', SECRET).update(body).digest('hex')}`;
+
+  it('accepts the HMAC-SHA256 of the raw body (hex, either case)', () => {
+    expect(metaSignature(body, SECRET)).toBe(good);
+    expect(isValidMetaSignature(body, good, SECRET)).toBe(true);
+    expect(isValidMetaSignature(body, good.toUpperCase().replace('SHA256=', 'sha256='), SECRET)).toBe(true);
+  });
+
+  it('refuses a missing, malformed, truncated or foreign signature, and a changed body', () => {
+    expect(isValidMetaSignature(body, undefined, SECRET)).toBe(false);
+    expect(isValidMetaSignature(undefined, good, SECRET)).toBe(false);
+    expect(isValidMetaSignature(body, good.slice(0, -2), SECRET)).toBe(false);
+    expect(isValidMetaSignature(body, good.replace('sha256=', 'sha1='), SECRET)).toBe(false);
+    expect(isValidMetaSignature(body, metaSignature(body, 'other'), SECRET)).toBe(false);
+    expect(isValidMetaSignature(Buffer.from(`${body.toString()} `), good, SECRET)).toBe(false);
+  });
+});
+
+describe('metaPartitionKey', () => {
+  it('is the first phone_number_id of the notification', () => {
+    const body = {
+      entry: [
+        { changes: [{ value: { statuses: [] } }] },
+        { changes: [{ value: { metadata: { phone_number_id: '1065' } } }, { value: { metadata: { phone_number_id: '2000' } } }] },
+      ],
+    };
+    expect(metaPartitionKey(body)).toBe('1065');
+  });
+
+  it("is 'unknown' for anything else", () => {
+    for (const body of [undefined, null, 'text', [], {}, { entry: {} }, { entry: [{ changes: [{ value: null }] }] }, { entry: [null] }]) {
+      expect(metaPartitionKey(body)).toBe('unknown');
+    }
+  });
+});

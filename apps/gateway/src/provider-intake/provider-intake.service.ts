@@ -1,0 +1,51 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { ProblemTypes, Topics, problem, type WhatsappWebhookData } from '@parley/contracts';
+import { EventPublisher } from '@parley/kafka';
+import { ProblemException } from '@parley/service-kit';
+import { constantTimeEqual } from '../auth/credentials';
+import { GatewayConfig } from '../config/gateway.config';
+import { isValidMetaSignature, metaPartitionKey } from './meta-signature';
+
+/** Providers redeliver what we do not acknowledge; ours comes once the broker has the notification. */
+const QUEUE_TIMEOUT_MS = 5000;
+
+/**
+ * Intake of provider notifications (CONTRACT.md §7): authenticate, then queue the raw body as received on
+ * `whatsapp.webhook` for messaging-service, which parses, deduplicates and attributes it. Nothing is parsed for
+ * meaning here, so a body we cannot understand is still acknowledged (and dead-lettered downstream) instead of being
+ * redelivered by the provider for days.
+ */
+@Injectable()
+export class ProviderIntakeService {
+  private readonly logger = new Logger(ProviderIntakeService.name);
+
+  constructor(
+    private readonly publisher: EventPublisher,
+    private readonly config: GatewayConfig,
+  ) {}
+
+  /** Meta's webhook verification handshake: the challenge when the token is ours, else null. */
+  verifyMetaSubscription(mode: unknown, token: unknown, challenge: unknown): string | null {
+    if (mode !== 'subscribe' || typeof token !== 'string' || typeof challenge !== 'string') return null;
+    return constantTimeEqual(token, this.config.META_VERIFY_TOKEN) ? challenge : null;
+  }
+
+  async acceptMeta(rawBody: Buffer | undefined, signature: string | undefined, parsed: unknown, requestId: string): Promise<void> {
+    if (!isValidMetaSignature(rawBody, signature, this.config.META_APP_SECRET)) {
+      throw new ProblemException(problem(401, ProblemTypes.unauthorized, 'Unauthorized', 'X-Hub-Signature-256 is missing or does not match the body.'));
+    }
+    await this.queue({ provider: 'meta', channel_id: null, raw_body: rawBody!.toString('utf8'), received_at: new Date().toISOString() }, metaPartitionKey(parsed), requestId);
+  }
+
+  /** Seam for 360dialog intake (`/webhooks/360dialog/{channel_id}`): same queueing, another authentication. */
+  private async queue(data: WhatsappWebhookData, key: string, requestId: string): Promise<void> {
+    try {
+      await this.publisher.publishEvent(EventPublisher.envelope(Topics.WhatsappWebhook, null, data), key, requestId, { timeoutMs: QUEUE_TIMEOUT_MS });
+    } catch (err) {
+      this.logger.warn(`${data.provider} notification not queued (the provider will redeliver): ${String(err)}`);
+      throw new ProblemException(problem(503, ProblemTypes.unavailable, 'Service Unavailable', 'The notification could not be queued; redeliver it later.'), {
+        'retry-after': '5',
+      });
+    }
+  }
+}

@@ -1,0 +1,102 @@
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { loadConfig, runMigrations } from '@parley/service-kit';
+import { KafkaHarness, createTestDatabase, pollUntil, testInfra, uniqueKafkaNamespace, type TestDatabase } from '@parley/testing';
+import type { CreatedAccount } from '../accounts/accounts.service';
+import { GatewayConfig } from '../config/gateway.config';
+import { gatewayDatabase } from '../database/gateway.database';
+import { createGatewayApp } from '../gateway-app';
+
+export const TEST_META_APP_SECRET = 'test-meta-app-secret';
+export const TEST_META_VERIFY_TOKEN = 'test-verify-token';
+export const TEST_JWT_SECRET = 'test-jwt-secret-at-least-16-chars';
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON answers are checked by each test
+export interface HttpAnswer<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+}
+
+export interface RequestOptions {
+  body?: unknown;
+  /** Sent as is (no JSON encoding); pair with a content type. */
+  rawBody?: string | Buffer;
+  headers?: Record<string, string>;
+  token?: string;
+}
+
+/** A gateway running in-process on a fresh database and Kafka namespace, with a harness in that namespace. */
+export class GatewayTestApp {
+  private constructor(
+    readonly app: NestFastifyApplication,
+    readonly baseUrl: string,
+    readonly config: GatewayConfig,
+    readonly db: TestDatabase,
+    readonly kafka: KafkaHarness,
+    private readonly ownsInfra: boolean,
+  ) {}
+
+  static async start(label: string, env: Record<string, string> = {}): Promise<GatewayTestApp> {
+    const db = await createTestDatabase(label);
+    await runMigrations(db.url, gatewayDatabase);
+    const namespace = uniqueKafkaNamespace(label);
+    const kafka = await KafkaHarness.start(namespace);
+    return GatewayTestApp.boot(db, kafka, namespace, env, true);
+  }
+
+  /** A second gateway on the same database and namespace, with other settings. */
+  async sibling(env: Record<string, string>): Promise<GatewayTestApp> {
+    return GatewayTestApp.boot(this.db, this.kafka, this.config.KAFKA_TOPIC_PREFIX, env, false);
+  }
+
+  private static async boot(db: TestDatabase, kafka: KafkaHarness, namespace: string, env: Record<string, string>, ownsInfra: boolean): Promise<GatewayTestApp> {
+    const config = loadConfig(GatewayConfig, {
+      DATABASE_URL: db.url,
+      KAFKA_BROKERS: testInfra().kafkaBrokers,
+      KAFKA_TOPIC_PREFIX: namespace,
+      PORT: '0',
+      LOG_LEVEL: 'warn',
+      SANDBOX_ENABLED: 'false',
+      JWT_SECRET: TEST_JWT_SECRET,
+      META_APP_SECRET: TEST_META_APP_SECRET,
+      META_VERIFY_TOKEN: TEST_META_VERIFY_TOKEN,
+      ...env,
+    });
+    const app = await createGatewayApp(config);
+    await app.listen(0, '127.0.0.1');
+    const address = app.getHttpServer().address() as { port: number };
+    const gateway = new GatewayTestApp(app, `http://127.0.0.1:${address.port}`, config, db, kafka, ownsInfra);
+    // Ready = database reachable, producer connected and the reply consumer running.
+    await pollUntil(async () => (await gateway.request('GET', '/health/ready')).status === 200, { description: 'gateway readiness', timeoutMs: 30_000 });
+    return gateway;
+  }
+
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  async request<T = any>(method: string, path: string, options: RequestOptions = {}): Promise<HttpAnswer<T>> {
+    const headers: Record<string, string> = { ...(options.headers ?? {}) };
+    if (options.token) headers.authorization = `Bearer ${options.token}`;
+    let body: string | Buffer | undefined = options.rawBody;
+    if (options.body !== undefined) {
+      body = JSON.stringify(options.body);
+      headers['content-type'] ??= 'application/json';
+    }
+    const response = await fetch(`${this.baseUrl}${path}`, { method, headers, body });
+    const text = await response.text();
+    const type = response.headers.get('content-type') ?? '';
+    return { status: response.status, headers: response.headers, body: (type.includes('json') && text ? JSON.parse(text) : text) as T };
+  }
+
+  async signUp(name = 'Acme Bakery'): Promise<CreatedAccount> {
+    const answer = await this.request<CreatedAccount>('POST', '/api/v1/accounts', { body: { name, email: 'owner@example.com' } });
+    if (answer.status !== 201) throw new Error(`sign-up answered ${answer.status}: ${JSON.stringify(answer.body)}`);
+    return answer.body;
+  }
+
+  async close(): Promise<void> {
+    await this.app.close();
+    if (this.ownsInfra) {
+      await this.kafka.close();
+      await this.db.drop();
+    }
+  }
+}

@@ -1,0 +1,31 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { KafkaModule } from '@parley/kafka';
+import { HealthModule, dataSourceOptions, loadConfig, loggerParams } from '@parley/service-kit';
+import { LoggerModule } from 'nestjs-pino';
+import { ChannelsModule } from './channels/channels.module';
+import { MessagingConfigModule } from './config/config.module';
+import { MessagingServiceConfig } from './config/messaging-service.config';
+import { messagingServiceDatabase } from './database/messaging-service.database';
+import { InboundModule } from './inbound/inbound.module';
+import { MessagesModule } from './messages/messages.module';
+
+/** Builds the root module around one validated config (tests pass their own). */
+export function messagingServiceModule(config: MessagingServiceConfig = loadConfig(MessagingServiceConfig)) {
+  @Module({
+    imports: [
+      LoggerModule.forRoot(loggerParams('messaging-service', config.LOG_LEVEL)),
+      MessagingConfigModule.forRoot(config),
+      TypeOrmModule.forRoot(dataSourceOptions(config.DATABASE_URL, messagingServiceDatabase)),
+      KafkaModule.forRootAsync({
+        useFactory: () => ({ brokers: config.kafkaBrokers, clientId: 'messaging-service', namespace: config.KAFKA_TOPIC_PREFIX }),
+      }),
+      HealthModule,
+      ChannelsModule,
+      MessagesModule,
+      InboundModule,
+    ],
+  })
+  class MessagingServiceModule {}
+  return MessagingServiceModule;
+}

@@ -1,0 +1,17 @@
+import type { ChannelRecord } from '@parley/contracts';
+import type { ChannelEntity } from './channel.entity';
+
+/** The public channel record: credentials never leave the entity. */
+export function toChannelRecord(entity: ChannelEntity): ChannelRecord {
+  return {
+    id: entity.id,
+    provider: entity.provider,
+    phone_number: entity.phoneNumber,
+    phone_number_id: entity.phoneNumberId,
+    waba_id: entity.wabaId,
+    status: entity.status,
+    agent: entity.agent,
+    is_default: entity.isDefault,
+    created_at: entity.createdAt.toISOString(),
+  };
+}

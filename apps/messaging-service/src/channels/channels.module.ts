@@ -1,0 +1,17 @@
+import { Module } from '@nestjs/common';
+import { MessagingServiceConfig } from '../config/messaging-service.config';
+import { CredentialCipher } from '../crypto/credential-cipher';
+import { ChannelsRpcController } from './channels.rpc.controller';
+import { ChannelsService } from './channels.service';
+import { SandboxNumbersClient } from './sandbox-numbers.client';
+
+@Module({
+  controllers: [ChannelsRpcController],
+  providers: [
+    ChannelsService,
+    SandboxNumbersClient,
+    { provide: CredentialCipher, useFactory: (config: MessagingServiceConfig) => new CredentialCipher(config.ENCRYPTION_KEY), inject: [MessagingServiceConfig] },
+  ],
+  exports: [ChannelsService],
+})
+export class ChannelsModule {}

@@ -1,0 +1,29 @@
+import { BaseConfig, Secret } from '@parley/service-kit';
+import { IsBoolean, Matches } from 'class-validator';
+
+const HTTP_URL = /^https?:\/\/[^\s/]+(\/[^\s]*[^\s/])?$/;
+
+export class MessagingServiceConfig extends BaseConfig {
+  override PORT = 3002;
+
+  /** The Graph API host of `meta` channels, without the version (in development: the sandbox). */
+  @Matches(HTTP_URL, { message: 'GRAPH_API_BASE_URL must be an http(s) URL without a trailing slash or version' })
+  GRAPH_API_BASE_URL = 'http://127.0.0.1:3100';
+
+  @Matches(/^v\d+\.\d+$/, { message: 'GRAPH_API_VERSION must look like v21.0' })
+  GRAPH_API_VERSION = 'v21.0';
+
+  /** The WhatsApp sandbox: provisions sandbox numbers and serves the Cloud API routes of `sandbox` channels. */
+  @Matches(HTTP_URL, { message: 'SANDBOX_URL must be an http(s) URL without a trailing slash' })
+  SANDBOX_URL = 'http://127.0.0.1:3100';
+
+  @IsBoolean()
+  SANDBOX_ENABLED = true;
+
+  /** AES-256-GCM keys of stored provider credentials: 32 bytes each, base64; comma-separated, the first encrypts. */
+  @Secret()
+  @Matches(/^[A-Za-z0-9+/]{43}=(,[A-Za-z0-9+/]{43}=)*$/, {
+    message: 'ENCRYPTION_KEY must be a comma-separated list of 32-byte keys, each base64 (44 characters)',
+  })
+  ENCRYPTION_KEY = 'ZGV2LWVuY3J5cHRpb24ta2V5LTMyLWJ5dGVzLWxvbmc=';
+}

@@ -1,0 +1,84 @@
+import type { InboundMessageType, MessageError } from '@parley/contracts';
+import { Column, CreateDateColumn, Entity, PrimaryColumn, UpdateDateColumn } from 'typeorm';
+
+export type MessageDirection = 'outbound' | 'inbound';
+export type MessageStatus = 'sent' | 'delivered' | 'read' | 'failed' | 'received';
+
+/** The Cloud API `template` of a template message, as it was sent (components are JSON from the send body). */
+export interface StoredTemplate {
+  name: string;
+  language: { code: string; policy?: string };
+  components?: object[];
+}
+
+export interface StatusEntry {
+  status: MessageStatus;
+  at: string;
+}
+
+@Entity({ name: 'messages' })
+export class MessageEntity {
+  @PrimaryColumn({ type: 'text' })
+  id!: string;
+
+  /** Insertion order: the newest-first listing and its cursor. */
+  @Column({ type: 'bigint', insert: false, update: false })
+  seq!: string;
+
+  @Column({ name: 'tenant_id', type: 'text' })
+  tenantId!: string;
+
+  @Column({ type: 'text' })
+  direction!: MessageDirection;
+
+  @Column({ name: 'channel_id', type: 'text', nullable: true })
+  channelId!: string | null;
+
+  /** Outbound: the business number (null until a channel is resolved); inbound: the customer. */
+  @Column({ name: 'from', type: 'text', nullable: true })
+  from!: string | null;
+
+  @Column({ name: 'to', type: 'text' })
+  to!: string;
+
+  @Column({ type: 'text' })
+  type!: InboundMessageType | 'template';
+
+  /** The text, or a text stand-in for other types. */
+  @Column({ type: 'text' })
+  body!: string;
+
+  @Column({ type: 'jsonb', nullable: true })
+  template!: StoredTemplate | null;
+
+  @Column({ type: 'text' })
+  status!: MessageStatus;
+
+  @Column({ name: 'status_history', type: 'jsonb' })
+  statusHistory!: StatusEntry[];
+
+  @Column({ type: 'jsonb', nullable: true })
+  error!: MessageError | null;
+
+  /** The provider's id (wamid). */
+  @Column({ name: 'provider_message_id', type: 'text', nullable: true })
+  providerMessageId!: string | null;
+
+  /** Provider calls made for an outbound message; above 1 means a send was repeated. */
+  @Column({ name: 'send_attempts', type: 'int', default: 0 })
+  sendAttempts!: number;
+
+  /** Outbound: how many `status_history` entries have been announced on `message.status`. */
+  @Column({ name: 'announced_statuses', type: 'int', default: 0 })
+  announcedStatuses!: number;
+
+  /** Inbound: whether `message.inbound` has been acknowledged by the broker. */
+  @Column({ type: 'boolean', default: false })
+  published!: boolean;
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  createdAt!: Date;
+
+  @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' })
+  updatedAt!: Date;
+}

@@ -1,0 +1,381 @@
+import type { INestApplication } from '@nestjs/common';
+import {
+  Topics,
+  derivedId,
+  newId,
+  type ChannelRecord,
+  type MessageInboundEvent,
+  type MessageOutboundData,
+  type MessageStatusEvent,
+  type WhatsappWebhookData,
+} from '@parley/contracts';
+import { EventPublisher, RpcProblemError, type TopicProbe } from '@parley/kafka';
+import { createServiceApp, loadConfig, runMigrations } from '@parley/service-kit';
+import { KafkaHarness, createTestDatabase, pollUntil, testInfra, uniqueKafkaNamespace, type TestDatabase } from '@parley/testing';
+import { randomBytes } from 'node:crypto';
+import { DataSource } from 'typeorm';
+import { messagingServiceModule } from './app.module';
+import { ChannelsService } from './channels/channels.service';
+import { MessagingServiceConfig } from './config/messaging-service.config';
+import { UNKNOWN_STATUS_ATTEMPTS } from './inbound/whatsapp-webhook.service';
+import { MessageStatusService } from './messages/message-status.service';
+import { messagingServiceDatabase } from './database/messaging-service.database';
+import { FakeCloudApi, cloudApiErrorBody } from './test/fake-cloud-api';
+
+const unix = (iso: string) => String(Math.floor(Date.parse(iso) / 1000));
+const wamid = () => `wamid.${randomBytes(12).toString('base64url')}`;
+
+/** A Cloud API notification for one business number. */
+function notification(phoneNumberId: string, value: Record<string, unknown>, extraChanges: Record<string, unknown>[] = []) {
+  return {
+    object: 'whatsapp_business_account',
+    entry: [
+      {
+        id: '102290129340398',
+        changes: [
+          { field: 'messages', value: { messaging_product: 'whatsapp', metadata: { display_phone_number: '15550783881', phone_number_id: phoneNumberId }, ...value } },
+          ...extraChanges,
+        ],
+      },
+    ],
+  };
+}
+
+function textMessage(phoneNumberId: string, from: string, id: string, body: string, name = 'Sheena Nelson') {
+  return notification(phoneNumberId, {
+    contacts: [{ profile: { name }, wa_id: from }],
+    messages: [{ from, id, timestamp: '1749416383', type: 'text', text: { body } }],
+  });
+}
+
+function statusUpdate(phoneNumberId: string, id: string, status: string, at: string, recipient = '15550001111') {
+  return notification(phoneNumberId, { statuses: [{ id, status, timestamp: unix(at), recipient_id: recipient }] });
+}
+
+describe('messaging-service over Kafka, PostgreSQL and a fake Cloud API', () => {
+  let db: TestDatabase;
+  let app: INestApplication;
+  let kafka: KafkaHarness;
+  let sandbox: FakeCloudApi;
+  let graph: FakeCloudApi;
+  let statuses: TopicProbe<MessageStatusEvent>;
+  let inbound: TopicProbe<MessageInboundEvent>;
+  let deadLetters: TopicProbe<unknown>;
+
+  const T1 = `ten_${randomBytes(6).toString('hex')}`;
+  let t1Channel: ChannelRecord;
+  const customer = '+15550001111';
+  let firstMessageId = '';
+
+  beforeAll(async () => {
+    [sandbox, graph] = await Promise.all([FakeCloudApi.start(), FakeCloudApi.start()]);
+    db = await createTestDatabase('messaging');
+    const namespace = uniqueKafkaNamespace('messaging');
+    await runMigrations(db.url, messagingServiceDatabase);
+    const config = loadConfig(MessagingServiceConfig, {
+      DATABASE_URL: db.url,
+      KAFKA_BROKERS: testInfra().kafkaBrokers,
+      KAFKA_TOPIC_PREFIX: namespace,
+      PORT: '0',
+      LOG_LEVEL: 'warn',
+      SANDBOX_URL: sandbox.url,
+      SANDBOX_ENABLED: 'true',
+      GRAPH_API_BASE_URL: graph.url,
+      GRAPH_API_VERSION: 'v21.0',
+      ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+    });
+    app = await createServiceApp(messagingServiceModule(config), { consumeKafka: true });
+    await app.listen(0, '127.0.0.1');
+    await app.startAllMicroservices();
+    kafka = await KafkaHarness.start(namespace);
+    [statuses, inbound, deadLetters] = await Promise.all([
+      kafka.probe<MessageStatusEvent>(Topics.MessageStatus),
+      kafka.probe<MessageInboundEvent>(Topics.MessageInbound),
+      kafka.probe<unknown>(`${Topics.WhatsappWebhook}.dlq`),
+    ]);
+  });
+
+  afterAll(async () => {
+    await Promise.all([statuses?.stop(), inbound?.stop(), deadLetters?.stop()]);
+    await kafka?.close();
+    await app?.close();
+    await db?.drop();
+    await Promise.all([sandbox?.close(), graph?.close()]);
+  });
+
+  const outbound = (data: Partial<MessageOutboundData> & Pick<MessageOutboundData, 'to' | 'content'>): MessageOutboundData => ({
+    message_id: newId('msg'),
+    channel: 'whatsapp',
+    from: null,
+    origin: 'api',
+    accepted_at: new Date().toISOString(),
+    ...data,
+  });
+
+  const publishOutbound = (tenantId: string, data: MessageOutboundData) =>
+    kafka.publisher.publishEvent(EventPublisher.envelope(Topics.MessageOutbound, tenantId, data), `${tenantId}:${data.to}`);
+
+  const publishWebhook = (body: unknown, raw = JSON.stringify(body)) => {
+    const data: WhatsappWebhookData = { provider: 'meta', channel_id: null, raw_body: raw, received_at: new Date().toISOString() };
+    return kafka.publisher.publishEvent(EventPublisher.envelope(Topics.WhatsappWebhook, null, data), 'meta');
+  };
+
+  /** Publishes an inbound text after everything published before it (same key, same partition) and waits for it. */
+  async function webhookBarrier(phoneNumberId: string): Promise<void> {
+    const id = wamid();
+    await publishWebhook(textMessage(phoneNumberId, '15559990000', id, 'barrier'));
+    await pollUntil(() => inbound.find((m) => m.value.data.provider_message_id === id), { description: 'the barrier message' });
+  }
+
+  const statusesOf = (messageId: string) => statuses.messages.filter((m) => m.value.data.message_id === messageId);
+  const dbRow = async (id: string) =>
+    (await app.get(DataSource).query(`SELECT provider_message_id, send_attempts, credentials_encrypted FROM messages m LEFT JOIN channels c ON c.id = m.channel_id WHERE m.id = $1`, [id]))[0] as {
+      provider_message_id: string | null;
+      send_attempts: number;
+      credentials_encrypted: string | null;
+    };
+
+  it('provisions a sandbox number over RPC (first channel is the default; a retry provisions nothing new), lists and resolves it', async () => {
+    t1Channel = await kafka.rpc.request('channels.provision-sandbox', { tenant_id: T1 });
+    const number = sandbox.provisioned.at(-1)!;
+    expect(t1Channel).toEqual({
+      id: expect.stringMatching(/^chn_/),
+      provider: 'sandbox',
+      phone_number: number.phone_number,
+      phone_number_id: number.phone_number_id,
+      waba_id: null,
+      status: 'connected',
+      agent: null,
+      is_default: true,
+      created_at: expect.any(String),
+    });
+
+    const again = await kafka.rpc.request('channels.provision-sandbox', { tenant_id: T1 });
+    expect(again.id).toBe(t1Channel.id);
+    expect(sandbox.provisioned).toHaveLength(1);
+
+    expect(await kafka.rpc.request('channels.list', { tenant_id: T1, limit: 50, cursor: null })).toEqual({ data: [t1Channel], next_cursor: null });
+    expect((await kafka.rpc.request('channels.list', { tenant_id: 'ten_nobody', limit: 50, cursor: null })).data).toEqual([]);
+    expect(await kafka.rpc.request('channels.resolve-sender', { tenant_id: T1, phone_number: number.phone_number })).toEqual(t1Channel);
+    await expect(kafka.rpc.request('channels.resolve-sender', { tenant_id: 'ten_other', phone_number: number.phone_number })).rejects.toMatchObject({
+      problem: { status: 404 },
+    });
+    const stored = await app.get(DataSource).query(`SELECT credentials_encrypted FROM channels WHERE id = $1`, [t1Channel.id]);
+    expect(stored[0].credentials_encrypted).toMatch(/^v1:/);
+  });
+
+  it('sends a text through the Cloud API route once, records the wamid, and announces sent', async () => {
+    const data = outbound({ to: customer, content: { type: 'text', text: 'Your order has shipped.' } });
+    firstMessageId = data.message_id;
+    await publishOutbound(T1, data);
+
+    const send = await pollUntil(() => sandbox.sendsTo(customer)[0], { description: 'the Cloud API send' });
+    expect(send.version).toBe('v21.0');
+    expect(send.phoneNumberId).toBe(t1Channel.phone_number_id);
+    expect(send.authorization).toBe('Bearer sandbox');
+    expect(send.contentType).toBe('application/json');
+    expect(send.body).toEqual({ messaging_product: 'whatsapp', recipient_type: 'individual', to: customer, type: 'text', text: { body: 'Your order has shipped.' } });
+
+    const sent = await pollUntil(() => statusesOf(data.message_id)[0], { description: 'message.status sent' });
+    expect(sent.key).toBe(`${T1}:${customer}`);
+    expect(sent.value).toMatchObject({ type: 'message.status', tenant_id: T1, id: derivedId('evt', 'status', data.message_id, 'sent') });
+    expect(sent.value.data).toEqual({ event: 'message.status', channel: 'whatsapp', tenant_id: T1, message_id: data.message_id, status: 'sent', to: customer, at: data.accepted_at });
+
+    expect(await kafka.rpc.request('messages.get', { tenant_id: T1, message_id: data.message_id })).toEqual({
+      message_id: data.message_id,
+      direction: 'outbound',
+      channel: 'whatsapp',
+      from: t1Channel.phone_number,
+      to: customer,
+      type: 'text',
+      message: 'Your order has shipped.',
+      status: 'sent',
+      status_history: [{ status: 'sent', at: data.accepted_at }],
+      created_at: expect.any(String),
+    });
+    expect(await dbRow(data.message_id)).toMatchObject({ provider_message_id: send.wamid, send_attempts: 1 });
+
+    // A redelivered or re-published send with the same message_id sends nothing more.
+    await publishOutbound(T1, data);
+    const barrier = outbound({ to: customer, content: { type: 'text', text: 'barrier' } });
+    await publishOutbound(T1, barrier);
+    await pollUntil(() => statusesOf(barrier.message_id)[0], { description: 'the barrier send' });
+    expect(sandbox.sendsTo(customer).filter((s) => (s.body.text as { body: string }).body === 'Your order has shipped.')).toHaveLength(1);
+    expect(statusesOf(data.message_id)).toHaveLength(1);
+  });
+
+  it("records a message as soon as it is consumed and hides it from other tenants", async () => {
+    await expect(kafka.rpc.request('messages.get', { tenant_id: 'ten_intruder', message_id: firstMessageId })).rejects.toMatchObject({ problem: { status: 404 } });
+    await expect(kafka.rpc.request('messages.get', { tenant_id: T1, message_id: 'msg_01JZZZZZZZZZZZZZZZZZZZZZZZ' })).rejects.toBeInstanceOf(RpcProblemError);
+  });
+
+  it('sends from a meta channel with its own token and the Graph base URL, as a template', async () => {
+    const tenant = `ten_${randomBytes(6).toString('hex')}`;
+    const channel = await app.get(ChannelsService).connect(tenant, {
+      provider: 'meta',
+      phone_number: '+1 555 020 0000',
+      phone_number_id: `pn_${randomBytes(4).toString('hex')}`,
+      access_token: 'EAAG-test-access-token',
+      agent: 'support',
+    });
+    expect(channel).toMatchObject({ phone_number: '+15550200000', is_default: true, agent: 'support' });
+
+    const template = { name: 'order_update', language: { code: 'en_US' }, components: [{ type: 'body', parameters: [{ type: 'text', text: 'Ana' }] }] };
+    const data = outbound({ from: '+15550200000', to: '+15550002222', content: { type: 'template', template } });
+    await publishOutbound(tenant, data);
+
+    const send = await pollUntil(() => graph.sendsTo('+15550002222')[0], { description: 'the Graph API send' });
+    expect(send.authorization).toBe('Bearer EAAG-test-access-token');
+    expect(send.phoneNumberId).toBe(channel.phone_number_id);
+    expect(send.body).toEqual({ messaging_product: 'whatsapp', recipient_type: 'individual', to: '+15550002222', type: 'template', template });
+    await pollUntil(() => statusesOf(data.message_id)[0], { description: 'message.status sent' });
+    expect(await kafka.rpc.request('messages.get', { tenant_id: tenant, message_id: data.message_id })).toMatchObject({
+      type: 'template',
+      message: '[template] order_update',
+      from: '+15550200000',
+    });
+    const stored = await app.get(DataSource).query(`SELECT credentials_encrypted FROM channels WHERE id = $1`, [channel.id]);
+    expect(stored[0].credentials_encrypted).not.toContain('EAAG');
+  });
+
+  it('fails a message the provider refuses for good, with its code and title, and announces only the failure', async () => {
+    const to = '+15550003333';
+    sandbox.answerNext(to, 400, cloudApiErrorBody(131026, 'Message undeliverable'));
+    const data = outbound({ to, content: { type: 'text', text: 'Are you there?' } });
+    await publishOutbound(T1, data);
+
+    const failed = await pollUntil(() => statusesOf(data.message_id).find((m) => m.value.data.status === 'failed'), { description: 'message.status failed' });
+    expect(failed.key).toBe(`${T1}:${to}`);
+    expect(failed.value.data).toMatchObject({ status: 'failed', to, error: { code: '131026', title: 'Message undeliverable' } });
+    expect(statusesOf(data.message_id).map((m) => m.value.data.status)).toEqual(['failed']);
+    const record = await kafka.rpc.request('messages.get', { tenant_id: T1, message_id: data.message_id });
+    expect(record).toMatchObject({ status: 'failed', error: { code: '131026', title: 'Message undeliverable' } });
+    expect(record.status_history.map((e) => e.status)).toEqual(['sent', 'failed']);
+    expect(sandbox.sendsTo(to)).toHaveLength(1);
+  });
+
+  it('retries a rate-limited send and sends it once it is accepted', async () => {
+    const to = '+15550004444';
+    sandbox.answerNext(to, 400, cloudApiErrorBody(130429, 'Rate limit hit'));
+    const data = outbound({ to, content: { type: 'text', text: 'Retry me' } });
+    await publishOutbound(T1, data);
+
+    await pollUntil(() => statusesOf(data.message_id).find((m) => m.value.data.status === 'sent'), { description: 'message.status sent after a retry' });
+    expect(sandbox.sendsTo(to)).toHaveLength(2);
+    expect(await dbRow(data.message_id)).toMatchObject({ provider_message_id: sandbox.sendsTo(to)[1].wamid, send_attempts: 2 });
+  });
+
+  it('fails a message of a tenant with no connected number', async () => {
+    const data = outbound({ to: '+15550005555', content: { type: 'text', text: 'Hello?' } });
+    await publishOutbound('ten_without_numbers', data);
+    const failed = await pollUntil(() => statusesOf(data.message_id)[0], { description: 'message.status failed' });
+    expect(failed.value.data).toMatchObject({ status: 'failed', error: { code: 'no_channel', title: 'The tenant has no connected WhatsApp number' } });
+  });
+
+  it('turns an inbound text into exactly one message.inbound, also when the provider redelivers it', async () => {
+    const id = wamid();
+    const body = textMessage(t1Channel.phone_number_id, '16505551234', id, 'Does it come in another color?');
+    // An unknown number in the same payload is skipped without losing the known one.
+    body.entry[0].changes.unshift(textMessage('unknown-number', '15551110000', wamid(), 'to nobody').entry[0].changes[0]);
+    await publishWebhook(body);
+
+    const event = await pollUntil(() => inbound.find((m) => m.value.data.provider_message_id === id), { description: 'message.inbound' });
+    expect(event.key).toBe(`${T1}:+16505551234`);
+    expect(event.value).toMatchObject({ type: 'message.inbound', tenant_id: T1, id: derivedId('evt', 'inbound', event.value.data.message_id) });
+    expect(event.value.data).toEqual({
+      message_id: expect.stringMatching(/^msg_/),
+      channel: 'whatsapp',
+      channel_id: t1Channel.id,
+      from: '+16505551234',
+      from_user_id: null,
+      to: t1Channel.phone_number,
+      type: 'text',
+      text: 'Does it come in another color?',
+      provider_message_id: id,
+      sent_at: '2025-06-08T20:59:43.000Z',
+      received_at: expect.any(String),
+      channel_agent: null,
+      contact_name: 'Sheena Nelson',
+    });
+
+    await publishWebhook(body);
+    await webhookBarrier(t1Channel.phone_number_id);
+    expect(inbound.messages.filter((m) => m.value.data.provider_message_id === id)).toHaveLength(1);
+
+    expect(await kafka.rpc.request('messages.get', { tenant_id: T1, message_id: event.value.data.message_id })).toMatchObject({
+      direction: 'inbound',
+      from: '+16505551234',
+      to: t1Channel.phone_number,
+      type: 'text',
+      message: 'Does it come in another color?',
+      status: 'received',
+    });
+  });
+
+  it('gives non-text messages their type and a text stand-in', async () => {
+    const id = wamid();
+    await publishWebhook(
+      notification(t1Channel.phone_number_id, {
+        contacts: [{ profile: { name: 'Ana' }, wa_id: '351900000000' }],
+        messages: [{ from: '351900000000', id, timestamp: '1749416383', type: 'image', image: { id: 'media-1', mime_type: 'image/jpeg', caption: 'our storefront' } }],
+      }),
+    );
+    const event = await pollUntil(() => inbound.find((m) => m.value.data.provider_message_id === id), { description: 'message.inbound for the image' });
+    expect(event.value.data).toMatchObject({ type: 'image', text: '[image] our storefront', from: '+351900000000', contact_name: 'Ana' });
+  });
+
+  it('moves statuses one way: delivered, read, then a late sent changes nothing', async () => {
+    const providerId = (await dbRow(firstMessageId)).provider_message_id!;
+    const [t1, t2, t3] = [1, 2, 3].map((s) => new Date(Date.UTC(2026, 0, 1, 12, 0, s)).toISOString());
+    await publishWebhook(statusUpdate(t1Channel.phone_number_id, providerId, 'delivered', t1));
+    await publishWebhook(statusUpdate(t1Channel.phone_number_id, providerId, 'read', t2));
+    await publishWebhook(statusUpdate(t1Channel.phone_number_id, providerId, 'sent', t3));
+    await webhookBarrier(t1Channel.phone_number_id);
+
+    const record = await kafka.rpc.request('messages.get', { tenant_id: T1, message_id: firstMessageId });
+    expect(record.status).toBe('read');
+    expect(record.status_history).toEqual([expect.objectContaining({ status: 'sent' }), { status: 'delivered', at: t1 }, { status: 'read', at: t2 }]);
+    const events = statusesOf(firstMessageId);
+    expect(events.map((m) => m.value.data.status)).toEqual(['sent', 'delivered', 'read']);
+    expect(events[2].value.data).toEqual({ event: 'message.status', channel: 'whatsapp', tenant_id: T1, message_id: firstMessageId, status: 'read', to: customer, at: t2 });
+  });
+
+  it('retries a status for an unknown wamid a few times (its send may not be recorded yet), then drops it and moves on', async () => {
+    // Observe (not replace) the lookup, to count the attempts.
+    const lookup = jest.spyOn(app.get(MessageStatusService), 'findByProviderId');
+    const unknown = wamid();
+    await publishWebhook(statusUpdate(t1Channel.phone_number_id, unknown, 'delivered', new Date().toISOString()));
+    await webhookBarrier(t1Channel.phone_number_id);
+    expect(lookup.mock.calls.filter(([, , id]) => id === unknown)).toHaveLength(UNKNOWN_STATUS_ATTEMPTS);
+    lookup.mockRestore();
+  });
+
+  it('lists a tenant’s messages newest first, filtered, with a cursor', async () => {
+    const first = await kafka.rpc.request('messages.list', { tenant_id: T1, direction: 'outbound', to: customer, limit: 1, cursor: null });
+    expect(first.data).toHaveLength(1);
+    expect(first.data[0].message).toBe('barrier');
+    const second = await kafka.rpc.request('messages.list', { tenant_id: T1, direction: 'outbound', to: customer, limit: 1, cursor: first.next_cursor });
+    expect(second.data.map((m) => m.message_id)).toEqual([firstMessageId]);
+    expect(second.next_cursor).toBeNull();
+
+    const inboundOnly = await kafka.rpc.request('messages.list', { tenant_id: T1, direction: 'inbound', limit: 50, cursor: null });
+    expect(inboundOnly.data.length).toBeGreaterThanOrEqual(2);
+    expect(inboundOnly.data.every((m) => m.direction === 'inbound')).toBe(true);
+    expect((await kafka.rpc.request('messages.list', { tenant_id: 'ten_intruder', limit: 50, cursor: null })).data).toEqual([]);
+
+    const err = await kafka.rpc.request('messages.list', { tenant_id: T1, limit: 50, cursor: 'not-a-cursor!', since: 'yesterday' }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(RpcProblemError);
+    expect((err as RpcProblemError).problem.status).toBe(400);
+    expect((err as RpcProblemError).problem.errors?.map((e) => e.field).sort()).toEqual(['cursor', 'since']);
+  });
+
+  it('dead-letters a notification that is not a Cloud API notification', async () => {
+    await publishWebhook(null, '{"object":"page","entry":[]}');
+    await publishWebhook(null, 'not json at all');
+    await pollUntil(() => deadLetters.messages.length >= 2 || undefined, { description: 'two dead letters' });
+    expect(deadLetters.messages.map((m) => m.headers['dlq-error'])).toEqual([
+      expect.stringContaining('not a whatsapp_business_account notification'),
+      expect.stringContaining('not JSON'),
+    ]);
+  });
+});

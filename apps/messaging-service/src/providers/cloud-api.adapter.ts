@@ -1,0 +1,64 @@
+import type { OutboundContent } from '@parley/contracts';
+import { cloudApiError, networkError } from './cloud-api.errors';
+import type { CloudApiSendBody, CloudApiSendResponse } from './cloud-api.types';
+import { ProviderError, type ProviderSendResult, type ProviderSender, type WhatsappProviderAdapter } from './whatsapp-provider';
+
+/**
+ * Time a provider gets to answer a send; after it the outcome is unknown and the send is retried. Short, because
+ * the Kafka consumer handles a fetch's partitions together: a hung call holds up every partition until it ends.
+ */
+export const PROVIDER_TIMEOUT_MS = 5_000;
+
+/** The Cloud API body of an outbound message. */
+export function cloudApiSendBody(to: string, content: OutboundContent): CloudApiSendBody {
+  const base = { messaging_product: 'whatsapp', recipient_type: 'individual', to } as const;
+  switch (content.type) {
+    case 'text':
+      return { ...base, type: 'text', text: { body: content.text } };
+    case 'template': {
+      const { name, language, components } = content.template;
+      return { ...base, type: 'template', template: { name, language, ...(components ? { components } : {}) } };
+    }
+  }
+}
+
+/**
+ * Meta's WhatsApp Cloud API: `POST {base}/{version}/{phone_number_id}/messages` with `Authorization: Bearer <token>`.
+ * The sandbox speaks the same routes, so `sandbox` channels use this adapter with the sandbox's base URL.
+ */
+export class CloudApiAdapter implements WhatsappProviderAdapter {
+  constructor(
+    private readonly baseUrl: string,
+    private readonly version: string,
+    private readonly timeoutMs = PROVIDER_TIMEOUT_MS,
+  ) {}
+
+  async send(sender: ProviderSender, to: string, content: OutboundContent): Promise<ProviderSendResult> {
+    const url = `${this.baseUrl}/${this.version}/${encodeURIComponent(sender.phoneNumberId)}/messages`;
+    let response: Response;
+    try {
+      response = await fetch(url, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${sender.accessToken}`, 'content-type': 'application/json', accept: 'application/json' },
+        body: JSON.stringify(cloudApiSendBody(to, content)),
+        signal: AbortSignal.timeout(this.timeoutMs),
+      });
+    } catch (err) {
+      throw networkError(err);
+    }
+    const body = await readJson(response);
+    if (!response.ok) throw cloudApiError(response.status, body);
+    const id = (body as CloudApiSendResponse | null)?.messages?.[0]?.id;
+    // Accepted but unanswerable: resending could deliver twice, so this is terminal rather than retried.
+    if (typeof id !== 'string' || !id) throw new ProviderError('invalid_response', 'The WhatsApp provider answered without a message id', false);
+    return { providerMessageId: id };
+  }
+}
+
+async function readJson(response: Response): Promise<unknown> {
+  try {
+    return await response.json();
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,39 @@
+import type { OutboundContent, WhatsappProvider } from '@parley/contracts';
+
+/** The number a message is sent from, with its decrypted credential (never logged). */
+export interface ProviderSender {
+  provider: WhatsappProvider;
+  phoneNumberId: string;
+  accessToken: string;
+}
+
+export interface ProviderSendResult {
+  /** The provider's message id (wamid): statuses refer to it. */
+  providerMessageId: string;
+}
+
+/**
+ * One WhatsApp provider (Cloud API, 360dialog, sandbox). Adapters speak the provider's wire format and nothing
+ * else: which channel sends, pacing and the customer-service window are decided before a call reaches them.
+ * An adapter throws ProviderError for every failure it can classify.
+ */
+export interface WhatsappProviderAdapter {
+  send(sender: ProviderSender, to: string, content: OutboundContent): Promise<ProviderSendResult>;
+}
+
+/**
+ * A provider refused or could not take a message. `retriable` errors (rate limits, provider outages, network
+ * failures) may succeed later; the rest are terminal and become a `failed` status with `{code, title}`.
+ */
+export class ProviderError extends Error {
+  constructor(
+    readonly code: string,
+    readonly title: string,
+    readonly retriable: boolean,
+    /** For logs only: provider details and trace id, never credentials. */
+    readonly details?: string,
+  ) {
+    super(`provider error ${code}: ${title}${details ? ` (${details})` : ''}`);
+    this.name = 'ProviderError';
+  }
+}

@@ -1,0 +1,104 @@
+import { randomBytes, randomInt } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** A send the fake received, as it arrived on the wire. */
+export interface ReceivedSend {
+  version: string;
+  phoneNumberId: string;
+  authorization: string | undefined;
+  contentType: string | undefined;
+  body: Record<string, unknown>;
+  /** The wamid answered, when the send was accepted. */
+  wamid?: string;
+}
+
+export interface ProvisionedNumber {
+  phone_number: string;
+  phone_number_id: string;
+  display_phone_number: string;
+}
+
+interface ScriptedAnswer {
+  status: number;
+  body: unknown;
+}
+
+/**
+ * A stand-in for the WhatsApp Cloud API (and the sandbox's number provisioning) in its real wire format:
+ * `POST /{version}/{phone_number_id}/messages` answers `{messaging_product, contacts, messages: [{id}]}` or a
+ * scripted Cloud API error; `POST /_sandbox/numbers` answers `201 {phone_number, phone_number_id, display_phone_number}`.
+ * It records everything it received.
+ */
+export class FakeCloudApi {
+  readonly sends: ReceivedSend[] = [];
+  readonly provisioned: ProvisionedNumber[] = [];
+  private readonly scripted = new Map<string, ScriptedAnswer[]>();
+  private server!: Server;
+  url = '';
+
+  static async start(): Promise<FakeCloudApi> {
+    const fake = new FakeCloudApi();
+    fake.server = createServer((req, res) => void fake.handle(req, res));
+    await new Promise<void>((resolve) => fake.server.listen(0, '127.0.0.1', resolve));
+    fake.url = `http://127.0.0.1:${(fake.server.address() as AddressInfo).port}`;
+    return fake;
+  }
+
+  /** The next send to `to` gets this answer instead of an acceptance. */
+  answerNext(to: string, status: number, body: unknown): void {
+    this.scripted.set(to, [...(this.scripted.get(to) ?? []), { status, body }]);
+  }
+
+  sendsTo(to: string): ReceivedSend[] {
+    return this.sends.filter((s) => s.body.to === to);
+  }
+
+  async close(): Promise<void> {
+    this.server.closeAllConnections();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const raw = Buffer.concat(chunks).toString('utf8');
+    const send = /^\/(v\d+\.\d+)\/([^/]+)\/messages$/.exec(req.url ?? '');
+    if (req.method === 'POST' && req.url === '/_sandbox/numbers') {
+      const digits = `1555${randomInt(1_000_000, 9_999_999)}`;
+      const number = { phone_number: `+${digits}`, phone_number_id: String(randomInt(100_000_000, 999_999_999)), display_phone_number: digits };
+      this.provisioned.push(number);
+      return reply(res, 201, number);
+    }
+    if (req.method === 'POST' && send) {
+      const body = JSON.parse(raw) as Record<string, unknown>;
+      const received: ReceivedSend = {
+        version: send[1],
+        phoneNumberId: decodeURIComponent(send[2]),
+        authorization: req.headers.authorization,
+        contentType: req.headers['content-type'],
+        body,
+      };
+      this.sends.push(received);
+      const scripted = this.scripted.get(String(body.to))?.shift();
+      if (scripted) return reply(res, scripted.status, scripted.body);
+      received.wamid = `wamid.${randomBytes(18).toString('base64url')}`;
+      return reply(res, 200, acceptance(String(body.to), received.wamid));
+    }
+    reply(res, 404, { error: { message: 'Unknown path', type: 'OAuthException', code: 100 } });
+  }
+}
+
+function acceptance(to: string, wamid: string) {
+  return { messaging_product: 'whatsapp', contacts: [{ input: to, wa_id: to.replace(/\D/g, '') }], messages: [{ id: wamid }] };
+}
+
+function reply(res: ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { 'content-type': 'application/json' });
+  res.end(JSON.stringify(body));
+}
+
+/** A Cloud API error body as Meta answers it. */
+export function cloudApiErrorBody(code: number, title: string, details = title) {
+  return { error: { message: `(#${code}) ${title}`, type: 'OAuthException', code, error_data: { messaging_product: 'whatsapp', details }, fbtrace_id: 'AbCdEf123' } };
+}

@@ -29,7 +29,8 @@ function allProjects() {
     existsSync(join(root, top))
       ? readdirSync(join(root, top))
           .map((name) => `${top}/${name}`)
-          .filter((p) => existsSync(join(root, p, 'src')) && existsSync(join(root, p, 'project.json')) && !p.endsWith('dashboard'))
+          // end-to-end test projects (apps/*-e2e) run from source under jest; nothing of theirs belongs in dist/
+          .filter((p) => existsSync(join(root, p, 'src')) && existsSync(join(root, p, 'project.json')) && !p.endsWith('dashboard') && !p.endsWith('-e2e'))
       : [],
   );
 }

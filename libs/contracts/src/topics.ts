@@ -15,6 +15,12 @@ export const Topics = {
   MessageStatus: 'message.status',
   /** Agent configuration changed (full record; compacted). Key: `${tenant_id}:${name}`. */
   AgentChanged: 'agent.changed',
+  /** Public event: the lead_capture skill completed a lead. Key: `${tenant_id}:${customer}`. */
+  LeadCaptured: 'lead.captured',
+  /** Public event: the appointment_booking skill booked a slot. Key: `${tenant_id}:${customer}`. */
+  AppointmentBooked: 'appointment.booked',
+  /** Public event: a conversation was handed off to a human. Key: `${tenant_id}:${customer}`. */
+  ConversationHandoff: 'conversation.handoff',
 } as const;
 export type Topic = (typeof Topics)[keyof typeof Topics];
 
@@ -56,9 +62,22 @@ export const TOPIC_SPECS: readonly TopicSpec[] = [
   { name: Topics.MessageReceived, partitions: 8 },
   { name: Topics.MessageStatus, partitions: 8 },
   { name: Topics.AgentChanged, partitions: 4, config: { 'cleanup.policy': 'compact' } },
+  { name: Topics.LeadCaptured, partitions: 4 },
+  { name: Topics.AppointmentBooked, partitions: 4 },
+  { name: Topics.ConversationHandoff, partitions: 4 },
   ...Object.values(RpcTopics).map((name) => ({ name, partitions: 4, config: { 'retention.ms': String(DAY_MS) } })),
   { name: RPC_REPLY_TOPIC, partitions: 4, config: { 'retention.ms': String(DAY_MS) } },
-  ...[Topics.MessageOutbound, Topics.WhatsappWebhook, Topics.MessageInbound, Topics.MessageReceived, Topics.MessageStatus, Topics.AgentChanged].map(
+  ...[
+    Topics.MessageOutbound,
+    Topics.WhatsappWebhook,
+    Topics.MessageInbound,
+    Topics.MessageReceived,
+    Topics.MessageStatus,
+    Topics.AgentChanged,
+    Topics.LeadCaptured,
+    Topics.AppointmentBooked,
+    Topics.ConversationHandoff,
+  ].map(
     (name) => ({
       name: `${name}${DLQ_SUFFIX}`,
       partitions: 1,

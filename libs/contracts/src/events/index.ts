@@ -1,3 +1,4 @@
 export * from './envelope';
 export * from './messages';
 export * from './agents';
+export * from './engagement';

@@ -43,6 +43,7 @@ export const RPC_OWNERS: Record<string, RpcService> = {
   conversations: 'responder',
   leads: 'responder',
   appointments: 'responder',
+  replies: 'responder',
 };
 
 export function rpcOwner(pattern: string): RpcService {

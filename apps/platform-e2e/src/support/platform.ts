@@ -1,0 +1,65 @@
+import { createTestDatabase, testInfra, uniqueKafkaNamespace, type TestDatabase } from '@parley/testing';
+import { join } from 'node:path';
+// The stack runner is the workspace tool behind `npm start` (tools/dev, plain CommonJS), not a library: the tests run
+// the services exactly the way a developer does.
+// eslint-disable-next-line @nx/enforce-module-boundaries
+import { APPS, ROOT, Stack, freePorts, readEnvFile, runMigrations, type AppName, type Env } from '../../../../tools/dev/lib/stack.cjs';
+
+/** The whole built system, running for one test file. */
+export interface Platform {
+  /** Base URL of the gateway (the public API). */
+  gateway: string;
+  /** Base URL of the WhatsApp sandbox. */
+  sandbox: string;
+  urls: Record<AppName, string>;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the six built services (dist/) as real processes, exactly as `npm start` runs them, but on ports the OS says
+ * are free (a developer's running stack keeps its own), with a fresh database and a Kafka topic namespace of their own.
+ * Service logs go to tmp/logs/e2e/<service>.log. A service that exits is not restarted: a crash fails the test.
+ */
+export async function startPlatform(): Promise<Platform> {
+  const infra = testInfra();
+  const db: TestDatabase = await createTestDatabase('e2e');
+  const ports = await freePorts(APPS);
+  const env: Env = {
+    ...process.env,
+    ...readEnvFile(join(ROOT, '.env.example')),
+    NODE_ENV: 'development',
+    LOG_LEVEL: 'info',
+    DATABASE_URL: db.url,
+    KAFKA_BROKERS: infra.kafkaBrokers,
+    KAFKA_TOPIC_PREFIX: uniqueKafkaNamespace('e2e'),
+    REDIS_URL: infra.redisUrl,
+    SANDBOX_ENABLED: 'true',
+    // Tenant webhook retries within seconds, so a slow first attempt cannot outlast the test.
+    WEBHOOK_RETRY_SCHEDULE: '1,1,2',
+  };
+  const stack = new Stack({
+    env,
+    ports,
+    logDir: join(ROOT, 'tmp', 'logs', 'e2e'),
+    restart: false,
+    log: (message) => process.stderr.write(`[platform-e2e] ${message}\n`),
+  });
+  try {
+    await runMigrations(env);
+    await stack.start({ timeoutMs: 90_000 });
+  } catch (err) {
+    await stack.stop();
+    await db.drop();
+    throw err;
+  }
+  const urls = Object.fromEntries(APPS.map((app) => [app, stack.url(app)])) as Record<AppName, string>;
+  return {
+    gateway: urls.gateway,
+    sandbox: urls['whatsapp-sandbox'],
+    urls,
+    async stop() {
+      await stack.stop();
+      await db.drop();
+    },
+  };
+}

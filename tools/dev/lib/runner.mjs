@@ -1,0 +1,212 @@
+// What `npm start` and `npm test` share: progress lines with timings, installing dependencies, checking the local
+// infrastructure (PostgreSQL, Redis, Kafka), and building. Only Node built-ins: this runs before `npm ci`.
+import { spawn } from 'node:child_process';
+import { existsSync, statSync } from 'node:fs';
+import net from 'node:net';
+import { join } from 'node:path';
+import stack from './stack.cjs';
+
+export const root = stack.ROOT;
+
+const tty = process.stdout.isTTY && !process.env.NO_COLOR;
+const paint = (code) => (text) => (tty ? `\x1b[${code}m${text}\x1b[0m` : text);
+export const color = { green: paint(32), red: paint(31), yellow: paint(33), cyan: paint(36), dim: paint(2), bold: paint(1) };
+
+export function say(line = '') {
+  process.stdout.write(`${line}\n`);
+}
+
+export function formatMs(ms) {
+  if (ms < 1000) return `${ms} ms`;
+  if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;
+  return `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s`;
+}
+
+/** An error whose message was already shown to the user with advice; callers print nothing more. */
+export class ReportedError extends Error {}
+
+/**
+ * Runs one named step and prints its outcome with the time it took. `fn` may return a short detail for the line.
+ * A failure prints the step's error (and `hint`, if the error carries one) and rethrows it as a ReportedError.
+ */
+export async function step(label, fn) {
+  const started = Date.now();
+  say(`${color.cyan('→')} ${label}...`);
+  try {
+    const detail = await fn();
+    say(`${color.green('✓')} ${label}${detail ? `: ${detail}` : ''} ${color.dim(`(${formatMs(Date.now() - started)})`)}`);
+    return detail;
+  } catch (err) {
+    say(`${color.red('✗')} ${label} failed ${color.dim(`(${formatMs(Date.now() - started)})`)}`);
+    say(String(err?.message ?? err).replace(/^/gm, '    '));
+    if (err?.hint) say(`  ${color.yellow('what to do:')} ${err.hint}`);
+    throw new ReportedError(err?.message ?? String(err));
+  }
+}
+
+function withHint(message, hint) {
+  return Object.assign(new Error(message), { hint });
+}
+
+/** The child process a step is running right now (npm ci, the build, a test tier), so a signal can end it. */
+let current;
+export function currentChild() {
+  return current;
+}
+
+/**
+ * Runs a command, output to this terminal (or captured with `capture`). Resolves `{ code, output }`. With `group`,
+ * the child leads its own process group, so `killTree` can end everything it started (nx workers, jest, ...).
+ */
+export function run(command, args, { env = process.env, capture = false, group = false } = {}) {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, {
+      cwd: root,
+      env,
+      stdio: ['ignore', capture ? 'pipe' : 'inherit', capture ? 'pipe' : 'inherit'],
+      detached: group,
+    });
+    current = child;
+    let output = '';
+    child.stdout?.on('data', (d) => (output += d));
+    child.stderr?.on('data', (d) => (output += d));
+    child.once('error', (err) => {
+      output += String(err);
+      current = undefined;
+      resolve({ code: -1, output });
+    });
+    child.once('close', (code, signal) => {
+      current = undefined;
+      resolve({ code: code ?? (signal ? 128 : 1), signal, output });
+    });
+  });
+}
+
+/** Sends `sig` to a child's whole process group (when it leads one) or to the child alone. */
+export function killTree(child, sig = 'SIGTERM') {
+  if (!child || child.exitCode !== null || child.signalCode !== null) return;
+  try {
+    process.kill(-child.pid, sig);
+  } catch {
+    try {
+      child.kill(sig);
+    } catch {
+      /* already gone */
+    }
+  }
+}
+
+const mtime = (file) => statSync(file).mtimeMs;
+
+/** `npm ci` when node_modules is missing or older than package-lock.json (npm stamps node_modules/.package-lock.json). */
+export async function ensureDependencies() {
+  const lock = join(root, 'package-lock.json');
+  const stamp = join(root, 'node_modules', '.package-lock.json');
+  let reason;
+  if (!existsSync(join(root, 'node_modules'))) reason = 'node_modules is missing';
+  else if (!existsSync(stamp)) reason = 'node_modules was not installed by npm';
+  else if (mtime(stamp) < mtime(lock)) reason = 'package-lock.json changed since the last install';
+  if (!reason) return 'node_modules is up to date';
+  say(`  ${reason}: running npm ci (a minute or two)...`);
+  const { code } = await run('npm', ['ci', '--no-audit', '--no-fund']);
+  if (code !== 0) throw withHint(`npm ci failed (exit ${code})`, 'read the npm output above; check network access to the npm registry and that Node is 20.19+.');
+  return `installed (${reason})`;
+}
+
+function tcpCheck(host, port, timeoutMs = 2000) {
+  return new Promise((resolve) => {
+    const socket = net.connect({ host, port });
+    const done = (error) => {
+      socket.destroy();
+      resolve(error);
+    };
+    socket.setTimeout(timeoutMs, () => done('timed out'));
+    socket.once('connect', () => done(undefined));
+    socket.once('error', (err) => done(err.code ?? err.message));
+  });
+}
+
+/** PING over the Redis protocol (RESP), so this needs no client library. */
+function redisPing(url, timeoutMs = 2000) {
+  const { hostname, port, password, username } = new URL(url);
+  return new Promise((resolve) => {
+    const socket = net.connect({ host: hostname, port: Number(port || 6379) });
+    let reply = '';
+    const done = (error) => {
+      socket.destroy();
+      resolve(error);
+    };
+    socket.setTimeout(timeoutMs, () => done('timed out'));
+    socket.once('error', (err) => done(err.code ?? err.message));
+    socket.once('connect', () => {
+      const auth = password ? `AUTH ${username ? `${decodeURIComponent(username)} ` : ''}${decodeURIComponent(password)}\r\n` : '';
+      socket.write(`${auth}PING\r\n`);
+    });
+    socket.on('data', (d) => {
+      reply += d;
+      if (reply.includes('+PONG')) done(undefined);
+      else if (reply.startsWith('-') || reply.includes('\r\n-')) done(reply.trim().split('\r\n').pop());
+    });
+  });
+}
+
+/** PostgreSQL and Redis must already run on this machine; say exactly what is wrong and how to fix it. */
+export async function checkInfrastructure(env) {
+  const pg = new URL(env.DATABASE_URL);
+  const pgHost = pg.hostname;
+  const pgPort = Number(pg.port || 5432);
+  const problems = [];
+  const pgError = await tcpCheck(pgHost, pgPort);
+  if (pgError) {
+    problems.push(
+      `PostgreSQL is not reachable at ${pgHost}:${pgPort} (${pgError}). Start it (e.g. \`sudo service postgresql start\`), ` +
+        'or set DATABASE_URL in .env to a server you can reach (the user needs the right to create a database).',
+    );
+  }
+  const redisError = await redisPing(env.REDIS_URL);
+  if (redisError) {
+    const { hostname, port } = new URL(env.REDIS_URL);
+    problems.push(
+      `Redis is not reachable at ${hostname}:${port || 6379} (${redisError}). Start it (e.g. \`sudo service redis-server start\` ` +
+        'or `redis-server --daemonize yes`), or set REDIS_URL in .env.',
+    );
+  }
+  if (problems.length > 0) throw withHint(problems.join('\n'), 'fix the above, then run the command again.');
+  return `PostgreSQL at ${pgHost}:${pgPort}, Redis at ${new URL(env.REDIS_URL).host}`;
+}
+
+/**
+ * Starts the local Kafka broker (tools/kafka) unless KAFKA_BROKERS points elsewhere, in which case that broker must
+ * answer. Resolves `{ brokers, started }`; `started` means the caller owns the broker and stops it at the end.
+ */
+export async function ensureKafka(env) {
+  const kafka = await import('../../kafka/kafka.mjs');
+  const wanted = env.KAFKA_BROKERS || kafka.brokerAddress;
+  if (wanted !== kafka.brokerAddress) {
+    const [host, port] = wanted.split(',')[0].split(':');
+    const error = await tcpCheck(host, Number(port));
+    if (error) throw withHint(`Kafka is not reachable at ${wanted} (${error})`, 'start that broker, or remove KAFKA_BROKERS from .env to use the local one.');
+    return { brokers: wanted, started: false };
+  }
+  try {
+    return await kafka.startBroker();
+  } catch (err) {
+    throw withHint(
+      `the local Kafka broker could not start: ${err.message}`,
+      'the broker needs a JDK 17+ (`java`) and, on the first run, Maven (`mvn`) with access to Maven Central. ' +
+        'Check `java -version` and `mvn -v`; the broker log is .kafka/broker.log. `npm run kafka:status` shows its state.',
+    );
+  }
+}
+
+export async function stopKafka() {
+  const kafka = await import('../../kafka/kafka.mjs');
+  await kafka.stopBroker();
+}
+
+/** Compiles every app and lib into dist/ (tools/dev/swc-build.mjs). */
+export async function build() {
+  const { code, output } = await run(process.execPath, [join(root, 'tools/dev/swc-build.mjs')], { capture: true });
+  if (code !== 0) throw withHint(`the build failed (exit ${code}):\n${output.trim().split('\n').slice(-30).join('\n')}`, 'fix the compile error shown above.');
+  return output.trim().replace(/^\[build\] /, '').replace(/^.*: (\d+ files)/, '$1');
+}

@@ -1,0 +1,167 @@
+#!/usr/bin/env node
+// `npm test` (and CI, through .ci/run): every test tier on real Apache Kafka and PostgreSQL.
+//
+//   1. lint, typecheck, unit     nx run-many -t lint typecheck test            (*.spec.ts, no I/O)
+//   2. integration               nx run-many -t test-integration --parallel=1  (*.integration-spec.ts, real Kafka + Postgres)
+//   3. end-to-end                the built stack over HTTP                     (apps/platform-e2e, *.e2e-spec.ts)
+//
+// Installs what is missing, starts the local broker when none runs (and stops it again at the end), builds, then runs
+// every tier whatever the previous ones gave, and ends with a summary and the line `N passed, N failed`.
+import { join } from 'node:path';
+import stack from './lib/stack.cjs';
+import {
+  ReportedError,
+  build,
+  checkInfrastructure,
+  color,
+  currentChild,
+  ensureDependencies,
+  ensureKafka,
+  formatMs,
+  killTree,
+  root,
+  run,
+  say,
+  step,
+  stopKafka,
+} from './lib/runner.mjs';
+
+const bin = (name) => join(root, 'node_modules', '.bin', name);
+
+/**
+ * Each tier has a deadline, and all of them share one budget, so a hung test can never hold CI: the whole run ends
+ * within about 15 minutes whatever happens (a normal run on 2 cores takes well under that).
+ */
+const BUDGET_MS = Number(process.env.PARLEY_TEST_BUDGET_MS ?? 14 * 60_000);
+const tiers = [
+  {
+    name: 'lint, typecheck, unit',
+    command: bin('nx'),
+    args: ['run-many', '-t', 'lint', 'typecheck', 'test', '--parallel=2', '--outputStyle=static'],
+    timeoutMs: 8 * 60_000,
+  },
+  {
+    name: 'integration',
+    command: bin('nx'),
+    args: ['run-many', '-t', 'test-integration', '--parallel=1', '--outputStyle=static'],
+    timeoutMs: 6 * 60_000,
+  },
+  {
+    name: 'end-to-end',
+    command: bin('jest'),
+    args: ['--config', 'apps/platform-e2e/jest.config.cjs', '--runInBand', '--forceExit'],
+    timeoutMs: 4 * 60_000,
+    needsBuild: true,
+  },
+];
+
+let interrupted = false;
+for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+  process.on(sig, () => {
+    if (interrupted) return;
+    interrupted = true;
+    say(color.yellow(`\n${sig} received: stopping the tests...`));
+    killTree(currentChild());
+  });
+}
+
+async function runTier(tier, env, deadline) {
+  const started = Date.now();
+  const timeoutMs = Math.max(0, Math.min(tier.timeoutMs, deadline - started));
+  say('');
+  say(color.bold(`━━ ${tier.name} ━━`));
+  say(color.dim(`$ ${[tier.command.replace(`${root}/`, ''), ...tier.args].join(' ')}`));
+  let timedOut = false;
+  const pending = run(tier.command, tier.args, { env, group: true });
+  const child = currentChild();
+  const timer = setTimeout(() => {
+    timedOut = true;
+    say(color.red(`${tier.name}: no result within ${formatMs(timeoutMs)}; stopping it`));
+    killTree(child, 'SIGTERM');
+    setTimeout(() => killTree(child, 'SIGKILL'), 10_000).unref();
+  }, timeoutMs);
+  const { code } = await pending;
+  clearTimeout(timer);
+  // Whatever the tier started (nx workers, jest children) goes with it.
+  killTree(child, 'SIGKILL');
+  const note = timedOut ? `timed out after ${formatMs(timeoutMs)}` : code === 0 ? '' : `exit code ${code}`;
+  return { name: tier.name, ok: code === 0 && !timedOut, ms: Date.now() - started, note };
+}
+
+async function main() {
+  const startedAt = Date.now();
+  const deadline = startedAt + BUDGET_MS;
+  // The infrastructure settings come from the same files as `npm start`; the tests make their own databases and topics.
+  const { env: config } = stack.loadEnv();
+  say(color.bold('Parley: running every test tier'));
+
+  await step('dependencies', ensureDependencies);
+  await step('infrastructure', () => checkInfrastructure(config));
+  let broker;
+  await step('Kafka', async () => {
+    broker = await ensureKafka(config);
+    return `${broker.brokers} (${broker.started ? 'started for this run, stopped at the end' : 'already running'})`;
+  });
+
+  const results = [];
+  try {
+    let built = true;
+    try {
+      await step('build', build);
+    } catch {
+      built = false;
+    }
+
+    const postgres = new URL(config.DATABASE_URL);
+    postgres.pathname = '/postgres';
+    const env = {
+      ...process.env,
+      NX_DAEMON: 'false',
+      NX_NO_CLOUD: 'true',
+      PARLEY_INFRA_READY: '1',
+      KAFKA_BROKERS: broker.brokers,
+      KAFKAJS_NO_PARTITIONER_WARNING: '1',
+      TEST_POSTGRES_URL: process.env.TEST_POSTGRES_URL ?? postgres.toString(),
+      REDIS_URL: config.REDIS_URL,
+    };
+    for (const tier of tiers) {
+      if (interrupted) break;
+      if (tier.needsBuild && !built) {
+        results.push({ name: tier.name, ok: false, ms: 0, note: 'not run: the build failed' });
+        continue;
+      }
+      if (Date.now() >= deadline) {
+        results.push({ name: tier.name, ok: false, ms: 0, note: `not run: the ${formatMs(BUDGET_MS)} budget is spent` });
+        continue;
+      }
+      results.push(await runTier(tier, env, deadline));
+    }
+  } finally {
+    if (broker.started) await stopKafka();
+  }
+
+  say('');
+  say(color.bold(`Summary (${formatMs(Date.now() - startedAt)})`));
+  const width = Math.max(...tiers.map((t) => t.name.length));
+  for (const tier of tiers) {
+    const result = results.find((r) => r.name === tier.name);
+    if (!result) say(`  ${color.yellow('-')} ${tier.name.padEnd(width)}  not run (interrupted)`);
+    else {
+      const mark = result.ok ? color.green('✓ passed') : color.red('✗ failed');
+      say(`  ${mark}  ${tier.name.padEnd(width)}  ${formatMs(result.ms).padStart(10)}${result.note ? `  ${result.note}` : ''}`);
+    }
+  }
+  const passed = results.filter((r) => r.ok).length;
+  const failed = tiers.length - passed;
+  say(`${passed} passed, ${failed} failed`);
+  return failed === 0 && !interrupted ? 0 : 1;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err) => {
+    if (!(err instanceof ReportedError)) say(color.red(String(err?.stack ?? err)));
+    say(`0 passed, ${tiers.length} failed`);
+    process.exit(1);
+  },
+);

@@ -8,6 +8,7 @@ import { AgentsModule } from './agents/agents.module';
 import { ApiKeysModule } from './api-keys/api-keys.module';
 import { AuthModule } from './auth/auth.module';
 import { ChannelsModule } from './channels/channels.module';
+import { EngagementModule } from './engagement/engagement.module';
 import { GatewayConfig } from './config/gateway.config';
 import { gatewayDatabase } from './database/gateway.database';
 import { MessagesModule } from './messages/messages.module';
@@ -42,6 +43,7 @@ export function gatewayModule(config: GatewayConfig = loadConfig(GatewayConfig))
       WebhooksModule,
       MessagesModule,
       ChannelsModule,
+      EngagementModule,
       ProviderIntakeModule,
     ],
   })

@@ -3,7 +3,8 @@
 FROM node:20-bookworm-slim AS build
 WORKDIR /repo
 COPY package.json package-lock.json ./
-RUN npm ci --no-audit --no-fund
+# npm install, not npm ci: see tools/dev/lib/runner.mjs (npm 11 lock files and optional native packages)
+RUN npm install --no-audit --no-fund
 COPY . .
 RUN node tools/dev/swc-build.mjs apps/webhook-service libs/contracts libs/kafka libs/service-kit \
  && npm prune --omit=dev --no-audit --no-fund

@@ -1,5 +1,5 @@
 // What `npm start` and `npm test` share: progress lines with timings, installing dependencies, checking the local
-// infrastructure (PostgreSQL, Redis, Kafka), and building. Only Node built-ins: this runs before `npm ci`.
+// infrastructure (PostgreSQL, Redis, Kafka), and building. Only Node built-ins: this runs before the install.
 import { spawn } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
 import net from 'node:net';
@@ -48,7 +48,7 @@ function withHint(message, hint) {
   return Object.assign(new Error(message), { hint });
 }
 
-/** The child process a step is running right now (npm ci, the build, a test tier), so a signal can end it. */
+/** The child process a step is running right now (the install, the build, a test tier), so a signal can end it. */
 let current;
 export function currentChild() {
   return current;
@@ -98,7 +98,12 @@ export function killTree(child, sig = 'SIGTERM') {
 
 const mtime = (file) => statSync(file).mtimeMs;
 
-/** `npm ci` when node_modules is missing or older than package-lock.json (npm stamps node_modules/.package-lock.json). */
+/**
+ * Installs the locked dependencies when node_modules is missing or older than package-lock.json (npm stamps
+ * node_modules/.package-lock.json). `npm install`, not `npm ci`: npm 11 writes lock files without other platforms'
+ * optional packages (swc's native binaries) and its own `npm ci` then refuses them as "not in sync"; `npm install`
+ * installs the same locked versions.
+ */
 export async function ensureDependencies() {
   const lock = join(root, 'package-lock.json');
   const stamp = join(root, 'node_modules', '.package-lock.json');
@@ -107,9 +112,9 @@ export async function ensureDependencies() {
   else if (!existsSync(stamp)) reason = 'node_modules was not installed by npm';
   else if (mtime(stamp) < mtime(lock)) reason = 'package-lock.json changed since the last install';
   if (!reason) return 'node_modules is up to date';
-  say(`  ${reason}: running npm ci (a minute or two)...`);
-  const { code } = await run('npm', ['ci', '--no-audit', '--no-fund']);
-  if (code !== 0) throw withHint(`npm ci failed (exit ${code})`, 'read the npm output above; check network access to the npm registry and that Node is 20.19+.');
+  say(`  ${reason}: installing the locked dependencies (a minute or two)...`);
+  const { code } = await run('npm', ['install', '--no-audit', '--no-fund']);
+  if (code !== 0) throw withHint(`npm install failed (exit ${code})`, 'read the npm output above; check network access to the npm registry and that Node is 20.19+.');
   return `installed (${reason})`;
 }
 

@@ -18,4 +18,6 @@ export interface KafkaOptions {
   maxHandlerAttempts?: number;
   /** Whether this process makes request-reply calls (starts the reply consumer). */
   rpcClient?: boolean;
+  /** Default time-out of a request-reply call (5 s; tests on a loaded machine allow more). */
+  rpcTimeoutMs?: number;
 }

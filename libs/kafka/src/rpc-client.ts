@@ -41,7 +41,7 @@ export class RpcClient implements OnModuleInit, OnApplicationShutdown {
   private readonly waiting = new Map<string, Waiting>();
   private consumer?: Consumer;
   private groupId?: string;
-  private ready?: Promise<void>;
+  private starting?: Promise<void>;
 
   constructor(
     private readonly connection: KafkaConnection,
@@ -55,12 +55,17 @@ export class RpcClient implements OnModuleInit, OnApplicationShutdown {
     }
   }
 
+  /** Resolves once the reply consumer reads replies (what a first request would otherwise wait for). */
+  ready(): Promise<void> {
+    return this.start();
+  }
+
   get isReady(): boolean {
     return this.consumer !== undefined && this.connection.producerConnected;
   }
 
   async request<P extends RpcPattern>(pattern: P, payload: RpcRequest<P>, options: RequestOptions = {}): Promise<RpcResponse<P>> {
-    const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    const timeoutMs = options.timeoutMs ?? this.connection.options.rpcTimeoutMs ?? DEFAULT_TIMEOUT_MS;
     const deadline = Date.now() + timeoutMs;
     await withDeadline(this.start(), deadline, pattern, timeoutMs);
     const correlationId = randomUUID();
@@ -101,11 +106,11 @@ export class RpcClient implements OnModuleInit, OnApplicationShutdown {
   }
 
   private start(): Promise<void> {
-    this.ready ??= this.startConsumer().catch((err: unknown) => {
-      this.ready = undefined;
+    this.starting ??= this.startConsumer().catch((err: unknown) => {
+      this.starting = undefined;
       throw err;
     });
-    return this.ready;
+    return this.starting;
   }
 
   private async startConsumer(): Promise<void> {

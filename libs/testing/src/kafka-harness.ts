@@ -19,7 +19,7 @@ export class KafkaHarness {
     @Module({
       imports: [
         KafkaModule.forRootAsync({
-          useFactory: () => ({ brokers: testInfra().kafkaBrokers.split(','), clientId: 'test-harness', namespace, rpcClient: true }),
+          useFactory: () => ({ brokers: testInfra().kafkaBrokers.split(','), clientId: 'test-harness', namespace, rpcClient: true, rpcTimeoutMs: 20_000 }),
         }),
       ],
     })
@@ -28,6 +28,7 @@ export class KafkaHarness {
     await app.init();
     const harness = new KafkaHarness(app, app.get(RpcClient), app.get(EventPublisher), app.get(KafkaConnection));
     await harness.publisher.connect();
+    await harness.rpc.ready();
     return harness;
   }
 

@@ -20,7 +20,8 @@ export function webhookServiceModule(config: WebhookServiceConfig = loadConfig(W
       LoggerModule.forRoot(loggerParams('webhook-service', config.LOG_LEVEL)),
       TypeOrmModule.forRoot(dataSourceOptions(config.DATABASE_URL, webhookServiceDatabase)),
       KafkaModule.forRootAsync({
-        useFactory: () => ({ brokers: config.kafkaBrokers, clientId: 'webhook-service', namespace: config.KAFKA_TOPIC_PREFIX }),
+        // Ingesting is a short transaction per event; every partition of the busiest topics at once (order holds per partition).
+        useFactory: () => ({ brokers: config.kafkaBrokers, clientId: 'webhook-service', namespace: config.KAFKA_TOPIC_PREFIX, partitionsConsumedConcurrently: 16 }),
       }),
       HealthModule,
       EndpointsModule,

@@ -2,9 +2,10 @@ import type { ServiceDatabase } from '@parley/service-kit';
 import { DeliveryAttemptEntity, DeliveryEntity, WebhookEventEntity } from '../deliveries/delivery.entity';
 import { EndpointEntity } from '../endpoints/endpoint.entity';
 import { CreateWebhooks1763856000000 } from './migrations/1763856000000-CreateWebhooks';
+import { OrderedAndResentDeliveries1763942400000 } from './migrations/1763942400000-OrderedAndResentDeliveries';
 
 export const webhookServiceDatabase: ServiceDatabase = {
   schema: 'webhooks',
   entities: [EndpointEntity, WebhookEventEntity, DeliveryEntity, DeliveryAttemptEntity],
-  migrations: [CreateWebhooks1763856000000],
+  migrations: [CreateWebhooks1763856000000, OrderedAndResentDeliveries1763942400000],
 };

@@ -1,5 +1,7 @@
 import { Module } from '@nestjs/common';
 import { WebhookHttpClient } from '../egress/webhook-http-client';
+import { EndpointsModule } from '../endpoints/endpoints.module';
+import { DeliveriesRpcController } from './deliveries.rpc.controller';
 import { DeliveriesService } from './deliveries.service';
 import { DeliveriesStore } from './deliveries.store';
 import { DeliveryDispatcher } from './delivery-dispatcher';
@@ -7,7 +9,8 @@ import { EventRetention } from './event-retention';
 import { EventsConsumer } from './events.consumer';
 
 @Module({
-  controllers: [EventsConsumer],
+  imports: [EndpointsModule],
+  controllers: [EventsConsumer, DeliveriesRpcController],
   providers: [DeliveriesService, DeliveriesStore, DeliveryDispatcher, EventRetention, WebhookHttpClient],
   exports: [DeliveriesService],
 })

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { newId } from '@parley/contracts';
-import { DataSource } from 'typeorm';
+import { newId, type WebhookEndpointDisabledData } from '@parley/contracts';
+import { DataSource, type EntityManager } from 'typeorm';
 import type { DeliveryStatus } from './delivery.entity';
 
 export interface IncomingEvent {
@@ -11,6 +11,8 @@ export interface IncomingEvent {
   /** The exact webhook body. */
   body: string;
   occurredAt: Date;
+  /** The event's conversation (see orderingKeyOf); null when it has none. */
+  orderingKey: string | null;
 }
 
 /** A delivery claimed for one attempt, with what the attempt needs (one round trip). */
@@ -20,6 +22,8 @@ export interface ClaimedDelivery {
   endpointId: string;
   eventId: string;
   attemptCount: number;
+  /** Attempts made before the last manual retry or replay; the schedule counts from here. */
+  retryBase: number;
   dueAt: Date;
   url: string;
   secret: string;
@@ -42,7 +46,44 @@ export type AttemptOutcome =
   | { status: 'pending'; nextAttemptAt: Date }
   | { status: 'dead' }
   /** The endpoint answered 410: disable it and give up on everything pending for it. */
-  | { status: 'gone'; reason: string };
+  | { status: 'gone' };
+
+/** Why the service disabled an endpoint: the `reason` of `webhook.endpoint_disabled`. */
+export type DisableReason = 'gone' | 'failing_for_5_days';
+
+const DISABLE_REASON_TEXT: Record<DisableReason, string> = {
+  gone: 'The endpoint answered 410 Gone.',
+  failing_for_5_days: 'Every attempt failed for 5 days.',
+};
+
+/** An endpoint failing continuously this long is disabled (CONTRACT.md §5). */
+export const DISABLE_AFTER_FAILING_DAYS = 5;
+
+/** An event of one endpoint's delivery log, as read for `deliveries.list`. */
+export interface DeliveryRow {
+  id: string;
+  endpoint_id: string;
+  event_id: string;
+  event_type: string;
+  status: DeliveryStatus;
+  attempt_count: number;
+  next_attempt_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface AttemptRow {
+  delivery_id: string;
+  attempt: number;
+  attempted_at: Date;
+  status_code: number | null;
+  duration_ms: number;
+  error: string | null;
+  response_excerpt: string | null;
+}
+
+/** A transaction's (or the data source's) query function. */
+type Query = Pick<EntityManager, 'query'>;
 
 interface ClaimRow {
   id: string;
@@ -50,6 +91,7 @@ interface ClaimRow {
   endpoint_id: string;
   event_id: string;
   attempt_count: number;
+  retry_base: number;
   next_attempt_at: Date;
   url: string;
   secret: string;
@@ -57,6 +99,9 @@ interface ClaimRow {
   previous_secret_expires_at: Date | null;
   body: string;
 }
+
+/** Rows per statement when replay creates deliveries. */
+const REPLAY_BATCH = 1000;
 
 /** SQL of the delivery queue: fan-out on ingest, claims with leases, and the result of each attempt. */
 @Injectable()
@@ -68,26 +113,12 @@ export class DeliveriesStore {
    * transaction. Idempotent on the event id: a redelivered event creates nothing (returns 0).
    */
   async ingest(event: IncomingEvent): Promise<number> {
-    return this.db.transaction(async (tx) => {
-      const inserted: unknown[] = await tx.query(
-        `INSERT INTO events (id, tenant_id, type, payload, occurred_at) VALUES ($1, $2, $3, $4::json, $5)
-         ON CONFLICT (id) DO NOTHING RETURNING id`,
-        [event.id, event.tenantId, event.type, event.body, event.occurredAt],
-      );
-      if (inserted.length === 0) return 0;
-      const endpoints: { id: string }[] = await tx.query(
-        `SELECT id FROM endpoints WHERE tenant_id = $1 AND enabled AND events @> jsonb_build_array($2::text) ORDER BY id`,
-        [event.tenantId, event.type],
-      );
-      if (endpoints.length === 0) return 0;
-      const created: unknown[] = await tx.query(
-        `INSERT INTO deliveries (id, endpoint_id, event_id, tenant_id, status, attempt_count, next_attempt_at)
-         SELECT d.id, d.endpoint_id, $1, $2, 'pending', 0, now() FROM unnest($3::text[], $4::text[]) AS d(id, endpoint_id)
-         ON CONFLICT (endpoint_id, event_id) DO NOTHING RETURNING id`,
-        [event.id, event.tenantId, endpoints.map(() => newId('dlv')), endpoints.map((e) => e.id)],
-      );
-      return created.length;
-    });
+    return this.db.transaction((tx) => this.insertEvent(tx, event));
+  }
+
+  /** Stores an event for one endpoint only, whatever it subscribes to (`webhook.test`). */
+  async ingestForEndpoint(tenantId: string, endpointId: string, event: IncomingEvent): Promise<void> {
+    await this.db.transaction((tx) => this.insertEvent(tx, { ...event, tenantId }, endpointId));
   }
 
   /**
@@ -95,7 +126,8 @@ export class DeliveriesStore {
    * (`locked_until`); `FOR UPDATE SKIP LOCKED` lets several workers claim side by side, and a crashed worker's
    * claims come due again when their lease runs out. No endpoint gets more than `perEndpointCap` attempts in
    * flight (counted across workers), and endpoints at their cap are skipped, so one slow endpoint cannot take
-   * every slot or hold the queue's head.
+   * every slot or hold the queue's head. On an ordered endpoint a delivery waits while an earlier one of the same
+   * conversation is pending (in flight or waiting for a retry); other conversations and endpoints go on.
    */
   async claimDue(limit: number, perEndpointCap: number, leaseSeconds: number): Promise<ClaimedDelivery[]> {
     // An UPDATE answers [rows, affected count] through TypeORM.
@@ -110,6 +142,10 @@ export class DeliveriesStore {
          WHERE d.status = 'pending' AND d.next_attempt_at <= now()
            AND (d.locked_until IS NULL OR d.locked_until <= now())
            AND NOT EXISTS (SELECT 1 FROM busy b WHERE b.endpoint_id = d.endpoint_id AND b.n >= $2)
+           AND NOT (e.ordered AND d.ordering_key IS NOT NULL AND EXISTS (
+             SELECT 1 FROM deliveries p
+             WHERE p.endpoint_id = d.endpoint_id AND p.ordering_key = d.ordering_key AND p.status = 'pending'
+               AND (p.created_at, p.id) < (d.created_at, d.id)))
          ORDER BY d.next_attempt_at
          LIMIT $1 * 4
          FOR UPDATE OF d SKIP LOCKED
@@ -123,7 +159,7 @@ export class DeliveriesStore {
        UPDATE deliveries d SET locked_until = now() + make_interval(secs => $3), updated_at = now()
        FROM chosen, endpoints e, events ev
        WHERE d.id = chosen.id AND e.id = d.endpoint_id AND ev.id = d.event_id
-       RETURNING d.id, d.tenant_id, d.endpoint_id, d.event_id, d.attempt_count, d.next_attempt_at,
+       RETURNING d.id, d.tenant_id, d.endpoint_id, d.event_id, d.attempt_count, d.retry_base, d.next_attempt_at,
                  e.url, e.secret, e.previous_secret, e.previous_secret_expires_at, ev.payload::text AS body`,
       [limit, perEndpointCap, leaseSeconds],
     )) as [ClaimRow[], number];
@@ -133,7 +169,8 @@ export class DeliveriesStore {
   /**
    * Records one attempt and its outcome, releasing the lease. Returns false (and records nothing) when the
    * delivery moved on meanwhile: its lease ran out and another worker recorded the attempt, or the endpoint
-   * was disabled by a 410 seen on another delivery.
+   * was disabled by a 410 seen on another delivery. A 410, or a failure when the endpoint has failed without a
+   * success for 5 days, disables the endpoint and tells the tenant's other endpoints.
    */
   async recordAttempt(tenantId: string, delivery: ClaimedDelivery, attempt: AttemptRecord, outcome: AttemptOutcome): Promise<boolean> {
     const status: DeliveryStatus = outcome.status === 'gone' ? 'dead' : outcome.status;
@@ -155,25 +192,143 @@ export class DeliveriesStore {
           await tx.query(`UPDATE endpoints SET failing_since = NULL WHERE id = $1 AND tenant_id = $2 AND failing_since IS NOT NULL`, [delivery.endpointId, tenantId]);
           break;
         case 'gone':
-          await tx.query(`UPDATE endpoints SET enabled = false, disabled_reason = $3, updated_at = now() WHERE id = $1 AND tenant_id = $2`, [
-            delivery.endpointId,
-            tenantId,
-            outcome.reason,
-          ]);
-          await tx.query(
-            `UPDATE deliveries SET status = 'dead', next_attempt_at = NULL, locked_until = NULL, updated_at = now()
-             WHERE endpoint_id = $1 AND tenant_id = $2 AND status = 'pending'`,
-            [delivery.endpointId, tenantId],
-          );
+          await this.disable(tx, tenantId, delivery.endpointId, 'gone');
           break;
         case 'pending':
-        case 'dead':
-          // The start of a run of failures: what disabling after days of continuous failure will measure.
-          await tx.query(`UPDATE endpoints SET failing_since = now() WHERE id = $1 AND tenant_id = $2 AND failing_since IS NULL`, [delivery.endpointId, tenantId]);
+        case 'dead': {
+          // The start of a run of failures is kept until a success; checked on every failure, so an endpoint
+          // that keeps failing is disabled on its first failed attempt past the limit.
+          const [[row]] = (await tx.query(
+            `UPDATE endpoints SET failing_since = coalesce(failing_since, now()) WHERE id = $1 AND tenant_id = $2
+             RETURNING failing_since <= now() - make_interval(days => $3) AS expired`,
+            [delivery.endpointId, tenantId, DISABLE_AFTER_FAILING_DAYS],
+          )) as [{ expired: boolean }[], number];
+          if (row?.expired) await this.disable(tx, tenantId, delivery.endpointId, 'failing_for_5_days');
           break;
+        }
       }
       return true;
     });
+  }
+
+  /** One page of an endpoint's deliveries, newest first, optionally of one status. */
+  async listDeliveries(tenantId: string, endpointId: string, status: DeliveryStatus | null, limit: number, cursor: string | null): Promise<DeliveryRow[]> {
+    return this.db.query(
+      `SELECT d.id, d.endpoint_id, d.event_id, ev.type AS event_type, d.status, d.attempt_count, d.next_attempt_at, d.created_at, d.updated_at
+       FROM deliveries d JOIN events ev ON ev.id = d.event_id
+       WHERE d.tenant_id = $1 AND d.endpoint_id = $2 AND ($3::text IS NULL OR d.status = $3) AND ($4::text IS NULL OR d.id < $4)
+       ORDER BY d.id DESC LIMIT $5`,
+      [tenantId, endpointId, status, cursor, limit],
+    );
+  }
+
+  /** Every attempt of the given deliveries, in order. */
+  async attemptsOf(tenantId: string, deliveryIds: string[]): Promise<AttemptRow[]> {
+    if (deliveryIds.length === 0) return [];
+    return this.db.query(
+      `SELECT a.delivery_id, a.attempt, a.attempted_at, a.status_code, a.duration_ms, a.error, a.response_excerpt
+       FROM delivery_attempts a JOIN deliveries d ON d.id = a.delivery_id
+       WHERE d.tenant_id = $1 AND a.delivery_id = ANY($2::text[])
+       ORDER BY a.delivery_id, a.attempt`,
+      [tenantId, deliveryIds],
+    );
+  }
+
+  /**
+   * Makes a delivery due now with a fresh retry schedule, whatever its status (same event, so same webhook-id).
+   * An attempt in flight still records its result; the retry then follows it. False when no such delivery.
+   */
+  async resend(tenantId: string, endpointId: string, deliveryId: string): Promise<boolean> {
+    const [, updated] = (await this.db.query(
+      `UPDATE deliveries SET status = 'pending', next_attempt_at = now(), retry_base = attempt_count, updated_at = now()
+       WHERE id = $1 AND endpoint_id = $2 AND tenant_id = $3`,
+      [deliveryId, endpointId, tenantId],
+    )) as [unknown, number];
+    return updated > 0;
+  }
+
+  /**
+   * Sends again every kept event of the tenant since `since` of a type the endpoint subscribes to: new deliveries
+   * for events it never got, and its existing ones made due now with a fresh schedule. Returns how many.
+   */
+  async replay(tenantId: string, endpointId: string, since: Date): Promise<number> {
+    return this.db.transaction(async (tx) => {
+      const events: { id: string; ordering_key: string | null }[] = await tx.query(
+        `SELECT ev.id, ev.ordering_key FROM events ev JOIN endpoints e ON e.id = $2 AND e.tenant_id = $1
+         WHERE ev.tenant_id = $1 AND ev.created_at >= $3 AND e.events @> jsonb_build_array(ev.type)
+         ORDER BY ev.created_at, ev.id`,
+        [tenantId, endpointId, since],
+      );
+      let total = 0;
+      for (let i = 0; i < events.length; i += REPLAY_BATCH) {
+        const batch = events.slice(i, i + REPLAY_BATCH);
+        const rows: unknown[] = await tx.query(
+          `INSERT INTO deliveries (id, endpoint_id, event_id, tenant_id, status, attempt_count, next_attempt_at, ordering_key)
+           SELECT r.id, $1, r.event_id, $2, 'pending', 0, now(), r.ordering_key
+           FROM unnest($3::text[], $4::text[], $5::text[]) WITH ORDINALITY AS r(id, event_id, ordering_key, n)
+           ORDER BY r.n
+           ON CONFLICT (endpoint_id, event_id) DO UPDATE
+             SET status = 'pending', next_attempt_at = now(), retry_base = deliveries.attempt_count, updated_at = now()
+           RETURNING id`,
+          [endpointId, tenantId, batch.map(() => newId('dlv')), batch.map((e) => e.id), batch.map((e) => e.ordering_key)],
+        );
+        total += rows.length;
+      }
+      return total;
+    });
+  }
+
+  /**
+   * Stores an event (idempotent on its id) and a pending delivery for each enabled endpoint of the tenant subscribed
+   * to its type, or for `onlyEndpointId` alone. Returns how many deliveries it created.
+   */
+  private async insertEvent(tx: Query, event: IncomingEvent, onlyEndpointId?: string): Promise<number> {
+    const inserted: unknown[] = await tx.query(
+      `INSERT INTO events (id, tenant_id, type, payload, occurred_at, ordering_key) VALUES ($1, $2, $3, $4::json, $5, $6)
+       ON CONFLICT (id) DO NOTHING RETURNING id`,
+      [event.id, event.tenantId, event.type, event.body, event.occurredAt, event.orderingKey],
+    );
+    if (inserted.length === 0) return 0;
+    const endpoints: { id: string }[] = onlyEndpointId
+      ? await tx.query(`SELECT id FROM endpoints WHERE tenant_id = $1 AND id = $2`, [event.tenantId, onlyEndpointId])
+      : await tx.query(`SELECT id FROM endpoints WHERE tenant_id = $1 AND enabled AND events @> jsonb_build_array($2::text) ORDER BY id`, [
+          event.tenantId,
+          event.type,
+        ]);
+    if (endpoints.length === 0) return 0;
+    const created: unknown[] = await tx.query(
+      `INSERT INTO deliveries (id, endpoint_id, event_id, tenant_id, status, attempt_count, next_attempt_at, ordering_key)
+       SELECT d.id, d.endpoint_id, $1, $2, 'pending', 0, now(), $5 FROM unnest($3::text[], $4::text[]) AS d(id, endpoint_id)
+       ON CONFLICT (endpoint_id, event_id) DO NOTHING RETURNING id`,
+      [event.id, event.tenantId, endpoints.map(() => newId('dlv')), endpoints.map((e) => e.id), event.orderingKey],
+    );
+    return created.length;
+  }
+
+  /**
+   * Disables an endpoint (once: a concurrent disable finds it disabled), gives up on its pending deliveries and
+   * queues `webhook.endpoint_disabled` for the tenant's other enabled endpoints subscribed to it.
+   */
+  private async disable(tx: Query, tenantId: string, endpointId: string, reason: DisableReason): Promise<void> {
+    const [rows] = (await tx.query(
+      `UPDATE endpoints SET enabled = false, disabled_reason = $3, updated_at = now() WHERE id = $1 AND tenant_id = $2 AND enabled RETURNING url`,
+      [endpointId, tenantId, DISABLE_REASON_TEXT[reason]],
+    )) as [{ url: string }[], number];
+    if (rows.length === 0) return;
+    await tx.query(
+      `UPDATE deliveries SET status = 'dead', next_attempt_at = NULL, locked_until = NULL, updated_at = now()
+       WHERE endpoint_id = $1 AND tenant_id = $2 AND status = 'pending'`,
+      [endpointId, tenantId],
+    );
+    const notice: WebhookEndpointDisabledData = {
+      event: 'webhook.endpoint_disabled',
+      tenant_id: tenantId,
+      endpoint_id: endpointId,
+      url: rows[0].url,
+      reason,
+      at: new Date().toISOString(),
+    };
+    await this.insertEvent(tx, { id: newId('evt'), tenantId, type: notice.event, body: JSON.stringify(notice), occurredAt: new Date(), orderingKey: null });
   }
 
   /** Gives claimed deliveries back at once (shutdown), instead of letting their leases run out. */
@@ -203,6 +358,7 @@ function toClaimed(row: ClaimRow): ClaimedDelivery {
     endpointId: row.endpoint_id,
     eventId: row.event_id,
     attemptCount: row.attempt_count,
+    retryBase: row.retry_base,
     dueAt: row.next_attempt_at,
     url: row.url,
     secret: row.secret,

@@ -1,5 +1,6 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { AsyncResource } from 'node:async_hooks';
+import { setMaxListeners } from 'node:events';
 import { Counter, Histogram } from 'prom-client';
 import { WebhookServiceConfig } from '../config/webhook-service.config';
 import { WebhookHttpClient, type WebhookPostResult } from '../egress/webhook-http-client';
@@ -54,6 +55,8 @@ export class DeliveryDispatcher implements OnApplicationBootstrap, OnModuleDestr
     private readonly http: WebhookHttpClient,
     private readonly config: WebhookServiceConfig,
   ) {
+    // Every request in flight listens for shutdown on this one signal; more than Node's default of 10 is expected.
+    setMaxListeners(MAX_IN_FLIGHT * 2, this.shutdown.signal);
     this.schedule = config.retryScheduleSeconds;
     this.leaseSeconds = Math.ceil(config.WEBHOOK_TIMEOUT_MS / 1000) + LEASE_MARGIN_SECONDS;
   }
@@ -120,7 +123,7 @@ export class DeliveryDispatcher implements OnApplicationBootstrap, OnModuleDestr
 
     const decision = decideAfterAttempt({
       statusCode: response.statusCode,
-      attemptsMade: attempt,
+      attemptsMade: attempt - delivery.retryBase,
       schedule: this.schedule,
       retryAfter: headerValue(response.headers['retry-after']),
     });
@@ -128,7 +131,7 @@ export class DeliveryDispatcher implements OnApplicationBootstrap, OnModuleDestr
       decision.kind === 'retry'
         ? { status: 'pending', nextAttemptAt: new Date(Date.now() + decision.delayMs) }
         : decision.kind === 'gone'
-          ? { status: 'gone', reason: 'The endpoint answered 410 Gone.' }
+          ? { status: 'gone' }
           : { status: decision.kind };
     const recorded = await this.store.recordAttempt(
       delivery.tenantId,

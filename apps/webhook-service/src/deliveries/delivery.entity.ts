@@ -21,6 +21,10 @@ export class WebhookEventEntity {
   @Column({ name: 'occurred_at', type: 'timestamptz' })
   occurredAt!: Date;
 
+  /** The conversation (tenant + customer) the event belongs to, for ordered endpoints; null when none. */
+  @Column({ name: 'ordering_key', type: 'text', nullable: true })
+  orderingKey!: string | null;
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;
 }
@@ -56,6 +60,14 @@ export class DeliveryEntity {
 
   @Column({ name: 'last_status_code', type: 'int', nullable: true })
   lastStatusCode!: number | null;
+
+  /** The event's conversation; an ordered endpoint gets one delivery of a conversation at a time. */
+  @Column({ name: 'ordering_key', type: 'text', nullable: true })
+  orderingKey!: string | null;
+
+  /** Attempts made before the last manual retry or replay: the retry schedule counts from here. */
+  @Column({ name: 'retry_base', type: 'int', default: 0 })
+  retryBase!: number;
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;

@@ -1,6 +1,13 @@
 import { Controller } from '@nestjs/common';
 import { EventPattern, Payload } from '@nestjs/microservices';
-import { Topics, type MessageReceivedEvent, type MessageStatusEvent } from '@parley/contracts';
+import {
+  Topics,
+  type AppointmentBookedEvent,
+  type ConversationHandoffEvent,
+  type LeadCapturedEvent,
+  type MessageReceivedEvent,
+  type MessageStatusEvent,
+} from '@parley/contracts';
 import { DeliveriesService } from './deliveries.service';
 
 /** The public events tenants can subscribe to, as other services publish them. */
@@ -15,6 +22,21 @@ export class EventsConsumer {
 
   @EventPattern(Topics.MessageStatus)
   async onMessageStatus(@Payload() event: MessageStatusEvent): Promise<void> {
+    await this.deliveries.ingest(event);
+  }
+
+  @EventPattern(Topics.LeadCaptured)
+  async onLeadCaptured(@Payload() event: LeadCapturedEvent): Promise<void> {
+    await this.deliveries.ingest(event);
+  }
+
+  @EventPattern(Topics.AppointmentBooked)
+  async onAppointmentBooked(@Payload() event: AppointmentBookedEvent): Promise<void> {
+    await this.deliveries.ingest(event);
+  }
+
+  @EventPattern(Topics.ConversationHandoff)
+  async onConversationHandoff(@Payload() event: ConversationHandoffEvent): Promise<void> {
     await this.deliveries.ingest(event);
   }
 }

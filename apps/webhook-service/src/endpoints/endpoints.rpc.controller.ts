@@ -38,4 +38,9 @@ export class EndpointsRpcController {
   getSecret(@Payload() req: RpcRequest<'webhooks.get-secret'>): Promise<RpcResponse<'webhooks.get-secret'>> {
     return this.endpoints.getSecret(req.tenant_id, req.id);
   }
+
+  @MessagePattern('webhooks.rotate-secret')
+  rotateSecret(@Payload() req: RpcRequest<'webhooks.rotate-secret'>): Promise<RpcResponse<'webhooks.rotate-secret'>> {
+    return this.endpoints.rotateSecret(req.tenant_id, req.id);
+  }
 }

@@ -20,6 +20,8 @@ import { EndpointEntity } from './endpoint.entity';
 import { toEndpointRecord } from './endpoints.mapper';
 
 const MAX_PAGE = 100;
+/** After a rotation the old secret still signs this long, so receivers can switch over (CONTRACT.md §5). */
+const PREVIOUS_SECRET_VALID_MS = 24 * 60 * 60 * 1000;
 
 /** Owns tenants' webhook endpoints (CONTRACT.md §5); every read and write is scoped by tenant. */
 @Injectable()
@@ -99,6 +101,16 @@ export class EndpointsService {
 
   async getSecret(tenantId: string, id: string): Promise<{ secret: string }> {
     return { secret: (await this.find(tenantId, id)).secret };
+  }
+
+  /** A new secret; the current one becomes the previous and keeps signing beside it for 24 h. */
+  async rotateSecret(tenantId: string, id: string): Promise<{ secret: string }> {
+    const entity = await this.find(tenantId, id);
+    entity.previousSecret = entity.secret;
+    entity.previousSecretExpiresAt = new Date(Date.now() + PREVIOUS_SECRET_VALID_MS);
+    entity.secret = generateSecret();
+    await this.endpoints.save(entity);
+    return { secret: entity.secret };
   }
 
   private async find(tenantId: string, id: string): Promise<EndpointEntity> {

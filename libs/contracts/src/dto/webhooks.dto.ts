@@ -1,4 +1,4 @@
-import { ArrayUnique, IsArray, IsBoolean, IsIn, IsOptional, IsString, IsUrl, Length } from 'class-validator';
+import { ArrayUnique, IsArray, IsBoolean, IsIn, IsISO8601, IsOptional, IsString, IsUrl, Length } from 'class-validator';
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../rpc/webhooks.rpc';
 
 const URL_RULE = { require_protocol: true, protocols: ['http', 'https'], require_tld: false, allow_underscores: true };
@@ -64,4 +64,10 @@ export class UpdateWebhookBody {
   @IsOptional()
   @IsString()
   tenant_id?: string;
+}
+
+/** Body of `POST /api/v1/webhooks/{id}/replay`. The 7-day window is checked by webhook-service. */
+export class ReplayWebhookBody {
+  @IsISO8601({ strict: true }, { message: 'since must be an ISO 8601 date-time, e.g. 2025-01-02T03:04:05Z' })
+  since!: string;
 }

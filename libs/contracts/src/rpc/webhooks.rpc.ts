@@ -1,4 +1,4 @@
-import type { CreateWebhookBody, UpdateWebhookBody } from '../dto/webhooks.dto';
+import type { CreateWebhookBody, ReplayWebhookBody, UpdateWebhookBody } from '../dto/webhooks.dto';
 import type { ListQuery, Page, TenantScoped } from './rpc';
 
 export const WEBHOOK_EVENT_TYPES = [
@@ -23,6 +23,39 @@ export interface WebhookEndpointRecord {
   secret?: string;
 }
 
+export const DELIVERY_STATUSES = ['pending', 'succeeded', 'dead'] as const;
+export type WebhookDeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+
+/** One attempt of a delivery, for the tenant's delivery log. */
+export interface WebhookAttemptRecord {
+  attempt: number;
+  attempted_at: string;
+  /** null when no response came (refused, reset, timed out). */
+  status_code: number | null;
+  duration_ms: number;
+  error: string | null;
+  response_excerpt: string | null;
+}
+
+/** One event on its way to one endpoint (`GET /api/v1/webhooks/{id}/deliveries`). `event_id` is the `webhook-id`. */
+export interface WebhookDeliveryRecord {
+  id: string;
+  endpoint_id: string;
+  event_id: string;
+  event_type: string;
+  status: WebhookDeliveryStatus;
+  attempt_count: number;
+  next_attempt_at: string | null;
+  created_at: string;
+  updated_at: string;
+  attempts: WebhookAttemptRecord[];
+}
+
+/** Answer of the `202` routes: the work is queued, not done. */
+export interface WebhookAccepted {
+  accepted: true;
+}
+
 /** webhook-service's request-reply patterns. */
 export interface WebhooksRpc {
   'webhooks.create': { service: 'webhooks'; request: TenantScoped & { body: CreateWebhookBody }; response: WebhookEndpointRecord & { secret: string } };
@@ -31,4 +64,17 @@ export interface WebhooksRpc {
   'webhooks.update': { service: 'webhooks'; request: TenantScoped & { id: string; body: UpdateWebhookBody }; response: WebhookEndpointRecord };
   'webhooks.delete': { service: 'webhooks'; request: TenantScoped & { id: string }; response: { deleted: true } };
   'webhooks.get-secret': { service: 'webhooks'; request: TenantScoped & { id: string }; response: { secret: string } };
+  /** New secret; the previous one keeps signing (and verifying) for 24 h. */
+  'webhooks.rotate-secret': { service: 'webhooks'; request: TenantScoped & { id: string }; response: { secret: string } };
+  /** Queues a `webhook.test` event to this endpoint only; `event_id` is its webhook-id. */
+  'webhooks.test': { service: 'webhooks'; request: TenantScoped & { id: string }; response: WebhookAccepted & { event_id: string } };
+  /** Sends again every kept event since `since` that the endpoint subscribes to (same webhook-ids). */
+  'webhooks.replay': { service: 'webhooks'; request: TenantScoped & { id: string; body: ReplayWebhookBody }; response: WebhookAccepted & { deliveries: number } };
+  'deliveries.list': {
+    service: 'webhooks';
+    request: TenantScoped & ListQuery & { endpoint_id: string; status: WebhookDeliveryStatus | null };
+    response: Page<WebhookDeliveryRecord>;
+  };
+  /** Sends one delivery again now, with a fresh retry schedule and the same webhook-id. */
+  'deliveries.retry': { service: 'webhooks'; request: TenantScoped & { endpoint_id: string; delivery_id: string }; response: WebhookAccepted & { delivery_id: string } };
 }

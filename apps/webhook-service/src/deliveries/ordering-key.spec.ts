@@ -1,0 +1,22 @@
+import { orderingKeyOf } from './ordering-key';
+
+describe('orderingKeyOf: the conversation of a public event', () => {
+  it('is the tenant and customer number of message and engagement events, like the producers’ Kafka key', () => {
+    expect(orderingKeyOf('ten_1', 'message.received', { from: '+491' })).toBe('ten_1:+491');
+    expect(orderingKeyOf('ten_1', 'message.status', { to: '+491' })).toBe('ten_1:+491');
+    expect(orderingKeyOf('ten_1', 'conversation.handoff', { customer: '+491' })).toBe('ten_1:+491');
+    expect(orderingKeyOf('ten_1', 'appointment.booked', { appointment: { customer: '+491' } })).toBe('ten_1:+491');
+    expect(orderingKeyOf('ten_1', 'lead.captured', { lead: { phone: '+491', conversation_id: 'cnv_1' } })).toBe('ten_1:+491');
+  });
+
+  it('falls back to the conversation id for a lead without a phone', () => {
+    expect(orderingKeyOf('ten_1', 'lead.captured', { lead: { phone: null, conversation_id: 'cnv_1' } })).toBe('ten_1:cnv_1');
+  });
+
+  it('is null for events outside a conversation or without the field', () => {
+    expect(orderingKeyOf('ten_1', 'webhook.test', { endpoint_id: 'whk_1' })).toBeNull();
+    expect(orderingKeyOf('ten_1', 'webhook.endpoint_disabled', { endpoint_id: 'whk_1' })).toBeNull();
+    expect(orderingKeyOf('ten_1', 'message.received', { from: 42 })).toBeNull();
+    expect(orderingKeyOf('ten_1', 'appointment.booked', { appointment: null })).toBeNull();
+  });
+});

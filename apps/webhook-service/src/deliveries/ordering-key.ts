@@ -1,0 +1,35 @@
+import { conversationKey } from '@parley/contracts';
+
+type Data = Record<string, unknown>;
+
+const text = (value: unknown): string | null => (typeof value === 'string' && value !== '' ? value : null);
+const field = (value: unknown, name: string): unknown => (typeof value === 'object' && value !== null ? (value as Data)[name] : undefined);
+
+/**
+ * The conversation a public event belongs to, as `tenant:customer` (the producers' Kafka key, CONTRACT topics):
+ * the customer's number for message and engagement events, the conversation id for a lead without a phone.
+ * null for events outside any conversation (tests, endpoint notices), which ordered endpoints never hold back.
+ */
+export function orderingKeyOf(tenantId: string, type: string, data: Data): string | null {
+  let customer: string | null;
+  switch (type) {
+    case 'message.received':
+      customer = text(data.from);
+      break;
+    case 'message.status':
+      customer = text(data.to);
+      break;
+    case 'conversation.handoff':
+      customer = text(data.customer);
+      break;
+    case 'appointment.booked':
+      customer = text(field(data.appointment, 'customer'));
+      break;
+    case 'lead.captured':
+      customer = text(field(data.lead, 'phone')) ?? text(field(data.lead, 'conversation_id'));
+      break;
+    default:
+      customer = null;
+  }
+  return customer === null ? null : conversationKey(tenantId, customer);
+}

@@ -4,6 +4,7 @@ import { KafkaModule } from '@parley/kafka';
 import { HealthModule, dataSourceOptions, loadConfig, loggerParams } from '@parley/service-kit';
 import { LoggerModule } from 'nestjs-pino';
 import { AccountsModule } from './accounts/accounts.module';
+import { AdminModule } from './admin/admin.module';
 import { AgentsModule } from './agents/agents.module';
 import { ApiKeysModule } from './api-keys/api-keys.module';
 import { AuthModule } from './auth/auth.module';
@@ -14,7 +15,9 @@ import { gatewayDatabase } from './database/gateway.database';
 import { MessagesModule } from './messages/messages.module';
 import { OAuthModule } from './oauth/oauth.module';
 import { ProviderIntakeModule } from './provider-intake/provider-intake.module';
+import { RedisModule } from './redis/redis.module';
 import { SendModule } from './send/send.module';
+import { UsageModule } from './usage/usage.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 
 /** Builds the root module around one validated config (tests pass their own). */
@@ -34,6 +37,7 @@ export function gatewayModule(config: GatewayConfig = loadConfig(GatewayConfig))
         useFactory: () => ({ brokers: config.kafkaBrokers, clientId: 'gateway', namespace: config.KAFKA_TOPIC_PREFIX, rpcClient: true }),
       }),
       HealthModule,
+      RedisModule,
       AuthModule,
       AccountsModule,
       OAuthModule,
@@ -45,6 +49,8 @@ export function gatewayModule(config: GatewayConfig = loadConfig(GatewayConfig))
       ChannelsModule,
       EngagementModule,
       ProviderIntakeModule,
+      UsageModule,
+      AdminModule,
     ],
   })
   class GatewayModule {}

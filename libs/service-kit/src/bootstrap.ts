@@ -5,7 +5,7 @@ import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fa
 import { EventPublisher, KafkaConnection, KafkaTransport } from '@parley/kafka';
 import { Logger } from 'nestjs-pino';
 import { randomUUID } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Histogram } from 'prom-client';
 import type { BaseConfig } from './config/base.config';
 import { ProblemFilter, sendProblem } from './http/problem.filter';
@@ -45,8 +45,15 @@ class ServiceFastifyAdapter extends FastifyAdapter {
 
 /** Creates a service's Nest app on Fastify with the platform's conventions, without listening. */
 export async function createServiceApp(module: Type<unknown>, options: BootstrapOptions = {}): Promise<NestFastifyApplication> {
+  const errorLogger = new NestLogger('Http');
   const adapter = new ServiceFastifyAdapter({
     bodyLimit: ONE_MIB,
+    // Errors the router raises before any hook (a malformed %-escape, a path parameter over maxParamLength) are
+    // problem+json too, not Fastify's bare JSON.
+    frameworkErrors: (error: Error, request: FastifyRequest, reply: FastifyReply) => {
+      void reply.header('x-request-id', String(request.id));
+      sendProblem(reply, request, error, errorLogger);
+    },
     requestIdHeader: 'x-request-id',
     genReqId: () => randomUUID(),
     return503OnClosing: true,
@@ -72,7 +79,6 @@ export async function createServiceApp(module: Type<unknown>, options: Bootstrap
       if (limit) route.bodyLimit = limit.bytes;
     });
   }
-  const errorLogger = new NestLogger('Http');
   fastify.setErrorHandler((error, request, reply) => sendProblem(reply, request, error, errorLogger));
   await options.configureFastify?.(fastify as unknown as FastifyInstance);
 

@@ -1,6 +1,7 @@
-import { Body, Controller, HttpCode, Post } from '@nestjs/common';
+import { Body, Controller, HttpCode, Post, UseGuards } from '@nestjs/common';
 import { CreateAccountBody } from '@parley/contracts';
 import { Public, RequestId } from '../http/request-context';
+import { AddressLimitGuard, LimitPerAddress } from '../rate-limits/address-limit.guard';
 import { AccountsService, type CreatedAccount } from './accounts.service';
 
 @Controller('api/v1/accounts')
@@ -11,6 +12,8 @@ export class AccountsController {
   @Post()
   @Public()
   @HttpCode(201)
+  @LimitPerAddress('accounts')
+  @UseGuards(AddressLimitGuard)
   create(@Body() body: CreateAccountBody, @RequestId() requestId: string): Promise<CreatedAccount> {
     return this.accounts.create(body, requestId);
   }

@@ -1,8 +1,9 @@
 import { Module } from '@nestjs/common';
 import { ApiKeysModule } from '../api-keys/api-keys.module';
 import { OAuthModule } from '../oauth/oauth.module';
+import { RateLimitsModule } from '../rate-limits/rate-limits.module';
 import { AccountsController } from './accounts.controller';
 import { AccountsService } from './accounts.service';
 
-@Module({ imports: [OAuthModule, ApiKeysModule], controllers: [AccountsController], providers: [AccountsService] })
+@Module({ imports: [OAuthModule, ApiKeysModule, RateLimitsModule], controllers: [AccountsController], providers: [AccountsService] })
 export class AccountsModule {}

@@ -1,6 +1,7 @@
 import { Column, CreateDateColumn, Entity, PrimaryColumn } from 'typeorm';
 
-export type Plan = 'free' | 'pro' | 'enterprise';
+export const PLANS = ['free', 'pro', 'enterprise'] as const;
+export type Plan = (typeof PLANS)[number];
 
 @Entity({ name: 'tenants' })
 export class TenantEntity {

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
+import { TenantsModule } from '../tenants/tenants.module';
 import { ApiKeysController } from './api-keys.controller';
 import { ApiKeysService } from './api-keys.service';
 
-@Module({ controllers: [ApiKeysController], providers: [ApiKeysService], exports: [ApiKeysService] })
+@Module({ imports: [TenantsModule], controllers: [ApiKeysController], providers: [ApiKeysService], exports: [ApiKeysService] })
 export class ApiKeysModule {}

@@ -1,22 +1,38 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { newId, notFoundProblem, type Page } from '@parley/contracts';
 import { ProblemException } from '@parley/service-kit';
 import { DataSource, IsNull, type EntityManager } from 'typeorm';
 import { apiKeyDisplayPrefix, generateApiKey, hashApiKey } from '../auth/credentials';
+import { TenantEntity, type Plan } from '../accounts/tenant.entity';
 import { ApiKeyEntity } from './api-key.entity';
+import { RedisService } from '../redis/redis.service';
+import { TenantPlansService } from '../tenants/tenant-plans.service';
 import { ApiKeyCache } from './api-key-cache';
 import { toApiKeyRecord, toCreatedApiKey, type ApiKeyRecord, type CreatedApiKey } from './api-keys.mapper';
 
-/** A revoked key must be refused within 5 s (CONTRACT.md §2); other instances learn of it when their entry expires. */
+/**
+ * A revoked key must be refused within 5 s (CONTRACT.md §2). A revocation is broadcast to every instance over Redis
+ * at once; the TTL bounds the delay for an instance that missed the message (pub/sub is at-most-once).
+ */
 const CACHE_TTL_MS = 2000;
+const REVOKED_CHANNEL = 'api-key-revoked';
 
 /** Owns API keys: issue (secret shown once), list, revoke, and resolve a presented key to its tenant. */
 @Injectable()
-export class ApiKeysService {
+export class ApiKeysService implements OnModuleInit {
+  private readonly logger = new Logger(ApiKeysService.name);
   private readonly cache = new ApiKeyCache(CACHE_TTL_MS);
 
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly redis: RedisService,
+    private readonly plans: TenantPlansService,
+  ) {}
+
+  async onModuleInit(): Promise<void> {
+    await this.redis.subscribe(REVOKED_CHANNEL, (keyHash) => this.cache.delete(keyHash));
+  }
 
   create(tenantId: string, name: string | null): Promise<CreatedApiKey> {
     return this.createIn(this.db.manager, tenantId, name);
@@ -62,15 +78,25 @@ export class ApiKeysService {
     const row = (revoked.raw as { key_hash: string }[])[0];
     if (!row) throw new ProblemException(notFoundProblem(`API key "${id}"`));
     this.cache.delete(row.key_hash);
+    await this.redis.publish(REVOKED_CHANNEL, row.key_hash).catch((err: unknown) => {
+      this.logger.warn(`revocation of ${id} not broadcast (other instances refuse it within ${CACHE_TTL_MS / 1000} s): ${String(err)}`);
+    });
   }
 
-  /** The tenant of a live key, or null. */
+  /** The tenant of a live key, or null. A database read also learns the tenant's plan, sparing the quota its own. */
   async authenticate(apiKey: string): Promise<string | null> {
     const keyHash = hashApiKey(apiKey);
     const cached = this.cache.get(keyHash);
     if (cached !== undefined) return cached;
-    const key = await this.db.getRepository(ApiKeyEntity).findOne({ where: { keyHash, revokedAt: IsNull() }, select: { tenantId: true } });
-    const tenantId = key?.tenantId ?? null;
+    const key = await this.db
+      .getRepository(ApiKeyEntity)
+      .createQueryBuilder('k')
+      .innerJoin(TenantEntity, 't', 't.id = k.tenant_id')
+      .select(['k.tenant_id AS tenant_id', 't.plan AS plan'])
+      .where('k.key_hash = :keyHash AND k.revoked_at IS NULL', { keyHash })
+      .getRawOne<{ tenant_id: string; plan: Plan }>();
+    if (key) this.plans.remember(key.tenant_id, key.plan);
+    const tenantId = key?.tenant_id ?? null;
     this.cache.set(keyHash, tenantId);
     return tenantId;
   }

@@ -2,15 +2,17 @@ import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/com
 import { Reflector } from '@nestjs/core';
 import { ProblemTypes, problem } from '@parley/contracts';
 import { ProblemException } from '@parley/service-kit';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { PUBLIC_ROUTE } from '../http/request-context';
+import { QuotaService } from '../quotas/quota.service';
 import { AuthService } from './auth.service';
 
 /** Tenant routes (CONTRACT.md §2): everything under these prefixes needs a credential unless marked `@Public()`. */
 const PROTECTED_PREFIXES = ['/api/v1/', '/v1/'];
 
 /**
- * The one authentication point, installed globally so a new tenant route cannot forget it. It takes the tenant
+ * The one authentication point, installed globally so a new tenant route cannot forget it; it also counts the
+ * request against the tenant's daily quota. It takes the tenant
  * from the credential only; a body `tenant_id` is checked against it (403 when it differs) and then dropped, so
  * downstream DTOs and services never see a tenant the caller chose.
  */
@@ -19,6 +21,7 @@ export class AuthGuard implements CanActivate {
   constructor(
     private readonly auth: AuthService,
     private readonly reflector: Reflector,
+    private readonly quotas: QuotaService,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -28,8 +31,15 @@ export class AuthGuard implements CanActivate {
     if (!PROTECTED_PREFIXES.some((prefix) => route.startsWith(prefix))) return true;
     if (this.reflector.getAllAndOverride<boolean>(PUBLIC_ROUTE, [context.getHandler(), context.getClass()])) return true;
 
-    const tenantId = await this.auth.authenticate(request.headers.authorization);
+    const { tenantId, plan } = await this.auth.authenticate(request.headers.authorization);
     request.tenantId = tenantId;
+    // Every authenticated request counts, whatever its answer (CONTRACT.md §8); its RateLimit fields go on every answer.
+    const quota = await this.quotas.consume(tenantId, plan);
+    if (quota) {
+      request.quota = quota;
+      void context.switchToHttp().getResponse<FastifyReply>().headers(this.quotas.headers(quota));
+      this.quotas.enforce(quota);
+    }
     consumeBodyTenant(request.body, tenantId);
     return true;
   }

@@ -3,6 +3,8 @@ import { APP_GUARD } from '@nestjs/core';
 import { JwtModule } from '@nestjs/jwt';
 import { ApiKeysModule } from '../api-keys/api-keys.module';
 import { GatewayConfig } from '../config/gateway.config';
+import { QuotasModule } from '../quotas/quotas.module';
+import { TenantsModule } from '../tenants/tenants.module';
 import { AuthGuard } from './auth.guard';
 import { AuthService } from './auth.service';
 import { JWT_ALGORITHM, TokenService } from './token.service';
@@ -14,6 +16,8 @@ import { JWT_ALGORITHM, TokenService } from './token.service';
       useFactory: (config: GatewayConfig) => ({ secret: config.JWT_SECRET, signOptions: { algorithm: JWT_ALGORITHM } }),
     }),
     ApiKeysModule,
+    TenantsModule,
+    QuotasModule,
   ],
   providers: [TokenService, AuthService, { provide: APP_GUARD, useClass: AuthGuard }],
   exports: [TokenService],

@@ -1,5 +1,5 @@
 import { BaseConfig, Secret } from '@parley/service-kit';
-import { IsBoolean, IsInt, IsString, Max, Min, MinLength } from 'class-validator';
+import { IsBoolean, IsInt, IsString, Matches, Max, Min, MinLength } from 'class-validator';
 
 export class GatewayConfig extends BaseConfig {
   override PORT = 3000;
@@ -36,4 +36,23 @@ export class GatewayConfig extends BaseConfig {
   /** Give every new account its own sandbox WhatsApp number (always on in development). */
   @IsBoolean()
   SANDBOX_ENABLED = true;
+
+  /** Prefix of every Redis key and channel of the gateway (tests isolate runs with it). */
+  @Matches(/^[A-Za-z0-9._:-]*$/)
+  REDIS_KEY_PREFIX = 'parley:gw:';
+
+  /** Authenticated requests a `free` tenant may make per UTC day (CONTRACT.md §8); `pro` and `enterprise` are unlimited. */
+  @IsInt()
+  @Min(1)
+  FREE_PLAN_DAILY_LIMIT = 500;
+
+  /** Accounts one client address may create per hour (loopback exempt outside production). */
+  @IsInt()
+  @Min(1)
+  ACCOUNT_RATE_LIMIT_PER_HOUR = 20;
+
+  /** `/oauth/token` requests one client address may make per minute (loopback exempt outside production). */
+  @IsInt()
+  @Min(1)
+  TOKEN_RATE_LIMIT_PER_MINUTE = 60;
 }

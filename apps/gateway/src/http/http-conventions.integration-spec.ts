@@ -62,6 +62,6 @@ describe('gateway: HTTP conventions', () => {
     expect((await gw.request('GET', '/health')).body).toEqual({ status: 'ok' });
     const ready = await gw.request('GET', '/health/ready');
     expect(ready.status).toBe(200);
-    expect(ready.body.checks).toEqual({ database: { ok: true }, kafka: { ok: true } });
+    expect(ready.body.checks).toEqual({ database: { ok: true }, kafka: { ok: true }, redis: { ok: true } });
   });
 });

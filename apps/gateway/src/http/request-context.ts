@@ -1,10 +1,13 @@
 import { createParamDecorator, SetMetadata, type ExecutionContext } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
+import type { QuotaState } from '../quotas/quota.service';
 
 declare module 'fastify' {
   interface FastifyRequest {
     /** The caller's tenant, set by the AuthGuard from the credential (never from the request body). */
     tenantId?: string;
+    /** The caller's daily quota after counting this request (absent when Redis could not be reached). */
+    quota?: QuotaState;
   }
 }
 

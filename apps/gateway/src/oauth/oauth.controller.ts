@@ -1,6 +1,7 @@
-import { Body, Controller, Headers, HttpCode, Post, Res, UseFilters } from '@nestjs/common';
+import { Body, Controller, Headers, HttpCode, Post, Res, UseFilters, UseGuards } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import type { IssuedToken } from '../auth/token.service';
+import { AddressLimitGuard, LimitPerAddress } from '../rate-limits/address-limit.guard';
 import { OAuthErrorFilter } from './oauth.errors';
 import { OAuthService } from './oauth.service';
 
@@ -12,6 +13,8 @@ export class OAuthController {
 
   @Post('token')
   @HttpCode(200)
+  @LimitPerAddress('token')
+  @UseGuards(AddressLimitGuard)
   token(
     @Body() body: unknown,
     @Headers('authorization') authorization: string | undefined,

@@ -1,9 +1,9 @@
 import { Catch, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 
-export type OAuthErrorCode = 'invalid_request' | 'invalid_client' | 'unsupported_grant_type';
+export type OAuthErrorCode = 'invalid_request' | 'invalid_client' | 'unsupported_grant_type' | 'slow_down';
 
-const STATUS: Record<OAuthErrorCode, number> = { invalid_request: 400, invalid_client: 401, unsupported_grant_type: 400 };
+const STATUS: Record<OAuthErrorCode, number> = { invalid_request: 400, invalid_client: 401, unsupported_grant_type: 400, slow_down: 429 };
 
 /** An error of the token endpoint, answered in the OAuth shape (RFC 6749 §5.2), not as problem+json. */
 export class OAuthError extends Error {
@@ -13,6 +13,8 @@ export class OAuthError extends Error {
     /** `WWW-Authenticate` challenge, when the client authenticated with HTTP Basic (RFC 6749 §5.2). */
     readonly challenge?: string,
     readonly status: number = STATUS[error],
+    /** Further headers of the answer (`Retry-After`). */
+    readonly headers: Record<string, string> = {},
   ) {
     super(`${error}: ${description}`);
     this.name = 'OAuthError';
@@ -23,6 +25,7 @@ export function sendOAuthError(reply: FastifyReply, err: OAuthError): FastifyRep
   if (err.challenge) void reply.header('www-authenticate', err.challenge);
   return reply
     .status(err.status)
+    .headers(err.headers)
     .header('cache-control', 'no-store')
     .header('pragma', 'no-cache')
     .type('application/json')

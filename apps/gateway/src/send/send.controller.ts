@@ -1,5 +1,7 @@
-import { Body, Controller, HttpCode, Post } from '@nestjs/common';
+import { Body, Controller, Headers, HttpCode, Post, Res } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
 import { RequestId, Tenant } from '../http/request-context';
+import { parseIdempotencyKey } from '../idempotency/idempotency-key';
 import { parseSendBody } from './send-body';
 import { SendService, type SendResult } from './send.service';
 
@@ -9,7 +11,18 @@ export class SendController {
 
   @Post()
   @HttpCode(200)
-  async send(@Tenant() tenantId: string, @Body() raw: unknown, @RequestId() requestId: string): Promise<SendResult> {
-    return this.sends.send(tenantId, await parseSendBody(raw), requestId);
+  async send(
+    @Tenant() tenantId: string,
+    @Body() raw: unknown,
+    @Headers('idempotency-key') idempotencyKey: string | undefined,
+    @RequestId() requestId: string,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<SendResult> {
+    const body = await parseSendBody(raw);
+    const key = parseIdempotencyKey(idempotencyKey);
+    if (key === undefined) return this.sends.send(tenantId, body, requestId);
+    const { result, replayed } = await this.sends.sendOnce(tenantId, key, body, requestId);
+    if (replayed) void reply.header('idempotent-replayed', 'true');
+    return result;
   }
 }

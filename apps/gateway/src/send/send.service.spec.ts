@@ -2,16 +2,17 @@ import { Logger } from '@nestjs/common';
 import { ProblemTypes, problem, type SendMessageBody } from '@parley/contracts';
 import { EventPublisher, PublishTimeoutError, RpcClient, RpcProblemError } from '@parley/kafka';
 import { ProblemException } from '@parley/service-kit';
+import type { IdempotencyService } from '../idempotency/idempotency.service';
 import { SendService } from './send.service';
 
-/** The service's decisions, with its two collaborators replaced by stand-ins (the integration spec uses real Kafka). */
+/** The service's decisions for unkeyed sends, with its collaborators replaced by stand-ins (the integration spec uses real Kafka). */
 describe('SendService', () => {
   beforeAll(() => Logger.overrideLogger(false));
   const body = { channel: 'whatsapp', to: '+14155550123', message: 'hi' } as SendMessageBody;
   const setup = (publish: () => Promise<void>, resolveSender: () => Promise<unknown> = async () => ({})) => {
     const publisher = { publishEvent: jest.fn(publish) } as unknown as EventPublisher;
     const rpc = { request: jest.fn(resolveSender) } as unknown as RpcClient;
-    return { service: new SendService(publisher, rpc), publisher, rpc };
+    return { service: new SendService(publisher, rpc, {} as IdempotencyService), publisher, rpc };
   };
 
   it('answers 503 with Retry-After: 5 when the broker does not acknowledge in time, never "sent"', async () => {

@@ -3,6 +3,7 @@ import {
   ProblemTypes,
   Topics,
   conversationKey,
+  derivedId,
   newId,
   problem,
   validationProblem,
@@ -11,6 +12,8 @@ import {
 } from '@parley/contracts';
 import { EventPublisher, RpcClient, RpcProblemError } from '@parley/kafka';
 import { ProblemException } from '@parley/service-kit';
+import { fingerprint } from '../idempotency/idempotency-key';
+import { IdempotencyService } from '../idempotency/idempotency.service';
 
 /** The broker must take a send within this time, or the answer is 503 (CONTRACT.md §4). */
 const ACCEPT_TIMEOUT_MS = 2000;
@@ -18,6 +21,12 @@ const ACCEPT_TIMEOUT_MS = 2000;
 export interface SendResult {
   status: 'sent';
   message_id: string;
+}
+
+/** A keyed send's answer; `replayed` when it is the stored answer of an earlier request with the key. */
+export interface KeyedSendResult {
+  result: SendResult;
+  replayed: boolean;
 }
 
 /**
@@ -31,12 +40,28 @@ export class SendService {
   constructor(
     private readonly publisher: EventPublisher,
     private readonly rpc: RpcClient,
+    private readonly idempotency: IdempotencyService,
   ) {}
 
   async send(tenantId: string, body: SendMessageBody, requestId: string): Promise<SendResult> {
+    return this.publish(tenantId, body, requestId, newId('msg'), newId('evt'));
+  }
+
+  /**
+   * A send with an `Idempotency-Key` (CONTRACT.md §4): the first answer is given again for the same key and body. The
+   * message and event ids derive from the tenant and the key, so even a retry after a lost answer or a 503 that did
+   * reach the broker carries the same ids, which messaging-service deduplicates: it can never send twice.
+   */
+  async sendOnce(tenantId: string, key: string, body: SendMessageBody, requestId: string): Promise<KeyedSendResult> {
+    const { answer, replayed } = await this.idempotency.once(tenantId, key, fingerprint(body), async () => ({
+      status: 200,
+      body: await this.publish(tenantId, body, requestId, derivedId('msg', tenantId, key), derivedId('evt', 'send', tenantId, key)),
+    }));
+    return { result: answer.body, replayed };
+  }
+
+  private async publish(tenantId: string, body: SendMessageBody, requestId: string, messageId: string, eventId: string): Promise<SendResult> {
     if (body.from !== undefined) await this.checkSender(tenantId, body.from, requestId);
-    // Seam for Idempotency-Key: a keyed send will derive this id from the tenant and the key.
-    const messageId = newId('msg');
     const data: MessageOutboundData = {
       message_id: messageId,
       channel: body.channel,
@@ -49,7 +74,7 @@ export class SendService {
       accepted_at: new Date().toISOString(),
     };
     try {
-      await this.publisher.publishEvent(EventPublisher.envelope(Topics.MessageOutbound, tenantId, data), conversationKey(tenantId, body.to), requestId, {
+      await this.publisher.publishEvent(EventPublisher.envelope(Topics.MessageOutbound, tenantId, data, eventId), conversationKey(tenantId, body.to), requestId, {
         timeoutMs: ACCEPT_TIMEOUT_MS,
       });
     } catch (err) {

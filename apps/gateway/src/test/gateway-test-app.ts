@@ -54,6 +54,8 @@ export class GatewayTestApp {
       DATABASE_URL: db.url,
       KAFKA_BROKERS: testInfra().kafkaBrokers,
       KAFKA_TOPIC_PREFIX: namespace,
+      REDIS_URL: testInfra().redisUrl,
+      REDIS_KEY_PREFIX: namespace,
       PORT: '0',
       LOG_LEVEL: 'warn',
       SANDBOX_ENABLED: 'false',

@@ -13,6 +13,7 @@ const STATUS_TYPES: Record<number, [string, string]> = {
   405: [ProblemTypes.methodNotAllowed, 'Method Not Allowed'],
   409: [ProblemTypes.conflict, 'Conflict'],
   413: [ProblemTypes.payloadTooLarge, 'Payload Too Large'],
+  414: [ProblemTypes.validation, 'URI Too Long'],
   415: [ProblemTypes.unsupportedMediaType, 'Unsupported Media Type'],
   429: [ProblemTypes.rateLimited, 'Too Many Requests'],
   503: [ProblemTypes.unavailable, 'Service Unavailable'],

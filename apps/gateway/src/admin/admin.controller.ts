@@ -1,0 +1,25 @@
+import { Body, Controller, Param, Patch, UseGuards } from '@nestjs/common';
+import { notFoundProblem } from '@parley/contracts';
+import { ProblemException } from '@parley/service-kit';
+import type { Plan } from '../accounts/tenant.entity';
+import { PrefixedIdPipe } from '../http/param-pipes';
+import { TenantPlansService } from '../tenants/tenant-plans.service';
+import { AdminGuard } from './admin.guard';
+import { UpdateTenantPlanBody } from './update-plan.dto';
+
+/** Operator routes. Not under `/api/v1`, so the tenant AuthGuard and quota leave them alone. */
+@Controller('admin/v1/tenants')
+@UseGuards(AdminGuard)
+export class AdminController {
+  constructor(private readonly plans: TenantPlansService) {}
+
+  /** Changes a tenant's plan; every gateway instance applies it to the next request. */
+  @Patch(':tenant_id')
+  async updatePlan(
+    @Param('tenant_id', new PrefixedIdPipe('ten', 'Tenant')) tenantId: string,
+    @Body() body: UpdateTenantPlanBody,
+  ): Promise<{ tenant_id: string; plan: Plan }> {
+    if (!(await this.plans.setPlan(tenantId, body.plan))) throw new ProblemException(notFoundProblem(`Tenant "${tenantId}"`));
+    return { tenant_id: tenantId, plan: body.plan };
+  }
+}

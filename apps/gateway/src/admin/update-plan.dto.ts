@@ -1,0 +1,8 @@
+import { IsIn } from 'class-validator';
+import { PLANS, type Plan } from '../accounts/tenant.entity';
+
+/** Body of `PATCH /admin/v1/tenants/{tenant_id}` (CONTRACT.md §8). */
+export class UpdateTenantPlanBody {
+  @IsIn(PLANS, { message: `plan must be one of: ${PLANS.join(', ')}` })
+  plan!: Plan;
+}

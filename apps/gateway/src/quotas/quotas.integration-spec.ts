@@ -1,0 +1,164 @@
+import { pollUntil } from '@parley/testing';
+import type { CreatedAccount } from '../accounts/accounts.service';
+import { GatewayTestApp, type HttpAnswer } from '../test/gateway-test-app';
+
+const LIMIT = 5;
+const ADMIN_TOKEN = 'test-admin-token-for-quotas';
+const PROBLEMS = 'https://parley.dev/problems';
+
+/** The next UTC midnight, computed independently of the gateway's code. */
+function nextMidnight(): Date {
+  const now = new Date();
+  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1));
+}
+
+const secondsToMidnight = () => (nextMidnight().getTime() - Date.now()) / 1000;
+
+/** CONTRACT.md §8: the daily quota, counted in Redis across instances, and the operators' plan route. */
+describe('gateway: daily quotas, plans and usage (real Redis, PostgreSQL and Kafka)', () => {
+  let gw: GatewayTestApp;
+  let other: GatewayTestApp;
+  let account: CreatedAccount;
+  const admin = (tenantId: string, body: unknown, token = ADMIN_TOKEN) =>
+    gw.request('PATCH', `/admin/v1/tenants/${tenantId}`, { body, headers: token ? { authorization: `Bearer ${token}` } : {} });
+
+  beforeAll(async () => {
+    gw = await GatewayTestApp.start('gwquota', { FREE_PLAN_DAILY_LIMIT: String(LIMIT), ADMIN_TOKEN });
+    // A second instance on the same database and Redis: the counter and plan changes must hold across both.
+    other = await gw.sibling({ FREE_PLAN_DAILY_LIMIT: String(LIMIT), ADMIN_TOKEN });
+    account = await gw.signUp();
+  });
+
+  afterAll(async () => {
+    await other?.close();
+    await gw?.close();
+  });
+
+  const expectRateLimit = (answer: HttpAnswer, remaining: number) => {
+    expect(answer.headers.get('ratelimit-policy')).toBe(`"daily";q=${LIMIT};w=86400`);
+    const match = /^"daily";r=(\d+);t=(\d+)$/.exec(answer.headers.get('ratelimit') ?? '');
+    expect(match).not.toBeNull();
+    expect(Number(match![1])).toBe(remaining);
+    expect(Math.abs(Number(match![2]) - secondsToMidnight())).toBeLessThanOrEqual(2);
+  };
+
+  it('counts every authenticated request (4xx too, on any instance, not sign-up or /oauth/token) and refuses request limit+1 with 429', async () => {
+    const token = await gw.request('POST', '/oauth/token', {
+      body: { grant_type: 'client_credentials', client_id: account.client_id, client_secret: account.client_secret },
+    });
+    expect(token.status).toBe(200);
+
+    const first = await gw.request('GET', '/api/v1/usage', { token: account.api_key });
+    expect(first.status).toBe(200);
+    expect(first.body).toEqual({ plan: 'free', limit: LIMIT, used_today: 1, resets_at: nextMidnight().toISOString() });
+    expectRateLimit(first, LIMIT - 1);
+
+    const badRequest = await other.request('GET', '/api/v1/api-keys?limit=0', { token: account.api_key });
+    expect(badRequest.status).toBe(400);
+    expectRateLimit(badRequest, LIMIT - 2);
+
+    const viaToken = await other.request('GET', '/api/v1/api-keys', { token: token.body.access_token });
+    expect(viaToken.status).toBe(200);
+    expectRateLimit(viaToken, LIMIT - 3);
+
+    const forbidden = await gw.request('POST', '/api/v1/api-keys', { token: account.api_key, body: { tenant_id: 'ten_01SOMEONEELSE00000000000000' } });
+    expect(forbidden.status).toBe(403);
+    expectRateLimit(forbidden, LIMIT - 4);
+
+    const last = await gw.request('GET', '/api/v1/usage', { token: account.api_key });
+    expect(last.body).toMatchObject({ plan: 'free', limit: LIMIT, used_today: LIMIT });
+    expectRateLimit(last, 0);
+
+    for (const instance of [gw, other]) {
+      const refused = await instance.request('POST', '/v1/send', { token: account.api_key, body: { channel: 'whatsapp', to: '+14155550123', message: 'hi' } });
+      expect(refused.status).toBe(429);
+      expect(refused.headers.get('content-type')).toContain('application/problem+json');
+      expect(refused.body).toMatchObject({ status: 429, type: `${PROBLEMS}/quota-exceeded`, request_id: expect.any(String) });
+      expect(Math.abs(Number(refused.headers.get('retry-after')) - secondsToMidnight())).toBeLessThanOrEqual(2);
+      expectRateLimit(refused, 0);
+    }
+
+    // Another tenant has its own counter.
+    const stranger = await gw.signUp('Stranger');
+    const theirs = await gw.request('GET', '/api/v1/usage', { token: stranger.api_key });
+    expect(theirs.body).toMatchObject({ used_today: 1 });
+  });
+
+  it('lets an operator change the plan: unlimited at once on every instance, and back', async () => {
+    // The other instance has the free plan cached (it refused above); the change must reach it without waiting.
+    expect((await admin(account.tenant_id, { plan: 'pro' })).body).toEqual({ tenant_id: account.tenant_id, plan: 'pro' });
+    for (const instance of [gw, other]) {
+      const answer = await pollUntil(
+        async () => {
+          const a = await instance.request('GET', '/api/v1/usage', { token: account.api_key });
+          return a.status === 200 ? a : undefined;
+        },
+        { timeoutMs: 3000, description: 'the pro plan to apply' },
+      );
+      expect(answer.body).toMatchObject({ plan: 'pro', limit: null, used_today: expect.any(Number) });
+      expect(answer.body.used_today).toBeGreaterThan(LIMIT);
+      // No limit, no policy to describe.
+      expect(answer.headers.get('ratelimit')).toBeNull();
+    }
+
+    expect((await admin(account.tenant_id, { plan: 'free' })).status).toBe(200);
+    await pollUntil(async () => (await other.request('GET', '/api/v1/api-keys', { token: account.api_key })).status === 429, {
+      timeoutMs: 3000,
+      description: 'the free plan to apply again',
+    });
+  });
+
+  it('guards the plan route with ADMIN_TOKEN and validates it', async () => {
+    const unauthorized = [await admin(account.tenant_id, { plan: 'pro' }, ''), await admin(account.tenant_id, { plan: 'pro' }, `${ADMIN_TOKEN}x`), await admin(account.tenant_id, { plan: 'pro' }, account.api_key)];
+    for (const answer of unauthorized) {
+      expect(answer.status).toBe(401);
+      expect(answer.headers.get('www-authenticate')).toMatch(/^Bearer/);
+      expect(answer.body.type).toBe(`${PROBLEMS}/unauthorized`);
+    }
+    const badPlan = await admin(account.tenant_id, { plan: 'platinum' });
+    expect(badPlan.status).toBe(400);
+    expect(badPlan.body.errors).toEqual([{ field: 'plan', message: 'plan must be one of: free, pro, enterprise' }]);
+    expect((await admin(account.tenant_id, { plan: 'pro', colour: 'blue' })).body.errors).toEqual([{ field: 'colour', message: expect.any(String) }]);
+    expect((await admin('ten_01AAAAAAAAAAAAAAAAAAAAAAAA', { plan: 'pro' })).status).toBe(404);
+    expect((await admin('not-a-tenant', { plan: 'pro' })).status).toBe(404);
+    // The plan is still free: none of these changed it.
+    expect((await gw.request('GET', '/api/v1/usage', { token: account.api_key })).status).toBe(429);
+  });
+
+  describe('per-address limits on sign-up and /oauth/token', () => {
+    let prod: GatewayTestApp;
+
+    beforeAll(async () => {
+      // Loopback is exempt outside production, so the limits are seen on an instance running as production.
+      prod = await gw.sibling({ NODE_ENV: 'production', ADMIN_TOKEN, ACCOUNT_RATE_LIMIT_PER_HOUR: '2', TOKEN_RATE_LIMIT_PER_MINUTE: '3' });
+    });
+
+    afterAll(async () => {
+      await prod?.close();
+    });
+
+    it('refuses sign-up number limit+1 from one address with a 429 problem and Retry-After', async () => {
+      for (let i = 0; i < 2; i++) expect((await prod.request('POST', '/api/v1/accounts', { body: { name: `Shop ${i}` } })).status).toBe(201);
+      const refused = await prod.request('POST', '/api/v1/accounts', { body: { name: 'Shop 3' } });
+      expect(refused.status).toBe(429);
+      expect(refused.body).toMatchObject({ status: 429, type: `${PROBLEMS}/rate-limited` });
+      const retryAfter = Number(refused.headers.get('retry-after'));
+      expect(retryAfter).toBeGreaterThanOrEqual(1);
+      expect(retryAfter).toBeLessThanOrEqual(3600);
+      // A development instance exempts loopback.
+      expect((await gw.request('POST', '/api/v1/accounts', { body: { name: 'Local' } })).status).toBe(201);
+    });
+
+    it('refuses token request limit+1 (failed ones count) in the OAuth error shape', async () => {
+      const wrong = { grant_type: 'client_credentials', client_id: account.client_id, client_secret: 'parley_cs_wrong' };
+      for (let i = 0; i < 3; i++) expect((await prod.request('POST', '/oauth/token', { body: wrong })).status).toBe(401);
+      const refused = await prod.request('POST', '/oauth/token', {
+        body: { grant_type: 'client_credentials', client_id: account.client_id, client_secret: account.client_secret },
+      });
+      expect(refused.status).toBe(429);
+      expect(refused.body).toEqual({ error: 'slow_down', error_description: expect.stringContaining('retry') });
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+      expect(Number(refused.headers.get('retry-after'))).toBeLessThanOrEqual(60);
+    });
+  });
+});

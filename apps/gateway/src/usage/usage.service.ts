@@ -1,0 +1,40 @@
+import { Injectable } from '@nestjs/common';
+import { ProblemTypes, problem } from '@parley/contracts';
+import { ProblemException } from '@parley/service-kit';
+import type { Plan } from '../accounts/tenant.entity';
+import { QuotaService, type QuotaState } from '../quotas/quota.service';
+import { TenantPlansService } from '../tenants/tenant-plans.service';
+
+/** `GET /api/v1/usage` (CONTRACT.md §9). */
+export interface UsageRecord {
+  plan: Plan;
+  /** Requests allowed per UTC day; null when the plan is unlimited. */
+  limit: number | null;
+  /** Authenticated requests counted today, this one included. */
+  used_today: number;
+  resets_at: string;
+}
+
+@Injectable()
+export class UsageService {
+  constructor(
+    private readonly quotas: QuotaService,
+    private readonly plans: TenantPlansService,
+  ) {}
+
+  /** Today's usage; `counted` is the state the AuthGuard read while counting this request, when Redis answered it. */
+  async usage(tenantId: string, counted: QuotaState | undefined): Promise<UsageRecord> {
+    const state = counted ?? (await this.read(tenantId));
+    return { plan: state.plan, limit: state.limit, used_today: state.used, resets_at: state.resetsAt.toISOString() };
+  }
+
+  private async read(tenantId: string): Promise<QuotaState> {
+    try {
+      return await this.quotas.peek(tenantId, (await this.plans.planOf(tenantId)) ?? 'free');
+    } catch {
+      throw new ProblemException(problem(503, ProblemTypes.unavailable, 'Service Unavailable', 'Usage cannot be read right now; retry shortly.'), {
+        'retry-after': '5',
+      });
+    }
+  }
+}

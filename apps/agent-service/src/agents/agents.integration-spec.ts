@@ -99,4 +99,35 @@ describe('agent-service over Kafka request-reply and PostgreSQL', () => {
       description: 'the deletion on agent.changed',
     });
   });
+
+  it('keeps every version, lists them newest first, returns a version body, and rolls back by a PUT of an old body', async () => {
+    const tenant = 'ten_V';
+    await kafka.rpc.request('agents.upsert', { tenant_id: tenant, name: 'helper', body: { ...support, name: 'helper' } });
+    await kafka.rpc.request('agents.upsert', { tenant_id: tenant, name: 'helper', body: { ...support, name: 'helper', greeting: 'v2 greeting' } });
+    await kafka.rpc.request('agents.upsert', {
+      tenant_id: tenant,
+      name: 'helper',
+      body: { ...support, name: 'helper', greeting: 'v3', faqs: [{ question: 'Open Sunday?', answer: 'No.' }] },
+    });
+
+    const first = await kafka.rpc.request('agents.versions', { tenant_id: tenant, name: 'helper', limit: 2, cursor: null });
+    expect(first.data.map((v) => v.version)).toEqual([3, 2]);
+    const rest = await kafka.rpc.request('agents.versions', { tenant_id: tenant, name: 'helper', limit: 2, cursor: first.next_cursor });
+    expect(rest).toEqual({ data: [{ version: 1, created_at: expect.any(String) }], next_cursor: null });
+
+    const v1 = await kafka.rpc.request('agents.version', { tenant_id: tenant, name: 'helper', version: 1 });
+    expect(v1.body).toEqual({ name: 'helper', instruction: support.instruction, greeting: support.greeting, skills: support.skills, faqs: [], booking: null });
+
+    // Rollback: the old body PUT again is a change, so it becomes version 4 with version 1's content.
+    const rolledBack = await kafka.rpc.request('agents.upsert', { tenant_id: tenant, name: 'helper', body: v1.body as UpsertAgentBody });
+    expect(rolledBack).toMatchObject({ created: false, agent: { version: 4, greeting: support.greeting, faqs: [] } });
+
+    await expect(kafka.rpc.request('agents.version', { tenant_id: tenant, name: 'helper', version: 9 })).rejects.toMatchObject({ problem: { status: 404 } });
+    await expect(kafka.rpc.request('agents.versions', { tenant_id: 'ten_other', name: 'helper', limit: 10, cursor: null })).rejects.toMatchObject({
+      problem: { status: 404 },
+    });
+    await expect(kafka.rpc.request('agents.versions', { tenant_id: tenant, name: 'helper', limit: 10, cursor: 'abc' })).rejects.toMatchObject({
+      problem: { status: 400 },
+    });
+  });
 });

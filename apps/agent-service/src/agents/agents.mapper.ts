@@ -1,5 +1,5 @@
-import type { AgentRecord, Booking, Faq, Skill, UpsertAgentBody } from '@parley/contracts';
-import type { AgentEntity } from './agent.entity';
+import type { AgentRecord, AgentVersionRecord, AgentVersionSummary, Booking, Faq, Skill, UpsertAgentBody } from '@parley/contracts';
+import type { AgentEntity, AgentVersionEntity } from './agent.entity';
 
 /** The stored, comparable form of a PUT body: omitted optional parts are cleared (PUT replaces). */
 export interface AgentBody {
@@ -48,5 +48,18 @@ export function toAgentRecord(entity: AgentEntity): AgentRecord {
     version: entity.version,
     created_at: entity.createdAt.toISOString(),
     updated_at: entity.updatedAt.toISOString(),
+  };
+}
+
+export function toVersionSummary(entity: AgentVersionEntity): AgentVersionSummary {
+  return { version: entity.version, created_at: entity.createdAt.toISOString() };
+}
+
+/** The version with the exact body it was set with, so PUT of that body rolls the agent back. */
+export function toVersionRecord(entity: AgentVersionEntity): AgentVersionRecord {
+  const body = entity.body as unknown as AgentBody;
+  return {
+    ...toVersionSummary(entity),
+    body: { name: body.name, instruction: body.instruction, greeting: body.greeting, skills: body.skills, faqs: body.faqs, booking: body.booking },
   };
 }

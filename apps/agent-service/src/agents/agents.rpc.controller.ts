@@ -24,6 +24,16 @@ export class AgentsRpcController {
     return this.agents.list(req.tenant_id, req.limit, req.cursor);
   }
 
+  @MessagePattern('agents.versions')
+  versions(@Payload() req: RpcRequest<'agents.versions'>): Promise<RpcResponse<'agents.versions'>> {
+    return this.agents.versions(req.tenant_id, req.name, req.limit, req.cursor);
+  }
+
+  @MessagePattern('agents.version')
+  version(@Payload() req: RpcRequest<'agents.version'>): Promise<RpcResponse<'agents.version'>> {
+    return this.agents.version(req.tenant_id, req.name, req.version);
+  }
+
   @MessagePattern('agents.delete')
   async delete(@Payload() req: RpcRequest<'agents.delete'>, @Ctx() ctx: KafkaContext): Promise<RpcResponse<'agents.delete'>> {
     await this.agents.delete(req.tenant_id, req.name, ctx.requestId);

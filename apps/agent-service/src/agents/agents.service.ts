@@ -5,15 +5,18 @@ import {
   UpsertAgentBody,
   newId,
   notFoundProblem,
+  validationProblem,
   type AgentChangedData,
   type AgentRecord,
+  type AgentVersionRecord,
+  type AgentVersionSummary,
   type Page,
 } from '@parley/contracts';
 import { EventPublisher } from '@parley/kafka';
 import { ProblemException, validateDto } from '@parley/service-kit';
 import { DataSource, IsNull, type EntityManager } from 'typeorm';
 import { AgentEntity, AgentVersionEntity } from './agent.entity';
-import { agentBody, sameBody, toAgentRecord, type AgentBody } from './agents.mapper';
+import { agentBody, sameBody, toAgentRecord, toVersionRecord, toVersionSummary, type AgentBody } from './agents.mapper';
 
 const RELAY_INTERVAL_MS = 2000;
 const UNIQUE_VIOLATION = '23505';
@@ -65,6 +68,32 @@ export class AgentsService implements OnApplicationBootstrap, OnApplicationShutd
     const rows = await qb.getMany();
     const page = rows.slice(0, limit);
     return { data: page.map(toAgentRecord), next_cursor: rows.length > limit ? page[page.length - 1].id : null };
+  }
+
+  /** The kept versions of the live agent of that name, newest first. The cursor is a version number. */
+  async versions(tenantId: string, name: string, limit: number, cursor: string | null): Promise<Page<AgentVersionSummary>> {
+    const agent = await this.findLive(this.db.manager, tenantId, name);
+    const before = cursor === null ? null : Number(cursor);
+    if (before !== null && (!Number.isInteger(before) || before < 1)) {
+      throw new ProblemException(validationProblem([{ field: 'cursor', message: 'cursor must be the next_cursor of a previous page' }]));
+    }
+    const qb = this.db
+      .getRepository(AgentVersionEntity)
+      .createQueryBuilder('v')
+      .where('v.agent_id = :agentId', { agentId: agent.id })
+      .orderBy('v.version', 'DESC')
+      .take(limit + 1);
+    if (before !== null) qb.andWhere('v.version < :before', { before });
+    const rows = await qb.getMany();
+    const page = rows.slice(0, limit);
+    return { data: page.map(toVersionSummary), next_cursor: rows.length > limit ? String(page[page.length - 1].version) : null };
+  }
+
+  async version(tenantId: string, name: string, version: number): Promise<AgentVersionRecord> {
+    const agent = await this.findLive(this.db.manager, tenantId, name);
+    const row = await this.db.getRepository(AgentVersionEntity).findOne({ where: { agentId: agent.id, version } });
+    if (!row) throw new ProblemException(notFoundProblem(`Version ${version} of agent "${name}"`));
+    return toVersionRecord(row);
   }
 
   async delete(tenantId: string, name: string, requestId?: string): Promise<void> {

@@ -1,5 +1,15 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Put, Query, Res } from '@nestjs/common';
-import { UpsertAgentBody, validationProblem, type AgentRecord, type Page } from '@parley/contracts';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Res } from '@nestjs/common';
+import {
+  TestAgentBody,
+  UpsertAgentBody,
+  notFoundProblem,
+  validationProblem,
+  type AgentRecord,
+  type AgentTestResult,
+  type AgentVersionRecord,
+  type AgentVersionSummary,
+  type Page,
+} from '@parley/contracts';
 import { RpcClient } from '@parley/kafka';
 import { ProblemException } from '@parley/service-kit';
 import type { FastifyReply } from 'fastify';
@@ -42,5 +52,39 @@ export class AgentsController {
   @HttpCode(204)
   async delete(@Tenant() tenantId: string, @Param('agent_name', AgentNamePipe) name: string, @RequestId() requestId: string): Promise<void> {
     await this.rpc.request('agents.delete', { tenant_id: tenantId, name }, { requestId });
+  }
+
+  @Get(':agent_name/versions')
+  versions(
+    @Tenant() tenantId: string,
+    @Param('agent_name', AgentNamePipe) name: string,
+    @Query() query: ListQueryDto,
+    @RequestId() requestId: string,
+  ): Promise<Page<AgentVersionSummary>> {
+    return this.rpc.request('agents.versions', { tenant_id: tenantId, name, ...pageOf(query) }, { requestId });
+  }
+
+  @Get(':agent_name/versions/:version')
+  version(
+    @Tenant() tenantId: string,
+    @Param('agent_name', AgentNamePipe) name: string,
+    @Param('version') version: string,
+    @RequestId() requestId: string,
+  ): Promise<AgentVersionRecord> {
+    // A version that cannot exist is simply not found, without a call.
+    if (!/^[1-9]\d{0,8}$/.test(version)) throw new ProblemException(notFoundProblem(`Version "${version.slice(0, 20)}" of agent "${name}"`));
+    return this.rpc.request('agents.version', { tenant_id: tenantId, name, version: Number(version) }, { requestId });
+  }
+
+  /** What the agent would answer, computed by responder-service from its read model; nothing is sent, stored or emitted. */
+  @Post(':agent_name/test')
+  @HttpCode(200)
+  test(
+    @Tenant() tenantId: string,
+    @Param('agent_name', AgentNamePipe) name: string,
+    @Body() body: TestAgentBody,
+    @RequestId() requestId: string,
+  ): Promise<AgentTestResult> {
+    return this.rpc.request('replies.preview', { tenant_id: tenantId, agent: name, message: body.message, from: body.from ?? null }, { requestId });
   }
 }

@@ -1,3 +1,6 @@
+import { Headers, RpcTopics } from '@parley/contracts';
+import type { TopicProbe } from '@parley/kafka';
+import { pollUntil } from '@parley/testing';
 import type { CreatedAccount } from '../accounts/accounts.service';
 import { GatewayTestApp } from '../test/gateway-test-app';
 
@@ -7,13 +10,21 @@ const agent = { name: 'support', instruction: 'Answer questions about the bakery
 describe('gateway: agent routes validate at the edge', () => {
   let gw: GatewayTestApp;
   let account: CreatedAccount;
+  let agentCalls: TopicProbe<Record<string, unknown>>;
+  let responderCalls: TopicProbe<Record<string, unknown>>;
 
   beforeAll(async () => {
     gw = await GatewayTestApp.start('gwagents');
     account = await gw.signUp();
+    [agentCalls, responderCalls] = await Promise.all([
+      gw.kafka.probe<Record<string, unknown>>(RpcTopics.agents),
+      gw.kafka.probe<Record<string, unknown>>(RpcTopics.responder),
+    ]);
   });
 
   afterAll(async () => {
+    await agentCalls?.stop();
+    await responderCalls?.stop();
     await gw?.close();
   });
 
@@ -43,5 +54,37 @@ describe('gateway: agent routes validate at the edge', () => {
     expect(answer.status).toBe(503);
     expect(answer.headers.get('retry-after')).toBe('5');
     expect(answer.body.type).toBe('https://parley.dev/problems/service-unavailable');
+  });
+
+  it('refuses a bad test body or version itself, naming the field, without a call', async () => {
+    const started = Date.now();
+    const empty = await gw.request('POST', '/api/v1/agents/support/test', { token: account.api_key, body: { message: '' } });
+    expect(empty.status).toBe(400);
+    expect(empty.body.errors).toEqual([{ field: 'message', message: expect.any(String) }]);
+    const badFrom = await gw.request('POST', '/api/v1/agents/support/test', { token: account.api_key, body: { message: 'hi', from: 'me' } });
+    expect(badFrom.body.errors).toEqual([{ field: 'from', message: expect.stringContaining('E.164') }]);
+    expect((await gw.request('GET', '/api/v1/agents/support/versions/0', { token: account.api_key })).status).toBe(404);
+    expect((await gw.request('GET', '/api/v1/agents/support/versions/latest', { token: account.api_key })).status).toBe(404);
+    expect((await gw.request('GET', '/api/v1/agents/support/versions?limit=500', { token: account.api_key })).body.errors).toEqual([
+      { field: 'limit', message: expect.any(String) },
+    ]);
+    expect(Date.now() - started).toBeLessThan(2000);
+  });
+
+  it('forwards versions to agent-service and the test message to responder-service (replies.preview), with the caller tenant', async () => {
+    const answers = await Promise.all([
+      gw.request('GET', '/api/v1/agents/support/versions?limit=5', { token: account.api_key }),
+      gw.request('GET', '/api/v1/agents/support/versions/3', { token: account.api_key }),
+      gw.request('POST', '/api/v1/agents/support/test', { token: account.api_key, body: { message: 'do you deliver?', from: '+14155550100' } }),
+    ]);
+    expect(answers.map((a) => a.status)).toEqual([503, 503, 503]);
+    const tenant_id = account.tenant_id;
+    await pollUntil(() => agentCalls.messages.length >= 2 && responderCalls.messages.length >= 1, { description: 'the three requests' });
+    const byPattern = Object.fromEntries([...agentCalls.messages, ...responderCalls.messages].map((m) => [m.headers[Headers.RpcPattern], m.value]));
+    expect(byPattern).toMatchObject({
+      'agents.versions': { tenant_id, name: 'support', limit: 5, cursor: null },
+      'agents.version': { tenant_id, name: 'support', version: 3 },
+      'replies.preview': { tenant_id, agent: 'support', message: 'do you deliver?', from: '+14155550100' },
+    });
   });
 });

@@ -1,4 +1,4 @@
-import { Topics, type AgentChangedData, type AgentChangedEvent, type AgentRecord } from '@parley/contracts';
+import { Topics, newId, type AgentChangedData, type AgentChangedEvent, type AgentRecord } from '@parley/contracts';
 import { EventPublisher } from '@parley/kafka';
 import { ResponderHarness, agentDeletion, agentRecord } from '../test/responder-harness';
 import { AgentsService } from './agents.service';
@@ -78,7 +78,8 @@ describe('responder-service: the agent read model', () => {
 
   it('keeps a deleted agent deleted against replays, and lets a re-created agent of that name survive the old deletion', async () => {
     const tenant = 'ten_recreate';
-    const old = agentRecord('support', { created_at: at(0), updated_at: at(0) });
+    const [oldId, recreatedId] = orderedAgentIds();
+    const old = agentRecord('support', { id: oldId, created_at: at(0), updated_at: at(0) });
     expect(await agents.applyChange(upsert(tenant, old))).toBe('applied');
     expect(await agents.applyChange(deletion(tenant, old))).toBe('applied');
     expect(await agents.answeringAgent(tenant, null)).toBeNull();
@@ -87,7 +88,7 @@ describe('responder-service: the agent read model', () => {
     expect(await agents.applyChange(upsert(tenant, old))).toBe('ignored');
     expect(await agents.answeringAgent(tenant, null)).toBeNull();
 
-    const recreated = agentRecord('support', { created_at: at(20), updated_at: at(20), greeting: 'New me' });
+    const recreated = agentRecord('support', { id: recreatedId, created_at: at(20), updated_at: at(20), greeting: 'New me' });
     expect(await agents.applyChange(upsert(tenant, recreated))).toBe('applied');
     expect(await agents.applyChange(deletion(tenant, old))).toBe('ignored');
     expect(await agents.applyChange(upsert(tenant, old))).toBe('ignored');
@@ -102,8 +103,9 @@ describe('responder-service: the agent read model', () => {
     expect(await agents.answeringAgent(tenant, null)).toBeNull();
 
     // The deletion of a newer agent also proves an older stored agent of that name gone.
-    const older = agentRecord('support', { created_at: at(0), updated_at: at(0) });
-    const newer = agentRecord('support', { created_at: at(10), updated_at: at(10) });
+    const [olderId, newerId] = orderedAgentIds();
+    const older = agentRecord('support', { id: olderId, created_at: at(0), updated_at: at(0) });
+    const newer = agentRecord('support', { id: newerId, created_at: at(10), updated_at: at(10) });
     expect(await agents.applyChange(upsert(tenant, older))).toBe('applied');
     expect(await agents.applyChange(deletion(tenant, newer))).toBe('applied');
     expect(await agents.applyChange(upsert(tenant, newer))).toBe('ignored');
@@ -133,3 +135,9 @@ describe('responder-service: the agent read model', () => {
     expect(await agents.answeringAgent('ten_bad', null)).toBeNull();
   });
 });
+
+/** Two agent ids, the second newer: ids made in the same millisecond are not ordered by creation on their own. */
+function orderedAgentIds(): [string, string] {
+  const [a, b] = [newId('agt'), newId('agt')].sort();
+  return [a, b];
+}

@@ -33,6 +33,12 @@ export class AgentsService {
     return outcome;
   }
 
+  /** The tenant's live agent of that name, as the read model has it, or null. */
+  async liveAgent(tenantId: string, name: string): Promise<AgentRecord | null> {
+    const row = await this.db.getRepository(AgentReadEntity).findOne({ where: { tenantId, name } });
+    return row && row.deletedAt === null ? row.record : null;
+  }
+
   /** The agent that answers on a channel (CONTRACT.md §6), or null when the tenant has none. */
   async answeringAgent(tenantId: string, channelAgent: string | null, manager: EntityManager = this.db.manager): Promise<AgentRecord | null> {
     const repo = manager.getRepository(AgentReadEntity);

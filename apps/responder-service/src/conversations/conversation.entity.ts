@@ -1,4 +1,5 @@
 import { Column, Entity, PrimaryColumn, PrimaryGeneratedColumn } from 'typeorm';
+import type { SkillState } from '../replies/reply-engine';
 
 export type ConversationState = 'active' | 'handed_off';
 export type TurnRole = 'customer' | 'agent';
@@ -27,6 +28,10 @@ export class ConversationEntity {
   /** Replies the agent gave; the first one opens with the greeting (kept here, since old turns are pruned). */
   @Column({ name: 'reply_count', type: 'int', default: 0 })
   replyCount!: number;
+
+  /** What the skills remember between replies (lead facts so far, the slot being booked). */
+  @Column({ name: 'skill_state', type: 'jsonb', default: () => "'{}'" })
+  skillState!: SkillState;
 
   @Column({ name: 'started_at', type: 'timestamptz' })
   startedAt!: Date;

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
+import { ConversationsRpcController } from './conversations.rpc.controller';
 import { ConversationsService } from './conversations.service';
 
-@Module({ providers: [ConversationsService], exports: [ConversationsService] })
+@Module({ controllers: [ConversationsRpcController], providers: [ConversationsService], exports: [ConversationsService] })
 export class ConversationsModule {}

@@ -1,6 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { newId } from '@parley/contracts';
-import type { EntityManager } from 'typeorm';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { newId, notFoundProblem, type ConversationRecord, type ConversationSummary, type Page } from '@parley/contracts';
+import { ProblemException } from '@parley/service-kit';
+import { DataSource, type EntityManager } from 'typeorm';
+import { pageAfter } from '../common/pages';
+import type { SkillState } from '../replies/reply-engine';
 import { ConversationEntity, ConversationMessageEntity, type TurnRole } from './conversation.entity';
 
 /** A conversation starts anew after this much silence (CONTRACT.md §10). */
@@ -27,6 +31,50 @@ export interface Turn {
  */
 @Injectable()
 export class ConversationsService {
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
+
+  async list(tenantId: string, limit: number, cursor: string | null): Promise<Page<ConversationSummary>> {
+    const qb = this.db.getRepository(ConversationEntity).createQueryBuilder('c').where('c.tenant_id = :tenantId', { tenantId });
+    const page = await pageAfter(qb, 'c', limit, cursor);
+    return { data: page.rows.map(toSummary), next_cursor: page.nextCursor };
+  }
+
+  /** The conversation with its remembered messages; another tenant's is not found. */
+  async get(tenantId: string, id: string): Promise<ConversationRecord> {
+    const conversation = await this.find(this.db.manager, tenantId, id);
+    const turns = await this.history(this.db.manager, tenantId, id);
+    return {
+      ...toSummary(conversation),
+      messages: turns.map((t) => ({ message_id: t.messageId, role: t.role, text: t.text, at: t.at.toISOString() })),
+    };
+  }
+
+  /**
+   * The tenant takes the conversation back from the human: the agent answers again. Taken under the conversation's
+   * lock, so a reply being computed right now sees either the old state or the new one, never half of it.
+   */
+  async release(tenantId: string, id: string): Promise<ConversationSummary> {
+    return this.db.transaction(async (tx) => {
+      const found = await this.find(tx, tenantId, id);
+      await this.lock(tx, tenantId, found.businessNumber, found.customer);
+      const conversation = await this.find(tx, tenantId, id);
+      if (conversation.state !== 'active') {
+        // A fresh start for the skills' give-up counters; what they collected (lead facts, a booking) stays.
+        const skillState: SkillState = { ...conversation.skillState, humanOffered: false, unknownStreak: 0 };
+        if (skillState.booking) skillState.booking = { ...skillState.booking, misses: 0 };
+        await tx.getRepository(ConversationEntity).update({ id, tenantId }, { state: 'active', skillState });
+        conversation.state = 'active';
+      }
+      return toSummary(conversation);
+    });
+  }
+
+  private async find(manager: EntityManager, tenantId: string, id: string): Promise<ConversationEntity> {
+    const conversation = await manager.getRepository(ConversationEntity).findOne({ where: { id, tenantId } });
+    if (!conversation) throw new ProblemException(notFoundProblem(`Conversation "${id}"`));
+    return conversation;
+  }
+
   /** Serialises work on one tenant number + customer until the transaction ends. */
   async lock(tx: EntityManager, tenantId: string, businessNumber: string, customer: string): Promise<void> {
     await tx.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [JSON.stringify(['cnv', tenantId, businessNumber, customer])]);
@@ -48,6 +96,7 @@ export class ConversationsService {
       customer: party.customer,
       state: 'active',
       replyCount: 0,
+      skillState: {},
       startedAt: at,
       lastMessageAt: at,
     });
@@ -71,7 +120,7 @@ export class ConversationsService {
     tenantId: string,
     conversation: ConversationEntity,
     turns: Turn[],
-    change: { handedOff: boolean },
+    change: { handedOff: boolean; skillState?: SkillState },
   ): Promise<void> {
     await tx
       .createQueryBuilder()
@@ -88,6 +137,7 @@ export class ConversationsService {
         lastMessageAt: new Date(lastAt),
         replyCount: conversation.replyCount + turns.filter((t) => t.role === 'agent').length,
         ...(change.handedOff ? { state: 'handed_off' as const } : {}),
+        ...(change.skillState ? { skillState: change.skillState } : {}),
       },
     );
     await tx.query(
@@ -97,4 +147,15 @@ export class ConversationsService {
       [conversation.id, tenantId, CONVERSATION_MEMORY],
     );
   }
+}
+
+function toSummary(c: ConversationEntity): ConversationSummary {
+  return {
+    id: c.id,
+    customer: c.customer,
+    channel_id: c.channelId,
+    state: c.state,
+    started_at: c.startedAt.toISOString(),
+    last_message_at: c.lastMessageAt.toISOString(),
+  };
 }

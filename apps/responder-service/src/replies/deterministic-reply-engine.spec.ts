@@ -1,29 +1,22 @@
-import type { AgentRecord } from '@parley/contracts';
+import { ConversationDriver } from '../skills/conversation-driver';
+import { MONDAY_MORNING, bakery, clinic } from '../skills/test-agents';
 import { DeterministicReplyEngine } from './deterministic-reply-engine';
 import { MAX_REPLY_CHARS, type ReplyRequest } from './reply-engine';
 
-const bakery: AgentRecord = {
-  id: 'agt_01JBAKERY0000000000000000',
-  name: 'bakery',
-  instruction: 'You answer questions about our bakery.',
-  greeting: 'Hi! I am the bakery assistant.',
-  skills: ['faq_responder', 'lead_capture'],
-  faqs: [
-    { question: 'What are your opening hours?', answer: 'We are open 8:00-18:00, Monday to Saturday.' },
-    { question: 'Do you deliver cakes?', answer: 'Yes, we deliver cakes within 10 km.' },
-    { question: 'Do you have gluten-free bread?', answer: 'Yes, every day from 10:00.' },
-  ],
-  booking: null,
-  version: 1,
-  created_at: '2025-01-01T00:00:00.000Z',
-  updated_at: '2025-01-01T00:00:00.000Z',
-};
-
-function request(text: string, firstReply: boolean, agent: AgentRecord = bakery): ReplyRequest {
-  return { agent, conversationHistory: [], firstReply, message: { text, type: 'text', contactName: null } };
+function request(text: string, firstReply: boolean, agent = bakery): ReplyRequest {
+  return {
+    agent,
+    conversationHistory: [],
+    firstReply,
+    message: { text, type: 'text', contactName: null },
+    customer: '+447911123456',
+    state: {},
+    now: MONDAY_MORNING,
+    calendar: { busy: () => Promise.resolve(new Set<number>()) },
+  };
 }
 
-describe('DeterministicReplyEngine', () => {
+describe('DeterministicReplyEngine (the skills engine, no LLM)', () => {
   const engine = new DeterministicReplyEngine();
 
   it("opens the conversation's first reply with the greeting, and only the first", async () => {
@@ -34,25 +27,53 @@ describe('DeterministicReplyEngine', () => {
     expect(first.text.endsWith(later.text)).toBe(true);
   });
 
-  it('answers a matching FAQ, tolerating other wording, case and punctuation', async () => {
-    expect(await engine.reply(request('opening HOURS??', false))).toEqual({
-      text: 'We are open 8:00-18:00, Monday to Saturday.',
-      skill: 'faq_responder',
-      handoff: false,
-    });
-    expect((await engine.reply(request('Hi, when are you opening? what hours', false))).text).toBe(bakery.faqs[0].answer);
-    expect((await engine.reply(request('can you deliver a cake to my office', false))).text).toBe(bakery.faqs[1].answer);
-    const greeted = await engine.reply(request('Is there any gluten free bread?', true));
-    expect(greeted.text).toBe(`${bakery.greeting}\n\n${bakery.faqs[2].answer}`);
+  it('answers FAQs through typos, other wording and case, with BM25 retrieval', async () => {
+    const answers = async (text: string) => (await engine.reply(request(text, false))).text;
+    expect(await answers('opening HOURS??')).toBe(bakery.faqs[0].answer);
+    expect(await answers('wen r u open')).toBe(bakery.faqs[0].answer);
+    expect(await answers('do u do delivrey')).toBe(bakery.faqs[1].answer);
+    expect(await answers('Is there any gluten free bread?')).toBe(bakery.faqs[2].answer);
+    expect(await answers('price of a birthday cake pls')).toBe(bakery.faqs[3].answer);
+    expect(await answers('whats ur adress')).toBe(bakery.faqs[4].answer);
+    expect(await answers('can i pay with my card')).toBe(bakery.faqs[5].answer);
   });
 
-  it('acknowledges a message no FAQ matches, naming the agent and what it can do', async () => {
-    const reply = await engine.reply(request('My order number is 12345', false));
-    expect(reply).toEqual({
-      text: "Thanks for your message! You're chatting with bakery. I can answer your questions or pass your details to our team. Could you tell me a little more about what you need?",
-      skill: null,
-      handoff: false,
-    });
+  it('works with a single FAQ', async () => {
+    const one = { ...bakery, faqs: [{ question: 'Do you accept health insurance?', answer: 'Yes, all major insurers.' }] };
+    expect((await engine.reply(request('do u take insurance?', false, one))).text).toBe('Yes, all major insurers.');
+    expect((await engine.reply(request('do you sell wine?', false, one))).text).toMatch(/don't know/);
+  });
+
+  it('says it does not know below the confidence threshold and offers a person; "yes" hands over', async () => {
+    const chat = new ConversationDriver(bakery, MONDAY_MORNING);
+    const unknown = await chat.say('Can I bring my dog inside?');
+    expect(unknown).toMatchObject({ skill: 'faq_responder', handoff: false });
+    expect(unknown.text).toContain("I'm sorry, I don't know the answer to that. Would you like me to connect you with a person");
+    const yes = await chat.say('yes please');
+    expect(yes).toMatchObject({ handoff: true, handoffReason: 'customer_asked_for_human' });
+  });
+
+  it('gives up after two unanswerable questions in a row and hands over (skill_gave_up)', async () => {
+    const chat = new ConversationDriver(bakery, MONDAY_MORNING);
+    await chat.say('do you sell wine');
+    const second = await chat.say('what about craft beer then');
+    expect(second).toMatchObject({ handoff: true, handoffReason: 'skill_gave_up' });
+  });
+
+  it('hands over at once when the customer asks for a person, in any wording', async () => {
+    for (const text of ['can i talk to a human', 'I want to speak to someone real', 'REAL PERSON PLEASE', 'get me a manager']) {
+      expect(await engine.reply(request(text, false))).toMatchObject({ handoff: true, handoffReason: 'customer_asked_for_human' });
+    }
+    expect(await engine.reply(request('is a person allowed to bring a dog?', false))).toMatchObject({ handoff: false });
+  });
+
+  it('lets the instruction shape its own wording (formal), never the FAQ answers', async () => {
+    const formal = { ...bakery, instruction: 'Be formal and professional.' };
+    const reply = await engine.reply(request('do you sell wine', false, formal));
+    expect(reply.text).toBe('I apologise, I don\'t know the answer to that. Would you like me to connect you with a person from our team?');
+    expect((await engine.reply(request('thanks!', false, formal))).text).not.toContain('!');
+    const faqWithBang = { ...formal, faqs: [{ question: 'opening hours', answer: 'Open every day!' }] };
+    expect((await engine.reply(request('opening hours?', false, faqWithBang))).text).toBe('Open every day!');
   });
 
   it('acknowledges without offers when the agent has no skills, and without a greeting when it has none', async () => {
@@ -62,10 +83,10 @@ describe('DeterministicReplyEngine', () => {
   });
 
   it('is deterministic: the same request always gets the same reply', async () => {
-    const messages = ['opening hours', 'do you deliver', 'something else entirely', '', '[image] a photo'];
-    for (const text of messages) {
-      for (const firstReply of [true, false]) {
-        const replies = await Promise.all([1, 2, 3].map(() => engine.reply(request(text, firstReply))));
+    const messages = ['opening hours', 'I need an appointment tomorrow', 'my name is Ann, ann@x.io', 'something else entirely', '', '[image] a photo'];
+    for (const agent of [bakery, clinic]) {
+      for (const text of messages) {
+        const replies = await Promise.all([1, 2, 3].map(() => engine.reply(request(text, true, agent))));
         expect(new Set(replies.map((r) => JSON.stringify(r))).size).toBe(1);
       }
     }

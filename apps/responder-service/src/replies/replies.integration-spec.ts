@@ -231,7 +231,8 @@ describe('responder-service: replies to message.inbound over Kafka and PostgreSQ
   it(`remembers only the last ${CONVERSATION_MEMORY} turns of a conversation`, async () => {
     const tenant = 'ten_memory';
     const customer = phoneNumber();
-    await h.announceAgent(tenant, agentRecord('support'));
+    // No skills: every message gets a plain acknowledgement (an FAQ agent would hand these unanswerable ones to a person).
+    await h.announceAgent(tenant, agentRecord('support', { skills: [] }));
     const events = Array.from({ length: 30 }, (_, i) => inboundEvent(tenant, { from: customer, to: BUSINESS, text: `message ${i}` }));
     for (const event of events) await h.deliverInbound(event);
     await pollUntil(() => receivedFor(events[events.length - 1].data.message_id).length > 0, { description: 'the last reply' });

@@ -1,4 +1,5 @@
 import type { AgentRecord, InboundMessageType } from '@parley/contracts';
+import type { LeadFacts, LeadField } from '../skills/lead-facts';
 
 /** WhatsApp's limit on a text message's body. */
 export const MAX_REPLY_CHARS = 4096;
@@ -9,6 +10,43 @@ export interface ConversationTurn {
   at: string;
 }
 
+/**
+ * What the skills remember about one conversation between replies (stored with the conversation). Engines treat it
+ * as a value: they get it and return the next one; nothing else carries skill progress.
+ */
+export interface SkillState {
+  lead?: { facts: LeadFacts; asking: LeadField | null; done: boolean };
+  booking?: {
+    stage: 'choosing' | 'confirming' | 'booked';
+    /** Slot starts (ISO) the agent offered, so "the second one" or "10:30" can pick one. */
+    offered: string[];
+    /** The slot the agent asked the customer to confirm. */
+    pending: string | null;
+    /** The slot booked in this conversation: a later change moves it. */
+    booked: string | null;
+    /** Consecutive messages the skill could not understand; it gives up to a human after a few. */
+    misses: number;
+  };
+  /** The agent could not answer and offered a person: a "yes" then hands the conversation off. */
+  humanOffered?: boolean;
+  /** Consecutive questions the agent could not answer. */
+  unknownStreak?: number;
+}
+
+/** The appointments the agent's calendar already holds (read-only: booking is an effect the caller applies). */
+export interface BookingCalendar {
+  /** Start instants (epoch ms) of booked slots in [from, to). */
+  busy(from: Date, to: Date): Promise<Set<number>>;
+}
+
+/** What a reply asks the caller to do besides sending it (nothing when only previewing). */
+export interface ReplyEffects {
+  /** A complete lead to store and announce on `lead.captured`. */
+  lead?: Required<LeadFacts>;
+  /** A slot to book; `replaces` is the start of this conversation's booking it moves (that one is cancelled). */
+  appointment?: { startsAt: string; endsAt: string; timezone: string; replaces: string | null };
+}
+
 export interface ReplyRequest {
   agent: AgentRecord;
   /** Earlier turns of this conversation, oldest first (bounded memory; the message answered is not in it). */
@@ -16,6 +54,11 @@ export interface ReplyRequest {
   /** The agent has not replied in this conversation yet: the reply then opens with the agent's greeting. */
   firstReply: boolean;
   message: { text: string; type: InboundMessageType; contactName: string | null };
+  /** The customer's number (E.164) or business-scoped id. */
+  customer: string;
+  state: SkillState;
+  now: Date;
+  calendar: BookingCalendar;
 }
 
 export interface Reply {
@@ -24,11 +67,15 @@ export interface Reply {
   skill: string | null;
   /** The agent hands the conversation to a human: it stays silent until released. */
   handoff: boolean;
+  handoffReason?: 'customer_asked_for_human' | 'skill_gave_up';
+  /** The conversation's skill memory after this reply. */
+  state: SkillState;
+  effects: ReplyEffects;
 }
 
 /**
- * What produces the agent's reply. The deterministic engine is the foundation; the skills engine and the
- * OpenAI-compatible LLM (when LLM_BASE_URL is set) plug in here without the reply flow changing.
+ * What produces the agent's reply. The skills engine is deterministic and needs no LLM; an OpenAI-compatible LLM
+ * engine (LLM_BASE_URL, a later round) plugs in here, calling the same skill code as tools, without the reply flow changing.
  *
  * An abstract class rather than an interface so that it can be the Nest injection token.
  */

@@ -2,6 +2,11 @@ import {
   Topics,
   conversationKey,
   derivedId,
+  type AppointmentBookedData,
+  type AppointmentRecord,
+  type ConversationHandoffData,
+  type LeadCapturedData,
+  type LeadRecord,
   type MessageInboundData,
   type MessageOutboundData,
   type MessageReceivedData,
@@ -61,5 +66,51 @@ export function replyEvents(
     key,
     value: EventPublisher.envelope(Topics.MessageReceived, tenantId, received, derivedId('evt', 'received', inbound.message_id)),
   });
+  return events;
+}
+
+/** What a reply did besides answering: the public events the tenant's webhooks receive. */
+export interface ReplyOutcome {
+  conversationId: string;
+  agentName: string;
+  lead: LeadRecord | null;
+  appointment: AppointmentRecord | null;
+  handoffReason: string | null;
+}
+
+/**
+ * `lead.captured`, `appointment.booked` and `conversation.handoff` for one handled inbound message. Their ids derive
+ * from the inbound message like the reply's, so republishing after a crash cannot duplicate them.
+ */
+export function engagementEvents(tenantId: string, inbound: MessageInboundData, outcome: ReplyOutcome, at: Date): StoredEvent[] {
+  const key = conversationKey(tenantId, inbound.from);
+  const common = { tenant_id: tenantId, channel: 'whatsapp' as const, agent: outcome.agentName, at: at.toISOString() };
+  const events: StoredEvent[] = [];
+  if (outcome.lead) {
+    const data: LeadCapturedData = { event: 'lead.captured', ...common, lead: outcome.lead };
+    events.push({ topic: Topics.LeadCaptured, key, value: EventPublisher.envelope(Topics.LeadCaptured, tenantId, data, derivedId('evt', 'lead', inbound.message_id)) });
+  }
+  if (outcome.appointment) {
+    const data: AppointmentBookedData = { event: 'appointment.booked', ...common, appointment: outcome.appointment };
+    events.push({
+      topic: Topics.AppointmentBooked,
+      key,
+      value: EventPublisher.envelope(Topics.AppointmentBooked, tenantId, data, derivedId('evt', 'appointment', inbound.message_id)),
+    });
+  }
+  if (outcome.handoffReason) {
+    const data: ConversationHandoffData = {
+      event: 'conversation.handoff',
+      ...common,
+      conversation_id: outcome.conversationId,
+      customer: inbound.from,
+      reason: outcome.handoffReason,
+    };
+    events.push({
+      topic: Topics.ConversationHandoff,
+      key,
+      value: EventPublisher.envelope(Topics.ConversationHandoff, tenantId, data, derivedId('evt', 'handoff', inbound.message_id)),
+    });
+  }
   return events;
 }

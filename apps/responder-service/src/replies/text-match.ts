@@ -13,13 +13,18 @@ const STOPWORDS = new Set(
 
 /** Lower-cased, accent-free word stems of a text, minus stopwords. */
 export function keywords(text: string): Set<string> {
+  return new Set(keywordList(text));
+}
+
+/** The same keywords in order, repeats kept (what a ranking function counts). */
+export function keywordList(text: string): string[] {
   const words = text
     .normalize('NFKD')
     .replace(/\p{M}/gu, '')
     .toLowerCase()
     .split(/[^\p{L}\p{N}]+/u)
     .filter((w) => w.length > 0 && !STOPWORDS.has(w));
-  return new Set(words.map(stem));
+  return words.map(stem);
 }
 
 /** A deliberately small stemmer: plural and -ing/-ed forms meet their base ("hours"/"hour", "opening"/"open"). */

@@ -79,3 +79,16 @@ export class UpsertAgentBody {
   @Type(() => BookingDto)
   booking?: BookingDto;
 }
+
+/** Body of `POST /api/v1/agents/{agent_name}/test` (CONTRACT.md §3): one message, answered without side effects. */
+export class TestAgentBody {
+  @IsString()
+  @Length(1, 4096)
+  message!: string;
+
+  /** The customer number the message would come from (E.164), for skills that use it; a sample number by default. */
+  @IsOptional()
+  @IsString()
+  @Matches(/^\+[1-9]\d{6,14}$/, { message: 'from must be an E.164 phone number such as +14155550100' })
+  from?: string;
+}

@@ -1,0 +1,200 @@
+import {
+  Topics,
+  type AppointmentBookedEvent,
+  type ConversationHandoffEvent,
+  type LeadCapturedEvent,
+  type MessageInboundEvent,
+  type MessageOutboundEvent,
+  type MessageReceivedEvent,
+} from '@parley/contracts';
+import type { ProbedMessage, TopicProbe } from '@parley/kafka';
+import { pollUntil } from '@parley/testing';
+import { ResponderHarness, agentRecord, inboundEvent, phoneNumber } from '../test/responder-harness';
+
+const BUSINESS = '+4930000001';
+const OPEN_ALL_DAY: [string, string][] = [['08:00', '20:00']];
+const EVERY_DAY = { mon: OPEN_ALL_DAY, tue: OPEN_ALL_DAY, wed: OPEN_ALL_DAY, thu: OPEN_ALL_DAY, fri: OPEN_ALL_DAY, sat: OPEN_ALL_DAY, sun: OPEN_ALL_DAY };
+
+/** Conversations over real Kafka and PostgreSQL, one per skill: inbound message in, reply and public events out. */
+describe('responder-service: the skills engine in conversations over Kafka', () => {
+  let h: ResponderHarness;
+  let outbound: TopicProbe<MessageOutboundEvent>;
+  let received: TopicProbe<MessageReceivedEvent>;
+  let leads: TopicProbe<LeadCapturedEvent>;
+  let booked: TopicProbe<AppointmentBookedEvent>;
+  let handoffs: TopicProbe<ConversationHandoffEvent>;
+
+  beforeAll(async () => {
+    h = await ResponderHarness.start('skills');
+    [outbound, received, leads, booked, handoffs] = await Promise.all([
+      h.kafka.probe<MessageOutboundEvent>(Topics.MessageOutbound),
+      h.kafka.probe<MessageReceivedEvent>(Topics.MessageReceived),
+      h.kafka.probe<LeadCapturedEvent>(Topics.LeadCaptured),
+      h.kafka.probe<AppointmentBookedEvent>(Topics.AppointmentBooked),
+      h.kafka.probe<ConversationHandoffEvent>(Topics.ConversationHandoff),
+    ]);
+  });
+
+  afterAll(async () => {
+    for (const probe of [outbound, received, leads, booked, handoffs]) await probe?.stop();
+    await h?.close();
+  });
+
+  const receivedFor = (messageId: string): ProbedMessage<MessageReceivedEvent>[] => received.messages.filter((m) => m.value.data.message_id === messageId);
+
+  /** Sends one customer message and returns the agent's answer as reported on message.received (null: silent). */
+  async function say(tenant: string, customer: string, text: string): Promise<string | null> {
+    const event: MessageInboundEvent = inboundEvent(tenant, { from: customer, to: BUSINESS, text });
+    await h.deliverInbound(event);
+    const got = await pollUntil(() => receivedFor(event.data.message_id)[0], { description: `message.received of "${text}"` });
+    return got.value.data.agent_response;
+  }
+
+  async function conversationOf(tenant: string, customer: string): Promise<string> {
+    const rows: { id: string }[] = await h.sql.query('SELECT id FROM conversations WHERE tenant_id = $1 AND customer = $2', [tenant, customer]);
+    return rows[0].id;
+  }
+
+  it('faq_responder: answers from the FAQs, admits what it does not know, and hands over; silent until released', async () => {
+    const tenant = 'ten_faq';
+    const customer = phoneNumber();
+    const agent = agentRecord('bakery', {
+      skills: ['faq_responder'],
+      faqs: [
+        { question: 'What are your opening hours?', answer: 'We open at 8:00.' },
+        { question: 'Do you deliver cakes?', answer: 'Yes, within 10 km.' },
+      ],
+    });
+    await h.announceAgent(tenant, agent);
+
+    expect(await say(tenant, customer, 'wen do u open??')).toBe(`${agent.greeting}\n\nWe open at 8:00.`);
+    expect(await say(tenant, customer, 'do you do delivrey')).toBe('Yes, within 10 km.');
+    expect(await say(tenant, customer, 'can I bring my dog?')).toContain("I don't know the answer to that. Would you like me to connect you with a person");
+    expect(await say(tenant, customer, 'yes pls')).toContain('passing you to a member of our team');
+
+    const conversationId = await conversationOf(tenant, customer);
+    const handoff = await pollUntil(() => handoffs.find((m) => m.value.data.conversation_id === conversationId), { description: 'conversation.handoff' });
+    expect(handoff.key).toBe(`${tenant}:${customer}`);
+    expect(handoff.value.data).toEqual({
+      event: 'conversation.handoff',
+      tenant_id: tenant,
+      channel: 'whatsapp',
+      conversation_id: conversationId,
+      customer,
+      agent: 'bakery',
+      reason: 'customer_asked_for_human',
+      at: expect.any(String),
+    });
+
+    // Handed off: the message is reported, the agent stays silent.
+    expect(await say(tenant, customer, 'hello? anyone there?')).toBeNull();
+    const handedOff = await h.kafka.rpc.request('conversations.get', { tenant_id: tenant, id: conversationId });
+    expect(handedOff.state).toBe('handed_off');
+    expect(handedOff.messages.map((m) => m.role)).toEqual(['customer', 'agent', 'customer', 'agent', 'customer', 'agent', 'customer', 'agent', 'customer']);
+    await expect(h.kafka.rpc.request('conversations.get', { tenant_id: 'ten_other', id: conversationId })).rejects.toMatchObject({ problem: { status: 404 } });
+    await expect(h.kafka.rpc.request('conversations.release', { tenant_id: 'ten_other', id: conversationId })).rejects.toMatchObject({ problem: { status: 404 } });
+
+    expect(await h.kafka.rpc.request('conversations.release', { tenant_id: tenant, id: conversationId })).toMatchObject({ id: conversationId, state: 'active' });
+    expect(await say(tenant, customer, 'opening hours?')).toBe('We open at 8:00.');
+    const list = await h.kafka.rpc.request('conversations.list', { tenant_id: tenant, limit: 10, cursor: null });
+    expect(list.data.map((c) => c.id)).toEqual([conversationId]);
+  });
+
+  it('lead_capture: collects the lead across messages (several facts at once, a correction) and emits lead.captured', async () => {
+    const tenant = 'ten_lead';
+    const customer = '+447911123456';
+    await h.announceAgent(tenant, agentRecord('sales', { skills: ['lead_capture', 'faq_responder'] }));
+
+    expect(await say(tenant, customer, "hi, I'm Maria Lopez and I'm interested in a catering quote for 40 ppl")).toContain(
+      "Nice to meet you, Maria! What's the best email address to reach you?",
+    );
+    expect(await say(tenant, customer, 'maria.lopez@gmail')).toContain("couldn't read that as an email address");
+    expect(await say(tenant, customer, 'maria.lopez@gmail.com')).toContain("I've passed your details to our team");
+
+    const conversationId = await conversationOf(tenant, customer);
+    const captured = await pollUntil(() => leads.find((m) => m.value.data.lead.conversation_id === conversationId), { description: 'lead.captured' });
+    expect(captured.key).toBe(`${tenant}:${customer}`);
+    expect(captured.value.data).toEqual({
+      event: 'lead.captured',
+      tenant_id: tenant,
+      channel: 'whatsapp',
+      agent: 'sales',
+      lead: {
+        id: expect.stringMatching(/^led_/),
+        name: 'Maria Lopez',
+        email: 'maria.lopez@gmail.com',
+        phone: customer,
+        interest: 'catering quote for 40 ppl',
+        conversation_id: conversationId,
+        created_at: expect.any(String),
+      },
+      at: expect.any(String),
+    });
+
+    expect(await say(tenant, customer, 'actually use my work email maria@lopez.dev')).toContain("I've updated your details");
+    const page = await h.kafka.rpc.request('leads.list', { tenant_id: tenant, limit: 10, cursor: null });
+    expect(page).toEqual({ data: [{ ...captured.value.data.lead, email: 'maria@lopez.dev' }], next_cursor: null });
+    expect((await h.kafka.rpc.request('leads.list', { tenant_id: 'ten_other', limit: 10, cursor: null })).data).toEqual([]);
+  });
+
+  it('appointment_booking: proposes, confirms, books, moves on a changed mind, and emits appointment.booked', async () => {
+    const tenant = 'ten_book';
+    const customer = phoneNumber();
+    await h.announceAgent(tenant, agentRecord('clinic', { skills: ['appointment_booking'], booking: { timezone: 'UTC', slot_minutes: 30, opening_hours: EVERY_DAY } }));
+
+    const proposal = await say(tenant, customer, 'can i come in tmrw at 10am?');
+    expect(proposal).toMatch(/Shall I book \w{3} \d{1,2} \w{3}, 10:00 \(UTC\) for you\? Reply yes to confirm\.$/);
+    expect(await say(tenant, customer, 'yes')).toMatch(/^You're booked for \w{3} \d{1,2} \w{3}, 10:00–10:30 \(UTC\)/);
+
+    const conversationId = await conversationOf(tenant, customer);
+    const first = await pollUntil(() => booked.find((m) => m.value.data.appointment.conversation_id === conversationId), { description: 'appointment.booked' });
+    const tomorrow10 = new Date(Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), new Date().getUTCDate() + 1, 10)).toISOString();
+    expect(first.value.data).toMatchObject({
+      event: 'appointment.booked',
+      tenant_id: tenant,
+      agent: 'clinic',
+      appointment: { customer, starts_at: tomorrow10, timezone: 'UTC', status: 'booked', conversation_id: conversationId },
+    });
+
+    expect(await say(tenant, customer, 'actually make it 11 instead')).toContain('Shall I move your appointment');
+    expect(await say(tenant, customer, 'yep')).toContain('moved to');
+    const page = await h.kafka.rpc.request('appointments.list', { tenant_id: tenant, limit: 10, cursor: null });
+    expect(page.data.map((a) => [a.starts_at.slice(11, 16), a.status])).toEqual([
+      ['11:00', 'booked'],
+      ['10:00', 'cancelled'],
+    ]);
+  });
+
+  it('appointment_booking: two customers confirming the same slot at once get one booking and one alternative', async () => {
+    const tenant = 'ten_race';
+    await h.announceAgent(tenant, agentRecord('clinic', { skills: ['appointment_booking'], booking: { timezone: 'UTC', slot_minutes: 30, opening_hours: EVERY_DAY } }));
+    const customers = [phoneNumber(), phoneNumber(), phoneNumber(), phoneNumber()];
+    for (const c of customers) expect(await say(tenant, c, 'book me tomorrow at 2pm')).toContain('14:00 (UTC)');
+
+    const answers = await Promise.all(customers.map((c) => say(tenant, c, 'yes')));
+    expect(answers.filter((a) => a?.startsWith("You're booked"))).toHaveLength(1);
+    expect(answers.filter((a) => a?.includes('has just been taken'))).toHaveLength(3);
+    const rows: { n: string }[] = await h.sql.query(`SELECT count(*) AS n FROM appointments WHERE tenant_id = $1 AND status = 'booked'`, [tenant]);
+    expect(Number(rows[0].n)).toBe(1);
+  });
+
+  it('replies.preview answers like the agent would, with no side effects; an unknown agent is 404', async () => {
+    const tenant = 'ten_preview';
+    await h.announceAgent(tenant, agentRecord('bakery', { faqs: [{ question: 'Do you deliver?', answer: 'Yes, within 10 km.' }] }));
+    const preview = await h.kafka.rpc.request('replies.preview', { tenant_id: tenant, agent: 'bakery', message: 'do u deliver', from: null });
+    expect(preview).toEqual({ reply: 'Hello from bakery!\n\nYes, within 10 km.', skill: 'faq_responder', handoff: false });
+    const human = await h.kafka.rpc.request('replies.preview', { tenant_id: tenant, agent: 'bakery', message: 'let me talk to a human', from: '+14155550100' });
+    expect(human.handoff).toBe(true);
+
+    const counts: { n: string }[] = await h.sql.query(
+      `SELECT (SELECT count(*) FROM conversations WHERE tenant_id = $1) + (SELECT count(*) FROM processed_messages WHERE tenant_id = $1)
+            + (SELECT count(*) FROM leads WHERE tenant_id = $1) + (SELECT count(*) FROM appointments WHERE tenant_id = $1) AS n`,
+      [tenant],
+    );
+    expect(Number(counts[0].n)).toBe(0);
+    expect(outbound.messages.some((m) => m.value.tenant_id === tenant)).toBe(false);
+    await expect(h.kafka.rpc.request('replies.preview', { tenant_id: 'ten_other', agent: 'bakery', message: 'hi', from: null })).rejects.toMatchObject({
+      problem: { status: 404 },
+    });
+  });
+});

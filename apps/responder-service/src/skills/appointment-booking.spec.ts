@@ -1,0 +1,84 @@
+import { ConversationDriver } from './conversation-driver';
+import { MONDAY_MORNING, clinic } from './test-agents';
+
+const berlin = { ...clinic, booking: { ...clinic.booking!, timezone: 'Europe/Berlin' } };
+
+describe('appointment_booking', () => {
+  it('offers free slots inside opening hours, takes "the second one", confirms, and books', async () => {
+    const chat = new ConversationDriver(clinic, MONDAY_MORNING);
+    const offer = await chat.say('hi, I need an apointment pls');
+    expect(offer).toMatchObject({ skill: 'appointment_booking' });
+    expect(offer.text).toContain('I can offer Mon 23 Nov at 09:00, 09:30 or 10:00 (Europe/London). Which suits you?');
+    expect((await chat.say('the second one')).text).toBe('Shall I book Mon 23 Nov, 09:30 (Europe/London) for you? Reply yes to confirm.');
+    expect(chat.booked()).toEqual([]);
+    const booked = await chat.say('yes');
+    expect(booked.text).toBe("You're booked for Mon 23 Nov, 09:30–10:00 (Europe/London). See you then.");
+    expect(booked.effects.appointment).toEqual({ startsAt: '2026-11-23T09:30:00.000Z', endsAt: '2026-11-23T10:00:00.000Z', timezone: 'Europe/London', replaces: null });
+  });
+
+  it('moves the booking on "actually make it Thursday", keeping the time, and cancels the old slot', async () => {
+    const chat = new ConversationDriver(clinic, MONDAY_MORNING);
+    await chat.say('can I book tomorrow at 2pm?');
+    await chat.say('yes');
+    expect(chat.booked()).toEqual(['2026-11-24T14:00:00.000Z']);
+    expect((await chat.say('actually make it Thursday')).text).toBe(
+      'Shall I move your appointment from Tue 24 Nov, 14:00 to Thu 26 Nov, 14:00 (Europe/London)? Reply yes to confirm.',
+    );
+    const moved = await chat.say('yep thats fine');
+    expect(moved.effects.appointment?.replaces).toBe('2026-11-24T14:00:00.000Z');
+    expect(chat.booked()).toEqual(['2026-11-26T14:00:00.000Z']);
+  });
+
+  it('changes its mind before confirming: "no wait, 3pm instead" keeps the day', async () => {
+    const chat = new ConversationDriver(clinic, MONDAY_MORNING);
+    await chat.say('wednesday 11am?');
+    expect((await chat.say('no wait, 3pm instead')).text).toBe('Shall I book Wed 25 Nov, 15:00 (Europe/London) for you? Reply yes to confirm.');
+  });
+
+  it('refuses out-of-hours requests and closed days, offering the nearest free alternatives', async () => {
+    const chat = new ConversationDriver(clinic, MONDAY_MORNING);
+    const late = await chat.say('book me in friday 3pm');
+    expect(late.text).toContain("we're not open at Fri 27 Nov, 15:00 (our hours: Mon–Thu 09:00–17:00; Fri 09:00–13:00)");
+    expect(late.text).toContain('I can offer Fri 27 Nov at 11:30, 12:00 or 12:30');
+    const sunday = await chat.say('sunday then?');
+    expect(sunday.text).toContain("we're closed on Sundays");
+    expect(sunday.effects).toEqual({});
+  });
+
+  it('never offers or confirms a taken slot, and offers alternatives when it was taken before the "yes"', async () => {
+    const shared: { startsAt: string; endsAt: string; status: 'booked' | 'cancelled' }[] = [];
+    const ann = new ConversationDriver(clinic, MONDAY_MORNING, '+447911000001', shared);
+    const bob = new ConversationDriver(clinic, MONDAY_MORNING, '+447911000002', shared);
+    await ann.say('monday 9am please');
+    await bob.say('monday at 9?');
+    await ann.say('yes');
+    const late = await bob.say('yes');
+    expect(late.effects).toEqual({});
+    expect(late.text).toContain('Mon 23 Nov, 09:00 has just been taken');
+    expect(late.text).toContain('I can offer Mon 23 Nov at 09:30, 10:00 or 10:30');
+    expect((await bob.say('i want to book')).text).not.toContain('09:00,');
+  });
+
+  it('reads dates and times in the agent timezone (Europe/Berlin: tomorrow 15:00 local is 14:00 UTC)', async () => {
+    const chat = new ConversationDriver(berlin, MONDAY_MORNING);
+    expect((await chat.say('tmrw at 3pm')).text).toContain('Shall I book Tue 24 Nov, 15:00 (Europe/Berlin) for you? Reply yes to confirm.');
+    const booked = await chat.say('ok');
+    expect(booked.effects.appointment).toMatchObject({ startsAt: '2026-11-24T14:00:00.000Z', timezone: 'Europe/Berlin' });
+  });
+
+  it('refuses a time already past and a time off the slot grid', async () => {
+    const afternoon = new ConversationDriver(clinic, new Date('2026-11-23T15:10:00.000Z'));
+    expect((await afternoon.say('today at 10am')).text).toContain('Mon 23 Nov, 10:00 has already passed');
+    const grid = new ConversationDriver(clinic, MONDAY_MORNING);
+    expect((await grid.say('tuesday 10:15')).text).toContain('Appointments start every 30 minutes. I can offer Tue 24 Nov at 09:30, 10:00 or 10:30');
+  });
+
+  it('gives up to a person after three messages it cannot understand', async () => {
+    const chat = new ConversationDriver(clinic, MONDAY_MORNING);
+    await chat.say('I want to book an appointment');
+    await chat.say('no');
+    const answers = [await chat.say('whenever really'), await chat.say('hmm dunno'), await chat.say('you pick')];
+    expect(answers.map((a) => a.handoff)).toEqual([false, false, true]);
+    expect(answers[2].handoffReason).toBe('skill_gave_up');
+  });
+});

@@ -1,0 +1,62 @@
+import type { AgentRecord } from '@parley/contracts';
+import { DeterministicReplyEngine } from '../replies/deterministic-reply-engine';
+import type { BookingCalendar, Reply, ReplyEffects, SkillState } from '../replies/reply-engine';
+
+/**
+ * Drives the engine through a conversation the way RepliesService does (skill memory carried from reply to reply,
+ * bookings applied to a calendar), without Kafka or a database: what the skill unit tests and the scripted fixture use.
+ */
+export class ConversationDriver {
+  private readonly engine = new DeterministicReplyEngine();
+  state: SkillState = {};
+  replies = 0;
+  readonly leads: NonNullable<ReplyEffects['lead']>[] = [];
+  readonly bookings: { startsAt: string; endsAt: string; status: 'booked' | 'cancelled' }[];
+
+  constructor(
+    readonly agent: AgentRecord,
+    public now: Date,
+    readonly customer = '+447911123456',
+    sharedBookings?: { startsAt: string; endsAt: string; status: 'booked' | 'cancelled' }[],
+  ) {
+    this.bookings = sharedBookings ?? [];
+  }
+
+  private readonly calendar: BookingCalendar = {
+    busy: (from, to) =>
+      Promise.resolve(
+        new Set(
+          this.bookings
+            .filter((b) => b.status === 'booked')
+            .map((b) => Date.parse(b.startsAt))
+            .filter((t) => t >= from.getTime() && t < to.getTime()),
+        ),
+      ),
+  };
+
+  async say(text: string): Promise<Reply> {
+    const reply = await this.engine.reply({
+      agent: this.agent,
+      conversationHistory: [],
+      firstReply: this.replies === 0,
+      message: { text, type: 'text', contactName: null },
+      customer: this.customer,
+      state: this.state,
+      now: this.now,
+      calendar: this.calendar,
+    });
+    this.replies++;
+    this.state = reply.state;
+    if (reply.effects.lead) this.leads.push(reply.effects.lead);
+    const appointment = reply.effects.appointment;
+    if (appointment) {
+      if (appointment.replaces) for (const b of this.bookings) if (b.startsAt === appointment.replaces && b.status === 'booked') b.status = 'cancelled';
+      this.bookings.push({ startsAt: appointment.startsAt, endsAt: appointment.endsAt, status: 'booked' });
+    }
+    return reply;
+  }
+
+  booked(): string[] {
+    return this.bookings.filter((b) => b.status === 'booked').map((b) => b.startsAt);
+  }
+}

@@ -1,0 +1,36 @@
+import type { Skill } from '@parley/contracts';
+import type { ReplyEffects, ReplyRequest, SkillState } from '../replies/reply-engine';
+
+/** One skill's answer to a message: the text (before greeting), the next skill memory, and what should happen. */
+export interface SkillAnswer {
+  text: string;
+  skill: Skill | null;
+  state: SkillState;
+  handoff?: 'customer_asked_for_human' | 'skill_gave_up';
+  effects?: ReplyEffects;
+}
+
+export type SkillRequest = ReplyRequest;
+
+const YES = /^\s*(y|yes+|yep|yeah|yea|yup|ya|sure|ok|okay|k|confirm(ed)?|correct|perfect|great|fine|sounds good|that works|works for me|please do|go ahead|book it|do it|deal|absolutely|definitely)\b/i;
+const NO = /^\s*(n|no+|nope|nah|not really|cancel|don'?t|do not|never mind|nevermind)\b/i;
+
+export function isYes(text: string): boolean {
+  return YES.test(text) && !NO.test(text);
+}
+
+export function isNo(text: string): boolean {
+  return NO.test(text);
+}
+
+export function isQuestion(text: string): boolean {
+  return /\?\s*$/.test(text.trim()) || /^\s*(what|when|where|why|how|who|which|do|does|did|is|are|can|could|will|would|should|have|has)\b/i.test(text);
+}
+
+const HUMAN =
+  /\b(human|real person|an? (actual|real) (person|agent|human)|some(one|body) real|live (agent|person|chat)|representative|operator|manager|staff member|customer service)\b|\b(speak|talk|chat)\s+(to|with)\s+(some(one|body)|a (person|human|agent|representative)|an? (actual|real) (person|human)|staff|the owner)\b/i;
+
+/** The customer asks for a person instead of the agent. */
+export function asksForHuman(text: string): boolean {
+  return HUMAN.test(text);
+}

@@ -147,6 +147,7 @@ describe('messaging-service over Kafka, PostgreSQL and a fake Cloud API', () => 
       status: 'connected',
       agent: null,
       is_default: true,
+      send_limit_per_second: null,
       created_at: expect.any(String),
     });
 
@@ -171,7 +172,7 @@ describe('messaging-service over Kafka, PostgreSQL and a fake Cloud API', () => 
 
     const send = await pollUntil(() => sandbox.sendsTo(customer)[0], { description: 'the Cloud API send' });
     expect(send.version).toBe('v21.0');
-    expect(send.phoneNumberId).toBe(t1Channel.phone_number_id);
+    expect(send.phoneNumberId).toBe(t1Channel.phone_number_id!);
     expect(send.authorization).toBe('Bearer sandbox');
     expect(send.contentType).toBe('application/json');
     expect(send.body).toEqual({ messaging_product: 'whatsapp', recipient_type: 'individual', to: customer, type: 'text', text: { body: 'Your order has shipped.' } });
@@ -274,7 +275,7 @@ describe('messaging-service over Kafka, PostgreSQL and a fake Cloud API', () => 
 
   it('turns an inbound text into exactly one message.inbound, also when the provider redelivers it', async () => {
     const id = wamid();
-    const body = textMessage(t1Channel.phone_number_id, '16505551234', id, 'Does it come in another color?');
+    const body = textMessage(t1Channel.phone_number_id!, '16505551234', id, 'Does it come in another color?');
     // An unknown number in the same payload is skipped without losing the known one.
     body.entry[0].changes.unshift(textMessage('unknown-number', '15551110000', wamid(), 'to nobody').entry[0].changes[0]);
     await publishWebhook(body);
@@ -299,7 +300,7 @@ describe('messaging-service over Kafka, PostgreSQL and a fake Cloud API', () => 
     });
 
     await publishWebhook(body);
-    await webhookBarrier(t1Channel.phone_number_id);
+    await webhookBarrier(t1Channel.phone_number_id!);
     expect(inbound.messages.filter((m) => m.value.data.provider_message_id === id)).toHaveLength(1);
 
     expect(await kafka.rpc.request('messages.get', { tenant_id: T1, message_id: event.value.data.message_id })).toMatchObject({
@@ -315,7 +316,7 @@ describe('messaging-service over Kafka, PostgreSQL and a fake Cloud API', () => 
   it('gives non-text messages their type and a text stand-in', async () => {
     const id = wamid();
     await publishWebhook(
-      notification(t1Channel.phone_number_id, {
+      notification(t1Channel.phone_number_id!, {
         contacts: [{ profile: { name: 'Ana' }, wa_id: '351900000000' }],
         messages: [{ from: '351900000000', id, timestamp: '1749416383', type: 'image', image: { id: 'media-1', mime_type: 'image/jpeg', caption: 'our storefront' } }],
       }),
@@ -327,10 +328,10 @@ describe('messaging-service over Kafka, PostgreSQL and a fake Cloud API', () => 
   it('moves statuses one way: delivered, read, then a late sent changes nothing', async () => {
     const providerId = (await dbRow(firstMessageId)).provider_message_id!;
     const [t1, t2, t3] = [1, 2, 3].map((s) => new Date(Date.UTC(2026, 0, 1, 12, 0, s)).toISOString());
-    await publishWebhook(statusUpdate(t1Channel.phone_number_id, providerId, 'delivered', t1));
-    await publishWebhook(statusUpdate(t1Channel.phone_number_id, providerId, 'read', t2));
-    await publishWebhook(statusUpdate(t1Channel.phone_number_id, providerId, 'sent', t3));
-    await webhookBarrier(t1Channel.phone_number_id);
+    await publishWebhook(statusUpdate(t1Channel.phone_number_id!, providerId, 'delivered', t1));
+    await publishWebhook(statusUpdate(t1Channel.phone_number_id!, providerId, 'read', t2));
+    await publishWebhook(statusUpdate(t1Channel.phone_number_id!, providerId, 'sent', t3));
+    await webhookBarrier(t1Channel.phone_number_id!);
 
     const record = await kafka.rpc.request('messages.get', { tenant_id: T1, message_id: firstMessageId });
     expect(record.status).toBe('read');
@@ -344,8 +345,8 @@ describe('messaging-service over Kafka, PostgreSQL and a fake Cloud API', () => 
     // Observe (not replace) the lookup, to count the attempts.
     const lookup = jest.spyOn(app.get(MessageStatusService), 'findByProviderId');
     const unknown = wamid();
-    await publishWebhook(statusUpdate(t1Channel.phone_number_id, unknown, 'delivered', new Date().toISOString()));
-    await webhookBarrier(t1Channel.phone_number_id);
+    await publishWebhook(statusUpdate(t1Channel.phone_number_id!, unknown, 'delivered', new Date().toISOString()));
+    await webhookBarrier(t1Channel.phone_number_id!);
     expect(lookup.mock.calls.filter(([, , id]) => id === unknown)).toHaveLength(UNKNOWN_STATUS_ATTEMPTS);
     lookup.mockRestore();
   });

@@ -1,6 +1,8 @@
 import { Module } from '@nestjs/common';
+import { InboundTokenVerifier } from './inbound-token.verifier';
 import { ProviderIntakeService } from './provider-intake.service';
+import { ThreeSixtyDialogWebhookController } from './three-sixty-dialog-webhook.controller';
 import { WhatsappWebhookController } from './whatsapp-webhook.controller';
 
-@Module({ controllers: [WhatsappWebhookController], providers: [ProviderIntakeService] })
+@Module({ controllers: [WhatsappWebhookController, ThreeSixtyDialogWebhookController], providers: [ProviderIntakeService, InboundTokenVerifier] })
 export class ProviderIntakeModule {}

@@ -4,6 +4,7 @@ import { EventPublisher } from '@parley/kafka';
 import { ProblemException } from '@parley/service-kit';
 import { constantTimeEqual } from '../auth/credentials';
 import { GatewayConfig } from '../config/gateway.config';
+import { InboundTokenVerifier } from './inbound-token.verifier';
 import { isValidMetaSignature, metaPartitionKey } from './meta-signature';
 
 /** Providers redeliver what we do not acknowledge; ours comes once the broker has the notification. */
@@ -22,6 +23,7 @@ export class ProviderIntakeService {
   constructor(
     private readonly publisher: EventPublisher,
     private readonly config: GatewayConfig,
+    private readonly tokens: InboundTokenVerifier,
   ) {}
 
   /** Meta's webhook verification handshake: the challenge when the token is ours, else null. */
@@ -37,7 +39,24 @@ export class ProviderIntakeService {
     await this.queue({ provider: 'meta', channel_id: null, raw_body: rawBody!.toString('utf8'), received_at: new Date().toISOString() }, metaPartitionKey(parsed), requestId);
   }
 
-  /** Seam for 360dialog intake (`/webhooks/360dialog/{channel_id}`): same queueing, another authentication. */
+  /** 360dialog (`/webhooks/360dialog/{channel_id}`): the channel's inbound token instead of a signature. */
+  async accept360Dialog(channelId: string, token: string | undefined, rawBody: Buffer | undefined, requestId: string): Promise<void> {
+    let valid: boolean;
+    try {
+      valid = typeof token === 'string' && token.length > 0 && token.length <= 512 && (await this.tokens.isValid(channelId, token, requestId));
+    } catch (err) {
+      this.logger.warn(`360dialog token of channel ${channelId} not verifiable now (the provider will redeliver): ${String(err)}`);
+      throw new ProblemException(problem(503, ProblemTypes.unavailable, 'Service Unavailable', 'The notification could not be authenticated now; redeliver it later.'), {
+        'retry-after': '5',
+      });
+    }
+    if (!valid || !rawBody) {
+      throw new ProblemException(problem(401, ProblemTypes.unauthorized, 'Unauthorized', 'X-Channel-Token is missing or is not this channel’s inbound token.'));
+    }
+    // Keyed by channel: one number's notifications stay in order.
+    await this.queue({ provider: '360dialog', channel_id: channelId, raw_body: rawBody.toString('utf8'), received_at: new Date().toISOString() }, channelId, requestId);
+  }
+
   private async queue(data: WhatsappWebhookData, key: string, requestId: string): Promise<void> {
     try {
       await this.publisher.publishEvent(EventPublisher.envelope(Topics.WhatsappWebhook, null, data), key, requestId, { timeoutMs: QUEUE_TIMEOUT_MS });

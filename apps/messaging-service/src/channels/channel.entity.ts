@@ -17,8 +17,8 @@ export class ChannelEntity {
   phoneNumber!: string;
 
   /** The provider's id of the number: how notifications find their tenant. */
-  @Column({ name: 'phone_number_id', type: 'text', unique: true })
-  phoneNumberId!: string;
+  @Column({ name: 'phone_number_id', type: 'text', unique: true, nullable: true })
+  phoneNumberId!: string | null;
 
   @Column({ name: 'waba_id', type: 'text', nullable: true })
   wabaId!: string | null;
@@ -35,6 +35,18 @@ export class ChannelEntity {
 
   @Column({ type: 'text', default: 'connected' })
   status!: 'connected' | 'disconnected';
+
+  /** Messages per second this number may send; null: the provider's default. */
+  @Column({ name: 'send_limit_per_second', type: 'int', nullable: true })
+  sendLimitPerSecond!: number | null;
+
+  /** 360dialog: SHA-256 (hex) of the token its notifications carry in `X-Channel-Token`. */
+  @Column({ name: 'inbound_token_sha256', type: 'text', nullable: true })
+  inboundTokenSha256!: string | null;
+
+  /** Embedded signup: the two-step verification PIN the number was registered with, encrypted like the token. */
+  @Column({ name: 'registration_pin_encrypted', type: 'text', nullable: true })
+  registrationPinEncrypted!: string | null;
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;

@@ -12,6 +12,7 @@ export function toChannelRecord(entity: ChannelEntity): ChannelRecord {
     status: entity.status,
     agent: entity.agent,
     is_default: entity.isDefault,
+    send_limit_per_second: entity.sendLimitPerSecond,
     created_at: entity.createdAt.toISOString(),
   };
 }

@@ -3,6 +3,8 @@ import { MessagingServiceConfig } from '../config/messaging-service.config';
 import { CredentialCipher } from '../crypto/credential-cipher';
 import { ChannelsRpcController } from './channels.rpc.controller';
 import { ChannelsService } from './channels.service';
+import { EmbeddedSignupService } from './embedded-signup.service';
+import { GraphSignupClient } from './graph-signup.client';
 import { SandboxNumbersClient } from './sandbox-numbers.client';
 
 @Module({
@@ -10,6 +12,8 @@ import { SandboxNumbersClient } from './sandbox-numbers.client';
   providers: [
     ChannelsService,
     SandboxNumbersClient,
+    GraphSignupClient,
+    EmbeddedSignupService,
     { provide: CredentialCipher, useFactory: (config: MessagingServiceConfig) => new CredentialCipher(config.ENCRYPTION_KEY), inject: [MessagingServiceConfig] },
   ],
   exports: [ChannelsService],

@@ -1,8 +1,21 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { ProblemTypes, hasPrefix, newId, notFoundProblem, problem, type ChannelRecord, type Page, type WhatsappProvider } from '@parley/contracts';
+import {
+  ProblemTypes,
+  hasPrefix,
+  newId,
+  notFoundProblem,
+  problem,
+  type ChannelRecord,
+  type ConnectChannelRequest,
+  type ConnectedChannelRecord,
+  type Page,
+  type UpdateChannelRequest,
+  type WhatsappProvider,
+} from '@parley/contracts';
 import { ProblemException } from '@parley/service-kit';
-import { DataSource, type EntityManager } from 'typeorm';
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { DataSource, QueryFailedError, type EntityManager } from 'typeorm';
 import { normalisePhone } from '../common/phone';
 import { invalid, pageLimit } from '../common/paging';
 import { MessagingServiceConfig } from '../config/messaging-service.config';
@@ -18,19 +31,25 @@ export const SANDBOX_ACCESS_TOKEN = 'sandbox';
 export interface ConnectChannelInput {
   provider: WhatsappProvider;
   phone_number: string;
-  phone_number_id: string;
+  phone_number_id: string | null;
   waba_id?: string | null;
   access_token: string;
   agent?: string | null;
   is_default?: boolean;
+  inbound_token_sha256?: string | null;
+  registration_pin?: string | null;
 }
 
 /** A channel ready to send: its number and the provider credentials to send with. */
 export interface SendingChannel {
   id: string;
   phoneNumber: string;
+  /** Messages per second this number may send; null: the provider's default. */
+  sendLimitPerSecond: number | null;
   sender: ProviderSender;
 }
+
+const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
 
 /** How an outbound message names its channel; without either, the tenant's default sends. */
 export interface SenderChoice {
@@ -59,9 +78,7 @@ export class ChannelsService {
    * answers the sandbox channel the first call made instead of provisioning a second number.
    */
   async provisionSandbox(tenantId: string): Promise<ChannelRecord> {
-    if (!this.config.SANDBOX_ENABLED) {
-      throw new ProblemException(problem(409, ProblemTypes.conflict, 'Conflict', 'The WhatsApp sandbox is not enabled on this installation.'));
-    }
+    if (!this.config.SANDBOX_ENABLED) throw sandboxDisabled();
     const channel = await this.db.transaction(async (tx) => {
       await this.lockTenant(tx, tenantId);
       const existing = await tx.getRepository(ChannelEntity).findOne({ where: { tenantId, provider: 'sandbox' }, order: { id: 'ASC' } });
@@ -77,13 +94,112 @@ export class ChannelsService {
     return toChannelRecord(channel);
   }
 
+  /**
+   * `POST /api/v1/channels/whatsapp`: a `meta` number with its business token, a `360dialog` number with its API key
+   * (and a fresh inbound token, answered only here), or a new sandbox number provisioned by the sandbox.
+   */
+  async connectRequested(tenantId: string, body: ConnectChannelRequest): Promise<ConnectedChannelRecord> {
+    const common = { agent: body.agent ?? null, is_default: body.is_default, waba_id: body.waba_id ?? null };
+    switch (body.provider) {
+      case 'sandbox': {
+        if (!this.config.SANDBOX_ENABLED) throw sandboxDisabled();
+        const number = await this.sandbox.provision();
+        return this.connect(tenantId, { ...common, provider: 'sandbox', phone_number: number.phone_number, phone_number_id: number.phone_number_id, access_token: SANDBOX_ACCESS_TOKEN });
+      }
+      case 'meta':
+        requireFields(body, ['phone_number', 'phone_number_id', 'access_token']);
+        return this.connect(tenantId, { ...common, provider: 'meta', phone_number: body.phone_number!, phone_number_id: body.phone_number_id!, access_token: body.access_token! });
+      case '360dialog': {
+        requireFields(body, ['phone_number', 'access_token']);
+        const inboundToken = `cht_${randomBytes(32).toString('base64url')}`;
+        const record = await this.connect(tenantId, {
+          ...common,
+          provider: '360dialog',
+          phone_number: body.phone_number!,
+          phone_number_id: body.phone_number_id ?? null,
+          access_token: body.access_token!,
+          inbound_token_sha256: sha256(inboundToken),
+        });
+        return { ...record, inbound_token: inboundToken };
+      }
+      default:
+        throw invalid([{ field: 'provider', message: 'provider must be one of: meta, 360dialog, sandbox' }]);
+    }
+  }
+
   /** Stores a connected number with its credential encrypted. The tenant's first channel becomes its default. */
   async connect(tenantId: string, input: ConnectChannelInput): Promise<ChannelRecord> {
+    try {
+      const channel = await this.db.transaction(async (tx) => {
+        await this.lockTenant(tx, tenantId);
+        return this.insert(tx, tenantId, input);
+      });
+      return toChannelRecord(channel);
+    } catch (err) {
+      if (err instanceof QueryFailedError && (err.driverError as { code?: string })?.code === '23505') {
+        throw new ProblemException(
+          problem(409, ProblemTypes.conflict, 'Conflict', `The WhatsApp number with phone_number_id ${input.phone_number_id} is already connected.`, [
+            { field: 'phone_number_id', message: 'this number is already connected' },
+          ]),
+        );
+      }
+      throw err;
+    }
+  }
+
+  /** Whether a number is connected already (to any tenant): embedded signup checks before it registers anything. */
+  isConnected(phoneNumberId: string): Promise<boolean> {
+    return this.db.getRepository(ChannelEntity).exist({ where: { phoneNumberId } });
+  }
+
+  /** `PATCH /api/v1/channels/{id}`: the answering agent, the default (moved, never two), the send limit. */
+  async update(tenantId: string, channelId: string, body: UpdateChannelRequest): Promise<ChannelRecord> {
     const channel = await this.db.transaction(async (tx) => {
       await this.lockTenant(tx, tenantId);
-      return this.insert(tx, tenantId, input);
+      const repo = tx.getRepository(ChannelEntity);
+      const row = await repo.findOne({ where: { tenantId, id: channelId } });
+      if (!row) throw new ProblemException(notFoundProblem(`The channel ${channelId}`));
+      if (body.agent !== undefined) row.agent = body.agent;
+      if (body.send_limit_per_second !== undefined) row.sendLimitPerSecond = body.send_limit_per_second;
+      if (body.is_default === true && !row.isDefault) {
+        await repo.update({ tenantId, isDefault: true }, { isDefault: false });
+        row.isDefault = true;
+      }
+      return repo.save(row);
     });
     return toChannelRecord(channel);
+  }
+
+  /**
+   * `DELETE /api/v1/channels/{id}`: the row and its credentials go; its messages stay (without a channel). When the
+   * default goes, the oldest remaining channel becomes the default, so sends without `from` keep working.
+   */
+  async remove(tenantId: string, channelId: string): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      await this.lockTenant(tx, tenantId);
+      const repo = tx.getRepository(ChannelEntity);
+      const row = await repo.findOne({ where: { tenantId, id: channelId } });
+      if (!row) throw new ProblemException(notFoundProblem(`The channel ${channelId}`));
+      await repo.delete({ tenantId, id: channelId });
+      if (row.isDefault) {
+        const next = await repo.findOne({ where: { tenantId }, order: { createdAt: 'ASC', id: 'ASC' } });
+        if (next) await repo.update({ tenantId, id: next.id }, { isDefault: true });
+      }
+    });
+    this.logger.log(`disconnected channel ${channelId} of tenant ${tenantId}`);
+  }
+
+  /** Whether `token` is the inbound token of 360dialog channel `channelId` (constant time; only hashes are stored). */
+  async verifyInboundToken(channelId: string, token: string): Promise<boolean> {
+    if (typeof channelId !== 'string' || typeof token !== 'string' || !hasPrefix(channelId, 'chn')) return false;
+    const row = await this.db.getRepository(ChannelEntity).findOne({ where: { id: channelId, provider: '360dialog' } });
+    if (!row?.inboundTokenSha256) return false;
+    return timingSafeEqual(Buffer.from(sha256(token), 'hex'), Buffer.from(row.inboundTokenSha256, 'hex'));
+  }
+
+  /** A 360dialog notification's channel, named by its URL. */
+  findById(channelId: string): Promise<ChannelEntity | null> {
+    return this.db.getRepository(ChannelEntity).findOne({ where: { id: channelId } });
   }
 
   async list(tenantId: string, limit: number, cursor: string | null): Promise<Page<ChannelRecord>> {
@@ -117,6 +233,7 @@ export class ChannelsService {
     return {
       id: channel.id,
       phoneNumber: channel.phoneNumber,
+      sendLimitPerSecond: channel.sendLimitPerSecond,
       sender: { provider: channel.provider, phoneNumberId: channel.phoneNumberId, accessToken: this.cipher.decrypt(channel.credentialsEncrypted) },
     };
   }
@@ -142,6 +259,9 @@ export class ChannelsService {
       agent: input.agent ?? null,
       isDefault: makeDefault,
       status: 'connected',
+      sendLimitPerSecond: null,
+      inboundTokenSha256: input.inbound_token_sha256 ?? null,
+      registrationPinEncrypted: input.registration_pin ? this.cipher.encrypt(input.registration_pin) : null,
     });
     const saved = await repo.save(channel);
     this.logger.log(`connected channel ${saved.id} (${saved.provider}) for tenant ${tenantId}${makeDefault ? ' as its default' : ''}`);
@@ -152,4 +272,14 @@ export class ChannelsService {
   private async lockTenant(tx: EntityManager, tenantId: string): Promise<void> {
     await tx.query(`SELECT pg_advisory_xact_lock(hashtext('channels:' || $1))`, [tenantId]);
   }
+}
+
+function sandboxDisabled(): ProblemException {
+  return new ProblemException(problem(409, ProblemTypes.conflict, 'Conflict', 'The WhatsApp sandbox is not enabled on this installation.'));
+}
+
+/** The gateway validates bodies; this repeats the provider-specific requirements for any other caller. */
+function requireFields(body: ConnectChannelRequest, fields: (keyof ConnectChannelRequest)[]): void {
+  const missing = fields.filter((f) => typeof body[f] !== 'string' || !(body[f] as string).trim());
+  if (missing.length) throw invalid(missing.map((field) => ({ field, message: `${field} is required for ${body.provider} channels` })));
 }

@@ -1,5 +1,5 @@
 import { BaseConfig, Secret } from '@parley/service-kit';
-import { IsBoolean, Matches } from 'class-validator';
+import { IsBoolean, IsInt, IsNotEmpty, Matches, Min } from 'class-validator';
 
 const HTTP_URL = /^https?:\/\/[^\s/]+(\/[^\s]*[^\s/])?$/;
 
@@ -12,6 +12,23 @@ export class MessagingServiceConfig extends BaseConfig {
 
   @Matches(/^v\d+\.\d+$/, { message: 'GRAPH_API_VERSION must look like v21.0' })
   GRAPH_API_VERSION = 'v21.0';
+
+  /** Meta app credentials: embedded signup exchanges the signup code for a business token with them. */
+  @IsNotEmpty()
+  META_APP_ID = 'dev-meta-app-id';
+
+  @Secret()
+  @IsNotEmpty()
+  META_APP_SECRET = 'dev-meta-app-secret';
+
+  /** 360dialog's Cloud API pass-through (`POST {D360_BASE_URL}/messages` with `D360-API-KEY`). */
+  @Matches(HTTP_URL, { message: 'D360_BASE_URL must be an http(s) URL without a trailing slash' })
+  D360_BASE_URL = 'https://waba-v2.360dialog.io';
+
+  /** Messages per second one `meta`/`360dialog` number may send unless its channel sets its own limit (sandbox: none). */
+  @IsInt()
+  @Min(1)
+  WHATSAPP_SEND_LIMIT_PER_SECOND = 80;
 
   /** The WhatsApp sandbox: provisions sandbox numbers and serves the Cloud API routes of `sandbox` channels. */
   @Matches(HTTP_URL, { message: 'SANDBOX_URL must be an http(s) URL without a trailing slash' })

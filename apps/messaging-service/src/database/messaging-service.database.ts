@@ -2,9 +2,10 @@ import type { ServiceDatabase } from '@parley/service-kit';
 import { ChannelEntity } from '../channels/channel.entity';
 import { MessageEntity } from '../messages/message.entity';
 import { CreateChannelsAndMessages1763856000000 } from './migrations/1763856000000-CreateChannelsAndMessages';
+import { ChannelSettingsAndSendQueue1764115200000 } from './migrations/1764115200000-ChannelSettingsAndSendQueue';
 
 export const messagingServiceDatabase: ServiceDatabase = {
   schema: 'messaging',
   entities: [ChannelEntity, MessageEntity],
-  migrations: [CreateChannelsAndMessages1763856000000],
+  migrations: [CreateChannelsAndMessages1763856000000, ChannelSettingsAndSendQueue1764115200000],
 };

@@ -4,6 +4,7 @@ import { Topics, conversationKey, derivedId, newId, type MessageInboundData } fr
 import { EventPublisher } from '@parley/kafka';
 import { DataSource } from 'typeorm';
 import type { ChannelEntity } from '../channels/channel.entity';
+import { CustomerWindowService } from '../messages/customer-window.service';
 import { MessageEntity } from '../messages/message.entity';
 import type { NormalisedInbound } from './normalise';
 
@@ -19,6 +20,7 @@ export class InboundMessagesService {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     private readonly publisher: EventPublisher,
+    private readonly windows: CustomerWindowService,
   ) {}
 
   /** Returns whether this call announced the message (false: seen and announced before). */
@@ -46,6 +48,8 @@ export class InboundMessagesService {
       .orIgnore()
       .execute();
     const message = await repo.findOneByOrFail({ tenantId: channel.tenantId, channelId: channel.id, providerMessageId: inbound.providerMessageId });
+    // Before announcing: a reply to this message must find the window open.
+    await this.windows.recordInbound(channel.id, [inbound.from, inbound.fromUserId], inbound.sentAt ?? receivedAt);
     if (message.published || message.direction !== 'inbound') return false;
 
     const data: MessageInboundData = {

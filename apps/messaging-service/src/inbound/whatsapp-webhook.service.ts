@@ -66,6 +66,19 @@ export class WhatsappWebhookService {
 
   private async channelOf(value: CloudApiChangeValue, urlChannelId: string | null): Promise<ChannelEntity | null> {
     const phoneNumberId = value.metadata?.phone_number_id;
+    if (urlChannelId) {
+      // A provider URL that names a channel (360dialog) speaks for that channel's number only.
+      const channel = await this.channels.findById(urlChannelId);
+      if (!channel) {
+        this.logger.warn(`skipping a notification change for unknown channel ${urlChannelId}`);
+        return null;
+      }
+      if (channel.phoneNumberId && phoneNumberId && phoneNumberId !== channel.phoneNumberId) {
+        this.logger.warn(`skipping a notification change for phone_number_id ${String(phoneNumberId)}: it does not belong to channel ${urlChannelId}`);
+        return null;
+      }
+      return channel;
+    }
     if (typeof phoneNumberId !== 'string' || !phoneNumberId) {
       this.logger.warn('skipping a notification change without metadata.phone_number_id');
       return null;
@@ -73,11 +86,6 @@ export class WhatsappWebhookService {
     const channel = await this.channels.findByPhoneNumberId(phoneNumberId);
     if (!channel) {
       this.logger.warn(`skipping a notification change for unknown phone_number_id ${phoneNumberId}`);
-      return null;
-    }
-    // A provider URL that names a channel (360dialog) may only speak for that channel's number.
-    if (urlChannelId && urlChannelId !== channel.id) {
-      this.logger.warn(`skipping a notification change for phone_number_id ${phoneNumberId}: it does not belong to channel ${urlChannelId}`);
       return null;
     }
     return channel;

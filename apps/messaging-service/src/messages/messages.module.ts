@@ -1,16 +1,21 @@
 import { Module } from '@nestjs/common';
 import { ChannelsModule } from '../channels/channels.module';
 import { ProvidersModule } from '../providers/providers.module';
+import { CustomerWindowService } from './customer-window.service';
 import { MessageStatusService } from './message-status.service';
 import { MessagesRpcController } from './messages.rpc.controller';
 import { MessagesService } from './messages.service';
 import { OutboundConsumer } from './outbound.consumer';
 import { OutboundService } from './outbound.service';
+import { SendDispatcher } from '../sending/send-dispatcher.service';
+import { SendQueue } from '../sending/send-queue';
+import { SendQueueWorker } from '../sending/send-queue.worker';
+import { SendRateLimiter } from '../sending/send-rate-limiter';
 
 @Module({
   imports: [ChannelsModule, ProvidersModule],
   controllers: [MessagesRpcController, OutboundConsumer],
-  providers: [MessagesService, OutboundService, MessageStatusService],
-  exports: [MessageStatusService],
+  providers: [MessagesService, OutboundService, MessageStatusService, CustomerWindowService, SendQueue, SendDispatcher, SendRateLimiter, SendQueueWorker],
+  exports: [MessageStatusService, CustomerWindowService],
 })
 export class MessagesModule {}

@@ -34,25 +34,31 @@ export class CloudApiAdapter implements WhatsappProviderAdapter {
   ) {}
 
   async send(sender: ProviderSender, to: string, content: OutboundContent): Promise<ProviderSendResult> {
+    if (!sender.phoneNumberId) throw new ProviderError('no_phone_number_id', 'The channel has no phone_number_id to send from', false);
     const url = `${this.baseUrl}/${this.version}/${encodeURIComponent(sender.phoneNumberId)}/messages`;
-    let response: Response;
-    try {
-      response = await fetch(url, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${sender.accessToken}`, 'content-type': 'application/json', accept: 'application/json' },
-        body: JSON.stringify(cloudApiSendBody(to, content)),
-        signal: AbortSignal.timeout(this.timeoutMs),
-      });
-    } catch (err) {
-      throw networkError(err);
-    }
-    const body = await readJson(response);
-    if (!response.ok) throw cloudApiError(response.status, body);
-    const id = (body as CloudApiSendResponse | null)?.messages?.[0]?.id;
-    // Accepted but unanswerable: resending could deliver twice, so this is terminal rather than retried.
-    if (typeof id !== 'string' || !id) throw new ProviderError('invalid_response', 'The WhatsApp provider answered without a message id', false);
-    return { providerMessageId: id };
+    return postCloudApiSend(url, { authorization: `Bearer ${sender.accessToken}` }, to, content, this.timeoutMs);
   }
+}
+
+/** One Cloud-API-shaped send (Meta, 360dialog, sandbox): the payload, the answer and its errors are the same everywhere. */
+export async function postCloudApiSend(url: string, auth: Record<string, string>, to: string, content: OutboundContent, timeoutMs: number): Promise<ProviderSendResult> {
+  let response: Response;
+  try {
+    response = await fetch(url, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify(cloudApiSendBody(to, content)),
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+  } catch (err) {
+    throw networkError(err);
+  }
+  const body = await readJson(response);
+  if (!response.ok) throw cloudApiError(response.status, body);
+  const id = (body as CloudApiSendResponse | null)?.messages?.[0]?.id;
+  // Accepted but unanswerable: resending could deliver twice, so this is terminal rather than retried.
+  if (typeof id !== 'string' || !id) throw new ProviderError('invalid_response', 'The WhatsApp provider answered without a message id', false);
+  return { providerMessageId: id };
 }
 
 async function readJson(response: Response): Promise<unknown> {

@@ -2,9 +2,10 @@ import { Injectable } from '@nestjs/common';
 import type { WhatsappProvider } from '@parley/contracts';
 import { MessagingServiceConfig } from '../config/messaging-service.config';
 import { CloudApiAdapter } from './cloud-api.adapter';
+import { ThreeSixtyDialogAdapter } from './three-sixty-dialog.adapter';
 import { ProviderError, type WhatsappProviderAdapter } from './whatsapp-provider';
 
-/** Picks the adapter of a channel's provider. 360dialog gets its own adapter in a later issue. */
+/** Picks the adapter of a channel's provider: a new provider is one new adapter here. */
 @Injectable()
 export class ProviderRegistry {
   private readonly adapters: Partial<Record<WhatsappProvider, WhatsappProviderAdapter>>;
@@ -12,6 +13,7 @@ export class ProviderRegistry {
   constructor(config: MessagingServiceConfig) {
     this.adapters = {
       meta: new CloudApiAdapter(config.GRAPH_API_BASE_URL, config.GRAPH_API_VERSION),
+      '360dialog': new ThreeSixtyDialogAdapter(config.D360_BASE_URL),
       sandbox: new CloudApiAdapter(config.SANDBOX_URL, config.GRAPH_API_VERSION),
     };
   }

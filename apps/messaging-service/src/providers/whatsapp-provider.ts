@@ -3,7 +3,9 @@ import type { OutboundContent, WhatsappProvider } from '@parley/contracts';
 /** The number a message is sent from, with its decrypted credential (never logged). */
 export interface ProviderSender {
   provider: WhatsappProvider;
-  phoneNumberId: string;
+  /** The Graph id of the number (the Cloud API route names it; 360dialog's API key implies the number). */
+  phoneNumberId: string | null;
+  /** Cloud API: the bearer token; 360dialog: the channel's API key. */
   accessToken: string;
 }
 

@@ -4,9 +4,14 @@ import type { AddressInfo } from 'node:net';
 
 /** A send the fake received, as it arrived on the wire. */
 export interface ReceivedSend {
+  /** `''` and `null` for a 360dialog send (`POST /messages`), which names no version or number. */
   version: string;
-  phoneNumberId: string;
+  phoneNumberId: string | null;
   authorization: string | undefined;
+  /** 360dialog's API key header. */
+  d360ApiKey: string | undefined;
+  /** When the fake received it (ms since the epoch): pacing is measured on these. */
+  receivedAt: number;
   contentType: string | undefined;
   body: Record<string, unknown>;
   /** The wamid answered, when the send was accepted. */
@@ -24,15 +29,32 @@ interface ScriptedAnswer {
   body: unknown;
 }
 
+/** A Graph call of embedded signup as the fake received it. */
+export interface GraphCall {
+  method: string;
+  path: string;
+  query: Record<string, string>;
+  authorization: string | undefined;
+  body: Record<string, unknown> | null;
+}
+
+/** The signup code the fake's token exchange refuses (like the sandbox's). */
+export const FAKE_INVALID_CODE = 'invalid';
+
 /**
  * A stand-in for the WhatsApp Cloud API (and the sandbox's number provisioning) in its real wire format:
  * `POST /{version}/{phone_number_id}/messages` answers `{messaging_product, contacts, messages: [{id}]}` or a
  * scripted Cloud API error; `POST /_sandbox/numbers` answers `201 {phone_number, phone_number_id, display_phone_number}`.
+ * the embedded-signup Graph routes (`GET /{v}/oauth/access_token`, `POST /{v}/{waba}/subscribed_apps`,
+ * `POST /{v}/{id}/register`, `GET /{v}/{id}`) and 360dialog's `POST /messages` (`D360-API-KEY`).
  * It records everything it received.
  */
 export class FakeCloudApi {
   readonly sends: ReceivedSend[] = [];
   readonly provisioned: ProvisionedNumber[] = [];
+  readonly graphCalls: GraphCall[] = [];
+  /** Graph steps that answer a server error instead (e.g. `register`), to exercise failures mid-signup. */
+  readonly failingGraphSteps = new Set<'subscribed_apps' | 'register'>();
   private readonly scripted = new Map<string, ScriptedAnswer[]>();
   private server!: Server;
   url = '';
@@ -63,7 +85,10 @@ export class FakeCloudApi {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const raw = Buffer.concat(chunks).toString('utf8');
-    const send = /^\/(v\d+\.\d+)\/([^/]+)\/messages$/.exec(req.url ?? '');
+    const url = new URL(req.url ?? '/', 'http://fake');
+    const send = /^\/(v\d+\.\d+)\/([^/]+)\/messages$/.exec(url.pathname) ?? (url.pathname === '/messages' ? ['', '', null] : null);
+    const graph = /^\/(v\d+\.\d+)\/(oauth\/access_token|[^/]+\/subscribed_apps|[^/]+\/register|\d+)$/.exec(url.pathname);
+    if (graph && !send) return this.graph(req, res, url, graph[2], raw);
     if (req.method === 'POST' && req.url === '/_sandbox/numbers') {
       const digits = `1555${randomInt(1_000_000, 9_999_999)}`;
       const number = { phone_number: `+${digits}`, phone_number_id: String(randomInt(100_000_000, 999_999_999)), display_phone_number: digits };
@@ -73,9 +98,11 @@ export class FakeCloudApi {
     if (req.method === 'POST' && send) {
       const body = JSON.parse(raw) as Record<string, unknown>;
       const received: ReceivedSend = {
-        version: send[1],
-        phoneNumberId: decodeURIComponent(send[2]),
+        version: send[1] ?? '',
+        phoneNumberId: send[2] === null ? null : decodeURIComponent(send[2]),
         authorization: req.headers.authorization,
+        d360ApiKey: req.headers['d360-api-key'] as string | undefined,
+        receivedAt: Date.now(),
         contentType: req.headers['content-type'],
         body,
       };
@@ -86,6 +113,25 @@ export class FakeCloudApi {
       return reply(res, 200, acceptance(String(body.to), received.wamid));
     }
     reply(res, 404, { error: { message: 'Unknown path', type: 'OAuthException', code: 100 } });
+  }
+
+  private graph(req: IncomingMessage, res: ServerResponse, url: URL, route: string, raw: string): void {
+    const call: GraphCall = {
+      method: req.method ?? 'GET',
+      path: url.pathname,
+      query: Object.fromEntries(url.searchParams),
+      authorization: req.headers.authorization,
+      body: raw ? (JSON.parse(raw) as Record<string, unknown>) : null,
+    };
+    this.graphCalls.push(call);
+    if (route === 'oauth/access_token') {
+      if (call.query.code === FAKE_INVALID_CODE) return reply(res, 400, { error: { message: 'Invalid verification code format.', type: 'OAuthException', code: 100, error_subcode: 36007 } });
+      return reply(res, 200, { access_token: `EAAG${randomBytes(12).toString('hex')}`, token_type: 'bearer' });
+    }
+    const step = route.endsWith('/subscribed_apps') ? 'subscribed_apps' : route.endsWith('/register') ? 'register' : null;
+    if (step && this.failingGraphSteps.has(step)) return reply(res, 500, { error: { message: 'An unknown error occurred', type: 'OAuthException', code: 1 } });
+    if (step) return reply(res, 200, { success: true });
+    return reply(res, 200, { id: route, display_phone_number: '+1 555-010-' + route.slice(-4).padStart(4, '0'), verified_name: 'Test Business', quality_rating: 'GREEN' });
   }
 }
 

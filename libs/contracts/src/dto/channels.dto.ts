@@ -1,2 +1,83 @@
-/** Channel DTOs (POST /api/v1/channels/whatsapp, PATCH, embedded signup) belong here (issue: WhatsApp for real). */
-export {};
+import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Length, Matches, Max, Min, ValidateIf } from 'class-validator';
+import type { WhatsappProvider } from '../events/messages';
+import { AGENT_NAME_PATTERN, AGENT_NAME_RULE } from './agents.dto';
+import { IsE164 } from './validators';
+
+export const WHATSAPP_PROVIDERS: readonly WhatsappProvider[] = ['meta', '360dialog', 'sandbox'];
+
+/** Graph ids (phone number, WABA) are decimal strings. */
+const GRAPH_ID = /^\d{1,32}$/;
+
+/** Body of `POST /api/v1/channels/whatsapp` (CONTRACT.md §6). Which credentials are required depends on the provider. */
+export class ConnectWhatsappChannelBody {
+  @IsIn(WHATSAPP_PROVIDERS, { message: `provider must be one of: ${WHATSAPP_PROVIDERS.join(', ')}` })
+  provider!: WhatsappProvider;
+
+  /** The number itself; a sandbox number is provisioned by the sandbox, so there it is optional and ignored. */
+  @ValidateIf((o: ConnectWhatsappChannelBody) => o.provider !== 'sandbox' || o.phone_number !== undefined)
+  @IsE164()
+  phone_number!: string;
+
+  /** Required for `meta` (the Cloud API sends to it); 360dialog numbers may omit it (the channel id stands in). */
+  @ValidateIf((o: ConnectWhatsappChannelBody) => o.provider === 'meta' || o.phone_number_id !== undefined)
+  @IsString()
+  @Matches(GRAPH_ID, { message: 'phone_number_id must be the Graph id of the number (digits)' })
+  phone_number_id?: string;
+
+  @IsOptional()
+  @IsString()
+  @Matches(GRAPH_ID, { message: 'waba_id must be the Graph id of the WhatsApp Business Account (digits)' })
+  waba_id?: string;
+
+  /** `meta`: the business token; `360dialog`: the channel's API key. Stored encrypted, never returned. */
+  @ValidateIf((o: ConnectWhatsappChannelBody) => o.provider !== 'sandbox' || o.access_token !== undefined)
+  @IsString({ message: 'access_token is required for meta (a business token) and 360dialog (the API key)' })
+  @Length(1, 4096)
+  access_token?: string;
+
+  @IsOptional()
+  @IsString()
+  @Matches(AGENT_NAME_PATTERN, { message: `agent ${AGENT_NAME_RULE}` })
+  agent?: string;
+
+  @IsOptional()
+  @IsBoolean()
+  is_default?: boolean;
+}
+
+/** Body of `PATCH /api/v1/channels/{id}`: `agent: null` clears the channel's agent (the tenant's oldest answers). */
+export class UpdateChannelBody {
+  @IsOptional()
+  @ValidateIf((_o, v) => v !== null)
+  @IsString()
+  @Matches(AGENT_NAME_PATTERN, { message: `agent ${AGENT_NAME_RULE}` })
+  agent?: string | null;
+
+  /** Only `true` is meaningful: a tenant always has one default while it has channels. */
+  @IsOptional()
+  @IsIn([true], { message: 'is_default can only be set to true (make another channel the default to move it)' })
+  is_default?: boolean;
+
+  /** Messages per second this number may send (absent: the provider default; null: back to it). */
+  @IsOptional()
+  @ValidateIf((_o, v) => v !== null)
+  @IsInt()
+  @Min(1)
+  @Max(1000)
+  send_limit_per_second?: number | null;
+}
+
+/** Body of `POST /api/v1/channels/whatsapp/embedded-signup` (CONTRACT.md §6). */
+export class EmbeddedSignupBody {
+  @IsString()
+  @Length(1, 2048)
+  code!: string;
+
+  @IsString()
+  @Matches(GRAPH_ID, { message: 'waba_id must be the Graph id of the WhatsApp Business Account (digits)' })
+  waba_id!: string;
+
+  @IsString()
+  @Matches(GRAPH_ID, { message: 'phone_number_id must be the Graph id of the number (digits)' })
+  phone_number_id!: string;
+}

@@ -6,12 +6,34 @@ export interface ChannelRecord {
   id: string;
   provider: WhatsappProvider;
   phone_number: string;
-  phone_number_id: string;
+  /** The provider's id of the number; a 360dialog channel connected without one has null. */
+  phone_number_id: string | null;
   waba_id: string | null;
   status: 'connected' | 'disconnected';
   agent: string | null;
   is_default: boolean;
+  /** Messages per second this number may send; null: the provider default (none for sandbox numbers). */
+  send_limit_per_second: number | null;
   created_at: string;
+}
+
+/** A channel just connected. A 360dialog channel's `inbound_token` is only ever shown here (CONTRACT.md §6). */
+export type ConnectedChannelRecord = ChannelRecord & { inbound_token?: string };
+
+export interface ConnectChannelRequest {
+  provider: WhatsappProvider;
+  phone_number?: string;
+  phone_number_id?: string;
+  waba_id?: string;
+  access_token?: string;
+  agent?: string;
+  is_default?: boolean;
+}
+
+export interface UpdateChannelRequest {
+  agent?: string | null;
+  is_default?: boolean;
+  send_limit_per_second?: number | null;
 }
 
 /** A message as `GET /api/v1/messages/{id}` answers it (CONTRACT.md §4). */
@@ -43,6 +65,18 @@ export interface MessagingRpc {
   'channels.list': { service: 'messaging'; request: TenantScoped & ListQuery; response: Page<ChannelRecord> };
   /** Whether `phone_number` is one of the tenant's connected numbers (the `from` of a send): 404 when not. */
   'channels.resolve-sender': { service: 'messaging'; request: TenantScoped & { phone_number: string }; response: ChannelRecord };
+  /** Connects a number (`meta`, `360dialog`) or provisions a sandbox one; 409 when the number is connected already. */
+  'channels.connect': { service: 'messaging'; request: TenantScoped & { body: ConnectChannelRequest }; response: ConnectedChannelRecord };
+  /** Server side of Meta's embedded signup: code → token, subscribe, register, read the number → a `meta` channel. */
+  'channels.embedded-signup': { service: 'messaging'; request: TenantScoped & { code: string; waba_id: string; phone_number_id: string }; response: ChannelRecord };
+  'channels.update': { service: 'messaging'; request: TenantScoped & { channel_id: string; body: UpdateChannelRequest }; response: ChannelRecord };
+  /** Disconnects the number and forgets its credentials; 404 when the tenant has no such channel. */
+  'channels.delete': { service: 'messaging'; request: TenantScoped & { channel_id: string }; response: { deleted: true } };
+  /**
+   * Whether `token` is the inbound token of 360dialog channel `channel_id` (the gateway caches the answer briefly).
+   * Not tenant-scoped: it is how an unauthenticated provider request is attributed in the first place.
+   */
+  'channels.verify-inbound-token': { service: 'messaging'; request: { channel_id: string; token: string }; response: { valid: boolean } };
   'messages.get': { service: 'messaging'; request: TenantScoped & { message_id: string }; response: MessageRecord };
   'messages.list': { service: 'messaging'; request: TenantScoped & MessageListQuery; response: Page<MessageRecord> };
 }

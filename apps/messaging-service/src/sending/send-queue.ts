@@ -1,0 +1,90 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
+
+/** How long a claim holds: a worker that died mid-send releases its rows after this (they are sent again). */
+export const CLAIM_MS = 30_000;
+
+export interface QueuedSend {
+  messageId: string;
+  tenantId: string;
+  /** The customer: sends of one conversation stay in order. */
+  recipient: string;
+  /** The channel the message named (agent replies), else null: `from` or the tenant's default decides. */
+  channelId: string | null;
+  /** The send slot this row reserved already (it must not go out before it), else null. */
+  slotAt: Date | null;
+}
+
+interface ClaimedRow {
+  message_id: string;
+  tenant_id: string;
+  recipient: string;
+  channel_id: string | null;
+  slot_at: Date | null;
+  seq: string;
+}
+
+/**
+ * The durable send queue (`send_queue`): one row per outbound message still to hand to its provider. Rows are
+ * claimed with SKIP LOCKED (many workers, many instances) and a lease, so a crashed worker's rows come back.
+ */
+@Injectable()
+export class SendQueue {
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
+
+  /** Enqueues inside the caller's transaction (the one that recorded the message); a second enqueue is a no-op. */
+  async enqueue(tx: EntityManager, tenantId: string, messageId: string, recipient: string, channelId: string | null): Promise<void> {
+    await tx.query(
+      `INSERT INTO send_queue (message_id, tenant_id, recipient, channel_id, due_at) VALUES ($1, $2, $3, $4, now()) ON CONFLICT (message_id) DO NOTHING`,
+      [messageId, tenantId, recipient, channelId],
+    );
+  }
+
+  /** Claims up to `limit` due rows, oldest first. */
+  async claim(limit: number): Promise<QueuedSend[]> {
+    const rows = (await this.db.query(
+      `UPDATE send_queue q SET claimed_until = now() + ($2 || ' milliseconds')::interval
+       FROM (SELECT message_id FROM send_queue
+             WHERE due_at <= now() AND (claimed_until IS NULL OR claimed_until < now())
+             ORDER BY due_at, seq LIMIT $1 FOR UPDATE SKIP LOCKED) due
+       WHERE q.message_id = due.message_id
+       RETURNING q.message_id, q.tenant_id, q.recipient, q.channel_id, q.slot_at, q.seq`,
+      [limit, String(CLAIM_MS)],
+    )) as ClaimedRow[] | [ClaimedRow[], number];
+    // TypeORM answers UPDATE … RETURNING as [rows, affected].
+    const claimed = (Array.isArray(rows[0]) ? rows[0] : rows) as ClaimedRow[];
+    return claimed
+      .sort((a, b) => Number(a.seq) - Number(b.seq))
+      .map((r) => ({ messageId: r.message_id, tenantId: r.tenant_id, recipient: r.recipient, channelId: r.channel_id, slotAt: r.slot_at }));
+  }
+
+  /** Releases a claimed row to come due again after `delayMs` (a retry: it takes a new send slot then). */
+  async reschedule(tenantId: string, messageId: string, delayMs: number): Promise<void> {
+    await this.db.query(`UPDATE send_queue SET due_at = now() + ($3 || ' milliseconds')::interval, claimed_until = NULL, slot_at = NULL WHERE message_id = $1 AND tenant_id = $2`, [
+      messageId,
+      tenantId,
+      String(Math.max(0, Math.ceil(delayMs))),
+    ]);
+  }
+
+  /** Releases a claimed row until shortly (`leadMs`) before the send slot it reserved, `slotInMs` from now. */
+  async parkUntilSlot(tenantId: string, messageId: string, slotInMs: number, leadMs: number): Promise<void> {
+    await this.db.query(
+      `UPDATE send_queue SET slot_at = now() + ($3 || ' milliseconds')::interval, due_at = now() + ($4 || ' milliseconds')::interval, claimed_until = NULL
+       WHERE message_id = $1 AND tenant_id = $2`,
+      [messageId, tenantId, String(Math.ceil(slotInMs)), String(Math.max(0, Math.ceil(slotInMs - leadMs)))],
+    );
+  }
+
+  /** The message was accepted or failed for good. */
+  async remove(tenantId: string, messageId: string, tx: EntityManager = this.db.manager): Promise<void> {
+    await tx.query(`DELETE FROM send_queue WHERE message_id = $1 AND tenant_id = $2`, [messageId, tenantId]);
+  }
+
+  /** Rows waiting (due or not): for metrics and tests. */
+  async depth(): Promise<number> {
+    const [row] = (await this.db.query(`SELECT count(*)::int AS n FROM send_queue`)) as { n: number }[];
+    return row.n;
+  }
+}

@@ -1,0 +1,93 @@
+import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { SendDispatcher } from './send-dispatcher.service';
+import { SendQueue, type QueuedSend } from './send-queue';
+
+/** Sends one instance has in flight at most (each waits for its slot or its provider). */
+const MAX_IN_FLIGHT = 400;
+/** Pause between passes that found nothing due (a pass that found work is followed at once). */
+const IDLE_MS = 25;
+
+/**
+ * Works the send queue in its own loop, apart from the Kafka consumers: a slow or failing provider delays only its
+ * own messages. Claiming never waits for sends, so rows come up on time for their slots; messages to one customer
+ * claimed together go out in queue order, other conversations alongside.
+ */
+@Injectable()
+export class SendQueueWorker implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger(SendQueueWorker.name);
+  private readonly inFlight = new Set<Promise<void>>();
+  private running = false;
+  private loop: Promise<void> | null = null;
+  private stopTimer: (() => void) | null = null;
+
+  constructor(
+    private readonly queue: SendQueue,
+    private readonly dispatcher: SendDispatcher,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.running = true;
+    this.loop = this.run();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.running = false;
+    this.stopTimer?.();
+    await this.loop;
+    await Promise.allSettled([...this.inFlight]);
+  }
+
+  private async run(): Promise<void> {
+    while (this.running) {
+      let claimed = 0;
+      const room = MAX_IN_FLIGHT - this.inFlight.size;
+      if (room > 0) {
+        try {
+          const items = await this.queue.claim(room);
+          claimed = items.length;
+          this.start(items);
+        } catch (err) {
+          // Claims lapse and their rows come back; keep the loop alive.
+          this.logger.error(`send queue pass failed: ${String(err)}`);
+        }
+      }
+      if (claimed === 0 && this.running) await this.pause();
+    }
+  }
+
+  private start(items: QueuedSend[]): void {
+    const conversations = new Map<string, QueuedSend[]>();
+    for (const item of items) {
+      const key = `${item.tenantId}:${item.recipient}`;
+      conversations.set(key, [...(conversations.get(key) ?? []), item]);
+    }
+    for (const group of conversations.values()) {
+      const task = this.deliverInOrder(group).finally(() => this.inFlight.delete(task));
+      this.inFlight.add(task);
+    }
+  }
+
+  private async deliverInOrder(group: QueuedSend[]): Promise<void> {
+    for (const item of group) {
+      try {
+        await this.dispatcher.deliver(item);
+      } catch (err) {
+        // Left claimed: it comes back when the claim lapses.
+        this.logger.warn(`send of ${item.messageId} failed unexpectedly, retried after its claim lapses: ${String(err)}`);
+      }
+    }
+  }
+
+  private pause(): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.stopTimer = null;
+        resolve();
+      }, IDLE_MS);
+      this.stopTimer = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+  }
+}

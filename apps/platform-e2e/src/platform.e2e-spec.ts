@@ -136,10 +136,12 @@ describe('Parley end to end: the whole system over HTTP, on real Kafka and Postg
     expect(channels.status).toBe(200);
     const channel = channels.body.data.find((c) => c.provider === 'sandbox');
     if (!channel) throw new Error(`the account has no sandbox channel: ${channels.text}`);
+    const phoneNumberId = channel.phone_number_id;
+    if (!phoneNumberId) throw new Error(`the sandbox channel has no phone_number_id: ${channels.text}`);
 
     const hellos = await pollUntil(
       async () => {
-        const texts = (await deliveredTo(CUSTOMER, channel.phone_number_id)).filter((m) => m.text?.body === 'Hello');
+        const texts = (await deliveredTo(CUSTOMER, phoneNumberId)).filter((m) => m.text?.body === 'Hello');
         return texts.length >= 2 && texts;
       },
       { timeoutMs: 30_000, intervalMs: 250, description: 'both "Hello" texts to reach the customer in the sandbox' },
@@ -177,7 +179,7 @@ describe('Parley end to end: the whole system over HTTP, on real Kafka and Postg
 
     // ...and the customer got that same reply on WhatsApp.
     const answered = await pollUntil(
-      async () => (await deliveredTo(CUSTOMER, channel.phone_number_id)).find((m) => m.text?.body === reply),
+      async () => (await deliveredTo(CUSTOMER, phoneNumberId)).find((m) => m.text?.body === reply),
       { timeoutMs: 30_000, intervalMs: 250, description: "the agent's reply to reach the customer in the sandbox" },
     );
     expect(answered.to.replace(/\D/g, '')).toBe(CUSTOMER.replace(/\D/g, ''));

@@ -2,7 +2,10 @@
 // With a Docker engine, testcontainers starts both (same tests, same assertions); without one, the local broker
 // (started here if it is not running, and stopped again in teardown) and the machine's PostgreSQL are used.
 // `npm test` brings the infrastructure up itself and sets PARLEY_INFRA_READY=1, so nothing happens here then.
+import { mkdtempSync } from 'node:fs';
 import net from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { startBroker } from '../kafka/kafka.mjs';
 
 async function dockerAvailable() {
@@ -71,6 +74,9 @@ async function startContainers() {
 }
 
 export default async function globalSetup() {
+  // Each suite records the Kafka namespace it creates topics in (libs/testing uniqueKafkaNamespace); the teardown
+  // deletes exactly those topics, so a long-lived broker does not pile up partitions (and open files) run after run.
+  process.env.PARLEY_TEST_RUN_DIR = mkdtempSync(join(tmpdir(), 'parley-test-run-'));
   if (process.env.PARLEY_INFRA_READY === '1') return; // the test runner already brought it up
   if (await dockerAvailable()) {
     const { containers, kafkaBrokers, postgresUrl } = await startContainers();

@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import { appendFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Client } from 'pg';
 
 /**
@@ -19,9 +21,15 @@ export function uniqueName(label: string): string {
   return `t_${label.replace(/[^a-z0-9]/gi, '').toLowerCase().slice(0, 20)}_${Date.now().toString(36)}${randomBytes(3).toString('hex')}`;
 }
 
-/** A Kafka namespace (topic and group prefix) of its own, so tests sharing a broker never see each other's messages. */
+/**
+ * A Kafka namespace (topic and group prefix) of its own, so tests sharing a broker never see each other's messages.
+ * Recorded for the jest global teardown, which deletes the namespace's topics after the run.
+ */
 export function uniqueKafkaNamespace(label: string): string {
-  return `${uniqueName(label)}.`;
+  const namespace = `${uniqueName(label)}.`;
+  const runDir = process.env.PARLEY_TEST_RUN_DIR;
+  if (runDir) appendFileSync(join(runDir, 'namespaces'), `${namespace}\n`);
+  return namespace;
 }
 
 export interface TestDatabase {

@@ -51,7 +51,9 @@ const RETRY_MAX_MS = 30_000;
  */
 export class KafkaTransport extends Server implements CustomTransportStrategy {
   private readonly log = new Logger('KafkaTransport');
-  private consumer?: Consumer;
+  private consumers: Consumer[] = [];
+  private expectedConsumers = 0;
+  private readonly joined = new Set<string>();
   private stopping = false;
 
   constructor(
@@ -76,43 +78,51 @@ export class KafkaTransport extends Server implements CustomTransportStrategy {
     const handlers = [...this.messageHandlers.entries()];
     const eventTopics = handlers.filter(([, h]) => h.isEventHandler).map(([pattern]) => pattern);
     const rpcTopics = [...new Set(handlers.filter(([, h]) => !h.isEventHandler).map(([pattern]) => RpcTopics[rpcOwner(pattern)]))];
-    const topics = [...eventTopics, ...rpcTopics];
-    if (topics.length === 0) return;
+    if (eventTopics.length + rpcTopics.length === 0) return;
 
     const options = this.connection.options;
     this.connection.consumerState = 'starting';
     await this.connection.ensureTopics();
     await this.publisher.connect();
+    const group = this.connection.group(options.groupId ?? options.clientId);
+    // Requests get a consumer (and group) of their own: kafkajs finishes a whole fetch before it fetches again, so
+    // on a shared consumer a caller's request would wait behind a backlog of events.
+    const runs: Promise<Consumer>[] = [];
+    if (eventTopics.length) runs.push(this.runConsumer(group, eventTopics, options.partitionsConsumedConcurrently ?? 4));
+    if (rpcTopics.length) runs.push(this.runConsumer(`${group}-rpc`, rpcTopics, 4));
+    this.expectedConsumers = runs.length;
+    this.consumers = await Promise.all(runs);
+    this.log.log(`consuming ${[...eventTopics, ...rpcTopics].join(', ')}`);
+  }
+
+  private async runConsumer(groupId: string, topics: string[], concurrency: number): Promise<Consumer> {
     const consumer = this.connection.kafka.consumer({
-      groupId: this.connection.group(options.groupId ?? options.clientId),
+      groupId,
       allowAutoTopicCreation: false,
       sessionTimeout: 10_000,
       heartbeatInterval: 1_000,
       rebalanceTimeout: 20_000,
       retry: { initialRetryTime: 300, maxRetryTime: 10_000, retries: 20 },
     });
-    this.consumer = consumer;
     consumer.on(consumer.events.CRASH, ({ payload }) => {
       if (this.stopping) return;
       if (payload.restart) {
-        this.log.warn(`consumer crashed and restarts: ${String(payload.error)}`);
+        this.log.warn(`consumer ${groupId} crashed and restarts: ${String(payload.error)}`);
         return;
       }
       this.connection.consumerState = 'crashed';
       // A consumer that will not restart leaves the service alive but deaf: exit so the supervisor restarts it.
-      this.log.error(`consumer crashed for good: ${String(payload.error)}; exiting`);
+      this.log.error(`consumer ${groupId} crashed for good: ${String(payload.error)}; exiting`);
       process.exit(70);
     });
     consumer.on(consumer.events.GROUP_JOIN, () => {
-      this.connection.consumerState = 'running';
+      this.joined.add(groupId);
+      if (this.joined.size >= this.expectedConsumers && this.connection.consumerState !== 'crashed') this.connection.consumerState = 'running';
     });
     await consumer.connect();
     await consumer.subscribe({ topics: topics.map((t) => this.connection.topic(t)), fromBeginning: true });
-    await consumer.run({
-      partitionsConsumedConcurrently: options.partitionsConsumedConcurrently ?? 4,
-      eachMessage: (payload) => this.onMessage(payload),
-    });
-    this.log.log(`consuming ${topics.join(', ')}`);
+    await consumer.run({ partitionsConsumedConcurrently: concurrency, eachMessage: (payload) => this.onMessage(payload) });
+    return consumer;
   }
 
   private async onMessage({ topic, partition, message, heartbeat }: EachMessagePayload): Promise<void> {
@@ -230,7 +240,7 @@ export class KafkaTransport extends Server implements CustomTransportStrategy {
 
   async close(): Promise<void> {
     this.stopping = true;
-    await this.consumer?.disconnect().catch(() => undefined);
+    await Promise.all(this.consumers.map((c) => c.disconnect().catch(() => undefined)));
     this.connection.consumerState = 'idle';
   }
 
@@ -239,7 +249,7 @@ export class KafkaTransport extends Server implements CustomTransportStrategy {
   }
 
   unwrap<T>(): T {
-    return this.consumer as T;
+    return this.consumers as T;
   }
 }
 

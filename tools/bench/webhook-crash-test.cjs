@@ -4,7 +4,7 @@
  * delivered to a receiver that fails a third of the time, then checks that every event arrived (a 2xx answered for
  * it) and that duplicates share their webhook-id. Real Kafka, real Postgres, real HTTP on 127.0.0.1.
  *
- *   node tools/dev/swc-build.mjs && timeout 400 node apps/webhook-service/bench/crash-test.cjs [events=1000] [kills=6]
+ *   node tools/dev/swc-build.mjs && timeout 400 node tools/bench/webhook-crash-test.cjs [events=1000] [kills=6]
  *
  * Exits 1 when an event is missing. Prints the counts as JSON on the last line.
  */
@@ -13,7 +13,7 @@ const { spawn, execFileSync } = require('node:child_process');
 const { createServer } = require('node:http');
 const path = require('node:path');
 
-const ROOT = path.resolve(__dirname, '../../..');
+const ROOT = path.resolve(__dirname, '../..');
 const DIST = path.join(ROOT, 'dist');
 const { KafkaHarness, createTestDatabase, pollUntil, testInfra, uniqueKafkaNamespace } = require(path.join(DIST, 'libs/testing/src/index.js'));
 const { EventPublisher } = require(path.join(DIST, 'libs/kafka/src/index.js'));

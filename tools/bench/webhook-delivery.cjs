@@ -4,7 +4,7 @@
  * healthy endpoints' rate again with a dead endpoint (never answers; every attempt runs into the time-out) beside them.
  * Real Kafka, real Postgres, real HTTP on 127.0.0.1.
  *
- *   node tools/dev/swc-build.mjs && timeout 300 node apps/webhook-service/bench/delivery-bench.cjs [events=1000] [healthy endpoints=4]
+ *   node tools/dev/swc-build.mjs && timeout 300 node tools/bench/webhook-delivery.cjs [events=1000] [healthy endpoints=4]
  *
  * Prints the numbers as JSON on the last line.
  */
@@ -13,7 +13,7 @@ const { spawn, execFileSync } = require('node:child_process');
 const { createServer } = require('node:http');
 const path = require('node:path');
 
-const ROOT = path.resolve(__dirname, '../../..');
+const ROOT = path.resolve(__dirname, '../..');
 const DIST = path.join(ROOT, 'dist');
 const { KafkaHarness, createTestDatabase, pollUntil, testInfra, uniqueKafkaNamespace } = require(path.join(DIST, 'libs/testing/src/index.js'));
 const { EventPublisher } = require(path.join(DIST, 'libs/kafka/src/index.js'));

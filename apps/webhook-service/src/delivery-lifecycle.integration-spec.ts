@@ -1,4 +1,3 @@
-import type { INestApplication } from '@nestjs/common';
 import {
   Topics,
   conversationKey,
@@ -12,14 +11,11 @@ import {
   type WebhookEndpointDisabledData,
 } from '@parley/contracts';
 import { EventPublisher, RpcProblemError } from '@parley/kafka';
-import { createServiceApp, loadConfig, runMigrations } from '@parley/service-kit';
-import { KafkaHarness, createTestDatabase, pollUntil, testInfra, uniqueKafkaNamespace, type TestDatabase } from '@parley/testing';
+import { KafkaHarness, pollUntil } from '@parley/testing';
 import { Webhook, WebhookVerificationError } from 'standardwebhooks';
-import { DataSource } from 'typeorm';
-import { webhookServiceModule } from './app.module';
-import { WebhookServiceConfig } from './config/webhook-service.config';
-import { webhookServiceDatabase } from './database/webhook-service.database';
+import type { DataSource } from 'typeorm';
 import { Receiver, type ReceivedRequest } from './test/receiver';
+import { startWebhookService, type WebhookServiceUnderTest } from './test/webhook-service-under-test';
 
 const CUSTOMER = '+4915112345678';
 
@@ -105,8 +101,7 @@ const problemOf = (promise: Promise<unknown>) =>
   );
 
 describe('webhook-service: public events, secret rotation, delivery log, retry, replay, disabling and ordering', () => {
-  let db: TestDatabase;
-  let app: INestApplication;
+  let service: WebhookServiceUnderTest;
   let kafka: KafkaHarness;
   let sql: DataSource;
   const receivers: Receiver[] = [];
@@ -133,31 +128,13 @@ describe('webhook-service: public events, secret rotation, delivery log, retry, 
     pollUntil(() => r.withId(id).length >= count && r.withId(id), { description: `${count} request(s) with webhook-id ${id}`, timeoutMs: 20_000 });
 
   beforeAll(async () => {
-    db = await createTestDatabase('webhooklife');
-    const namespace = uniqueKafkaNamespace('webhooklife');
-    await runMigrations(db.url, webhookServiceDatabase);
-    const config = loadConfig(WebhookServiceConfig, {
-      NODE_ENV: 'development',
-      DATABASE_URL: db.url,
-      KAFKA_BROKERS: testInfra().kafkaBrokers,
-      KAFKA_TOPIC_PREFIX: namespace,
-      PORT: '0',
-      LOG_LEVEL: 'error',
-      WEBHOOK_RETRY_SCHEDULE: '1,1,1',
-      WEBHOOK_TIMEOUT_MS: '5000',
-    });
-    app = await createServiceApp(webhookServiceModule(config), { consumeKafka: true });
-    await app.listen(0, '127.0.0.1');
-    await app.startAllMicroservices();
-    kafka = await KafkaHarness.start(namespace);
-    sql = app.get(DataSource);
+    service = await startWebhookService('webhooklife');
+    ({ kafka, sql } = service);
   });
 
   afterAll(async () => {
-    await kafka?.close();
-    await app?.close();
+    await service?.close();
     await Promise.all(receivers.map((r) => r.close()));
-    await db?.drop();
   });
 
   describe('public engagement events', () => {

@@ -1,14 +1,10 @@
-import type { INestApplication } from '@nestjs/common';
 import { Topics, conversationKey, newId, type EventEnvelope, type MessageReceivedData, type WebhookDeliveryRecord } from '@parley/contracts';
 import { EventPublisher } from '@parley/kafka';
-import { createServiceApp, loadConfig, runMigrations } from '@parley/service-kit';
-import { KafkaHarness, createTestDatabase, pollUntil, testInfra, uniqueKafkaNamespace, type TestDatabase } from '@parley/testing';
+import { KafkaHarness, pollUntil } from '@parley/testing';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { webhookServiceModule } from './app.module';
-import { WebhookServiceConfig } from './config/webhook-service.config';
-import { webhookServiceDatabase } from './database/webhook-service.database';
 import { RESPONSE_EXCERPT_CHARS } from './egress/webhook-http-client';
+import { startWebhookService, type WebhookServiceUnderTest } from './test/webhook-service-under-test';
 
 const CUSTOMER = '+4915112345678';
 /** Small, so a trickling receiver runs into it quickly. */
@@ -33,8 +29,7 @@ function received(tenantId: string): EventEnvelope<'message.received', MessageRe
 
 /** Receivers that misbehave below the HTTP status level: resets, slow trickles, huge bodies. */
 describe('webhook-service: receivers that reset, trickle or flood', () => {
-  let db: TestDatabase;
-  let app: INestApplication;
+  let service: WebhookServiceUnderTest;
   let kafka: KafkaHarness;
   const servers: Server[] = [];
 
@@ -64,33 +59,16 @@ describe('webhook-service: receivers that reset, trickle or flood', () => {
   };
 
   beforeAll(async () => {
-    db = await createTestDatabase('webhookfail');
-    const namespace = uniqueKafkaNamespace('webhookfail');
-    await runMigrations(db.url, webhookServiceDatabase);
-    const config = loadConfig(WebhookServiceConfig, {
-      NODE_ENV: 'development',
-      DATABASE_URL: db.url,
-      KAFKA_BROKERS: testInfra().kafkaBrokers,
-      KAFKA_TOPIC_PREFIX: namespace,
-      PORT: '0',
-      LOG_LEVEL: 'error',
-      WEBHOOK_RETRY_SCHEDULE: '1,1,1',
-      WEBHOOK_TIMEOUT_MS: String(TIMEOUT_MS),
-    });
-    app = await createServiceApp(webhookServiceModule(config), { consumeKafka: true });
-    await app.listen(0, '127.0.0.1');
-    await app.startAllMicroservices();
-    kafka = await KafkaHarness.start(namespace);
+    service = await startWebhookService('webhookfail', { WEBHOOK_TIMEOUT_MS: String(TIMEOUT_MS) });
+    ({ kafka } = service);
   });
 
   afterAll(async () => {
-    await kafka?.close();
-    await app?.close();
+    await service?.close();
     for (const s of servers) {
       s.closeAllConnections();
       await new Promise((r) => s.close(r));
     }
-    await db?.drop();
   });
 
   it('records a connection reset mid-response as a failed attempt and retries it', async () => {

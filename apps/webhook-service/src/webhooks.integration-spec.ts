@@ -1,4 +1,3 @@
-import type { INestApplication } from '@nestjs/common';
 import {
   Topics,
   WEBHOOK_EVENT_TYPES,
@@ -10,14 +9,11 @@ import {
   type MessageStatusData,
 } from '@parley/contracts';
 import { EventPublisher, RpcProblemError } from '@parley/kafka';
-import { createServiceApp, loadConfig, runMigrations } from '@parley/service-kit';
-import { KafkaHarness, createTestDatabase, pollUntil, testInfra, uniqueKafkaNamespace, type TestDatabase } from '@parley/testing';
+import { KafkaHarness, pollUntil } from '@parley/testing';
 import { Webhook } from 'standardwebhooks';
-import { DataSource } from 'typeorm';
-import { webhookServiceModule } from './app.module';
-import { WebhookServiceConfig } from './config/webhook-service.config';
-import { webhookServiceDatabase } from './database/webhook-service.database';
+import type { DataSource } from 'typeorm';
 import { Receiver } from './test/receiver';
+import { startWebhookService, type WebhookServiceUnderTest } from './test/webhook-service-under-test';
 
 function received(tenantId: string, text = 'Do you open on Sundays?'): EventEnvelope<'message.received', MessageReceivedData> {
   const data: MessageReceivedData = {
@@ -64,8 +60,7 @@ interface AttemptRow {
 }
 
 describe('webhook-service: endpoints over request-reply, signed durable delivery from Kafka', () => {
-  let db: TestDatabase;
-  let app: INestApplication;
+  let service: WebhookServiceUnderTest;
   let kafka: KafkaHarness;
   let sql: DataSource;
   const receivers: Receiver[] = [];
@@ -91,31 +86,13 @@ describe('webhook-service: endpoints over request-reply, signed durable delivery
     );
 
   beforeAll(async () => {
-    db = await createTestDatabase('webhooks');
-    const namespace = uniqueKafkaNamespace('webhooks');
-    await runMigrations(db.url, webhookServiceDatabase);
-    const config = loadConfig(WebhookServiceConfig, {
-      NODE_ENV: 'development',
-      DATABASE_URL: db.url,
-      KAFKA_BROKERS: testInfra().kafkaBrokers,
-      KAFKA_TOPIC_PREFIX: namespace,
-      PORT: '0',
-      LOG_LEVEL: 'warn',
-      WEBHOOK_RETRY_SCHEDULE: '1,1,1',
-      WEBHOOK_TIMEOUT_MS: '5000',
-    });
-    app = await createServiceApp(webhookServiceModule(config), { consumeKafka: true });
-    await app.listen(0, '127.0.0.1');
-    await app.startAllMicroservices();
-    kafka = await KafkaHarness.start(namespace);
-    sql = app.get(DataSource);
+    service = await startWebhookService('webhooks', { LOG_LEVEL: 'warn' });
+    ({ kafka, sql } = service);
   });
 
   afterAll(async () => {
-    await kafka?.close();
-    await app?.close();
+    await service?.close();
     await Promise.all(receivers.map((r) => r.close()));
-    await db?.drop();
   });
 
   describe('endpoint settings', () => {

@@ -5,11 +5,11 @@ import nx from '@nx/eslint-plugin';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['**/dist/**', '**/node_modules/**', '**/.nx/**', '**/coverage/**', 'tmp/**', '.kafka/**', 'apps/dashboard/**', '**/*.cjs', '**/*.mjs'] },
+  { ignores: ['**/dist/**', '**/node_modules/**', '**/.nx/**', '**/coverage/**', 'tmp/**', '.kafka/**', '**/*.cjs', '**/*.mjs'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
-    files: ['**/*.ts'],
+    files: ['**/*.ts', '**/*.tsx'],
     plugins: { '@nx': nx },
     languageOptions: {
       parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
@@ -46,6 +46,12 @@ export default tseslint.config(
             { sourceTag: 'scope:responder', onlyDependOnLibsWithTags: ['scope:responder', 'scope:shared'] },
             { sourceTag: 'scope:webhooks', onlyDependOnLibsWithTags: ['scope:webhooks', 'scope:shared'] },
             { sourceTag: 'scope:sandbox', onlyDependOnLibsWithTags: ['scope:sandbox', 'scope:shared'] },
+            // the dashboard runs in browsers: shared libs only, and nothing of the server side
+            {
+              sourceTag: 'scope:dashboard',
+              onlyDependOnLibsWithTags: ['scope:dashboard', 'scope:shared'],
+              bannedExternalImports: ['@nestjs/*', 'typeorm', 'kafkajs', 'pg', 'ioredis', 'fastify', 'nestjs-pino', 'node:*'],
+            },
             // only the kafka lib may talk to kafkajs directly
             { sourceTag: 'type:app', bannedExternalImports: ['kafkajs'] },
           ],

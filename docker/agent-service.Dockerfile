@@ -1,5 +1,7 @@
 # agent-service: built from the same compiled output the tests run (node dist/apps/agent-service/src/main.js).
 # Build from the repository root:  docker build -f docker/agent-service.Dockerfile -t parley/agent-service .
+# Stages: build (every dependency, swc → dist/), deps (only the npm packages agent-service loads, at the workspace's
+# locked versions: docker/app-package.cjs), runtime (node, those packages and the compiled code; non-root).
 FROM node:20-bookworm-slim AS build
 WORKDIR /repo
 COPY package.json package-lock.json ./
@@ -7,13 +9,23 @@ COPY package.json package-lock.json ./
 RUN npm install --no-audit --no-fund
 COPY . .
 RUN node tools/dev/swc-build.mjs apps/agent-service libs/contracts libs/kafka libs/service-kit \
- && npm prune --omit=dev --no-audit --no-fund
+ && mkdir -p /out && node docker/app-package.cjs agent-service > /out/package.json
+
+FROM node:20-bookworm-slim AS deps
+WORKDIR /app
+COPY --from=build /out/package.json ./package.json
+COPY package-lock.json ./
+RUN npm install --omit=dev --no-audit --no-fund && npm cache clean --force
 
 FROM node:20-bookworm-slim AS runtime
 ENV NODE_ENV=production HOST=0.0.0.0 PORT=3001
 WORKDIR /app
-COPY --from=build --chown=node:node /repo/node_modules ./node_modules
-COPY --from=build --chown=node:node /repo/dist ./dist
+# Owned by root and read-only to the app's user: the process cannot rewrite its own code.
+COPY --from=deps /app/node_modules ./node_modules
+COPY --from=deps /app/package.json ./package.json
+COPY --from=build /repo/dist/node_modules ./dist/node_modules
+COPY --from=build /repo/dist/libs ./dist/libs
+COPY --from=build /repo/dist/apps/agent-service ./dist/apps/agent-service
 USER node
 EXPOSE 3001
 HEALTHCHECK --interval=10s --timeout=3s --start-period=20s --retries=3 \

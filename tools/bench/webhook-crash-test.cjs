@@ -9,38 +9,21 @@
  * Exits 1 when an event is missing. Prints the counts as JSON on the last line.
  */
 'use strict';
-const { spawn, execFileSync } = require('node:child_process');
 const { createServer } = require('node:http');
-const path = require('node:path');
-
-const ROOT = path.resolve(__dirname, '../..');
-const DIST = path.join(ROOT, 'dist');
-const { KafkaHarness, createTestDatabase, pollUntil, testInfra, uniqueKafkaNamespace } = require(path.join(DIST, 'libs/testing/src/index.js'));
-const { EventPublisher } = require(path.join(DIST, 'libs/kafka/src/index.js'));
-const { Topics, conversationKey, newId } = require(path.join(DIST, 'libs/contracts/src/index.js'));
 const { Webhook } = require('standardwebhooks');
+const { KafkaHarness, createEndpoint, messageReceived, pollUntil, prepareWebhookService, spawnWebhookService } = require('./lib/webhook-service.cjs');
 
 const EVENTS = Number(process.argv[2] ?? 1000);
 const KILLS = Number(process.argv[3] ?? 6);
 const CUSTOMERS = 50;
 
 async function main() {
-  const db = await createTestDatabase('whcrash');
-  const namespace = uniqueKafkaNamespace('whcrash');
-  const env = {
-    ...process.env,
-    NODE_ENV: 'development',
-    DATABASE_URL: db.url,
-    KAFKA_BROKERS: testInfra().kafkaBrokers,
-    KAFKA_TOPIC_PREFIX: namespace,
-    PORT: '0',
-    LOG_LEVEL: 'error',
+  const { db, namespace, env } = await prepareWebhookService('whcrash', {
     // Many short retries: with a third of attempts failing, a delivery must not run out of them.
     WEBHOOK_RETRY_SCHEDULE: '1,1,1,1,1,1,1,1,1,1,1,1,1,1,1',
     // The lease after a crash is the time-out plus 30 s; keep it short.
     WEBHOOK_TIMEOUT_MS: '2000',
-  };
-  execFileSync(process.execPath, [path.join(DIST, 'apps/webhook-service/src/migrate.js')], { env, stdio: 'inherit' });
+  });
 
   let secret = '';
   const answered = new Map(); // webhook-id → 2xx answers
@@ -78,16 +61,13 @@ async function main() {
   let child;
   let restarts = 0;
   const start = () => {
-    child = spawn(process.execPath, [path.join(DIST, 'apps/webhook-service/src/main.js')], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+    child = spawnWebhookService(env);
   };
   start();
 
   const kafka = await KafkaHarness.start(namespace);
   const tenantId = 'ten_crash';
-  const endpoint = await pollUntil(
-    () => kafka.rpc.request('webhooks.create', { tenant_id: tenantId, body: { url } }, { timeoutMs: 5000 }).catch(() => undefined),
-    { description: 'webhook-service to answer', timeoutMs: 60_000 },
-  );
+  const endpoint = await createEndpoint(kafka, tenantId, url);
   secret = endpoint.secret;
 
   const ids = [];
@@ -96,22 +76,9 @@ async function main() {
       const batch = [];
       for (let j = i; j < Math.min(EVENTS, i + 50); j += 1) {
         const from = `+49151000${String(j % CUSTOMERS).padStart(4, '0')}`;
-        const data = {
-          event: 'message.received',
-          channel: 'whatsapp',
-          from,
-          message: `message ${j}`,
-          tenant_id: tenantId,
-          agent_response: null,
-          message_id: newId('msg'),
-          reply_message_id: null,
-          agent: null,
-          type: 'text',
-          received_at: new Date().toISOString(),
-        };
-        const envelope = EventPublisher.envelope(Topics.MessageReceived, tenantId, data);
+        const { envelope, key } = messageReceived(tenantId, from, `message ${j}`);
         ids.push(envelope.id);
-        batch.push(kafka.publisher.publishEvent(envelope, conversationKey(tenantId, from), undefined, { timeoutMs: 30_000 }));
+        batch.push(kafka.publisher.publishEvent(envelope, key, undefined, { timeoutMs: 30_000 }));
       }
       await Promise.all(batch);
       await new Promise((r) => setTimeout(r, 100));

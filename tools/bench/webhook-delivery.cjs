@@ -9,18 +9,13 @@
  * Prints the numbers as JSON on the last line.
  */
 'use strict';
-const { spawn, execFileSync } = require('node:child_process');
 const { createServer } = require('node:http');
-const path = require('node:path');
-
-const ROOT = path.resolve(__dirname, '../..');
-const DIST = path.join(ROOT, 'dist');
-const { KafkaHarness, createTestDatabase, pollUntil, testInfra, uniqueKafkaNamespace } = require(path.join(DIST, 'libs/testing/src/index.js'));
-const { EventPublisher } = require(path.join(DIST, 'libs/kafka/src/index.js'));
-const { Topics, conversationKey, newId } = require(path.join(DIST, 'libs/contracts/src/index.js'));
+const { KafkaHarness, createEndpoint, messageReceived, pollUntil, prepareWebhookService, spawnWebhookService } = require('./lib/webhook-service.cjs');
 
 const EVENTS = Number(process.argv[2] ?? 1000);
 const HEALTHY = Number(process.argv[3] ?? 4);
+/** Extra node flags for the service, e.g. BENCH_SERVICE_NODE_ARGS="--cpu-prof --cpu-prof-dir=tmp/prof" to profile it. */
+const nodeArgs = (process.env.BENCH_SERVICE_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
 
 /** A receiver answering 204 at once (or never, when dead), counting requests. */
 async function receiver(dead = false) {
@@ -47,20 +42,8 @@ async function run(kafka, tenantId, receivers) {
   const started = Date.now();
   for (let i = 0; i < EVENTS; i += 1) {
     const from = `+49151000${String(i % 200).padStart(4, '0')}`;
-    const data = {
-      event: 'message.received',
-      channel: 'whatsapp',
-      from,
-      message: `message ${i}`,
-      tenant_id: tenantId,
-      agent_response: null,
-      message_id: newId('msg'),
-      reply_message_id: null,
-      agent: null,
-      type: 'text',
-      received_at: new Date().toISOString(),
-    };
-    publishes.push(kafka.publisher.publishEvent(EventPublisher.envelope(Topics.MessageReceived, tenantId, data), conversationKey(tenantId, from), undefined, { timeoutMs: 30_000 }));
+    const { envelope, key } = messageReceived(tenantId, from, `message ${i}`);
+    publishes.push(kafka.publisher.publishEvent(envelope, key, undefined, { timeoutMs: 30_000 }));
   }
   await Promise.all(publishes);
   const published = Date.now();
@@ -70,38 +53,21 @@ async function run(kafka, tenantId, receivers) {
 }
 
 async function main() {
-  const db = await createTestDatabase('whbench');
-  const namespace = uniqueKafkaNamespace('whbench');
-  const env = {
-    ...process.env,
-    NODE_ENV: 'development',
-    DATABASE_URL: db.url,
-    KAFKA_BROKERS: testInfra().kafkaBrokers,
-    KAFKA_TOPIC_PREFIX: namespace,
-    PORT: '0',
-    LOG_LEVEL: 'error',
-    WEBHOOK_TIMEOUT_MS: '5000',
-  };
-  execFileSync(process.execPath, [path.join(DIST, 'apps/webhook-service/src/migrate.js')], { env, stdio: 'inherit' });
-  const child = spawn(process.execPath, [path.join(DIST, 'apps/webhook-service/src/main.js')], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+  const { db, namespace, env } = await prepareWebhookService('whbench', { WEBHOOK_TIMEOUT_MS: '5000' });
+  const child = spawnWebhookService(env, nodeArgs);
   const kafka = await KafkaHarness.start(namespace);
-  const create = (tenantId, url) =>
-    pollUntil(() => kafka.rpc.request('webhooks.create', { tenant_id: tenantId, body: { url } }, { timeoutMs: 5000 }).catch(() => undefined), {
-      description: 'webhook-service to answer',
-      timeoutMs: 60_000,
-    });
 
   // Warm-up: connections, topics and the consumer group settle before anything is timed.
   const warm = await receiver();
-  await create('ten_warm', warm.url);
+  await createEndpoint(kafka, 'ten_warm', warm.url);
   const warmRun = await run(kafka, 'ten_warm', [warm]);
 
   const healthy = await Promise.all(Array.from({ length: HEALTHY }, () => receiver()));
-  for (const r of healthy) await create('ten_bench', r.url);
+  for (const r of healthy) await createEndpoint(kafka, 'ten_bench', r.url);
   const alone = await run(kafka, 'ten_bench', healthy);
 
   const dead = await receiver(true);
-  await create('ten_bench', dead.url);
+  await createEndpoint(kafka, 'ten_bench', dead.url);
   const withDead = await run(kafka, 'ten_bench', healthy);
 
   child.kill('SIGTERM');

@@ -35,7 +35,18 @@ function allProjects() {
   );
 }
 
+/** The browser dashboard (apps/dashboard) is bundled by Vite into dist/apps/dashboard, which the gateway serves. */
+const DASHBOARD = 'apps/dashboard';
+
+async function buildDashboard() {
+  const { build } = await import('vite');
+  const output = await build({ configFile: join(root, DASHBOARD, 'vite.config.mts'), logLevel: 'warn' });
+  const outputs = Array.isArray(output) ? output : [output];
+  return outputs.reduce((n, o) => n + ('output' in o ? o.output.length : 0), 0);
+}
+
 export async function buildProject(projectRoot) {
+  if (projectRoot.replace(/\/+$/, '') === DASHBOARD) return buildDashboard();
   const src = join(root, projectRoot, 'src');
   const files = [...walk(src)];
   let count = 0;
@@ -64,7 +75,7 @@ export async function buildProject(projectRoot) {
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const projects = process.argv.slice(2).length ? process.argv.slice(2) : allProjects();
+  const projects = process.argv.slice(2).length ? process.argv.slice(2) : [...allProjects(), ...(existsSync(join(root, DASHBOARD)) ? [DASHBOARD] : [])];
   const started = Date.now();
   const counts = await Promise.all(projects.map(buildProject));
   process.stderr.write(`[build] ${projects.join(', ')}: ${counts.reduce((a, b) => a + b, 0)} files in ${Date.now() - started} ms\n`);

@@ -3,6 +3,9 @@
 //
 //   node tools/kafka/kafka.mjs fetch|start|stop|status|reset
 //
+// Environment: KAFKA_HOME_DIR (state folder, default .kafka/), KAFKA_PORT (9092), KAFKA_CONTROLLER_PORT (port + 1),
+// KAFKA_LIB_DIR (broker jars, default $KAFKA_HOME_DIR/lib).
+//
 // The broker jars come from Maven Central through tools/kafka/pom.xml into the git-ignored .kafka/ folder.
 // `start` is idempotent: a healthy broker that is already running is reused, a stale pid file is cleaned up.
 // Only Node built-ins are used here, so this works on a fresh clone before `npm install`.
@@ -16,7 +19,8 @@ const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '../..');
 const home = process.env.KAFKA_HOME_DIR ? resolve(process.env.KAFKA_HOME_DIR) : join(root, '.kafka');
 const paths = {
-  lib: join(home, 'lib'),
+  // KAFKA_LIB_DIR lets a throwaway broker (tests with their own KAFKA_HOME_DIR) reuse jars fetched once elsewhere.
+  lib: process.env.KAFKA_LIB_DIR ? resolve(process.env.KAFKA_LIB_DIR) : join(home, 'lib'),
   data: join(home, 'data'),
   log: join(home, 'broker.log'),
   pid: join(home, 'broker.pid'),

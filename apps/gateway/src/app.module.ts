@@ -9,7 +9,9 @@ import { AgentsModule } from './agents/agents.module';
 import { ApiKeysModule } from './api-keys/api-keys.module';
 import { AuthModule } from './auth/auth.module';
 import { ChannelsModule } from './channels/channels.module';
+import { DashboardModule } from './dashboard/dashboard.module';
 import { EngagementModule } from './engagement/engagement.module';
+import { EventsStreamModule } from './events-stream/events-stream.module';
 import { GatewayConfig } from './config/gateway.config';
 import { gatewayDatabase } from './database/gateway.database';
 import { MessagesModule } from './messages/messages.module';
@@ -32,9 +34,17 @@ export function gatewayModule(config: GatewayConfig = loadConfig(GatewayConfig))
       GatewayConfigModule,
       LoggerModule.forRoot(loggerParams('gateway', config.LOG_LEVEL)),
       TypeOrmModule.forRoot(dataSourceOptions(config.DATABASE_URL, gatewayDatabase)),
-      // The gateway consumes no events; it publishes and makes request-reply calls (hence the reply consumer).
+      // The gateway publishes, makes request-reply calls (hence the reply consumer) and, for the dashboard's live
+      // stream, reads the public events with a consumer of its own per instance (events-stream/).
       KafkaModule.forRootAsync({
-        useFactory: () => ({ brokers: config.kafkaBrokers, clientId: 'gateway', namespace: config.KAFKA_TOPIC_PREFIX, rpcClient: true }),
+        useFactory: () => ({
+          brokers: config.kafkaBrokers,
+          clientId: 'gateway',
+          namespace: config.KAFKA_TOPIC_PREFIX,
+          rpcClient: true,
+          // Sends arrive one HTTP request at a time: waiting 2 ms lets a burst share produce requests (CONTRACT.md §4).
+          publishLingerMs: 2,
+        }),
       }),
       HealthModule,
       RedisModule,
@@ -51,6 +61,8 @@ export function gatewayModule(config: GatewayConfig = loadConfig(GatewayConfig))
       ProviderIntakeModule,
       UsageModule,
       AdminModule,
+      DashboardModule,
+      EventsStreamModule,
     ],
   })
   class GatewayModule {}

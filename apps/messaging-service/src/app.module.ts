@@ -18,7 +18,8 @@ export function messagingServiceModule(config: MessagingServiceConfig = loadConf
       MessagingConfigModule.forRoot(config),
       TypeOrmModule.forRoot(dataSourceOptions(config.DATABASE_URL, messagingServiceDatabase)),
       KafkaModule.forRootAsync({
-        useFactory: () => ({ brokers: config.kafkaBrokers, clientId: 'messaging-service', namespace: config.KAFKA_TOPIC_PREFIX }),
+        // Every partition of message.outbound (8) at once: how fast a burst reaches the send queue bounds its send rate.
+        useFactory: () => ({ brokers: config.kafkaBrokers, clientId: 'messaging-service', namespace: config.KAFKA_TOPIC_PREFIX, partitionsConsumedConcurrently: 8 }),
       }),
       HealthModule,
       ChannelsModule,

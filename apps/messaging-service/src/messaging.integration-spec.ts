@@ -1,26 +1,12 @@
-import type { INestApplication } from '@nestjs/common';
-import {
-  Topics,
-  derivedId,
-  newId,
-  type ChannelRecord,
-  type MessageInboundEvent,
-  type MessageOutboundData,
-  type MessageStatusEvent,
-  type WhatsappWebhookData,
-} from '@parley/contracts';
-import { EventPublisher, RpcProblemError, type TopicProbe } from '@parley/kafka';
-import { createServiceApp, loadConfig, runMigrations } from '@parley/service-kit';
-import { KafkaHarness, createTestDatabase, pollUntil, testInfra, uniqueKafkaNamespace, type TestDatabase } from '@parley/testing';
+import { Topics, derivedId, newId, type ChannelRecord, type MessageOutboundData, type WhatsappWebhookData } from '@parley/contracts';
+import { EventPublisher, RpcProblemError } from '@parley/kafka';
+import { pollUntil } from '@parley/testing';
 import { randomBytes } from 'node:crypto';
-import { DataSource } from 'typeorm';
-import { messagingServiceModule } from './app.module';
 import { ChannelsService } from './channels/channels.service';
-import { MessagingServiceConfig } from './config/messaging-service.config';
-import { UNKNOWN_STATUS_ATTEMPTS } from './inbound/whatsapp-webhook.service';
 import { MessageStatusService } from './messages/message-status.service';
-import { messagingServiceDatabase } from './database/messaging-service.database';
-import { FakeCloudApi, cloudApiErrorBody } from './test/fake-cloud-api';
+import { PendingStatusesService } from './messages/pending-statuses.service';
+import { FakeCloudApi, acceptance, cloudApiErrorBody } from './test/fake-cloud-api';
+import { startMessagingService, type MessagingServiceUnderTest } from './test/messaging-service-under-test';
 
 const unix = (iso: string) => String(Math.floor(Date.parse(iso) / 1000));
 const wamid = () => `wamid.${randomBytes(12).toString('base64url')}`;
@@ -48,19 +34,14 @@ function textMessage(phoneNumberId: string, from: string, id: string, body: stri
   });
 }
 
-function statusUpdate(phoneNumberId: string, id: string, status: string, at: string, recipient = '15550001111') {
-  return notification(phoneNumberId, { statuses: [{ id, status, timestamp: unix(at), recipient_id: recipient }] });
+function statusUpdate(phoneNumberId: string, id: string, status: string, at: string, recipient = '15550001111', callbackData?: string) {
+  return notification(phoneNumberId, { statuses: [{ id, status, timestamp: unix(at), recipient_id: recipient, ...(callbackData ? { biz_opaque_callback_data: callbackData } : {}) }] });
 }
 
 describe('messaging-service over Kafka, PostgreSQL and a fake Cloud API', () => {
-  let db: TestDatabase;
-  let app: INestApplication;
-  let kafka: KafkaHarness;
+  let service: MessagingServiceUnderTest;
   let sandbox: FakeCloudApi;
   let graph: FakeCloudApi;
-  let statuses: TopicProbe<MessageStatusEvent>;
-  let inbound: TopicProbe<MessageInboundEvent>;
-  let deadLetters: TopicProbe<unknown>;
 
   const T1 = `ten_${randomBytes(6).toString('hex')}`;
   let t1Channel: ChannelRecord;
@@ -69,37 +50,19 @@ describe('messaging-service over Kafka, PostgreSQL and a fake Cloud API', () => 
 
   beforeAll(async () => {
     [sandbox, graph] = await Promise.all([FakeCloudApi.start(), FakeCloudApi.start()]);
-    db = await createTestDatabase('messaging');
-    const namespace = uniqueKafkaNamespace('messaging');
-    await runMigrations(db.url, messagingServiceDatabase);
-    const config = loadConfig(MessagingServiceConfig, {
-      DATABASE_URL: db.url,
-      KAFKA_BROKERS: testInfra().kafkaBrokers,
-      KAFKA_TOPIC_PREFIX: namespace,
-      PORT: '0',
-      LOG_LEVEL: 'warn',
+    service = await startMessagingService('messaging', {
       SANDBOX_URL: sandbox.url,
       SANDBOX_ENABLED: 'true',
       GRAPH_API_BASE_URL: graph.url,
-      GRAPH_API_VERSION: 'v21.0',
-      ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+      // A provider is "slow" after 1 s here; an unanswered send waits 3 s for a status naming it.
+      WHATSAPP_PROVIDER_TIMEOUT_MS: '1000',
+      WHATSAPP_UNCONFIRMED_SEND_WAIT_MS: '3000',
+      WHATSAPP_PAIR_BACKOFF_MS: '1500',
     });
-    app = await createServiceApp(messagingServiceModule(config), { consumeKafka: true });
-    await app.listen(0, '127.0.0.1');
-    await app.startAllMicroservices();
-    kafka = await KafkaHarness.start(namespace);
-    [statuses, inbound, deadLetters] = await Promise.all([
-      kafka.probe<MessageStatusEvent>(Topics.MessageStatus),
-      kafka.probe<MessageInboundEvent>(Topics.MessageInbound),
-      kafka.probe<unknown>(`${Topics.WhatsappWebhook}.dlq`),
-    ]);
   });
 
   afterAll(async () => {
-    await Promise.all([statuses?.stop(), inbound?.stop(), deadLetters?.stop()]);
-    await kafka?.close();
-    await app?.close();
-    await db?.drop();
+    await service?.close();
     await Promise.all([sandbox?.close(), graph?.close()]);
   });
 
@@ -113,30 +76,32 @@ describe('messaging-service over Kafka, PostgreSQL and a fake Cloud API', () => 
   });
 
   const publishOutbound = (tenantId: string, data: MessageOutboundData) =>
-    kafka.publisher.publishEvent(EventPublisher.envelope(Topics.MessageOutbound, tenantId, data), `${tenantId}:${data.to}`);
+    service.kafka.publisher.publishEvent(EventPublisher.envelope(Topics.MessageOutbound, tenantId, data), `${tenantId}:${data.to}`);
 
   const publishWebhook = (body: unknown, raw = JSON.stringify(body)) => {
     const data: WhatsappWebhookData = { provider: 'meta', channel_id: null, raw_body: raw, received_at: new Date().toISOString() };
-    return kafka.publisher.publishEvent(EventPublisher.envelope(Topics.WhatsappWebhook, null, data), 'meta');
+    return service.kafka.publisher.publishEvent(EventPublisher.envelope(Topics.WhatsappWebhook, null, data), 'meta');
   };
 
   /** Publishes an inbound text after everything published before it (same key, same partition) and waits for it. */
   async function webhookBarrier(phoneNumberId: string): Promise<void> {
     const id = wamid();
     await publishWebhook(textMessage(phoneNumberId, '15559990000', id, 'barrier'));
-    await pollUntil(() => inbound.find((m) => m.value.data.provider_message_id === id), { description: 'the barrier message' });
+    await pollUntil(() => service.inbound.find((m) => m.value.data.provider_message_id === id), { description: 'the barrier message' });
   }
 
-  const statusesOf = (messageId: string) => statuses.messages.filter((m) => m.value.data.message_id === messageId);
+  const queued = async (messageId: string) =>
+    ((await service.sql.query(`SELECT count(*)::int AS n FROM send_queue WHERE message_id = $1`, [messageId])) as { n: number }[])[0].n;
+  const statusesOf = (messageId: string) => service.statuses.messages.filter((m) => m.value.data.message_id === messageId);
   const dbRow = async (id: string) =>
-    (await app.get(DataSource).query(`SELECT provider_message_id, send_attempts, credentials_encrypted FROM messages m LEFT JOIN channels c ON c.id = m.channel_id WHERE m.id = $1`, [id]))[0] as {
+    (await service.sql.query(`SELECT provider_message_id, send_attempts, credentials_encrypted FROM messages m LEFT JOIN channels c ON c.id = m.channel_id WHERE m.id = $1`, [id]))[0] as {
       provider_message_id: string | null;
       send_attempts: number;
       credentials_encrypted: string | null;
     };
 
   it('provisions a sandbox number over RPC (first channel is the default; a retry provisions nothing new), lists and resolves it', async () => {
-    t1Channel = await kafka.rpc.request('channels.provision-sandbox', { tenant_id: T1 });
+    t1Channel = await service.kafka.rpc.request('channels.provision-sandbox', { tenant_id: T1 });
     const number = sandbox.provisioned.at(-1)!;
     expect(t1Channel).toEqual({
       id: expect.stringMatching(/^chn_/),
@@ -151,17 +116,17 @@ describe('messaging-service over Kafka, PostgreSQL and a fake Cloud API', () => 
       created_at: expect.any(String),
     });
 
-    const again = await kafka.rpc.request('channels.provision-sandbox', { tenant_id: T1 });
+    const again = await service.kafka.rpc.request('channels.provision-sandbox', { tenant_id: T1 });
     expect(again.id).toBe(t1Channel.id);
     expect(sandbox.provisioned).toHaveLength(1);
 
-    expect(await kafka.rpc.request('channels.list', { tenant_id: T1, limit: 50, cursor: null })).toEqual({ data: [t1Channel], next_cursor: null });
-    expect((await kafka.rpc.request('channels.list', { tenant_id: 'ten_nobody', limit: 50, cursor: null })).data).toEqual([]);
-    expect(await kafka.rpc.request('channels.resolve-sender', { tenant_id: T1, phone_number: number.phone_number })).toEqual(t1Channel);
-    await expect(kafka.rpc.request('channels.resolve-sender', { tenant_id: 'ten_other', phone_number: number.phone_number })).rejects.toMatchObject({
+    expect(await service.kafka.rpc.request('channels.list', { tenant_id: T1, limit: 50, cursor: null })).toEqual({ data: [t1Channel], next_cursor: null });
+    expect((await service.kafka.rpc.request('channels.list', { tenant_id: 'ten_nobody', limit: 50, cursor: null })).data).toEqual([]);
+    expect(await service.kafka.rpc.request('channels.resolve-sender', { tenant_id: T1, phone_number: number.phone_number })).toEqual(t1Channel);
+    await expect(service.kafka.rpc.request('channels.resolve-sender', { tenant_id: 'ten_other', phone_number: number.phone_number })).rejects.toMatchObject({
       problem: { status: 404 },
     });
-    const stored = await app.get(DataSource).query(`SELECT credentials_encrypted FROM channels WHERE id = $1`, [t1Channel.id]);
+    const stored = await service.sql.query(`SELECT credentials_encrypted FROM channels WHERE id = $1`, [t1Channel.id]);
     expect(stored[0].credentials_encrypted).toMatch(/^v1:/);
   });
 
@@ -175,14 +140,21 @@ describe('messaging-service over Kafka, PostgreSQL and a fake Cloud API', () => 
     expect(send.phoneNumberId).toBe(t1Channel.phone_number_id!);
     expect(send.authorization).toBe('Bearer sandbox');
     expect(send.contentType).toBe('application/json');
-    expect(send.body).toEqual({ messaging_product: 'whatsapp', recipient_type: 'individual', to: customer, type: 'text', text: { body: 'Your order has shipped.' } });
+    expect(send.body).toEqual({
+      messaging_product: 'whatsapp',
+      recipient_type: 'individual',
+      to: customer,
+      type: 'text',
+      text: { body: 'Your order has shipped.' },
+      biz_opaque_callback_data: data.message_id,
+    });
 
     const sent = await pollUntil(() => statusesOf(data.message_id)[0], { description: 'message.status sent' });
     expect(sent.key).toBe(`${T1}:${customer}`);
     expect(sent.value).toMatchObject({ type: 'message.status', tenant_id: T1, id: derivedId('evt', 'status', data.message_id, 'sent') });
     expect(sent.value.data).toEqual({ event: 'message.status', channel: 'whatsapp', tenant_id: T1, message_id: data.message_id, status: 'sent', to: customer, at: data.accepted_at });
 
-    expect(await kafka.rpc.request('messages.get', { tenant_id: T1, message_id: data.message_id })).toEqual({
+    expect(await service.kafka.rpc.request('messages.get', { tenant_id: T1, message_id: data.message_id })).toEqual({
       message_id: data.message_id,
       direction: 'outbound',
       channel: 'whatsapp',
@@ -206,13 +178,13 @@ describe('messaging-service over Kafka, PostgreSQL and a fake Cloud API', () => 
   });
 
   it("records a message as soon as it is consumed and hides it from other tenants", async () => {
-    await expect(kafka.rpc.request('messages.get', { tenant_id: 'ten_intruder', message_id: firstMessageId })).rejects.toMatchObject({ problem: { status: 404 } });
-    await expect(kafka.rpc.request('messages.get', { tenant_id: T1, message_id: 'msg_01JZZZZZZZZZZZZZZZZZZZZZZZ' })).rejects.toBeInstanceOf(RpcProblemError);
+    await expect(service.kafka.rpc.request('messages.get', { tenant_id: 'ten_intruder', message_id: firstMessageId })).rejects.toMatchObject({ problem: { status: 404 } });
+    await expect(service.kafka.rpc.request('messages.get', { tenant_id: T1, message_id: 'msg_01JZZZZZZZZZZZZZZZZZZZZZZZ' })).rejects.toBeInstanceOf(RpcProblemError);
   });
 
   it('sends from a meta channel with its own token and the Graph base URL, as a template', async () => {
     const tenant = `ten_${randomBytes(6).toString('hex')}`;
-    const channel = await app.get(ChannelsService).connect(tenant, {
+    const channel = await service.app.get(ChannelsService).connect(tenant, {
       provider: 'meta',
       phone_number: '+1 555 020 0000',
       phone_number_id: `pn_${randomBytes(4).toString('hex')}`,
@@ -228,14 +200,14 @@ describe('messaging-service over Kafka, PostgreSQL and a fake Cloud API', () => 
     const send = await pollUntil(() => graph.sendsTo('+15550002222')[0], { description: 'the Graph API send' });
     expect(send.authorization).toBe('Bearer EAAG-test-access-token');
     expect(send.phoneNumberId).toBe(channel.phone_number_id);
-    expect(send.body).toEqual({ messaging_product: 'whatsapp', recipient_type: 'individual', to: '+15550002222', type: 'template', template });
+    expect(send.body).toEqual({ messaging_product: 'whatsapp', recipient_type: 'individual', to: '+15550002222', type: 'template', template, biz_opaque_callback_data: data.message_id });
     await pollUntil(() => statusesOf(data.message_id)[0], { description: 'message.status sent' });
-    expect(await kafka.rpc.request('messages.get', { tenant_id: tenant, message_id: data.message_id })).toMatchObject({
+    expect(await service.kafka.rpc.request('messages.get', { tenant_id: tenant, message_id: data.message_id })).toMatchObject({
       type: 'template',
       message: '[template] order_update',
       from: '+15550200000',
     });
-    const stored = await app.get(DataSource).query(`SELECT credentials_encrypted FROM channels WHERE id = $1`, [channel.id]);
+    const stored = await service.sql.query(`SELECT credentials_encrypted FROM channels WHERE id = $1`, [channel.id]);
     expect(stored[0].credentials_encrypted).not.toContain('EAAG');
   });
 
@@ -249,7 +221,7 @@ describe('messaging-service over Kafka, PostgreSQL and a fake Cloud API', () => 
     expect(failed.key).toBe(`${T1}:${to}`);
     expect(failed.value.data).toMatchObject({ status: 'failed', to, error: { code: '131026', title: 'Message undeliverable' } });
     expect(statusesOf(data.message_id).map((m) => m.value.data.status)).toEqual(['failed']);
-    const record = await kafka.rpc.request('messages.get', { tenant_id: T1, message_id: data.message_id });
+    const record = await service.kafka.rpc.request('messages.get', { tenant_id: T1, message_id: data.message_id });
     expect(record).toMatchObject({ status: 'failed', error: { code: '131026', title: 'Message undeliverable' } });
     expect(record.status_history.map((e) => e.status)).toEqual(['sent', 'failed']);
     expect(sandbox.sendsTo(to)).toHaveLength(1);
@@ -280,7 +252,7 @@ describe('messaging-service over Kafka, PostgreSQL and a fake Cloud API', () => 
     body.entry[0].changes.unshift(textMessage('unknown-number', '15551110000', wamid(), 'to nobody').entry[0].changes[0]);
     await publishWebhook(body);
 
-    const event = await pollUntil(() => inbound.find((m) => m.value.data.provider_message_id === id), { description: 'message.inbound' });
+    const event = await pollUntil(() => service.inbound.find((m) => m.value.data.provider_message_id === id), { description: 'message.inbound' });
     expect(event.key).toBe(`${T1}:+16505551234`);
     expect(event.value).toMatchObject({ type: 'message.inbound', tenant_id: T1, id: derivedId('evt', 'inbound', event.value.data.message_id) });
     expect(event.value.data).toEqual({
@@ -301,9 +273,9 @@ describe('messaging-service over Kafka, PostgreSQL and a fake Cloud API', () => 
 
     await publishWebhook(body);
     await webhookBarrier(t1Channel.phone_number_id!);
-    expect(inbound.messages.filter((m) => m.value.data.provider_message_id === id)).toHaveLength(1);
+    expect(service.inbound.messages.filter((m) => m.value.data.provider_message_id === id)).toHaveLength(1);
 
-    expect(await kafka.rpc.request('messages.get', { tenant_id: T1, message_id: event.value.data.message_id })).toMatchObject({
+    expect(await service.kafka.rpc.request('messages.get', { tenant_id: T1, message_id: event.value.data.message_id })).toMatchObject({
       direction: 'inbound',
       from: '+16505551234',
       to: t1Channel.phone_number,
@@ -321,7 +293,7 @@ describe('messaging-service over Kafka, PostgreSQL and a fake Cloud API', () => 
         messages: [{ from: '351900000000', id, timestamp: '1749416383', type: 'image', image: { id: 'media-1', mime_type: 'image/jpeg', caption: 'our storefront' } }],
       }),
     );
-    const event = await pollUntil(() => inbound.find((m) => m.value.data.provider_message_id === id), { description: 'message.inbound for the image' });
+    const event = await pollUntil(() => service.inbound.find((m) => m.value.data.provider_message_id === id), { description: 'message.inbound for the image' });
     expect(event.value.data).toMatchObject({ type: 'image', text: '[image] our storefront', from: '+351900000000', contact_name: 'Ana' });
   });
 
@@ -333,7 +305,7 @@ describe('messaging-service over Kafka, PostgreSQL and a fake Cloud API', () => 
     await publishWebhook(statusUpdate(t1Channel.phone_number_id!, providerId, 'sent', t3));
     await webhookBarrier(t1Channel.phone_number_id!);
 
-    const record = await kafka.rpc.request('messages.get', { tenant_id: T1, message_id: firstMessageId });
+    const record = await service.kafka.rpc.request('messages.get', { tenant_id: T1, message_id: firstMessageId });
     expect(record.status).toBe('read');
     expect(record.status_history).toEqual([expect.objectContaining({ status: 'sent' }), { status: 'delivered', at: t1 }, { status: 'read', at: t2 }]);
     const events = statusesOf(firstMessageId);
@@ -341,30 +313,102 @@ describe('messaging-service over Kafka, PostgreSQL and a fake Cloud API', () => 
     expect(events[2].value.data).toEqual({ event: 'message.status', channel: 'whatsapp', tenant_id: T1, message_id: firstMessageId, status: 'read', to: customer, at: t2 });
   });
 
-  it('retries a status for an unknown wamid a few times (its send may not be recorded yet), then drops it and moves on', async () => {
-    // Observe (not replace) the lookup, to count the attempts.
-    const lookup = jest.spyOn(app.get(MessageStatusService), 'findByProviderId');
-    const unknown = wamid();
-    await publishWebhook(statusUpdate(t1Channel.phone_number_id!, unknown, 'delivered', new Date().toISOString()));
+  it('parks a status for an unknown wamid without holding up its partition, and applies it when a send records that wamid', async () => {
+    // Observe (not replace) the lookup: the status is looked up once, never retried in the consumer.
+    const lookup = jest.spyOn(service.app.get(MessageStatusService), 'findByProviderId');
+    const early = wamid();
+    const deliveredAt = new Date(Date.UTC(2026, 0, 2, 9, 0, 0)).toISOString();
+    await publishWebhook(statusUpdate(t1Channel.phone_number_id!, early, 'delivered', deliveredAt));
     await webhookBarrier(t1Channel.phone_number_id!);
-    expect(lookup.mock.calls.filter(([, , id]) => id === unknown)).toHaveLength(UNKNOWN_STATUS_ATTEMPTS);
+    expect(await service.app.get(PendingStatusesService).count(t1Channel.id, early)).toBe(1);
+    expect(lookup.mock.calls.filter(([, , id]) => id === early)).toHaveLength(2); // on arrival, and once more after parking
     lookup.mockRestore();
+
+    // Now the send that gets this wamid is recorded: the parked status applies to it.
+    const to = '+15550006666';
+    sandbox.answerNext(to, 200, acceptance(to, early));
+    const data = outbound({ to, content: { type: 'text', text: 'Status before send' } });
+    await publishOutbound(T1, data);
+    await pollUntil(() => statusesOf(data.message_id).find((m) => m.value.data.status === 'delivered'), { description: 'the parked delivered status applied' });
+    expect(statusesOf(data.message_id).map((m) => m.value.data.status)).toEqual(['sent', 'delivered']);
+    const record = await service.kafka.rpc.request('messages.get', { tenant_id: T1, message_id: data.message_id });
+    expect(record.status_history).toEqual([{ status: 'sent', at: data.accepted_at }, { status: 'delivered', at: deliveredAt }]);
+    expect(await service.app.get(PendingStatusesService).count(t1Channel.id, early)).toBe(0);
+  });
+
+  it('expires parked statuses whose message never appears', async () => {
+    const orphan = wamid();
+    await publishWebhook(statusUpdate(t1Channel.phone_number_id!, orphan, 'read', new Date().toISOString()));
+    await webhookBarrier(t1Channel.phone_number_id!);
+    const pending = service.app.get(PendingStatusesService);
+    expect(await pending.count(t1Channel.id, orphan)).toBe(1);
+    await service.sql.query(`UPDATE pending_statuses SET expires_at = now() - interval '1 second' WHERE provider_message_id = $1`, [orphan]);
+    expect(await pending.expire()).toBeGreaterThanOrEqual(1);
+    expect(await pending.count(t1Channel.id, orphan)).toBe(0);
+  });
+
+  it('does not send again when a timed-out send is named by its status (biz_opaque_callback_data): the provider took it', async () => {
+    const to = '+15550007777';
+    sandbox.answerNextLate(to, 2_500); // accepted, but answered after the 1 s time-out
+    const data = outbound({ to, content: { type: 'text', text: 'Slow provider' } });
+    await publishOutbound(T1, data);
+    const send = await pollUntil(() => sandbox.sendsTo(to).find((s) => s.wamid), { description: 'the slow send' });
+    expect(send.body.biz_opaque_callback_data).toBe(data.message_id);
+
+    // The provider reports the message it took, naming our message: that records it as sent.
+    const at = new Date().toISOString();
+    await publishWebhook(statusUpdate(t1Channel.phone_number_id!, send.wamid!, 'sent', at, to.slice(1), data.message_id));
+    await publishWebhook(statusUpdate(t1Channel.phone_number_id!, send.wamid!, 'delivered', at, to.slice(1), data.message_id));
+    await pollUntil(() => statusesOf(data.message_id).find((m) => m.value.data.status === 'delivered'), { description: 'delivered via the status' });
+    await pollUntil(async () => (await queued(data.message_id)) === 0 || undefined, { description: 'the send leaving the queue' });
+    expect(await dbRow(data.message_id)).toMatchObject({ provider_message_id: send.wamid, send_attempts: 1 });
+    expect(sandbox.sendsTo(to)).toHaveLength(1);
+  });
+
+  it('sends an unanswered message again only after no status named it within the wait', async () => {
+    const to = '+15550008888';
+    sandbox.answerNextLate(to, 2_500);
+    const data = outbound({ to, content: { type: 'text', text: 'Lost answer' } });
+    await publishOutbound(T1, data);
+    const sent = await pollUntil(() => statusesOf(data.message_id).find((m) => m.value.data.status === 'sent'), { description: 'sent after the wait', timeoutMs: 20_000 });
+    const [first, second] = sandbox.sendsTo(to);
+    expect(second.receivedAt - first.receivedAt).toBeGreaterThanOrEqual(3_000 - 50);
+    expect(sent.value.data.status).toBe('sent');
+    expect(await dbRow(data.message_id)).toMatchObject({ provider_message_id: second.wamid, send_attempts: 2 });
+  });
+
+  it('backs off one customer after a pair-rate error (131056) while sends to others go on, with the request id on the events', async () => {
+    const [paced, other] = ['+15550009991', '+15550009992'];
+    sandbox.answerNext(paced, 400, cloudApiErrorBody(131056, '(Business Account, Consumer Account) pair rate limit hit'));
+    const first = outbound({ to: paced, content: { type: 'text', text: 'one' } });
+    await service.kafka.publisher.publishEvent(EventPublisher.envelope(Topics.MessageOutbound, T1, first), `${T1}:${paced}`, 'req-pair-rate');
+    await pollUntil(() => sandbox.sendsTo(paced)[0], { description: 'the refused send' });
+    const otherSend = outbound({ to: other, content: { type: 'text', text: 'two' } });
+    await publishOutbound(T1, otherSend);
+
+    const sent = await pollUntil(() => statusesOf(first.message_id).find((m) => m.value.data.status === 'sent'), { description: 'sent after the pause' });
+    expect(sent.headers['x-request-id']).toBe('req-pair-rate');
+    const [refused, retried] = sandbox.sendsTo(paced);
+    expect(retried.receivedAt - refused.receivedAt).toBeGreaterThanOrEqual(1_500 - 50);
+    // The other customer did not wait for the paused pair.
+    expect(sandbox.sendsTo(other)[0].receivedAt).toBeLessThan(retried.receivedAt);
+    expect(await service.kafka.rpc.request('messages.get', { tenant_id: T1, message_id: first.message_id })).toMatchObject({ status: 'sent' });
   });
 
   it('lists a tenant’s messages newest first, filtered, with a cursor', async () => {
-    const first = await kafka.rpc.request('messages.list', { tenant_id: T1, direction: 'outbound', to: customer, limit: 1, cursor: null });
+    const first = await service.kafka.rpc.request('messages.list', { tenant_id: T1, direction: 'outbound', to: customer, limit: 1, cursor: null });
     expect(first.data).toHaveLength(1);
     expect(first.data[0].message).toBe('barrier');
-    const second = await kafka.rpc.request('messages.list', { tenant_id: T1, direction: 'outbound', to: customer, limit: 1, cursor: first.next_cursor });
+    const second = await service.kafka.rpc.request('messages.list', { tenant_id: T1, direction: 'outbound', to: customer, limit: 1, cursor: first.next_cursor });
     expect(second.data.map((m) => m.message_id)).toEqual([firstMessageId]);
     expect(second.next_cursor).toBeNull();
 
-    const inboundOnly = await kafka.rpc.request('messages.list', { tenant_id: T1, direction: 'inbound', limit: 50, cursor: null });
+    const inboundOnly = await service.kafka.rpc.request('messages.list', { tenant_id: T1, direction: 'inbound', limit: 50, cursor: null });
     expect(inboundOnly.data.length).toBeGreaterThanOrEqual(2);
     expect(inboundOnly.data.every((m) => m.direction === 'inbound')).toBe(true);
-    expect((await kafka.rpc.request('messages.list', { tenant_id: 'ten_intruder', limit: 50, cursor: null })).data).toEqual([]);
+    expect((await service.kafka.rpc.request('messages.list', { tenant_id: 'ten_intruder', limit: 50, cursor: null })).data).toEqual([]);
 
-    const err = await kafka.rpc.request('messages.list', { tenant_id: T1, limit: 50, cursor: 'not-a-cursor!', since: 'yesterday' }).catch((e: unknown) => e);
+    const err = await service.kafka.rpc.request('messages.list', { tenant_id: T1, limit: 50, cursor: 'not-a-cursor!', since: 'yesterday' }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(RpcProblemError);
     expect((err as RpcProblemError).problem.status).toBe(400);
     expect((err as RpcProblemError).problem.errors?.map((e) => e.field).sort()).toEqual(['cursor', 'since']);
@@ -373,8 +417,8 @@ describe('messaging-service over Kafka, PostgreSQL and a fake Cloud API', () => 
   it('dead-letters a notification that is not a Cloud API notification', async () => {
     await publishWebhook(null, '{"object":"page","entry":[]}');
     await publishWebhook(null, 'not json at all');
-    await pollUntil(() => deadLetters.messages.length >= 2 || undefined, { description: 'two dead letters' });
-    expect(deadLetters.messages.map((m) => m.headers['dlq-error'])).toEqual([
+    await pollUntil(() => service.deadLetters.messages.length >= 2 || undefined, { description: 'two dead letters' });
+    expect(service.deadLetters.messages.map((m) => m.headers['dlq-error'])).toEqual([
       expect.stringContaining('not a whatsapp_business_account notification'),
       expect.stringContaining('not JSON'),
     ]);

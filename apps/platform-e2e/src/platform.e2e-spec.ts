@@ -1,7 +1,9 @@
-import type { AgentRecord, ChannelRecord, MessageReceivedData, MessageRecord } from '@parley/contracts';
+import type { components } from '@parley/api-client';
+import type { MessageReceivedData } from '@parley/contracts';
 import { pollUntil } from '@parley/testing';
 import type { IncomingHttpHeaders } from 'node:http';
 import { Webhook } from 'standardwebhooks';
+import { apiClient } from './support/api';
 import { http } from './support/http';
 import { startPlatform, type Platform } from './support/platform';
 import { WebhookReceiver, type ReceivedWebhook } from './support/webhook-receiver';
@@ -12,34 +14,13 @@ import { WebhookReceiver, type ReceivedWebhook } from './support/webhook-receive
 const CUSTOMER = '+14155550123';
 const QUESTION = 'Hi, what are your opening hours?';
 const GREETING = 'Hello from Acme Bakery!';
-const SUPPORT_AGENT = {
+const SUPPORT_AGENT: components['schemas']['UpsertAgentBody'] = {
   name: 'support',
   instruction: 'You are the assistant of Acme Bakery. Answer questions about opening hours, orders and visits.',
   greeting: GREETING,
   skills: ['faq_responder', 'lead_capture', 'appointment_booking'],
 };
 
-interface Account {
-  tenant_id: string;
-  plan: string;
-  client_id: string;
-  client_secret: string;
-  api_key: string;
-}
-interface Token {
-  access_token: string;
-  token_type: string;
-  expires_in: number;
-}
-interface Sent {
-  status: string;
-  message_id: string;
-}
-interface WebhookEndpoint {
-  id: string;
-  url: string;
-  secret: string;
-}
 interface SandboxMessage {
   id: string;
   phone_number_id: string;
@@ -81,20 +62,21 @@ describe('Parley end to end: the whole system over HTTP, on real Kafka and Postg
 
   /** Sign-up and an OAuth token (client credentials), as a new tenant does first. */
   async function signUp(name: string): Promise<Tenant> {
-    const account = await http<Account>('POST', `${platform.gateway}/api/v1/accounts`, { json: { name } });
-    expect(account.status).toBe(201);
-    expect(account.body).toMatchObject({
+    const api = apiClient(platform.gateway);
+    const account = await api.POST('/api/v1/accounts', { body: { name } });
+    expect(account.response.status).toBe(201);
+    expect(account.data).toMatchObject({
       tenant_id: expect.stringMatching(/^ten_/),
       plan: 'free',
       client_id: expect.any(String),
       client_secret: expect.any(String),
       api_key: expect.any(String),
     });
-    const { client_id, client_secret } = account.body;
-    const token = await http<Token>('POST', `${platform.gateway}/oauth/token`, { json: { grant_type: 'client_credentials', client_id, client_secret } });
-    expect(token.status).toBe(200);
-    expect(token.body).toMatchObject({ access_token: expect.any(String), token_type: 'Bearer', expires_in: expect.any(Number) });
-    return { tenantId: account.body.tenant_id, token: token.body.access_token };
+    const { tenant_id, client_id, client_secret } = account.data!;
+    const token = await api.POST('/oauth/token', { body: { grant_type: 'client_credentials', client_id, client_secret } });
+    expect(token.response.status).toBe(200);
+    expect(token.data).toMatchObject({ access_token: expect.any(String), token_type: 'Bearer', expires_in: expect.any(Number) });
+    return { tenantId: tenant_id, token: token.data!.access_token };
   }
 
   /** What the sandbox's WhatsApp delivered to a customer number from one business number. */
@@ -105,39 +87,37 @@ describe('Parley end to end: the whole system over HTTP, on real Kafka and Postg
   }
 
   it("sends on WhatsApp, and answers a customer with the tenant's agent, announced to the tenant's webhook with a valid signature", async () => {
-    const { gateway, sandbox } = platform;
+    const { sandbox } = platform;
     const acme = await signUp('Acme Bakery');
-    const token = acme.token;
+    const api = apiClient(platform.gateway, acme.token);
 
-    const agent = await http<AgentRecord>('PUT', `${gateway}/api/v1/agents/support`, { token, json: SUPPORT_AGENT });
-    expect(agent.status).toBe(201);
-    expect(agent.body).toMatchObject({ id: expect.stringMatching(/^agt_/), name: 'support', greeting: GREETING, version: 1 });
-    expect([...agent.body.skills].sort()).toEqual([...SUPPORT_AGENT.skills].sort());
+    const agent = await api.PUT('/api/v1/agents/{agent_name}', { params: { path: { agent_name: 'support' } }, body: SUPPORT_AGENT });
+    expect(agent.response.status).toBe(201);
+    expect(agent.data).toMatchObject({ id: expect.stringMatching(/^agt_/), name: 'support', greeting: GREETING, version: 1 });
+    expect([...agent.data!.skills].sort()).toEqual([...SUPPORT_AGENT.skills].sort());
 
-    const webhook = await http<WebhookEndpoint>('POST', `${gateway}/api/v1/webhooks`, { token, json: { url: receiver.url } });
-    expect(webhook.status).toBe(201);
-    expect(webhook.body).toMatchObject({ id: expect.stringMatching(/^whk_/), url: receiver.url, secret: expect.stringMatching(/^whsec_/) });
+    const webhook = await api.POST('/api/v1/webhooks', { body: { url: receiver.url } });
+    expect(webhook.response.status).toBe(201);
+    expect(webhook.data).toMatchObject({ id: expect.stringMatching(/^whk_/), url: receiver.url, secret: expect.stringMatching(/^whsec_/) });
+    const secret = webhook.data!.secret;
 
     // The caller's own tenant_id in the body is allowed; without it, the credential decides.
     const sentIds: string[] = [];
-    for (const body of [
-      { channel: 'whatsapp', to: CUSTOMER, message: 'Hello', tenant_id: acme.tenantId },
-      { channel: 'whatsapp', to: CUSTOMER, message: 'Hello' },
-    ]) {
-      const sent = await http<Sent>('POST', `${gateway}/v1/send`, { token, json: body });
-      expect(sent.status).toBe(200);
-      expect(sent.body).toEqual({ status: 'sent', message_id: expect.stringMatching(/^msg_/) });
-      sentIds.push(sent.body.message_id);
+    for (const tenant_id of [acme.tenantId, undefined]) {
+      const sent = await api.POST('/v1/send', { body: { channel: 'whatsapp', to: CUSTOMER, message: 'Hello', tenant_id } });
+      expect(sent.response.status).toBe(200);
+      expect(sent.data).toEqual({ status: 'sent', message_id: expect.stringMatching(/^msg_/) });
+      sentIds.push(sent.data!.message_id);
     }
     expect(new Set(sentIds).size).toBe(2);
 
     // Every new account has a sandbox WhatsApp number of its own.
-    const channels = await http<{ data: ChannelRecord[] }>('GET', `${gateway}/api/v1/channels`, { token });
-    expect(channels.status).toBe(200);
-    const channel = channels.body.data.find((c) => c.provider === 'sandbox');
-    if (!channel) throw new Error(`the account has no sandbox channel: ${channels.text}`);
+    const channels = await api.GET('/api/v1/channels');
+    expect(channels.response.status).toBe(200);
+    const channel = channels.data!.data.find((c) => c.provider === 'sandbox');
+    if (!channel) throw new Error(`the account has no sandbox channel: ${JSON.stringify(channels.data)}`);
     const phoneNumberId = channel.phone_number_id;
-    if (!phoneNumberId) throw new Error(`the sandbox channel has no phone_number_id: ${channels.text}`);
+    if (!phoneNumberId) throw new Error(`the sandbox channel has no phone_number_id: ${JSON.stringify(channel)}`);
 
     const hellos = await pollUntil(
       async () => {
@@ -159,8 +139,8 @@ describe('Parley end to end: the whole system over HTTP, on real Kafka and Postg
     );
     // Verified as a tenant would, with the Standard Webhooks library and the secret from the webhook's creation.
     const headers = headerRecord(delivery.headers);
-    const event = new Webhook(webhook.body.secret).verify(delivery.body, headers) as MessageReceivedData;
-    expect(() => new Webhook(webhook.body.secret).verify(delivery.body.replace(QUESTION, 'Hi, are you open?'), headers)).toThrow();
+    const event = new Webhook(secret).verify(delivery.body, headers) as MessageReceivedData;
+    expect(() => new Webhook(secret).verify(delivery.body.replace(QUESTION, 'Hi, are you open?'), headers)).toThrow();
     expect(event).toMatchObject({
       event: 'message.received',
       channel: 'whatsapp',
@@ -186,24 +166,24 @@ describe('Parley end to end: the whole system over HTTP, on real Kafka and Postg
   });
 
   it('lets a tenant read its sent message, answers 404 to another tenant and 401 without a credential', async () => {
-    const { gateway } = platform;
-    const owner = await signUp('Owner Ltd');
-    const stranger = await signUp('Stranger Ltd');
+    const owner = apiClient(platform.gateway, (await signUp('Owner Ltd')).token);
+    const stranger = apiClient(platform.gateway, (await signUp('Stranger Ltd')).token);
+    const anonymous = apiClient(platform.gateway);
     const to = '+14155550188';
 
-    const sent = await http<Sent>('POST', `${gateway}/v1/send`, { token: owner.token, json: { channel: 'whatsapp', to, message: 'Your order is ready' } });
-    expect(sent.status).toBe(200);
-    const url = `${gateway}/api/v1/messages/${sent.body.message_id}`;
+    const sent = await owner.POST('/v1/send', { body: { channel: 'whatsapp', to, message: 'Your order is ready' } });
+    expect(sent.response.status).toBe(200);
+    const message = { params: { path: { message_id: sent.data!.message_id } } };
 
     const record = await pollUntil(
       async () => {
-        const res = await http<MessageRecord>('GET', url, { token: owner.token });
-        return res.status === 200 && res.body;
+        const res = await owner.GET('/api/v1/messages/{message_id}', message);
+        return res.response.status === 200 && res.data;
       },
       { timeoutMs: 5_000, description: 'the sent message to be readable' },
     );
     expect(record).toMatchObject({
-      message_id: sent.body.message_id,
+      message_id: sent.data!.message_id,
       direction: 'outbound',
       channel: 'whatsapp',
       to,
@@ -213,14 +193,15 @@ describe('Parley end to end: the whole system over HTTP, on real Kafka and Postg
     expect(['accepted', 'sent', 'delivered', 'read']).toContain(record.status);
     expect(Array.isArray(record.status_history)).toBe(true);
 
-    const foreign = await http('GET', url, { token: stranger.token });
-    expect(foreign.status).toBe(404);
-    expect(foreign.headers.get('content-type')).toContain('application/problem+json');
+    const foreign = await stranger.GET('/api/v1/messages/{message_id}', message);
+    expect(foreign.response.status).toBe(404);
+    expect(foreign.response.headers.get('content-type')).toContain('application/problem+json');
+    expect(foreign.error).toMatchObject({ status: 404, type: expect.stringMatching(/not-found$/) });
 
-    const anonymous = await http('GET', url);
-    expect(anonymous.status).toBe(401);
-    expect(anonymous.headers.get('www-authenticate')).toMatch(/^Bearer/);
-    const anonymousSend = await http('POST', `${gateway}/v1/send`, { json: { channel: 'whatsapp', to, message: 'Hello' } });
-    expect(anonymousSend.status).toBe(401);
+    const unauthenticated = await anonymous.GET('/api/v1/messages/{message_id}', message);
+    expect(unauthenticated.response.status).toBe(401);
+    expect(unauthenticated.response.headers.get('www-authenticate')).toMatch(/^Bearer/);
+    const anonymousSend = await anonymous.POST('/v1/send', { body: { channel: 'whatsapp', to, message: 'Hello' } });
+    expect(anonymousSend.response.status).toBe(401);
   });
 });

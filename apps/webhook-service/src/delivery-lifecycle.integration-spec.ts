@@ -4,37 +4,17 @@ import {
   newId,
   type AppointmentBookedData,
   type ConversationHandoffData,
-  type CreateWebhookBody,
   type EventEnvelope,
   type LeadCapturedData,
-  type MessageReceivedData,
   type WebhookEndpointDisabledData,
 } from '@parley/contracts';
 import { EventPublisher, RpcProblemError } from '@parley/kafka';
 import { KafkaHarness, pollUntil } from '@parley/testing';
 import { Webhook, WebhookVerificationError } from 'standardwebhooks';
 import type { DataSource } from 'typeorm';
+import { CUSTOMER, messageReceived } from './test/events';
 import { Receiver, type ReceivedRequest } from './test/receiver';
 import { startWebhookService, type WebhookServiceUnderTest } from './test/webhook-service-under-test';
-
-const CUSTOMER = '+4915112345678';
-
-function received(tenantId: string, from = CUSTOMER, text = 'Do you open on Sundays?'): EventEnvelope<'message.received', MessageReceivedData> {
-  const data: MessageReceivedData = {
-    event: 'message.received',
-    channel: 'whatsapp',
-    from,
-    message: text,
-    tenant_id: tenantId,
-    agent_response: null,
-    message_id: newId('msg'),
-    reply_message_id: null,
-    agent: null,
-    type: 'text',
-    received_at: new Date().toISOString(),
-  };
-  return EventPublisher.envelope(Topics.MessageReceived, tenantId, data);
-}
 
 function leadCaptured(tenantId: string): EventEnvelope<'lead.captured', LeadCapturedData> {
   const data: LeadCapturedData = {
@@ -82,12 +62,6 @@ function handoff(tenantId: string): EventEnvelope<'conversation.handoff', Conver
   return EventPublisher.envelope(Topics.ConversationHandoff, tenantId, data);
 }
 
-interface DeliveryRow {
-  id: string;
-  endpoint_id: string;
-  status: string;
-  attempt_count: number;
-}
 
 const problemOf = (promise: Promise<unknown>) =>
   promise.then(
@@ -104,26 +78,8 @@ describe('webhook-service: public events, secret rotation, delivery log, retry, 
   let service: WebhookServiceUnderTest;
   let kafka: KafkaHarness;
   let sql: DataSource;
-  const receivers: Receiver[] = [];
-
-  const receiver = async (...args: Parameters<typeof Receiver.start>) => {
-    const r = await Receiver.start(...args);
-    receivers.push(r);
-    return r;
-  };
-  const createEndpoint = (tenantId: string, body: CreateWebhookBody) => kafka.rpc.request('webhooks.create', { tenant_id: tenantId, body });
   const publish = (event: EventEnvelope, customer = CUSTOMER) =>
     kafka.publisher.publishEvent(event, conversationKey(event.tenant_id!, customer), undefined, { timeoutMs: 10_000 });
-  const deliveriesOf = (eventId: string): Promise<DeliveryRow[]> =>
-    sql.query(`SELECT id, endpoint_id, status, attempt_count FROM deliveries WHERE event_id = $1 ORDER BY id`, [eventId]);
-  const deliveryReaching = (eventId: string, endpointId: string, wanted: string) =>
-    pollUntil(
-      async () => {
-        const row = (await deliveriesOf(eventId)).find((d) => d.endpoint_id === endpointId);
-        return row?.status === wanted ? row : undefined;
-      },
-      { description: `delivery of ${eventId} to ${endpointId} to be ${wanted}`, timeoutMs: 20_000 },
-    );
   const requestsWith = (r: Receiver, id: string, count = 1): Promise<ReceivedRequest[]> =>
     pollUntil(() => r.withId(id).length >= count && r.withId(id), { description: `${count} request(s) with webhook-id ${id}`, timeoutMs: 20_000 });
 
@@ -132,17 +88,14 @@ describe('webhook-service: public events, secret rotation, delivery log, retry, 
     ({ kafka, sql } = service);
   });
 
-  afterAll(async () => {
-    await service?.close();
-    await Promise.all(receivers.map((r) => r.close()));
-  });
+  afterAll(() => service?.close());
 
   describe('public engagement events', () => {
     it('delivers lead.captured, appointment.booked and conversation.handoff signed, once per subscribed endpoint, idempotent on the envelope id', async () => {
-      const all = await receiver();
-      const leadsOnly = await receiver();
-      const everything = await createEndpoint('ten_E', { url: all.url });
-      const leads = await createEndpoint('ten_E', { url: leadsOnly.url, events: ['lead.captured'] });
+      const all = await service.receiver();
+      const leadsOnly = await service.receiver();
+      const everything = await service.createEndpoint('ten_E', { url: all.url });
+      const leads = await service.createEndpoint('ten_E', { url: leadsOnly.url, events: ['lead.captured'] });
       const events: EventEnvelope[] = [leadCaptured('ten_E'), appointmentBooked('ten_E'), handoff('ten_E')];
       for (const event of events) await publish(event);
       await publish(events[0]); // a redelivered envelope
@@ -159,9 +112,9 @@ describe('webhook-service: public events, secret rotation, delivery log, retry, 
       const marker = leadCaptured('ten_E');
       await publish(marker);
       await requestsWith(leadsOnly, marker.id);
-      expect((await deliveriesOf(events[0].id)).map((d) => d.endpoint_id).sort()).toEqual([everything.id, leads.id].sort());
-      expect((await deliveriesOf(events[1].id)).map((d) => d.endpoint_id)).toEqual([everything.id]);
-      expect((await deliveriesOf(events[2].id)).map((d) => d.endpoint_id)).toEqual([everything.id]);
+      expect((await service.deliveriesOf(events[0].id)).map((d) => d.endpoint_id).sort()).toEqual([everything.id, leads.id].sort());
+      expect((await service.deliveriesOf(events[1].id)).map((d) => d.endpoint_id)).toEqual([everything.id]);
+      expect((await service.deliveriesOf(events[2].id)).map((d) => d.endpoint_id)).toEqual([everything.id]);
       expect(all.withId(events[0].id)).toHaveLength(1);
       expect(leadsOnly.requests.map((r) => r.headers['webhook-id'])).toEqual([events[0].id, marker.id]);
     });
@@ -169,8 +122,8 @@ describe('webhook-service: public events, secret rotation, delivery log, retry, 
 
   describe('secret rotation and test events', () => {
     it('signs with the new and the old secret for 24 h after a rotation; either verifies, and only the new one after expiry', async () => {
-      const target = await receiver();
-      const endpoint = await createEndpoint('ten_K', { url: target.url });
+      const target = await service.receiver();
+      const endpoint = await service.createEndpoint('ten_K', { url: target.url });
       const { secret } = await kafka.rpc.request('webhooks.rotate-secret', { tenant_id: 'ten_K', id: endpoint.id });
       expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
       expect(secret).not.toBe(endpoint.secret);
@@ -180,7 +133,7 @@ describe('webhook-service: public events, secret rotation, delivery log, retry, 
       expect(row.previous_secret_expires_at.getTime() - Date.now()).toBeGreaterThan(24 * 3600_000 - 60_000);
       expect(row.previous_secret_expires_at.getTime() - Date.now()).toBeLessThanOrEqual(24 * 3600_000);
 
-      const during = received('ten_K');
+      const during = messageReceived('ten_K');
       await publish(during);
       const [signedTwice] = await requestsWith(target, during.id);
       expect(signedTwice.headers['webhook-signature'].split(' ')).toHaveLength(2);
@@ -189,7 +142,7 @@ describe('webhook-service: public events, secret rotation, delivery log, retry, 
       expect(new Webhook(endpoint.secret).verify(signedTwice.body, signedTwice.headers)).toEqual(during.data);
 
       await sql.query(`UPDATE endpoints SET previous_secret_expires_at = now() - interval '1 second' WHERE id = $1`, [endpoint.id]);
-      const after = received('ten_K');
+      const after = messageReceived('ten_K');
       await publish(after);
       const [signedOnce] = await requestsWith(target, after.id);
       expect(signedOnce.headers['webhook-signature'].split(' ')).toHaveLength(1);
@@ -200,17 +153,17 @@ describe('webhook-service: public events, secret rotation, delivery log, retry, 
     });
 
     it('sends webhook.test to that endpoint only, whatever it subscribes to', async () => {
-      const target = await receiver();
-      const sibling = await receiver();
-      const endpoint = await createEndpoint('ten_T', { url: target.url, events: ['message.status'] });
-      const other = await createEndpoint('ten_T', { url: sibling.url });
+      const target = await service.receiver();
+      const sibling = await service.receiver();
+      const endpoint = await service.createEndpoint('ten_T', { url: target.url, events: ['message.status'] });
+      const other = await service.createEndpoint('ten_T', { url: sibling.url });
       const answer = await kafka.rpc.request('webhooks.test', { tenant_id: 'ten_T', id: endpoint.id });
       expect(answer).toEqual({ accepted: true, event_id: expect.stringMatching(/^evt_/) });
 
       const [request] = await requestsWith(target, answer.event_id);
       const body = new Webhook(endpoint.secret).verify(request.body, request.headers) as Record<string, unknown>;
       expect(body).toEqual({ event: 'webhook.test', tenant_id: 'ten_T', endpoint_id: endpoint.id, at: expect.any(String) });
-      expect((await deliveriesOf(answer.event_id)).map((d) => d.endpoint_id)).toEqual([endpoint.id]);
+      expect((await service.deliveriesOf(answer.event_id)).map((d) => d.endpoint_id)).toEqual([endpoint.id]);
       expect(sibling.requests).toEqual([]);
       expect(other.id).not.toBe(endpoint.id);
 
@@ -220,14 +173,14 @@ describe('webhook-service: public events, secret rotation, delivery log, retry, 
 
   describe('delivery log, retry and replay', () => {
     it('lists deliveries newest first with every attempt, filtered by status and paged', async () => {
-      const flaky = await receiver([{ status: 500, body: 'try later' }, { status: 200 }]);
-      const endpoint = await createEndpoint('ten_L', { url: flaky.url });
-      const first = received('ten_L');
-      const second = received('ten_L');
+      const flaky = await service.receiver([{ status: 500, body: 'try later' }, { status: 200 }]);
+      const endpoint = await service.createEndpoint('ten_L', { url: flaky.url });
+      const first = messageReceived('ten_L');
+      const second = messageReceived('ten_L');
       await publish(first);
-      await deliveryReaching(first.id, endpoint.id, 'succeeded');
+      await service.deliveryReaching(first.id, endpoint.id, 'succeeded');
       await publish(second);
-      await deliveryReaching(second.id, endpoint.id, 'succeeded');
+      await service.deliveryReaching(second.id, endpoint.id, 'succeeded');
 
       const page = await kafka.rpc.request('deliveries.list', { tenant_id: 'ten_L', endpoint_id: endpoint.id, status: null, limit: 50, cursor: null });
       expect(page.next_cursor).toBeNull();
@@ -257,11 +210,11 @@ describe('webhook-service: public events, secret rotation, delivery log, retry, 
 
     it('retries a dead delivery now, with a fresh schedule and the same webhook-id', async () => {
       let healthy = false;
-      const target = await receiver(() => (healthy ? { status: 200 } : { status: 503, body: 'maintenance' }));
-      const endpoint = await createEndpoint('ten_Y', { url: target.url });
-      const event = received('ten_Y');
+      const target = await service.receiver(() => (healthy ? { status: 200 } : { status: 503, body: 'maintenance' }));
+      const endpoint = await service.createEndpoint('ten_Y', { url: target.url });
+      const event = messageReceived('ten_Y');
       await publish(event);
-      const delivery = await deliveryReaching(event.id, endpoint.id, 'dead');
+      const delivery = await service.deliveryReaching(event.id, endpoint.id, 'dead');
       expect(delivery.attempt_count).toBe(4);
 
       // Still failing: a manual retry gets the whole schedule again, not one last attempt.
@@ -271,14 +224,14 @@ describe('webhook-service: public events, secret rotation, delivery log, retry, 
       });
       await requestsWith(target, event.id, 6);
       healthy = true;
-      const done = await deliveryReaching(event.id, endpoint.id, 'succeeded');
+      const done = await service.deliveryReaching(event.id, endpoint.id, 'succeeded');
       expect(done.attempt_count).toBeGreaterThanOrEqual(6);
       expect(new Set(target.requests.map((r) => r.headers['webhook-id']))).toEqual(new Set([event.id]));
 
       expect(await problemOf(kafka.rpc.request('deliveries.retry', { tenant_id: 'ten_other', endpoint_id: endpoint.id, delivery_id: delivery.id }))).toMatchObject({
         status: 404,
       });
-      const other = await createEndpoint('ten_Y', { url: target.url });
+      const other = await service.createEndpoint('ten_Y', { url: target.url });
       expect(await problemOf(kafka.rpc.request('deliveries.retry', { tenant_id: 'ten_Y', endpoint_id: other.id, delivery_id: delivery.id }))).toMatchObject({
         status: 404,
       });
@@ -286,13 +239,13 @@ describe('webhook-service: public events, secret rotation, delivery log, retry, 
     });
 
     it('replays every kept event since a time that the endpoint subscribes to, with the same webhook-ids', async () => {
-      const target = await receiver();
-      const witness = await receiver();
-      const witnessEndpoint = await createEndpoint('ten_P', { url: witness.url, events: ['lead.captured'] });
+      const target = await service.receiver();
+      const witness = await service.receiver();
+      const witnessEndpoint = await service.createEndpoint('ten_P', { url: witness.url, events: ['lead.captured'] });
       const since = new Date(Date.now() - 1000).toISOString();
-      const early = received('ten_P');
+      const early = messageReceived('ten_P');
       const lead = leadCaptured('ten_P');
-      const otherTenant = received('ten_Q');
+      const otherTenant = messageReceived('ten_Q');
       for (const event of [early, lead, otherTenant]) await publish(event);
       // Same key, same partition: once the marker is delivered, the events before it are stored.
       const marker = leadCaptured('ten_P');
@@ -300,11 +253,11 @@ describe('webhook-service: public events, secret rotation, delivery log, retry, 
       await requestsWith(witness, marker.id);
 
       // Created after the events: replay brings it the ones it subscribes to (message.received), never other tenants'.
-      const endpoint = await createEndpoint('ten_P', { url: target.url, events: ['message.received'] });
+      const endpoint = await service.createEndpoint('ten_P', { url: target.url, events: ['message.received'] });
       expect(await kafka.rpc.request('webhooks.replay', { tenant_id: 'ten_P', id: endpoint.id, body: { since } })).toEqual({ accepted: true, deliveries: 1 });
       const [replayed] = await requestsWith(target, early.id);
       expect(new Webhook(endpoint.secret).verify(replayed.body, replayed.headers)).toEqual(early.data);
-      await deliveryReaching(early.id, endpoint.id, 'succeeded');
+      await service.deliveryReaching(early.id, endpoint.id, 'succeeded');
 
       // Replaying again re-sends the delivered one (same webhook-id, so the receiver can drop it).
       expect(await kafka.rpc.request('webhooks.replay', { tenant_id: 'ten_P', id: endpoint.id, body: { since } })).toEqual({ accepted: true, deliveries: 1 });
@@ -329,20 +282,20 @@ describe('webhook-service: public events, secret rotation, delivery log, retry, 
 
   describe('disabling', () => {
     it('disables an endpoint failing for 5 days on its next failure and tells the tenant’s other subscribed endpoints', async () => {
-      const failing = await receiver({ status: 500 });
-      const watcher = await receiver();
-      const unsubscribed = await receiver();
-      const recent = await receiver({ status: 500 });
-      const endpoint = await createEndpoint('ten_X', { url: failing.url });
-      const watching = await createEndpoint('ten_X', { url: watcher.url, events: ['webhook.endpoint_disabled'] });
-      await createEndpoint('ten_X', { url: unsubscribed.url, events: ['message.received'] });
-      const recentlyFailing = await createEndpoint('ten_X', { url: recent.url, events: ['message.status'] });
+      const failing = await service.receiver({ status: 500 });
+      const watcher = await service.receiver();
+      const unsubscribed = await service.receiver();
+      const recent = await service.receiver({ status: 500 });
+      const endpoint = await service.createEndpoint('ten_X', { url: failing.url });
+      const watching = await service.createEndpoint('ten_X', { url: watcher.url, events: ['webhook.endpoint_disabled'] });
+      await service.createEndpoint('ten_X', { url: unsubscribed.url, events: ['message.received'] });
+      const recentlyFailing = await service.createEndpoint('ten_X', { url: recent.url, events: ['message.status'] });
       await sql.query(`UPDATE endpoints SET failing_since = now() - interval '5 days 1 minute' WHERE id = $1`, [endpoint.id]);
       await sql.query(`UPDATE endpoints SET failing_since = now() - interval '4 days' WHERE id = $1`, [recentlyFailing.id]);
 
-      const event = received('ten_X');
+      const event = messageReceived('ten_X');
       await publish(event);
-      await deliveryReaching(event.id, endpoint.id, 'dead');
+      await service.deliveryReaching(event.id, endpoint.id, 'dead');
       expect(failing.withId(event.id)).toHaveLength(1);
       expect(await kafka.rpc.request('webhooks.get', { tenant_id: 'ten_X', id: endpoint.id })).toMatchObject({ enabled: false });
 
@@ -351,7 +304,7 @@ describe('webhook-service: public events, secret rotation, delivery log, retry, 
       });
       const data = new Webhook(watching.secret).verify(notice.body, notice.headers) as WebhookEndpointDisabledData;
       expect(data).toEqual({ event: 'webhook.endpoint_disabled', tenant_id: 'ten_X', endpoint_id: endpoint.id, url: failing.url, reason: 'failing_for_5_days', at: expect.any(String) });
-      const noticeDeliveries = await deliveriesOf(notice.headers['webhook-id']);
+      const noticeDeliveries = await service.deliveriesOf(notice.headers['webhook-id']);
       expect(noticeDeliveries.map((d) => d.endpoint_id)).toEqual([watching.id]);
       expect(unsubscribed.requests.filter((r) => r.body.includes('endpoint_disabled'))).toEqual([]);
 
@@ -372,20 +325,20 @@ describe('webhook-service: public events, secret rotation, delivery log, retry, 
         at: new Date().toISOString(),
       });
       await publish(status);
-      await pollUntil(async () => (await deliveriesOf(status.id)).find((d) => d.endpoint_id === recentlyFailing.id && d.attempt_count >= 1), {
+      await pollUntil(async () => (await service.deliveriesOf(status.id)).find((d) => d.endpoint_id === recentlyFailing.id && d.attempt_count >= 1), {
         description: 'a failed attempt at the recently failing endpoint',
       });
       expect(await kafka.rpc.request('webhooks.get', { tenant_id: 'ten_X', id: recentlyFailing.id })).toMatchObject({ enabled: true });
     });
 
     it('tells the other endpoints when a 410 disables one', async () => {
-      const retired = await receiver({ status: 410 });
-      const watcher = await receiver();
-      const endpoint = await createEndpoint('ten_Z', { url: retired.url, events: ['lead.captured'] });
-      const watching = await createEndpoint('ten_Z', { url: watcher.url });
+      const retired = await service.receiver({ status: 410 });
+      const watcher = await service.receiver();
+      const endpoint = await service.createEndpoint('ten_Z', { url: retired.url, events: ['lead.captured'] });
+      const watching = await service.createEndpoint('ten_Z', { url: watcher.url });
       const event = leadCaptured('ten_Z');
       await publish(event);
-      await deliveryReaching(event.id, endpoint.id, 'dead');
+      await service.deliveryReaching(event.id, endpoint.id, 'dead');
       const notice = await pollUntil(() => watcher.requests.find((r) => r.body.includes('"webhook.endpoint_disabled"')), { description: 'the disable notice' });
       expect(new Webhook(watching.secret).verify(notice.body, notice.headers)).toMatchObject({ endpoint_id: endpoint.id, reason: 'gone' });
       // Retry and test need an enabled endpoint.
@@ -401,22 +354,22 @@ describe('webhook-service: public events, secret rotation, delivery log, retry, 
         failing.delete(id);
         return { status: 500 };
       };
-      const a = received('ten_O', CUSTOMER, 'first');
-      const b = received('ten_O', CUSTOMER, 'second');
-      const c = received('ten_O', CUSTOMER, 'third');
-      const elsewhere = received('ten_O', '+4917000000000', 'another conversation');
-      const orderedReceiver = await receiver(failFirst(new Set([a.id])));
-      const unorderedReceiver = await receiver(failFirst(new Set([a.id])));
-      const ordered = await createEndpoint('ten_O', { url: orderedReceiver.url, ordered: true });
-      const unordered = await createEndpoint('ten_O', { url: unorderedReceiver.url });
+      const a = messageReceived('ten_O', { message: 'first' });
+      const b = messageReceived('ten_O', { message: 'second' });
+      const c = messageReceived('ten_O', { message: 'third' });
+      const elsewhere = messageReceived('ten_O', { from: '+4917000000000', message: 'another conversation' });
+      const orderedReceiver = await service.receiver(failFirst(new Set([a.id])));
+      const unorderedReceiver = await service.receiver(failFirst(new Set([a.id])));
+      const ordered = await service.createEndpoint('ten_O', { url: orderedReceiver.url, ordered: true });
+      const unordered = await service.createEndpoint('ten_O', { url: unorderedReceiver.url });
       await publish(a);
       await publish(b);
       await publish(c);
       await publish(elsewhere, '+4917000000000');
 
       for (const e of [a, b, c, elsewhere]) {
-        await deliveryReaching(e.id, ordered.id, 'succeeded');
-        await deliveryReaching(e.id, unordered.id, 'succeeded');
+        await service.deliveryReaching(e.id, ordered.id, 'succeeded');
+        await service.deliveryReaching(e.id, unordered.id, 'succeeded');
       }
       const ids = (r: Receiver) => r.requests.map((q) => q.headers['webhook-id']);
       const aSucceeded = orderedReceiver.withId(a.id)[1].at;

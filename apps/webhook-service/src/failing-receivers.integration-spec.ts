@@ -1,31 +1,13 @@
-import { Topics, conversationKey, newId, type EventEnvelope, type MessageReceivedData, type WebhookDeliveryRecord } from '@parley/contracts';
-import { EventPublisher } from '@parley/kafka';
+import { conversationKey, type WebhookDeliveryRecord } from '@parley/contracts';
 import { KafkaHarness, pollUntil } from '@parley/testing';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { RESPONSE_EXCERPT_CHARS } from './egress/webhook-http-client';
+import { CUSTOMER, messageReceived } from './test/events';
 import { startWebhookService, type WebhookServiceUnderTest } from './test/webhook-service-under-test';
 
-const CUSTOMER = '+4915112345678';
 /** Small, so a trickling receiver runs into it quickly. */
 const TIMEOUT_MS = 500;
-
-function received(tenantId: string): EventEnvelope<'message.received', MessageReceivedData> {
-  const data: MessageReceivedData = {
-    event: 'message.received',
-    channel: 'whatsapp',
-    from: CUSTOMER,
-    message: 'Is the cake ready?',
-    tenant_id: tenantId,
-    agent_response: null,
-    message_id: newId('msg'),
-    reply_message_id: null,
-    agent: null,
-    type: 'text',
-    received_at: new Date().toISOString(),
-  };
-  return EventPublisher.envelope(Topics.MessageReceived, tenantId, data);
-}
 
 /** Receivers that misbehave below the HTTP status level: resets, slow trickles, huge bodies. */
 describe('webhook-service: receivers that reset, trickle or flood', () => {
@@ -47,7 +29,7 @@ describe('webhook-service: receivers that reset, trickle or flood', () => {
 
   const deliver = async (tenantId: string, url: string, wanted: WebhookDeliveryRecord['status']): Promise<WebhookDeliveryRecord> => {
     const endpoint = await kafka.rpc.request('webhooks.create', { tenant_id: tenantId, body: { url } });
-    const event = received(tenantId);
+    const event = messageReceived(tenantId, { message: 'Is the cake ready?' });
     await kafka.publisher.publishEvent(event, conversationKey(tenantId, CUSTOMER), undefined, { timeoutMs: 10_000 });
     return pollUntil(
       async () => {

@@ -5,31 +5,20 @@ import {
   newId,
   type CreateWebhookBody,
   type EventEnvelope,
-  type MessageReceivedData,
   type MessageStatusData,
 } from '@parley/contracts';
 import { EventPublisher, RpcProblemError } from '@parley/kafka';
 import { KafkaHarness, pollUntil } from '@parley/testing';
 import { Webhook } from 'standardwebhooks';
 import type { DataSource } from 'typeorm';
+import { PER_ENDPOINT_IN_FLIGHT } from './deliveries/delivery-dispatcher';
+import { messageReceived } from './test/events';
 import { Receiver } from './test/receiver';
 import { startWebhookService, type WebhookServiceUnderTest } from './test/webhook-service-under-test';
 
-function received(tenantId: string, text = 'Do you open on Sundays?'): EventEnvelope<'message.received', MessageReceivedData> {
-  const data: MessageReceivedData = {
-    event: 'message.received',
-    channel: 'whatsapp',
-    from: '+4915112345678',
-    message: text,
-    tenant_id: tenantId,
-    agent_response: 'Yes — from 10:00 to 14:00 ☕',
-    message_id: newId('msg'),
-    reply_message_id: newId('msg'),
-    agent: 'support',
-    type: 'text',
-    received_at: new Date().toISOString(),
-  };
-  return EventPublisher.envelope(Topics.MessageReceived, tenantId, data);
+/** A message.received the agent answered. */
+function received(tenantId: string, message = 'Do you open on Sundays?') {
+  return messageReceived(tenantId, { message, agent_response: 'Yes — from 10:00 to 14:00 ☕', reply_message_id: newId('msg'), agent: 'support' });
 }
 
 function status(tenantId: string): EventEnvelope<'message.status', MessageStatusData> {
@@ -45,12 +34,6 @@ function status(tenantId: string): EventEnvelope<'message.status', MessageStatus
   return EventPublisher.envelope(Topics.MessageStatus, tenantId, data);
 }
 
-interface DeliveryRow {
-  id: string;
-  endpoint_id: string;
-  status: string;
-  attempt_count: number;
-}
 interface AttemptRow {
   attempt: number;
   status_code: number | null;
@@ -63,41 +46,20 @@ describe('webhook-service: endpoints over request-reply, signed durable delivery
   let service: WebhookServiceUnderTest;
   let kafka: KafkaHarness;
   let sql: DataSource;
-  const receivers: Receiver[] = [];
-
-  const receiver = async (...args: Parameters<typeof Receiver.start>) => {
-    const r = await Receiver.start(...args);
-    receivers.push(r);
-    return r;
-  };
-  const createEndpoint = (tenantId: string, body: CreateWebhookBody) => kafka.rpc.request('webhooks.create', { tenant_id: tenantId, body });
   const publish = (event: EventEnvelope) => kafka.publisher.publishEvent(event, conversationKey(event.tenant_id!, 'customer'), undefined, { timeoutMs: 10_000 });
-  const deliveriesOf = (eventId: string): Promise<DeliveryRow[]> =>
-    sql.query(`SELECT id, endpoint_id, status, attempt_count FROM deliveries WHERE event_id = $1 ORDER BY id`, [eventId]);
   const attemptsOf = (deliveryId: string): Promise<AttemptRow[]> =>
     sql.query(`SELECT attempt, status_code, error, response_excerpt, duration_ms FROM delivery_attempts WHERE delivery_id = $1 ORDER BY attempt`, [deliveryId]);
-  const deliveryReaching = (eventId: string, endpointId: string, wanted: string) =>
-    pollUntil(
-      async () => {
-        const row = (await deliveriesOf(eventId)).find((d) => d.endpoint_id === endpointId);
-        return row?.status === wanted ? row : undefined;
-      },
-      { description: `delivery of ${eventId} to ${endpointId} to be ${wanted}`, timeoutMs: 20_000 },
-    );
 
   beforeAll(async () => {
     service = await startWebhookService('webhooks', { LOG_LEVEL: 'warn' });
     ({ kafka, sql } = service);
   });
 
-  afterAll(async () => {
-    await service?.close();
-    await Promise.all(receivers.map((r) => r.close()));
-  });
+  afterAll(() => service?.close());
 
   describe('endpoint settings', () => {
     it('creates an endpoint with defaults and a whsec_ secret shown on create and get-secret only', async () => {
-      const created = await createEndpoint('ten_S', { url: 'http://127.0.0.1:9/hook' });
+      const created = await service.createEndpoint('ten_S', { url: 'http://127.0.0.1:9/hook' });
       expect(created).toMatchObject({ url: 'http://127.0.0.1:9/hook', events: [...WEBHOOK_EVENT_TYPES], description: null, enabled: true, ordered: false });
       expect(created.id).toMatch(/^whk_[0-9A-Z]{26}$/);
       expect(created.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
@@ -114,8 +76,8 @@ describe('webhook-service: endpoints over request-reply, signed durable delivery
     });
 
     it('updates only the given fields, lists newest first with a cursor, and deletes', async () => {
-      const a = await createEndpoint('ten_U', { url: 'http://127.0.0.1:9/a', events: ['message.status'], description: 'first' });
-      const b = await createEndpoint('ten_U', { url: 'http://127.0.0.1:9/b' });
+      const a = await service.createEndpoint('ten_U', { url: 'http://127.0.0.1:9/a', events: ['message.status'], description: 'first' });
+      const b = await service.createEndpoint('ten_U', { url: 'http://127.0.0.1:9/b' });
       const updated = await kafka.rpc.request('webhooks.update', { tenant_id: 'ten_U', id: a.id, body: { enabled: false, ordered: true } });
       expect(updated).toMatchObject({ id: a.id, url: 'http://127.0.0.1:9/a', events: ['message.status'], description: 'first', enabled: false, ordered: true });
 
@@ -129,7 +91,7 @@ describe('webhook-service: endpoints over request-reply, signed durable delivery
     });
 
     it("answers another tenant's endpoint with 404 on every route", async () => {
-      const own = await createEndpoint('ten_O', { url: 'http://127.0.0.1:9/o' });
+      const own = await service.createEndpoint('ten_O', { url: 'http://127.0.0.1:9/o' });
       for (const request of [
         kafka.rpc.request('webhooks.get', { tenant_id: 'ten_X', id: own.id }),
         kafka.rpc.request('webhooks.get-secret', { tenant_id: 'ten_X', id: own.id }),
@@ -145,7 +107,7 @@ describe('webhook-service: endpoints over request-reply, signed durable delivery
 
     it('answers a bad url, an unknown event type or an unknown field with a 400 problem naming the field', async () => {
       const problemOf = async (body: unknown) => {
-        const err = await createEndpoint('ten_V', body as CreateWebhookBody).catch((e: unknown) => e);
+        const err = await service.createEndpoint('ten_V', body as CreateWebhookBody).catch((e: unknown) => e);
         expect(err).toBeInstanceOf(RpcProblemError);
         expect((err as RpcProblemError).problem).toMatchObject({ status: 400, type: 'https://parley.dev/problems/validation-error' });
         return (err as RpcProblemError).problem.errors ?? [];
@@ -157,7 +119,7 @@ describe('webhook-service: endpoints over request-reply, signed durable delivery
       expect(events[0].message).toContain('message.received, message.status');
       expect(await problemOf({ url: 'http://127.0.0.1:9/x', colour: 'blue' })).toEqual([{ field: 'colour', message: 'colour is not an allowed field' }]);
 
-      const own = await createEndpoint('ten_V', { url: 'http://127.0.0.1:9/v' });
+      const own = await service.createEndpoint('ten_V', { url: 'http://127.0.0.1:9/v' });
       const err = await kafka.rpc.request('webhooks.update', { tenant_id: 'ten_V', id: own.id, body: { url: 'mailto:a@b.c' } }).catch((e: unknown) => e);
       expect((err as RpcProblemError).problem.errors).toEqual([expect.objectContaining({ field: 'url' })]);
     });
@@ -165,12 +127,12 @@ describe('webhook-service: endpoints over request-reply, signed durable delivery
 
   describe('delivery', () => {
     it('POSTs the exact event body, signed so standardwebhooks verifies it, only to subscribed endpoints of the tenant', async () => {
-      const all = await receiver();
-      const statusOnly = await receiver();
-      const otherTenant = await receiver();
-      const endpoint = await createEndpoint('ten_A', { url: all.url });
-      const statusEndpoint = await createEndpoint('ten_A', { url: statusOnly.url, events: ['message.status'] });
-      const otherEndpoint = await createEndpoint('ten_B', { url: otherTenant.url });
+      const all = await service.receiver();
+      const statusOnly = await service.receiver();
+      const otherTenant = await service.receiver();
+      const endpoint = await service.createEndpoint('ten_A', { url: all.url });
+      const statusEndpoint = await service.createEndpoint('ten_A', { url: statusOnly.url, events: ['message.status'] });
+      const otherEndpoint = await service.createEndpoint('ten_B', { url: otherTenant.url });
 
       const event = received('ten_A');
       await publish(event);
@@ -185,8 +147,8 @@ describe('webhook-service: endpoints over request-reply, signed durable delivery
       expect(new Webhook(endpoint.secret).verify(request.body, request.headers)).toEqual(event.data);
 
       // Fan-out is one transaction with the event, so by now every delivery of it exists: only the subscribed one.
-      expect((await deliveriesOf(event.id)).map((d) => d.endpoint_id)).toEqual([endpoint.id]);
-      await deliveryReaching(event.id, endpoint.id, 'succeeded');
+      expect((await service.deliveriesOf(event.id)).map((d) => d.endpoint_id)).toEqual([endpoint.id]);
+      await service.deliveryReaching(event.id, endpoint.id, 'succeeded');
       expect(statusOnly.withId(event.id)).toEqual([]);
       expect(otherTenant.requests).toEqual([]);
 
@@ -198,14 +160,14 @@ describe('webhook-service: endpoints over request-reply, signed durable delivery
       expect(new Webhook(statusEndpoint.secret).verify(statusRequest.body, statusRequest.headers)).toEqual(statusEvent.data);
       await pollUntil(() => all.withId(statusEvent.id).length > 0, { description: 'message.status to the all-events endpoint' });
       expect(statusOnly.requests.map((r) => r.headers['webhook-id'])).toEqual([statusEvent.id]);
-      expect((await deliveriesOf(statusEvent.id)).map((d) => d.endpoint_id).sort()).toEqual([endpoint.id, statusEndpoint.id].sort());
+      expect((await service.deliveriesOf(statusEvent.id)).map((d) => d.endpoint_id).sort()).toEqual([endpoint.id, statusEndpoint.id].sort());
       expect(otherTenant.requests).toEqual([]);
       expect(otherEndpoint.id).toMatch(/^whk_/);
     });
 
     it('creates one delivery for a duplicated event envelope', async () => {
-      const target = await receiver();
-      await createEndpoint('ten_D', { url: target.url });
+      const target = await service.receiver();
+      await service.createEndpoint('ten_D', { url: target.url });
       const event = received('ten_D');
       await publish(event);
       await publish(event);
@@ -214,18 +176,18 @@ describe('webhook-service: endpoints over request-reply, signed durable delivery
       await publish(marker);
       await pollUntil(() => target.withId(marker.id).length > 0, { description: 'the marker event' });
       await pollUntil(() => target.withId(event.id).length > 0, { description: 'the duplicated event' });
-      expect(await deliveriesOf(event.id)).toHaveLength(1);
+      expect(await service.deliveriesOf(event.id)).toHaveLength(1);
       expect(target.withId(event.id)).toHaveLength(1);
       expect(await sql.query(`SELECT count(*)::int AS n FROM events WHERE id = $1`, [event.id])).toEqual([{ n: 1 }]);
     });
 
     it('retries on the schedule with the same webhook-id and records every attempt, until a 2xx', async () => {
-      const flaky = await receiver([{ status: 500, body: 'database is down' }, { status: 500, body: 'still down' }, { status: 204 }]);
-      const endpoint = await createEndpoint('ten_R', { url: flaky.url });
+      const flaky = await service.receiver([{ status: 500, body: 'database is down' }, { status: 500, body: 'still down' }, { status: 204 }]);
+      const endpoint = await service.createEndpoint('ten_R', { url: flaky.url });
       const event = received('ten_R');
       await publish(event);
 
-      const delivery = await deliveryReaching(event.id, endpoint.id, 'succeeded');
+      const delivery = await service.deliveryReaching(event.id, endpoint.id, 'succeeded');
       expect(delivery.attempt_count).toBe(3);
       const requests = flaky.withId(event.id);
       expect(requests).toHaveLength(3);
@@ -247,12 +209,12 @@ describe('webhook-service: endpoints over request-reply, signed durable delivery
     });
 
     it('gives up after the last scheduled retry: the delivery is dead', async () => {
-      const broken = await receiver({ status: 502, body: 'x'.repeat(5000) });
-      const endpoint = await createEndpoint('ten_F', { url: broken.url });
+      const broken = await service.receiver({ status: 502, body: 'x'.repeat(5000) });
+      const endpoint = await service.createEndpoint('ten_F', { url: broken.url });
       const event = received('ten_F');
       await publish(event);
 
-      const delivery = await deliveryReaching(event.id, endpoint.id, 'dead');
+      const delivery = await service.deliveryReaching(event.id, endpoint.id, 'dead');
       expect(delivery.attempt_count).toBe(4);
       expect(broken.withId(event.id)).toHaveLength(4);
       const attempts = await attemptsOf(delivery.id);
@@ -267,10 +229,10 @@ describe('webhook-service: endpoints over request-reply, signed durable delivery
       const gone = await Receiver.start();
       const url = gone.url;
       await gone.close();
-      const endpoint = await createEndpoint('ten_C', { url });
+      const endpoint = await service.createEndpoint('ten_C', { url });
       const event = received('ten_C');
       await publish(event);
-      const delivery = await pollUntil(async () => (await deliveriesOf(event.id)).find((d) => d.attempt_count >= 1), { description: 'a first attempt' });
+      const delivery = await pollUntil(async () => (await service.deliveriesOf(event.id)).find((d) => d.attempt_count >= 1), { description: 'a first attempt' });
       const [attempt] = await attemptsOf(delivery.id);
       expect(attempt).toMatchObject({ attempt: 1, status_code: null });
       expect(attempt.error).toMatch(/ECONNREFUSED/);
@@ -278,12 +240,12 @@ describe('webhook-service: endpoints over request-reply, signed durable delivery
     });
 
     it('disables the endpoint on 410 Gone and stops its pending deliveries', async () => {
-      const retired = await receiver({ status: 410 });
-      const endpoint = await createEndpoint('ten_G', { url: retired.url });
+      const retired = await service.receiver({ status: 410 });
+      const endpoint = await service.createEndpoint('ten_G', { url: retired.url });
       const event = received('ten_G');
       await publish(event);
 
-      const delivery = await deliveryReaching(event.id, endpoint.id, 'dead');
+      const delivery = await service.deliveryReaching(event.id, endpoint.id, 'dead');
       expect(delivery.attempt_count).toBe(1);
       expect(await kafka.rpc.request('webhooks.get', { tenant_id: 'ten_G', id: endpoint.id })).toMatchObject({ enabled: false });
       const [row] = await sql.query(`SELECT disabled_reason FROM endpoints WHERE id = $1`, [endpoint.id]);
@@ -291,11 +253,11 @@ describe('webhook-service: endpoints over request-reply, signed durable delivery
 
       // A disabled endpoint gets no new deliveries.
       const later = received('ten_G');
-      const marker = await receiver();
-      await createEndpoint('ten_G', { url: marker.url });
+      const marker = await service.receiver();
+      await service.createEndpoint('ten_G', { url: marker.url });
       await publish(later);
       await pollUntil(() => marker.withId(later.id).length > 0, { description: 'the later event at the other endpoint' });
-      expect((await deliveriesOf(later.id)).map((d) => d.endpoint_id)).not.toContain(endpoint.id);
+      expect((await service.deliveriesOf(later.id)).map((d) => d.endpoint_id)).not.toContain(endpoint.id);
       expect(retired.requests).toHaveLength(1);
 
       // Re-enabling clears the reason.
@@ -304,13 +266,13 @@ describe('webhook-service: endpoints over request-reply, signed durable delivery
     });
 
     it('counts a redirect as a failure and never follows it', async () => {
-      const elsewhere = await receiver();
-      const redirecting = await receiver([{ status: 302, headers: { location: elsewhere.url } }, { status: 200, body: 'ok' }]);
-      const endpoint = await createEndpoint('ten_3', { url: redirecting.url });
+      const elsewhere = await service.receiver();
+      const redirecting = await service.receiver([{ status: 302, headers: { location: elsewhere.url } }, { status: 200, body: 'ok' }]);
+      const endpoint = await service.createEndpoint('ten_3', { url: redirecting.url });
       const event = received('ten_3');
       await publish(event);
 
-      const delivery = await deliveryReaching(event.id, endpoint.id, 'succeeded');
+      const delivery = await service.deliveryReaching(event.id, endpoint.id, 'succeeded');
       const attempts = await attemptsOf(delivery.id);
       expect(attempts.map((a) => a.status_code)).toEqual([302, 200]);
       expect(attempts[0].error).toContain('redirect (302');
@@ -318,11 +280,11 @@ describe('webhook-service: endpoints over request-reply, signed durable delivery
     });
 
     it('waits as long as Retry-After asks on 429', async () => {
-      const throttled = await receiver([{ status: 429, headers: { 'retry-after': '2' } }, { status: 200 }]);
-      const endpoint = await createEndpoint('ten_T', { url: throttled.url });
+      const throttled = await service.receiver([{ status: 429, headers: { 'retry-after': '2' } }, { status: 200 }]);
+      const endpoint = await service.createEndpoint('ten_T', { url: throttled.url });
       const event = received('ten_T');
       await publish(event);
-      await deliveryReaching(event.id, endpoint.id, 'succeeded');
+      await service.deliveryReaching(event.id, endpoint.id, 'succeeded');
       const [first, second] = throttled.withId(event.id);
       expect(second.at - first.at).toBeGreaterThanOrEqual(1900);
     });
@@ -331,26 +293,26 @@ describe('webhook-service: endpoints over request-reply, signed durable delivery
       let release!: () => void;
       const released = new Promise<void>((resolve) => (release = resolve));
       // The slow endpoint answers nothing until the fast one has had every event.
-      const slow = await receiver(async () => {
+      const slow = await service.receiver(async () => {
         await released;
         return { status: 200 };
       });
-      const fast = await receiver();
-      await createEndpoint('ten_N', { url: slow.url });
-      await createEndpoint('ten_N', { url: fast.url });
+      const fast = await service.receiver();
+      await service.createEndpoint('ten_N', { url: slow.url });
+      await service.createEndpoint('ten_N', { url: fast.url });
 
-      const events = Array.from({ length: 10 }, () => received('ten_N'));
+      const events = Array.from({ length: PER_ENDPOINT_IN_FLIGHT + 6 }, () => received('ten_N'));
       for (const e of events) await publish(e);
       await pollUntil(() => events.every((e) => fast.withId(e.id).length === 1), { description: 'every event at the fast endpoint' });
       // The slow endpoint never has more than the per-endpoint cap in flight.
-      expect(slow.requests.length).toBeLessThanOrEqual(4);
+      expect(slow.requests.length).toBeLessThanOrEqual(PER_ENDPOINT_IN_FLIGHT);
       release();
       await pollUntil(() => events.every((e) => slow.withId(e.id).length === 1), { description: 'the slow endpoint catching up' });
     });
 
     it('sends again a delivery whose lease ran out (a crashed worker), but not one still leased', async () => {
-      const target = await receiver();
-      const endpoint = await createEndpoint('ten_L', { url: target.url });
+      const target = await service.receiver();
+      const endpoint = await service.createEndpoint('ten_L', { url: target.url });
       const [expired, leased] = [received('ten_L'), received('ten_L')];
       for (const [event, lockedUntil] of [
         [expired, `now() - interval '1 second'`],
@@ -367,16 +329,16 @@ describe('webhook-service: endpoints over request-reply, signed durable delivery
           [newId('dlv'), endpoint.id, event.id],
         );
       }
-      await deliveryReaching(expired.id, endpoint.id, 'succeeded');
+      await service.deliveryReaching(expired.id, endpoint.id, 'succeeded');
       const [request] = target.withId(expired.id);
       expect(new Webhook(endpoint.secret).verify(request.body, request.headers)).toEqual(expired.data);
       expect(target.withId(leased.id)).toEqual([]);
-      expect((await deliveriesOf(leased.id))[0]).toMatchObject({ status: 'pending', attempt_count: 0 });
+      expect((await service.deliveriesOf(leased.id))[0]).toMatchObject({ status: 'pending', attempt_count: 0 });
     });
 
     it('gets a new event to its receiver within tens of milliseconds of consuming it', async () => {
-      const target = await receiver();
-      const endpoint = await createEndpoint('ten_Q', { url: target.url });
+      const target = await service.receiver();
+      const endpoint = await service.createEndpoint('ten_Q', { url: target.url });
       const fromPublish: number[] = [];
       const fromConsume: number[] = [];
       for (let i = 0; i < 20; i++) {

@@ -214,6 +214,37 @@ describe('whatsapp-sandbox over HTTP and PostgreSQL', () => {
       expect(attempts[0].body.entry[0].changes[0].value.statuses?.[0].biz_opaque_callback_data).toBe('fail-once');
     });
 
+    it('plays a slow provider: the message is taken and reported at once, only the answer is late', async () => {
+      const number = await provision();
+      const set = await call('PUT', `/_sandbox/numbers/${number.phone_number_id}/behaviour`, { answer_delay_ms: 1_500 });
+      expect(set).toMatchObject({ status: 200, body: { phone_number_id: number.phone_number_id, answer_delay_ms: 1_500, pair_interval_ms: 0 } });
+      const started = Date.now();
+      const answer = sendText(number.phone_number_id, CUSTOMER, 'slow', { biz_opaque_callback_data: 'msg_slow' });
+      // Stored and reported before the answer comes.
+      const stored = await pollUntil(async () => (await listMessages(`from=${encodeURIComponent(number.phone_number)}`)).find((m) => m.text?.body === 'slow'), {
+        description: 'the slow message stored',
+      });
+      await pollUntil(() => receiver.statusesOf(stored.id).includes('sent'), { description: 'its sent status' });
+      expect(Date.now() - started).toBeLessThan(1_500);
+      const sent = await answer;
+      expect(Date.now() - started).toBeGreaterThanOrEqual(1_500 - 20);
+      expect(sent).toMatchObject({ status: 200, body: { messages: [{ id: stored.id }] } });
+      expect(receiver.attemptsFor(stored.id)[0].body.entry[0].changes[0].value.statuses?.[0]).toMatchObject({ biz_opaque_callback_data: 'msg_slow' });
+
+      await call('PUT', `/_sandbox/numbers/${number.phone_number_id}/behaviour`, { answer_delay_ms: 0 });
+      expect((await call('PUT', '/_sandbox/numbers/999/behaviour', { answer_delay_ms: 1 })).status).toBe(404);
+      expect((await call('PUT', `/_sandbox/numbers/${number.phone_number_id}/behaviour`, { answer_delay_ms: -1 })).status).toBe(400);
+    });
+
+    it('plays the pair rate limit: a second message to one customer too soon is refused with 131056, others go through', async () => {
+      const number = await provision();
+      await call('PUT', `/_sandbox/numbers/${number.phone_number_id}/behaviour`, { pair_interval_ms: 60_000 });
+      expect((await sendText(number.phone_number_id, CUSTOMER, 'one')).status).toBe(200);
+      const refused = await sendText(number.phone_number_id, CUSTOMER, 'two');
+      expect(refused).toMatchObject({ status: 400, body: { error: { code: 131056, type: 'OAuthException' } } });
+      expect((await sendText(number.phone_number_id, OTHER_CUSTOMER, 'three')).status).toBe(200);
+    });
+
     it('answers a read receipt with {success: true} and stores nothing', async () => {
       const number = await provision();
       const read = await call('POST', `/v21.0/${number.phone_number_id}/messages`, { messaging_product: 'whatsapp', status: 'read', message_id: 'wamid.X' }, auth);

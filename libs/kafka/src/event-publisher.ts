@@ -101,10 +101,13 @@ export class EventPublisher implements OnApplicationShutdown {
   private scheduleFlush(): void {
     if (this.flushScheduled || this.inFlight >= MAX_CONCURRENT_FLUSHES) return;
     this.flushScheduled = true;
-    setImmediate(() => {
+    const run = () => {
       this.flushScheduled = false;
       void this.flush();
-    });
+    };
+    const lingerMs = this.connection.options.publishLingerMs ?? 0;
+    if (lingerMs > 0) setTimeout(run, lingerMs);
+    else setImmediate(run);
   }
 
   private async flush(): Promise<void> {

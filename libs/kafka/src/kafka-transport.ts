@@ -11,10 +11,11 @@ import {
   type EventEnvelope,
   type RpcResult,
 } from '@parley/contracts';
-import type { Consumer, EachMessagePayload, IHeaders } from 'kafkajs';
+import type { Consumer, EachBatchPayload, EachMessagePayload, IHeaders, KafkaMessage } from 'kafkajs';
 import { randomUUID } from 'node:crypto';
 import { lastValueFrom } from 'rxjs';
-import { RpcProblemError, isTransientError } from './errors';
+import { OffsetWatermark, groupByKey } from './batch-groups';
+import { RpcProblemError, isTransientError, retryRetriable } from './errors';
 import { EventPublisher } from './event-publisher';
 import { KafkaConnection } from './kafka-connection';
 
@@ -31,12 +32,39 @@ export class KafkaContext {
 }
 
 /**
+ * What a batch handler (`@EventPattern(topic, BatchByKey)`) gets besides the envelopes: one context per message, in
+ * partition order, and the attempt of the whole group.
+ */
+export class KafkaBatchContext {
+  constructor(
+    readonly topic: string,
+    readonly partition: number,
+    readonly key: string,
+    readonly messages: KafkaContext[],
+    readonly attempt: number,
+  ) {}
+
+  get requestId(): string {
+    return this.messages[0].requestId;
+  }
+}
+
+/**
+ * `@EventPattern(topic, BatchByKey)`: the handler receives, as an array, every message of one key that is waiting in
+ * the partition when it is called, instead of one message at a time. Messages that arrive while a key is being
+ * handled are handed over together next time, with no timer: a lone message is handled at once.
+ */
+export const BatchByKey = { batchByKey: true } as const;
+
+/**
  * Runs each message's handler inside the caller's context (e.g. a logger scoped to the message's request id).
  * Supplied by the app; the default just calls the handler.
  */
 export type MessageScope = <T>(requestId: string, work: () => Promise<T>) => Promise<T>;
 
 const RETRY_BASE_MS = 200;
+/** Heartbeats while a handler runs, so a slow one (an LLM call) is not mistaken for a dead consumer. */
+const HANDLER_HEARTBEAT_MS = 1_000;
 const RETRY_MAX_MS = 30_000;
 
 /**
@@ -48,6 +76,10 @@ const RETRY_MAX_MS = 30_000;
  * (database or broker down) is retried without limit; any other failure is retried a few times and then the
  * message goes to `<topic>.dlq`, so one poison message never blocks its partition.
  * The app must let handlers' original errors through (RpcPassThroughFilter, or service-kit's ProblemFilter).
+ *
+ * A handler registered with `BatchByKey` gets the messages of one key together (see there). Its group is retried as a
+ * whole; a group that keeps failing is split, each message then retried and dead-lettered on its own, so a poison
+ * message takes no healthy neighbour with it. Offsets are committed only up to the first message not yet handled.
  */
 export class KafkaTransport extends Server implements CustomTransportStrategy {
   private readonly log = new Logger('KafkaTransport');
@@ -88,14 +120,15 @@ export class KafkaTransport extends Server implements CustomTransportStrategy {
     // Requests get a consumer (and group) of their own: kafkajs finishes a whole fetch before it fetches again, so
     // on a shared consumer a caller's request would wait behind a backlog of events.
     const runs: Promise<Consumer>[] = [];
-    if (eventTopics.length) runs.push(this.runConsumer(group, eventTopics, options.partitionsConsumedConcurrently ?? 4));
-    if (rpcTopics.length) runs.push(this.runConsumer(`${group}-rpc`, rpcTopics, 4));
+    const batched = handlers.some(([, h]) => h.isEventHandler && isBatchHandler(h));
+    if (eventTopics.length) runs.push(this.runConsumer(group, eventTopics, options.partitionsConsumedConcurrently ?? 4, batched));
+    if (rpcTopics.length) runs.push(this.runConsumer(`${group}-rpc`, rpcTopics, 4, false));
     this.expectedConsumers = runs.length;
     this.consumers = await Promise.all(runs);
     this.log.log(`consuming ${[...eventTopics, ...rpcTopics].join(', ')}`);
   }
 
-  private async runConsumer(groupId: string, topics: string[], concurrency: number): Promise<Consumer> {
+  private async runConsumer(groupId: string, topics: string[], concurrency: number, batched: boolean): Promise<Consumer> {
     const consumer = this.connection.kafka.consumer({
       groupId,
       allowAutoTopicCreation: false,
@@ -120,9 +153,91 @@ export class KafkaTransport extends Server implements CustomTransportStrategy {
       if (this.joined.size >= this.expectedConsumers && this.connection.consumerState !== 'crashed') this.connection.consumerState = 'running';
     });
     await consumer.connect();
-    await consumer.subscribe({ topics: topics.map((t) => this.connection.topic(t)), fromBeginning: true });
-    await consumer.run({ partitionsConsumedConcurrently: concurrency, eachMessage: (payload) => this.onMessage(payload) });
+    // Topics just created may not be in every broker's metadata yet ("does not host this topic-partition"): retry.
+    await retryRetriable(() => consumer.subscribe({ topics: topics.map((t) => this.connection.topic(t)), fromBeginning: true }));
+    await consumer.run(
+      batched
+        ? { partitionsConsumedConcurrently: concurrency, eachBatchAutoResolve: false, eachBatch: (payload) => this.onBatch(payload) }
+        : { partitionsConsumedConcurrently: concurrency, eachMessage: (payload) => this.onMessage(payload) },
+    );
     return consumer;
+  }
+
+  /**
+   * A fetched batch of one partition. Topics without a batch handler go message by message as in `onMessage`; for a
+   * batch handler, the messages are grouped by key (first appearance order) and each group handled in one call.
+   */
+  private async onBatch({ batch, resolveOffset, heartbeat, isRunning, isStale }: EachBatchPayload): Promise<void> {
+    const logicalTopic = this.connection.logicalTopic(batch.topic);
+    const handler = this.messageHandlers.get(logicalTopic);
+    if (!handler || !isBatchHandler(handler)) {
+      for (const message of batch.messages) {
+        if (!isRunning() || isStale()) return;
+        await this.onMessage({ topic: batch.topic, partition: batch.partition, message, heartbeat, pause: () => () => undefined });
+        resolveOffset(message.offset);
+        await heartbeat();
+      }
+      return;
+    }
+
+    const watermark = new OffsetWatermark(batch.messages.map((m) => m.offset));
+    for (const [key, messages] of groupByKey(batch.messages)) {
+      if (!isRunning() || isStale()) return;
+      await this.handleGroup(handler, logicalTopic, batch.partition, key, messages, heartbeat);
+      const committable = watermark.settle(messages.map((m) => m.offset));
+      if (committable !== null) resolveOffset(committable);
+      await heartbeat();
+    }
+  }
+
+  private async handleGroup(
+    handler: MessageHandler,
+    topic: string,
+    partition: number,
+    key: string,
+    messages: KafkaMessage[],
+    heartbeat: () => Promise<void>,
+  ): Promise<void> {
+    const parsed: { envelope: EventEnvelope; raw: string; context: KafkaContext }[] = [];
+    for (const message of messages) {
+      const headers = decodeHeaders(message.headers);
+      const requestId = headers[Headers.RequestId] ?? randomUUID();
+      const raw = message.value?.toString('utf8') ?? '';
+      try {
+        parsed.push({ envelope: JSON.parse(raw) as EventEnvelope, raw, context: new KafkaContext(topic, partition, message.offset, headers, requestId, 1) });
+      } catch (err) {
+        await this.deadLetter(topic, key, raw, headers, err, 0);
+      }
+    }
+    if (parsed.length === 0) return;
+    const maxAttempts = this.connection.options.maxHandlerAttempts ?? 3;
+    await this.scope(parsed[0].context.requestId, async () => {
+      for (let attempt = 1; ; attempt++) {
+        try {
+          const context = new KafkaBatchContext(topic, partition, key, parsed.map((p) => p.context), attempt);
+          await withHeartbeat(heartbeat, () => this.invoke(handler, parsed.map((p) => p.envelope), context));
+          return;
+        } catch (err) {
+          if (this.stopping) throw err;
+          const transient = isTransientError(err);
+          if (!transient && attempt >= maxAttempts) {
+            if (parsed.length === 1) {
+              await this.deadLetter(topic, key, parsed[0].raw, parsed[0].context.headers, err, attempt);
+              return;
+            }
+            this.log.warn(`${topic}: a group of ${parsed.length} messages keeps failing (${describe(err)}); handling them one by one`);
+            const readable = messages.filter((m) => parsed.some((p) => p.context.offset === m.offset));
+            for (const one of readable) await this.handleGroup(handler, topic, partition, key, [one], heartbeat);
+            return;
+          }
+          const wait = Math.min(RETRY_MAX_MS, RETRY_BASE_MS * 2 ** Math.min(attempt - 1, 10));
+          this.log.warn(
+            `${topic} group of ${parsed.length} (${parsed[0].envelope.id}…) failed (attempt ${attempt}${transient ? ', transient' : `/${maxAttempts}`}): ${describe(err)}; retrying in ${wait} ms`,
+          );
+          await sleepWithHeartbeat(wait, heartbeat);
+        }
+      }
+    });
   }
 
   private async onMessage({ topic, partition, message, heartbeat }: EachMessagePayload): Promise<void> {
@@ -216,7 +331,7 @@ export class KafkaTransport extends Server implements CustomTransportStrategy {
       .catch((err: unknown) => this.log.warn(`could not reply to ${pattern}: ${describe(err)}`));
   }
 
-  private async invoke(handler: MessageHandler, payload: unknown, context: KafkaContext): Promise<unknown> {
+  private async invoke(handler: MessageHandler, payload: unknown, context: KafkaContext | KafkaBatchContext): Promise<unknown> {
     const result = await handler(payload, context);
     return lastValueFrom(this.transformToObservable(result), { defaultValue: undefined });
   }
@@ -250,6 +365,20 @@ export class KafkaTransport extends Server implements CustomTransportStrategy {
 
   unwrap<T>(): T {
     return this.consumers as T;
+  }
+}
+
+function isBatchHandler(handler: MessageHandler): boolean {
+  return (handler.extras as { batchByKey?: boolean } | undefined)?.batchByKey === true;
+}
+
+/** Runs work while heartbeating the group, so a handler slower than the session time-out keeps its partitions. */
+async function withHeartbeat<T>(heartbeat: () => Promise<void>, work: () => Promise<T>): Promise<T> {
+  const timer = setInterval(() => void heartbeat().catch(() => undefined), HANDLER_HEARTBEAT_MS);
+  try {
+    return await work();
+  } finally {
+    clearInterval(timer);
   }
 }
 

@@ -20,4 +20,9 @@ export interface KafkaOptions {
   rpcClient?: boolean;
   /** Default time-out of a request-reply call (5 s; tests on a loaded machine allow more). */
   rpcTimeoutMs?: number;
+  /**
+   * How long a publish waits for others to share its produce request (default 0: only those of the same tick).
+   * A process that publishes per HTTP request (the gateway's sends) sets a millisecond or two.
+   */
+  publishLingerMs?: number;
 }

@@ -76,6 +76,9 @@ export class RpcClient implements OnModuleInit, OnApplicationShutdown {
       }, Math.max(1, deadline - Date.now()));
       this.waiting.set(correlationId, { resolve, reject, timer });
     });
+    // The reply (a problem answer, or the time-out) can settle while the publish below is still awaiting its ack; a
+    // rejection with no handler yet would be an unhandled rejection and take the whole process down. It is awaited below.
+    reply.catch(() => undefined);
     try {
       await this.publisher.publish(
         [

@@ -2,6 +2,7 @@ export * from './config/base.config';
 export * from './http/problem.exception';
 export * from './http/problem.filter';
 export * from './http/validation';
+export * from './http/nul-characters';
 export * from './logging/logging';
 export * from './health/readiness';
 export * from './health/health.module';

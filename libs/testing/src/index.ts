@@ -1,3 +1,5 @@
 export * from './poll';
 export * from './infra';
 export * from './kafka-harness';
+export * from './fake-llm/fake-llm-server';
+export * from './event-contracts';

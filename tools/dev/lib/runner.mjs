@@ -209,6 +209,31 @@ export async function stopKafka() {
   await kafka.stopBroker();
 }
 
+/** Where the dashboard's browser tests find Chromium (apps/platform-e2e/src/dashboard/browser.ts reads the same). */
+export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+/**
+ * The dashboard's end-to-end tests drive Debian's Chromium: installs the `chromium` package with apt-get when it is
+ * missing (as root, or through passwordless sudo), printing apt's progress.
+ */
+export async function ensureChromium() {
+  if (existsSync(chromiumPath)) return chromiumPath;
+  const hint = `install Chromium yourself (on Debian/Ubuntu: \`sudo apt-get install chromium\`), or set CHROMIUM_PATH to its executable.`;
+  if (process.platform !== 'linux' || !existsSync('/usr/bin/apt-get')) {
+    throw withHint(`Chromium is not at ${chromiumPath} and this machine has no apt-get to install it.`, hint);
+  }
+  const sudo = process.getuid?.() === 0 ? [] : ['sudo', '-n'];
+  say(`  Chromium is not at ${chromiumPath}: installing Debian's chromium package with apt-get (a minute or two)...`);
+  for (const args of [['update'], ['install', '-y', 'chromium']]) {
+    const [command, ...rest] = [...sudo, 'apt-get', ...args];
+    say(color.dim(`  $ ${[command, ...rest].join(' ')}`));
+    const { code } = await run(command, rest, { env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+    if (code !== 0) throw withHint(`\`${[command, ...rest].join(' ')}\` failed (exit ${code}).`, hint);
+  }
+  if (!existsSync(chromiumPath)) throw withHint(`the chromium package installed, but ${chromiumPath} still does not exist.`, hint);
+  return `installed (${chromiumPath})`;
+}
+
 /** Compiles every app and lib into dist/ (tools/dev/swc-build.mjs). */
 export async function build() {
   const { code, output } = await run(process.execPath, [join(root, 'tools/dev/swc-build.mjs')], { capture: true });

@@ -27,6 +27,14 @@ const DEFAULT_PORTS = Object.freeze({
   'whatsapp-sandbox': 3100,
 });
 
+/**
+ * Node flags of every service and migration. `--enable-source-maps` reads and parses the source map of every module
+ * as it loads (about a fifth of a service's start-up CPU, eleven processes per start), so it is opt-in:
+ * `PARLEY_SOURCE_MAPS=1` for stack traces in TypeScript terms; without it they point into dist/, which swc keeps close
+ * to the source.
+ */
+const NODE_FLAGS = process.env.PARLEY_SOURCE_MAPS === '1' ? ['--enable-source-maps'] : [];
+
 const delay = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Parses KEY=VALUE lines (comments, blank lines and `export ` ignored; one pair of surrounding quotes removed). */
@@ -146,7 +154,7 @@ async function runMigrations(env, { apps = APPS, root = ROOT, timeoutMs = 60_000
       const file = distFile(root, app, 'migrate.js');
       if (!fs.existsSync(file)) return { app, skipped: true, ok: true, output: '' };
       const started = Date.now();
-      const child = spawn(process.execPath, ['--enable-source-maps', file], {
+      const child = spawn(process.execPath, [...NODE_FLAGS, file], {
         cwd: root,
         env: serviceEnv(env, { ...DEFAULT_PORTS }, app),
         stdio: ['ignore', 'pipe', 'pipe'],
@@ -199,6 +207,7 @@ class Stack {
    *   to the owner's process group (a test runner's time-out) reaches the services too.
    * @param {(app: string, line: string) => void} [options.onLine] every output line of every service
    * @param {(message: string) => void} [options.log] the supervisor's own messages
+   * @param {Partial<Record<string,string[]>>} [options.nodeArgs] extra node flags per service (the benchmarks' --cpu-prof)
    */
   constructor(options) {
     this.root = options.root ?? ROOT;
@@ -209,6 +218,7 @@ class Stack {
     this.restart = options.restart ?? true;
     this.detached = options.detached ?? false;
     this.onLine = options.onLine;
+    this.nodeArgs = options.nodeArgs ?? {};
     this.log = options.log ?? ((message) => process.stderr.write(`[stack] ${message}\n`));
     this.stopping = false;
     /** @type {Map<string, {app: string, child?: import('node:child_process').ChildProcess, out?: fs.WriteStream, startedAt: number, backoff: number, restarts: number, exits: number, ready: boolean, lastExit?: string, timer?: NodeJS.Timeout}>} */
@@ -257,7 +267,7 @@ class Stack {
     service.out.on('error', (err) => this.log(`${app}: cannot write its log: ${err.message}`));
     service.out.write(`--- ${new Date().toISOString()} starting ${app} on port ${this.ports[app]} ---\n`);
     service.startedAt = Date.now();
-    const child = spawn(process.execPath, ['--enable-source-maps', distFile(this.root, app, 'main.js')], {
+    const child = spawn(process.execPath, [...(this.nodeArgs[app] ?? []), ...NODE_FLAGS, distFile(this.root, app, 'main.js')], {
       cwd: this.root,
       env: serviceEnv(this.env, this.ports, app),
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -34,6 +34,8 @@ export interface StackOptions {
   detached?: boolean;
   onLine?: (app: AppName, line: string) => void;
   log?: (message: string) => void;
+  /** Extra node flags per service (e.g. --cpu-prof for the benchmarks). */
+  nodeArgs?: Partial<Record<AppName, string[]>>;
 }
 
 export interface WaitReadyOptions {

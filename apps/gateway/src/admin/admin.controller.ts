@@ -6,6 +6,7 @@ import { PrefixedIdPipe } from '../http/param-pipes';
 import { TenantPlansService } from '../tenants/tenant-plans.service';
 import { AdminGuard } from './admin.guard';
 import { UpdateTenantPlanBody } from './update-plan.dto';
+import { ApiRoute } from '../openapi/api-route.decorator';
 
 /** Operator routes. Not under `/api/v1`, so the tenant AuthGuard and quota leave them alone. */
 @Controller('admin/v1/tenants')
@@ -14,6 +15,7 @@ export class AdminController {
   constructor(private readonly plans: TenantPlansService) {}
 
   /** Changes a tenant's plan; every gateway instance applies it to the next request. */
+  @ApiRoute({ summary: 'Change a tenant’s plan (operators)', access: 'admin', body: UpdateTenantPlanBody, success: { status: 200, description: 'The tenant and its plan.', schema: 'TenantPlan' }, errors: [404] })
   @Patch(':tenant_id')
   async updatePlan(
     @Param('tenant_id', new PrefixedIdPipe('ten', 'Tenant')) tenantId: string,

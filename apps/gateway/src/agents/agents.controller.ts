@@ -16,12 +16,20 @@ import type { FastifyReply } from 'fastify';
 import { ListQueryDto, pageOf } from '../http/list-query.dto';
 import { AgentNamePipe } from '../http/param-pipes';
 import { RequestId, Tenant } from '../http/request-context';
+import { ApiRoute } from '../openapi/api-route.decorator';
 
 /** Agent settings (CONTRACT.md §3), owned by agent-service; the body is validated here so bad input costs no call. */
 @Controller('api/v1/agents')
 export class AgentsController {
   constructor(private readonly rpc: RpcClient) {}
 
+  @ApiRoute({
+    summary: 'Create or replace an agent',
+    description: '201 when created, 200 when replaced; an identical PUT answers 200 with the same version. `name` must equal the path name.',
+    access: 'tenant',
+    body: UpsertAgentBody,
+    success: { status: 200, description: 'Replaced (or unchanged).', schema: 'Agent', also: [{ status: 201, description: 'Created.' }] },
+  })
   @Put(':agent_name')
   async upsert(
     @Tenant() tenantId: string,
@@ -38,22 +46,26 @@ export class AgentsController {
     return result.agent;
   }
 
+  @ApiRoute({ summary: 'List agents', access: 'tenant', query: ListQueryDto, success: { status: 200, description: 'A page of agents.', schema: 'AgentPage' } })
   @Get()
   list(@Tenant() tenantId: string, @Query() query: ListQueryDto, @RequestId() requestId: string): Promise<Page<AgentRecord>> {
     return this.rpc.request('agents.list', { tenant_id: tenantId, ...pageOf(query) }, { requestId });
   }
 
+  @ApiRoute({ summary: 'Get an agent', access: 'tenant', success: { status: 200, description: 'The agent.', schema: 'Agent' }, errors: [400, 404] })
   @Get(':agent_name')
   get(@Tenant() tenantId: string, @Param('agent_name', AgentNamePipe) name: string, @RequestId() requestId: string): Promise<AgentRecord> {
     return this.rpc.request('agents.get', { tenant_id: tenantId, name }, { requestId });
   }
 
+  @ApiRoute({ summary: 'Delete an agent', access: 'tenant', success: { status: 204, description: 'Deleted.' }, errors: [400, 404] })
   @Delete(':agent_name')
   @HttpCode(204)
   async delete(@Tenant() tenantId: string, @Param('agent_name', AgentNamePipe) name: string, @RequestId() requestId: string): Promise<void> {
     await this.rpc.request('agents.delete', { tenant_id: tenantId, name }, { requestId });
   }
 
+  @ApiRoute({ summary: 'List the versions of an agent', access: 'tenant', query: ListQueryDto, success: { status: 200, description: 'A page of versions, newest first.', schema: 'AgentVersionSummaryPage' }, errors: [404] })
   @Get(':agent_name/versions')
   versions(
     @Tenant() tenantId: string,
@@ -64,6 +76,7 @@ export class AgentsController {
     return this.rpc.request('agents.versions', { tenant_id: tenantId, name, ...pageOf(query) }, { requestId });
   }
 
+  @ApiRoute({ summary: 'Get one version of an agent (roll back by PUTting its body)', access: 'tenant', success: { status: 200, description: 'The version and its body.', schema: 'AgentVersion' }, errors: [400, 404] })
   @Get(':agent_name/versions/:version')
   version(
     @Tenant() tenantId: string,
@@ -77,6 +90,7 @@ export class AgentsController {
   }
 
   /** What the agent would answer, computed by responder-service from its read model; nothing is sent, stored or emitted. */
+  @ApiRoute({ summary: 'Preview the agent’s answer to one message (no side effects)', access: 'tenant', body: TestAgentBody, success: { status: 200, description: 'What the agent would answer.', schema: 'AgentTestResult' }, errors: [404, 503] })
   @Post(':agent_name/test')
   @HttpCode(200)
   test(

@@ -11,6 +11,7 @@ import { RpcClient } from '@parley/kafka';
 import { ListQueryDto, pageOf } from '../http/list-query.dto';
 import { PrefixedIdPipe } from '../http/param-pipes';
 import { RequestId, Tenant } from '../http/request-context';
+import { ApiRoute } from '../openapi/api-route.decorator';
 
 const ChannelId = new PrefixedIdPipe('chn', 'Channel');
 
@@ -25,18 +26,21 @@ const SIGNUP_TIMEOUT_MS = 45_000;
 export class ChannelsController {
   constructor(private readonly rpc: RpcClient) {}
 
+  @ApiRoute({ summary: 'List WhatsApp channels', access: 'tenant', query: ListQueryDto, success: { status: 200, description: 'A page of channels.', schema: 'ChannelPage' } })
   @Get()
   list(@Tenant() tenantId: string, @Query() query: ListQueryDto, @RequestId() requestId: string): Promise<Page<ChannelRecord>> {
     return this.rpc.request('channels.list', { tenant_id: tenantId, ...pageOf(query) }, { requestId });
   }
 
   /** 201; a 360dialog channel's answer carries its `inbound_token`, shown this once. */
+  @ApiRoute({ summary: 'Connect a WhatsApp number', access: 'tenant', body: ConnectWhatsappChannelBody, success: { status: 201, description: 'Connected; a 360dialog channel’s `inbound_token` is shown this once.', schema: 'ConnectedChannel' }, errors: [409, 503] })
   @Post('whatsapp')
   @HttpCode(201)
   connect(@Tenant() tenantId: string, @Body() body: ConnectWhatsappChannelBody, @RequestId() requestId: string): Promise<ConnectedChannelRecord> {
     return this.rpc.request('channels.connect', { tenant_id: tenantId, body }, { requestId });
   }
 
+  @ApiRoute({ summary: 'Finish Meta’s embedded signup (server side)', access: 'tenant', body: EmbeddedSignupBody, success: { status: 201, description: 'The connected channel.', schema: 'Channel' }, errors: [409, 503] })
   @Post('whatsapp/embedded-signup')
   @HttpCode(201)
   embeddedSignup(@Tenant() tenantId: string, @Body() body: EmbeddedSignupBody, @RequestId() requestId: string): Promise<ChannelRecord> {
@@ -47,6 +51,7 @@ export class ChannelsController {
     );
   }
 
+  @ApiRoute({ summary: 'Change a channel’s agent, default flag or send limit', access: 'tenant', body: UpdateChannelBody, success: { status: 200, description: 'The updated channel.', schema: 'Channel' }, errors: [404] })
   @Patch(':channel_id')
   update(
     @Tenant() tenantId: string,
@@ -57,6 +62,7 @@ export class ChannelsController {
     return this.rpc.request('channels.update', { tenant_id: tenantId, channel_id: channelId, body }, { requestId });
   }
 
+  @ApiRoute({ summary: 'Disconnect a channel', access: 'tenant', success: { status: 204, description: 'Deleted.' }, errors: [404] })
   @Delete(':channel_id')
   @HttpCode(204)
   async remove(@Tenant() tenantId: string, @Param('channel_id', ChannelId) channelId: string, @RequestId() requestId: string): Promise<void> {

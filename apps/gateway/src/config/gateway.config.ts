@@ -41,10 +41,15 @@ export class GatewayConfig extends BaseConfig {
   @Matches(/^[A-Za-z0-9._:-]*$/)
   REDIS_KEY_PREFIX = 'parley:gw:';
 
-  /** Authenticated requests a `free` tenant may make per UTC day (CONTRACT.md §8); `pro` and `enterprise` are unlimited. */
+  /** Authenticated requests a `free` tenant may make per UTC day (CONTRACT.md §8). */
   @IsInt()
   @Min(1)
   FREE_PLAN_DAILY_LIMIT = 500;
+
+  /** The same for `pro` (a higher limit); `enterprise` is unlimited. */
+  @IsInt()
+  @Min(1)
+  PRO_PLAN_DAILY_LIMIT = 100_000;
 
   /** Accounts one client address may create per hour (loopback exempt outside production). */
   @IsInt()
@@ -55,4 +60,9 @@ export class GatewayConfig extends BaseConfig {
   @IsInt()
   @Min(1)
   TOKEN_RATE_LIMIT_PER_MINUTE = 60;
+
+  /** Failed credentials (verify token, signature, channel token) one client address may present per minute at provider intake. */
+  @IsInt()
+  @Min(1)
+  INTAKE_AUTH_FAILURES_PER_MINUTE = 30;
 }

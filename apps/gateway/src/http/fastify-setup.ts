@@ -2,6 +2,8 @@ import { ProblemTypes, problem } from '@parley/contracts';
 import { ProblemException } from '@parley/service-kit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { OAuthError, sendOAuthError } from '../oauth/oauth.errors';
+import { rejectWrongMethods } from './method-not-allowed';
+import { recordRoutes } from './route-registry';
 
 export const TOKEN_ROUTE = '/oauth/token';
 
@@ -16,9 +18,13 @@ const FORM_OR_JSON: ContentTypeRule = (mime) => mime === 'application/json' || m
  * - form bodies need no plugin: Nest's Fastify adapter already parses application/x-www-form-urlencoded (registering
  *   @fastify/formbody as well fails at start-up with "parser already present"); this hook limits them to the token route;
  * - a body in any other content type than JSON is refused with 415 before it is read (CONTRACT.md §1);
- * - errors of the token endpoint that happen before Nest sees the request (body parsing) keep the OAuth shape.
+ * - errors of the token endpoint that happen before Nest sees the request (body parsing) keep the OAuth shape;
+ * - the routes are recorded, so the API reference can be checked against what is really served, and a known path
+ *   called with a method it does not serve answers 405 rather than 404.
  */
 export function configureGatewayFastify(fastify: FastifyInstance): void {
+  recordRoutes(fastify);
+  rejectWrongMethods(fastify);
   fastify.addHook('onRequest', async (request, reply) => {
     if (!hasBody(request)) return;
     const isTokenRoute = request.routeOptions.url === TOKEN_ROUTE;

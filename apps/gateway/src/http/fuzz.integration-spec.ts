@@ -101,8 +101,8 @@ describe('gateway: fuzzing every route (fast-check; real PostgreSQL, Kafka and R
   beforeAll(async () => {
     gw = await GatewayTestApp.start('gwfuzz', { ADMIN_TOKEN });
     account = await gw.signUp();
-    // Thousands of requests: a pro tenant has no daily quota.
-    await gw.request('PATCH', `/admin/v1/tenants/${account.tenant_id}`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` }, body: { plan: 'pro' } });
+    // Thousands of requests: an enterprise tenant has no daily quota.
+    await gw.request('PATCH', `/admin/v1/tenants/${account.tenant_id}`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` }, body: { plan: 'enterprise' } });
   });
 
   afterAll(async () => {

@@ -49,6 +49,18 @@ describe('gateway: HTTP conventions', () => {
     expectProblem(await gw.request('DELETE', '/v2/send'), 404, 'not-found');
   });
 
+  it('a known route with a method it does not serve → 405 with Allow', async () => {
+    const send = await gw.request('DELETE', '/v1/send');
+    expectProblem(send, 405, 'method-not-allowed');
+    expect(send.headers.get('allow')).toBe('POST');
+    const agent = await gw.request('PATCH', '/api/v1/agents/support', { body: { name: 'support' } });
+    expectProblem(agent, 405, 'method-not-allowed');
+    expect(agent.headers.get('allow')).toBe('DELETE, GET, HEAD, PUT');
+    // No credential needed to learn that: the method is wrong before anything else.
+    expect((await gw.request('PUT', '/api/v1/messages/msg_01AAAAAAAAAAAAAAAAAAAAAAAA')).status).toBe(405);
+    expect((await gw.request('GET', '/oauth/token')).status).toBe(405);
+  });
+
   it('echoes the caller’s x-request-id, and makes one up otherwise', async () => {
     const mine = await gw.request('GET', '/health', { headers: { 'x-request-id': 'trace-abc-123' } });
     expect(mine.headers.get('x-request-id')).toBe('trace-abc-123');

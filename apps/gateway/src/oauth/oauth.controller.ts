@@ -4,6 +4,8 @@ import type { IssuedToken } from '../auth/token.service';
 import { AddressLimitGuard, LimitPerAddress } from '../rate-limits/address-limit.guard';
 import { OAuthErrorFilter } from './oauth.errors';
 import { OAuthService } from './oauth.service';
+import { schemaRef } from '../openapi/dto-schema';
+import { ApiRoute } from '../openapi/api-route.decorator';
 
 /** `POST /oauth/token` (CONTRACT.md §2): form or JSON body, or HTTP Basic client authentication. */
 @Controller('oauth')
@@ -11,6 +13,14 @@ import { OAuthService } from './oauth.service';
 export class OAuthController {
   constructor(private readonly oauth: OAuthService) {}
 
+  @ApiRoute({
+    summary: 'Issue an access token (OAuth2 client credentials)',
+    description: 'Form-encoded or JSON body; client credentials in the body or as HTTP Basic. Errors use the OAuth shape (RFC 6749 §5.2). Limited per client address.',
+    access: 'oauth-client',
+    body: { schema: schemaRef('TokenRequest'), contentTypes: ['application/x-www-form-urlencoded', 'application/json'] },
+    success: { status: 200, description: 'A bearer access token (JWT).', schema: 'AccessToken' },
+    errors: [400, 401, 413, 415, 429],
+  })
   @Post('token')
   @HttpCode(200)
   @LimitPerAddress('token')

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { newId } from '@parley/contracts';
+import { nulCharacterErrors } from '@parley/service-kit';
 import { DataSource, type EntityManager } from 'typeorm';
 import { generateClientSecret, hashSecret, verifySecret } from '../auth/credentials';
 import { TokenService, type IssuedToken } from '../auth/token.service';
@@ -42,6 +43,9 @@ export class OAuthService {
 
   async issueToken(request: TokenRequest): Promise<IssuedToken> {
     const fields = requestFields(request.body);
+    // The untyped body skips the global pipe's NUL check: refuse it here, in the OAuth shape.
+    const nulErrors = nulCharacterErrors(fields);
+    if (nulErrors.length > 0) throw new OAuthError('invalid_request', `${nulErrors.map((e) => e.message).join('; ')}.`);
     const grantType = fields.grant_type;
     if (grantType === undefined) throw new OAuthError('invalid_request', 'grant_type is required.');
     if (typeof grantType !== 'string') throw new OAuthError('invalid_request', 'grant_type must be a string.');
@@ -91,7 +95,9 @@ function parseBasic(authorization: string | undefined): { clientId: string; clie
   try {
     // Both parts are form-urlencoded before base64 (RFC 6749 §2.3.1).
     const form = (s: string) => decodeURIComponent(s.replace(/\+/g, ' '));
-    return { clientId: form(decoded.slice(0, colon)), clientSecret: form(decoded.slice(colon + 1)) };
+    const credentials = { clientId: form(decoded.slice(0, colon)), clientSecret: form(decoded.slice(colon + 1)) };
+    if (credentials.clientId.includes('\u0000')) throw new URIError('NUL in the client id');
+    return credentials;
   } catch {
     throw new OAuthError('invalid_client', 'The HTTP Basic credentials are malformed.', BASIC_CHALLENGE);
   }

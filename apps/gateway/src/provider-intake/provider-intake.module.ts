@@ -1,8 +1,12 @@
 import { Module } from '@nestjs/common';
+import { RateLimitsModule } from '../rate-limits/rate-limits.module';
 import { InboundTokenVerifier } from './inbound-token.verifier';
 import { ProviderIntakeService } from './provider-intake.service';
 import { ThreeSixtyDialogWebhookController } from './three-sixty-dialog-webhook.controller';
 import { WhatsappWebhookController } from './whatsapp-webhook.controller';
 
-@Module({ controllers: [WhatsappWebhookController, ThreeSixtyDialogWebhookController], providers: [ProviderIntakeService, InboundTokenVerifier] })
+@Module({
+  imports: [RateLimitsModule],
+  controllers: [WhatsappWebhookController, ThreeSixtyDialogWebhookController], providers: [ProviderIntakeService, InboundTokenVerifier],
+})
 export class ProviderIntakeModule {}

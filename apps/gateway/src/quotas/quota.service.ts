@@ -1,4 +1,4 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Injectable, Logger, type BeforeApplicationShutdown } from '@nestjs/common';
 import { ProblemTypes, problem } from '@parley/contracts';
 import { ProblemException } from '@parley/service-kit';
 import type { Plan } from '../accounts/tenant.entity';
@@ -12,7 +12,7 @@ export interface QuotaState {
   plan: Plan;
   /** Requests allowed per UTC day; null when the plan is unlimited. */
   limit: number | null;
-  /** Requests counted today, this one included. */
+  /** Requests counted today, this one included; NaN for an unlimited plan, whose requests are counted later. */
   used: number;
   resetsAt: Date;
   secondsToReset: number;
@@ -21,21 +21,55 @@ export interface QuotaState {
 const POLICY = 'daily';
 
 /**
+ * `r` of an unlimited plan's `RateLimit` field: the largest Structured Fields integer (RFC 8941), so a client that
+ * throttles on `r` never does, while every authenticated answer still carries the field (CONTRACT.md §8).
+ */
+export const UNLIMITED_REMAINING = 999_999_999_999_999;
+
+/**
+ * Adds ARGV[1] to a day's counter and, when that created it, expires it at the next UTC midnight (ARGV[2]) so a day's
+ * counter cleans itself up: one atomic command (EVALSHA) instead of a MULTI/INCR/EXPIREAT/EXEC transaction.
+ */
+const COUNT_SCRIPT = `local n = redis.call('INCRBY', KEYS[1], ARGV[1])
+if n == tonumber(ARGV[1]) then redis.call('EXPIREAT', KEYS[1], ARGV[2]) end
+return n`;
+
+/** How long an unlimited plan's requests are summed in memory before they are added to its counter. */
+const UNLIMITED_FLUSH_MS = 100;
+
+type CountingRedis = RedisService['client'] & { countQuota(key: string, by: number, expireAt: number): Promise<number> };
+
+/**
  * The daily request quota (CONTRACT.md §8), counted in Redis so every gateway instance shares one counter per tenant
- * and day: one MULTI round trip (INCR, and EXPIREAT at the next UTC midnight so a day's counter cleans itself up).
- * Every plan is counted (so `/api/v1/usage` is true for all), but only a limited plan is refused or told its limit.
+ * and day. Every plan is counted (so `/api/v1/usage` is true for all) and told where it stands; only a limited plan is
+ * refused. A limited plan's request waits for its count; an unlimited plan's cannot be refused, so its requests are
+ * summed in memory and added every `UNLIMITED_FLUSH_MS` instead of costing each request a round trip.
  */
 @Injectable()
-export class QuotaService {
+export class QuotaService implements BeforeApplicationShutdown {
   private readonly warn = throttledWarning(new Logger(QuotaService.name));
+  private readonly client: CountingRedis;
+  /** Unlimited plans' requests not yet added to their counters, by counter key. */
+  private readonly uncounted = new Map<string, { count: number; expireAt: number }>();
+  private flushTimer?: NodeJS.Timeout;
 
   constructor(
     private readonly redis: RedisService,
     private readonly config: GatewayConfig,
-  ) {}
+  ) {
+    redis.client.defineCommand('countQuota', { numberOfKeys: 1, lua: COUNT_SCRIPT });
+    this.client = redis.client as CountingRedis;
+  }
 
   limitOf(plan: Plan): number | null {
-    return plan === 'free' ? this.config.FREE_PLAN_DAILY_LIMIT : null;
+    switch (plan) {
+      case 'free':
+        return this.config.FREE_PLAN_DAILY_LIMIT;
+      case 'pro':
+        return this.config.PRO_PLAN_DAILY_LIMIT;
+      case 'enterprise':
+        return null;
+    }
   }
 
   /**
@@ -44,30 +78,36 @@ export class QuotaService {
    */
   async consume(tenantId: string, plan: Plan, now = new Date()): Promise<QuotaState | null> {
     const key = this.key(tenantId, now);
+    const expireAt = Math.floor(nextUtcMidnight(now).getTime() / 1000);
+    if (this.limitOf(plan) === null) return this.countLater(key, expireAt, plan, now);
     try {
-      const results = await this.redis.client
-        .multi()
-        .incr(key)
-        .expireat(key, Math.floor(nextUtcMidnight(now).getTime() / 1000))
-        .exec();
-      const [err, used] = results?.[0] ?? [new Error('transaction discarded'), null];
-      if (err) throw err;
-      return this.state(plan, Number(used), now);
+      return this.state(plan, await this.client.countQuota(key, 1, expireAt), now);
     } catch (err) {
       this.warn(`quota of ${tenantId} not counted (failing open): ${String(err)}`);
       return null;
     }
   }
 
-  /** Today's state without counting (for when the counter was not read on the way in). */
+  /**
+   * Today's state without counting (for when the counter was not read on the way in), including this instance's
+   * requests not yet added to the counter.
+   */
   async peek(tenantId: string, plan: Plan, now = new Date()): Promise<QuotaState> {
-    const used = Number((await this.redis.client.get(this.key(tenantId, now))) ?? 0);
+    const key = this.key(tenantId, now);
+    const used = Number((await this.redis.client.get(key)) ?? 0) + (this.uncounted.get(key)?.count ?? 0);
     return this.state(plan, used, now);
   }
 
-  /** The IETF RateLimit fields for an answer (draft-ietf-httpapi-ratelimit-headers); none for an unlimited plan. */
+  async beforeApplicationShutdown(): Promise<void> {
+    await this.flush();
+  }
+
+  /**
+   * The IETF RateLimit fields for an answer (draft-ietf-httpapi-ratelimit-headers). An unlimited plan has no quota
+   * policy to describe, so it gets `RateLimit` alone, with `UNLIMITED_REMAINING`.
+   */
   headers(state: QuotaState): Record<string, string> {
-    if (state.limit === null) return {};
+    if (state.limit === null) return { ratelimit: `"${POLICY}";r=${UNLIMITED_REMAINING};t=${state.secondsToReset}` };
     const remaining = Math.max(0, state.limit - state.used);
     return {
       'ratelimit-policy': `"${POLICY}";q=${state.limit};w=${DAY_SECONDS}`,
@@ -87,6 +127,29 @@ export class QuotaService {
       ),
       { ...this.headers(state), 'retry-after': String(state.secondsToReset) },
     );
+  }
+
+  /** An unlimited plan's request: counted in the next flush; `used` is not known until then (see `peek`). */
+  private countLater(key: string, expireAt: number, plan: Plan, now: Date): QuotaState {
+    const pending = this.uncounted.get(key);
+    if (pending) pending.count++;
+    else this.uncounted.set(key, { count: 1, expireAt });
+    this.flushTimer ??= setTimeout(() => void this.flush(), UNLIMITED_FLUSH_MS).unref();
+    return this.state(plan, Number.NaN, now);
+  }
+
+  private async flush(): Promise<void> {
+    this.flushTimer = undefined;
+    if (this.uncounted.size === 0) return;
+    const batch = [...this.uncounted];
+    this.uncounted.clear();
+    const pipeline = this.client.pipeline() as ReturnType<CountingRedis['pipeline']> & { countQuota(key: string, by: number, expireAt: number): unknown };
+    for (const [key, { count, expireAt }] of batch) pipeline.countQuota(key, count, expireAt);
+    try {
+      for (const [err] of (await pipeline.exec()) ?? []) if (err) throw err;
+    } catch (err) {
+      this.warn(`${batch.length} unlimited plans' quota counts dropped (failing open): ${String(err)}`);
+    }
   }
 
   private state(plan: Plan, used: number, now: Date): QuotaState {

@@ -3,6 +3,9 @@ import type { CreatedAccount } from '../accounts/accounts.service';
 import { GatewayTestApp, type HttpAnswer } from '../test/gateway-test-app';
 
 const LIMIT = 5;
+const PRO_LIMIT = 1000;
+/** The largest Structured Fields integer: an unlimited plan's `r`. */
+const UNLIMITED = 999_999_999_999_999;
 const ADMIN_TOKEN = 'test-admin-token-for-quotas';
 const PROBLEMS = 'https://parley.dev/problems';
 
@@ -23,9 +26,10 @@ describe('gateway: daily quotas, plans and usage (real Redis, PostgreSQL and Kaf
     gw.request('PATCH', `/admin/v1/tenants/${tenantId}`, { body, headers: token ? { authorization: `Bearer ${token}` } : {} });
 
   beforeAll(async () => {
-    gw = await GatewayTestApp.start('gwquota', { FREE_PLAN_DAILY_LIMIT: String(LIMIT), ADMIN_TOKEN });
+    const env = { FREE_PLAN_DAILY_LIMIT: String(LIMIT), PRO_PLAN_DAILY_LIMIT: String(PRO_LIMIT), ADMIN_TOKEN };
+    gw = await GatewayTestApp.start('gwquota', env);
     // A second instance on the same database and Redis: the counter and plan changes must hold across both.
-    other = await gw.sibling({ FREE_PLAN_DAILY_LIMIT: String(LIMIT), ADMIN_TOKEN });
+    other = await gw.sibling(env);
     account = await gw.signUp();
   });
 
@@ -34,8 +38,8 @@ describe('gateway: daily quotas, plans and usage (real Redis, PostgreSQL and Kaf
     await gw?.close();
   });
 
-  const expectRateLimit = (answer: HttpAnswer, remaining: number) => {
-    expect(answer.headers.get('ratelimit-policy')).toBe(`"daily";q=${LIMIT};w=86400`);
+  const expectRateLimit = (answer: HttpAnswer, remaining: number, quota: number | null = LIMIT) => {
+    expect(answer.headers.get('ratelimit-policy')).toBe(quota === null ? null : `"daily";q=${quota};w=86400`);
     const match = /^"daily";r=(\d+);t=(\d+)$/.exec(answer.headers.get('ratelimit') ?? '');
     expect(match).not.toBeNull();
     expect(Number(match![1])).toBe(remaining);
@@ -84,7 +88,7 @@ describe('gateway: daily quotas, plans and usage (real Redis, PostgreSQL and Kaf
     expect(theirs.body).toMatchObject({ used_today: 1 });
   });
 
-  it('lets an operator change the plan: unlimited at once on every instance, and back', async () => {
+  it('lets an operator change the plan: a higher limit (pro) or none (enterprise) at once on every instance, each answer with RateLimit, and back', async () => {
     // The other instance has the free plan cached (it refused above); the change must reach it without waiting.
     expect((await admin(account.tenant_id, { plan: 'pro' })).body).toEqual({ tenant_id: account.tenant_id, plan: 'pro' });
     for (const instance of [gw, other]) {
@@ -95,11 +99,36 @@ describe('gateway: daily quotas, plans and usage (real Redis, PostgreSQL and Kaf
         },
         { timeoutMs: 3000, description: 'the pro plan to apply' },
       );
-      expect(answer.body).toMatchObject({ plan: 'pro', limit: null, used_today: expect.any(Number) });
+      expect(answer.body).toMatchObject({ plan: 'pro', limit: PRO_LIMIT, used_today: expect.any(Number) });
       expect(answer.body.used_today).toBeGreaterThan(LIMIT);
-      // No limit, no policy to describe.
-      expect(answer.headers.get('ratelimit')).toBeNull();
+      expectRateLimit(answer, PRO_LIMIT - answer.body.used_today, PRO_LIMIT);
     }
+
+    expect((await admin(account.tenant_id, { plan: 'enterprise' })).status).toBe(200);
+    for (const instance of [gw, other]) {
+      const answer = await pollUntil(
+        async () => {
+          const a = await instance.request('GET', '/api/v1/usage', { token: account.api_key });
+          return a.body?.plan === 'enterprise' ? a : undefined;
+        },
+        { timeoutMs: 3000, description: 'the enterprise plan to apply' },
+      );
+      expect(answer.body).toMatchObject({ plan: 'enterprise', limit: null, used_today: expect.any(Number) });
+      // Still counted (in batches, so another instance sees this one's requests shortly after): the day's count goes on.
+      expect(answer.body.used_today).toBeGreaterThan(LIMIT);
+      // No quota policy to describe, but the answer still says where the tenant stands.
+      expectRateLimit(answer, UNLIMITED, null);
+      const badRequest = await instance.request('GET', '/api/v1/api-keys?limit=0', { token: account.api_key });
+      expect(badRequest.status).toBe(400);
+      expectRateLimit(badRequest, UNLIMITED, null);
+    }
+
+    const usedOn = async (instance: typeof gw) => (await instance.request('GET', '/api/v1/usage', { token: account.api_key })).body.used_today as number;
+    const before = await usedOn(other);
+    for (let i = 0; i < 3; i++) await gw.request('GET', '/api/v1/usage', { token: account.api_key });
+    // Each read on `other` counts itself too; beyond those, the three requests made on `gw` must show.
+    let reads = 0;
+    await pollUntil(async () => (await usedOn(other)) >= before + ++reads + 3, { timeoutMs: 3000, description: "the other instance to see this one's enterprise requests" });
 
     expect((await admin(account.tenant_id, { plan: 'free' })).status).toBe(200);
     await pollUntil(async () => (await other.request('GET', '/api/v1/api-keys', { token: account.api_key })).status === 429, {

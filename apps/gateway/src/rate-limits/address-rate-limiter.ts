@@ -22,7 +22,8 @@ export function isLoopback(address: string): boolean {
 
 /**
  * Fixed-window counters per client address in Redis (shared by every instance), guarding the routes anyone can call
- * without a credential: account creation and `/oauth/token` (CONTRACT.md §2). Fails open when Redis is away.
+ * without a credential: account creation and `/oauth/token` (CONTRACT.md §2), and failed credentials at provider
+ * intake. Fails open when Redis is away.
  */
 @Injectable()
 export class AddressRateLimiter {
@@ -33,11 +34,22 @@ export class AddressRateLimiter {
     private readonly config: GatewayConfig,
   ) {}
 
+  /** Whether the address is still within its allowance, without counting this request. */
+  async check(rule: AddressLimit, address: string, now = Date.now()): Promise<AddressVerdict> {
+    if (!this.config.isProduction && isLoopback(address)) return { allowed: true };
+    const { key, windowEnd } = this.window(rule, address, now);
+    try {
+      if (Number((await this.redis.client.get(key)) ?? 0) < rule.limit) return { allowed: true };
+      return { allowed: false, retryAfter: Math.max(1, Math.ceil(windowEnd - now / 1000)) };
+    } catch (err) {
+      this.warn(`${rule.name} limit of ${address} not checked (failing open): ${String(err)}`);
+      return { allowed: true };
+    }
+  }
+
   async hit(rule: AddressLimit, address: string, now = Date.now()): Promise<AddressVerdict> {
     if (!this.config.isProduction && isLoopback(address)) return { allowed: true };
-    const window = Math.floor(now / 1000 / rule.windowSeconds);
-    const windowEnd = (window + 1) * rule.windowSeconds;
-    const key = `${this.redis.prefix}ratelimit:${rule.name}:${address}:${window}`;
+    const { key, windowEnd } = this.window(rule, address, now);
     try {
       const results = await this.redis.client.multi().incr(key).expireat(key, windowEnd).exec();
       const [err, count] = results?.[0] ?? [new Error('transaction discarded'), null];
@@ -48,5 +60,10 @@ export class AddressRateLimiter {
       this.warn(`${rule.name} limit of ${address} not checked (failing open): ${String(err)}`);
       return { allowed: true };
     }
+  }
+
+  private window(rule: AddressLimit, address: string, now: number): { key: string; windowEnd: number } {
+    const window = Math.floor(now / 1000 / rule.windowSeconds);
+    return { key: `${this.redis.prefix}ratelimit:${rule.name}:${address}:${window}`, windowEnd: (window + 1) * rule.windowSeconds };
   }
 }

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { AddressLimitGuard } from './address-limit.guard';
 import { AddressRateLimiter } from './address-rate-limiter';
+import { FailedAttemptLimiter } from './failed-attempt-limiter';
 
-@Module({ providers: [AddressRateLimiter, AddressLimitGuard], exports: [AddressRateLimiter, AddressLimitGuard] })
+@Module({ providers: [AddressRateLimiter, AddressLimitGuard, FailedAttemptLimiter], exports: [AddressRateLimiter, AddressLimitGuard, FailedAttemptLimiter] })
 export class RateLimitsModule {}

@@ -22,9 +22,12 @@ export class UsageService {
     private readonly plans: TenantPlansService,
   ) {}
 
-  /** Today's usage; `counted` is the state the AuthGuard read while counting this request, when Redis answered it. */
+  /**
+   * Today's usage; `counted` is the state the AuthGuard read while counting this request, when Redis answered it (an
+   * unlimited plan's count is deferred, so it is read here instead).
+   */
   async usage(tenantId: string, counted: QuotaState | undefined): Promise<UsageRecord> {
-    const state = counted ?? (await this.read(tenantId));
+    const state = counted && counted.limit !== null ? counted : await this.read(tenantId);
     return { plan: state.plan, limit: state.limit, used_today: state.used, resets_at: state.resetsAt.toISOString() };
   }
 

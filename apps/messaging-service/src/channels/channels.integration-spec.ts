@@ -1,22 +1,9 @@
-import type { INestApplication } from '@nestjs/common';
-import {
-  Topics,
-  newId,
-  type ConnectChannelRequest,
-  type MessageInboundEvent,
-  type MessageOutboundData,
-  type MessageStatusEvent,
-  type WhatsappWebhookData,
-} from '@parley/contracts';
-import { EventPublisher, type TopicProbe } from '@parley/kafka';
-import { createServiceApp, loadConfig, runMigrations } from '@parley/service-kit';
-import { KafkaHarness, createTestDatabase, pollUntil, testInfra, uniqueKafkaNamespace, type TestDatabase } from '@parley/testing';
+import { Topics, newId, type ConnectChannelRequest, type MessageOutboundData, type WhatsappWebhookData } from '@parley/contracts';
+import { EventPublisher } from '@parley/kafka';
+import { pollUntil } from '@parley/testing';
 import { createHash, randomBytes, randomInt } from 'node:crypto';
-import { DataSource } from 'typeorm';
-import { messagingServiceModule } from '../app.module';
-import { MessagingServiceConfig } from '../config/messaging-service.config';
-import { messagingServiceDatabase } from '../database/messaging-service.database';
 import { FAKE_INVALID_CODE, FakeCloudApi } from '../test/fake-cloud-api';
+import { startMessagingService, type MessagingServiceUnderTest } from '../test/messaging-service-under-test';
 
 const APP_ID = 'test-app-id';
 const APP_SECRET = 'test-app-secret';
@@ -47,63 +34,41 @@ function inboundText(phoneNumberId: string, from: string, id: string, writtenAt:
 }
 
 describe('messaging-service channels: management, embedded signup, 360dialog and the 24-hour window', () => {
-  let db: TestDatabase;
-  let app: INestApplication;
-  let kafka: KafkaHarness;
+  let service: MessagingServiceUnderTest;
   let sandbox: FakeCloudApi;
   let graph: FakeCloudApi;
   let d360: FakeCloudApi;
-  let statuses: TopicProbe<MessageStatusEvent>;
-  let inbound: TopicProbe<MessageInboundEvent>;
 
   beforeAll(async () => {
     [sandbox, graph, d360] = await Promise.all([FakeCloudApi.start(), FakeCloudApi.start(), FakeCloudApi.start()]);
-    db = await createTestDatabase('msgchannels');
-    const namespace = uniqueKafkaNamespace('msgchannels');
-    await runMigrations(db.url, messagingServiceDatabase);
-    const config = loadConfig(MessagingServiceConfig, {
-      DATABASE_URL: db.url,
-      KAFKA_BROKERS: testInfra().kafkaBrokers,
-      KAFKA_TOPIC_PREFIX: namespace,
-      PORT: '0',
-      LOG_LEVEL: 'warn',
+    service = await startMessagingService('msgchannels', {
       SANDBOX_URL: sandbox.url,
       SANDBOX_ENABLED: 'true',
       GRAPH_API_BASE_URL: graph.url,
-      GRAPH_API_VERSION: 'v21.0',
       D360_BASE_URL: d360.url,
       META_APP_ID: APP_ID,
       META_APP_SECRET: APP_SECRET,
-      ENCRYPTION_KEY: randomBytes(32).toString('base64'),
     });
-    app = await createServiceApp(messagingServiceModule(config), { consumeKafka: true });
-    await app.listen(0, '127.0.0.1');
-    await app.startAllMicroservices();
-    kafka = await KafkaHarness.start(namespace);
-    [statuses, inbound] = await Promise.all([kafka.probe<MessageStatusEvent>(Topics.MessageStatus), kafka.probe<MessageInboundEvent>(Topics.MessageInbound)]);
   });
 
   afterAll(async () => {
-    await Promise.all([statuses?.stop(), inbound?.stop()]);
-    await kafka?.close();
-    await app?.close();
-    await db?.drop();
+    await service?.close();
     await Promise.all([sandbox?.close(), graph?.close(), d360?.close()]);
   });
 
-  const rpc = { connect: (tenantId: string, body: ConnectChannelRequest) => kafka.rpc.request('channels.connect', { tenant_id: tenantId, body }) };
+  const rpc = { connect: (tenantId: string, body: ConnectChannelRequest) => service.kafka.rpc.request('channels.connect', { tenant_id: tenantId, body }) };
   const channelRow = async (id: string) =>
-    ((await app.get(DataSource).query(`SELECT * FROM channels WHERE id = $1`, [id])) as Record<string, unknown>[])[0];
+    ((await service.sql.query(`SELECT * FROM channels WHERE id = $1`, [id])) as Record<string, unknown>[])[0];
   const send = (tenantId: string, data: Partial<MessageOutboundData> & Pick<MessageOutboundData, 'to' | 'content'>) => {
     const full: MessageOutboundData = { message_id: newId('msg'), channel: 'whatsapp', from: null, origin: 'api', accepted_at: new Date().toISOString(), ...data };
-    return kafka.publisher.publishEvent(EventPublisher.envelope(Topics.MessageOutbound, tenantId, full), `${tenantId}:${full.to}`).then(() => full);
+    return service.kafka.publisher.publishEvent(EventPublisher.envelope(Topics.MessageOutbound, tenantId, full), `${tenantId}:${full.to}`).then(() => full);
   };
-  const publishWebhook = (data: WhatsappWebhookData) => kafka.publisher.publishEvent(EventPublisher.envelope(Topics.WhatsappWebhook, null, data), data.channel_id ?? 'meta');
-  const statusOf = (messageId: string) => pollUntil(() => statuses.messages.find((m) => m.value.data.message_id === messageId)?.value.data, { description: `message.status of ${messageId}` });
+  const publishWebhook = (data: WhatsappWebhookData) => service.kafka.publisher.publishEvent(EventPublisher.envelope(Topics.WhatsappWebhook, null, data), data.channel_id ?? 'meta');
+  const statusOf = (messageId: string) => pollUntil(() => service.statuses.messages.find((m) => m.value.data.message_id === messageId)?.value.data, { description: `message.status of ${messageId}` });
   const customerWrites = async (provider: 'meta' | '360dialog', channelId: string | null, phoneNumberId: string, from: string, writtenAt: Date) => {
     const id = wamid();
     await publishWebhook({ provider, channel_id: channelId, raw_body: JSON.stringify(inboundText(phoneNumberId, from, id, writtenAt)), received_at: new Date().toISOString() });
-    await pollUntil(() => inbound.find((m) => m.value.data.provider_message_id === id), { description: 'the customer message' });
+    await pollUntil(() => service.inbound.find((m) => m.value.data.provider_message_id === id), { description: 'the customer message' });
   };
 
   it('connects meta, 360dialog and sandbox numbers, keeps credentials encrypted, and keeps one default per tenant', async () => {
@@ -135,7 +100,7 @@ describe('messaging-service channels: management, embedded signup, 360dialog and
     expect(sbx).toMatchObject({ provider: 'sandbox', phone_number: sandbox.provisioned.at(-1)!.phone_number, is_default: false, agent: 'support' });
     expect(sbx).not.toHaveProperty('inbound_token');
 
-    const list = await kafka.rpc.request('channels.list', { tenant_id: T, limit: 50, cursor: null });
+    const list = await service.kafka.rpc.request('channels.list', { tenant_id: T, limit: 50, cursor: null });
     expect(list.data.map((c) => c.id).sort()).toEqual([meta.id, dialog.id, sbx.id].sort());
     expect(list.data.filter((c) => c.is_default).map((c) => c.id)).toEqual([dialog.id]);
     expect(JSON.stringify(list)).not.toMatch(/inbound_token|credentials|d360-api-key/);
@@ -154,28 +119,28 @@ describe('messaging-service channels: management, embedded signup, 360dialog and
     const second = await rpc.connect(T, { provider: 'meta', phone_number: '+15550310002', phone_number_id: graphId(), access_token: 'b' });
     expect([first.is_default, second.is_default]).toEqual([true, false]);
 
-    const updated = await kafka.rpc.request('channels.update', { tenant_id: T, channel_id: second.id, body: { agent: 'night-shift', is_default: true, send_limit_per_second: 20 } });
+    const updated = await service.kafka.rpc.request('channels.update', { tenant_id: T, channel_id: second.id, body: { agent: 'night-shift', is_default: true, send_limit_per_second: 20 } });
     expect(updated).toMatchObject({ id: second.id, agent: 'night-shift', is_default: true, send_limit_per_second: 20 });
-    const afterMove = await kafka.rpc.request('channels.list', { tenant_id: T, limit: 50, cursor: null });
+    const afterMove = await service.kafka.rpc.request('channels.list', { tenant_id: T, limit: 50, cursor: null });
     expect(afterMove.data.filter((c) => c.is_default).map((c) => c.id)).toEqual([second.id]);
-    expect((await kafka.rpc.request('channels.update', { tenant_id: T, channel_id: second.id, body: { agent: null } })).agent).toBeNull();
+    expect((await service.kafka.rpc.request('channels.update', { tenant_id: T, channel_id: second.id, body: { agent: null } })).agent).toBeNull();
 
     const intruder = tenant();
-    await expect(kafka.rpc.request('channels.update', { tenant_id: intruder, channel_id: second.id, body: { agent: 'x' } })).rejects.toMatchObject({ problem: { status: 404 } });
-    await expect(kafka.rpc.request('channels.delete', { tenant_id: intruder, channel_id: second.id })).rejects.toMatchObject({ problem: { status: 404 } });
+    await expect(service.kafka.rpc.request('channels.update', { tenant_id: intruder, channel_id: second.id, body: { agent: 'x' } })).rejects.toMatchObject({ problem: { status: 404 } });
+    await expect(service.kafka.rpc.request('channels.delete', { tenant_id: intruder, channel_id: second.id })).rejects.toMatchObject({ problem: { status: 404 } });
 
-    await expect(kafka.rpc.request('channels.delete', { tenant_id: T, channel_id: second.id })).resolves.toEqual({ deleted: true });
+    await expect(service.kafka.rpc.request('channels.delete', { tenant_id: T, channel_id: second.id })).resolves.toEqual({ deleted: true });
     expect(await channelRow(second.id)).toBeUndefined();
-    const remaining = await kafka.rpc.request('channels.list', { tenant_id: T, limit: 50, cursor: null });
+    const remaining = await service.kafka.rpc.request('channels.list', { tenant_id: T, limit: 50, cursor: null });
     expect(remaining.data).toEqual([{ ...first, is_default: true }]);
-    await expect(kafka.rpc.request('channels.delete', { tenant_id: T, channel_id: second.id })).rejects.toMatchObject({ problem: { status: 404 } });
+    await expect(service.kafka.rpc.request('channels.delete', { tenant_id: T, channel_id: second.id })).rejects.toMatchObject({ problem: { status: 404 } });
   });
 
   it('connects a number by embedded signup: exchanges the code, subscribes the WABA, registers with a PIN, reads the display number', async () => {
     const T = tenant();
     const phoneNumberId = graphId();
     graph.graphCalls.length = 0;
-    const channel = await kafka.rpc.request('channels.embedded-signup', { tenant_id: T, code: 'AQBx-popup-code', waba_id: '7788', phone_number_id: phoneNumberId });
+    const channel = await service.kafka.rpc.request('channels.embedded-signup', { tenant_id: T, code: 'AQBx-popup-code', waba_id: '7788', phone_number_id: phoneNumberId });
     expect(channel).toMatchObject({ provider: 'meta', phone_number_id: phoneNumberId, waba_id: '7788', status: 'connected', is_default: true });
     expect(channel.phone_number).toBe(`+1555010${phoneNumberId.slice(-4)}`);
 
@@ -201,18 +166,18 @@ describe('messaging-service channels: management, embedded signup, 360dialog and
   it('fails embedded signup clearly and connects nothing: 400 for an invalid code, 502 when Graph fails mid-way', async () => {
     const T = tenant();
     await expect(
-      kafka.rpc.request('channels.embedded-signup', { tenant_id: T, code: FAKE_INVALID_CODE, waba_id: '7788', phone_number_id: graphId() }),
+      service.kafka.rpc.request('channels.embedded-signup', { tenant_id: T, code: FAKE_INVALID_CODE, waba_id: '7788', phone_number_id: graphId() }),
     ).rejects.toMatchObject({ problem: { status: 400, errors: [{ field: 'code', message: 'Invalid verification code format.' }] } });
 
     graph.failingGraphSteps.add('register');
     try {
-      await expect(kafka.rpc.request('channels.embedded-signup', { tenant_id: T, code: 'AQBx-other', waba_id: '7788', phone_number_id: graphId() })).rejects.toMatchObject({
+      await expect(service.kafka.rpc.request('channels.embedded-signup', { tenant_id: T, code: 'AQBx-other', waba_id: '7788', phone_number_id: graphId() })).rejects.toMatchObject({
         problem: { status: 502, detail: expect.stringContaining('Nothing was connected') },
       });
     } finally {
       graph.failingGraphSteps.delete('register');
     }
-    expect((await kafka.rpc.request('channels.list', { tenant_id: T, limit: 50, cursor: null })).data).toEqual([]);
+    expect((await service.kafka.rpc.request('channels.list', { tenant_id: T, limit: 50, cursor: null })).data).toEqual([]);
   });
 
   it('refuses free-form text outside the 24-hour window on meta (131047, no provider call) but sends templates', async () => {
@@ -243,27 +208,34 @@ describe('messaging-service channels: management, embedded signup, 360dialog and
     const customer = '+15550340101';
     // The notification names the channel in its URL; its metadata carries 360dialog's own number id.
     await customerWrites('360dialog', channel.id, '360-pnid', customer.slice(1), new Date());
-    const message = inbound.messages.find((m) => m.value.data.from === customer)!.value;
+    const message = service.inbound.messages.find((m) => m.value.data.from === customer)!.value;
     expect(message).toMatchObject({ tenant_id: T, data: { channel_id: channel.id, to: '+15550340001' } });
 
     const text = await send(T, { to: customer, content: { type: 'text', text: 'Hello from 360dialog' } });
     expect(await statusOf(text.message_id)).toMatchObject({ status: 'sent' });
     const wire = d360.sendsTo(customer)[0];
     expect(wire).toMatchObject({ phoneNumberId: null, d360ApiKey: 'd360-key-abc', authorization: undefined, contentType: 'application/json' });
-    expect(wire.body).toEqual({ messaging_product: 'whatsapp', recipient_type: 'individual', to: customer, type: 'text', text: { body: 'Hello from 360dialog' } });
+    expect(wire.body).toEqual({
+      messaging_product: 'whatsapp',
+      recipient_type: 'individual',
+      to: customer,
+      type: 'text',
+      text: { body: 'Hello from 360dialog' },
+      biz_opaque_callback_data: text.message_id,
+    });
 
-    await expect(kafka.rpc.request('channels.verify-inbound-token', { channel_id: channel.id, token: channel.inbound_token! })).resolves.toEqual({ valid: true });
-    await expect(kafka.rpc.request('channels.verify-inbound-token', { channel_id: channel.id, token: `${channel.inbound_token!}x` })).resolves.toEqual({ valid: false });
+    await expect(service.kafka.rpc.request('channels.verify-inbound-token', { channel_id: channel.id, token: channel.inbound_token! })).resolves.toEqual({ valid: true });
+    await expect(service.kafka.rpc.request('channels.verify-inbound-token', { channel_id: channel.id, token: `${channel.inbound_token!}x` })).resolves.toEqual({ valid: false });
     const otherMeta = await rpc.connect(T, { provider: 'meta', phone_number: '+15550340002', phone_number_id: graphId(), access_token: 'x' });
-    await expect(kafka.rpc.request('channels.verify-inbound-token', { channel_id: otherMeta.id, token: channel.inbound_token! })).resolves.toEqual({ valid: false });
+    await expect(service.kafka.rpc.request('channels.verify-inbound-token', { channel_id: otherMeta.id, token: channel.inbound_token! })).resolves.toEqual({ valid: false });
   });
 
   it('paces a burst to the number’s limit through the durable queue (slots measured where the provider received them)', async () => {
     const T = tenant();
     const channel = await rpc.connect(T, { provider: 'sandbox' });
-    await kafka.rpc.request('channels.update', { tenant_id: T, channel_id: channel.id, body: { send_limit_per_second: 10 } });
+    await service.kafka.rpc.request('channels.update', { tenant_id: T, channel_id: channel.id, body: { send_limit_per_second: 10 } });
     const sent = await Promise.all(Array.from({ length: 30 }, (_, i) => send(T, { to: `+1555035${String(i).padStart(4, '0')}`, content: { type: 'text', text: `burst ${i}` } })));
-    await pollUntil(() => sent.every((m) => statuses.messages.some((s) => s.value.data.message_id === m.message_id)) || undefined, {
+    await pollUntil(() => sent.every((m) => service.statuses.messages.some((s) => s.value.data.message_id === m.message_id)) || undefined, {
       description: 'all 30 sends accepted',
       timeoutMs: 20_000,
     });
@@ -282,7 +254,7 @@ describe('messaging-service channels: management, embedded signup, 360dialog and
     const channel = await rpc.connect(T, { provider: 'sandbox' });
     const messageId = newId('msg');
     const to = '+15550360001';
-    const db = app.get(DataSource);
+    const db = service.sql;
     await db.query(
       `INSERT INTO messages (id, tenant_id, direction, "to", type, body, status, status_history) VALUES ($1, $2, 'outbound', $3, 'text', 'after a crash', 'sent', $4)`,
       [messageId, T, to, JSON.stringify([{ status: 'sent', at: new Date().toISOString() }])],

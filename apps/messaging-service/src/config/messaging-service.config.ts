@@ -30,6 +30,24 @@ export class MessagingServiceConfig extends BaseConfig {
   @Min(1)
   WHATSAPP_SEND_LIMIT_PER_SECOND = 80;
 
+  /** Time a provider gets to answer one send; after it the send's outcome is unknown. */
+  @IsInt()
+  @Min(100)
+  WHATSAPP_PROVIDER_TIMEOUT_MS = 5_000;
+
+  /**
+   * How long a send whose outcome is unknown (time-out, connection lost) waits for a status naming it before it is
+   * sent again: a provider that took it reports `sent` within seconds, and repeating it sooner could deliver twice.
+   */
+  @IsInt()
+  @Min(0)
+  WHATSAPP_UNCONFIRMED_SEND_WAIT_MS = 15_000;
+
+  /** First pause of one customer after a pair-rate error (131056); it doubles while they continue. */
+  @IsInt()
+  @Min(1)
+  WHATSAPP_PAIR_BACKOFF_MS = 6_000;
+
   /** The WhatsApp sandbox: provisions sandbox numbers and serves the Cloud API routes of `sandbox` channels. */
   @Matches(HTTP_URL, { message: 'SANDBOX_URL must be an http(s) URL without a trailing slash' })
   SANDBOX_URL = 'http://127.0.0.1:3100';

@@ -3,9 +3,10 @@ import { ChannelEntity } from '../channels/channel.entity';
 import { MessageEntity } from '../messages/message.entity';
 import { CreateChannelsAndMessages1763856000000 } from './migrations/1763856000000-CreateChannelsAndMessages';
 import { ChannelSettingsAndSendQueue1764115200000 } from './migrations/1764115200000-ChannelSettingsAndSendQueue';
+import { PendingStatusesAndSendAttempts1764288000000 } from './migrations/1764288000000-PendingStatusesAndSendAttempts';
 
 export const messagingServiceDatabase: ServiceDatabase = {
   schema: 'messaging',
   entities: [ChannelEntity, MessageEntity],
-  migrations: [CreateChannelsAndMessages1763856000000, ChannelSettingsAndSendQueue1764115200000],
+  migrations: [CreateChannelsAndMessages1763856000000, ChannelSettingsAndSendQueue1764115200000, PendingStatusesAndSendAttempts1764288000000],
 };

@@ -63,4 +63,61 @@ describe('normaliseInbound', () => {
     expect(unixToIso(undefined)).toBeNull();
     expect(unixToIso('1750030073')).toBe('2025-06-15T23:27:53.000Z');
   });
+
+  describe('with malformed provider input', () => {
+    it('drops NUL characters from every text that is stored, so the message is kept', () => {
+      const result = normaliseInbound(
+        { id: 'wamid.\u0000N', from: '1650555\u00001234', type: 'text', text: { body: 'hel\u0000lo\u0000' } },
+        [{ profile: { name: 'Sh\u0000eena' }, wa_id: '1650555\u00001234', user_id: 'US.\u00001' }],
+      );
+      expect(result).toMatchObject({ providerMessageId: 'wamid.N', text: 'hello', contactName: 'Sheena', fromUserId: 'US.1' });
+      expect(JSON.stringify(result)).not.toContain('\\u0000');
+    });
+
+    it('drops NUL characters from stand-ins too', () => {
+      expect(norm({ type: 'image', image: { id: 'm1', caption: 'a\u0000b' } })?.text).toBe('[image] ab');
+    });
+
+    it('ignores contacts that are not a list', () => {
+      const result = normaliseInbound({ ...base, type: 'text', text: { body: 'hi' } }, { wa_id: '16505551234' });
+      expect(result).toMatchObject({ from: '+16505551234', text: 'hi', contactName: null });
+    });
+
+    it('ignores null and non-object contact entries', () => {
+      const result = normaliseInbound({ ...base, type: 'text', text: { body: 'hi' } }, [null, 'x', 7, { profile: { name: 'Ana' }, wa_id: '16505551234' }]);
+      expect(result).toMatchObject({ text: 'hi', contactName: 'Ana' });
+    });
+
+    it('ignores a contact profile name that is not text', () => {
+      expect(normaliseInbound({ ...base, type: 'text', text: { body: 'hi' } }, [{ profile: { name: 42 }, wa_id: '16505551234' }])).toMatchObject({ contactName: null });
+    });
+
+    it.each<[string, Record<string, unknown>, string]>([
+      ['a caption that is not text', { type: 'image', image: { caption: 12 } }, '[image]'],
+      ['a media object that is a string', { type: 'video', video: 'oops' }, '[video]'],
+      ['a text body that is not text', { type: 'text', text: { body: { x: 1 } } }, ''],
+      ['a text that is null', { type: 'text', text: null }, ''],
+      ['a document caption that is not text but a filename that is', { type: 'document', document: { caption: [], filename: 'f.pdf' } }, '[document] f.pdf'],
+      ['a location that is a list', { type: 'location', location: [1, 2] }, '[location]'],
+      ['contact cards that are not a list', { type: 'contacts', contacts: { name: 'x' } }, '[contacts]'],
+      ['contact cards with null entries', { type: 'contacts', contacts: [null, { name: { first_name: 'Bo' } }] }, '[contacts] Bo'],
+      ['an interactive reply title that is not text', { type: 'interactive', interactive: { button_reply: { title: true } } }, '[interactive]'],
+      ['a reaction emoji that is not text', { type: 'reaction', reaction: { emoji: 1 } }, '[reaction]'],
+      ['a button that is null', { type: 'button', button: null }, '[button]'],
+    ])('survives %s', (_, item, text) => {
+      expect(normaliseInbound({ ...base, ...item }, contacts)).toMatchObject({ text });
+    });
+
+    it.each<[string, unknown]>([
+      ['null', null],
+      ['a string', 'wamid.A'],
+      ['a number', 7],
+      ['a list', [base]],
+      ['an id that is not text', { ...base, id: 5 }],
+      ['a sender that is not text', { id: 'wamid.A', from: { n: 1 } }],
+    ])('returns null for an item that is %s', (_, item) => {
+      expect(normaliseInbound(item, [])).toBeNull();
+    });
+  });
 });
+

@@ -1,6 +1,6 @@
 import type { InboundMessageType } from '@parley/contracts';
 import { normalisePhone } from '../common/phone';
-import type { CloudApiContact, CloudApiInboundMessage, CloudApiMedia } from '../providers/cloud-api.types';
+import type { CloudApiContact, CloudApiInboundMessage } from '../providers/cloud-api.types';
 
 /** A customer's message in our terms, before it is attributed to a tenant's channel. */
 export interface NormalisedInbound {
@@ -32,24 +32,32 @@ const KNOWN_TYPES: ReadonlySet<string> = new Set<InboundMessageType>([
 
 /**
  * Normalises one Cloud API `messages[]` item (with the change's `contacts[]`). Null when it cannot be a message:
- * no id, or no sender at all. Unknown types become `unsupported`; they still reach the agent and the webhook.
+ * not an object, no id, or no sender at all. Unknown types become `unsupported`; they still reach the agent and the
+ * webhook. The payload is untrusted JSON, so every field is type-checked rather than assumed.
  */
-export function normaliseInbound(item: CloudApiInboundMessage, contacts: CloudApiContact[] = []): NormalisedInbound | null {
-  if (typeof item.id !== 'string' || !item.id) return null;
-  const contact = contacts.find((c) => (item.from && c.wa_id === item.from) || (item.from_user_id && c.user_id === item.from_user_id)) ?? (contacts.length === 1 ? contacts[0] : undefined);
-  const fromUserId = nonEmpty(item.from_user_id) ?? nonEmpty(contact?.user_id);
-  const phone = nonEmpty(item.from) ?? nonEmpty(contact?.wa_id);
+export function normaliseInbound(item: unknown, contacts: unknown = []): NormalisedInbound | null {
+  if (!isRecord(item)) return null;
+  const message = item as CloudApiInboundMessage;
+  if (typeof message.id !== 'string' || !message.id) return null;
+  const known = (Array.isArray(contacts) ? contacts : []).filter(isRecord) as CloudApiContact[];
+  const contact =
+    known.find((c) => (nonEmpty(message.from) && c.wa_id === message.from) || (nonEmpty(message.from_user_id) && c.user_id === message.from_user_id)) ??
+    (known.length === 1 ? known[0] : undefined);
+  const fromUserId = nonEmpty(message.from_user_id) ?? nonEmpty(contact?.user_id);
+  const phone = nonEmpty(message.from) ?? nonEmpty(contact?.wa_id);
   const from = phone ? normalisePhone(phone) : fromUserId;
   if (!from) return null;
-  const type: InboundMessageType = typeof item.type === 'string' && KNOWN_TYPES.has(item.type) ? (item.type as InboundMessageType) : 'unsupported';
+  const type: InboundMessageType = typeof message.type === 'string' && KNOWN_TYPES.has(message.type) ? (message.type as InboundMessageType) : 'unsupported';
+  const profile: unknown = contact?.profile;
+  // PostgreSQL text cannot hold U+0000: a customer's message with one must still be stored, so it is dropped.
   return {
-    providerMessageId: item.id,
-    from,
-    fromUserId,
+    providerMessageId: withoutNul(message.id),
+    from: withoutNul(from),
+    fromUserId: fromUserId === null ? null : withoutNul(fromUserId),
     type,
-    text: inboundText(type, item),
-    sentAt: unixToIso(item.timestamp),
-    contactName: nonEmpty(contact?.profile?.name),
+    text: withoutNul(inboundText(type, message)),
+    sentAt: unixToIso(message.timestamp),
+    contactName: optionalWithoutNul(nonEmpty(isRecord(profile) ? profile.name : undefined)),
   };
 }
 
@@ -57,46 +65,70 @@ export function normaliseInbound(item: CloudApiInboundMessage, contacts: CloudAp
 export function inboundText(type: InboundMessageType, item: CloudApiInboundMessage): string {
   switch (type) {
     case 'text':
-      return item.text?.body ?? '';
+      return text(field(item.text, 'body')) ?? '';
     case 'image':
     case 'video':
     case 'sticker':
     case 'audio':
-      return standIn(type, media(item, type)?.caption);
+      return standIn(type, field(item[type], 'caption'));
     case 'document':
-      return standIn('document', item.document?.caption ?? item.document?.filename);
+      return standIn('document', firstText(field(item.document, 'caption'), field(item.document, 'filename')));
     case 'location': {
-      const l = item.location;
-      const where = nonEmpty(l?.name) ?? nonEmpty(l?.address);
-      const coordinates = typeof l?.latitude === 'number' && typeof l.longitude === 'number' ? `(${l.latitude}, ${l.longitude})` : undefined;
+      const l = isRecord(item.location) ? item.location : {};
+      const where = nonEmpty(l.name) ?? nonEmpty(l.address);
+      const coordinates = typeof l.latitude === 'number' && typeof l.longitude === 'number' ? `(${l.latitude}, ${l.longitude})` : undefined;
       return standIn('location', [where, coordinates].filter(Boolean).join(' '));
     }
-    case 'contacts':
-      return standIn('contacts', (item.contacts ?? []).map((c) => c.name?.formatted_name ?? c.name?.first_name ?? c.phones?.[0]?.phone).filter(Boolean).join(', '));
+    case 'contacts': {
+      const cards = (Array.isArray(item.contacts) ? item.contacts : []).filter(isRecord);
+      const names = cards.map((c) => firstText(field(c.name, 'formatted_name'), field(c.name, 'first_name'), Array.isArray(c.phones) ? field(c.phones[0], 'phone') : undefined));
+      return standIn('contacts', names.filter(Boolean).join(', '));
+    }
     case 'interactive': {
-      const i = item.interactive;
-      return standIn('interactive', i?.button_reply?.title ?? i?.list_reply?.title ?? i?.nfm_reply?.body ?? i?.nfm_reply?.name);
+      const i = item.interactive as Record<string, unknown> | undefined;
+      return standIn('interactive', firstText(field(i?.button_reply, 'title'), field(i?.list_reply, 'title'), field(i?.nfm_reply, 'body'), field(i?.nfm_reply, 'name')));
     }
     case 'button':
-      return standIn('button', item.button?.text ?? item.button?.payload);
+      return standIn('button', firstText(field(item.button, 'text'), field(item.button, 'payload')));
     case 'reaction':
-      return standIn('reaction', item.reaction?.emoji);
+      return standIn('reaction', field(item.reaction, 'emoji'));
     case 'unsupported':
       return standIn('unsupported', typeof item.type === 'string' && item.type !== 'unsupported' && item.type !== 'unknown' ? item.type : undefined);
   }
 }
 
-function media(item: CloudApiInboundMessage, type: 'image' | 'video' | 'sticker' | 'audio'): CloudApiMedia | undefined {
-  return item[type];
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function standIn(kind: string, detail: string | undefined): string {
-  const d = detail?.trim();
+/** `parent[key]` when `parent` is an object, whatever shape the provider sent. */
+function field(parent: unknown, key: string): unknown {
+  return isRecord(parent) ? parent[key] : undefined;
+}
+
+function text(value: unknown): string | undefined {
+  return typeof value === 'string' ? value : undefined;
+}
+
+function firstText(...values: unknown[]): string | undefined {
+  return values.map((v) => nonEmpty(v)).find((v) => v !== null) ?? undefined;
+}
+
+function standIn(kind: string, detail: unknown): string {
+  const d = typeof detail === 'string' ? detail.trim() : '';
   return d ? `[${kind}] ${d}` : `[${kind}]`;
 }
 
-function nonEmpty(value: string | undefined | null): string | null {
+function nonEmpty(value: unknown): string | null {
   return typeof value === 'string' && value.trim() ? value.trim() : null;
+}
+
+function withoutNul(value: string): string {
+  return value.replaceAll('\u0000', '');
+}
+
+function optionalWithoutNul(value: string | null): string | null {
+  return value === null ? null : withoutNul(value);
 }
 
 /** Cloud API timestamps are Unix seconds as strings. */

@@ -11,6 +11,6 @@ export class WhatsappWebhookConsumer {
 
   @EventPattern(Topics.WhatsappWebhook)
   handle(@Payload() event: WhatsappWebhookEvent, @Ctx() ctx: KafkaContext): Promise<void> {
-    return this.webhooks.process(event.data, ctx.attempt, ctx.requestId);
+    return this.webhooks.process(event.data, ctx.requestId);
   }
 }

@@ -4,27 +4,18 @@ import { isTransientError } from '@parley/kafka';
 import type { ChannelEntity } from '../channels/channel.entity';
 import { ChannelsService } from '../channels/channels.service';
 import { MessageStatusService } from '../messages/message-status.service';
+import type { IncomingStatus } from '../messages/status-machine';
+import { PendingStatusesService } from '../messages/pending-statuses.service';
+import { SendAcceptance } from '../sending/send-acceptance.service';
 import type { CloudApiChangeValue, CloudApiNotification, CloudApiStatus } from '../providers/cloud-api.types';
 import { InboundMessagesService } from './inbound-messages.service';
-import { normaliseInbound, unixToIso } from './normalise';
-
-/**
- * Deliveries of one notification in which a status may still name a wamid we have not recorded (the send that got
- * it may not have stored it yet). After that the status is dropped with a warning.
- */
-export const UNKNOWN_STATUS_ATTEMPTS = 6;
+import { normaliseInbound, unixToIso, type NormalisedInbound } from './normalise';
 
 const STATUSES: ReadonlySet<string> = new Set<OutboundStatus>(['sent', 'delivered', 'read', 'failed']);
 
 /** A notification that is not a Cloud API notification at all: for the dead-letter topic, never retried into success. */
 export class InvalidNotificationError extends Error {
   override name = 'InvalidNotificationError';
-}
-
-/** A status for a wamid not recorded yet: transient (the transport retries it with back-off, never dead-letters it). */
-export class StatusNotYetKnownError extends Error {
-  override name = 'StatusNotYetKnownError';
-  readonly retriable = true;
 }
 
 /**
@@ -40,19 +31,21 @@ export class WhatsappWebhookService {
     private readonly channels: ChannelsService,
     private readonly inbound: InboundMessagesService,
     private readonly statuses: MessageStatusService,
+    private readonly pending: PendingStatusesService,
+    private readonly acceptance: SendAcceptance,
   ) {}
 
-  async process(data: WhatsappWebhookData, attempt: number, requestId?: string): Promise<void> {
+  async process(data: WhatsappWebhookData, requestId?: string): Promise<void> {
     const notification = parseNotification(data?.raw_body);
     const receivedAt = typeof data.received_at === 'string' && !Number.isNaN(Date.parse(data.received_at)) ? data.received_at : new Date().toISOString();
     const failures: unknown[] = [];
-    for (const entry of notification.entry ?? []) {
-      for (const change of entry?.changes ?? []) {
-        const value = change?.value;
-        if (!value || (!value.messages?.length && !value.statuses?.length)) continue;
+    for (const entry of asList(notification.entry)) {
+      for (const change of asList((entry as { changes?: unknown } | null)?.changes)) {
+        const value = (change as { value?: CloudApiChangeValue } | null)?.value;
+        if (typeof value !== 'object' || value === null || (!asList(value.messages).length && !asList(value.statuses).length)) continue;
         try {
           const channel = await this.channelOf(value, data.channel_id);
-          if (channel) failures.push(...(await this.processChange(channel, value, receivedAt, attempt, requestId)));
+          if (channel) failures.push(...(await this.processChange(channel, value, receivedAt, requestId)));
         } catch (err) {
           failures.push(err);
         }
@@ -91,23 +84,36 @@ export class WhatsappWebhookService {
     return channel;
   }
 
-  private async processChange(channel: ChannelEntity, value: CloudApiChangeValue, receivedAt: string, attempt: number, requestId?: string): Promise<unknown[]> {
+  private async processChange(channel: ChannelEntity, value: CloudApiChangeValue, receivedAt: string, requestId?: string): Promise<unknown[]> {
     const failures: unknown[] = [];
-    for (const item of value.messages ?? []) {
+    const malformed: MalformedItems = { count: 0, sample: undefined };
+    for (const item of asList(value.messages)) {
+      let message: NormalisedInbound | null;
       try {
-        const message = normaliseInbound(item ?? {}, value.contacts ?? []);
-        if (!message) {
-          this.logger.warn(`skipping an inbound item without id or sender on channel ${channel.id}`);
-          continue;
-        }
+        message = normaliseInbound(item, value.contacts);
+      } catch (err) {
+        // A shape normalisation did not foresee: skip that item, never the valid messages beside it.
+        message = null;
+        malformed.sample ??= String(err);
+      }
+      if (!message) {
+        malformed.count++;
+        malformed.sample ??= JSON.stringify(item)?.slice(0, 200) ?? String(item);
+        continue;
+      }
+      try {
         await this.inbound.receive(channel, message, receivedAt, requestId);
       } catch (err) {
         failures.push(err);
       }
     }
-    for (const status of value.statuses ?? []) {
+    // One line per change, however many junk items it carried (and again on each retry).
+    if (malformed.count > 0) {
+      this.logger.warn(`skipping ${malformed.count} malformed inbound item(s) (no id or sender) on channel ${channel.id}; first: ${malformed.sample}`);
+    }
+    for (const status of asList(value.statuses)) {
       try {
-        await this.applyStatus(channel, status ?? {}, attempt, requestId);
+        await this.applyStatus(channel, isStatus(status) ? status : {}, requestId);
       } catch (err) {
         failures.push(err);
       }
@@ -115,21 +121,40 @@ export class WhatsappWebhookService {
     return failures;
   }
 
-  private async applyStatus(channel: ChannelEntity, status: CloudApiStatus, attempt: number, requestId?: string): Promise<void> {
+  /**
+   * A status of a wamid we recorded is applied at once. One we have not (yet) recorded either names its message in
+   * `biz_opaque_callback_data` (the send's answer was lost or is still on its way: the status is the proof it was
+   * taken) or is parked until its message records the wamid. Neither retries the notification, so its partition
+   * never waits.
+   */
+  private async applyStatus(channel: ChannelEntity, status: CloudApiStatus, requestId?: string): Promise<void> {
     if (typeof status.id !== 'string' || typeof status.status !== 'string' || !STATUSES.has(status.status)) return; // e.g. `played`
-    const message = await this.statuses.findByProviderId(channel.tenantId, channel.id, status.id);
+    const incoming: IncomingStatus = { status: status.status as OutboundStatus, at: unixToIso(status.timestamp) ?? new Date().toISOString(), error: statusError(status) };
+    let message = await this.statuses.findByProviderId(channel.tenantId, channel.id, status.id);
+    if (!message && typeof status.biz_opaque_callback_data === 'string' && status.biz_opaque_callback_data) {
+      message = await this.acceptance.record(channel.tenantId, status.biz_opaque_callback_data, channel.id, status.id, requestId);
+    }
     if (!message) {
-      if (attempt < UNKNOWN_STATUS_ATTEMPTS) throw new StatusNotYetKnownError(`no outbound message with provider id ${status.id} on channel ${channel.id} yet`);
-      this.logger.warn(`dropping a ${status.status} status for unknown provider id ${status.id} on channel ${channel.id}`);
+      this.logger.debug(`parking a ${status.status} status for provider id ${status.id} on channel ${channel.id}: no message carries it yet`);
+      await this.pending.park(channel.tenantId, channel.id, status.id, incoming, requestId);
       return;
     }
-    await this.statuses.apply(
-      channel.tenantId,
-      message.id,
-      { status: status.status as OutboundStatus, at: unixToIso(status.timestamp) ?? new Date().toISOString(), error: statusError(status) },
-      requestId,
-    );
+    await this.statuses.apply(channel.tenantId, message.id, incoming, requestId);
   }
+}
+
+interface MalformedItems {
+  count: number;
+  sample: string | undefined;
+}
+
+/** A provider list that may arrive as anything: a non-array counts as empty. */
+function asList(value: unknown): unknown[] {
+  return Array.isArray(value) ? value : [];
+}
+
+function isStatus(value: unknown): value is CloudApiStatus {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function parseNotification(raw: unknown): CloudApiNotification {

@@ -7,6 +7,8 @@ import { MessagesRpcController } from './messages.rpc.controller';
 import { MessagesService } from './messages.service';
 import { OutboundConsumer } from './outbound.consumer';
 import { OutboundService } from './outbound.service';
+import { PendingStatusesService } from './pending-statuses.service';
+import { SendAcceptance } from '../sending/send-acceptance.service';
 import { SendDispatcher } from '../sending/send-dispatcher.service';
 import { SendQueue } from '../sending/send-queue';
 import { SendQueueWorker } from '../sending/send-queue.worker';
@@ -15,7 +17,18 @@ import { SendRateLimiter } from '../sending/send-rate-limiter';
 @Module({
   imports: [ChannelsModule, ProvidersModule],
   controllers: [MessagesRpcController, OutboundConsumer],
-  providers: [MessagesService, OutboundService, MessageStatusService, CustomerWindowService, SendQueue, SendDispatcher, SendRateLimiter, SendQueueWorker],
-  exports: [MessageStatusService, CustomerWindowService],
+  providers: [
+    MessagesService,
+    OutboundService,
+    MessageStatusService,
+    PendingStatusesService,
+    CustomerWindowService,
+    SendQueue,
+    SendAcceptance,
+    SendDispatcher,
+    SendRateLimiter,
+    SendQueueWorker,
+  ],
+  exports: [MessageStatusService, PendingStatusesService, SendAcceptance, CustomerWindowService],
 })
 export class MessagesModule {}

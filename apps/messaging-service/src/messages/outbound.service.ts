@@ -30,12 +30,14 @@ export class OutboundService {
 
   async send(tenantId: string, data: MessageOutboundData, requestId?: string): Promise<void> {
     assertOutbound(tenantId, data);
+    if (await this.recordNew(tenantId, data, requestId)) return;
+    // Seen before (a redelivery or a re-publish): make sure it is queued unless done, and finish its announcements.
     const message = await this.db.transaction(async (tx) => {
       const repo = tx.getRepository(MessageEntity);
       await repo.createQueryBuilder().insert().values(this.newMessage(tenantId, data)).orIgnore().execute();
       const row = await repo.findOneOrFail({ where: { id: data.message_id }, lock: { mode: 'pessimistic_write' } });
       const ours = row.tenantId === tenantId && row.direction === 'outbound';
-      if (ours && row.providerMessageId === null && row.status !== 'failed') await this.queue.enqueue(tx, tenantId, row.id, row.to, data.channel_id ?? null);
+      if (ours && row.providerMessageId === null && row.status !== 'failed') await this.queue.enqueue(tx, tenantId, row.id, row.to, data.channel_id ?? null, requestId ?? null);
       return row;
     });
     if (message.tenantId !== tenantId || message.direction !== 'outbound') {
@@ -44,6 +46,24 @@ export class OutboundService {
     }
     // Already handed to the provider (or failed for good): finish any announcement a crash interrupted.
     if (message.providerMessageId !== null || message.status === 'failed') await this.statuses.announce(message, requestId);
+  }
+
+  /**
+   * The common case, a message not seen before, in one statement (one round trip, atomic): record it and queue it.
+   * The consumer's rate bounds how fast a burst reaches the send queue, so this path is kept lean. False when a
+   * message with this id exists already.
+   */
+  private async recordNew(tenantId: string, data: MessageOutboundData, requestId?: string): Promise<boolean> {
+    const m = this.newMessage(tenantId, data);
+    const rows = (await this.db.query(
+      `WITH message AS (
+         INSERT INTO messages (id, tenant_id, direction, "from", "to", type, body, template, status, status_history)
+         VALUES ($1, $2, 'outbound', $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (id) DO NOTHING RETURNING id)
+       INSERT INTO send_queue (message_id, tenant_id, recipient, channel_id, request_id, due_at)
+       SELECT id, $2, $4, $10, $11, now() FROM message RETURNING message_id`,
+      [m.id, tenantId, m.from, m.to, m.type, m.body, m.template ? JSON.stringify(m.template) : null, m.status, JSON.stringify(m.statusHistory), data.channel_id ?? null, requestId ?? null],
+    )) as unknown[];
+    return rows.length > 0;
   }
 
   private newMessage(tenantId: string, data: MessageOutboundData): MessageEntity {

@@ -4,14 +4,15 @@ import type { CloudApiSendBody, CloudApiSendResponse } from './cloud-api.types';
 import { ProviderError, type ProviderSendResult, type ProviderSender, type WhatsappProviderAdapter } from './whatsapp-provider';
 
 /**
- * Time a provider gets to answer a send; after it the outcome is unknown and the send is retried. Short, because
- * the Kafka consumer handles a fetch's partitions together: a hung call holds up every partition until it ends.
+ * Time a provider gets to answer a send by default (WHATSAPP_PROVIDER_TIMEOUT_MS); after it the outcome is unknown, and the send is repeated only if no status
+ * of it arrives meanwhile (see SendDispatcher). Sends run in the send-queue worker, so a slow provider holds up
+ * nothing but its own messages.
  */
 export const PROVIDER_TIMEOUT_MS = 5_000;
 
 /** The Cloud API body of an outbound message. */
-export function cloudApiSendBody(to: string, content: OutboundContent): CloudApiSendBody {
-  const base = { messaging_product: 'whatsapp', recipient_type: 'individual', to } as const;
+export function cloudApiSendBody(to: string, content: OutboundContent, correlation?: string): CloudApiSendBody {
+  const base = { messaging_product: 'whatsapp', recipient_type: 'individual', to, ...(correlation ? { biz_opaque_callback_data: correlation } : {}) } as const;
   switch (content.type) {
     case 'text':
       return { ...base, type: 'text', text: { body: content.text } };
@@ -33,21 +34,28 @@ export class CloudApiAdapter implements WhatsappProviderAdapter {
     private readonly timeoutMs = PROVIDER_TIMEOUT_MS,
   ) {}
 
-  async send(sender: ProviderSender, to: string, content: OutboundContent): Promise<ProviderSendResult> {
+  async send(sender: ProviderSender, to: string, content: OutboundContent, correlation?: string): Promise<ProviderSendResult> {
     if (!sender.phoneNumberId) throw new ProviderError('no_phone_number_id', 'The channel has no phone_number_id to send from', false);
     const url = `${this.baseUrl}/${this.version}/${encodeURIComponent(sender.phoneNumberId)}/messages`;
-    return postCloudApiSend(url, { authorization: `Bearer ${sender.accessToken}` }, to, content, this.timeoutMs);
+    return postCloudApiSend(url, { authorization: `Bearer ${sender.accessToken}` }, to, content, this.timeoutMs, correlation);
   }
 }
 
 /** One Cloud-API-shaped send (Meta, 360dialog, sandbox): the payload, the answer and its errors are the same everywhere. */
-export async function postCloudApiSend(url: string, auth: Record<string, string>, to: string, content: OutboundContent, timeoutMs: number): Promise<ProviderSendResult> {
+export async function postCloudApiSend(
+  url: string,
+  auth: Record<string, string>,
+  to: string,
+  content: OutboundContent,
+  timeoutMs: number,
+  correlation?: string,
+): Promise<ProviderSendResult> {
   let response: Response;
   try {
     response = await fetch(url, {
       method: 'POST',
       headers: { ...auth, 'content-type': 'application/json', accept: 'application/json' },
-      body: JSON.stringify(cloudApiSendBody(to, content)),
+      body: JSON.stringify(cloudApiSendBody(to, content, correlation)),
       signal: AbortSignal.timeout(timeoutMs),
     });
   } catch (err) {

@@ -12,6 +12,10 @@ describe('Cloud API wire format', () => {
     });
   });
 
+  it('carries the correlation as biz_opaque_callback_data (echoed in the statuses)', () => {
+    expect(cloudApiSendBody('+16505551234', { type: 'text', text: 'Hello' }, 'msg_1')).toMatchObject({ biz_opaque_callback_data: 'msg_1' });
+  });
+
   it('builds the template send body', () => {
     const template = { name: 'order_update', language: { code: 'en_US' }, components: [{ type: 'body', parameters: [{ type: 'text', text: 'Ana' }] }] };
     expect(cloudApiSendBody('+1', { type: 'template', template })).toEqual({
@@ -31,7 +35,7 @@ describe('Cloud API wire format', () => {
     expect(err.details).toContain('fbtrace_id Az8');
   });
 
-  it.each([4, 80007, 130429, 131000, 131016, 1, 2])('treats code %i as retryable', (code) => {
+  it.each([4, 80007, 130429, 131056, 131000, 131016, 1, 2])('treats code %i as retryable', (code) => {
     expect(cloudApiError(400, { error: { code, message: `(#${code}) x` } }).retriable).toBe(true);
   });
 
@@ -42,8 +46,14 @@ describe('Cloud API wire format', () => {
     expect(cloudApiError(401, { error: { code: 190, message: '(#190) Access token has expired' } })).toMatchObject({ code: '190', retriable: false });
   });
 
-  it('treats time-outs and refused connections as retryable', () => {
-    expect(networkError(Object.assign(new Error('timeout'), { name: 'TimeoutError' }))).toMatchObject({ code: 'timeout', retriable: true });
-    expect(networkError(new TypeError('fetch failed', { cause: { code: 'ECONNREFUSED' } }))).toMatchObject({ code: 'network_error', retriable: true, details: 'ECONNREFUSED' });
+  it('treats time-outs and refused connections as retryable; only a refused one as surely not sent', () => {
+    expect(networkError(Object.assign(new Error('timeout'), { name: 'TimeoutError' }))).toMatchObject({ code: 'timeout', retriable: true, outcomeUnknown: true });
+    expect(networkError(new TypeError('fetch failed', { cause: { code: 'ECONNREFUSED' } }))).toMatchObject({
+      code: 'network_error',
+      retriable: true,
+      details: 'ECONNREFUSED',
+      outcomeUnknown: false,
+    });
+    expect(networkError(new TypeError('fetch failed', { cause: { code: 'UND_ERR_SOCKET' } }))).toMatchObject({ retriable: true, outcomeUnknown: true });
   });
 });

@@ -8,6 +8,8 @@ export type CloudApiSendBody = {
   messaging_product: 'whatsapp';
   recipient_type: 'individual';
   to: string;
+  /** Echoed in every status notification of the message. */
+  biz_opaque_callback_data?: string;
 } & ({ type: 'text'; text: { body: string } } | { type: 'template'; template: { name: string; language: { code: string; policy?: string }; components?: unknown[] } });
 
 /** 200 answer of a send. */
@@ -86,5 +88,7 @@ export interface CloudApiStatus {
   status?: string;
   timestamp?: string;
   recipient_id?: string;
+  /** What the send set in `biz_opaque_callback_data` (our message id). */
+  biz_opaque_callback_data?: string;
   errors?: { code?: number; title?: string; message?: string; error_data?: { details?: string } }[];
 }

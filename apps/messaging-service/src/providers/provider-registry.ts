@@ -12,9 +12,9 @@ export class ProviderRegistry {
 
   constructor(config: MessagingServiceConfig) {
     this.adapters = {
-      meta: new CloudApiAdapter(config.GRAPH_API_BASE_URL, config.GRAPH_API_VERSION),
-      '360dialog': new ThreeSixtyDialogAdapter(config.D360_BASE_URL),
-      sandbox: new CloudApiAdapter(config.SANDBOX_URL, config.GRAPH_API_VERSION),
+      meta: new CloudApiAdapter(config.GRAPH_API_BASE_URL, config.GRAPH_API_VERSION, config.WHATSAPP_PROVIDER_TIMEOUT_MS),
+      '360dialog': new ThreeSixtyDialogAdapter(config.D360_BASE_URL, config.WHATSAPP_PROVIDER_TIMEOUT_MS),
+      sandbox: new CloudApiAdapter(config.SANDBOX_URL, config.GRAPH_API_VERSION, config.WHATSAPP_PROVIDER_TIMEOUT_MS),
     };
   }
 

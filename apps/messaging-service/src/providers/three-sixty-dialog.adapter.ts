@@ -12,7 +12,7 @@ export class ThreeSixtyDialogAdapter implements WhatsappProviderAdapter {
     private readonly timeoutMs = PROVIDER_TIMEOUT_MS,
   ) {}
 
-  send(sender: ProviderSender, to: string, content: OutboundContent): Promise<ProviderSendResult> {
-    return postCloudApiSend(`${this.baseUrl}/messages`, { 'D360-API-KEY': sender.accessToken }, to, content, this.timeoutMs);
+  send(sender: ProviderSender, to: string, content: OutboundContent, correlation?: string): Promise<ProviderSendResult> {
+    return postCloudApiSend(`${this.baseUrl}/messages`, { 'D360-API-KEY': sender.accessToken }, to, content, this.timeoutMs, correlation);
   }
 }

@@ -20,12 +20,18 @@ export interface ProviderSendResult {
  * An adapter throws ProviderError for every failure it can classify.
  */
 export interface WhatsappProviderAdapter {
-  send(sender: ProviderSender, to: string, content: OutboundContent): Promise<ProviderSendResult>;
+  /**
+   * Sends one message. `correlation` (our message id) travels as Cloud API `biz_opaque_callback_data`, which the
+   * provider echoes in every status of the message: how a send whose answer was lost is recognised later.
+   */
+  send(sender: ProviderSender, to: string, content: OutboundContent, correlation?: string): Promise<ProviderSendResult>;
 }
 
 /**
  * A provider refused or could not take a message. `retriable` errors (rate limits, provider outages, network
  * failures) may succeed later; the rest are terminal and become a `failed` status with `{code, title}`.
+ * `outcomeUnknown` marks a request that may have reached the provider and been taken (a time-out, a connection
+ * lost mid-request): sending it again at once could deliver the message twice.
  */
 export class ProviderError extends Error {
   constructor(
@@ -34,6 +40,7 @@ export class ProviderError extends Error {
     readonly retriable: boolean,
     /** For logs only: provider details and trace id, never credentials. */
     readonly details?: string,
+    readonly outcomeUnknown = false,
   ) {
     super(`provider error ${code}: ${title}${details ? ` (${details})` : ''}`);
     this.name = 'ProviderError';

@@ -8,8 +8,10 @@ import { MessagingServiceConfig } from '../config/messaging-service.config';
 import { CustomerWindowService, WINDOW_CLOSED } from '../messages/customer-window.service';
 import { MessageEntity } from '../messages/message.entity';
 import { MessageStatusService } from '../messages/message-status.service';
+import { PAIR_RATE_LIMIT_CODE } from '../providers/cloud-api.errors';
 import { ProviderRegistry } from '../providers/provider-registry';
 import { ProviderError } from '../providers/whatsapp-provider';
+import { SendAcceptance } from './send-acceptance.service';
 import { SendQueue, type QueuedSend } from './send-queue';
 import { SendRateLimiter } from './send-rate-limiter';
 
@@ -26,6 +28,7 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 
 const NO_CHANNEL: MessageError = { code: 'no_channel', title: 'The tenant has no connected WhatsApp number' };
 const SENDER_NOT_CONNECTED: MessageError = { code: 'no_channel', title: 'The sending WhatsApp number is not connected' };
+const NEVER_CONFIRMED: MessageError = { code: 'timeout', title: 'The WhatsApp provider did not answer in time' };
 
 const providerCalls = new Counter({
   name: 'messaging_provider_sends_total',
@@ -41,6 +44,11 @@ const repeatedSends = new Counter({
  * Hands one queued message to its provider, at its number's pace: resolves the channel, refuses free-form text
  * outside the customer-service window, takes a send slot (or reschedules to the slot it reserved), sends, and
  * records the outcome. A retryable provider error reschedules the row with back-off; nothing here blocks a consumer.
+ *
+ * Sends are idempotent towards the provider as far as the Cloud API allows (it has no idempotency key): each carries
+ * the message id as `biz_opaque_callback_data`, and an attempt stays on record until its outcome is known. An attempt
+ * that timed out (or whose worker died) is not repeated until WHATSAPP_UNCONFIRMED_SEND_WAIT_MS passed without a
+ * status naming the message; such a status records the message as sent instead (SendAcceptance).
  */
 @Injectable()
 export class SendDispatcher {
@@ -54,6 +62,7 @@ export class SendDispatcher {
     private readonly windows: CustomerWindowService,
     private readonly queue: SendQueue,
     private readonly limiter: SendRateLimiter,
+    private readonly acceptance: SendAcceptance,
     private readonly config: MessagingServiceConfig,
   ) {}
 
@@ -64,25 +73,59 @@ export class SendDispatcher {
       await this.queue.remove(tenantId, messageId); // done already (or gone)
       return;
     }
+    if (item.attemptStartedAt && !(await this.earlierAttemptSettled(item, message))) return;
     const channel = await this.channels.findForSend(tenantId, { channelId: item.channelId, from: message.from });
-    if (!channel) return this.fail(tenantId, messageId, item.channelId || message.from ? SENDER_NOT_CONNECTED : NO_CHANNEL);
+    if (!channel) return this.fail(item, item.channelId || message.from ? SENDER_NOT_CONNECTED : NO_CHANNEL);
     if (message.type === 'text' && !(await this.windows.allowsFreeForm(channel.sender.provider, channel.id, message.to))) {
       // WhatsApp would refuse it (131047, maybe only asynchronously): fail it clearly without a provider call.
-      return this.fail(tenantId, messageId, WINDOW_CLOSED);
+      return this.fail(item, WINDOW_CLOSED);
     }
-    let slotInMs = item.slotAt ? item.slotAt.getTime() - Date.now() : 0;
-    if (!item.slotAt) {
-      const limit = this.limitOf(channel);
-      slotInMs = limit === null ? 0 : await this.limiter.reserve(channel.id, limit);
+    const pairPausedMs = await this.limiter.pairPausedFor(channel.id, message.to);
+    if (pairPausedMs > 0) {
+      // This customer got too many messages too fast (131056): wait without a slot while others go on.
+      await this.queue.reschedule(item, pairPausedMs);
+      return;
+    }
+    const limit = this.limitOf(channel);
+    let slotAt = item.slotAt;
+    if (limit !== null && (!slotAt || Date.now() - slotAt.getTime() > 1000 / limit)) {
+      // No slot yet (first pass: a burst parks almost every row here), or the slot was missed by more than its width
+      // (a busy worker): late sends take a fresh slot rather than bunch up over the limit.
+      const slotInMs = await this.limiter.reserve(channel.id, limit);
       if (slotInMs > SLOT_LEAD_MS) {
         // A slot further out: the row waits in the queue (durably, holding no worker) until just before it.
-        await this.queue.parkUntilSlot(tenantId, messageId, slotInMs, SLOT_LEAD_MS);
+        await this.queue.parkUntilSlot(item, slotInMs, SLOT_LEAD_MS);
         return;
       }
+      slotAt = new Date(Date.now() + slotInMs);
     }
-    // Within the lead: wait in-process (the claim covers a crash meanwhile) so the send lands on its slot.
+    // Our claim may have lapsed while this row waited its turn (another worker then holds it): never send it twice.
+    if (!(await this.queue.startAttempt(item))) return;
+    const attempt = await this.claimAttempt(tenantId, messageId, channel);
+    if (attempt === null) return this.queue.remove(tenantId, messageId); // accepted or failed concurrently
+    // Within the lead: wait in-process (the claim covers a crash meanwhile) so the call leaves on its slot, with all
+    // the bookkeeping done before it.
+    const slotInMs = slotAt ? slotAt.getTime() - Date.now() : 0;
     if (slotInMs > 0) await sleep(slotInMs);
-    await this.send(message, channel);
+    await this.send(item, message, channel, attempt);
+  }
+
+  /**
+   * An earlier attempt's outcome is unknown. True when it is time to send again (no status named the message within
+   * the wait); otherwise the row waits for the rest of it (or fails, out of attempts) and false is answered.
+   */
+  private async earlierAttemptSettled(item: QueuedSend, message: MessageEntity): Promise<boolean> {
+    const waitMs = item.attemptStartedAt!.getTime() + this.config.WHATSAPP_UNCONFIRMED_SEND_WAIT_MS - Date.now();
+    if (waitMs > 0) {
+      await this.queue.awaitOutcome(item, waitMs);
+      return false;
+    }
+    if (message.sendAttempts >= MAX_PROVIDER_ATTEMPTS) {
+      await this.fail(item, NEVER_CONFIRMED);
+      return false;
+    }
+    this.logger.warn(`no status named ${message.id} within ${this.config.WHATSAPP_UNCONFIRMED_SEND_WAIT_MS} ms of its unanswered attempt: sending it again`);
+    return true;
   }
 
   /** The channel's own limit, else the provider default; sandbox numbers have none unless set (CONTRACT.md §8). */
@@ -91,34 +134,43 @@ export class SendDispatcher {
     return channel.sender.provider === 'sandbox' ? null : this.config.WHATSAPP_SEND_LIMIT_PER_SECOND;
   }
 
-  private async send(message: MessageEntity, channel: SendingChannel): Promise<void> {
+  /** Makes provider call number `attempt` (recorded already) and records its outcome. */
+  private async send(item: QueuedSend, message: MessageEntity, channel: SendingChannel, attempt: number): Promise<void> {
     const { tenantId, id: messageId } = message;
-    const attempt = await this.claimAttempt(tenantId, messageId, channel);
-    if (attempt === null) return this.queue.remove(tenantId, messageId); // accepted or failed concurrently
     if (attempt > 1) {
       repeatedSends.inc();
       this.logger.warn(`sending ${messageId} again (attempt ${attempt}): the earlier attempt failed or its outcome is unknown`);
     }
     const provider = channel.sender.provider;
     try {
-      const result = await this.providers.adapterFor(provider).send(channel.sender, message.to, contentOf(message));
+      const result = await this.providers.adapterFor(provider).send(channel.sender, message.to, contentOf(message), messageId);
       providerCalls.inc({ provider, outcome: 'accepted' });
-      await this.db.transaction(async (tx) => {
-        await tx.getRepository(MessageEntity).update({ id: messageId, tenantId }, { providerMessageId: result.providerMessageId });
-        await this.queue.remove(tenantId, messageId, tx);
-      });
-      await this.statuses.announce(await this.db.getRepository(MessageEntity).findOneByOrFail({ id: messageId, tenantId }));
+      // The provider took it: recording that must outlast a database hiccup, or the message is sent again.
+      const recorded = await persistently(() => this.acceptance.record(tenantId, messageId, channel.id, result.providerMessageId, item.requestId ?? undefined));
+      if (!recorded) await this.queue.remove(tenantId, messageId); // a status recorded it first
     } catch (err) {
       if (!(err instanceof ProviderError)) throw err;
-      providerCalls.inc({ provider, outcome: err.retriable ? 'retriable_error' : 'error' });
+      providerCalls.inc({ provider, outcome: err.outcomeUnknown ? 'unknown' : err.retriable ? 'retriable_error' : 'error' });
+      if (err.outcomeUnknown) {
+        const waitMs = this.config.WHATSAPP_UNCONFIRMED_SEND_WAIT_MS;
+        this.logger.warn(`send of ${messageId} has an unknown outcome (attempt ${attempt}): waiting up to ${waitMs} ms for a status naming it: ${err.message}`);
+        await this.queue.awaitOutcome(item, waitMs);
+        return;
+      }
+      if (err.code === PAIR_RATE_LIMIT_CODE && attempt < MAX_PROVIDER_ATTEMPTS) {
+        const pauseMs = await this.limiter.pausePair(channel.id, message.to, this.config.WHATSAPP_PAIR_BACKOFF_MS);
+        this.logger.warn(`send of ${messageId} hit the pair rate limit: pausing this customer for ${pauseMs} ms`);
+        await this.queue.reschedule(item, pauseMs);
+        return;
+      }
       if (err.retriable && attempt < MAX_PROVIDER_ATTEMPTS) {
         const delay = Math.min(BACKOFF_MAX_MS, BACKOFF_BASE_MS * 2 ** (attempt - 1));
         this.logger.warn(`send of ${messageId} failed (attempt ${attempt}/${MAX_PROVIDER_ATTEMPTS}), retrying in about ${delay} ms: ${err.message}`);
-        await this.queue.reschedule(tenantId, messageId, delay / 2 + Math.random() * (delay / 2));
+        await this.queue.reschedule(item, delay / 2 + Math.random() * (delay / 2));
         return;
       }
       this.logger.warn(`send of ${messageId} failed for good: ${err.message}`);
-      await this.fail(tenantId, messageId, { code: err.code, title: err.title });
+      await this.fail(item, { code: err.code, title: err.title });
     }
   }
 
@@ -135,10 +187,22 @@ export class SendDispatcher {
     return row ? row.send_attempts : null;
   }
 
-  private async fail(tenantId: string, messageId: string, error: MessageError): Promise<void> {
-    await this.statuses.apply(tenantId, messageId, { status: 'failed', at: new Date().toISOString(), error });
-    await this.queue.remove(tenantId, messageId);
+  private async fail(item: QueuedSend, error: MessageError): Promise<void> {
+    await this.statuses.apply(item.tenantId, item.messageId, { status: 'failed', at: new Date().toISOString(), error }, item.requestId ?? undefined);
+    await this.queue.remove(item.tenantId, item.messageId);
   }
+}
+
+/** Runs `work`, trying twice more (after 250 ms, then 1 s) when it throws. */
+async function persistently<T>(work: () => Promise<T>): Promise<T> {
+  for (const pauseMs of [250, 1_000]) {
+    try {
+      return await work();
+    } catch {
+      await sleep(pauseMs);
+    }
+  }
+  return work();
 }
 
 /** The provider content of a recorded outbound message. */

@@ -1,9 +1,14 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { requestScope } from '@parley/service-kit';
 import { SendDispatcher } from './send-dispatcher.service';
 import { SendQueue, type QueuedSend } from './send-queue';
 
-/** Sends one instance has in flight at most (each waits for its slot or its provider). */
-const MAX_IN_FLIGHT = 400;
+/**
+ * Conversations one instance works at once (each waits for its slot or its provider). Bounded well within what the
+ * database pool (10 connections) serves: a burst of hundreds of concurrent deliveries queued for connections long
+ * enough to time out, failing sends after the provider had taken them.
+ */
+const MAX_IN_FLIGHT = 48;
 /** Pause between passes that found nothing due (a pass that found work is followed at once). */
 const IDLE_MS = 25;
 
@@ -70,7 +75,8 @@ export class SendQueueWorker implements OnApplicationBootstrap, OnApplicationShu
   private async deliverInOrder(group: QueuedSend[]): Promise<void> {
     for (const item of group) {
       try {
-        await this.dispatcher.deliver(item);
+        // Log lines of the send carry the request that caused it, like the consumer's.
+        await (item.requestId ? requestScope(item.requestId, () => this.dispatcher.deliver(item)) : this.dispatcher.deliver(item));
       } catch (err) {
         // Left claimed: it comes back when the claim lapses.
         this.logger.warn(`send of ${item.messageId} failed unexpectedly, retried after its claim lapses: ${String(err)}`);

@@ -27,6 +27,8 @@ export interface ProvisionedNumber {
 interface ScriptedAnswer {
   status: number;
   body: unknown;
+  /** Accept the send (a fresh wamid) but answer this late: a slow provider that took the message. */
+  lateByMs?: number;
 }
 
 /** A Graph call of embedded signup as the fake received it. */
@@ -72,6 +74,11 @@ export class FakeCloudApi {
     this.scripted.set(to, [...(this.scripted.get(to) ?? []), { status, body }]);
   }
 
+  /** The next send to `to` is accepted, but its answer comes `ms` late (after the caller's time-out, say). */
+  answerNextLate(to: string, ms: number): void {
+    this.scripted.set(to, [...(this.scripted.get(to) ?? []), { status: 200, body: null, lateByMs: ms }]);
+  }
+
   sendsTo(to: string): ReceivedSend[] {
     return this.sends.filter((s) => s.body.to === to);
   }
@@ -108,8 +115,10 @@ export class FakeCloudApi {
       };
       this.sends.push(received);
       const scripted = this.scripted.get(String(body.to))?.shift();
-      if (scripted) return reply(res, scripted.status, scripted.body);
+      if (scripted && scripted.lateByMs === undefined) return reply(res, scripted.status, scripted.body);
       received.wamid = `wamid.${randomBytes(18).toString('base64url')}`;
+      if (scripted?.lateByMs) await new Promise((resolve) => setTimeout(resolve, scripted.lateByMs));
+      if (res.destroyed) return; // the caller gave up waiting
       return reply(res, 200, acceptance(String(body.to), received.wamid));
     }
     reply(res, 404, { error: { message: 'Unknown path', type: 'OAuthException', code: 100 } });
@@ -135,7 +144,8 @@ export class FakeCloudApi {
   }
 }
 
-function acceptance(to: string, wamid: string) {
+/** The Cloud API's answer to an accepted send. */
+export function acceptance(to: string, wamid: string) {
   return { messaging_product: 'whatsapp', contacts: [{ input: to, wa_id: to.replace(/\D/g, '') }], messages: [{ id: wamid }] };
 }
 

@@ -15,28 +15,33 @@ export interface Platform {
   stop(): Promise<void>;
 }
 
-/**
- * Starts the six built services (dist/) as real processes, exactly as `npm start` runs them, but on ports the OS says
- * are free (a developer's running stack keeps its own), with a fresh database and a Kafka topic namespace of their own.
- * Service logs go to tmp/logs/e2e/<service>.log. A service that exits is not restarted: a crash fails the test.
- */
-export async function startPlatform(): Promise<Platform> {
+/** The services' settings for an end-to-end run: `.env.example`, on the run's own database and Kafka namespace. */
+export function platformEnv(db: TestDatabase, label: string): Env {
   const infra = testInfra();
-  const db: TestDatabase = await createTestDatabase('e2e');
-  const ports = await freePorts(APPS);
-  const env: Env = {
+  return {
     ...process.env,
     ...readEnvFile(join(ROOT, '.env.example')),
     NODE_ENV: 'development',
     LOG_LEVEL: 'info',
     DATABASE_URL: db.url,
     KAFKA_BROKERS: infra.kafkaBrokers,
-    KAFKA_TOPIC_PREFIX: uniqueKafkaNamespace('e2e'),
+    KAFKA_TOPIC_PREFIX: uniqueKafkaNamespace(label),
     REDIS_URL: infra.redisUrl,
     SANDBOX_ENABLED: 'true',
     // Tenant webhook retries within seconds, so a slow first attempt cannot outlast the test.
     WEBHOOK_RETRY_SCHEDULE: '1,1,2',
   };
+}
+
+/**
+ * Starts the six built services (dist/) as real processes, exactly as `npm start` runs them, but on ports the OS says
+ * are free (a developer's running stack keeps its own), with a fresh database and a Kafka topic namespace of their own.
+ * Service logs go to tmp/logs/e2e/<service>.log. A service that exits is not restarted: a crash fails the test.
+ */
+export async function startPlatform(): Promise<Platform> {
+  const db: TestDatabase = await createTestDatabase('e2e');
+  const ports = await freePorts(APPS);
+  const env = platformEnv(db, 'e2e');
   const stack = new Stack({
     env,
     ports,

@@ -1,5 +1,5 @@
 import { BaseConfig } from '@parley/service-kit';
-import { IsString, IsUrl, ValidateIf } from 'class-validator';
+import { IsInt, IsString, IsUrl, Max, Min, ValidateIf } from 'class-validator';
 
 export class ResponderServiceConfig extends BaseConfig {
   override PORT = 3003;
@@ -18,6 +18,23 @@ export class ResponderServiceConfig extends BaseConfig {
 
   @IsString()
   LLM_MODEL = '';
+
+  /** Budget of one LLM reply, every tool round included; past it the deterministic engine answers. */
+  @IsInt()
+  @Min(100)
+  @Max(120_000)
+  LLM_TIMEOUT_MS = 15_000;
+
+  /** Rounds of tool calls one LLM reply may take; a model still calling tools after them is abandoned. */
+  @IsInt()
+  @Min(1)
+  @Max(10)
+  LLM_MAX_TOOL_ROUNDS = 4;
+
+  /** LLM replies one tenant may have in flight per instance; beyond it the deterministic engine answers at once. */
+  @IsInt()
+  @Min(1)
+  LLM_MAX_CONCURRENT_PER_TENANT = 4;
 
   get llmEnabled(): boolean {
     return this.LLM_BASE_URL !== '' && this.LLM_MODEL !== '';

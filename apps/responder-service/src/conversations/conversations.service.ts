@@ -80,14 +80,20 @@ export class ConversationsService {
     await tx.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [JSON.stringify(['cnv', tenantId, businessNumber, customer])]);
   }
 
-  /** The conversation a message at `at` belongs to: the latest one, unless it has been silent for 24 h. */
-  async open(tx: EntityManager, tenantId: string, party: ConversationParty, at: Date): Promise<ConversationEntity> {
-    const repo = tx.getRepository(ConversationEntity);
-    const latest = await repo.findOne({
+  /** The conversation a message at `at` belongs to, if it exists yet: the latest one, unless it has been silent for 24 h. */
+  async current(manager: EntityManager, tenantId: string, party: ConversationParty, at: Date): Promise<ConversationEntity | null> {
+    const latest = await manager.getRepository(ConversationEntity).findOne({
       where: { tenantId, businessNumber: party.businessNumber, customer: party.customer },
       order: { lastMessageAt: 'DESC' },
     });
-    if (latest && at.getTime() - latest.lastMessageAt.getTime() <= CONVERSATION_SILENCE_MS) return latest;
+    return latest && at.getTime() - latest.lastMessageAt.getTime() <= CONVERSATION_SILENCE_MS ? latest : null;
+  }
+
+  /** The conversation a message at `at` belongs to, started when there is none. */
+  async open(tx: EntityManager, tenantId: string, party: ConversationParty, at: Date): Promise<ConversationEntity> {
+    const existing = await this.current(tx, tenantId, party, at);
+    if (existing) return existing;
+    const repo = tx.getRepository(ConversationEntity);
     const started = repo.create({
       id: newId('cnv'),
       tenantId,

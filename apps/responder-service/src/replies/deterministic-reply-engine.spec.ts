@@ -5,6 +5,7 @@ import { MAX_REPLY_CHARS, type ReplyRequest } from './reply-engine';
 
 function request(text: string, firstReply: boolean, agent = bakery): ReplyRequest {
   return {
+    tenantId: 'ten_spec',
     agent,
     conversationHistory: [],
     firstReply,

@@ -234,8 +234,8 @@ describe('responder-service: replies to message.inbound over Kafka and PostgreSQ
     // No skills: every message gets a plain acknowledgement (an FAQ agent would hand these unanswerable ones to a person).
     await h.announceAgent(tenant, agentRecord('support', { skills: [] }));
     const events = Array.from({ length: 30 }, (_, i) => inboundEvent(tenant, { from: customer, to: BUSINESS, text: `message ${i}` }));
-    for (const event of events) await h.deliverInbound(event);
-    await pollUntil(() => receivedFor(events[events.length - 1].data.message_id).length > 0, { description: 'the last reply' });
+    // One at a time: sent all at once they would be a burst, answered together (see the burst test).
+    for (const event of events) await converse(event);
 
     const rows: { message_id: string; role: string }[] = await h.sql.query(
       `SELECT m.message_id, m.role FROM conversation_messages m JOIN conversations c ON c.id = m.conversation_id
@@ -257,5 +257,54 @@ describe('responder-service: replies to message.inbound over Kafka and PostgreSQ
     const got = await converse(event);
     expect(got.data).toMatchObject({ type: 'image', message: '[image] our shop front' });
     expect(got.data.agent_response).not.toBeNull();
+  });
+
+  it('answers messages that arrive while a reply is being computed together, with one reply each of their events carries', async () => {
+    const tenant = 'ten_burst';
+    const customer = phoneNumber();
+    const open: [string, string][] = [['08:00', '20:00']];
+    await h.announceAgent(
+      tenant,
+      agentRecord('clinic', {
+        skills: ['appointment_booking'],
+        booking: { timezone: 'UTC', slot_minutes: 30, opening_hours: { mon: open, tue: open, wed: open, thu: open, fri: open, sat: open, sun: open } },
+      }),
+    );
+    // Hold the conversation's lock, so the reply to the first message is stuck being committed.
+    const holder = h.sql.createQueryRunner();
+    await holder.connect();
+    await holder.startTransaction();
+    await holder.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [JSON.stringify(['cnv', tenant, BUSINESS, customer])]);
+    const first = inboundEvent(tenant, { from: customer, to: BUSINESS, text: 'hi' });
+    await h.deliverInbound(first);
+    await pollUntil(
+      async () => {
+        const waiting: unknown[] = await h.sql.query(`SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND NOT granted AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`);
+        return waiting.length > 0;
+      },
+      { description: 'the first reply waiting for the conversation lock' },
+    );
+    const second = inboundEvent(tenant, { from: customer, to: BUSINESS, text: "I'd like to book an appointment" });
+    const third = inboundEvent(tenant, { from: customer, to: BUSINESS, text: 'tomorrow at 10am please' });
+    await h.deliverInbound(second);
+    await h.deliverInbound(third); // acknowledged by the broker: both wait in the partition
+    await holder.commitTransaction();
+    await holder.release();
+
+    // The lone first message was answered on its own, at once.
+    const answerToFirst = await pollUntil(() => receivedFor(first.data.message_id)[0]);
+    expect(answerToFirst.value.data.agent_response).toContain('Hello from clinic!');
+    const firstReply = await pollUntil(() => outboundFor(first.data.message_id)[0], { description: 'the reply to the first message' });
+    expect(firstReply.value.data.in_reply_to).toEqual([first.data.message_id]);
+
+    // The two that arrived meanwhile: one reply that read both, carried by both events.
+    const [toSecond, toThird] = await Promise.all([second, third].map((e) => pollUntil(() => receivedFor(e.data.message_id)[0])));
+    expect(toSecond.value.data.agent_response).toMatch(/^Shall I book \w{3} \d{1,2} \w{3}, 10:00 \(UTC\) for you\? Reply yes to confirm\.$/);
+    expect(toThird.value.data.agent_response).toBe(toSecond.value.data.agent_response);
+    expect(toThird.value.data.reply_message_id).toBe(toSecond.value.data.reply_message_id);
+    await drain(tenant, customer);
+    const replies = outbound.messages.filter((m) => m.value.data.to === customer && m.value.data.in_reply_to?.includes(second.data.message_id));
+    expect(replies.map((m) => m.value.data.in_reply_to)).toEqual([[second.data.message_id, third.data.message_id]]);
+    expect(replies[0].value.data.message_id).toBe(toThird.value.data.reply_message_id);
   });
 });

@@ -1,4 +1,6 @@
 import { Logger, Module, type DynamicModule } from '@nestjs/common';
+import { ChatCompletionsClient } from '../llm/chat-completions.client';
+import { LlmReplyEngine } from '../llm/llm-reply-engine';
 import { AgentsModule } from '../agents/agents.module';
 import { AppointmentsModule } from '../appointments/appointments.module';
 import { ResponderServiceConfig } from '../config/responder-service.config';
@@ -10,7 +12,7 @@ import { RepliesRpcController } from './replies.rpc.controller';
 import { RepliesService } from './replies.service';
 import { ReplyEngine } from './reply-engine';
 
-/** The reply flow. The engine is chosen from the config: the LLM engine (not built yet) plugs in here. */
+/** The reply flow. The engine is chosen from the config: an OpenAI-compatible LLM when one is set, else the skills engine. */
 @Module({})
 export class RepliesModule {
   static forRoot(config: ResponderServiceConfig): DynamicModule {
@@ -26,10 +28,15 @@ export class RepliesModule {
   }
 }
 
-/** The deterministic skills engine until the LLM engine exists; then `config.llmEnabled` selects it here. */
+/** The LLM engine (falling back to the skills engine) when LLM_BASE_URL and LLM_MODEL are set; else the skills engine alone. */
 function replyEngine(config: ResponderServiceConfig): ReplyEngine {
-  if (config.llmEnabled) {
-    new Logger(RepliesModule.name).warn('LLM_BASE_URL and LLM_MODEL are set, but the LLM engine is not built yet: replies stay deterministic');
-  }
-  return new DeterministicReplyEngine();
+  const deterministic = new DeterministicReplyEngine();
+  if (!config.llmEnabled) return deterministic;
+  new Logger(RepliesModule.name).log(`replies come from the LLM ${config.LLM_MODEL} at ${new URL(config.LLM_BASE_URL).origin}, with the skills engine as fallback`);
+  return new LlmReplyEngine(new ChatCompletionsClient({ baseUrl: config.LLM_BASE_URL, apiKey: config.LLM_API_KEY }), deterministic, {
+    model: config.LLM_MODEL,
+    timeoutMs: config.LLM_TIMEOUT_MS,
+    maxToolRounds: config.LLM_MAX_TOOL_ROUNDS,
+    maxConcurrentPerTenant: config.LLM_MAX_CONCURRENT_PER_TENANT,
+  });
 }

@@ -1,38 +1,66 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { Headers, notFoundProblem, type AgentRecord, type AgentTestResult, type AppointmentRecord, type MessageInboundData } from '@parley/contracts';
+import { Headers, notFoundProblem, type AgentRecord, type AgentTestResult, type MessageInboundData } from '@parley/contracts';
 import { EventPublisher } from '@parley/kafka';
 import { ProblemException } from '@parley/service-kit';
-import { DataSource, type EntityManager } from 'typeorm';
+import { DataSource, In, type EntityManager } from 'typeorm';
 import { AgentsService } from '../agents/agents.service';
 import { AppointmentsService } from '../appointments/appointments.service';
 import { LeadsService } from '../leads/leads.service';
 import type { ConversationEntity } from '../conversations/conversation.entity';
-import { ConversationsService, type Turn } from '../conversations/conversations.service';
+import { ConversationsService, type ConversationParty, type Turn } from '../conversations/conversations.service';
 import { ProcessedMessageEntity } from './processed-message.entity';
-import { ReplyEngine, type Reply, type ReplyRequest } from './reply-engine';
-import { engagementEvents, replyEvents, replyMessageId, type ReplyOutcome } from './reply-events';
+import { ReplyEngine, type Reply } from './reply-engine';
+import { engagementEvents, outboundEvent, receivedEvent, replyMessageId, type ReplyOutcome, type SentReply } from './reply-events';
 
 /** A message written longer ago than this is not answered (the customer-service window, CONTRACT.md §5). */
 export const STALE_AFTER_MS = 24 * 60 * 60 * 1000;
 const PUBLISH_TIMEOUT_MS = 10_000;
-/** A confirmation can meet a slot taken meanwhile; the engine then offers others, so a second attempt settles it. */
-const MAX_BOOKING_ATTEMPTS = 3;
+/**
+ * Drafts of one burst's reply before giving up (the transport then retries): a draft is discarded when its conversation
+ * moved on meanwhile, or when the slot it books was taken; the engine, asked again, then sees the change.
+ */
+const MAX_DRAFTS = 5;
 /** The customer a preview speaks as when the caller names none. */
 const PREVIEW_CUSTOMER = '+15550000000';
 
 export type SilenceReason = 'no_agent' | 'handed_off' | 'stale';
 
+/** One delivered `message.inbound`. */
+export interface InboundDelivery {
+  tenantId: string;
+  inbound: MessageInboundData;
+  requestId: string;
+}
+
+/** A reply computed outside any transaction, from a snapshot of its conversation and agent. */
+interface Draft {
+  agent: AgentRecord | null;
+  /** The snapshot the draft was made from; the commit checks nothing changed since. */
+  fingerprint: string;
+  /** The messages the reply answers (the burst minus any too old to answer). */
+  answered: MessageInboundData[];
+  silence: SilenceReason | null;
+  reply: Reply | null;
+}
+
+/** The snapshot a draft is valid for was changed before it could commit: draft again. */
+class StaleDraft extends Error {
+  constructor(why: string) {
+    super(`the draft is stale: ${why}`);
+  }
+}
+
 /**
- * Answers inbound customer messages, exactly once each.
+ * Answers inbound customer messages, exactly once each, and a burst of them with one reply (CONTRACT.md §10).
  *
- * Handling one inbound message commits, in one transaction keyed by its message id, the conversation's turns and
- * the events to publish; publishing follows the commit. A redelivery finds the stored outcome and only publishes
- * what is not yet acknowledged, so a crash anywhere yields neither a second reply nor a lost one.
- *
- * The reply is computed inside the conversation's lock and transaction: the skills engine takes milliseconds, and
- * its effects (a lead, a booking under the slot's unique index) commit atomically with the reply. The burst rule
- * (CONTRACT.md §10) and a slow LLM will move the computation out of the transaction.
+ * The transport hands over together the messages of one customer that arrived while the previous reply was being
+ * computed (Kafka batch by key); they are answered as one. The reply is drafted outside any transaction (an LLM may
+ * take seconds), then committed under the conversation's lock in one transaction keyed by the messages' ids, together
+ * with the conversation's turns, its effects (a lead, a booking under the slot's unique index) and the events to
+ * publish; publishing follows the commit. A draft whose conversation or agent changed meanwhile, or whose slot was
+ * taken, is drafted again. A redelivery finds the stored outcome and only publishes what is not yet acknowledged, so a
+ * crash anywhere yields neither a second reply nor a lost one.
  */
 @Injectable()
 export class RepliesService {
@@ -48,9 +76,9 @@ export class RepliesService {
     private readonly appointments: AppointmentsService,
   ) {}
 
-  async handleInbound(tenantId: string, inbound: MessageInboundData, requestId: string): Promise<void> {
-    const outcome = (await this.findProcessed(this.db.manager, tenantId, inbound.message_id)) ?? (await this.process(tenantId, inbound));
-    if (!outcome.publishedAt) await this.publish(outcome, requestId);
+  /** Handles delivered messages, in order; those of one conversation together. */
+  async handleInbound(deliveries: InboundDelivery[]): Promise<void> {
+    for (const burst of bursts(deliveries)) await this.handleBurst(burst);
   }
 
   /** What the agent would answer to one message (`POST /agents/{name}/test`): nothing is sent, stored or emitted. */
@@ -58,6 +86,7 @@ export class RepliesService {
     const agent = await this.agents.liveAgent(tenantId, agentName);
     if (!agent) throw new ProblemException(notFoundProblem(`Agent "${agentName}"`));
     const reply = await this.engine.reply({
+      tenantId,
       agent,
       conversationHistory: [],
       firstReply: true,
@@ -70,125 +99,178 @@ export class RepliesService {
     return { reply: reply.text, skill: reply.skill, handoff: reply.handoff };
   }
 
-  private process(tenantId: string, inbound: MessageInboundData): Promise<ProcessedMessageEntity> {
-    return this.db.transaction(async (tx) => {
-      await this.conversations.lock(tx, tenantId, inbound.to, inbound.from);
-      // A concurrent delivery of the same message (another instance, mid-rebalance) may have won the lock.
-      const done = await this.findProcessed(tx, tenantId, inbound.message_id);
-      if (done) return done;
-
-      const receivedAt = new Date(inbound.received_at);
-      const agent = await this.agents.answeringAgent(tenantId, inbound.channel_agent, tx);
-      const conversation = await this.conversations.open(
-        tx,
-        tenantId,
-        { channelId: inbound.channel_id, businessNumber: inbound.to, customer: inbound.from },
-        receivedAt,
-      );
-      const history = await this.conversations.history(tx, tenantId, conversation.id);
-      const silence = silenceReason(agent, conversation, inbound);
-      const computed = agent && silence === null ? await this.compute(tx, tenantId, agent, conversation, history, inbound) : null;
-      const reply = computed?.reply ?? null;
-
-      const answered =
-        agent && reply ? { agentName: agent.name, messageId: replyMessageId(inbound.message_id), text: reply.text, acceptedAt: new Date() } : null;
-      const turns: Turn[] = [{ messageId: inbound.message_id, role: 'customer', text: inbound.text, at: receivedAt }];
-      if (answered) turns.push({ messageId: answered.messageId, role: 'agent', text: answered.text, at: answered.acceptedAt });
-      await this.conversations.record(tx, tenantId, conversation, turns, { handedOff: reply?.handoff ?? false, skillState: reply?.state });
-
-      const events = replyEvents(tenantId, inbound, answered);
-      if (agent && computed && answered) {
-        const lead = computed.reply.effects.lead
-          ? await this.leads.save(tx, tenantId, { conversationId: conversation.id, agentName: agent.name, customer: inbound.from, ...computed.reply.effects.lead })
-          : null;
-        const outcome: ReplyOutcome = {
-          conversationId: conversation.id,
-          agentName: agent.name,
-          lead,
-          appointment: computed.appointment,
-          handoffReason: computed.reply.handoff ? (computed.reply.handoffReason ?? 'skill_gave_up') : null,
-        };
-        events.push(...engagementEvents(tenantId, inbound, outcome, answered.acceptedAt));
+  /** One conversation's messages of a delivery. */
+  private async handleBurst(burst: InboundDelivery[]): Promise<void> {
+    const tenantId = burst[0].tenantId;
+    const ids = burst.map((d) => d.inbound.message_id);
+    for (let drafts = 1; ; drafts++) {
+      const stored = await this.findProcessed(this.db.manager, tenantId, ids);
+      const fresh = burst.filter((d) => !stored.some((o) => o.inboundMessageId === d.inbound.message_id)).map((d) => d.inbound);
+      try {
+        const outcomes = fresh.length > 0 ? [...stored, ...(await this.commit(tenantId, fresh, await this.draft(tenantId, fresh)))] : stored;
+        await this.publish(outcomes.filter((o) => !o.publishedAt), burst);
+        return;
+      } catch (err) {
+        if (!(err instanceof StaleDraft) || drafts >= MAX_DRAFTS) throw err;
+        this.logger.log(`${err.message}; drafting the reply to ${fresh.map((i) => i.message_id).join(', ')} again`);
       }
-
-      const handled = answered ? `replied ${answered.messageId} (skill ${reply?.skill ?? 'none'}${reply?.handoff ? ', handed off' : ''})` : `no reply (${silence})`;
-      this.logger.log(`inbound ${inbound.message_id} in ${conversation.id}: ${handled}`);
-      const repo = tx.getRepository(ProcessedMessageEntity);
-      const outcome = repo.create({
-        inboundMessageId: inbound.message_id,
-        tenantId,
-        conversationId: conversation.id,
-        replyMessageId: answered?.messageId ?? null,
-        events,
-        publishedAt: null,
-      });
-      await repo.insert(outcome);
-      return outcome;
-    });
-  }
-
-  /**
-   * The engine's reply, with its booking applied. A slot another conversation took meanwhile (the unique index says
-   * so) is now busy in the calendar, so asking the engine again yields alternatives instead of a false confirmation.
-   */
-  private async compute(
-    tx: EntityManager,
-    tenantId: string,
-    agent: AgentRecord,
-    conversation: ConversationEntity,
-    history: Turn[],
-    inbound: MessageInboundData,
-  ): Promise<{ reply: Reply; appointment: AppointmentRecord | null }> {
-    const request: ReplyRequest = {
-      agent,
-      conversationHistory: history.map((t) => ({ role: t.role, text: t.text, at: t.at.toISOString() })),
-      firstReply: conversation.replyCount === 0,
-      message: { text: inbound.text, type: inbound.type, contactName: inbound.contact_name },
-      customer: inbound.from,
-      state: conversation.skillState ?? {},
-      now: new Date(inbound.received_at),
-      calendar: this.appointments.calendar(tx, tenantId, agent.name),
-    };
-    for (let attempt = 1; ; attempt++) {
-      const reply = await this.engine.reply(request);
-      const wanted = reply.effects.appointment;
-      if (!wanted) return { reply, appointment: null };
-      const appointment = await this.appointments.book(tx, tenantId, {
-        agentName: agent.name,
-        conversationId: conversation.id,
-        customer: inbound.from,
-        ...wanted,
-      });
-      if (appointment) return { reply, appointment };
-      if (attempt >= MAX_BOOKING_ATTEMPTS) throw new Error(`the engine kept confirming taken slots for ${inbound.message_id}`);
     }
   }
 
-  /** Publishes the stored events with their stored ids (consumers deduplicate), then marks them acknowledged. */
-  private async publish(outcome: ProcessedMessageEntity, requestId: string): Promise<void> {
+  /** The reply to a burst, computed from the conversation as it is now, outside any transaction. */
+  private async draft(tenantId: string, fresh: MessageInboundData[]): Promise<Draft> {
+    const last = fresh[fresh.length - 1];
+    const agent = await this.agents.answeringAgent(tenantId, last.channel_agent);
+    const conversation = await this.conversations.current(this.db.manager, tenantId, partyOf(last), new Date(fresh[0].received_at));
+    const answered = fresh.filter((i) => !isStale(i));
+    const silence = silenceReason(agent, conversation, answered);
+    const fingerprint = snapshotOf(agent, conversation);
+    if (!agent || silence !== null) return { agent, fingerprint, answered, silence, reply: null };
+
+    const history = conversation ? await this.conversations.history(this.db.manager, tenantId, conversation.id) : [];
+    const lastAnswered = answered[answered.length - 1];
+    const reply = await this.engine.reply({
+      tenantId,
+      agent,
+      conversationHistory: history.map((t) => ({ role: t.role, text: t.text, at: t.at.toISOString() })),
+      firstReply: (conversation?.replyCount ?? 0) === 0,
+      // A burst is answered as one message: "hi" + "do you deliver?" + "to Leeds" read together.
+      message: { text: answered.map((i) => i.text).join('\n'), type: lastAnswered.type, contactName: lastAnswered.contact_name },
+      customer: last.from,
+      state: conversation?.skillState ?? {},
+      now: new Date(lastAnswered.received_at),
+      calendar: this.appointments.calendar(this.db.manager, tenantId, agent.name),
+    });
+    return { agent, fingerprint, answered, silence, reply };
+  }
+
+  /** Commits a draft, if its snapshot still holds: turns, effects, and one outbox row per message. */
+  private commit(tenantId: string, fresh: MessageInboundData[], draft: Draft): Promise<ProcessedMessageEntity[]> {
+    const first = fresh[0];
+    const last = fresh[fresh.length - 1];
+    return this.db.transaction(async (tx) => {
+      await this.conversations.lock(tx, tenantId, last.to, last.from);
+      // Another instance (mid-rebalance) may have handled some of them meanwhile.
+      const done = await this.findProcessed(tx, tenantId, fresh.map((i) => i.message_id));
+      if (done.length > 0) throw new StaleDraft('some of its messages were handled meanwhile');
+      const openedAt = new Date(first.received_at);
+      const agent = await this.agents.answeringAgent(tenantId, last.channel_agent, tx);
+      const current = await this.conversations.current(tx, tenantId, partyOf(last), openedAt);
+      if (snapshotOf(agent, current) !== draft.fingerprint) throw new StaleDraft('the conversation or its agent changed');
+      const conversation = current ?? (await this.conversations.open(tx, tenantId, partyOf(last), openedAt));
+
+      const { reply, answered } = draft;
+      const lastAnswered = answered[answered.length - 1];
+      const sent: SentReply | null =
+        agent && reply
+          ? { agentName: agent.name, messageId: replyMessageId(lastAnswered.message_id), text: reply.text, acceptedAt: new Date(), inReplyTo: answered.map((i) => i.message_id) }
+          : null;
+
+      // The booking first: a slot taken meanwhile voids the draft before anything else is written.
+      const wanted = reply?.effects.appointment;
+      const appointment =
+        agent && wanted ? await this.appointments.book(tx, tenantId, { agentName: agent.name, conversationId: conversation.id, customer: last.from, ...wanted }) : null;
+      if (wanted && !appointment) throw new StaleDraft(`the slot ${wanted.startsAt} was taken`);
+      const lead =
+        agent && reply?.effects.lead
+          ? await this.leads.save(tx, tenantId, { conversationId: conversation.id, agentName: agent.name, customer: last.from, ...reply.effects.lead })
+          : null;
+
+      const turns: Turn[] = fresh.map((i) => ({ messageId: i.message_id, role: 'customer', text: i.text, at: new Date(i.received_at) }));
+      if (sent) turns.push({ messageId: sent.messageId, role: 'agent', text: sent.text, at: sent.acceptedAt });
+      await this.conversations.record(tx, tenantId, conversation, turns, { handedOff: reply?.handoff ?? false, skillState: reply?.state });
+
+      const rows = fresh.map((inbound) => {
+        const answers = sent !== null && sent.inReplyTo.includes(inbound.message_id);
+        const events = [receivedEvent(tenantId, inbound, answers ? sent : null)];
+        if (sent && inbound === lastAnswered) {
+          events.unshift(outboundEvent(tenantId, inbound, sent));
+          const outcome: ReplyOutcome = {
+            conversationId: conversation.id,
+            agentName: sent.agentName,
+            lead,
+            appointment,
+            handoffReason: reply?.handoff ? (reply.handoffReason ?? 'skill_gave_up') : null,
+          };
+          events.push(...engagementEvents(tenantId, inbound, outcome, sent.acceptedAt));
+        }
+        return tx.getRepository(ProcessedMessageEntity).create({
+          inboundMessageId: inbound.message_id,
+          tenantId,
+          conversationId: conversation.id,
+          replyMessageId: answers ? sent.messageId : null,
+          events,
+          publishedAt: null,
+        });
+      });
+      await tx.getRepository(ProcessedMessageEntity).insert(rows);
+
+      const handled = sent ? `replied ${sent.messageId} (skill ${reply?.skill ?? 'none'}${reply?.handoff ? ', handed off' : ''})` : `no reply (${draft.silence})`;
+      this.logger.log(`inbound ${fresh.map((i) => i.message_id).join(', ')} in ${conversation.id}: ${handled}`);
+      return rows;
+    });
+  }
+
+  /** Publishes stored events with their stored ids (consumers deduplicate), then marks them acknowledged. */
+  private async publish(outcomes: ProcessedMessageEntity[], burst: InboundDelivery[]): Promise<void> {
+    if (outcomes.length === 0) return;
+    const requestIdOf = (id: string) => burst.find((d) => d.inbound.message_id === id)?.requestId ?? burst[0].requestId;
     await this.publisher.publish(
-      outcome.events.map((e) => ({
-        topic: e.topic,
-        key: e.key,
-        value: e.value,
-        headers: { [Headers.RequestId]: requestId, [Headers.EventType]: e.value.type },
-      })),
+      outcomes.flatMap((o) =>
+        o.events.map((e) => ({
+          topic: e.topic,
+          key: e.key,
+          value: e.value,
+          headers: { [Headers.RequestId]: requestIdOf(o.inboundMessageId), [Headers.EventType]: e.value.type },
+        })),
+      ),
       { timeoutMs: PUBLISH_TIMEOUT_MS },
     );
     await this.db
       .getRepository(ProcessedMessageEntity)
-      .update({ tenantId: outcome.tenantId, inboundMessageId: outcome.inboundMessageId }, { publishedAt: new Date() });
+      .update({ tenantId: outcomes[0].tenantId, inboundMessageId: In(outcomes.map((o) => o.inboundMessageId)) }, { publishedAt: new Date() });
   }
 
-  private findProcessed(manager: EntityManager, tenantId: string, inboundMessageId: string): Promise<ProcessedMessageEntity | null> {
-    return manager.getRepository(ProcessedMessageEntity).findOne({ where: { tenantId, inboundMessageId } });
+  /** The stored outcomes of those messages, in the order given. */
+  private async findProcessed(manager: EntityManager, tenantId: string, inboundMessageIds: string[]): Promise<ProcessedMessageEntity[]> {
+    const rows = await manager.getRepository(ProcessedMessageEntity).find({ where: { tenantId, inboundMessageId: In(inboundMessageIds) } });
+    return inboundMessageIds.flatMap((id) => rows.filter((r) => r.inboundMessageId === id));
   }
 }
 
-/** Why the agent stays silent on a message, or null when it answers (CONTRACT.md §5, §6). */
-export function silenceReason(agent: AgentRecord | null, conversation: ConversationEntity, inbound: MessageInboundData): SilenceReason | null {
+/** Groups deliveries by conversation (tenant, business number, customer), in order, each message once. */
+export function bursts(deliveries: InboundDelivery[]): InboundDelivery[][] {
+  const groups = new Map<string, InboundDelivery[]>();
+  for (const d of deliveries) {
+    const key = JSON.stringify([d.tenantId, d.inbound.to, d.inbound.from]);
+    const group = groups.get(key) ?? [];
+    if (!group.some((g) => g.inbound.message_id === d.inbound.message_id)) group.push(d);
+    groups.set(key, group);
+  }
+  return [...groups.values()];
+}
+
+/** Why the agent stays silent on a burst, or null when it answers (CONTRACT.md §5, §6). */
+export function silenceReason(agent: AgentRecord | null, conversation: ConversationEntity | null, answerable: MessageInboundData[]): SilenceReason | null {
   if (!agent) return 'no_agent';
-  if (conversation.state === 'handed_off') return 'handed_off';
-  if (Date.parse(inbound.received_at) - Date.parse(inbound.sent_at) > STALE_AFTER_MS) return 'stale';
+  if (conversation?.state === 'handed_off') return 'handed_off';
+  if (answerable.length === 0) return 'stale';
   return null;
+}
+
+/** Written more than 24 h before it arrived: not answered. */
+function isStale(inbound: MessageInboundData): boolean {
+  return Date.parse(inbound.received_at) - Date.parse(inbound.sent_at) > STALE_AFTER_MS;
+}
+
+function partyOf(inbound: MessageInboundData): ConversationParty {
+  return { channelId: inbound.channel_id, businessNumber: inbound.to, customer: inbound.from };
+}
+
+/** What a draft depends on: the agent's version and the conversation's progress. */
+function snapshotOf(agent: AgentRecord | null, conversation: ConversationEntity | null): string {
+  return JSON.stringify([
+    agent ? [agent.id, agent.version] : null,
+    conversation ? [conversation.id, conversation.state, conversation.replyCount, conversation.lastMessageAt.getTime(), conversation.skillState] : null,
+  ]);
 }

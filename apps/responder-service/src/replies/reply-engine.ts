@@ -48,6 +48,8 @@ export interface ReplyEffects {
 }
 
 export interface ReplyRequest {
+  /** Whose customer this is (the LLM engine caps concurrent calls per tenant). */
+  tenantId: string;
   agent: AgentRecord;
   /** Earlier turns of this conversation, oldest first (bounded memory; the message answered is not in it). */
   conversationHistory: ConversationTurn[];
@@ -74,8 +76,8 @@ export interface Reply {
 }
 
 /**
- * What produces the agent's reply. The skills engine is deterministic and needs no LLM; an OpenAI-compatible LLM
- * engine (LLM_BASE_URL, a later round) plugs in here, calling the same skill code as tools, without the reply flow changing.
+ * What produces the agent's reply. The skills engine is deterministic and needs no LLM; the OpenAI-compatible LLM
+ * engine (LLM_BASE_URL) calls the same skill code as tools and falls back to the skills engine.
  *
  * An abstract class rather than an interface so that it can be the Nest injection token.
  */

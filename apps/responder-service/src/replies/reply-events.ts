@@ -19,35 +19,41 @@ export function replyMessageId(inboundMessageId: string): string {
   return derivedId('msg', 'reply', inboundMessageId);
 }
 
+/** The reply as sent: one per burst of customer messages, answering each of `inReplyTo`. */
+export interface SentReply {
+  agentName: string;
+  messageId: string;
+  text: string;
+  acceptedAt: Date;
+  /** The inbound messages it answers, oldest first (several when they arrived in a burst, CONTRACT.md §10). */
+  inReplyTo: string[];
+}
+
+/** The reply to send, as `message.outbound`; its event id derives from the last message it answers, like its message id. */
+export function outboundEvent(tenantId: string, last: MessageInboundData, reply: SentReply): StoredEvent {
+  const outbound: MessageOutboundData = {
+    message_id: reply.messageId,
+    channel: 'whatsapp',
+    channel_id: last.channel_id,
+    from: last.to,
+    to: last.from,
+    content: { type: 'text', text: reply.text },
+    origin: 'agent',
+    in_reply_to: reply.inReplyTo,
+    accepted_at: reply.acceptedAt.toISOString(),
+  };
+  return {
+    topic: Topics.MessageOutbound,
+    key: conversationKey(tenantId, last.from),
+    value: EventPublisher.envelope(Topics.MessageOutbound, tenantId, outbound, derivedId('evt', 'outbound', last.message_id)),
+  };
+}
+
 /**
- * The events one handled inbound message produces: the reply to send (when an agent answered) and the public
- * `message.received`, whose `agent` names the agent that wrote `agent_response` (null when none did). Ids are derived from the inbound message, so republishing can never duplicate them.
+ * The public `message.received` of one inbound message, whose `agent` names the agent that wrote `agent_response`
+ * (null when none did). Its id derives from the inbound message, so republishing can never duplicate it.
  */
-export function replyEvents(
-  tenantId: string,
-  inbound: MessageInboundData,
-  reply: { agentName: string; messageId: string; text: string; acceptedAt: Date } | null,
-): StoredEvent[] {
-  const key = conversationKey(tenantId, inbound.from);
-  const events: StoredEvent[] = [];
-  if (reply) {
-    const outbound: MessageOutboundData = {
-      message_id: reply.messageId,
-      channel: 'whatsapp',
-      channel_id: inbound.channel_id,
-      from: inbound.to,
-      to: inbound.from,
-      content: { type: 'text', text: reply.text },
-      origin: 'agent',
-      in_reply_to: [inbound.message_id],
-      accepted_at: reply.acceptedAt.toISOString(),
-    };
-    events.push({
-      topic: Topics.MessageOutbound,
-      key,
-      value: EventPublisher.envelope(Topics.MessageOutbound, tenantId, outbound, derivedId('evt', 'outbound', inbound.message_id)),
-    });
-  }
+export function receivedEvent(tenantId: string, inbound: MessageInboundData, reply: SentReply | null): StoredEvent {
   const received: MessageReceivedData = {
     event: 'message.received',
     channel: 'whatsapp',
@@ -61,12 +67,11 @@ export function replyEvents(
     type: inbound.type,
     received_at: inbound.received_at,
   };
-  events.push({
+  return {
     topic: Topics.MessageReceived,
-    key,
+    key: conversationKey(tenantId, inbound.from),
     value: EventPublisher.envelope(Topics.MessageReceived, tenantId, received, derivedId('evt', 'received', inbound.message_id)),
-  });
-  return events;
+  };
 }
 
 /** What a reply did besides answering: the public events the tenant's webhooks receive. */

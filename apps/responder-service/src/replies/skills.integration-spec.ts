@@ -1,46 +1,21 @@
-import {
-  Topics,
-  type AppointmentBookedEvent,
-  type ConversationHandoffEvent,
-  type LeadCapturedEvent,
-  type MessageInboundEvent,
-  type MessageOutboundEvent,
-  type MessageReceivedEvent,
-} from '@parley/contracts';
-import type { ProbedMessage, TopicProbe } from '@parley/kafka';
+import type { MessageInboundEvent, MessageReceivedEvent } from '@parley/contracts';
+import type { ProbedMessage } from '@parley/kafka';
 import { pollUntil } from '@parley/testing';
-import { ResponderHarness, agentRecord, inboundEvent, phoneNumber } from '../test/responder-harness';
-
-const BUSINESS = '+4930000001';
-const OPEN_ALL_DAY: [string, string][] = [['08:00', '20:00']];
-const EVERY_DAY = { mon: OPEN_ALL_DAY, tue: OPEN_ALL_DAY, wed: OPEN_ALL_DAY, thu: OPEN_ALL_DAY, fri: OPEN_ALL_DAY, sat: OPEN_ALL_DAY, sun: OPEN_ALL_DAY };
+import { BUSINESS, OPEN_EVERY_DAY, ResponderHarness, agentRecord, inboundEvent, phoneNumber, type ResponderOutputs } from '../test/responder-harness';
 
 /** Conversations over real Kafka and PostgreSQL, one per skill: inbound message in, reply and public events out. */
 describe('responder-service: the skills engine in conversations over Kafka', () => {
   let h: ResponderHarness;
-  let outbound: TopicProbe<MessageOutboundEvent>;
-  let received: TopicProbe<MessageReceivedEvent>;
-  let leads: TopicProbe<LeadCapturedEvent>;
-  let booked: TopicProbe<AppointmentBookedEvent>;
-  let handoffs: TopicProbe<ConversationHandoffEvent>;
+  let out: ResponderOutputs;
 
   beforeAll(async () => {
     h = await ResponderHarness.start('skills');
-    [outbound, received, leads, booked, handoffs] = await Promise.all([
-      h.kafka.probe<MessageOutboundEvent>(Topics.MessageOutbound),
-      h.kafka.probe<MessageReceivedEvent>(Topics.MessageReceived),
-      h.kafka.probe<LeadCapturedEvent>(Topics.LeadCaptured),
-      h.kafka.probe<AppointmentBookedEvent>(Topics.AppointmentBooked),
-      h.kafka.probe<ConversationHandoffEvent>(Topics.ConversationHandoff),
-    ]);
+    out = await h.probeOutputs();
   });
 
-  afterAll(async () => {
-    for (const probe of [outbound, received, leads, booked, handoffs]) await probe?.stop();
-    await h?.close();
-  });
+  afterAll(() => h?.close());
 
-  const receivedFor = (messageId: string): ProbedMessage<MessageReceivedEvent>[] => received.messages.filter((m) => m.value.data.message_id === messageId);
+  const receivedFor = (messageId: string): ProbedMessage<MessageReceivedEvent>[] => out.received.messages.filter((m) => m.value.data.message_id === messageId);
 
   /** Sends one customer message and returns the agent's answer as reported on message.received (null: silent). */
   async function say(tenant: string, customer: string, text: string): Promise<string | null> {
@@ -73,7 +48,7 @@ describe('responder-service: the skills engine in conversations over Kafka', () 
     expect(await say(tenant, customer, 'yes pls')).toContain('passing you to a member of our team');
 
     const conversationId = await conversationOf(tenant, customer);
-    const handoff = await pollUntil(() => handoffs.find((m) => m.value.data.conversation_id === conversationId), { description: 'conversation.handoff' });
+    const handoff = await pollUntil(() => out.handoffs.find((m) => m.value.data.conversation_id === conversationId), { description: 'conversation.handoff' });
     expect(handoff.key).toBe(`${tenant}:${customer}`);
     expect(handoff.value.data).toEqual({
       event: 'conversation.handoff',
@@ -112,7 +87,7 @@ describe('responder-service: the skills engine in conversations over Kafka', () 
     expect(await say(tenant, customer, 'maria.lopez@gmail.com')).toContain("I've passed your details to our team");
 
     const conversationId = await conversationOf(tenant, customer);
-    const captured = await pollUntil(() => leads.find((m) => m.value.data.lead.conversation_id === conversationId), { description: 'lead.captured' });
+    const captured = await pollUntil(() => out.leads.find((m) => m.value.data.lead.conversation_id === conversationId), { description: 'lead.captured' });
     expect(captured.key).toBe(`${tenant}:${customer}`);
     expect(captured.value.data).toEqual({
       event: 'lead.captured',
@@ -140,14 +115,14 @@ describe('responder-service: the skills engine in conversations over Kafka', () 
   it('appointment_booking: proposes, confirms, books, moves on a changed mind, and emits appointment.booked', async () => {
     const tenant = 'ten_book';
     const customer = phoneNumber();
-    await h.announceAgent(tenant, agentRecord('clinic', { skills: ['appointment_booking'], booking: { timezone: 'UTC', slot_minutes: 30, opening_hours: EVERY_DAY } }));
+    await h.announceAgent(tenant, agentRecord('clinic', { skills: ['appointment_booking'], booking: { timezone: 'UTC', slot_minutes: 30, opening_hours: OPEN_EVERY_DAY } }));
 
     const proposal = await say(tenant, customer, 'can i come in tmrw at 10am?');
     expect(proposal).toMatch(/Shall I book \w{3} \d{1,2} \w{3}, 10:00 \(UTC\) for you\? Reply yes to confirm\.$/);
     expect(await say(tenant, customer, 'yes')).toMatch(/^You're booked for \w{3} \d{1,2} \w{3}, 10:00–10:30 \(UTC\)/);
 
     const conversationId = await conversationOf(tenant, customer);
-    const first = await pollUntil(() => booked.find((m) => m.value.data.appointment.conversation_id === conversationId), { description: 'appointment.booked' });
+    const first = await pollUntil(() => out.booked.find((m) => m.value.data.appointment.conversation_id === conversationId), { description: 'appointment.booked' });
     const tomorrow10 = new Date(Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), new Date().getUTCDate() + 1, 10)).toISOString();
     expect(first.value.data).toMatchObject({
       event: 'appointment.booked',
@@ -167,7 +142,7 @@ describe('responder-service: the skills engine in conversations over Kafka', () 
 
   it('appointment_booking: two customers confirming the same slot at once get one booking and one alternative', async () => {
     const tenant = 'ten_race';
-    await h.announceAgent(tenant, agentRecord('clinic', { skills: ['appointment_booking'], booking: { timezone: 'UTC', slot_minutes: 30, opening_hours: EVERY_DAY } }));
+    await h.announceAgent(tenant, agentRecord('clinic', { skills: ['appointment_booking'], booking: { timezone: 'UTC', slot_minutes: 30, opening_hours: OPEN_EVERY_DAY } }));
     const customers = [phoneNumber(), phoneNumber(), phoneNumber(), phoneNumber()];
     for (const c of customers) expect(await say(tenant, c, 'book me tomorrow at 2pm')).toContain('14:00 (UTC)');
 
@@ -192,7 +167,7 @@ describe('responder-service: the skills engine in conversations over Kafka', () 
       [tenant],
     );
     expect(Number(counts[0].n)).toBe(0);
-    expect(outbound.messages.some((m) => m.value.tenant_id === tenant)).toBe(false);
+    expect(out.outbound.messages.some((m) => m.value.tenant_id === tenant)).toBe(false);
     await expect(h.kafka.rpc.request('replies.preview', { tenant_id: 'ten_other', agent: 'bakery', message: 'hi', from: null })).rejects.toMatchObject({
       problem: { status: 404 },
     });

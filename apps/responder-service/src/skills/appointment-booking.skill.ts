@@ -13,6 +13,9 @@ const MAX_MISSES = 3;
 const BOOKING_INTENT =
   /\b(book|booking|appointments?|apointments?|appointmnt|appt|schedule|reschedule|reserve|reservation|slots?|availability|available|come in|drop by|visit|consultation|meeting)\b/i;
 const CHANGE_INTENT = /\b(actually|instead|change|move|make it|switch|rather|reschedule|different)\b/i;
+// The customer leaves the choice to the agent: the earliest free slot is proposed.
+const ANY_TIME =
+  /\b(when ?ever|any ?time|anytime|any (day|slot|time)|you (pick|choose|decide)|up to you|your (choice|call)|dont mind|don't mind|doesn'?t matter|no preference|earliest|soonest|first (available|free)|next (available|free)|asap|as soon as possible)\b/i;
 const ORDINALS: [RegExp, number][] = [
   [/\b(first|1st|earliest|#?1)\b/i, 0],
   [/\b(second|2nd|middle|#?2)\b/i, 1],
@@ -36,7 +39,7 @@ export function bookingContinues(request: SkillRequest): boolean {
   if (!b) return false;
   if (b.stage !== 'booked') return true;
   const when = parseWhen(request.message.text, bookingOf(request.agent.booking).timezone, request.now);
-  return CHANGE_INTENT.test(request.message.text) && hasWhen(when);
+  return CHANGE_INTENT.test(request.message.text) && (hasWhen(when) || ANY_TIME.test(request.message.text));
 }
 
 /**
@@ -120,7 +123,16 @@ export async function appointmentBooking(request: SkillRequest): Promise<SkillAn
     return offer(why[check], from, check === 'past' ? undefined : candidate);
   }
 
-  if (BOOKING_INTENT.test(text) && !(b.stage === 'booked' && !CHANGE_INTENT.test(text))) return offer('', nowLocal);
+  const moving = b.stage === 'booked' && CHANGE_INTENT.test(text);
+  if (ANY_TIME.test(text) && (b.stage !== 'booked' || moving)) {
+    const earliest = freeSlots(booking, nowLocal, now, busy, 1)[0];
+    if (!earliest) return offer('', nowLocal);
+    const question = b.booked
+      ? `The earliest free time is ${formatSlot(earliest)} (${zone}). Shall I move your appointment there?`
+      : `The earliest free time is ${formatSlot(earliest)} (${zone}). Shall I book it for you?`;
+    return answer(`${question} Reply yes to confirm.`, { stage: 'confirming', pending: earliest.toISO()!, offered: [] });
+  }
+  if (BOOKING_INTENT.test(text) && (b.stage !== 'booked' || moving)) return offer('', nowLocal);
   if (b.stage === 'booked') {
     return answer(`You're booked for ${formatSlot(DateTime.fromISO(b.booked!, { zone }))} (${zone}). Would you like to change it? Just tell me the new day or time.`, {});
   }

@@ -77,8 +77,33 @@ describe('appointment_booking', () => {
     const chat = new ConversationDriver(clinic, MONDAY_MORNING);
     await chat.say('I want to book an appointment');
     await chat.say('no');
-    const answers = [await chat.say('whenever really'), await chat.say('hmm dunno'), await chat.say('you pick')];
+    const answers = [await chat.say('hmm'), await chat.say('dunno'), await chat.say('my cat is sick')];
     expect(answers.map((a) => a.handoff)).toEqual([false, false, true]);
     expect(answers[2].handoffReason).toBe('skill_gave_up');
+  });
+
+  it.each(['whenever', 'you pick', 'any time is fine', 'first available please', 'asap'])(
+    'proposes the earliest free slot when the customer leaves the choice to the agent (%j)',
+    async (choice) => {
+      const chat = new ConversationDriver(clinic, MONDAY_MORNING);
+      await chat.say('I want to book an appointment');
+      await chat.say('monday 9am');
+      await chat.say('yes'); // takes Mon 09:00, so the earliest free slot is 09:30
+      const other = new ConversationDriver(clinic, MONDAY_MORNING, '+447911000009', chat.bookings);
+      await other.say('can I book an appointment?');
+      // "first available" picks the first slot just offered, which is the earliest free one too.
+      expect((await other.say(choice)).text).toMatch(/^(The earliest free time is Mon 23 Nov, 09:30 \(Europe\/London\)\. Shall I book it|Shall I book Mon 23 Nov, 09:30)/);
+      expect((await other.say('yes')).effects.appointment).toMatchObject({ startsAt: '2026-11-23T09:30:00.000Z' });
+    },
+  );
+
+  it('moves a booking to the earliest free slot on "actually, whenever is soonest"', async () => {
+    const chat = new ConversationDriver(clinic, MONDAY_MORNING);
+    await chat.say('book me thursday at 2pm');
+    await chat.say('yes');
+    expect((await chat.say('actually can you move it to the earliest you have')).text).toBe(
+      'The earliest free time is Mon 23 Nov, 09:00 (Europe/London). Shall I move your appointment there? Reply yes to confirm.',
+    );
+    expect((await chat.say('yes')).effects.appointment).toMatchObject({ startsAt: '2026-11-23T09:00:00.000Z', replaces: '2026-11-26T14:00:00.000Z' });
   });
 });

@@ -36,6 +36,7 @@ export class ConversationDriver {
 
   async say(text: string): Promise<Reply> {
     const reply = await this.engine.reply({
+      tenantId: 'ten_driver',
       agent: this.agent,
       conversationHistory: [],
       firstReply: this.replies === 0,

@@ -57,6 +57,14 @@ describe('lead_capture', () => {
     ['This is Sarah from Acme, we need a quote for office lunches', { name: 'Sarah', interest: 'quote for office lunches' }],
     ['you can reach me at +1 415 555 0100', { phone: '+14155550100' }],
     ["I'm not sure yet", {}],
+    ['my email is john dot smith at example dot com', { email: 'john.smith@example.com' }],
+    ['john.smith at example.co.uk', { email: 'john.smith@example.co.uk' }],
+    ['ann(at)mail(dot)org', { email: 'ann@mail.org' }],
+    ['Jo [at] jo-design [dot] io', { email: 'jo@jo-design.io' }],
+    ["I'm at work. Later", {}],
+    ['tom at gmail', {}],
+    // The customer's +44 7911 number is a Guernsey one: local numbers are still read with +44's rules.
+    ['call me on 07700 900461', { phone: '+447700900461' }],
   ])('extracts facts from %j', (text, facts) => {
     expect(extractLeadFacts(text as string, { customerNumber: '+447911123456' })).toEqual(facts);
   });

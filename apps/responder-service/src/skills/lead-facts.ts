@@ -1,4 +1,4 @@
-import { findPhoneNumbersInText, parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js';
+import { findPhoneNumbersInText, parsePhoneNumberFromString } from 'libphonenumber-js';
 
 export type LeadField = 'name' | 'email' | 'phone' | 'interest';
 export const LEAD_FIELDS: readonly LeadField[] = ['name', 'email', 'phone', 'interest'];
@@ -6,6 +6,11 @@ export const LEAD_FIELDS: readonly LeadField[] = ['name', 'email', 'phone', 'int
 export type LeadFacts = Partial<Record<LeadField, string>>;
 
 const EMAIL = /[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}/;
+// An address spelt out to dodge spam filters: "john dot smith at example dot com", "ann(at)mail(dot)org". A bare "."
+// separates only without spaces, so a sentence ("I'm at work. Later") never reads as a domain.
+const SPOKEN_DOT = String.raw`(?:\.|\s*[([]dot[)\]]\s*|\s+dot\s+)`;
+const SPOKEN_AT = String.raw`(?:\s*(?:@|[([]at[)\]])\s*|\s+at\s+)`;
+const SPOKEN_EMAIL = new RegExp(String.raw`[A-Za-z0-9_%+-]+(?:${SPOKEN_DOT}[A-Za-z0-9_%+-]+)*${SPOKEN_AT}[A-Za-z0-9-]+(?:${SPOKEN_DOT}[A-Za-z0-9-]+)+`, 'i');
 // Words that follow "I'm" without being a name ("I'm interested", "I'm looking for").
 const NOT_NAMES = new Set(
   (
@@ -25,9 +30,13 @@ export function extractLeadFacts(text: string, opts: { expecting?: LeadField | n
   let rest = text;
 
   const email = EMAIL.exec(rest)?.[0];
+  const spoken = email ? null : spokenEmail(rest);
   if (email) {
     facts.email = email.replace(/\.$/, '').toLowerCase();
     rest = rest.replace(email, ' ');
+  } else if (spoken) {
+    facts.email = spoken.email;
+    rest = rest.replace(spoken.raw, ' ');
   }
 
   const phone = phoneIn(rest, opts.customerNumber ?? null);
@@ -46,17 +55,26 @@ export function extractLeadFacts(text: string, opts: { expecting?: LeadField | n
   return facts;
 }
 
+function spokenEmail(text: string): { email: string; raw: string } | null {
+  const raw = SPOKEN_EMAIL.exec(text)?.[0];
+  if (!raw) return null;
+  const email = raw
+    .replace(new RegExp(SPOKEN_AT, 'i'), '@')
+    .replace(new RegExp(SPOKEN_DOT, 'gi'), '.')
+    .toLowerCase();
+  return new RegExp(`^${EMAIL.source}$`).test(email) ? { email, raw } : null;
+}
+
 function phoneIn(text: string, customerNumber: string | null): { e164: string; raw: string } | null {
-  // A local number ("07911 123456") is read in the customer's own country, known from their WhatsApp number.
-  const own = customerNumber ? parsePhoneNumberFromString(customerNumber) : undefined;
-  const country = own?.country as CountryCode | undefined;
-  const callingCode = own?.countryCallingCode;
-  const found = findPhoneNumbersInText(text, country ? { defaultCountry: country } : callingCode ? { defaultCallingCode: callingCode } : undefined)[0];
+  // A local number ("07911 123456") is read with the calling code of the customer's own WhatsApp number. The calling
+  // code, not the country: a +44 7911 number belongs to Guernsey, whose rules would read "07912 345678" wrongly.
+  const callingCode = customerNumber ? parsePhoneNumberFromString(customerNumber)?.countryCallingCode : undefined;
+  const found = findPhoneNumbersInText(text, callingCode ? { defaultCallingCode: callingCode } : undefined)[0];
   if (found && found.number.isPossible()) return { e164: found.number.number, raw: text.slice(found.startsAt, found.endsAt) };
   // A number written with a leading 00 or without separators that findPhoneNumbersInText skipped.
   const loose = /(\+|00)?\d[\d ().-]{7,}\d/.exec(text)?.[0];
   if (!loose) return null;
-  const parsed = parsePhoneNumberFromString(loose.replace(/^00/, '+'), country ? { defaultCountry: country } : { defaultCallingCode: callingCode });
+  const parsed = parsePhoneNumberFromString(loose.replace(/^00/, '+'), { defaultCallingCode: callingCode });
   return parsed?.isPossible() ? { e164: parsed.number, raw: loose } : null;
 }
 

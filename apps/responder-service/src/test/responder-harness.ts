@@ -6,10 +6,15 @@ import {
   type AgentChangedData,
   type AgentChangedEvent,
   type AgentRecord,
+  type AppointmentBookedEvent,
+  type ConversationHandoffEvent,
+  type LeadCapturedEvent,
   type MessageInboundData,
   type MessageInboundEvent,
+  type MessageOutboundEvent,
+  type MessageReceivedEvent,
 } from '@parley/contracts';
-import { EventPublisher } from '@parley/kafka';
+import { EventPublisher, type TopicProbe } from '@parley/kafka';
 import { createServiceApp, loadConfig, runMigrations } from '@parley/service-kit';
 import { KafkaHarness, createTestDatabase, pollUntil, testInfra, uniqueKafkaNamespace, type TestDatabase } from '@parley/testing';
 import { randomInt } from 'node:crypto';
@@ -18,8 +23,26 @@ import { responderServiceModule } from '../app.module';
 import { ResponderServiceConfig } from '../config/responder-service.config';
 import { responderServiceDatabase } from '../database/responder-service.database';
 
+/** The business number customers write to in the tests. */
+export const BUSINESS = '+4930000001';
+
+const OPEN_ALL_DAY: [string, string][] = [['08:00', '20:00']];
+/** Opening hours for booking tests: 08:00–20:00 on every day of the week. */
+export const OPEN_EVERY_DAY = { mon: OPEN_ALL_DAY, tue: OPEN_ALL_DAY, wed: OPEN_ALL_DAY, thu: OPEN_ALL_DAY, fri: OPEN_ALL_DAY, sat: OPEN_ALL_DAY, sun: OPEN_ALL_DAY };
+
+/** A probe on each topic responder-service publishes to. */
+export interface ResponderOutputs {
+  outbound: TopicProbe<MessageOutboundEvent>;
+  received: TopicProbe<MessageReceivedEvent>;
+  leads: TopicProbe<LeadCapturedEvent>;
+  booked: TopicProbe<AppointmentBookedEvent>;
+  handoffs: TopicProbe<ConversationHandoffEvent>;
+}
+
 /** responder-service on a fresh database and Kafka namespace, with a harness that plays the other services. */
 export class ResponderHarness {
+  private readonly probes: Pick<TopicProbe, 'stop'>[] = [];
+
   private constructor(
     readonly app: INestApplication,
     readonly db: TestDatabase,
@@ -27,7 +50,8 @@ export class ResponderHarness {
     readonly sql: DataSource,
   ) {}
 
-  static async start(label: string): Promise<ResponderHarness> {
+  /** `env` overrides the service's configuration (e.g. an LLM). */
+  static async start(label: string, env: Record<string, string> = {}): Promise<ResponderHarness> {
     const db = await createTestDatabase(label);
     const namespace = uniqueKafkaNamespace(label);
     await runMigrations(db.url, responderServiceDatabase);
@@ -37,6 +61,7 @@ export class ResponderHarness {
       KAFKA_TOPIC_PREFIX: namespace,
       PORT: '0',
       LOG_LEVEL: 'warn',
+      ...env,
     });
     const app = await createServiceApp(responderServiceModule(config), { consumeKafka: true });
     await app.listen(0, '127.0.0.1');
@@ -45,7 +70,21 @@ export class ResponderHarness {
     return new ResponderHarness(app, db, kafka, app.get(DataSource));
   }
 
+  /** Starts a probe on each topic the service publishes to; `close()` stops them. */
+  async probeOutputs(): Promise<ResponderOutputs> {
+    const [outbound, received, leads, booked, handoffs] = await Promise.all([
+      this.kafka.probe<MessageOutboundEvent>(Topics.MessageOutbound),
+      this.kafka.probe<MessageReceivedEvent>(Topics.MessageReceived),
+      this.kafka.probe<LeadCapturedEvent>(Topics.LeadCaptured),
+      this.kafka.probe<AppointmentBookedEvent>(Topics.AppointmentBooked),
+      this.kafka.probe<ConversationHandoffEvent>(Topics.ConversationHandoff),
+    ]);
+    this.probes.push(outbound, received, leads, booked, handoffs);
+    return { outbound, received, leads, booked, handoffs };
+  }
+
   async close(): Promise<void> {
+    for (const probe of this.probes) await probe.stop();
     await this.kafka?.close();
     await this.app?.close();
     await this.db?.drop();

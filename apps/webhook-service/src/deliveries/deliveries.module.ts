@@ -7,11 +7,12 @@ import { DeliveriesStore } from './deliveries.store';
 import { DeliveryDispatcher } from './delivery-dispatcher';
 import { EventRetention } from './event-retention';
 import { EventsConsumer } from './events.consumer';
+import { SuccessRecorder } from './success-recorder';
 
 @Module({
   imports: [EndpointsModule],
   controllers: [EventsConsumer, DeliveriesRpcController],
-  providers: [DeliveriesService, DeliveriesStore, DeliveryDispatcher, EventRetention, WebhookHttpClient],
+  providers: [DeliveriesService, DeliveriesStore, DeliveryDispatcher, SuccessRecorder, EventRetention, WebhookHttpClient],
   exports: [DeliveriesService],
 })
 export class DeliveriesModule {}

@@ -16,15 +16,18 @@ import {
 } from '@parley/contracts';
 import { ProblemException, validateDto } from '@parley/service-kit';
 import { EndpointsService } from '../endpoints/endpoints.service';
-import { DeliveriesStore } from './deliveries.store';
+import { DeliveriesStore, type IncomingEvent } from './deliveries.store';
 import { toDeliveryRecord } from './deliveries.mapper';
 import { DeliveryDispatcher } from './delivery-dispatcher';
 import { EVENT_RETENTION_DAYS } from './event-retention';
+import { GroupCommit } from './group-commit';
 import { orderingKeyOf } from './ordering-key';
 
 /** webhook-id goes into the signed content `id.timestamp.body`, so it may not contain a full stop. */
 const EVENT_ID = /^[A-Za-z0-9_-]{1,128}$/;
 const MAX_PAGE = 100;
+/** Events stored in one transaction at most. */
+const MAX_INGEST_BATCH = 200;
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** A replay may start this little in the future of our clock (the caller's clock may run ahead). */
 const CLOCK_SKEW_MS = 60_000;
@@ -37,11 +40,16 @@ export class UndeliverableEventError extends Error {
 /** Turns public events from Kafka into durable deliveries, lets the dispatcher send them, and re-sends on request. */
 @Injectable()
 export class DeliveriesService {
+  /** Events arriving from the partitions consumed side by side are stored together (see GroupCommit). */
+  private readonly ingests: GroupCommit<IncomingEvent, number>;
+
   constructor(
     private readonly store: DeliveriesStore,
     private readonly dispatcher: DeliveryDispatcher,
     private readonly endpoints: EndpointsService,
-  ) {}
+  ) {
+    this.ingests = new GroupCommit((events) => store.ingestMany(events), MAX_INGEST_BATCH);
+  }
 
   /**
    * Stores the event and a delivery for each subscribed endpoint of its tenant (idempotent on the envelope id),
@@ -55,14 +63,16 @@ export class DeliveriesService {
     const declared = (data as { event?: unknown }).event;
     const type = typeof declared === 'string' ? declared : envelope.type;
     const occurredAt = new Date(envelope.occurred_at);
-    const created = await this.store.ingest({
+    const event: IncomingEvent = {
       id,
       tenantId,
       type,
       body: JSON.stringify(data),
       occurredAt: Number.isNaN(occurredAt.getTime()) ? new Date() : occurredAt,
       orderingKey: orderingKeyOf(tenantId, type, data as Record<string, unknown>),
-    });
+    };
+    // A failed batch is tried again one event at a time, so an event the database refuses fails alone.
+    const created = await this.ingests.add(event).catch(async () => (await this.store.ingestMany([event]))[0]);
     if (created > 0) this.dispatcher.wake();
     return created;
   }

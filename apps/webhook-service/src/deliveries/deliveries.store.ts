@@ -109,11 +109,57 @@ export class DeliveriesStore {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
   /**
-   * Stores an event and one pending delivery per enabled endpoint of its tenant subscribed to its type, in one
-   * transaction. Idempotent on the event id: a redelivered event creates nothing (returns 0).
+   * Stores events and one pending delivery per enabled endpoint of each event's tenant subscribed to its type, in one
+   * transaction of two statements (the hot path: every public event of every tenant). Idempotent on the event id: a
+   * redelivered event creates nothing. Answers, per event and in order, how many deliveries it created.
+   * Deliveries are created in the events' order, so an ordered endpoint sees a conversation's events in order.
    */
-  async ingest(event: IncomingEvent): Promise<number> {
-    return this.db.transaction((tx) => this.insertEvent(tx, event));
+  async ingestMany(events: IncomingEvent[]): Promise<number[]> {
+    if (events.length === 0) return [];
+    return this.db.transaction(async (tx) => {
+      const subscribed: { event_id: string; endpoint_id: string }[] = await tx.query(
+        `WITH input AS (
+           SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::timestamptz[], $6::text[]) WITH ORDINALITY
+             AS i(id, tenant_id, type, payload, occurred_at, ordering_key, n)
+         ), inserted AS (
+           INSERT INTO events (id, tenant_id, type, payload, occurred_at, ordering_key)
+           SELECT id, tenant_id, type, payload::json, occurred_at, ordering_key FROM input ORDER BY n
+           ON CONFLICT (id) DO NOTHING RETURNING id, tenant_id, type
+         )
+         SELECT i.id AS event_id, e.id AS endpoint_id
+         FROM inserted i JOIN endpoints e ON e.tenant_id = i.tenant_id AND e.enabled AND e.events @> jsonb_build_array(i.type)
+         ORDER BY e.id`,
+        [
+          events.map((e) => e.id),
+          events.map((e) => e.tenantId),
+          events.map((e) => e.type),
+          events.map((e) => e.body),
+          events.map((e) => e.occurredAt),
+          events.map((e) => e.orderingKey),
+        ],
+      );
+      if (subscribed.length === 0) return events.map(() => 0);
+      const endpointsOf = new Map<string, string[]>();
+      for (const row of subscribed) endpointsOf.set(row.event_id, [...(endpointsOf.get(row.event_id) ?? []), row.endpoint_id]);
+      const deliveries = events.flatMap((event) => (endpointsOf.get(event.id) ?? []).map((endpointId) => ({ id: newId('dlv'), endpointId, event })));
+      const created: { event_id: string }[] = await tx.query(
+        `INSERT INTO deliveries (id, endpoint_id, event_id, tenant_id, status, attempt_count, next_attempt_at, ordering_key)
+         SELECT d.id, d.endpoint_id, d.event_id, d.tenant_id, 'pending', 0, now(), d.ordering_key
+         FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[]) WITH ORDINALITY AS d(id, endpoint_id, event_id, tenant_id, ordering_key, n)
+         ORDER BY d.n
+         ON CONFLICT (endpoint_id, event_id) DO NOTHING RETURNING event_id`,
+        [
+          deliveries.map((d) => d.id),
+          deliveries.map((d) => d.endpointId),
+          deliveries.map((d) => d.event.id),
+          deliveries.map((d) => d.event.tenantId),
+          deliveries.map((d) => d.event.orderingKey),
+        ],
+      );
+      const count = new Map<string, number>();
+      for (const row of created) count.set(row.event_id, (count.get(row.event_id) ?? 0) + 1);
+      return events.map((e) => count.get(e.id) ?? 0);
+    });
   }
 
   /** Stores an event for one endpoint only, whatever it subscribes to (`webhook.test`). */
@@ -209,6 +255,46 @@ export class DeliveriesStore {
       }
       return true;
     });
+  }
+
+  /**
+   * Records many successful attempts in one statement (the hot path: a healthy endpoint's 2xx), with the same
+   * rules as recordAttempt: an attempt whose delivery moved on meanwhile is not recorded, and a success ends its
+   * endpoint's run of failures. Returns the ids of the deliveries it recorded.
+   */
+  async recordSuccesses(successes: { delivery: ClaimedDelivery; attempt: AttemptRecord }[]): Promise<Set<string>> {
+    if (successes.length === 0) return new Set();
+    const column = <T>(pick: (s: { delivery: ClaimedDelivery; attempt: AttemptRecord }) => T) => successes.map(pick);
+    const rows: { id: string }[] = await this.db.query(
+      `WITH input AS (
+         SELECT * FROM unnest($1::text[], $2::text[], $3::int[], $4::timestamptz[], $5::int[], $6::int[], $7::text[])
+           AS i(id, tenant_id, attempt, attempted_at, status_code, duration_ms, response_excerpt)
+       ), recorded AS (
+         UPDATE deliveries d SET status = 'succeeded', attempt_count = i.attempt, next_attempt_at = NULL, last_status_code = i.status_code,
+                locked_until = NULL, updated_at = now()
+         FROM input i
+         WHERE d.id = i.id AND d.tenant_id = i.tenant_id AND d.status = 'pending' AND d.attempt_count = i.attempt - 1
+         RETURNING d.id, d.endpoint_id, d.tenant_id
+       ), attempts AS (
+         INSERT INTO delivery_attempts (delivery_id, attempt, attempted_at, status_code, duration_ms, error, response_excerpt)
+         SELECT i.id, i.attempt, i.attempted_at, i.status_code, i.duration_ms, NULL, i.response_excerpt FROM input i JOIN recorded r ON r.id = i.id
+       ), recovered AS (
+         UPDATE endpoints e SET failing_since = NULL
+         FROM (SELECT DISTINCT endpoint_id, tenant_id FROM recorded) r
+         WHERE e.id = r.endpoint_id AND e.tenant_id = r.tenant_id AND e.failing_since IS NOT NULL
+       )
+       SELECT id FROM recorded`,
+      [
+        column((s) => s.delivery.id),
+        column((s) => s.delivery.tenantId),
+        column((s) => s.attempt.attempt),
+        column((s) => s.attempt.attemptedAt),
+        column((s) => s.attempt.statusCode),
+        column((s) => s.attempt.durationMs),
+        column((s) => s.attempt.responseExcerpt),
+      ],
+    );
+    return new Set(rows.map((r) => r.id));
   }
 
   /** One page of an endpoint's deliveries, newest first, optionally of one status. */

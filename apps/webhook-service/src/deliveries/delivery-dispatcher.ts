@@ -4,14 +4,18 @@ import { setMaxListeners } from 'node:events';
 import { Counter, Histogram } from 'prom-client';
 import { WebhookServiceConfig } from '../config/webhook-service.config';
 import { WebhookHttpClient, type WebhookPostResult } from '../egress/webhook-http-client';
-import { DeliveriesStore, type AttemptOutcome, type ClaimedDelivery } from './deliveries.store';
+import { DeliveriesStore, type AttemptOutcome, type AttemptRecord, type ClaimedDelivery } from './deliveries.store';
 import { decideAfterAttempt } from './retry-policy';
 import { webhookHeaders } from './signing';
+import { SuccessRecorder } from './success-recorder';
 
 /** Attempts in flight in this process. */
-const MAX_IN_FLIGHT = 64;
-/** Attempts in flight per endpoint (across workers), so one slow endpoint cannot take every slot. */
-const PER_ENDPOINT_IN_FLIGHT = 4;
+export const MAX_IN_FLIGHT = 128;
+/**
+ * Attempts in flight per endpoint (across workers), so one slow endpoint cannot take every slot. It is also the
+ * most one endpoint gets at once: as many as the HTTP client keeps sockets per origin.
+ */
+export const PER_ENDPOINT_IN_FLIGHT = 16;
 /** How often due retries (and work another instance ingested) are looked for. */
 const POLL_INTERVAL_MS = 500;
 /** A claim's lease beyond the request time-out, after which a crashed worker's claim is due again. */
@@ -52,6 +56,7 @@ export class DeliveryDispatcher implements OnApplicationBootstrap, OnModuleDestr
 
   constructor(
     private readonly store: DeliveriesStore,
+    private readonly successes: SuccessRecorder,
     private readonly http: WebhookHttpClient,
     private readonly config: WebhookServiceConfig,
   ) {
@@ -133,12 +138,16 @@ export class DeliveryDispatcher implements OnApplicationBootstrap, OnModuleDestr
         : decision.kind === 'gone'
           ? { status: 'gone' }
           : { status: decision.kind };
-    const recorded = await this.store.recordAttempt(
-      delivery.tenantId,
-      delivery,
-      { attempt, attemptedAt, statusCode: response.statusCode, durationMs: response.durationMs, error: attemptError(response), responseExcerpt: response.responseExcerpt },
-      outcome,
-    );
+    const record: AttemptRecord = {
+      attempt,
+      attemptedAt,
+      statusCode: response.statusCode,
+      durationMs: response.durationMs,
+      error: attemptError(response),
+      responseExcerpt: response.responseExcerpt,
+    };
+    const recorded =
+      outcome.status === 'succeeded' ? await this.successes.record(delivery, record) : await this.store.recordAttempt(delivery.tenantId, delivery, record, outcome);
     attempts.inc({ outcome: decision.kind });
     attemptDuration.observe(response.durationMs / 1000);
     if (!recorded) return;

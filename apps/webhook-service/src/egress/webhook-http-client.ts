@@ -36,8 +36,10 @@ export interface WebhookPostResult {
  */
 @Injectable()
 export class WebhookHttpClient implements OnApplicationShutdown {
-  private readonly httpAgent = new http.Agent({ keepAlive: true, maxSockets: 16, maxFreeSockets: 4 });
-  private readonly httpsAgent = new https.Agent({ keepAlive: true, maxSockets: 16, maxFreeSockets: 4 });
+  // As many sockets per origin as attempts one endpoint may have in flight (PER_ENDPOINT_IN_FLIGHT), all kept alive
+  // between attempts: a busy endpoint then never pays a new connection per delivery.
+  private readonly httpAgent = new http.Agent({ keepAlive: true, maxSockets: 16, maxFreeSockets: 16 });
+  private readonly httpsAgent = new https.Agent({ keepAlive: true, maxSockets: 16, maxFreeSockets: 16 });
 
   async post(req: WebhookPost): Promise<WebhookPostResult> {
     const started = performance.now();

@@ -64,6 +64,15 @@ export const GraphErrors = {
       error_data: { messaging_product: 'whatsapp', details },
     }),
 
+  /** Too many messages to one customer in a short time (the pair rate limit). */
+  pairRateLimit: () =>
+    new GraphApiException(400, {
+      message: '(#131056) (Business Account, Consumer Account) pair rate limit hit',
+      type: 'OAuthException',
+      code: 131056,
+      error_data: { messaging_product: 'whatsapp', details: 'Message failed to send because there were too many messages sent from this phone number to the same phone number in a short period of time.' },
+    }),
+
   unexpected: () =>
     new GraphApiException(500, {
       message: 'An unexpected error has occurred. Please retry your request later.',

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { GraphErrors } from '../cloud-api/graph-error';
@@ -6,6 +7,7 @@ import { digitsOf, newWamid } from '../cloud-api/ids';
 import { parseSendRequest, type SendMessage } from '../cloud-api/send-request';
 import { StatusCallbacks } from '../notifications/status-callbacks.service';
 import { toBusinessNumber } from '../numbers/numbers.mapper';
+import { NumberBehaviours } from '../numbers/number-behaviours';
 import { NumbersService } from '../numbers/numbers.service';
 import type { PhoneNumberEntity } from '../numbers/phone-number.entity';
 import { MessageEntity } from './message.entity';
@@ -29,6 +31,7 @@ export class MessagesService {
     @InjectDataSource() private readonly db: DataSource,
     private readonly numbers: NumbersService,
     private readonly statuses: StatusCallbacks,
+    private readonly behaviours: NumberBehaviours,
   ) {
     this.writer = new MessageWriter(db);
   }
@@ -44,9 +47,13 @@ export class MessagesService {
     if (request.kind === 'read') return { success: true };
 
     const message = request.message;
+    if (!this.behaviours.takePairTurn(phoneNumberId, message.to)) throw GraphErrors.pairRateLimit();
     const id = newWamid();
     await this.writer.write(this.outboundEntity(id, number, message));
     this.statuses.schedule(toBusinessNumber(number), { id, to: message.to, bizOpaqueCallbackData: message.bizOpaqueCallbackData });
+    // A slow provider: the message is taken (and reported) already; only the answer is late.
+    const delayMs = this.behaviours.of(phoneNumberId).answer_delay_ms;
+    if (delayMs > 0) await sleep(delayMs);
     return { messaging_product: 'whatsapp', contacts: [{ input: message.input, wa_id: digitsOf(message.to) }], messages: [{ id }] };
   }
 

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { SandboxNumbersController } from './numbers.controller';
+import { NumberBehaviours } from './number-behaviours';
 import { NumbersService } from './numbers.service';
 
-@Module({ controllers: [SandboxNumbersController], providers: [NumbersService], exports: [NumbersService] })
+@Module({ controllers: [SandboxNumbersController], providers: [NumbersService, NumberBehaviours], exports: [NumbersService, NumberBehaviours] })
 export class NumbersModule {}

@@ -12,6 +12,13 @@ describe('validators', () => {
     expect(isE164(value)).toBe(expected);
   });
 
+  it('gives the same verdict when a number is checked again (remembered verdicts)', () => {
+    for (let round = 0; round < 2; round++) {
+      expect(isE164('+14155550123')).toBe(true);
+      expect(isE164('+999999999999')).toBe(false);
+    }
+  });
+
   it('recognises business-scoped user ids', () => {
     expect(isBusinessScopedUserId('US.13491208655302741918')).toBe(true);
     expect(isBusinessScopedUserId('+14155550123')).toBe(false);

@@ -3,13 +3,8 @@ import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../rpc/webhooks.rpc'
 
 const URL_RULE = { require_protocol: true, protocols: ['http', 'https'], require_tld: false, allow_underscores: true };
 
-/** Body of `POST /api/v1/webhooks` (CONTRACT.md §5). Address safety (https, public) is checked by webhook-service. */
-export class CreateWebhookBody {
-  @IsString()
-  @Length(1, 2048)
-  @IsUrl(URL_RULE, { message: 'url must be an absolute http(s) URL' })
-  url!: string;
-
+/** The settings an endpoint has besides its URL, all optional on create and on update (validation is inherited). */
+abstract class WebhookSettings {
   @IsOptional()
   @IsArray()
   @ArrayUnique()
@@ -34,36 +29,21 @@ export class CreateWebhookBody {
   tenant_id?: string;
 }
 
+/** Body of `POST /api/v1/webhooks` (CONTRACT.md §5). Address safety (https, public) is checked by webhook-service. */
+export class CreateWebhookBody extends WebhookSettings {
+  @IsString()
+  @Length(1, 2048)
+  @IsUrl(URL_RULE, { message: 'url must be an absolute http(s) URL' })
+  url!: string;
+}
+
 /** Body of `PATCH /api/v1/webhooks/{id}`: any subset of the settings. */
-export class UpdateWebhookBody {
+export class UpdateWebhookBody extends WebhookSettings {
   @IsOptional()
   @IsString()
   @Length(1, 2048)
   @IsUrl(URL_RULE, { message: 'url must be an absolute http(s) URL' })
   url?: string;
-
-  @IsOptional()
-  @IsArray()
-  @ArrayUnique()
-  @IsIn(WEBHOOK_EVENT_TYPES, { each: true, message: `events must contain only: ${WEBHOOK_EVENT_TYPES.join(', ')}` })
-  events?: WebhookEventType[];
-
-  @IsOptional()
-  @IsString()
-  @Length(0, 500)
-  description?: string;
-
-  @IsOptional()
-  @IsBoolean()
-  enabled?: boolean;
-
-  @IsOptional()
-  @IsBoolean()
-  ordered?: boolean;
-
-  @IsOptional()
-  @IsString()
-  tenant_id?: string;
 }
 
 /** Body of `POST /api/v1/webhooks/{id}/replay`. The 7-day window is checked by webhook-service. */

@@ -2,3 +2,4 @@ export * from './envelope';
 export * from './messages';
 export * from './agents';
 export * from './engagement';
+export * from './catalog';

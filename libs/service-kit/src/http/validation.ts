@@ -2,6 +2,7 @@ import { ValidationPipe, type ArgumentMetadata, type ValidationError } from '@ne
 import { plainToInstance } from 'class-transformer';
 import { validate } from 'class-validator';
 import { ProblemTypes, problem, validationProblem, type FieldError } from '@parley/contracts';
+import { nulCharacterErrors } from './nul-characters';
 import { ProblemException } from './problem.exception';
 
 /** class-validator errors → one `{field, message}` per broken rule, nested paths written `faqs[0].question`. */
@@ -22,6 +23,13 @@ function humanize(message: string, property: string, path: string): string {
   return message.startsWith(`${property} `) ? `${path}${message.slice(property.length)}` : message;
 }
 
+const PARTS: Record<ArgumentMetadata['type'], string> = {
+  body: 'request body is',
+  query: 'query parameters are',
+  param: 'path parameters are',
+  custom: 'request is',
+};
+
 /**
  * The global pipe: a DTO body must be a JSON object; unknown fields are refused (so typos surface); each broken
  * rule becomes a field error in a 400 problem.
@@ -38,18 +46,22 @@ export class ProblemValidationPipe extends ValidationPipe {
   }
 
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
-    if (metadata.type === 'body' && metadata.metatype && this.toValidate(metadata)) {
-      if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-        throw new ProblemException(problem(400, ProblemTypes.validation, 'Invalid request', 'The request body must be a JSON object.'));
-      }
+    const typedBody = metadata.type === 'body' && !!metadata.metatype && this.toValidate(metadata);
+    if (typedBody && (typeof value !== 'object' || value === null || Array.isArray(value))) {
+      throw new ProblemException(problem(400, ProblemTypes.validation, 'Invalid request', 'The request body must be a JSON object.'));
+    }
+    // Query and path values always, bodies bound to a DTO (an untyped body, such as a provider's signed
+    // notification, is the handler's own business): a NUL there would otherwise fail in PostgreSQL as a 500.
+    if (typedBody || metadata.type === 'query' || metadata.type === 'param') {
+      const errors = nulCharacterErrors(value, metadata.data ?? '');
+      if (errors.length > 0) throw new ProblemException(validationProblem(errors, `The ${PARTS[metadata.type]} not valid.`));
     }
     try {
       return await super.transform(value, metadata);
     } catch (err) {
       // Say which part of the request was wrong: the body, the query string or the path.
       if (err instanceof ProblemException && metadata.type !== 'body' && err.problem.detail === 'The request body is not valid.') {
-        const part = metadata.type === 'query' ? 'query parameters are' : 'path parameters are';
-        throw new ProblemException({ ...err.problem, detail: `The ${part} not valid.` }, err.headers);
+        throw new ProblemException({ ...err.problem, detail: `The ${PARTS[metadata.type]} not valid.` }, err.headers);
       }
       throw err;
     }

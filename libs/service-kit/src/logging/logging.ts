@@ -22,7 +22,10 @@ export const REDACTED_PATHS = [
   '*.from',
 ];
 
-/** nestjs-pino settings: JSON logs, request id from `x-request-id`, secrets and numbers redacted, health quiet. */
+/**
+ * nestjs-pino settings: JSON logs, request id from `x-request-id`, secrets and numbers redacted, health quiet, 2xx/3xx
+ * completions at debug.
+ */
 export function loggerParams(service: string, level: string): Params {
   return {
     pinoHttp: {
@@ -31,6 +34,8 @@ export function loggerParams(service: string, level: string): Params {
       redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
       genReqId: (req: IncomingMessage) => (req.headers['x-request-id'] as string | undefined) ?? randomUUID(),
       customAttributeKeys: { reqId: 'request_id' },
+      // A line per successful request costs hot paths more than it tells; failures stay at info and error.
+      customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'info' : 'debug'),
       serializers: {
         req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url?.split('?')[0] }),
         res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),

@@ -1,0 +1,48 @@
+import type { ReactNode } from 'react';
+import type { AsyncState } from './use-async';
+
+export function ErrorNotice({ error }: { error: string | undefined }) {
+  if (!error) return null;
+  return (
+    <p className="notice notice-error" role="alert">
+      {error}
+    </p>
+  );
+}
+
+export function Loading({ what }: { what: string }) {
+  return (
+    <p className="muted" role="status" aria-live="polite">
+      Loading {what}…
+    </p>
+  );
+}
+
+export function Empty({ children }: { children: ReactNode }) {
+  return <div className="empty">{children}</div>;
+}
+
+/** The three states of anything loaded: loading, failed (with the server's `detail`), empty, and the data itself. */
+export function AsyncView<T>({
+  state,
+  what,
+  isEmpty,
+  empty,
+  children,
+}: {
+  state: AsyncState<T>;
+  what: string;
+  isEmpty?: (data: T) => boolean;
+  empty?: ReactNode;
+  children: (data: T) => ReactNode;
+}) {
+  if (state.data === undefined) {
+    return state.error ? <ErrorNotice error={state.error} /> : <Loading what={what} />;
+  }
+  return (
+    <>
+      <ErrorNotice error={state.error} />
+      {isEmpty?.(state.data) ? <Empty>{empty}</Empty> : children(state.data)}
+    </>
+  );
+}

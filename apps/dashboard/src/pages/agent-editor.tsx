@@ -1,0 +1,147 @@
+import { useState, type FormEvent } from 'react';
+import { SKILLS, WEEKDAYS, type Agent, type AgentBody, type Booking, type Faq, type Skill, type Weekday } from '../api';
+import { ErrorNotice } from '../components/feedback';
+import { useAction } from '../components/use-async';
+import { useApi } from '../session/session';
+
+const SKILL_LABELS: Record<Skill, string> = {
+  faq_responder: 'Answer questions from your FAQs',
+  lead_capture: 'Capture leads (name, email, phone, interest)',
+  appointment_booking: 'Book appointments in your opening hours',
+};
+
+const DEFAULT_BOOKING: Booking = {
+  timezone: 'UTC',
+  slot_minutes: 30,
+  opening_hours: Object.fromEntries(['mon', 'tue', 'wed', 'thu', 'fri'].map((d) => [d, [['09:00', '17:00']]])),
+};
+
+/** "09:00-12:00, 13:00-17:00" ⇄ [["09:00","12:00"],["13:00","17:00"]]; empty = closed. */
+const hoursToText = (ranges: string[][] | undefined) => (ranges ?? []).map(([from, to]) => `${from}-${to}`).join(', ');
+const textToHours = (text: string): string[][] =>
+  text
+    .split(',')
+    .map((r) => r.trim())
+    .filter(Boolean)
+    .map((r) => {
+      const [from = '', to = ''] = r.split('-').map((t) => t.trim());
+      return [from, to];
+    });
+
+/** Creates or replaces an agent (a PUT of the whole agent; a change makes a new version). */
+export function AgentEditor({ agent, onSaved }: { agent?: Agent; onSaved(agent: Agent): void }) {
+  const api = useApi();
+  const [name, setName] = useState(agent?.name ?? '');
+  const [instruction, setInstruction] = useState(agent?.instruction ?? '');
+  const [greeting, setGreeting] = useState(agent?.greeting ?? '');
+  const [skills, setSkills] = useState<Skill[]>(agent?.skills ?? ['faq_responder']);
+  const [faqs, setFaqs] = useState<Faq[]>(agent?.faqs ?? []);
+  const [booking, setBooking] = useState<Booking>(agent?.booking ?? DEFAULT_BOOKING);
+  const [hoursText, setHoursText] = useState<Record<Weekday, string>>(
+    () => Object.fromEntries(WEEKDAYS.map((d) => [d, hoursToText((agent?.booking ?? DEFAULT_BOOKING).opening_hours[d])])) as Record<Weekday, string>,
+  );
+  const action = useAction();
+
+  const toggleSkill = (skill: Skill) => setSkills((s) => (s.includes(skill) ? s.filter((x) => x !== skill) : [...s, skill]));
+  const setFaq = (i: number, patch: Partial<Faq>) => setFaqs((f) => f.map((faq, j) => (j === i ? { ...faq, ...patch } : faq)));
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const body: AgentBody = { name: name.trim(), instruction, greeting, skills, faqs: faqs.filter((f) => f.question.trim() || f.answer.trim()) };
+    if (skills.includes('appointment_booking')) {
+      const opening_hours = Object.fromEntries(WEEKDAYS.map((d) => [d, textToHours(hoursText[d])]).filter(([, r]) => r.length > 0));
+      body.booking = { ...booking, opening_hours };
+    }
+    const result = await action.run(() => api.putAgent(body));
+    if (result) onSaved(result);
+  };
+
+  return (
+    <form className="form card" onSubmit={(e) => void submit(e)} aria-label={agent ? `Edit agent ${agent.name}` : 'New agent'}>
+      <h2>{agent ? `Edit ${agent.name} (version ${agent.version})` : 'New agent'}</h2>
+      <label>
+        Name
+        <input
+          value={name}
+          onChange={(e) => setName(e.target.value)}
+          required
+          disabled={Boolean(agent)}
+          pattern="[A-Za-z0-9][A-Za-z0-9_.\-]{0,63}"
+          aria-describedby="agent-name-hint"
+        />
+      </label>
+      <p id="agent-name-hint" className="muted small">
+        Letters, digits, “_”, “.” and “-”; it names the agent in the API.
+      </p>
+      <label>
+        Instruction
+        <textarea value={instruction} onChange={(e) => setInstruction(e.target.value)} required maxLength={8000} rows={4} />
+      </label>
+      <label>
+        Greeting <span className="muted">(starts the first reply of each conversation)</span>
+        <input value={greeting} onChange={(e) => setGreeting(e.target.value)} maxLength={1000} />
+      </label>
+      <fieldset className="choices">
+        <legend>Skills</legend>
+        {SKILLS.map((skill) => (
+          <label key={skill} className="checkbox">
+            <input type="checkbox" checked={skills.includes(skill)} onChange={() => toggleSkill(skill)} />
+            {SKILL_LABELS[skill]}
+          </label>
+        ))}
+      </fieldset>
+      {skills.includes('faq_responder') && (
+        <fieldset>
+          <legend>FAQs</legend>
+          {faqs.length === 0 && <p className="muted">No FAQs yet.</p>}
+          {faqs.map((faq, i) => (
+            <div key={i} className="faq">
+              <label>
+                Question {i + 1}
+                <input value={faq.question} onChange={(e) => setFaq(i, { question: e.target.value })} />
+              </label>
+              <label>
+                Answer {i + 1}
+                <textarea value={faq.answer} onChange={(e) => setFaq(i, { answer: e.target.value })} rows={2} />
+              </label>
+              <button type="button" className="secondary button-small" onClick={() => setFaqs((f) => f.filter((_, j) => j !== i))}>
+                Remove FAQ {i + 1}
+              </button>
+            </div>
+          ))}
+          <button type="button" className="secondary" onClick={() => setFaqs((f) => [...f, { question: '', answer: '' }])}>
+            Add a FAQ
+          </button>
+        </fieldset>
+      )}
+      {skills.includes('appointment_booking') && (
+        <fieldset>
+          <legend>Booking hours</legend>
+          <div className="row">
+            <label>
+              Time zone (IANA)
+              <input value={booking.timezone} onChange={(e) => setBooking({ ...booking, timezone: e.target.value })} required />
+            </label>
+            <label>
+              Slot (minutes)
+              <input type="number" min={5} max={480} value={booking.slot_minutes} onChange={(e) => setBooking({ ...booking, slot_minutes: Number(e.target.value) })} />
+            </label>
+          </div>
+          <p className="muted">Opening hours per day, e.g. “09:00-12:00, 13:00-17:00”; empty = closed.</p>
+          <div className="hours">
+            {WEEKDAYS.map((d) => (
+              <label key={d}>
+                {d}
+                <input value={hoursText[d]} onChange={(e) => setHoursText({ ...hoursText, [d]: e.target.value })} />
+              </label>
+            ))}
+          </div>
+        </fieldset>
+      )}
+      <ErrorNotice error={action.error} />
+      <button type="submit" disabled={action.pending}>
+        {action.pending ? 'Saving…' : agent ? 'Save changes' : 'Create agent'}
+      </button>
+    </form>
+  );
+}

@@ -1,0 +1,161 @@
+import { useState, type FormEvent } from 'react';
+import type { Channel, WebhookDelivery } from '../api';
+import { AsyncView, ErrorNotice } from '../components/feedback';
+import { formatTime } from '../components/format';
+import { DELIVERIES_LIVE, MESSAGES_LIVE, concernsCustomer } from '../components/live-refresh';
+import { PageHeader } from '../components/page-header';
+import { useAction, useAsync } from '../components/use-async';
+import { Link } from '../router';
+import { useApi } from '../session/session';
+
+
+interface ChatLine {
+  id: string;
+  who: 'customer' | 'business';
+  text: string;
+  at: number;
+}
+
+/** A test customer number of its own for each visit, so earlier playground chats do not mix in. */
+const randomCustomer = () => `+1415555${String(Math.floor(Math.random() * 10_000)).padStart(4, '0')}`;
+
+/** Chat as a customer through the WhatsApp sandbox; the agent's reply and the webhook events appear live. */
+export function PlaygroundPage() {
+  const api = useApi();
+  const channels = useAsync(() => api.listChannels(), 'playground-channels');
+  return (
+    <section>
+      <PageHeader title="Playground">Write to your number as a customer would on WhatsApp (through the local sandbox).</PageHeader>
+      <AsyncView state={channels} what="your numbers" isEmpty={(p) => p.data.length === 0} empty={<Link to="/channels">Connect a number first.</Link>}>
+        {(page) => <Chat channels={page.data} />}
+      </AsyncView>
+    </section>
+  );
+}
+
+function Chat({ channels }: { channels: Channel[] }) {
+  const api = useApi();
+  const [channelId, setChannelId] = useState(channels.find((c) => c.is_default)?.id ?? channels[0].id);
+  const [customer] = useState(randomCustomer);
+  const [startedAt] = useState(() => new Date().toISOString());
+  const [text, setText] = useState('');
+  const [written, setWritten] = useState<ChatLine[]>([]);
+  const action = useAction();
+  const channel = channels.find((c) => c.id === channelId) ?? channels[0];
+
+  // The agent's reply reaches the sandbox just before its `sent` status: that event (or a later status) refreshes the chat.
+  const replies = useAsync(() => api.playgroundMessages(customer), `playground:${customer}`, { ...MESSAGES_LIVE, filter: (event) => concernsCustomer(event, customer) });
+  const lines: ChatLine[] = [
+    ...written,
+    ...(replies.data?.data ?? [])
+      .filter((m) => m.phone_number_id === channel.phone_number_id)
+      .map((m) => ({ id: m.id, who: 'business' as const, text: m.text?.body ?? `(${m.type})`, at: Number(m.timestamp) * 1000 })),
+  ].sort((a, b) => a.at - b.at);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const message = text;
+    const answer = await action.run(() => api.playgroundWrite({ from: customer, to: channel.phone_number, text: message }));
+    if (!answer) return;
+    setWritten((w) => [...w, { id: answer.id, who: 'customer', text: message, at: Date.now() }]);
+    setText('');
+    replies.reload();
+  };
+
+  return (
+    <div className="split">
+      <div className="card phone" aria-label="Chat">
+        <div className="row wrap">
+          <label>
+            Your business number
+            <select value={channelId} onChange={(e) => setChannelId(e.target.value)}>
+              {channels.map((c) => (
+                <option key={c.id} value={c.id}>
+                  {c.phone_number} ({c.provider}
+                  {c.agent ? `, ${c.agent}` : ''})
+                </option>
+              ))}
+            </select>
+          </label>
+          <p className="muted">
+            You are the customer <strong data-testid="playground-customer">{customer}</strong>
+          </p>
+        </div>
+        <ol className="chat" aria-live="polite" aria-label="Conversation">
+          {lines.length === 0 && <li className="muted">Say hello to your agent.</li>}
+          {lines.map((l) => (
+            <li key={l.id} className={`bubble bubble-${l.who === 'customer' ? 'customer' : 'agent'}`} data-testid={`chat-${l.who}`}>
+              <p>{l.text}</p>
+            </li>
+          ))}
+        </ol>
+        <ErrorNotice error={action.error ?? replies.error} />
+        <form className="row" onSubmit={(e) => void submit(e)}>
+          <label className="grow">
+            <span className="visually-hidden">Message</span>
+            <input value={text} onChange={(e) => setText(e.target.value)} required maxLength={4096} placeholder="Type a message" />
+          </label>
+          <button type="submit" disabled={action.pending}>
+            Send
+          </button>
+        </form>
+      </div>
+      <WebhookEvents since={startedAt} />
+    </div>
+  );
+}
+
+/** The webhook deliveries that happened since the playground opened, across the tenant's endpoints. */
+function WebhookEvents({ since }: { since: string }) {
+  const api = useApi();
+  const events = useAsync(
+    async () => {
+      const endpoints = (await api.listWebhooks()).data;
+      const pages = await Promise.all(endpoints.map(async (e) => ({ endpoint: e, deliveries: (await api.deliveries(e.id)).data })));
+      return pages.flatMap((p) => p.deliveries.filter((d) => d.created_at >= since).map((d) => ({ url: p.endpoint.url, delivery: d })));
+    },
+    'playground-events',
+    DELIVERIES_LIVE,
+  );
+  return (
+    <section className="card" aria-labelledby="events-title">
+      <div className="row">
+        <h2 id="events-title">Webhook events</h2>
+        <button type="button" className="secondary button-small" onClick={events.reload}>
+          Refresh
+        </button>
+      </div>
+      <AsyncView
+        state={events}
+        what="webhook events"
+        isEmpty={(list) => list.length === 0}
+        empty={
+          <>
+            No events yet. They go to your <Link to="/webhooks">webhook endpoints</Link>.
+          </>
+        }
+      >
+        {(list) => (
+          <ul className="list" aria-live="polite">
+            {list.map(({ url, delivery }) => (
+              <EventLine key={delivery.id} url={url} delivery={delivery} />
+            ))}
+          </ul>
+        )}
+      </AsyncView>
+    </section>
+  );
+}
+
+function EventLine({ url, delivery }: { url: string; delivery: WebhookDelivery }) {
+  const last = delivery.attempts[delivery.attempts.length - 1];
+  return (
+    <li data-testid="playground-event" data-event-type={delivery.event_type} data-status={delivery.status}>
+      <strong>{delivery.event_type}</strong> <span className={`status status-${delivery.status}`}>{delivery.status}</span>
+      <span className="muted block">
+        → {url} {last ? `· ${last.status_code ?? 'no response'} in ${last.duration_ms} ms` : ''} · {formatTime(delivery.created_at)}
+      </span>
+    </li>
+  );
+}
+

@@ -1,0 +1,84 @@
+import { useState, type FormEvent } from 'react';
+import type { Account } from '../api';
+import { CopyableValue } from '../components/copy-button';
+import { ErrorNotice } from '../components/feedback';
+import { PageHeader } from '../components/page-header';
+import { useAction } from '../components/use-async';
+import { Link, useRouter } from '../router';
+import { useSession } from '../session/session';
+
+/** Creates an account, then shows its credentials exactly once. */
+export function SignUpPage() {
+  const { api } = useSession();
+  const [account, setAccount] = useState<Account>();
+  const [name, setName] = useState('');
+  const [email, setEmail] = useState('');
+  const action = useAction();
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const created = await action.run(() => api.signUp(name.trim(), email.trim() || undefined));
+    if (created) setAccount(created);
+  };
+
+  if (account) return <NewCredentials account={account} />;
+  return (
+    <section className="narrow">
+      <PageHeader title="Create your Parley account">Your business gets a WhatsApp sandbox number at once, so you can try everything.</PageHeader>
+      <form onSubmit={(e) => void submit(e)} className="form">
+        <label>
+          Business name
+          <input value={name} onChange={(e) => setName(e.target.value)} required maxLength={200} autoComplete="organization" />
+        </label>
+        <label>
+          Email <span className="muted">(optional)</span>
+          <input type="email" value={email} onChange={(e) => setEmail(e.target.value)} autoComplete="email" />
+        </label>
+        <ErrorNotice error={action.error} />
+        <button type="submit" disabled={action.pending}>
+          {action.pending ? 'Creating…' : 'Create account'}
+        </button>
+      </form>
+      <p>
+        Already have an account? <Link to="/sign-in">Sign in</Link>
+      </p>
+    </section>
+  );
+}
+
+function NewCredentials({ account }: { account: Account }) {
+  const { api, signIn } = useSession();
+  const { navigate } = useRouter();
+  const [saved, setSaved] = useState(false);
+  const action = useAction();
+
+  const continueToDashboard = async () => {
+    const token = await action.run(() => api.exchangeClientCredentials(account.client_id, account.client_secret));
+    if (!token) return;
+    signIn({ token: token.access_token, via: 'client credentials' });
+    navigate('/');
+  };
+
+  return (
+    <section className="narrow">
+      <PageHeader title="Your account is ready" />
+      <p className="notice notice-warning" role="alert">
+        Copy these now and keep them somewhere safe. The client secret and the API key are shown <strong>only this once</strong>: Parley
+        stores only their hashes and cannot show them again.
+      </p>
+      <dl className="credentials">
+        <CopyableValue label="Tenant ID" value={account.tenant_id} />
+        <CopyableValue label="Client ID" value={account.client_id} />
+        <CopyableValue label="Client secret" value={account.client_secret} />
+        <CopyableValue label="API key" value={account.api_key} />
+      </dl>
+      <label className="checkbox">
+        <input type="checkbox" checked={saved} onChange={(e) => setSaved(e.target.checked)} />I have saved my client secret and API key
+      </label>
+      <ErrorNotice error={action.error} />
+      <button type="button" disabled={!saved || action.pending} onClick={() => void continueToDashboard()}>
+        Continue to the dashboard
+      </button>
+    </section>
+  );
+}

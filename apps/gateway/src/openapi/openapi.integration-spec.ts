@@ -1,0 +1,170 @@
+import type { OpenAPIObject } from '@nestjs/swagger';
+import type { PathItemObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
+import { createParleyClient, isProblemDetails } from '@parley/api-client';
+import Ajv from 'ajv';
+import addFormats from 'ajv-formats';
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { registeredRoutes } from '../http/route-registry';
+import { GatewayTestApp } from '../test/gateway-test-app';
+import { DOCS_PATH, OPENAPI_JSON_PATH } from './openapi-document';
+
+const ROOT = join(__dirname, '../../../..');
+const CLIENT_TYPES_FILE = 'libs/api-client/src/generated/parley-api.ts';
+
+/** Runs one of the ESM-only tools under tools/api (jest here is CommonJS) with the document on stdin. */
+function runTool(script: string, document: OpenAPIObject): string {
+  try {
+    return execFileSync(process.execPath, [join(ROOT, 'tools/api', script)], { input: JSON.stringify(document), encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  } catch (err) {
+    return String((err as { stdout?: string }).stdout ?? err);
+  }
+}
+const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
+
+/** Routes that serve the reference itself or a UI (not API operations). */
+const NOT_OPERATIONS = [OPENAPI_JSON_PATH, DOCS_PATH, '/dashboard'];
+const isOperation = (url: string) => !NOT_OPERATIONS.some((prefix) => url === prefix || url.startsWith(`${prefix}/`));
+
+/** Fastify's `/api/v1/agents/:agent_name` → OpenAPI's `/api/v1/agents/{agent_name}`. */
+const toOpenApiPath = (url: string) => url.replace(/:([A-Za-z0-9_]+)/g, '{$1}').replace(/\/+$/, '') || '/';
+
+function documentedOperations(document: OpenAPIObject): string[] {
+  return Object.entries(document.paths).flatMap(([path, item]: [string, PathItemObject]) =>
+    METHODS.filter((method) => item[method]).map((method) => `${method.toUpperCase()} ${path}`),
+  );
+}
+
+describe('gateway: OpenAPI document, reference page and typed client', () => {
+  let gateway: GatewayTestApp;
+  let document: OpenAPIObject;
+
+  beforeAll(async () => {
+    gateway = await GatewayTestApp.start('openapi');
+    const answer = await gateway.request<OpenAPIObject>('GET', OPENAPI_JSON_PATH);
+    expect(answer.status).toBe(200);
+    document = answer.body;
+  });
+
+  afterAll(async () => {
+    await gateway?.close();
+  });
+
+  it('is a valid OpenAPI 3 document under the standard validator', () => {
+    expect(document.openapi).toMatch(/^3\./);
+    const result = JSON.parse(runTool('validate-openapi.mjs', document)) as { valid: boolean; errors: unknown[] };
+    expect(result).toEqual(expect.objectContaining({ valid: true, errors: [] }));
+  });
+
+  it('documents every route the server registers, and no route it does not serve', () => {
+    const fastify = gateway.app.getHttpAdapter().getInstance() as unknown as FastifyInstance;
+    const served = [
+      ...new Set(
+        registeredRoutes(fastify)
+          .filter((route) => (METHODS as readonly string[]).includes(route.method.toLowerCase()) && isOperation(route.url))
+          .map((route) => `${route.method.toUpperCase()} ${toOpenApiPath(route.url)}`),
+      ),
+    ].sort();
+    expect(served.length).toBeGreaterThan(40);
+    expect(documentedOperations(document).sort()).toEqual(served);
+  });
+
+  it('describes each operation: a success answer, problem+json errors, and security on tenant routes', () => {
+    for (const [path, item] of Object.entries(document.paths)) {
+      for (const method of METHODS) {
+        const operation = item[method];
+        if (!operation) continue;
+        const where = `${method.toUpperCase()} ${path}`;
+        const statuses = Object.keys(operation.responses);
+        expect({ where, success: statuses.some((s) => /^2\d\d$/.test(s)) }).toEqual({ where, success: true });
+        if (/^\/(api\/)?v1\//.test(path) && path !== '/api/v1/accounts') {
+          expect({ where, security: operation.security }).toEqual({ where, security: [{ oauth2: [] }, { apiKey: [] }] });
+          expect({ where, has401: statuses.includes('401'), has429: statuses.includes('429') }).toEqual({ where, has401: true, has429: true });
+          const unauthorized = operation.responses['401'] as { content: Record<string, unknown> };
+          expect({ where, media: Object.keys(unauthorized.content) }).toEqual({ where, media: ['application/problem+json'] });
+        }
+        if (operation.requestBody) expect({ where, has400: statuses.includes('400') }).toEqual({ where, has400: true });
+      }
+    }
+    expect(Object.keys(document.components?.securitySchemes ?? {}).sort()).toEqual(['adminToken', 'apiKey', 'clientBasic', 'oauth2']);
+    expect(document.paths['/oauth/token'].post?.requestBody).toEqual(
+      expect.objectContaining({ content: expect.objectContaining({ 'application/x-www-form-urlencoded': expect.anything(), 'application/json': expect.anything() }) }),
+    );
+  });
+
+  it('reads request schemas from the DTO rules (lengths, enums, required fields, no unknown fields)', () => {
+    const schemas = document.components?.schemas as Record<string, Record<string, never>>;
+    expect(schemas.SendMessageBody).toEqual(
+      expect.objectContaining({
+        required: ['channel', 'to'],
+        additionalProperties: false,
+        properties: expect.objectContaining({
+          channel: { type: 'string', enum: ['whatsapp'] },
+          message: expect.objectContaining({ type: 'string', minLength: 1, maxLength: 4096 }),
+          template: { $ref: '#/components/schemas/TemplateDto' },
+        }),
+      }),
+    );
+    expect(schemas.UpsertAgentBody.properties).toEqual(
+      expect.objectContaining({
+        skills: expect.objectContaining({ type: 'array', uniqueItems: true, items: { type: 'string', enum: ['faq_responder', 'lead_capture', 'appointment_booking'] } }),
+        faqs: expect.objectContaining({ type: 'array', maxItems: 500, items: { $ref: '#/components/schemas/FaqDto' } }),
+      }),
+    );
+    expect(schemas.UpdateChannelBody.properties).toEqual(expect.objectContaining({ agent: expect.objectContaining({ nullable: true }) }));
+  });
+
+  it('answers real requests with bodies that match the documented schemas', async () => {
+    const ajv = new Ajv({ strict: false, allErrors: true });
+    addFormats(ajv);
+    // Ajv understands OpenAPI 3.0's `nullable`; refs resolve against the document's components.
+    ajv.addSchema({ $id: 'parley', components: { schemas: document.components?.schemas ?? {} } });
+    const check = (schema: string, body: unknown) => {
+      const validate = ajv.getSchema(`parley#/components/schemas/${schema}`)!;
+      expect({ schema, valid: validate(body), errors: validate.errors ?? null }).toEqual({ schema, valid: true, errors: null });
+    };
+
+    const client = createParleyClient({ baseUrl: gateway.baseUrl });
+    const account = await client.POST('/api/v1/accounts', { body: { name: 'Docs Bakery', email: 'docs@example.com' } });
+    expect(account.response.status).toBe(201);
+    check('CreatedAccount', account.data);
+
+    const token = await client.POST('/oauth/token', {
+      body: { grant_type: 'client_credentials', client_id: account.data!.client_id, client_secret: account.data!.client_secret },
+    });
+    expect(token.response.status).toBe(200);
+    check('AccessToken', token.data);
+
+    const tenant = createParleyClient({ baseUrl: gateway.baseUrl, token: token.data!.access_token });
+    const key = await tenant.POST('/api/v1/api-keys', { body: { name: 'ci' } });
+    expect(key.response.status).toBe(201);
+    check('CreatedApiKey', key.data);
+    const keys = await tenant.GET('/api/v1/api-keys', { params: { query: { limit: 10 } } });
+    check('ApiKeyPage', keys.data);
+    const usage = await tenant.GET('/api/v1/usage');
+    check('Usage', usage.data);
+    expect(usage.response.headers.get('ratelimit')).toMatch(/^"daily";r=\d+;t=\d+$/);
+
+    const refused = await createParleyClient({ baseUrl: gateway.baseUrl, token: 'parley_sk_not-a-key' }).GET('/api/v1/usage');
+    expect(refused.response.status).toBe(401);
+    expect(isProblemDetails(refused.error)).toBe(true);
+    check('ProblemDetails', refused.error);
+  });
+
+  it('serves the reference page at /docs', async () => {
+    const page = await gateway.request<string>('GET', DOCS_PATH);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toContain('text/html');
+    expect(page.body).toContain('swagger-ui');
+    const init = await gateway.request<string>('GET', `${DOCS_PATH}/swagger-ui-init.js`);
+    expect(init.status).toBe(200);
+    expect(init.body).toContain('/api/v1/agents/{agent_name}');
+  });
+
+  it('keeps the checked-in client types equal to what the current code generates (else run `npm run api:generate`)', () => {
+    const checkedIn = readFileSync(join(ROOT, CLIENT_TYPES_FILE), 'utf8');
+    expect(checkedIn).toBe(runTool('client-types.mjs', document));
+  });
+});

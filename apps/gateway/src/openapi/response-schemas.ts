@@ -1,0 +1,182 @@
+import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
+import { DELIVERY_STATUSES, ProblemTypes, SKILLS, SUPPORTED_CHANNELS, WEBHOOK_EVENT_TYPES, WHATSAPP_PROVIDERS } from '@parley/contracts';
+import { PLANS } from '../accounts/tenant.entity';
+import { schemaRef, type Schema } from './dto-schema';
+
+/*
+ * The answers' shapes (CONTRACT.md §1–§9). The records are TypeScript interfaces in @parley/contracts (no run-time
+ * metadata), so they are declared here once, with the enums taken from the same constants the services use; the
+ * OpenAPI integration test checks real answers against them.
+ */
+
+const string: SchemaObject = { type: 'string' };
+const timestamp: SchemaObject = { type: 'string', format: 'date-time' };
+const nullable = (schema: SchemaObject): SchemaObject => ({ ...schema, nullable: true });
+const id = (prefix: string): SchemaObject => ({ type: 'string', pattern: `^${prefix}_`, example: `${prefix}_01JD3S4ZC5Q2X8V6N7M9P0R1T2` });
+const enumOf = (values: readonly (string | number)[]): SchemaObject => ({ type: typeof values[0] === 'number' ? 'integer' : 'string', enum: [...values] });
+
+/** An object whose listed properties are all present (optional ones listed in `optional`). */
+function record(properties: Record<string, Schema>, optional: string[] = []): SchemaObject {
+  return { type: 'object', properties, required: Object.keys(properties).filter((p) => !optional.includes(p)) };
+}
+
+/** `{data: [...], next_cursor}` of every list (CONTRACT.md §1). */
+export const pageOf = (item: string): SchemaObject => record({ data: { type: 'array', items: schemaRef(item) }, next_cursor: nullable(string) });
+
+const faq = record({ question: string, answer: string });
+const booking = record({
+  timezone: string,
+  slot_minutes: { type: 'integer' },
+  opening_hours: { type: 'object', additionalProperties: { type: 'array', items: { type: 'array', items: string, minItems: 2, maxItems: 2 } } },
+});
+const agentBody = {
+  name: string,
+  instruction: string,
+  greeting: string,
+  skills: { type: 'array', items: enumOf(SKILLS) },
+  faqs: { type: 'array', items: faq },
+  booking: nullable(booking),
+};
+
+const channel = {
+  id: id('chn'),
+  provider: enumOf(WHATSAPP_PROVIDERS),
+  phone_number: string,
+  phone_number_id: nullable(string),
+  waba_id: nullable(string),
+  status: enumOf(['connected', 'disconnected']),
+  agent: nullable(string),
+  is_default: { type: 'boolean' },
+  send_limit_per_second: nullable({ type: 'integer' }),
+  created_at: timestamp,
+};
+
+const webhookEndpoint = {
+  id: id('whk'),
+  url: { type: 'string', format: 'uri' },
+  events: { type: 'array', items: enumOf(WEBHOOK_EVENT_TYPES) },
+  description: nullable(string),
+  enabled: { type: 'boolean' },
+  ordered: { type: 'boolean' },
+  created_at: timestamp,
+};
+
+const accepted: SchemaObject = { type: 'boolean', enum: [true] };
+
+const conversationSummary = {
+  id: id('cnv'),
+  customer: string,
+  channel_id: id('chn'),
+  state: enumOf(['active', 'handed_off']),
+  started_at: timestamp,
+  last_message_at: timestamp,
+};
+
+/** Every response schema, by component name. */
+export const RESPONSE_SCHEMAS: Record<string, SchemaObject> = {
+  ProblemDetails: {
+    type: 'object',
+    description: 'RFC 9457 problem details (`application/problem+json`); `type` is stable per kind of error.',
+    properties: {
+      // Open (not an enum): a client must cope with a kind of error added later.
+      type: { type: 'string', format: 'uri', description: `Stable per kind of error, e.g. ${Object.values(ProblemTypes).map((t) => `\`${t}\``).join(', ')}.` },
+      title: string,
+      status: { type: 'integer' },
+      detail: string,
+      instance: string,
+      errors: { type: 'array', items: record({ field: string, message: string }) },
+      request_id: string,
+    },
+    required: ['type', 'title', 'status', 'detail', 'request_id'],
+  },
+  OAuthError: record(
+    { error: enumOf(['invalid_request', 'invalid_client', 'unsupported_grant_type']), error_description: string },
+    ['error_description'],
+  ),
+  CreatedAccount: record({ tenant_id: id('ten'), plan: enumOf(['free']), client_id: string, client_secret: string, api_key: string }),
+  AccessToken: record({ access_token: string, token_type: enumOf(['Bearer']), expires_in: { type: 'integer' } }),
+  TokenRequest: {
+    type: 'object',
+    description: 'Client credentials in the body, or omitted from it and sent as HTTP Basic client authentication.',
+    properties: { grant_type: enumOf(['client_credentials']), client_id: string, client_secret: string, scope: string },
+    required: ['grant_type'],
+  },
+  ApiKey: record({ id: id('key'), name: nullable(string), prefix: string, created_at: timestamp }),
+  CreatedApiKey: record({ id: id('key'), name: nullable(string), api_key: string, created_at: timestamp }),
+  Agent: record({ id: id('agt'), ...agentBody, version: { type: 'integer' }, created_at: timestamp, updated_at: timestamp }),
+  AgentVersionSummary: record({ version: { type: 'integer' }, created_at: timestamp }),
+  AgentVersion: record({ version: { type: 'integer' }, created_at: timestamp, body: record(agentBody) }),
+  AgentTestResult: record({ reply: string, skill: nullable(string), handoff: { type: 'boolean' } }),
+  SendResult: record({ status: enumOf(['sent']), message_id: id('msg') }),
+  Message: record(
+    {
+      message_id: id('msg'),
+      direction: enumOf(['outbound', 'inbound']),
+      channel: enumOf(SUPPORTED_CHANNELS),
+      from: string,
+      to: string,
+      type: string,
+      message: string,
+      status: enumOf(['accepted', 'sent', 'delivered', 'read', 'failed', 'received']),
+      status_history: { type: 'array', items: record({ status: string, at: timestamp }) },
+      error: record({ code: string, title: string }),
+      created_at: timestamp,
+    },
+    ['error'],
+  ),
+  Webhook: record(webhookEndpoint),
+  CreatedWebhook: record({ ...webhookEndpoint, secret: { type: 'string', pattern: '^whsec_' } }),
+  WebhookSecret: record({ secret: { type: 'string', pattern: '^whsec_' } }),
+  WebhookDelivery: record({
+    id: id('dlv'),
+    endpoint_id: id('whk'),
+    event_id: string,
+    event_type: string,
+    status: enumOf(DELIVERY_STATUSES),
+    attempt_count: { type: 'integer' },
+    next_attempt_at: nullable(timestamp),
+    created_at: timestamp,
+    updated_at: timestamp,
+    attempts: {
+      type: 'array',
+      items: record({
+        attempt: { type: 'integer' },
+        attempted_at: timestamp,
+        status_code: nullable({ type: 'integer' }),
+        duration_ms: { type: 'integer' },
+        error: nullable(string),
+        response_excerpt: nullable(string),
+      }),
+    },
+  }),
+  TestEventAccepted: record({ accepted: accepted, event_id: string }),
+  RetryAccepted: record({ accepted: accepted, delivery_id: id('dlv') }),
+  ReplayAccepted: record({ accepted: accepted, deliveries: { type: 'integer', description: 'How many deliveries were queued again.' } }),
+  Channel: record(channel),
+  ConnectedChannel: record({ ...channel, inbound_token: { type: 'string', description: '360dialog channels only, shown this once.' } }, ['inbound_token']),
+  Conversation: record(conversationSummary),
+  ConversationDetail: record({
+    ...conversationSummary,
+    messages: { type: 'array', items: record({ message_id: id('msg'), role: enumOf(['customer', 'agent']), text: string, at: timestamp }) },
+  }),
+  Lead: record({ id: id('led'), name: nullable(string), email: nullable(string), phone: nullable(string), interest: nullable(string), conversation_id: id('cnv'), created_at: timestamp }),
+  Appointment: record({
+    id: id('apt'),
+    customer: string,
+    starts_at: timestamp,
+    ends_at: timestamp,
+    timezone: string,
+    status: enumOf(['booked', 'cancelled']),
+    conversation_id: id('cnv'),
+  }),
+  Usage: record({ plan: enumOf(PLANS), limit: nullable({ type: 'integer' }), used_today: { type: 'integer' }, resets_at: timestamp }),
+  TenantPlan: record({ tenant_id: id('ten'), plan: enumOf(PLANS) }),
+  ...Object.fromEntries(
+    ['Agent', 'AgentVersionSummary', 'ApiKey', 'Appointment', 'Channel', 'Conversation', 'Lead', 'Message', 'Webhook', 'WebhookDelivery'].map((item) => [
+      `${item}Page`,
+      pageOf(item),
+    ]),
+  ),
+  Health: record({ status: string }),
+  Readiness: record({ status: enumOf(['ready', 'not_ready']), checks: { type: 'object', additionalProperties: true } }),
+};

@@ -1,0 +1,120 @@
+import { Headers, Topics, type EventEnvelope, type MessageOutboundEvent, type WhatsappWebhookEvent } from '@parley/contracts';
+import { EventPublisher } from '@parley/kafka';
+import { expectMatchesEventSchema, pollUntil, recordedEventExamples } from '@parley/testing';
+import { randomBytes } from 'node:crypto';
+import { ChannelsService } from '../channels/channels.service';
+import { CustomerWindowService } from '../messages/customer-window.service';
+import { FakeCloudApi, cloudApiErrorBody } from '../test/fake-cloud-api';
+import { startMessagingService, type MessagingServiceUnderTest } from '../test/messaging-service-under-test';
+
+/** The tenant and business number the recorded examples (libs/contracts/examples) are about. */
+const EXAMPLE_TENANT = 'ten_01JD8Z6W2K3M4N5P6Q7R8S9T0V';
+const EXAMPLE_NUMBER = { phone_number: '+14155550100', phone_number_id: '106540352242922' };
+
+/**
+ * Both sides of messaging-service's event contracts on a real broker: it handles the recorded examples of the
+ * events it consumes (current and previous schema version), and what it publishes matches the recorded schemas.
+ */
+describe('messaging-service events match their contracts (real Kafka)', () => {
+  let service: MessagingServiceUnderTest;
+  let graph: FakeCloudApi;
+  let exampleChannelId: string;
+  let d360ChannelId: string;
+
+  beforeAll(async () => {
+    graph = await FakeCloudApi.start();
+    service = await startMessagingService('msgcontracts', { SANDBOX_ENABLED: 'false', GRAPH_API_BASE_URL: graph.url, D360_BASE_URL: graph.url });
+    const channels = service.app.get(ChannelsService);
+    exampleChannelId = (await channels.connect(EXAMPLE_TENANT, { provider: 'meta', ...EXAMPLE_NUMBER, access_token: 'EAAG-contract-token', agent: 'support' })).id;
+    d360ChannelId = (await channels.connect(EXAMPLE_TENANT, { provider: '360dialog', phone_number: '+4930901820', phone_number_id: null, access_token: 'd360-key' })).id;
+    // The customers wrote recently, so free-form sends to them are inside WhatsApp's 24-hour window.
+    await service.app.get(CustomerWindowService).recordInbound(exampleChannelId, ['+14155550123', '+15550003333', '+15550004444'], new Date().toISOString());
+  });
+
+  afterAll(async () => {
+    await service?.close();
+    await graph?.close();
+  });
+
+  const publish = (topic: string, key: string, envelope: EventEnvelope) =>
+    service.kafka.publisher.publish([{ topic, key, value: envelope, headers: { [Headers.EventType]: envelope.type } }]);
+  const statusOf = (messageId: string, status: string) => service.statuses.find((m) => m.value.data.message_id === messageId && m.value.data.status === status);
+
+  describe('consumes the recorded examples of message.outbound', () => {
+    const examples = recordedEventExamples<MessageOutboundEvent>(Topics.MessageOutbound);
+
+    it.each(examples.map((e) => [`v${e.version}/${e.name}`, e] as const))('%s: sends it and announces sent (a valid message.status)', async (_label, example) => {
+      // An agent reply names the conversation's channel: point it at this test's channel, leaving the shape as recorded.
+      const data = example.envelope.data.channel_id ? { ...example.envelope.data, channel_id: exampleChannelId } : example.envelope.data;
+      await publish(Topics.MessageOutbound, `${example.envelope.tenant_id}:${data.to}`, { ...example.envelope, data });
+
+      const sent = await pollUntil(() => statusOf(data.message_id, 'sent'), { description: `message.status sent of ${example.name}`, timeoutMs: 20_000 });
+      expectMatchesEventSchema(Topics.MessageStatus, sent.value);
+      expect(sent.key).toBe(`${EXAMPLE_TENANT}:${data.to}`);
+      expect(graph.sends.filter((s) => s.body.biz_opaque_callback_data === data.message_id)).toHaveLength(1);
+    });
+  });
+
+  describe('consumes the recorded examples of whatsapp.webhook', () => {
+    const examples = recordedEventExamples<WhatsappWebhookEvent>(Topics.WhatsappWebhook);
+
+    it('has examples of every provider', () => {
+      expect(new Set(examples.map((e) => e.envelope.data.provider))).toEqual(new Set(['meta', '360dialog']));
+    });
+
+    it.each(examples.map((e) => [`v${e.version}/${e.name}`, e] as const))('%s: handles it without a dead letter', async (_label, example) => {
+      // A 360dialog notification is routed by the channel its URL named: this test's 360dialog channel.
+      const data = example.envelope.data.provider === '360dialog' ? { ...example.envelope.data, channel_id: d360ChannelId } : example.envelope.data;
+      const key = data.channel_id ?? EXAMPLE_NUMBER.phone_number_id;
+      await publish(Topics.WhatsappWebhook, key, { ...example.envelope, data });
+      // A barrier on the same key (same partition) is consumed after the example: once it arrived, the example was handled.
+      const barrier = `wamid.barrier${randomBytes(6).toString('hex')}`;
+      const barrierBody = {
+        object: 'whatsapp_business_account',
+        entry: [{ id: '1', changes: [{ field: 'messages', value: { metadata: { phone_number_id: EXAMPLE_NUMBER.phone_number_id }, messages: [{ from: '14155550999', id: barrier, timestamp: '1763633760', type: 'text', text: { body: 'barrier' } }] } }] }],
+      };
+      await publish(Topics.WhatsappWebhook, key, EventPublisher.envelope(Topics.WhatsappWebhook, null, { ...data, raw_body: JSON.stringify(barrierBody) }));
+      await pollUntil(() => service.inbound.find((m) => m.value.data.provider_message_id === barrier), { description: 'the barrier', timeoutMs: 20_000 });
+      expect(service.deadLetters.messages).toEqual([]);
+    });
+
+    it('turns the recorded Cloud API message into a message.inbound that matches its schema', async () => {
+      const [meta] = examples.filter((e) => e.envelope.data.provider === 'meta');
+      const wamid = (JSON.parse(meta.envelope.data.raw_body) as { entry: { changes: { value: { messages: { id: string }[] } }[] }[] }).entry[0].changes[0].value.messages[0].id;
+      const event = await pollUntil(() => service.inbound.find((m) => m.value.data.provider_message_id === wamid), { description: 'message.inbound of the example' });
+      expectMatchesEventSchema(Topics.MessageInbound, event.value);
+      expect(event.value).toMatchObject({ tenant_id: EXAMPLE_TENANT, data: { channel_id: exampleChannelId, from: '+14155550123', text: 'When are you open?', channel_agent: 'support' } });
+      expect(event.key).toBe(`${EXAMPLE_TENANT}:+14155550123`);
+    });
+  });
+
+  describe('publishes message.status matching its schema', () => {
+    const send = async (to: string) => {
+      const data = { message_id: `msg_${randomBytes(13).toString('hex').slice(0, 26).toUpperCase()}`, channel: 'whatsapp' as const, from: null, to, content: { type: 'text' as const, text: 'hi' }, origin: 'api' as const, accepted_at: new Date().toISOString() };
+      await publish(Topics.MessageOutbound, `${EXAMPLE_TENANT}:${to}`, EventPublisher.envelope(Topics.MessageOutbound, EXAMPLE_TENANT, data));
+      return data.message_id;
+    };
+
+    it('failed, with the provider error', async () => {
+      graph.answerNext('+15550003333', 400, cloudApiErrorBody(131026, 'Message undeliverable'));
+      const messageId = await send('+15550003333');
+      const failed = await pollUntil(() => statusOf(messageId, 'failed'), { description: 'message.status failed', timeoutMs: 20_000 });
+      expect(failed.value.data.error).toEqual({ code: '131026', title: expect.any(String) });
+      expectMatchesEventSchema(Topics.MessageStatus, failed.value);
+    });
+
+    it('delivered, from a provider status notification', async () => {
+      const messageId = await send('+15550004444');
+      await pollUntil(() => statusOf(messageId, 'sent'), { description: 'message.status sent', timeoutMs: 20_000 });
+      const wamid = graph.sends.find((s) => s.body.biz_opaque_callback_data === messageId)!.wamid!;
+      const notification = {
+        object: 'whatsapp_business_account',
+        entry: [{ id: '1', changes: [{ field: 'messages', value: { metadata: { phone_number_id: EXAMPLE_NUMBER.phone_number_id }, statuses: [{ id: wamid, status: 'delivered', timestamp: String(Math.floor(Date.now() / 1000)), recipient_id: '15550004444' }] } }] }],
+      };
+      const data = { provider: 'meta' as const, channel_id: null, raw_body: JSON.stringify(notification), received_at: new Date().toISOString() };
+      await publish(Topics.WhatsappWebhook, EXAMPLE_NUMBER.phone_number_id, EventPublisher.envelope(Topics.WhatsappWebhook, null, data));
+      const delivered = await pollUntil(() => statusOf(messageId, 'delivered'), { description: 'message.status delivered', timeoutMs: 20_000 });
+      expectMatchesEventSchema(Topics.MessageStatus, delivered.value);
+    });
+  });
+});

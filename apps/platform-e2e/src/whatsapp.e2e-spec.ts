@@ -1,0 +1,152 @@
+import { pollUntil } from '@parley/testing';
+import { apiClient } from './support/api';
+import { http } from './support/http';
+import { startPlatform, type Platform } from './support/platform';
+
+// WhatsApp end to end (issue 5): embedded signup through the gateway, the messaging-service and the sandbox's Graph
+// routes; template sends and the 24-hour window on the number it connected; a slow provider that must not get a
+// message twice. Public HTTP only, plus the sandbox's own routes playing WhatsApp.
+
+interface SandboxMessage {
+  id: string;
+  phone_number_id: string;
+  to: string;
+  type: 'text' | 'template';
+  text?: { body: string };
+  template?: { name: string; language: { code: string }; components?: unknown[] };
+}
+
+/** The Cloud API default time-out of a provider call (WHATSAPP_PROVIDER_TIMEOUT_MS): the slow sandbox answers later. */
+const PROVIDER_TIMEOUT_MS = 5_000;
+
+describe('WhatsApp end to end: embedded signup, templates, the 24-hour window and a slow provider', () => {
+  let platform: Platform;
+
+  beforeAll(async () => {
+    platform = await startPlatform();
+  }, 180_000);
+
+  afterAll(async () => {
+    await platform?.stop();
+  }, 60_000);
+
+  async function signUp(name: string) {
+    const api = apiClient(platform.gateway);
+    const account = await api.POST('/api/v1/accounts', { body: { name } });
+    expect(account.response.status).toBe(201);
+    const { client_id, client_secret } = account.data!;
+    const token = await api.POST('/oauth/token', { body: { grant_type: 'client_credentials', client_id, client_secret } });
+    expect(token.response.status).toBe(200);
+    return apiClient(platform.gateway, token.data!.access_token);
+  }
+
+  async function sandboxMessages(to: string): Promise<SandboxMessage[]> {
+    const res = await http<{ data: SandboxMessage[] }>('GET', `${platform.sandbox}/_sandbox/messages?to=${encodeURIComponent(to)}`);
+    expect(res.status).toBe(200);
+    return res.body.data;
+  }
+
+  /** One counter of the messaging-service's Prometheus metrics (0 when it has no sample yet). */
+  async function metric(name: string, labels = ''): Promise<number> {
+    const res = await http<string>('GET', `${platform.urls['messaging-service']}/metrics`);
+    const line = res.text.split('\n').find((l) => l.startsWith(`${name}${labels ? `{${labels}}` : ''} `));
+    return line ? Number(line.split(' ').at(-1)) : 0;
+  }
+
+  it('connects a number by embedded signup, sends a template to a new customer, and refuses free-form text outside the window', async () => {
+    const api = await signUp('Signup Florist');
+    const wabaId = `1${Date.now()}`.slice(0, 15);
+    const phoneNumberId = `2${Date.now()}`.slice(0, 15);
+
+    // A failed code exchange answers a clear problem and connects nothing.
+    const refused = await api.POST('/api/v1/channels/whatsapp/embedded-signup', { body: { code: 'invalid', waba_id: wabaId, phone_number_id: phoneNumberId } });
+    expect(refused.response.status).toBe(400);
+    expect(refused.response.headers.get('content-type')).toContain('application/problem+json');
+    expect((await api.GET('/api/v1/channels')).data!.data.map((c) => c.provider)).toEqual(['sandbox']);
+
+    // The real flow: code → business token, WABA subscription, number registration, display number, all against the
+    // sandbox's Graph routes (GRAPH_API_BASE_URL).
+    const signup = await api.POST('/api/v1/channels/whatsapp/embedded-signup', { body: { code: `code-${Date.now()}`, waba_id: wabaId, phone_number_id: phoneNumberId } });
+    expect(signup.response.status).toBe(201);
+    expect(signup.data).toMatchObject({
+      id: expect.stringMatching(/^chn_/),
+      provider: 'meta',
+      phone_number: expect.stringMatching(/^\+\d+$/),
+      phone_number_id: phoneNumberId,
+      waba_id: wabaId,
+      status: 'connected',
+      is_default: false,
+    });
+    expect(JSON.stringify(signup.data)).not.toMatch(/access_token|EAA/);
+    const numbers = await http<{ data: { phone_number: string; phone_number_id: string }[] }>('GET', `${platform.sandbox}/_sandbox/numbers`);
+    expect(numbers.body.data).toContainEqual(expect.objectContaining({ phone_number_id: phoneNumberId, phone_number: signup.data!.phone_number }));
+    const from = signup.data!.phone_number;
+
+    // A template opens a conversation with a customer who never wrote: it reaches WhatsApp as a Cloud API template.
+    const customer = '+12025550181';
+    const template = { name: 'order_update', language: { code: 'en_US' }, components: [{ type: 'body', parameters: [{ type: 'text', text: 'Ana' }] }] };
+    const sent = await api.POST('/v1/send', { body: { channel: 'whatsapp', to: customer, from, template } });
+    expect(sent.response.status).toBe(200);
+    expect(sent.data).toEqual({ status: 'sent', message_id: expect.stringMatching(/^msg_/) });
+    const delivered = await pollUntil(async () => (await sandboxMessages(customer)).find((m) => m.phone_number_id === phoneNumberId), {
+      timeoutMs: 30_000,
+      intervalMs: 250,
+      description: 'the template at the sandbox',
+    });
+    expect(delivered).toMatchObject({ type: 'template', template });
+    const record = await pollUntil(
+      async () => {
+        const r = await api.GET('/api/v1/messages/{message_id}', { params: { path: { message_id: sent.data!.message_id } } });
+        return r.data?.status === 'read' && r.data;
+      },
+      { timeoutMs: 30_000, intervalMs: 250, description: 'the template read (statuses back through the gateway)' },
+    );
+    expect(record).toMatchObject({ type: 'template', from, to: customer });
+    expect(record.status_history.map((e) => e.status)).toEqual(['sent', 'delivered', 'read']);
+
+    // Free-form text to that customer (who has not written in 24 h) is accepted, then fails clearly: 131047.
+    const text = await api.POST('/v1/send', { body: { channel: 'whatsapp', to: customer, from, message: 'Are you still interested?' } });
+    expect(text.response.status).toBe(200);
+    const failed = await pollUntil(
+      async () => {
+        const r = await api.GET('/api/v1/messages/{message_id}', { params: { path: { message_id: text.data!.message_id } } });
+        return r.data?.status === 'failed' && r.data;
+      },
+      { timeoutMs: 30_000, intervalMs: 250, description: 'the free-form text to fail' },
+    );
+    expect(failed.error).toEqual({ code: '131047', title: expect.stringMatching(/24 hours|window/i) });
+    expect((await sandboxMessages(customer)).filter((m) => m.type === 'text')).toEqual([]);
+  }, 120_000);
+
+  it('sends a message once when the provider takes it but answers after the time-out (its status names the message)', async () => {
+    const api = await signUp('Slow Provider Ltd');
+    const channel = (await api.GET('/api/v1/channels')).data!.data.find((c) => c.provider === 'sandbox')!;
+    const slow = await http('PUT', `${platform.sandbox}/_sandbox/numbers/${channel.phone_number_id}/behaviour`, { json: { answer_delay_ms: PROVIDER_TIMEOUT_MS + 2_000 } });
+    expect(slow.status).toBe(200);
+    const unknownBefore = await metric('messaging_provider_sends_total', 'provider="sandbox",outcome="unknown"');
+    const repeatedBefore = await metric('messaging_repeated_sends_total');
+
+    const customer = '+12025550182';
+    const sent = await api.POST('/v1/send', { body: { channel: 'whatsapp', to: customer, message: 'Your table is booked.' } });
+    expect(sent.response.status).toBe(200);
+    const messageId = sent.data!.message_id;
+
+    // The sandbox reports the message (naming it in biz_opaque_callback_data) before its answer comes: that records it.
+    const read = await pollUntil(
+      async () => {
+        const r = await api.GET('/api/v1/messages/{message_id}', { params: { path: { message_id: messageId } } });
+        return r.data?.status === 'read' && r.data;
+      },
+      { timeoutMs: 30_000, intervalMs: 250, description: 'the slow message read' },
+    );
+    expect(read.status_history.map((e) => e.status)).toEqual(['sent', 'delivered', 'read']);
+    // The attempt's time-out has been handled (its outcome was unknown), and nothing was sent again.
+    await pollUntil(async () => (await metric('messaging_provider_sends_total', 'provider="sandbox",outcome="unknown"')) > unknownBefore, {
+      timeoutMs: 20_000,
+      intervalMs: 250,
+      description: 'the timed-out attempt to be handled',
+    });
+    expect((await sandboxMessages(customer)).filter((m) => m.text?.body === 'Your table is booked.')).toHaveLength(1);
+    expect(await metric('messaging_repeated_sends_total')).toBe(repeatedBefore);
+  }, 90_000);
+});

@@ -1,0 +1,82 @@
+import type { ReplyRequest } from '../replies/reply-engine';
+import { MONDAY_MORNING, bakery, clinic } from '../skills/test-agents';
+import { ToolSession } from './skill-tools';
+
+function session(agent = clinic, busy: number[] = [], state: ReplyRequest['state'] = {}): ToolSession {
+  return new ToolSession({
+    tenantId: 'ten_spec',
+    agent,
+    conversationHistory: [],
+    firstReply: false,
+    message: { text: '', type: 'text', contactName: null },
+    customer: '+447911123456',
+    state,
+    now: MONDAY_MORNING,
+    calendar: { busy: () => Promise.resolve(new Set(busy)) },
+  });
+}
+
+describe('the skills as LLM tools', () => {
+  it("exposes only the agent's skills (and the hand-off)", () => {
+    expect(session(bakery).tools().map((t) => t.function.name)).toEqual(['search_faqs', 'save_lead_details', 'transfer_to_human']);
+    expect(session(clinic).tools().map((t) => t.function.name)).toEqual(['search_faqs', 'find_free_slots', 'book_appointment', 'transfer_to_human']);
+  });
+
+  it('answers a bad call with an error the model can act on', async () => {
+    const s = session();
+    expect(await s.call('save_lead_details', '{}')).toEqual({ error: expect.stringContaining('unknown tool "save_lead_details"') });
+    expect(await s.call('search_faqs', '{"question": ')).toEqual({ error: 'arguments must be a JSON object' });
+    expect(await s.call('search_faqs', '[1]')).toEqual({ error: 'arguments must be a JSON object' });
+  });
+
+  it('searches the FAQs with the BM25 index and its confidence threshold', async () => {
+    const s = session(bakery);
+    expect(await s.call('search_faqs', JSON.stringify({ question: 'do u deliver cakes' }))).toEqual({
+      matches: [expect.objectContaining({ question: 'Do you deliver cakes?', answer: 'Yes, we deliver cakes within 10 km.' })],
+    });
+    expect(await s.call('search_faqs', JSON.stringify({ question: 'can I bring my dog' }))).toMatchObject({ matches: [], note: expect.any(String) });
+    expect(s.skill).toBe('faq_responder');
+  });
+
+  it('reads lead fields with the lead skill (spelt-out email, local phone) and completes the lead as an effect', async () => {
+    const s = session(bakery);
+    expect(await s.call('save_lead_details', JSON.stringify({ name: 'Maria', email: 'maria at gmail' }))).toMatchObject({
+      invalid: { email: 'not an email address' },
+      missing: ['email', 'interest'],
+      passed_to_team: false,
+    });
+    expect(s.effects.lead).toBeUndefined();
+    const done = await s.call('save_lead_details', JSON.stringify({ email: 'maria dot lopez at gmail dot com', phone: '07912 345678', interest: 'catering' }));
+    expect(done).toMatchObject({ passed_to_team: true, missing: [] });
+    expect(s.effects.lead).toEqual({ name: 'Maria', email: 'maria.lopez@gmail.com', phone: '+447912345678', interest: 'catering' });
+    expect(s.state.lead).toMatchObject({ done: true, asking: null });
+  });
+
+  it('lists free slots inside opening hours and books one, refusing a taken or closed one with alternatives', async () => {
+    const taken = Date.parse('2026-11-24T10:00:00.000Z');
+    const s = session(clinic, [taken]);
+    const free = (await s.call('find_free_slots', JSON.stringify({ day: 'tomorrow' }))) as { free_slots: string[]; timezone: string };
+    expect(free.timezone).toBe('Europe/London');
+    expect(free.free_slots.slice(0, 3)).toEqual(['2026-11-24T09:00', '2026-11-24T09:30', '2026-11-24T10:30']);
+
+    expect(await s.call('book_appointment', JSON.stringify({ start: '2026-11-24T10:00' }))).toMatchObject({
+      booked: false,
+      reason: 'taken',
+      alternatives: ['2026-11-24T09:00', '2026-11-24T09:30', '2026-11-24T10:30'],
+    });
+    expect(await s.call('book_appointment', JSON.stringify({ start: '2026-11-29T10:00' }))).toMatchObject({ booked: false, reason: 'closed' });
+    expect(s.effects.appointment).toBeUndefined();
+
+    expect(await s.call('book_appointment', JSON.stringify({ start: '2026-11-24T10:30' }))).toMatchObject({ booked: true, starts_at: '2026-11-24T10:30' });
+    expect(s.effects.appointment).toEqual({ startsAt: '2026-11-24T10:30:00.000Z', endsAt: '2026-11-24T11:00:00.000Z', timezone: 'Europe/London', replaces: null });
+    expect(s.skill).toBe('appointment_booking');
+  });
+
+  it("moves the conversation's booking, and leaves the request's memory untouched", async () => {
+    const state: ReplyRequest['state'] = { booking: { stage: 'booked', offered: [], pending: null, booked: '2026-11-24T14:00:00.000+00:00', misses: 0 } };
+    const s = session(clinic, [], state);
+    expect(await s.call('book_appointment', JSON.stringify({ start: 'thursday 2pm' }))).toMatchObject({ booked: true, moved: true });
+    expect(s.effects.appointment?.replaces).toBe('2026-11-24T14:00:00.000Z');
+    expect(state.booking?.booked).toBe('2026-11-24T14:00:00.000+00:00');
+  });
+});

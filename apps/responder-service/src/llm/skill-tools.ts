@@ -1,0 +1,232 @@
+import type { Skill } from '@parley/contracts';
+import { DateTime } from 'luxon';
+import type { ReplyEffects, ReplyRequest, SkillState } from '../replies/reply-engine';
+import { BOOKING_HORIZON_DAYS, bookingOf, checkSlot, describeHours, freeSlots, hasWhen, localDay, parseWhen, type SlotCheck } from '../skills/calendar';
+import { FAQ_CONFIDENCE_THRESHOLD } from '../skills/faq-index';
+import { faqIndex } from '../skills/faq.skill';
+import { phoneOf } from '../skills/lead-capture.skill';
+import { LEAD_FIELDS, extractLeadFacts, type LeadFacts, type LeadField } from '../skills/lead-facts';
+import type { ChatTool } from './chat-completions.client';
+
+/** Slots one `find_free_slots` call lists. */
+const SLOTS_LISTED = 6;
+/** FAQ matches one `search_faqs` call returns. */
+const FAQS_LISTED = 3;
+
+type Args = Record<string, unknown>;
+
+interface SkillTool {
+  skill: Skill | null;
+  definition: ChatTool['function'];
+  run(session: ToolSession, args: Args): Promise<unknown>;
+}
+
+/**
+ * One reply's tool calls. The tools are the deterministic skills' own functions (FAQ ranking, lead fact reading, slot
+ * arithmetic over the agent's calendar); like the skills, they change only this session's copy of the skill memory and
+ * collect effects (a lead, a booking) that the caller applies once the reply is final, so a failed or abandoned LLM
+ * run leaves nothing behind.
+ */
+export class ToolSession {
+  state: SkillState;
+  readonly effects: ReplyEffects = {};
+  handoff: 'customer_asked_for_human' | 'skill_gave_up' | null = null;
+  /** The skill of the last tool that did something, reported like the deterministic engine's. */
+  skill: Skill | null = null;
+
+  constructor(readonly request: ReplyRequest) {
+    this.state = structuredClone(request.state);
+  }
+
+  /** The tools the agent's skills allow, in the wire format (a person can always be asked for). */
+  tools(): ChatTool[] {
+    return this.available().map((t) => ({ type: 'function', function: t.definition }));
+  }
+
+  /** Runs one call; a bad call answers the model with an error it can act on instead of failing the reply. */
+  async call(name: string, rawArguments: string): Promise<unknown> {
+    const tool = this.available().find((t) => t.definition.name === name);
+    if (!tool) return { error: `unknown tool "${name}"; use one of: ${this.available().map((t) => t.definition.name).join(', ')}` };
+    let args: unknown;
+    try {
+      args = rawArguments.trim() === '' ? {} : JSON.parse(rawArguments);
+    } catch {
+      return { error: 'arguments must be a JSON object' };
+    }
+    if (args === null || typeof args !== 'object' || Array.isArray(args)) return { error: 'arguments must be a JSON object' };
+    const result = await tool.run(this, args as Args);
+    if (tool.skill && !(result as { error?: unknown }).error) this.skill = tool.skill;
+    return result;
+  }
+
+  private available(): SkillTool[] {
+    return TOOLS.filter((t) => t.skill === null || this.request.agent.skills.includes(t.skill));
+  }
+}
+
+const TOOLS: SkillTool[] = [
+  {
+    skill: 'faq_responder',
+    definition: {
+      name: 'search_faqs',
+      description: "Searches the business's FAQs. Answer questions about the business only from what this returns.",
+      parameters: objectSchema({ question: { type: 'string', description: "The customer's question, in their words." } }, ['question']),
+    },
+    run: (session, args) => {
+      const question = text(args.question);
+      if (!question) return Promise.resolve({ error: 'question is required' });
+      const matches = faqIndex(session.request.agent.faqs)
+        .ranked(question)
+        .filter((m) => m.confidence >= FAQ_CONFIDENCE_THRESHOLD)
+        .slice(0, FAQS_LISTED)
+        .map((m) => ({ question: m.faq.question, answer: m.faq.answer, confidence: Number(m.confidence.toFixed(2)) }));
+      return Promise.resolve(matches.length > 0 ? { matches } : { matches, note: 'No FAQ answers this. Say you do not know and offer to connect a person.' });
+    },
+  },
+  {
+    skill: 'lead_capture',
+    definition: {
+      name: 'save_lead_details',
+      description:
+        "Saves the customer's contact details for the sales team. Pass only what the customer said; call again with corrections. " +
+        'The lead is passed on once name, email, phone and interest are known; ask for what is missing, one question at a time.',
+      parameters: objectSchema({
+        name: { type: 'string' },
+        email: { type: 'string' },
+        phone: { type: 'string', description: 'As written by the customer; their WhatsApp number is used when they give none.' },
+        interest: { type: 'string', description: 'What they are interested in.' },
+      }),
+    },
+    run: (session, args) => Promise.resolve(saveLeadDetails(session, args)),
+  },
+  {
+    skill: 'appointment_booking',
+    definition: {
+      name: 'find_free_slots',
+      description: 'Lists free appointment slots inside opening hours, from the given day on (or from now).',
+      parameters: objectSchema({ day: { type: 'string', description: 'A day in words or ISO ("tomorrow", "Thursday", "2026-11-26"); omit for the earliest.' } }),
+    },
+    run: (session, args) => findFreeSlots(session, text(args.day)),
+  },
+  {
+    skill: 'appointment_booking',
+    definition: {
+      name: 'book_appointment',
+      description:
+        'Books one slot (moving the booking already made in this conversation, if any). Only after the customer confirmed that exact slot.',
+      parameters: objectSchema(
+        { start: { type: 'string', description: 'The slot start as an ISO local date-time in the business timezone, e.g. 2026-11-26T14:00.' } },
+        ['start'],
+      ),
+    },
+    run: (session, args) => bookAppointment(session, text(args.start)),
+  },
+  {
+    skill: null,
+    definition: {
+      name: 'transfer_to_human',
+      description: 'Hands the conversation to a person from the team when the customer asks for one or you cannot help.',
+      parameters: objectSchema({ reason: { type: 'string' } }),
+    },
+    run: (session, args) => {
+      session.handoff = /customer|asked|request/i.test(text(args.reason) ?? '') ? 'customer_asked_for_human' : 'skill_gave_up';
+      return Promise.resolve({ transferred: true, note: 'Tell the customer a person from the team will reply here.' });
+    },
+  },
+];
+
+/** The lead skill's own reading of each field (libphonenumber for phones, the email pattern), merged into its memory. */
+function saveLeadDetails(session: ToolSession, args: Args): unknown {
+  const customerNumber = phoneOf(session.request.customer);
+  const previous = session.state.lead ?? { facts: {}, asking: null, done: false };
+  const said: LeadFacts = {};
+  const invalid: Partial<Record<LeadField, string>> = {};
+  for (const field of LEAD_FIELDS) {
+    const value = text(args[field]);
+    if (!value) continue;
+    if (field === 'email' || field === 'phone') {
+      const read = extractLeadFacts(value, { customerNumber })[field];
+      if (read) said[field] = read;
+      else invalid[field] = field === 'email' ? 'not an email address' : 'not a phone number';
+    } else if (value.length <= 200) said[field] = value;
+    else invalid[field] = 'too long';
+  }
+  const facts: LeadFacts = { ...(customerNumber ? { phone: customerNumber } : {}), ...previous.facts, ...said };
+  const missing = LEAD_FIELDS.filter((f) => !facts[f]);
+  const complete = missing.length === 0;
+  session.state = { ...session.state, lead: { facts, asking: complete ? null : missing[0], done: complete } };
+  if (complete) session.effects.lead = facts as Required<LeadFacts>;
+  return { saved: facts, invalid, missing, passed_to_team: complete };
+}
+
+async function findFreeSlots(session: ToolSession, day: string | null): Promise<unknown> {
+  const { booking, zone, nowLocal, request } = calendarOf(session);
+  const when = day ? parseWhen(isoDay(day), zone, request.now) : null;
+  if (day && !when?.date) return { error: `could not read "${day}" as a day` };
+  const from = when?.date ? DateTime.max(localDay(when.date, zone), nowLocal) : nowLocal;
+  const busy = await busyFrom(session);
+  return {
+    timezone: zone,
+    opening_hours: describeHours(booking),
+    slot_minutes: booking.slot_minutes,
+    free_slots: freeSlots(booking, from, request.now, busy, SLOTS_LISTED).map((s) => s.toFormat("yyyy-MM-dd'T'HH:mm")),
+  };
+}
+
+async function bookAppointment(session: ToolSession, start: string | null): Promise<unknown> {
+  const { booking, zone, request } = calendarOf(session);
+  const slot = start ? slotOf(start, zone, request.now) : null;
+  if (!slot) return { booked: false, error: 'start must be a date and time, e.g. 2026-11-26T14:00' };
+  const busy = await busyFrom(session);
+  const check: SlotCheck = checkSlot(booking, slot, request.now, busy);
+  if (check !== 'ok') {
+    return {
+      booked: false,
+      reason: check,
+      opening_hours: describeHours(booking),
+      alternatives: freeSlots(booking, slot.startOf('day'), request.now, busy, 3, slot).map((s) => s.toFormat("yyyy-MM-dd'T'HH:mm")),
+    };
+  }
+  const end = slot.plus({ minutes: booking.slot_minutes });
+  const previous = session.state.booking;
+  const replaces = previous?.booked ? DateTime.fromISO(previous.booked, { setZone: true }).toUTC().toISO() : null;
+  session.effects.appointment = { startsAt: slot.toUTC().toISO()!, endsAt: end.toUTC().toISO()!, timezone: zone, replaces };
+  session.state = {
+    ...session.state,
+    booking: { stage: 'booked', offered: [], pending: null, booked: slot.toISO()!, misses: 0 },
+  };
+  return { booked: true, starts_at: slot.toFormat("yyyy-MM-dd'T'HH:mm"), ends_at: end.toFormat("yyyy-MM-dd'T'HH:mm"), timezone: zone, moved: replaces !== null };
+}
+
+function calendarOf(session: ToolSession) {
+  const booking = bookingOf(session.request.agent.booking);
+  const zone = booking.timezone;
+  return { booking, zone, request: session.request, nowLocal: DateTime.fromJSDate(session.request.now, { zone }) };
+}
+
+function busyFrom(session: ToolSession): Promise<Set<number>> {
+  const { nowLocal, request } = calendarOf(session);
+  return request.calendar.busy(request.now, nowLocal.plus({ days: BOOKING_HORIZON_DAYS + 1 }).toJSDate());
+}
+
+/** An ISO local date-time in the agent's zone, or free text ("thursday 2pm") read like the booking skill reads it. */
+function slotOf(start: string, zone: string, now: Date): DateTime | null {
+  const iso = DateTime.fromISO(start, { zone });
+  if (iso.isValid && /T\d/.test(start)) return iso.set({ second: 0, millisecond: 0 });
+  const when = parseWhen(start, zone, now);
+  if (!hasWhen(when) || !when.date || !when.time) return null;
+  return localDay(when.date, zone).set({ hour: when.time.hour, minute: when.time.minute });
+}
+
+/** chrono reads "2026-11-26" fine but not every ISO variant a model writes; keep the date part. */
+function isoDay(day: string): string {
+  return /^\d{4}-\d{2}-\d{2}/.test(day) ? day.slice(0, 10) : day;
+}
+
+function text(value: unknown): string | null {
+  return typeof value === 'string' && value.trim() !== '' ? value.trim() : null;
+}
+
+function objectSchema(properties: Record<string, unknown>, required: string[] = []): Record<string, unknown> {
+  return { type: 'object', properties, required, additionalProperties: false };
+}

@@ -1,0 +1,99 @@
+import Ajv from 'ajv';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'yaml';
+import { appPackage, scanApp } from './app-package.cjs';
+
+const ROOT = join(__dirname, '..');
+const APPS = readdirSync(join(ROOT, 'apps')).filter((app) => existsSync(join(ROOT, 'apps', app, 'src', 'main.ts')));
+const DEFAULT_PORTS: Record<string, number> = {
+  gateway: 3000,
+  'agent-service': 3001,
+  'messaging-service': 3002,
+  'responder-service': 3003,
+  'webhook-service': 3004,
+  'whatsapp-sandbox': 3100,
+};
+
+interface ComposeService {
+  image?: string;
+  build?: { context: string; dockerfile: string };
+  environment?: Record<string, string | number>;
+  command?: string[];
+}
+// with YAML merge keys resolved, as Compose reads them
+const compose = parse(readFileSync(join(__dirname, 'compose.yaml'), 'utf8'), { merge: true }) as { services: Record<string, ComposeService> };
+const envExampleNames = new Set([...readFileSync(join(ROOT, '.env.example'), 'utf8').matchAll(/^([A-Z][A-Z0-9_]*)=/gm)].map((m) => m[1]));
+
+describe('docker/compose.yaml', () => {
+  it('is valid under the Compose Specification schema (as shipped by the docker-compose npm package)', () => {
+    const schema = JSON.parse(readFileSync(require.resolve('docker-compose/schema/compose-spec.json'), 'utf8')) as object;
+    // The schema names its draft without the trailing '#' that ajv's draft-07 meta-schema id has: skip the meta-check.
+    const ajv = new Ajv({ strict: false, allErrors: true, validateFormats: false, validateSchema: false });
+    const validate = ajv.compile(schema);
+    expect(validate(compose) ? [] : validate.errors).toEqual([]);
+    // and the check itself catches a mistake
+    expect(validate({ services: { gateway: { ports: 3000, restart: 'sometimes', unknown: true } } })).toBe(false);
+  });
+
+  it('runs Kafka (official Apache image, KRaft), PostgreSQL, and every app from its own Dockerfile on its port', () => {
+    expect(compose.services.kafka.image).toMatch(/^apache\/kafka:3\.9\./);
+    expect(compose.services.kafka.environment).toMatchObject({ KAFKA_PROCESS_ROLES: 'broker,controller', KAFKA_AUTO_CREATE_TOPICS_ENABLE: 'false' });
+    expect(compose.services.postgres.image).toMatch(/^postgres:/);
+    for (const app of APPS) {
+      const service = compose.services[app];
+      expect({ app, build: service?.build }).toEqual({ app, build: { context: '..', dockerfile: `docker/${app}.Dockerfile` } });
+      expect(service.environment?.PORT).toBe(DEFAULT_PORTS[app]);
+      expect(service.command?.join(' ')).toContain(`node dist/apps/${app}/src/migrate.js && exec node dist/apps/${app}/src/main.js`);
+    }
+  });
+
+  it('configures the services with the names of .env.example only', () => {
+    for (const app of APPS) {
+      const unknown = Object.keys(compose.services[app].environment ?? {}).filter((name) => !envExampleNames.has(name));
+      expect({ app, unknown }).toEqual({ app, unknown: [] });
+    }
+  });
+});
+
+describe.each(APPS)('docker/%s.Dockerfile', (app) => {
+  const dockerfile = readFileSync(join(__dirname, `${app}.Dockerfile`), 'utf8');
+  const runtime = dockerfile.slice(dockerfile.lastIndexOf('\nFROM '));
+
+  it('is multi-stage and runs the compiled app as a non-root user, with a health check', () => {
+    expect(dockerfile.match(/^FROM /gm)?.length).toBeGreaterThanOrEqual(2);
+    expect(runtime).toMatch(/^USER node$/m);
+    expect(runtime).toMatch(/^HEALTHCHECK .*\n?.*\/health/m);
+    expect(runtime).toContain(`CMD ["node", "dist/apps/${app}/src/main.js"]`);
+    expect(runtime).toContain(`EXPOSE ${DEFAULT_PORTS[app]}`);
+    expect(runtime).not.toMatch(/npm install|COPY \. /);
+  });
+
+  it('builds the app and every library it loads, and installs only the packages it loads', () => {
+    const build = /node tools\/dev\/swc-build\.mjs ([^\\\n&]+)/.exec(dockerfile)?.[1].trim().split(/\s+/) ?? [];
+    expect(build).toContain(`apps/${app}`);
+    for (const lib of scanApp(app).libraries) expect(build).toContain(`libs/${lib}`);
+    expect(dockerfile).toContain(`node docker/app-package.cjs ${app} > /out/package.json`);
+    expect(dockerfile).toMatch(/npm install --omit=dev/);
+  });
+});
+
+describe('docker/app-package.cjs', () => {
+  const workspace = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+
+  it.each(APPS)("%s: the image's package.json has the app's version and only production packages it loads", (app) => {
+    const pkg = appPackage(app);
+    expect(pkg.version).toBe((JSON.parse(readFileSync(join(ROOT, 'apps', app, 'package.json'), 'utf8')) as { version: string }).version);
+    expect(existsSync(join(ROOT, 'apps', app, 'CHANGELOG.md'))).toBe(true);
+    for (const [name, version] of Object.entries(pkg.dependencies)) expect({ name, version }).toEqual({ name, version: workspace.dependencies[name] });
+    // what Nest and TypeORM load by name at run time is there; the dashboard's browser packages are not
+    expect(Object.keys(pkg.dependencies)).toEqual(expect.arrayContaining(['@nestjs/core', 'typeorm', 'pg', 'kafkajs', 'class-validator']));
+    expect(Object.keys(pkg.dependencies)).not.toEqual(expect.arrayContaining(['react']));
+  });
+
+  it('keeps app-specific packages to their app', () => {
+    expect(appPackage('gateway').dependencies).toHaveProperty('@nestjs/swagger');
+    expect(appPackage('responder-service').dependencies).toHaveProperty('minisearch');
+    expect(appPackage('webhook-service').dependencies).not.toHaveProperty('@nestjs/swagger');
+  });
+});

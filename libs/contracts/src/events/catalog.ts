@@ -1,0 +1,91 @@
+import { Topics } from '../topics';
+import type { AgentChangedEvent } from './agents';
+import type { AppointmentBookedEvent, ConversationHandoffEvent, LeadCapturedEvent } from './engagement';
+import type { MessageInboundEvent, MessageOutboundEvent, MessageReceivedEvent, MessageStatusEvent, WhatsappWebhookEvent } from './messages';
+
+/**
+ * Every Kafka event, by the topic it travels on. This interface is the source the event JSON Schemas are generated
+ * from (`npm run contracts:generate` → libs/contracts/schemas/<topic>/v<N>.json); tests fail when they drift apart.
+ */
+export interface EventsByTopic {
+  'message.outbound': MessageOutboundEvent;
+  'whatsapp.webhook': WhatsappWebhookEvent;
+  'message.inbound': MessageInboundEvent;
+  'message.received': MessageReceivedEvent;
+  'message.status': MessageStatusEvent;
+  'agent.changed': AgentChangedEvent;
+  'lead.captured': LeadCapturedEvent;
+  'appointment.booked': AppointmentBookedEvent;
+  'conversation.handoff': ConversationHandoffEvent;
+}
+export type EventTopic = keyof EventsByTopic;
+
+export type ServiceName = 'gateway' | 'agent-service' | 'messaging-service' | 'responder-service' | 'webhook-service';
+
+export interface EventRoute {
+  /** How the message key is built: the ordering unit of the topic. */
+  key: string;
+  producers: ServiceName[];
+  consumers: ServiceName[];
+  summary: string;
+}
+
+/** Who produces and consumes each event topic, and what keys it (documented in docs/asyncapi.yaml). */
+export const EVENT_ROUTES: Readonly<Record<EventTopic, EventRoute>> = {
+  [Topics.MessageOutbound]: {
+    key: '`${tenant_id}:${to}`',
+    producers: ['gateway', 'responder-service'],
+    consumers: ['messaging-service'],
+    summary: 'A message to send to a customer: an API send or an agent reply. `data.message_id` is the idempotency key of the send.',
+  },
+  [Topics.WhatsappWebhook]: {
+    key: 'Cloud API: the first `entry[].changes[].value.metadata.phone_number_id` (`unknown` when absent); 360dialog: the channel id from the URL',
+    producers: ['gateway'],
+    consumers: ['messaging-service'],
+    summary: 'A provider notification exactly as received and signature-checked (raw body kept byte for byte).',
+  },
+  [Topics.MessageInbound]: {
+    key: '`${tenant_id}:${from}`',
+    producers: ['messaging-service'],
+    consumers: ['responder-service'],
+    summary: "A customer's message, stored and attributed to a tenant.",
+  },
+  [Topics.MessageReceived]: {
+    key: '`${tenant_id}:${from}`',
+    producers: ['responder-service'],
+    consumers: ['webhook-service', 'gateway'],
+    summary: "Public webhook event: an inbound message with the agent's reply (or null).",
+  },
+  [Topics.MessageStatus]: {
+    key: '`${tenant_id}:${to}`',
+    producers: ['messaging-service'],
+    consumers: ['webhook-service', 'gateway'],
+    summary: 'Public webhook event: an outbound message changed status.',
+  },
+  [Topics.AgentChanged]: {
+    key: '`${tenant_id}:${name}` (compacted: the last record per agent name survives)',
+    producers: ['agent-service'],
+    consumers: ['responder-service'],
+    summary: 'The whole agent after a change, or `agent: null` when it was deleted.',
+  },
+  [Topics.LeadCaptured]: {
+    key: '`${tenant_id}:${customer}`',
+    producers: ['responder-service'],
+    consumers: ['webhook-service', 'gateway'],
+    summary: 'Public webhook event: the lead_capture skill completed a lead.',
+  },
+  [Topics.AppointmentBooked]: {
+    key: '`${tenant_id}:${customer}`',
+    producers: ['responder-service'],
+    consumers: ['webhook-service', 'gateway'],
+    summary: 'Public webhook event: the appointment_booking skill booked a slot.',
+  },
+  [Topics.ConversationHandoff]: {
+    key: '`${tenant_id}:${customer}`',
+    producers: ['responder-service'],
+    consumers: ['webhook-service', 'gateway'],
+    summary: 'Public webhook event: a conversation was handed off to a human.',
+  },
+};
+
+export const EVENT_TOPICS = Object.keys(EVENT_ROUTES) as EventTopic[];

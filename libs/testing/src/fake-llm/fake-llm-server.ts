@@ -1,0 +1,180 @@
+import { randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/**
+ * A local stand-in for an OpenAI-compatible LLM server, speaking the chat-completions wire format: `POST
+ * /v1/chat/completions` with `messages` and `tools`, answering `choices[0].message` with `content` or `tool_calls`
+ * (arguments as a JSON string, `finish_reason: "tool_calls"`), and OpenAI's error bodies `{error: {message, type,
+ * param, code}}`. Tests script each answer; without a script it answers from the agent's FAQ tool, so a development
+ * stack can be pointed at it (`LLM_BASE_URL=http://127.0.0.1:3200/v1`).
+ */
+
+export interface FakeLlmRequest {
+  model: string;
+  messages: { role: string; content?: string | null; tool_calls?: { id: string; function: { name: string; arguments: string } }[]; tool_call_id?: string }[];
+  tools?: { type: 'function'; function: { name: string; description?: string; parameters?: unknown } }[];
+  tool_choice?: unknown;
+  [field: string]: unknown;
+}
+
+export interface FakeToolCall {
+  name: string;
+  /** An object is sent JSON-encoded, as OpenAI does; a string is sent as is (to play a model writing broken JSON). */
+  arguments: Record<string, unknown> | string;
+}
+
+/** One scripted answer. `delayMs` holds it back first (a slow model). */
+export type FakeLlmStep = { delayMs?: number } & (
+  | { content: string }
+  | { toolCalls: FakeToolCall[]; content?: string | null }
+  | { status: number; message: string; type?: string; code?: string | null }
+);
+
+/** Decides the answer to one request; `index` counts the requests this server has received, from 0. */
+export type FakeLlmScript = (request: FakeLlmRequest, index: number) => FakeLlmStep | Promise<FakeLlmStep>;
+
+export interface FakeLlmOptions {
+  host?: string;
+  /** 0 picks a free port. */
+  port?: number;
+  /** When set, requests must carry `Authorization: Bearer <apiKey>` (else 401, as OpenAI answers). */
+  apiKey?: string;
+}
+
+export class FakeLlmServer {
+  /** Every well-formed chat-completions request received, in order. */
+  readonly requests: FakeLlmRequest[] = [];
+  private script: FakeLlmScript = answerFromFaqs;
+
+  private constructor(
+    private readonly server: Server,
+    private readonly apiKey: string | undefined,
+  ) {}
+
+  static async start(options: FakeLlmOptions = {}): Promise<FakeLlmServer> {
+    const server = createServer();
+    const fake = new FakeLlmServer(server, options.apiKey);
+    server.on('request', (req: IncomingMessage, res: ServerResponse) => void fake.handle(req, res));
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(options.port ?? 0, options.host ?? '127.0.0.1', resolve);
+    });
+    return fake;
+  }
+
+  /** The base URL to configure as LLM_BASE_URL (it includes `/v1`). */
+  get baseUrl(): string {
+    const { address, port } = this.server.address() as AddressInfo;
+    return `http://${address}:${port}/v1`;
+  }
+
+  /** Answers the following requests with this script (until the next call). */
+  respond(script: FakeLlmScript): void {
+    this.script = script;
+  }
+
+  /** Forgets the requests seen and goes back to the default script. */
+  reset(): void {
+    this.requests.length = 0;
+    this.script = answerFromFaqs;
+  }
+
+  async close(): Promise<void> {
+    this.server.closeAllConnections();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    try {
+      const path = new URL(req.url ?? '/', 'http://fake').pathname;
+      if (this.apiKey !== undefined && req.headers.authorization !== `Bearer ${this.apiKey}`) {
+        return send(res, 401, openAiError('Incorrect API key provided.', 'invalid_request_error', 'invalid_api_key'));
+      }
+      if (req.method === 'GET' && path === '/v1/models') {
+        return send(res, 200, { object: 'list', data: [{ id: 'fake-model', object: 'model', created: 0, owned_by: 'parley' }] });
+      }
+      if (req.method !== 'POST' || path !== '/v1/chat/completions') {
+        return send(res, 404, openAiError(`Invalid URL (${req.method} ${path})`, 'invalid_request_error', null));
+      }
+      let body: FakeLlmRequest;
+      try {
+        body = JSON.parse(await readBody(req)) as FakeLlmRequest;
+      } catch {
+        return send(res, 400, openAiError('We could not parse the JSON body of your request.', 'invalid_request_error', null));
+      }
+      if (typeof body?.model !== 'string' || body.model === '') return send(res, 400, openAiError('you must provide a model parameter', 'invalid_request_error', null));
+      if (!Array.isArray(body.messages) || body.messages.length === 0) {
+        return send(res, 400, openAiError("Invalid value for 'messages': expected a non-empty array.", 'invalid_request_error', null));
+      }
+      const index = this.requests.push(body) - 1;
+      const step = await this.script(body, index);
+      if (step.delayMs) await new Promise((r) => setTimeout(r, step.delayMs));
+      if ('status' in step) return send(res, step.status, openAiError(step.message, step.type ?? 'server_error', step.code ?? null));
+      return send(res, 200, completion(body.model, step));
+    } catch (err) {
+      send(res, 500, openAiError(`The fake server failed: ${(err as Error).message}`, 'server_error', null));
+    }
+  }
+}
+
+function completion(model: string, step: { content: string } | { toolCalls: FakeToolCall[]; content?: string | null }) {
+  const toolCalls =
+    'toolCalls' in step
+      ? step.toolCalls.map((c) => ({
+          id: `call_${randomBytes(8).toString('hex')}`,
+          type: 'function' as const,
+          function: { name: c.name, arguments: typeof c.arguments === 'string' ? c.arguments : JSON.stringify(c.arguments) },
+        }))
+      : undefined;
+  return {
+    id: `chatcmpl-${randomBytes(12).toString('hex')}`,
+    object: 'chat.completion',
+    created: Math.floor(Date.now() / 1000),
+    model,
+    system_fingerprint: null,
+    choices: [
+      {
+        index: 0,
+        message: { role: 'assistant', content: step.content ?? null, refusal: null, ...(toolCalls ? { tool_calls: toolCalls } : {}) },
+        logprobs: null,
+        finish_reason: toolCalls ? 'tool_calls' : 'stop',
+      },
+    ],
+    usage: { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 },
+  };
+}
+
+function openAiError(message: string, type: string, code: string | null) {
+  return { error: { message, type, param: null, code } };
+}
+
+function send(res: ServerResponse, status: number, body: unknown): void {
+  if (res.headersSent || res.destroyed) return;
+  res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+/**
+ * The unscripted behaviour, enough for a demo: look the customer's message up with the `search_faqs` tool when the
+ * agent has it, then answer with the best match (or admit not knowing); without that tool, acknowledge the message.
+ */
+export const answerFromFaqs: FakeLlmScript = (request) => {
+  const last = request.messages[request.messages.length - 1];
+  if (last.role === 'tool') {
+    const result = JSON.parse(last.content ?? '{}') as { matches?: { answer: string }[] };
+    const best = result.matches?.[0];
+    return { content: best ? best.answer : "I'm not sure about that. Would you like me to connect you with a person from our team?" };
+  }
+  const question = [...request.messages].reverse().find((m) => m.role === 'user')?.content ?? '';
+  if (request.tools?.some((t) => t.function.name === 'search_faqs')) return { toolCalls: [{ name: 'search_faqs', arguments: { question } }] };
+  return { content: `Thanks for your message! (fake LLM: "${question.slice(0, 100)}")` };
+};

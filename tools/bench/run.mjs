@@ -1,0 +1,222 @@
+#!/usr/bin/env node
+// `npm run bench`: the benchmark suite of issue 8 (see tools/bench/README.md and /work/shared/BENCHMARKS.md).
+// Builds, starts the whole stack on free ports with a database and a Kafka namespace of its own, runs the scenarios,
+// prints one row each and writes docs/benchmarks.md. Not a test: it prints numbers, it asserts nothing.
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { delay, round } from './lib/measure.mjs';
+import { APPS, Platform, ROOT, build } from './lib/platform.mjs';
+import { fanoutScenario } from './scenarios/fanout.mjs';
+import { inboundScenario } from './scenarios/inbound.mjs';
+import { outboundScenario } from './scenarios/outbound.mjs';
+import { sendScenario } from './scenarios/send.mjs';
+
+const SCENARIOS = ['send', 'inbound', 'fanout', 'outbound'];
+/** Default seconds and offered rate of each scenario (BENCHMARKS.md targets). */
+const DEFAULTS = {
+  send: { seconds: 30, rate: 1000 },
+  inbound: { seconds: 60, rate: 200 },
+  fanout: { seconds: 20, rate: 2000 },
+  outbound: { seconds: 20, rate: 2000 },
+};
+const INBOUND_SEARCH_RATES = [400, 700, 1000];
+const INBOUND_STEP_SECONDS = 15;
+/** Services settle (JIT, first GC) this long after start-up before their idle RSS is read. */
+const IDLE_SETTLE_MS = 3000;
+const DOC = path.join(ROOT, 'docs/benchmarks.md');
+const START = '<!-- bench:results:start -->';
+const END = '<!-- bench:results:end -->';
+
+const usage = `usage: npm run bench -- [--scenario send,inbound,fanout,outbound] [--duration seconds] [--rate per-second]
+                        [--numbers sandbox numbers (100)] [--profile gateway,messaging-service] [--no-write]
+  --duration  seconds each scenario measures (defaults: send 30, inbound 60, fan-out 20, outbound 20)
+  --rate      offered rate of every scenario run (defaults: send 1000/s, inbound 200/s, fan-out 2000 deliveries/s,
+              outbound 2000/s)
+  --profile   run these services under --cpu-prof; profiles go to tmp/bench-profiles/
+  --no-write  print the table only; leave docs/benchmarks.md alone`;
+
+const log = (message) => process.stderr.write(`${message}\n`);
+
+function options() {
+  const { values } = parseArgs({
+    options: {
+      scenario: { type: 'string', default: SCENARIOS.join(',') },
+      duration: { type: 'string' },
+      rate: { type: 'string' },
+      numbers: { type: 'string', default: '100' },
+      'no-write': { type: 'boolean', default: false },
+      profile: { type: 'string', default: '' },
+      help: { type: 'boolean', default: false },
+    },
+  });
+  if (values.help) {
+    console.log(usage);
+    process.exit(0);
+  }
+  const scenarios = values.scenario.split(',').map((s) => s.trim().replace(/-/g, ''));
+  const unknown = scenarios.filter((s) => !SCENARIOS.includes(s));
+  const badProfile = values.profile.split(',').map((s) => s.trim()).filter((s) => s && !APPS.includes(s));
+  if (badProfile.length) throw new Error(`--profile: unknown service ${badProfile.join(', ')}; one of ${APPS.join(', ')}`);
+  if (unknown.length) throw new Error(`unknown scenario ${unknown.join(', ')}; one of ${SCENARIOS.join(', ')}\n${usage}`);
+  const number = (name, v) => {
+    if (v === undefined) return undefined;
+    const n = Number(v);
+    if (!(n > 0)) throw new Error(`--${name} must be a positive number\n${usage}`);
+    return n;
+  };
+  return {
+    scenarios: SCENARIOS.filter((s) => scenarios.includes(s)),
+    duration: number('duration', values.duration),
+    rate: number('rate', values.rate),
+    numbers: number('numbers', values.numbers),
+    write: !values['no-write'],
+    profile: values.profile.split(',').map((s) => s.trim()).filter(Boolean),
+  };
+}
+
+function machine() {
+  const cpus = os.cpus();
+  let neighbours = '';
+  try {
+    // What else runs here: the busiest processes that are not this run's.
+    neighbours = execFileSync('ps', ['-eo', 'pcpu,rss,comm', '--sort=-pcpu', '--no-headers'], { encoding: 'utf8' })
+      .split('\n')
+      .filter(Boolean)
+      .slice(0, 8)
+      .map((l) => l.trim().split(/\s+/))
+      .map(([cpu, rss, comm]) => `${comm} ${cpu}% CPU ${Math.round(Number(rss) / 1024)} MB`)
+      .join('; ');
+  } catch {
+    neighbours = 'unknown';
+  }
+  return {
+    cpus: `${cpus.length} × ${cpus[0]?.model ?? 'unknown CPU'}`,
+    memory: `${Math.round(os.totalmem() / 2 ** 30)} GiB`,
+    node: process.version,
+    os: `${os.type()} ${os.release()}`,
+    load: os.loadavg().map((l) => l.toFixed(2)).join(' '),
+    neighbours,
+  };
+}
+
+const SHORT = { gateway: 'gw', 'agent-service': 'agent', 'messaging-service': 'msg', 'responder-service': 'resp', 'webhook-service': 'wh', 'whatsapp-sandbox': 'sbx' };
+
+function rssText(rss) {
+  if (!rss) return '';
+  return Object.entries(rss)
+    .map(([app, mb]) => `${SHORT[app] ?? app} ${mb}`)
+    .join(', ');
+}
+
+const ms = (v) => (v === null || v === undefined ? '–' : String(round(v, 1)));
+
+function table(rows) {
+  const head = '| scenario | offered/s | achieved/s | p50 ms | p90 ms | p99 ms | max ms | errors | ceiling/s | ratio | peak RSS MB | CPU s | note |';
+  const line = '| --- | --: | --: | --: | --: | --: | --: | --: | --: | --: | --- | --- | --- |';
+  const body = rows.map(
+    (r) =>
+      `| ${r.scenario} | ${r.offered ?? ''} | ${r.achieved ?? ''} | ${ms(r.p50)} | ${ms(r.p90)} | ${ms(r.p99)} | ${ms(r.max)} | ${r.errors ?? ''} | ${r.ceiling ?? ''} | ${r.ratio ?? ''} | ${rssText(r.rss)} | ${rssText(r.cpu)} | ${r.note ?? ''} |`,
+  );
+  return [head, line, ...body].join('\n');
+}
+
+function report({ rows, stacks, m, startedAt, seconds }) {
+  const starts = stacks.map((s) => `${s.scenario} ${(s.startMs / 1000).toFixed(1)} s`).join(', ');
+  const migrations = stacks.map((s) => (s.migrateMs / 1000).toFixed(1)).join(', ');
+  const idle = Object.fromEntries(APPS.map((app) => [app, Math.max(...stacks.map((s) => s.idle[app] ?? 0))]));
+  return `${START}
+_Written by \`npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}\` on ${startedAt.toISOString()} (${Math.round(seconds)} s in total). Scenarios and targets:
+/work/shared/BENCHMARKS.md; how the suite works: tools/bench/README.md._
+
+**Machine:** ${m.cpus}; ${m.memory} RAM; Node ${m.node}; ${m.os}. Load average at the start ${m.load}.
+Shared with Kafka, PostgreSQL, Redis, the six services, the load generator and other engineers' test runs; busiest
+processes at the start: ${m.neighbours}.
+
+**Stack start** (each scenario on a fresh stack): every service ready after ${starts} from launch (target: the
+whole stack ready ≤ 30 s); migrations before it ${migrations} s.
+
+**Idle RSS (MB)** after start-up, highest over the stacks: ${APPS.map((a) => `${a} ${idle[a] || '–'}`).join(', ')} (target ≤ 120 each).
+
+${table(rows)}
+
+Peak RSS columns: gw gateway, agent agent-service, msg messaging-service, resp responder-service, wh webhook-service,
+sbx whatsapp-sandbox (target ≤ 200 MB each under load). "CPU s": CPU seconds (user + system) each process used
+during the measured time, with the same abbreviations. Ceiling rows show the ceiling process's own RSS and CPU. "errors" are
+non-2xx answers and time-outs (send), events not delivered within 15 s of the scenario's end (inbound, fan-out,
+outbound). Latency: send from the request to its answer; inbound from the POST of the notification to the receiver
+holding the signed \`message.received\`; fan-out from the publish to the receiver; outbound from \`accepted_at\` to the
+sandbox storing the message.
+${END}`;
+}
+
+function writeDoc(generated) {
+  const intro = '# Benchmarks\n\nThe latest results of `npm run bench` (issue 8), then what limits the targets it misses.\n\n';
+  const gaps = '\n\n## Known gaps\n\n(none recorded yet)\n';
+  const current = existsSync(DOC) ? readFileSync(DOC, 'utf8') : `${intro}${START}\n${END}${gaps}`;
+  const from = current.indexOf(START);
+  const to = current.indexOf(END);
+  const next = from >= 0 && to > from ? `${current.slice(0, from)}${generated}${current.slice(to + END.length)}` : `${intro}${generated}${gaps}`;
+  writeFileSync(DOC, next);
+}
+
+async function main() {
+  const opts = options();
+  const startedAt = new Date();
+  const m = machine();
+  log(`bench: ${opts.scenarios.join(', ')} on ${m.cpus}, load ${m.load}`);
+  log('bench: building');
+  build();
+  const rows = [];
+  const stacks = [];
+  let platform = null;
+  const onSignal = () => {
+    log('bench: interrupted; stopping the stack');
+    void (platform?.stop() ?? Promise.resolve()).finally(() => process.exit(130));
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  // Each scenario on a freshly started stack (BENCHMARKS.md): no scenario inherits another's backlog.
+  for (const scenario of opts.scenarios) {
+    const seconds = opts.duration ?? DEFAULTS[scenario].seconds;
+    const rate = opts.rate ?? DEFAULTS[scenario].rate;
+    log(`\n== ${scenario}: starting the stack (own ports, database and Kafka namespace)`);
+    platform = await Platform.start({ log, profile: opts.profile });
+    try {
+      log(`bench: stack ready in ${(platform.startMs / 1000).toFixed(1)} s (migrations ${(platform.migrateMs / 1000).toFixed(1)} s)`);
+      await delay(IDLE_SETTLE_MS);
+      const idle = platform.rss();
+      log(`bench: idle RSS ${JSON.stringify(idle)}`);
+      stacks.push({ scenario, startMs: platform.startMs, migrateMs: platform.migrateMs, idle });
+      const args = { platform, seconds, rate, numbers: opts.numbers, log };
+      try {
+        if (scenario === 'send') rows.push(...(await sendScenario(args)));
+        if (scenario === 'inbound') rows.push(...(await inboundScenario({ ...args, searchRates: INBOUND_SEARCH_RATES, stepSeconds: Math.min(seconds, INBOUND_STEP_SECONDS) })));
+        if (scenario === 'fanout') rows.push(...(await fanoutScenario(args)));
+        if (scenario === 'outbound') rows.push(...(await outboundScenario(args)));
+      } catch (err) {
+        // One scenario's failure is reported in its row; the others still run.
+        log(`bench: ${scenario} failed: ${err?.stack ?? err}`);
+        rows.push({ scenario, note: `failed: ${String(err?.message ?? err).split('\n')[0].slice(0, 200)}` });
+      }
+    } finally {
+      log('bench: stopping the stack');
+      await platform.stop();
+      platform = null;
+    }
+  }
+  const generated = report({ rows, stacks, m, startedAt, seconds: (Date.now() - startedAt.getTime()) / 1000 });
+  console.log(`\n${generated.split('\n').slice(1, -1).join('\n')}`);
+  if (opts.write) {
+    writeDoc(generated);
+    log(`bench: wrote ${path.relative(process.cwd(), DOC)}`);
+  }
+  process.exit(0);
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

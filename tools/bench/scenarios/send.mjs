@@ -1,0 +1,120 @@
+// Scenario 1, send: `POST /v1/send` with an API key of a `pro` tenant from many connections, to many distinct numbers,
+// beside two ceilings measured in the same run: a bare Fastify route, and a bare route producing the same record to
+// Kafka with the platform's publisher. Each is driven to saturation (throughput); the gateway again at the fixed
+// offered rate (latency, BENCHMARKS.md: percentiles are read at a fixed rate, never at saturation).
+import { spawn } from 'node:child_process';
+import { createWriteStream } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { ROOT } from '../lib/platform.mjs';
+import { RssSampler, progress, round } from '../lib/measure.mjs';
+
+const require = createRequire(import.meta.url);
+const autocannon = require('autocannon');
+
+const CONNECTIONS = 64;
+const CUSTOMERS = 10_000;
+const WARM_UP_SECONDS = 3;
+
+const customer = (i) => `+49151${String(10_000_000 + (i % CUSTOMERS))}`;
+
+/** Starts a ceiling server (see ceiling-server.cjs); resolves `{ url, pid, stop }`. */
+async function ceiling(mode, platform) {
+  const child = spawn(process.execPath, [path.join(ROOT, 'tools/bench/lib/ceiling-server.cjs')], {
+    env: { ...process.env, CEILING_MODE: mode, KAFKA_BROKERS: platform.infra.kafkaBrokers, KAFKA_TOPIC_PREFIX: `${platform.namespace}ceiling.` },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  // Its own output (kafkajs complaining while fresh topics elect leaders, say) goes to a log beside the services'.
+  child.stderr.pipe(createWriteStream(path.join(ROOT, 'tmp/logs/bench', `ceiling-${mode}.log`)));
+  const port = await new Promise((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`the ${mode} ceiling exited (${code})`)));
+    createInterface({ input: child.stdout }).on('line', (line) => {
+      const m = /^listening (\d+)$/.exec(line);
+      if (m) resolve(Number(m[1]));
+    });
+  });
+  return {
+    url: `http://127.0.0.1:${port}/v1/send`,
+    pid: child.pid,
+    stop: () => new Promise((resolve) => (child.exitCode !== null ? resolve() : (child.once('exit', resolve), child.kill('SIGTERM')))),
+  };
+}
+
+/** One autocannon run; `rate` set = fixed offered rate (requests/s over all connections), else saturation. */
+function cannon({ url, apiKey, seconds, rate, label }) {
+  let n = 0;
+  const instance = autocannon({
+    url,
+    method: 'POST',
+    connections: CONNECTIONS,
+    duration: seconds,
+    ...(rate ? { overallRate: rate } : {}),
+    headers: { 'content-type': 'application/json', ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}) },
+    requests: [
+      {
+        setupRequest: (req) => ({ ...req, body: JSON.stringify({ channel: 'whatsapp', to: customer(n++), message: `bench ${n}` }) }),
+      },
+    ],
+  });
+  let done = 0;
+  instance.on('response', () => done++);
+  const stop = label ? progress(label, () => `${done} answered`) : () => undefined;
+  return new Promise((resolve, reject) => {
+    instance.once('done', (result) => {
+      stop();
+      resolve(result);
+    });
+    instance.once('error', reject);
+  });
+}
+
+function row(name, result, seconds, offered, rss, extra = {}) {
+  const ok = result['2xx'];
+  return {
+    scenario: name,
+    offered: offered ?? 'max',
+    achieved: round(ok / seconds, 0),
+    p50: result.latency.p50,
+    p90: result.latency.p90,
+    p99: result.latency.p99,
+    max: result.latency.max,
+    errors: result.errors + result.timeouts + result.non2xx,
+    rss,
+    ...extra,
+  };
+}
+
+export async function sendScenario({ platform, seconds, rate, log }) {
+  const rows = [];
+  const measure = async (name, target, pids, offered) => {
+    log(`${name}: warm-up ${WARM_UP_SECONDS} s`);
+    await cannon({ ...target, seconds: WARM_UP_SECONDS, rate: offered ? Math.min(offered, 200) : 200 });
+    log(`${name}: ${seconds} s at ${offered ? `${offered}/s` : 'saturation'} from ${CONNECTIONS} connections`);
+    const sampler = new RssSampler(pids);
+    const result = await cannon({ ...target, seconds, rate: offered, label: name });
+    const r = row(name, result, seconds, offered, sampler.stop());
+    r.cpu = sampler.cpu;
+    log(`  → ${r.achieved}/s, p50 ${r.p50} ms, p99 ${r.p99} ms, errors ${r.errors}`);
+    rows.push(r);
+    return r;
+  };
+
+  const bare = await ceiling('bare', platform);
+  const bareRow = await measure('send ceiling: bare Fastify', { url: bare.url }, { ceiling: bare.pid });
+  await bare.stop();
+  const kafka = await ceiling('kafka', platform);
+  const kafkaRow = await measure('send ceiling: Fastify + Kafka produce', { url: kafka.url }, { ceiling: kafka.pid });
+  await kafka.stop();
+
+  const tenant = await platform.tenant('bench send');
+  const gateway = { url: `${platform.gateway}/v1/send`, apiKey: tenant.apiKey };
+  const saturated = await measure('send: POST /v1/send', gateway, platform.pids());
+  saturated.ceiling = kafkaRow.achieved;
+  saturated.ratio = round(saturated.achieved / kafkaRow.achieved, 2);
+  saturated.note = `bare Fastify ${bareRow.achieved}/s; latency at saturation`;
+  const fixed = await measure('send: POST /v1/send, fixed rate', gateway, platform.pids(), rate);
+  fixed.ceiling = kafkaRow.achieved;
+  fixed.ratio = round(fixed.achieved / kafkaRow.achieved, 2);
+  return rows;
+}

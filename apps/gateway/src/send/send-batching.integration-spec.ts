@@ -44,7 +44,6 @@ describe('gateway: concurrent sends share Kafka produce requests (real Kafka)', 
 
     expect(results.every((r) => r.status === 'sent')).toBe(true);
     expect(new Set(results.map((r) => r.message_id)).size).toBe(SENDS);
-    console.log(`${SENDS} simultaneous sends → ${produceRequests} Kafka Produce request(s)`);
     expect(produceRequests).toBeGreaterThan(0);
     expect(produceRequests).toBeLessThanOrEqual(SENDS / 10);
   });

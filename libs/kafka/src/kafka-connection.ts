@@ -61,6 +61,7 @@ export class KafkaConnection implements OnApplicationShutdown {
     if (missing.length === 0) {
       // Refresh this client's metadata so its first calls find the partition leaders.
       await admin.fetchTopicMetadata({ topics: specs.map((s) => this.topic(s.name)) });
+      await this.untilServed(admin, specs);
       return;
     }
     try {
@@ -79,6 +80,16 @@ export class KafkaConnection implements OnApplicationShutdown {
       const after = new Set(await admin.listTopics());
       if (missing.some((s) => !after.has(this.topic(s.name)))) throw err;
     }
+    await this.untilServed(admin, specs);
+  }
+
+  /**
+   * Resolves once the broker answers offset requests for every partition of the topics. A KRaft broker announces a
+   * new partition's leader in its metadata a moment before it serves it; consumers started in that window get "not the
+   * leader for that topic-partition" on ListOffsets and, on a busy machine, can take many seconds to recover.
+   */
+  private async untilServed(admin: Admin, specs: readonly TopicSpec[]): Promise<void> {
+    for (const spec of specs) await retryRetriable(() => admin.fetchTopicOffsets(this.topic(spec.name)));
   }
 
   async connectedAdmin(): Promise<Admin> {

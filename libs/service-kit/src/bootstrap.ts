@@ -8,6 +8,8 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Histogram } from 'prom-client';
 import type { BaseConfig } from './config/base.config';
+import { answerClientError } from './http/client-errors';
+import { DEFAULT_HTTP_TIMEOUTS, applyHttpTimeouts } from './http/http-timeouts';
 import { ProblemFilter, sendProblem } from './http/problem.filter';
 import { ProblemValidationPipe } from './http/validation';
 import { requestScope } from './logging/logging';
@@ -57,9 +59,12 @@ export async function createServiceApp(module: Type<unknown>, options: Bootstrap
     requestIdHeader: 'x-request-id',
     genReqId: () => randomUUID(),
     return503OnClosing: true,
+    clientErrorHandler: answerClientError,
     routerOptions: { ignoreTrailingSlash: true },
   });
   const fastify = adapter.getInstance();
+  // Slow clients are cut off even where the config is not at hand (tests); startServiceApp applies the configured ones.
+  applyHttpTimeouts(fastify.server, DEFAULT_HTTP_TIMEOUTS);
   // Make the id fastify chose visible to the logger and echo it back on every answer.
   fastify.addHook('onRequest', (request, _reply, done) => {
     request.raw.headers['x-request-id'] = String(request.id);
@@ -99,6 +104,7 @@ export async function createServiceApp(module: Type<unknown>, options: Bootstrap
 /** Starts a service: HTTP first (so health answers while Kafka joins), then its Kafka consumer. */
 export async function startServiceApp(app: INestApplication, config: BaseConfig, name: string): Promise<void> {
   const logger = new NestLogger(name);
+  applyHttpTimeouts(app.getHttpServer(), config);
   await app.listen(config.PORT, config.HOST);
   try {
     await app.startAllMicroservices();

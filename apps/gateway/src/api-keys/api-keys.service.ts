@@ -1,7 +1,7 @@
 import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { newId, notFoundProblem, type Page } from '@parley/contracts';
-import { ProblemException } from '@parley/service-kit';
+import { ProblemException, redactSecretShapes } from '@parley/service-kit';
 import { DataSource, IsNull, type EntityManager } from 'typeorm';
 import { apiKeyDisplayPrefix, generateApiKey, hashApiKey } from '../auth/credentials';
 import { TenantEntity, type Plan } from '../accounts/tenant.entity';
@@ -76,7 +76,8 @@ export class ApiKeysService implements OnModuleInit {
       .returning('key_hash')
       .execute();
     const row = (revoked.raw as { key_hash: string }[])[0];
-    if (!row) throw new ProblemException(notFoundProblem(`API key "${id}"`));
+    // The id is echoed, but never an API key pasted in its place (issue 9: secrets never in answers).
+    if (!row) throw new ProblemException(notFoundProblem(`API key "${redactSecretShapes(id).slice(0, 100)}"`));
     this.cache.delete(row.key_hash);
     await this.redis.publish(REVOKED_CHANNEL, row.key_hash).catch((err: unknown) => {
       this.logger.warn(`revocation of ${id} not broadcast (other instances refuse it within ${CACHE_TTL_MS / 1000} s): ${String(err)}`);

@@ -44,6 +44,11 @@ describe('TokenService', () => {
     await expect(tokens.verify(sign({ exp: Math.floor(Date.now() / 1000) - 5 }, { expiresIn: undefined }))).resolves.toBeNull();
   });
 
+  it('refuses a correctly signed token without exp (it would never expire) or not valid yet', async () => {
+    await expect(tokens.verify(sign({}, { expiresIn: undefined }))).resolves.toBeNull();
+    await expect(tokens.verify(sign({}, { notBefore: 3600 }))).resolves.toBeNull();
+  });
+
   it('refuses a token whose tenant claim was changed after signing', async () => {
     const [header, , signature] = sign({}).split('.');
     const forged = `${header}.${b64({ sub: 'ten_01JOTHERTENANT00000000000', iss: 'parley', aud: 'parley-api', exp: Math.floor(Date.now() / 1000) + 60 })}.${signature}`;

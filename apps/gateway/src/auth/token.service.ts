@@ -14,7 +14,8 @@ export interface IssuedToken {
 
 /**
  * Access tokens (CONTRACT.md §2): HS256 JWTs naming the tenant in `sub`. Verification pins the algorithm, issuer
- * and audience, so `alg: none`, a token signed with another key or for another audience is refused.
+ * and audience and requires an expiry, so `alg: none`, a token signed with another key, for another audience or
+ * without `exp` is refused.
  */
 @Injectable()
 export class TokenService {
@@ -34,11 +35,13 @@ export class TokenService {
   /** The tenant a token was issued to, or null when the token is not one we issued and still valid. */
   async verify(token: string): Promise<string | null> {
     try {
-      const payload = await this.jwt.verifyAsync<{ sub?: unknown }>(token, {
+      const payload = await this.jwt.verifyAsync<{ sub?: unknown; exp?: unknown }>(token, {
         algorithms: [JWT_ALGORITHM],
         issuer: JWT_ISSUER,
         audience: JWT_AUDIENCE,
       });
+      // jsonwebtoken accepts a token without `exp` as valid forever; every token we issue has one (CONTRACT.md §2).
+      if (typeof payload.exp !== 'number') return null;
       return typeof payload.sub === 'string' && payload.sub.startsWith('ten_') ? payload.sub : null;
     } catch {
       return null;

@@ -1,6 +1,6 @@
 import { Injectable, type PipeTransform } from '@nestjs/common';
 import { AGENT_NAME_PATTERN, AGENT_NAME_RULE, hasPrefix, notFoundProblem, validationProblem, type IdPrefix } from '@parley/contracts';
-import { ProblemException } from '@parley/service-kit';
+import { ProblemException, redactSecretShapes } from '@parley/service-kit';
 
 /** An agent name in the path (`/agents/{agent_name}`): 400 naming the parameter when it breaks the naming rule. */
 @Injectable()
@@ -25,6 +25,7 @@ export class PrefixedIdPipe implements PipeTransform<string, string> {
 
   transform(value: string): string {
     if (hasPrefix(value, this.prefix)) return value;
-    throw new ProblemException(notFoundProblem(`${this.what} "${String(value).slice(0, 100)}"`));
+    // Echoed for the caller's benefit, but never a credential pasted in by mistake.
+    throw new ProblemException(notFoundProblem(`${this.what} "${redactSecretShapes(String(value)).slice(0, 100)}"`));
   }
 }

@@ -25,6 +25,7 @@ const IPV4_BLOCKED: [string, number][] = [
 
 const IPV6_BLOCKED: [string, number][] = [
   ['::', 96], // unspecified, loopback and the deprecated IPv4-compatible form
+  ['::ffff:0:0:0', 96], // IPv4-translated (SIIT): an IPv4 address in another spelling
   ['64:ff9b:1::', 48], // local-use NAT64
   ['100::', 64], // discard-only
   ['2001::', 23], // IETF protocol assignments (Teredo, benchmarking, ORCHID)

@@ -40,6 +40,20 @@ describe('address policy', () => {
     '0:0:0:0:0:ffff:c0a8:0101',
     '64:ff9b::a00:1',
     '2002:7f00:1::',
+    '::ffff:0:7f00:1',
+    '::127.0.0.1',
+    '0:0:0:0:0:0:0:1',
+    '[0:0:0:0:0:0:0:1]',
+    '::ffff:169.254.169.254',
+    'fd00:ec2::254',
+    'fdff:ffff::1',
+    'febf::1',
+    '100.127.255.254',
+    '10.255.255.255',
+    '192.168.255.255',
+    '0177.0.0.1',
+    '2130706433',
+    '',
     'not-an-ip',
   ])('refuses %s', (ip) => expect(isPublicAddress(ip)).toBe(false));
 
@@ -69,6 +83,26 @@ describe('webhook URL rules', () => {
       'https://[::ffff:a9fe:a9fe]/',
       'https://0x7f.1/',
       'https://2130706433/',
+      'https://0177.0.0.1/',
+      'https://017700000001/',
+      'https://0x7f000001/',
+      'https://127.1/',
+      'https://0/',
+      'https://0.0.0.0/',
+      'https://[::]/',
+      'https://[0:0:0:0:0:0:0:1]/',
+      'https://[::ffff:7f00:1]/',
+      'https://[::ffff:0:7f00:1]/',
+      'https://[64:ff9b::7f00:1]/',
+      'https://[fe80::1]/',
+      'https://[fc00::1]/',
+      'https://[fd00:ec2::254]/latest/meta-data',
+      'https://172.16.0.1/',
+      'https://172.31.255.255/',
+      'https://192.168.0.1/',
+      'https://100.64.0.1/',
+      'https://169.254.0.1/',
+      'https://user:pass@127.0.0.1/',
     ])('refuses the non-public literal address %s', async (url) => {
       expect(await urlViolation(url, true, resolveTo('93.184.216.34'))).toMatch(/public address/);
     });
@@ -77,6 +111,12 @@ describe('webhook URL rules', () => {
       expect(await urlViolation('https://internal.example.com/', true, resolveTo('10.0.0.5'))).toMatch(/must resolve only to public addresses/);
       expect(await urlViolation('https://mixed.example.com/', true, resolveTo('93.184.216.34', '::1'))).toMatch(/must resolve only to public/);
       expect(await urlViolation('https://localhost/', true, resolveTo('127.0.0.1', '::1'))).toMatch(/must resolve only to public/);
+    });
+
+    it('refuses names the real resolver maps to loopback (localhost and its spellings)', async () => {
+      for (const url of ['https://localhost/', 'https://LOCALHOST:8443/x', 'https://localhost./']) {
+        expect(await urlViolation(url, true)).toMatch(/must resolve only to public addresses|does not resolve/);
+      }
     });
 
     it('refuses a host that does not resolve, and never echoes resolved addresses', async () => {

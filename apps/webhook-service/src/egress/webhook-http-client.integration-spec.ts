@@ -97,6 +97,57 @@ describe('WebhookHttpClient', () => {
     expect((await post(url)).statusCode).toBe(200);
   });
 
+  it.each([301, 302, 303, 307, 308])('does not follow a %i (here to a name for loopback)', async (status) => {
+    let followed = 0;
+    const target = await serve((req, res) => {
+      followed++;
+      req.resume();
+      res.end();
+    });
+    const url = await serve((req, res) => {
+      req.resume();
+      res.writeHead(status, { location: target.replace('127.0.0.1', 'localhost') }).end();
+    });
+    const result = await post(url);
+    expect(result).toMatchObject({ statusCode: status, error: null });
+    expect(followed).toBe(0);
+  });
+
+  it('refuses, at connect time and without sending a byte, every spelling of a local address and names resolving to one', async () => {
+    let reached = 0;
+    const url = new URL(
+      await serve((req, res) => {
+        reached++;
+        req.resume();
+        res.end();
+      }),
+    );
+    const port = url.port;
+    // Every one of these reaches the local receiver when public-only is off (checked below for a sample).
+    const literals = ['127.0.0.1', '127.1', '2130706433', '0x7f000001', '017700000001', '0177.0.0.1', '0'];
+    const names = ['localhost', 'LOCALHOST'];
+    for (const host of [...literals, ...names]) {
+      const result = await client.post({ url: `http://${host}:${port}/hook`, headers: {}, body: '{}', timeoutMs: 2000, publicOnly: true });
+      expect({ host, statusCode: result.statusCode, error: result.error }).toEqual({
+        host,
+        statusCode: null,
+        error: expect.stringMatching(literals.includes(host) ? /is not a public address/ : /resolves to a non-public address/),
+      });
+    }
+    expect(reached).toBe(0);
+    for (const host of ['2130706433', 'localhost']) {
+      expect((await client.post({ url: `http://${host}:${port}/hook`, headers: {}, body: '{}', timeoutMs: 2000, publicOnly: false })).statusCode).toBe(200);
+    }
+    expect(reached).toBe(2);
+  });
+
+  it('refuses IPv6 loopback and mapped forms when public-only', async () => {
+    for (const host of ['[::1]', '[0:0:0:0:0:0:0:1]', '[::ffff:127.0.0.1]', '[::ffff:7f00:1]', '[::]']) {
+      const result = await client.post({ url: `http://${host}:9/hook`, headers: {}, body: '{}', timeoutMs: 1000, publicOnly: true });
+      expect({ host, result }).toEqual({ host, result: expect.objectContaining({ statusCode: null, error: expect.stringMatching(/is not a public address/) }) });
+    }
+  });
+
   it('refuses a non-public literal address when public-only', async () => {
     const url = await serve((_req, res) => res.end());
     const result = await client.post({ url, headers: {}, body: '{}', timeoutMs: 1000, publicOnly: true });

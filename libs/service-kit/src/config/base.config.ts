@@ -1,5 +1,6 @@
 import { plainToInstance } from 'class-transformer';
 import { IsIn, IsInt, IsString, Matches, Max, Min, validateSync } from 'class-validator';
+import { DEFAULT_HTTP_TIMEOUTS } from '../http/http-timeouts';
 
 const SECRET_DEFAULTS = Symbol('secretDefaults');
 
@@ -45,6 +46,23 @@ export class BaseConfig {
 
   @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
   LOG_LEVEL = 'info';
+
+  /** HTTP server deadlines against slow clients (see http/http-timeouts.ts). */
+  @IsInt()
+  @Min(1)
+  HTTP_HEADERS_TIMEOUT_MS = DEFAULT_HTTP_TIMEOUTS.HTTP_HEADERS_TIMEOUT_MS;
+
+  @IsInt()
+  @Min(1)
+  HTTP_REQUEST_TIMEOUT_MS = DEFAULT_HTTP_TIMEOUTS.HTTP_REQUEST_TIMEOUT_MS;
+
+  @IsInt()
+  @Min(1)
+  HTTP_KEEP_ALIVE_TIMEOUT_MS = DEFAULT_HTTP_TIMEOUTS.HTTP_KEEP_ALIVE_TIMEOUT_MS;
+
+  @IsInt()
+  @Min(10)
+  HTTP_TIMEOUT_CHECK_INTERVAL_MS = DEFAULT_HTTP_TIMEOUTS.HTTP_TIMEOUT_CHECK_INTERVAL_MS;
 
   get isProduction(): boolean {
     return this.NODE_ENV === 'production';

@@ -3,6 +3,7 @@ import { PublishTimeoutError, RpcProblemError, RpcTimeoutError, isTransientError
 import { ProblemTypes, problem, type Problem } from '@parley/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { throwError } from 'rxjs';
+import { loggableUrl, redactSecretShapes } from '../logging/secret-shapes';
 import { ProblemException } from './problem.exception';
 
 const STATUS_TYPES: Record<number, [string, string]> = {
@@ -58,13 +59,14 @@ function fastifyDetail(exception: unknown): string {
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return 'Send the body as application/json.';
     default:
-      return String((exception as Error).message ?? 'The request could not be processed.').slice(0, 300);
+      // Router errors quote the path, where a caller may have pasted a credential.
+      return redactSecretShapes(String((exception as Error).message ?? 'The request could not be processed.')).slice(0, 300);
   }
 }
 
 export function sendProblem(reply: FastifyReply, request: FastifyRequest, exception: unknown, logger: Logger): void {
   const { problem: p, headers, unexpected } = toProblem(exception);
-  if (unexpected) logger.error(`unexpected error on ${request.method} ${request.url}`, exception instanceof Error ? exception.stack : String(exception));
+  if (unexpected) logger.error(`unexpected error on ${request.method} ${loggableUrl(request.url)}`, exception instanceof Error ? exception.stack : String(exception));
   // Malformed JSON arrives as fastify's own 400: give it its own stable type.
   const body =
     (exception as { code?: string })?.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || (exception as { code?: string })?.code === 'FST_ERR_CTP_EMPTY_JSON_BODY'
@@ -74,7 +76,7 @@ export function sendProblem(reply: FastifyReply, request: FastifyRequest, except
     .status(body.status)
     .headers(headers)
     .header('content-type', 'application/problem+json')
-    .send({ ...body, instance: request.url.split('?')[0], request_id: String(request.id) });
+    .send({ ...body, instance: loggableUrl(request.url), request_id: String(request.id) });
 }
 
 /**

@@ -4,6 +4,7 @@ import { PinoLogger } from 'nestjs-pino';
 import { Store, storage } from 'nestjs-pino/storage';
 import type { IncomingMessage } from 'node:http';
 import { randomUUID } from 'node:crypto';
+import { loggableUrl } from './secret-shapes';
 
 /** Fields never written to logs: credentials, signatures, and customers' phone numbers. */
 export const REDACTED_PATHS = [
@@ -37,7 +38,7 @@ export function loggerParams(service: string, level: string): Params {
       // A line per successful request costs hot paths more than it tells; failures stay at info and error.
       customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'info' : 'debug'),
       serializers: {
-        req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url?.split('?')[0] }),
+        req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, url: loggableUrl(req.url) }),
         res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
       },
       transport: undefined,

@@ -1,0 +1,255 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- answers and the OpenAPI document are walked generically */
+import { pollUntil } from '@parley/testing';
+import { join } from 'node:path';
+// eslint-disable-next-line @nx/enforce-module-boundaries
+import { routesFromOpenApi } from '../../../tools/fuzz/lib/cases.cjs';
+// eslint-disable-next-line @nx/enforce-module-boundaries
+import { ROOT, readEnvFile } from '../../../tools/dev/lib/stack.cjs';
+import { http, type HttpResponse } from './support/http';
+import { startPlatform, type Platform } from './support/platform';
+
+/** SQL-injection-shaped text, one per stored text field (each also tagged, so it can be told apart from the others). */
+const SQL = [
+  "'; DROP TABLE agents; --",
+  "' OR '1'='1' --",
+  '"; DELETE FROM messages WHERE ""="',
+  "1; SELECT pg_sleep(10); --",
+  '$$; DROP SCHEMA public CASCADE; $$',
+  "\\'; TRUNCATE endpoints; --",
+  "%' UNION SELECT secret, url FROM endpoints --",
+  "' || (SELECT current_user) || '",
+  "Robert'); DROP TABLE students;-- ✓",
+];
+const sql = (i: number, field: string) => `${SQL[i % SQL.length]} [${field}]`;
+
+/** A well-formed identifier nobody has (for the kinds a fresh tenant has none of yet). */
+const unknownId = (prefix: string) => `${prefix}_01J${'Q'.repeat(23)}`;
+
+interface Tenant {
+  tenantId: string;
+  apiKey: string;
+}
+
+/**
+ * Issue 9, attacker's pass on the whole running system: tenant B's credential on every tenant route of
+ * `/openapi.json` with tenant A's real resource ids answers 404 (or refuses the body), never A's data, and changes
+ * nothing of A's; and SQL-injection-shaped text in every stored free-text field is kept and read back unchanged.
+ */
+describe('attacker’s pass: cross-tenant access on every route, SQL-shaped text in every text field', () => {
+  let platform: Platform;
+  const env = readEnvFile(join(ROOT, '.env.example'));
+  let a: Tenant;
+  let b: Tenant;
+  const ids: Record<string, string> = {};
+  const stored: Record<string, string> = {};
+  let channel: { id: string; phone_number: string; phone_number_id: string; waba_id: string | null };
+
+  const api = <T = any>(tenant: Tenant | null, method: string, path: string, json?: unknown): Promise<HttpResponse<T>> =>
+    http<T>(method, `${platform.gateway}${path}`, { token: tenant?.apiKey, json });
+
+  const signUp = async (name: string): Promise<Tenant> => {
+    const account = await http<{ tenant_id: string; api_key: string }>('POST', `${platform.gateway}/api/v1/accounts`, { json: { name: `${name} ${sql(0, 'account name')}` } });
+    expect(account.status).toBe(201);
+    await http('PATCH', `${platform.gateway}/admin/v1/tenants/${account.body.tenant_id}`, { token: env.ADMIN_TOKEN, json: { plan: 'enterprise' } });
+    return { tenantId: account.body.tenant_id, apiKey: account.body.api_key };
+  };
+
+  beforeAll(async () => {
+    platform = await startPlatform();
+    [a, b] = [await signUp('A'), await signUp('B')];
+
+    Object.assign(stored, {
+      instruction: sql(0, 'instruction'),
+      greeting: sql(1, 'greeting'),
+      question: sql(2, 'faq question'),
+      answer: sql(3, 'faq answer'),
+      description: sql(4, 'webhook description'),
+      patchedDescription: sql(5, 'patched description'),
+      keyName: sql(6, 'api key name'),
+      sent: sql(7, 'sent message'),
+      inbound: sql(8, 'inbound text'),
+    });
+    const agent = await api(a, 'PUT', '/api/v1/agents/shop', {
+      name: 'shop',
+      instruction: stored.instruction,
+      greeting: stored.greeting,
+      skills: ['faq_responder'],
+      faqs: [{ question: stored.question, answer: stored.answer }],
+    });
+    expect(agent.status).toBe(201);
+    ids.agent = agent.body.id;
+    const webhook = await api(a, 'POST', '/api/v1/webhooks', { url: 'http://127.0.0.1:9/hook', description: stored.description });
+    expect(webhook.status).toBe(201);
+    ids.webhook = webhook.body.id;
+    ids.webhookSecret = webhook.body.secret;
+    expect((await api(a, 'PATCH', `/api/v1/webhooks/${ids.webhook}`, { description: stored.patchedDescription })).status).toBe(200);
+    const key = await api(a, 'POST', '/api/v1/api-keys', { name: stored.keyName });
+    expect(key.status).toBe(201);
+    ids.key = key.body.id;
+    const sent = await api(a, 'POST', '/v1/send', { channel: 'whatsapp', to: '+14155550123', message: stored.sent });
+    expect(sent.status).toBe(200);
+    ids.message = sent.body.message_id;
+    channel = (await api(a, 'GET', '/api/v1/channels')).body.data[0];
+    ids.channel = channel.id;
+    // A customer writes to A's number: a conversation, an inbound message and a webhook delivery for A.
+    const inbound = await http('POST', `${platform.sandbox}/_sandbox/inbound`, { json: { from: '+14155550999', to: channel.phone_number, text: stored.inbound } });
+    expect({ status: inbound.status, text: inbound.text }).toEqual({ status: 200, text: expect.any(String) });
+    ids.conversation = await pollUntil(async () => (await api(a, 'GET', '/api/v1/conversations')).body.data?.[0]?.id, { timeoutMs: 30_000, description: 'A’s conversation' });
+    ids.delivery = await pollUntil(async () => (await api(a, 'GET', `/api/v1/webhooks/${ids.webhook}/deliveries`)).body.data?.[0]?.id, {
+      timeoutMs: 30_000,
+      description: 'a delivery to A’s webhook',
+    });
+  }, 240_000);
+
+  afterAll(async () => {
+    await platform?.stop();
+  }, 60_000);
+
+  /** What A can read of its own resources that B could change (statuses and replies move on by themselves). */
+  const snapshotOfA = async () => {
+    const get = async (path: string) => {
+      const res = await api(a, 'GET', path);
+      return { status: res.status, body: res.body };
+    };
+    const pick = (record: Record<string, unknown> | undefined, keys: string[]) => Object.fromEntries(keys.map((k) => [k, record?.[k]]));
+    return {
+      agent: await get('/api/v1/agents/shop'),
+      webhook: await get(`/api/v1/webhooks/${ids.webhook}`),
+      secret: await get(`/api/v1/webhooks/${ids.webhook}/secret`),
+      keys: (await get('/api/v1/api-keys')).body.data.map((k: Record<string, unknown>) => pick(k, ['id', 'name'])),
+      channels: (await get('/api/v1/channels')).body.data.map((c: Record<string, unknown>) => pick(c, ['id', 'provider', 'phone_number', 'phone_number_id', 'agent', 'is_default'])),
+      message: pick((await get(`/api/v1/messages/${ids.message}`)).body, ['message_id', 'to', 'message', 'direction']),
+      conversation: (await get(`/api/v1/conversations/${ids.conversation}`)).status,
+    };
+  };
+
+  it('answers tenant B on every tenant route with A’s ids as if they did not exist, leaks nothing of A and changes nothing', async () => {
+    const doc = (await http<Record<string, unknown>>('GET', `${platform.gateway}/openapi.json`)).body;
+    const routes = routesFromOpenApi(doc).filter(
+      (r: { template: string; streaming: boolean }) => /^\/(api\/)?v1\//.test(r.template) && !r.streaming && r.template !== '/api/v1/accounts',
+    ) as { method: string; template: string }[];
+    expect(routes.length).toBeGreaterThan(30);
+    const before = await snapshotOfA();
+
+    const pathOf = (template: string) => {
+      const resource = template.split('/')[template.startsWith('/api/') ? 3 : 2];
+      return template.replace(/\{([A-Za-z_]+)\}/g, (_, param: string) => {
+        if (param === 'agent_name') return 'shop';
+        if (param === 'version') return '1';
+        if (param === 'channel_id') return ids.channel;
+        if (param === 'message_id') return ids.message;
+        if (param === 'delivery_id') return ids.delivery;
+        const byResource: Record<string, string> = { webhooks: ids.webhook, 'api-keys': ids.key, conversations: ids.conversation, leads: unknownId('led'), appointments: unknownId('apt') };
+        return byResource[resource] ?? unknownId('xxx');
+      });
+    };
+    // Valid bodies, so B gets past validation to the ownership check, aimed at A's things where a body can name them.
+    const bodies: Record<string, unknown> = {
+      'POST /api/v1/agents/{agent_name}/test': { message: 'hello' },
+      'POST /api/v1/api-keys': { name: 'b key' },
+      'PATCH /api/v1/channels/{channel_id}': { is_default: true },
+      'POST /api/v1/channels/whatsapp': { provider: 'sandbox', phone_number: channel.phone_number },
+      'POST /api/v1/channels/whatsapp/embedded-signup': { code: 'hijack', waba_id: channel.waba_id ?? '1022901293403', phone_number_id: channel.phone_number_id },
+      'POST /api/v1/playground/inbound': { from: '+14155550998', to: channel.phone_number, text: 'injected into A' },
+      'POST /api/v1/webhooks': { url: 'http://127.0.0.1:9/b' },
+      'PATCH /api/v1/webhooks/{id}': { description: 'taken over' },
+      'POST /api/v1/webhooks/{id}/replay': { since: new Date(Date.now() - 3_600_000).toISOString() },
+      'POST /v1/send': { channel: 'whatsapp', to: '+14155550124', message: 'as A', from: channel.phone_number },
+      'PUT /api/v1/agents/{agent_name}': { name: 'shop', instruction: 'B’s own', greeting: '', skills: [] },
+    };
+    // B's own agent of the same name is B's business: it goes last, after the routes that must not find one.
+    const ordered = [...routes.filter((r) => r.method !== 'PUT'), ...routes.filter((r) => r.method === 'PUT')];
+    const secretsOfA = [a.tenantId, a.apiKey, ids.agent, ids.webhook, ids.webhookSecret, ids.key, ids.message, ids.conversation, ids.delivery, ...Object.values(stored)];
+
+    const outcomes: string[] = [];
+    for (const route of ordered) {
+      const key = `${route.method} ${route.template}`;
+      const path = pathOf(route.template);
+      const res = await api(b, route.method, path, ['POST', 'PUT', 'PATCH'].includes(route.method) ? (bodies[key] ?? {}) : undefined);
+      // An id B sent itself may be echoed in the 404 ("Webhook "whk_…" was not found"): that tells B nothing new.
+      const leaked = secretsOfA.filter((s) => !path.includes(s) && res.text.includes(s));
+      const namesA = route.template.includes('{') && !key.startsWith('PUT /api/v1/agents/');
+      const verdict =
+        res.status >= 500 ? `server error ${res.status}` : leaked.length ? `leaks ${leaked.length} value(s) of A` : namesA && res.status !== 404 ? `answered ${res.status}, not 404` : null;
+      // Sending from A's number or playing a customer of A's number must be refused; connecting a number is fine
+      // as long as B does not end up with A's.
+      const claimsA = res.text.includes(channel.phone_number) || res.text.includes(channel.phone_number_id);
+      const usesA = ['POST /v1/send', 'POST /api/v1/playground/inbound'].includes(key) || claimsA;
+      if (!namesA && res.status < 300 && usesA && ['POST /api/v1/channels/whatsapp', 'POST /api/v1/channels/whatsapp/embedded-signup', 'POST /api/v1/playground/inbound', 'POST /v1/send'].includes(key)) {
+        outcomes.push(`${key}: accepted (${res.status}) a body naming A’s number: ${res.text.slice(0, 200)}`);
+      } else if (verdict) outcomes.push(`${key} → ${path}: ${verdict}: ${res.text.slice(0, 200)}`);
+    }
+    expect(outcomes).toEqual([]);
+    expect(await snapshotOfA()).toEqual(before);
+  }, 120_000);
+
+  it('keeps SQL-injection-shaped text in every stored text field and reads it back unchanged', async () => {
+    const agent = await api(a, 'GET', '/api/v1/agents/shop');
+    expect(agent.body).toMatchObject({ instruction: stored.instruction, greeting: stored.greeting, faqs: [{ question: stored.question, answer: stored.answer }] });
+    expect((await api(a, 'GET', `/api/v1/webhooks/${ids.webhook}`)).body.description).toBe(stored.patchedDescription);
+    expect((await api(a, 'GET', '/api/v1/api-keys')).body.data.find((k: { id: string }) => k.id === ids.key)?.name).toBe(stored.keyName);
+    expect((await api(a, 'GET', `/api/v1/messages/${ids.message}`)).body.message).toBe(stored.sent);
+    const inbound = await api(a, 'GET', '/api/v1/messages?direction=inbound');
+    expect(inbound.body.data.map((m: { message: string }) => m.message)).toContain(stored.inbound);
+    // The same strings in list filters and path parameters are just values too: never a 5xx.
+    for (const path of [`/api/v1/messages?to=${encodeURIComponent(SQL[1])}`, `/api/v1/agents/${encodeURIComponent(SQL[0])}`, `/api/v1/webhooks/${encodeURIComponent(SQL[6])}`]) {
+      expect({ path, status: (await api(a, 'GET', path)).status }).toEqual({ path, status: expect.any(Number) });
+      expect({ path, serverError: (await api(a, 'GET', path)).status >= 500 }).toEqual({ path, serverError: false });
+    }
+    // Every free-text body field of the API is either read back above or never readable: a new one fails here.
+    const doc = (await http<Record<string, unknown>>('GET', `${platform.gateway}/openapi.json`)).body;
+    const unexplained = freeTextFields(doc).filter((field) => !READ_BACK.includes(field) && !NOT_READABLE.some((pattern) => pattern.test(field)));
+    expect(unexplained).toEqual([]);
+    expect(freeTextFields(doc)).toEqual(expect.arrayContaining(READ_BACK));
+  }, 60_000);
+});
+
+/** The free-text fields the test above stores SQL-shaped text in and reads back. */
+const READ_BACK = [
+  'PUT /api/v1/agents/{agent_name} instruction',
+  'PUT /api/v1/agents/{agent_name} greeting',
+  'PUT /api/v1/agents/{agent_name} faqs[].question',
+  'PUT /api/v1/agents/{agent_name} faqs[].answer',
+  'POST /api/v1/webhooks description',
+  'PATCH /api/v1/webhooks/{id} description',
+  'POST /api/v1/api-keys name',
+  'POST /v1/send message',
+];
+/** Free-text fields no route reads back (secrets, lookups, one-off inputs), or checked elsewhere by their own rule. */
+const NOT_READABLE = [
+  / tenant_id$/, // checked against the credential, then dropped (403 when it differs)
+  /^POST \/api\/v1\/accounts name$/, // no route reads the account back
+  /^POST \/oauth\/token (client_id|client_secret|scope)$/, // credentials: looked up, never stored as sent
+  /^POST \/api\/v1\/channels\/whatsapp access_token$/, // stored encrypted, never returned (CONTRACT §6)
+  /^POST \/api\/v1\/channels\/whatsapp\/embedded-signup code$/, // exchanged with Meta, not stored
+  /^POST \/api\/v1\/agents\/\{agent_name\}\/test message$/, // no side effects (CONTRACT §3)
+  /^PUT \/api\/v1\/agents\/\{agent_name\} booking\.timezone$/, // an IANA zone, validated
+  /^POST \/v1\/send to$/, // E.164 or a WhatsApp id, validated
+  /^POST \/api\/v1\/playground\/inbound (to|text)$/, // the playground's customer message (the inbound text above takes the same path)
+];
+
+/** `METHOD path field` of every plain string in a request body (no enum, format or pattern: where free text goes). */
+function freeTextFields(doc: any): string[] {
+  const resolve = (node: any) => {
+    let current = node;
+    for (let i = 0; current?.$ref && i < 20; i++) current = current.$ref.replace(/^#\//, '').split('/').reduce((n: any, k: string) => n?.[k], doc);
+    return current ?? {};
+  };
+  const out: string[] = [];
+  const walk = (schemaOrRef: any, path: string, prefix: string, depth = 0) => {
+    const schema = resolve(schemaOrRef);
+    if (depth > 6) return;
+    const type = Array.isArray(schema.type) ? schema.type.find((t: string) => t !== 'null') : schema.type;
+    if (type === 'string' && !schema.enum && !schema.format && !schema.pattern) out.push(`${prefix} ${path}`);
+    if (type === 'array') walk(schema.items, `${path}[]`, prefix, depth + 1);
+    for (const [k, v] of Object.entries(schema.properties ?? {})) walk(v, path ? `${path}.${k}` : k, prefix, depth + 1);
+  };
+  for (const [template, item] of Object.entries<any>(doc.paths)) {
+    for (const method of ['post', 'put', 'patch']) {
+      const content = resolve(item[method]?.requestBody).content ?? {};
+      const schema = content['application/json']?.schema;
+      if (schema) walk(schema, '', `${method.toUpperCase()} ${template}`);
+    }
+  }
+  return out;
+}

@@ -21,6 +21,8 @@ export const Topics = {
   AppointmentBooked: 'appointment.booked',
   /** Public event: a conversation was handed off to a human. Key: `${tenant_id}:${customer}`. */
   ConversationHandoff: 'conversation.handoff',
+  /** A WhatsApp channel changed or was disconnected (full record; compacted). Key: `${tenant_id}:${channel_id}`. */
+  ChannelChanged: 'channel.changed',
 } as const;
 export type Topic = (typeof Topics)[keyof typeof Topics];
 
@@ -65,6 +67,7 @@ export const TOPIC_SPECS: readonly TopicSpec[] = [
   { name: Topics.LeadCaptured, partitions: 4 },
   { name: Topics.AppointmentBooked, partitions: 4 },
   { name: Topics.ConversationHandoff, partitions: 4 },
+  { name: Topics.ChannelChanged, partitions: 4, config: { 'cleanup.policy': 'compact' } },
   ...Object.values(RpcTopics).map((name) => ({ name, partitions: 4, config: { 'retention.ms': String(DAY_MS) } })),
   { name: RPC_REPLY_TOPIC, partitions: 4, config: { 'retention.ms': String(DAY_MS) } },
   ...[

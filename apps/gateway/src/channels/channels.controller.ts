@@ -12,6 +12,7 @@ import { ListQueryDto, pageOf } from '../http/list-query.dto';
 import { PrefixedIdPipe } from '../http/param-pipes';
 import { RequestId, Tenant } from '../http/request-context';
 import { ApiRoute } from '../openapi/api-route.decorator';
+import { ChannelSendersService } from './channel-senders.service';
 
 const ChannelId = new PrefixedIdPipe('chn', 'Channel');
 
@@ -24,7 +25,10 @@ const SIGNUP_TIMEOUT_MS = 45_000;
 /** The tenant's WhatsApp numbers (CONTRACT.md §6), owned by messaging-service; bodies are validated here. */
 @Controller('api/v1/channels')
 export class ChannelsController {
-  constructor(private readonly rpc: RpcClient) {}
+  constructor(
+    private readonly rpc: RpcClient,
+    private readonly senders: ChannelSendersService,
+  ) {}
 
   @ApiRoute({ summary: 'List WhatsApp channels', access: 'tenant', query: ListQueryDto, success: { status: 200, description: 'A page of channels.', schema: 'ChannelPage' } })
   @Get()
@@ -67,5 +71,7 @@ export class ChannelsController {
   @HttpCode(204)
   async remove(@Tenant() tenantId: string, @Param('channel_id', ChannelId) channelId: string, @RequestId() requestId: string): Promise<void> {
     await this.rpc.request('channels.delete', { tenant_id: tenantId, channel_id: channelId }, { requestId });
+    // This instance refuses the number from the next send on; the others once `channel.changed` reaches them.
+    this.senders.forgetTenant(tenantId);
   }
 }

@@ -137,6 +137,20 @@ describe('gateway: daily quotas, plans and usage (real Redis, PostgreSQL and Kaf
     });
   });
 
+  it('counts concurrent requests of a limited plan one each (batched per event-loop turn): distinct counts, exactly the limit allowed', async () => {
+    const tenant = await gw.signUp('Concurrent');
+    const answers = await Promise.all(
+      Array.from({ length: LIMIT + 3 }, (_, i) => (i % 2 ? other : gw).request('GET', '/api/v1/usage', { token: tenant.api_key })),
+    );
+    const remaining = answers.map((a) => Number(/;r=(\d+);/.exec(a.headers.get('ratelimit') ?? '')?.[1]));
+    expect(answers.filter((a) => a.status === 200)).toHaveLength(LIMIT);
+    expect(answers.filter((a) => a.status === 429)).toHaveLength(3);
+    // The allowed ones got every count from 1 to LIMIT once (remaining LIMIT-1 .. 0); the refused ones report 0.
+    const allowed = answers.flatMap((a, i) => (a.status === 200 ? [remaining[i]] : []));
+    expect(allowed.sort((x, y) => x - y)).toEqual(Array.from({ length: LIMIT }, (_, i) => i));
+    expect((await gw.request('GET', '/api/v1/usage', { token: tenant.api_key })).status).toBe(429);
+  });
+
   it('guards the plan route with ADMIN_TOKEN and validates it', async () => {
     const unauthorized = [await admin(account.tenant_id, { plan: 'pro' }, ''), await admin(account.tenant_id, { plan: 'pro' }, `${ADMIN_TOKEN}x`), await admin(account.tenant_id, { plan: 'pro' }, account.api_key)];
     for (const answer of unauthorized) {

@@ -1,7 +1,8 @@
 import { Module } from '@nestjs/common';
+import { ChannelsModule } from '../channels/channels.module';
 import { IdempotencyModule } from '../idempotency/idempotency.module';
 import { SendController } from './send.controller';
 import { SendService } from './send.service';
 
-@Module({ imports: [IdempotencyModule], controllers: [SendController], providers: [SendService] })
+@Module({ imports: [IdempotencyModule, ChannelsModule], controllers: [SendController], providers: [SendService] })
 export class SendModule {}

@@ -10,8 +10,9 @@ import {
   type MessageOutboundData,
   type SendMessageBody,
 } from '@parley/contracts';
-import { EventPublisher, RpcClient, RpcProblemError } from '@parley/kafka';
+import { EventPublisher } from '@parley/kafka';
 import { ProblemException } from '@parley/service-kit';
+import { ChannelSendersService } from '../channels/channel-senders.service';
 import { fingerprint } from '../idempotency/idempotency-key';
 import { IdempotencyService } from '../idempotency/idempotency.service';
 
@@ -39,7 +40,7 @@ export class SendService {
 
   constructor(
     private readonly publisher: EventPublisher,
-    private readonly rpc: RpcClient,
+    private readonly senders: ChannelSendersService,
     private readonly idempotency: IdempotencyService,
   ) {}
 
@@ -87,15 +88,10 @@ export class SendService {
     return { status: 'sent', message_id: messageId };
   }
 
-  /** `from` must be one of the tenant's connected numbers. */
+  /** `from` must be one of the tenant's connected numbers (cached; see ChannelSendersService). */
   private async checkSender(tenantId: string, from: string, requestId: string): Promise<void> {
-    try {
-      await this.rpc.request('channels.resolve-sender', { tenant_id: tenantId, phone_number: from }, { requestId });
-    } catch (err) {
-      if (err instanceof RpcProblemError && err.problem.status === 404) {
-        throw new ProblemException(validationProblem([{ field: 'from', message: 'from is not one of your connected numbers' }]));
-      }
-      throw err;
+    if (!(await this.senders.isSender(tenantId, from, requestId))) {
+      throw new ProblemException(validationProblem([{ field: 'from', message: 'from is not one of your connected numbers' }]));
     }
   }
 }

@@ -1,4 +1,4 @@
-import { Topics, newId, type ConnectChannelRequest, type MessageOutboundData, type WhatsappWebhookData } from '@parley/contracts';
+import { Topics, newId, type ChannelChangedEvent, type ConnectChannelRequest, type MessageOutboundData, type WhatsappWebhookData } from '@parley/contracts';
 import { EventPublisher } from '@parley/kafka';
 import { pollUntil } from '@parley/testing';
 import { createHash, randomBytes, randomInt } from 'node:crypto';
@@ -134,6 +134,35 @@ describe('messaging-service channels: management, embedded signup, 360dialog and
     const remaining = await service.kafka.rpc.request('channels.list', { tenant_id: T, limit: 50, cursor: null });
     expect(remaining.data).toEqual([{ ...first, is_default: true }]);
     await expect(service.kafka.rpc.request('channels.delete', { tenant_id: T, channel_id: second.id })).rejects.toMatchObject({ problem: { status: 404 } });
+  });
+
+  it('publishes channel.changed after each change: every channel of the tenant (the default can move), and null for a deleted one', async () => {
+    const changes = await service.kafka.probe<ChannelChangedEvent>(Topics.ChannelChanged);
+    try {
+      const T = tenant();
+      /** The latest change of a channel once it matches: the probe reads the topic a moment after the publish. */
+      const change = (channelId: string, expected: Partial<ChannelChangedEvent['data']>) =>
+        pollUntil(
+          () => {
+            const last = changes.messages.filter((m) => m.value.data.channel_id === channelId).at(-1);
+            return last && expect.objectContaining(expected).asymmetricMatch(last.value.data) ? last : undefined;
+          },
+          { timeoutMs: 5000, description: `channel.changed of ${channelId}` },
+        );
+      const first = await rpc.connect(T, { provider: 'meta', phone_number: '+15550320001', phone_number_id: graphId(), access_token: 'a' });
+      const connected = await change(first.id, { channel: first });
+      expect(connected).toMatchObject({ key: `${T}:${first.id}`, value: { type: 'channel.changed', tenant_id: T, data: { tenant_id: T, phone_number: '+15550320001' } } });
+
+      const second = await rpc.connect(T, { provider: 'meta', phone_number: '+15550320002', phone_number_id: graphId(), access_token: 'b', is_default: true });
+      await change(second.id, { channel: second });
+      await change(first.id, { channel: { ...first, is_default: false } });
+
+      await service.kafka.rpc.request('channels.delete', { tenant_id: T, channel_id: second.id });
+      await change(second.id, { phone_number: '+15550320002', channel: null });
+      await change(first.id, { channel: { ...first, is_default: true } });
+    } finally {
+      await changes.stop();
+    }
   });
 
   it('connects a number by embedded signup: exchanges the code, subscribes the WABA, registers with a PIN, reads the display number', async () => {

@@ -2,10 +2,12 @@ import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import {
   ProblemTypes,
+  Topics,
   hasPrefix,
   newId,
   notFoundProblem,
   problem,
+  type ChannelChangedData,
   type ChannelRecord,
   type ConnectChannelRequest,
   type ConnectedChannelRecord,
@@ -13,6 +15,7 @@ import {
   type UpdateChannelRequest,
   type WhatsappProvider,
 } from '@parley/contracts';
+import { EventPublisher } from '@parley/kafka';
 import { ProblemException } from '@parley/service-kit';
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { DataSource, QueryFailedError, type EntityManager } from 'typeorm';
@@ -51,6 +54,9 @@ export interface SendingChannel {
 
 const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
 
+/** The broker must take a `channel.changed` within this time, or it is logged and left to the readers' TTLs. */
+const CHANGE_PUBLISH_TIMEOUT_MS = 2000;
+
 /** How an outbound message names its channel; without either, the tenant's default sends. */
 export interface SenderChoice {
   channelId?: string | null;
@@ -65,12 +71,14 @@ export interface SenderChoice {
 @Injectable()
 export class ChannelsService {
   private readonly logger = new Logger(ChannelsService.name);
+  private readonly changeListeners: (() => void)[] = [];
 
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     private readonly cipher: CredentialCipher,
     private readonly sandbox: SandboxNumbersClient,
     private readonly config: MessagingServiceConfig,
+    private readonly publisher: EventPublisher,
   ) {}
 
   /**
@@ -91,7 +99,34 @@ export class ChannelsService {
         access_token: SANDBOX_ACCESS_TOKEN,
       });
     });
+    await this.changed(tenantId);
     return toChannelRecord(channel);
+  }
+
+  /** Registers a callback run after any channel was connected, changed or removed (caches of lookups clear). */
+  onChange(listener: () => void): void {
+    this.changeListeners.push(listener);
+  }
+
+  /**
+   * After a committed change of the tenant's channels: tells this instance's listeners, then publishes
+   * `channel.changed` for each of the tenant's channels (a change can move the default between two of them) and a
+   * `channel: null` one for a removed channel. Awaited, so once a change is answered the other services can know it
+   * (the gateway stops accepting a removed `from`); a failed publish cannot undo the committed change, and the event's
+   * readers bound their staleness with a TTL of their own.
+   */
+  private async changed(tenantId: string, removed?: ChannelEntity): Promise<void> {
+    for (const listener of this.changeListeners) listener();
+    try {
+      const current = await this.db.getRepository(ChannelEntity).find({ where: { tenantId } });
+      const data: ChannelChangedData[] = current.map((c) => ({ tenant_id: tenantId, channel_id: c.id, phone_number: c.phoneNumber, channel: toChannelRecord(c) }));
+      if (removed) data.push({ tenant_id: tenantId, channel_id: removed.id, phone_number: removed.phoneNumber, channel: null });
+      const options = { timeoutMs: CHANGE_PUBLISH_TIMEOUT_MS };
+      // Published in one tick, so they share a produce request.
+      await Promise.all(data.map((d) => this.publisher.publishEvent(EventPublisher.envelope(Topics.ChannelChanged, tenantId, d), `${tenantId}:${d.channel_id}`, undefined, options)));
+    } catch (err) {
+      this.logger.warn(`channel.changed of tenant ${tenantId} not published (its readers see the change after their TTL): ${String(err)}`);
+    }
   }
 
   /**
@@ -134,6 +169,7 @@ export class ChannelsService {
         await this.lockTenant(tx, tenantId);
         return this.insert(tx, tenantId, input);
       });
+      await this.changed(tenantId);
       return toChannelRecord(channel);
     } catch (err) {
       if (err instanceof QueryFailedError && (err.driverError as { code?: string })?.code === '23505') {
@@ -167,6 +203,7 @@ export class ChannelsService {
       }
       return repo.save(row);
     });
+    await this.changed(tenantId);
     return toChannelRecord(channel);
   }
 
@@ -175,7 +212,7 @@ export class ChannelsService {
    * default goes, the oldest remaining channel becomes the default, so sends without `from` keep working.
    */
   async remove(tenantId: string, channelId: string): Promise<void> {
-    await this.db.transaction(async (tx) => {
+    const removed = await this.db.transaction(async (tx) => {
       await this.lockTenant(tx, tenantId);
       const repo = tx.getRepository(ChannelEntity);
       const row = await repo.findOne({ where: { tenantId, id: channelId } });
@@ -185,8 +222,10 @@ export class ChannelsService {
         const next = await repo.findOne({ where: { tenantId }, order: { createdAt: 'ASC', id: 'ASC' } });
         if (next) await repo.update({ tenantId, id: next.id }, { isDefault: true });
       }
+      return row;
     });
     this.logger.log(`disconnected channel ${channelId} of tenant ${tenantId}`);
+    await this.changed(tenantId, removed);
   }
 
   /** Whether `token` is the inbound token of 360dialog channel `channelId` (constant time; only hashes are stored). */

@@ -1,5 +1,6 @@
 import { Topics } from '../topics';
 import type { AgentChangedEvent } from './agents';
+import type { ChannelChangedEvent } from './channels';
 import type { AppointmentBookedEvent, ConversationHandoffEvent, LeadCapturedEvent } from './engagement';
 import type { MessageInboundEvent, MessageOutboundEvent, MessageReceivedEvent, MessageStatusEvent, WhatsappWebhookEvent } from './messages';
 
@@ -17,6 +18,7 @@ export interface EventsByTopic {
   'lead.captured': LeadCapturedEvent;
   'appointment.booked': AppointmentBookedEvent;
   'conversation.handoff': ConversationHandoffEvent;
+  'channel.changed': ChannelChangedEvent;
 }
 export type EventTopic = keyof EventsByTopic;
 
@@ -85,6 +87,12 @@ export const EVENT_ROUTES: Readonly<Record<EventTopic, EventRoute>> = {
     producers: ['responder-service'],
     consumers: ['webhook-service', 'gateway'],
     summary: 'Public webhook event: a conversation was handed off to a human.',
+  },
+  [Topics.ChannelChanged]: {
+    key: '`${tenant_id}:${channel_id}` (compacted: the last record per channel survives)',
+    producers: ['messaging-service'],
+    consumers: ['gateway'],
+    summary: 'A WhatsApp channel after a change, or `channel: null` once it was disconnected.',
   },
 };
 

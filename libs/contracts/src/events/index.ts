@@ -2,4 +2,5 @@ export * from './envelope';
 export * from './messages';
 export * from './agents';
 export * from './engagement';
+export * from './channels';
 export * from './catalog';

@@ -19,6 +19,9 @@ RUN npm install --omit=dev --no-audit --no-fund && npm cache clean --force
 
 FROM node:20-bookworm-slim AS runtime
 ENV NODE_ENV=production HOST=0.0.0.0 PORT=3001
+# V8 flags of every service process, as tools/dev/lib/stack.cjs runs them (SERVICE_NODE_FLAGS; docker/deployment.spec.ts
+# checks they match). NODE_OPTIONS, not CMD: compose.yaml replaces the CMD with migrate + main.
+ENV NODE_OPTIONS="--max-semi-space-size=4"
 WORKDIR /app
 # Owned by root and read-only to the app's user: the process cannot rewrite its own code.
 COPY --from=deps /app/node_modules ./node_modules

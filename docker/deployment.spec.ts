@@ -1,11 +1,14 @@
 import Ajv from 'ajv';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { appPackage, scanApp } from './app-package.cjs';
 
 const ROOT = join(__dirname, '..');
 const APPS = readdirSync(join(ROOT, 'apps')).filter((app) => existsSync(join(ROOT, 'apps', app, 'src', 'main.ts')));
+// The flags the development stack runs every service with; required by path, as tools/ lies outside the project graph.
+const { SERVICE_NODE_FLAGS } = createRequire(__filename)(join(ROOT, 'tools', 'dev', 'lib', 'stack.cjs')) as { SERVICE_NODE_FLAGS: readonly string[] };
 const DEFAULT_PORTS: Record<string, number> = {
   gateway: 3000,
   'agent-service': 3001,
@@ -67,6 +70,10 @@ describe.each(APPS)('docker/%s.Dockerfile', (app) => {
     expect(runtime).toContain(`CMD ["node", "dist/apps/${app}/src/main.js"]`);
     expect(runtime).toContain(`EXPOSE ${DEFAULT_PORTS[app]}`);
     expect(runtime).not.toMatch(/npm install|COPY \. /);
+  });
+
+  it('runs node with the V8 flags the development stack uses (memory targets, issue 8)', () => {
+    expect(runtime).toContain(`ENV NODE_OPTIONS="${SERVICE_NODE_FLAGS.join(' ')}"`);
   });
 
   it('builds the app and every library it loads, and installs only the packages it loads', () => {

@@ -111,14 +111,20 @@ function rssText(rss) {
     .join(', ');
 }
 
+/** CPU ms each process spent per event the row counts as handled (a send, an inbound message, a delivery). */
+function cpuPerEvent(r) {
+  if (!r.cpu || !r.handled) return null;
+  return Object.fromEntries(Object.entries(r.cpu).map(([app, s]) => [app, round((s * 1000) / r.handled, 2)]));
+}
+
 const ms = (v) => (v === null || v === undefined ? '–' : String(round(v, 1)));
 
 function table(rows) {
-  const head = '| scenario | offered/s | achieved/s | p50 ms | p90 ms | p99 ms | max ms | errors | ceiling/s | ratio | peak RSS MB | CPU s | note |';
-  const line = '| --- | --: | --: | --: | --: | --: | --: | --: | --: | --: | --- | --- | --- |';
+  const head = '| scenario | offered/s | achieved/s | p50 ms | p90 ms | p99 ms | max ms | errors | ceiling/s | ratio | peak RSS MB | CPU s | CPU ms/event | note |';
+  const line = '| --- | --: | --: | --: | --: | --: | --: | --: | --: | --: | --- | --- | --- | --- |';
   const body = rows.map(
     (r) =>
-      `| ${r.scenario} | ${r.offered ?? ''} | ${r.achieved ?? ''} | ${ms(r.p50)} | ${ms(r.p90)} | ${ms(r.p99)} | ${ms(r.max)} | ${r.errors ?? ''} | ${r.ceiling ?? ''} | ${r.ratio ?? ''} | ${rssText(r.rss)} | ${rssText(r.cpu)} | ${r.note ?? ''} |`,
+      `| ${r.scenario} | ${r.offered ?? ''} | ${r.achieved ?? ''} | ${ms(r.p50)} | ${ms(r.p90)} | ${ms(r.p99)} | ${ms(r.max)} | ${r.errors ?? ''} | ${r.ceiling ?? ''} | ${r.ratio ?? ''} | ${rssText(r.rss)} | ${rssText(r.cpu)} | ${rssText(cpuPerEvent(r))} | ${r.note ?? ''} |`,
   );
   return [head, line, ...body].join('\n');
 }
@@ -144,7 +150,8 @@ ${table(rows)}
 
 Peak RSS columns: gw gateway, agent agent-service, msg messaging-service, resp responder-service, wh webhook-service,
 sbx whatsapp-sandbox (target ≤ 200 MB each under load). "CPU s": CPU seconds (user + system) each process used
-during the measured time, with the same abbreviations. Ceiling rows show the ceiling process's own RSS and CPU. "errors" are
+during the measured time, with the same abbreviations; "CPU ms/event" divides them by the events the row counts (sends
+answered 2xx, inbound messages delivered, deliveries, messages at the provider). Ceiling rows show the ceiling process's own RSS and CPU. "errors" are
 non-2xx answers and time-outs (send), events not delivered within 15 s of the scenario's end (inbound, fan-out,
 outbound). Latency: send from the request to its answer; inbound from the POST of the notification to the receiver
 holding the signed \`message.received\`; fan-out from the publish to the receiver; outbound from \`accepted_at\` to the

@@ -9,6 +9,7 @@
  * Prints the numbers as JSON on the last line.
  */
 'use strict';
+const { readFileSync } = require('node:fs');
 const { createServer } = require('node:http');
 const { KafkaHarness, createEndpoint, messageReceived, pollUntil, prepareWebhookService, spawnWebhookService } = require('./lib/webhook-service.cjs');
 
@@ -36,8 +37,15 @@ async function receiver(dead = false) {
   return state;
 }
 
-async function run(kafka, tenantId, receivers) {
+/** CPU seconds (user + system) a process has used: fields 14 and 15 of /proc/<pid>/stat, in USER_HZ (100). */
+function cpuSecondsOf(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+async function run(kafka, tenantId, receivers, pid) {
   const before = receivers.map((r) => r.count);
+  const cpuBefore = cpuSecondsOf(pid);
   const publishes = [];
   const started = Date.now();
   for (let i = 0; i < EVENTS; i += 1) {
@@ -49,7 +57,15 @@ async function run(kafka, tenantId, receivers) {
   const published = Date.now();
   await pollUntil(() => receivers.every((r, i) => r.count - before[i] >= EVENTS), { description: 'every healthy delivery', timeoutMs: 240_000, intervalMs: 20 });
   const seconds = (Date.now() - started) / 1000;
-  return { deliveries: EVENTS * receivers.length, seconds: Number(seconds.toFixed(2)), per_second: Math.round((EVENTS * receivers.length) / seconds), publish_seconds: (published - started) / 1000 };
+  const cpuMs = (cpuSecondsOf(pid) - cpuBefore) * 1000;
+  return {
+    deliveries: EVENTS * receivers.length,
+    seconds: Number(seconds.toFixed(2)),
+    per_second: Math.round((EVENTS * receivers.length) / seconds),
+    publish_seconds: (published - started) / 1000,
+    // the service's CPU per healthy delivery (a dead endpoint's attempts included in the third round)
+    cpu_ms_per_delivery: Number((cpuMs / (EVENTS * receivers.length)).toFixed(3)),
+  };
 }
 
 async function main() {
@@ -60,15 +76,15 @@ async function main() {
   // Warm-up: connections, topics and the consumer group settle before anything is timed.
   const warm = await receiver();
   await createEndpoint(kafka, 'ten_warm', warm.url);
-  const warmRun = await run(kafka, 'ten_warm', [warm]);
+  const warmRun = await run(kafka, 'ten_warm', [warm], child.pid);
 
   const healthy = await Promise.all(Array.from({ length: HEALTHY }, () => receiver()));
   for (const r of healthy) await createEndpoint(kafka, 'ten_bench', r.url);
-  const alone = await run(kafka, 'ten_bench', healthy);
+  const alone = await run(kafka, 'ten_bench', healthy, child.pid);
 
   const dead = await receiver(true);
   await createEndpoint(kafka, 'ten_bench', dead.url);
-  const withDead = await run(kafka, 'ten_bench', healthy);
+  const withDead = await run(kafka, 'ten_bench', healthy, child.pid);
 
   child.kill('SIGTERM');
   await new Promise((r) => child.once('exit', r));

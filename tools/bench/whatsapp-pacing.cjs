@@ -22,7 +22,8 @@ const DIST = path.join(ROOT, 'dist');
 const { KafkaHarness, createTestDatabase, pollUntil, testInfra, uniqueKafkaNamespace } = require(path.join(DIST, 'libs/testing/src/index.js'));
 const { EventPublisher } = require(path.join(DIST, 'libs/kafka/src/index.js'));
 const { Topics, conversationKey, newId } = require(path.join(DIST, 'libs/contracts/src/index.js'));
-const { freePorts } = require(path.join(ROOT, 'tools/dev/lib/stack.cjs'));
+// SERVICE_NODE_FLAGS: the V8 flags every service runs with (npm start, the end-to-end tests, docker/).
+const { freePorts, SERVICE_NODE_FLAGS } = require(path.join(ROOT, 'tools/dev/lib/stack.cjs'));
 const { Client } = require('pg');
 const fs = require('node:fs');
 
@@ -48,7 +49,7 @@ const PER_RECIPIENT = 4;
 function start(app, env) {
   const out = process.env.BENCH_LOG_DIR ? fs.openSync(path.join(process.env.BENCH_LOG_DIR, `${app}-${Date.now()}-${Math.random().toString(36).slice(2, 6)}.log`), 'w') : 'ignore';
   const nodeArgs = app === 'messaging-service' && process.env.BENCH_SERVICE_NODE_ARGS ? process.env.BENCH_SERVICE_NODE_ARGS.split(' ') : [];
-  const child = spawn(process.execPath, [...nodeArgs, path.join(DIST, `apps/${app}/src/main.js`)], { env, stdio: ['ignore', out, 'inherit'] });
+  const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, ...nodeArgs, path.join(DIST, `apps/${app}/src/main.js`)], { env, stdio: ['ignore', out, 'inherit'] });
   child.exited = new Promise((resolve) => child.once('exit', resolve));
   return child;
 }

@@ -245,6 +245,22 @@ describe('messaging-service over Kafka, PostgreSQL and a fake Cloud API', () => 
     expect(failed.value.data).toMatchObject({ status: 'failed', error: { code: 'no_channel', title: 'The tenant has no connected WhatsApp number' } });
   });
 
+  it('sees a channel change at once although sends reuse looked-up channels (the cache clears on change)', async () => {
+    const tenant = `ten_${randomBytes(6).toString('hex')}`;
+    const channels = service.app.get(ChannelsService);
+    const channel = await channels.connect(tenant, { provider: 'meta', phone_number: '+1 555 030 0000', phone_number_id: `pn_${randomBytes(4).toString('hex')}`, access_token: 'EAAG-old-token' });
+    const first = outbound({ to: '+15550003030', content: { type: 'template', template: { name: 'hello', language: { code: 'en' } } } });
+    await publishOutbound(tenant, first);
+    await pollUntil(() => statusesOf(first.message_id)[0], { description: 'the first send' });
+
+    await channels.remove(tenant, channel.id);
+    const second = outbound({ to: '+15550003030', content: { type: 'template', template: { name: 'hello', language: { code: 'en' } } } });
+    await publishOutbound(tenant, second);
+    const failed = await pollUntil(() => statusesOf(second.message_id)[0], { description: 'message.status failed' });
+    expect(failed.value.data).toMatchObject({ status: 'failed', error: { code: 'no_channel' } });
+    expect(graph.sendsTo('+15550003030')).toHaveLength(1);
+  });
+
   it('turns an inbound text into exactly one message.inbound, also when the provider redelivers it', async () => {
     const id = wamid();
     const body = textMessage(t1Channel.phone_number_id!, '16505551234', id, 'Does it come in another color?');

@@ -70,7 +70,7 @@ export class RssSampler {
     clearInterval(this.timer);
     this.sample();
     this.cpu = Object.fromEntries(
-      Object.entries(this.pids).map(([name, pid]) => [name, round((cpuSecondsOf(pid) ?? NaN) - (this.cpuAtStart[name] ?? NaN), 1)]),
+      Object.entries(this.pids).map(([name, pid]) => [name, round((cpuSecondsOf(pid) ?? NaN) - (this.cpuAtStart[name] ?? NaN), 2)]),
     );
     return Object.fromEntries(Object.entries(this.peak).map(([name, mb]) => [name, Math.round(mb)]));
   }

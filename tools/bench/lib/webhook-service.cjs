@@ -2,6 +2,8 @@
 // What the webhook-service benchmarks share: the built webhook-service as a child process on a database and Kafka
 // namespace of its own, endpoint creation once it answers, and message.received events as responder-service sends them.
 const { spawn, execFileSync } = require('node:child_process');
+// The V8 flags every service runs with (npm start, the end-to-end tests, docker/).
+const { SERVICE_NODE_FLAGS } = require('../../dev/lib/stack.cjs');
 const path = require('node:path');
 
 const DIST = path.resolve(__dirname, '../../../dist');
@@ -31,7 +33,7 @@ async function prepareWebhookService(label, settings) {
 
 /** Starts the built service (its stderr shown); `nodeArgs` go to node, e.g. profiling flags. */
 function spawnWebhookService(env, nodeArgs = []) {
-  return spawn(process.execPath, [...nodeArgs, MAIN], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+  return spawn(process.execPath, [...SERVICE_NODE_FLAGS, ...nodeArgs, MAIN], { env, stdio: ['ignore', 'ignore', 'inherit'] });
 }
 
 /** Creates an endpoint, retrying until the (starting) service answers. */

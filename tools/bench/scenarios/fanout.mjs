@@ -80,6 +80,7 @@ export async function fanoutScenario({ platform, seconds, rate, log }) {
         achieved: delivered === 0 ? 0 : round(delivered / ((state.lastAt - startedAt) / 1000), 0),
         ...state.latencies.summary(),
         errors: expected - delivered,
+        handled: delivered,
         rss: sampler?.stop(),
         cpu: sampler?.cpu,
         deadAttempts: dead?.count ?? 0,

@@ -83,7 +83,7 @@ async function round_({ platform, channels, receiver, pending, rate, seconds, la
   pending.current = null;
   const s = latencies.summary();
   const missing = sentAt.size - latencies.count;
-  return { offered: rate, achieved: latencies.count === 0 ? 0 : round(latencies.count / ((lastAt - startedAt) / 1000), 0), ...s, errors: missing, failedPosts, rss, cpu: sampler?.cpu };
+  return { offered: rate, handled: latencies.count, achieved: latencies.count === 0 ? 0 : round(latencies.count / ((lastAt - startedAt) / 1000), 0), ...s, errors: missing, failedPosts, rss, cpu: sampler?.cpu };
 }
 
 export async function inboundScenario({ platform, seconds, rate, numbers, searchRates, stepSeconds, log }) {

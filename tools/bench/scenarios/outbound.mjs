@@ -65,6 +65,7 @@ export async function outboundScenario({ platform, seconds, rate, numbers, log }
       achieved: rows.length === 0 ? 0 : round(rows.length / ((lastAt - startedAt) / 1000), 0),
       ...latencies.summary(),
       errors: published - rows.length + publishing.failed,
+      handled: rows.length,
       rss,
       cpu: sampler?.cpu,
       note: [

@@ -80,6 +80,7 @@ function row(name, result, seconds, offered, rss, extra = {}) {
     p99: result.latency.p99,
     max: result.latency.max,
     errors: result.errors + result.timeouts + result.non2xx,
+    handled: ok,
     rss,
     ...extra,
   };

@@ -33,7 +33,13 @@ const DEFAULT_PORTS = Object.freeze({
  * `PARLEY_SOURCE_MAPS=1` for stack traces in TypeScript terms; without it they point into dist/, which swc keeps close
  * to the source.
  */
-const NODE_FLAGS = process.env.PARLEY_SOURCE_MAPS === '1' ? ['--enable-source-maps'] : [];
+/**
+ * V8 flags of every service process, here and in docker/*.Dockerfile (docker/deployment.spec.ts checks they match).
+ * Semi-spaces of 4 MB instead of V8's 16 MB: the young generation no longer grows to 48 MB, about 20 MB less RSS per
+ * service idle and under load (issue 8: ≤ 120 MB idle, ≤ 200 MB under load), for more frequent, as cheap, scavenges.
+ */
+const SERVICE_NODE_FLAGS = Object.freeze(['--max-semi-space-size=4']);
+const NODE_FLAGS = [...SERVICE_NODE_FLAGS, ...(process.env.PARLEY_SOURCE_MAPS === '1' ? ['--enable-source-maps'] : [])];
 
 const delay = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -400,4 +406,4 @@ function exited(child) {
   });
 }
 
-module.exports = { ROOT, APPS, DEFAULT_PORTS, parseEnv, readEnvFile, loadEnv, serviceEnv, freePorts, portInUse, ensureDatabase, runMigrations, Stack };
+module.exports = { ROOT, APPS, DEFAULT_PORTS, SERVICE_NODE_FLAGS, parseEnv, readEnvFile, loadEnv, serviceEnv, freePorts, portInUse, ensureDatabase, runMigrations, Stack };

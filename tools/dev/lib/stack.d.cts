@@ -6,6 +6,8 @@ export type PortMap = Record<AppName, number>;
 export declare const ROOT: string;
 export declare const APPS: readonly AppName[];
 export declare const DEFAULT_PORTS: Readonly<PortMap>;
+/** V8 flags of every service process (also set by docker/*.Dockerfile). */
+export declare const SERVICE_NODE_FLAGS: readonly string[];
 
 export declare function parseEnv(text: string): Record<string, string>;
 export declare function readEnvFile(file: string): Record<string, string>;

@@ -1,8 +1,8 @@
 import { Logger } from '@nestjs/common';
 import type { ChannelEntity } from '../channels/channel.entity';
-import type { ChannelsService } from '../channels/channels.service';
 import type { MessageStatusService } from '../messages/message-status.service';
 import type { PendingStatusesService } from '../messages/pending-statuses.service';
+import type { CachedChannels } from '../sending/cached-channels';
 import type { SendAcceptance } from '../sending/send-acceptance.service';
 import type { InboundMessagesService } from './inbound-messages.service';
 import type { NormalisedInbound } from './normalise';
@@ -17,7 +17,7 @@ function setUp() {
   const inbound = { receive: jest.fn((_c: ChannelEntity, message: NormalisedInbound) => Promise.resolve(void received.push(message))) };
   const channels = { findByPhoneNumberId: jest.fn(() => Promise.resolve(channel)), findById: jest.fn() };
   const service = new WhatsappWebhookService(
-    channels as unknown as ChannelsService,
+    channels as unknown as CachedChannels,
     inbound as unknown as InboundMessagesService,
     {} as MessageStatusService,
     {} as PendingStatusesService,
@@ -58,7 +58,7 @@ describe('WhatsappWebhookService', () => {
   });
 
   it('does not fail on changes or entries that are not lists', async () => {
-    const service = new WhatsappWebhookService({} as ChannelsService, {} as InboundMessagesService, {} as MessageStatusService, {} as PendingStatusesService, {} as SendAcceptance);
+    const service = new WhatsappWebhookService({} as CachedChannels, {} as InboundMessagesService, {} as MessageStatusService, {} as PendingStatusesService, {} as SendAcceptance);
     for (const entry of [{ changes: { value: {} } }, null, { changes: [null, 'x'] }]) {
       await expect(service.process({ provider: 'meta', channel_id: null, received_at: '', raw_body: JSON.stringify({ object: 'whatsapp_business_account', entry: [entry] }) })).resolves.toBeUndefined();
     }

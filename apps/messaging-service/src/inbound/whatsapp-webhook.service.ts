@@ -2,10 +2,10 @@ import { Injectable, Logger } from '@nestjs/common';
 import type { MessageError, OutboundStatus, WhatsappWebhookData } from '@parley/contracts';
 import { isTransientError } from '@parley/kafka';
 import type { ChannelEntity } from '../channels/channel.entity';
-import { ChannelsService } from '../channels/channels.service';
 import { MessageStatusService } from '../messages/message-status.service';
 import type { IncomingStatus } from '../messages/status-machine';
 import { PendingStatusesService } from '../messages/pending-statuses.service';
+import { CachedChannels } from '../sending/cached-channels';
 import { SendAcceptance } from '../sending/send-acceptance.service';
 import type { CloudApiChangeValue, CloudApiNotification, CloudApiStatus } from '../providers/cloud-api.types';
 import { InboundMessagesService } from './inbound-messages.service';
@@ -28,7 +28,7 @@ export class WhatsappWebhookService {
   private readonly logger = new Logger(WhatsappWebhookService.name);
 
   constructor(
-    private readonly channels: ChannelsService,
+    private readonly channels: CachedChannels,
     private readonly inbound: InboundMessagesService,
     private readonly statuses: MessageStatusService,
     private readonly pending: PendingStatusesService,

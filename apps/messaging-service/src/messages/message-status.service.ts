@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { Headers, Topics, conversationKey, derivedId, type MessageStatusData, type OutboundStatus } from '@parley/contracts';
 import { EventPublisher } from '@parley/kafka';
 import { DataSource } from 'typeorm';
+import { GroupCommit } from '../common/group-commit';
 import { MessageEntity } from './message.entity';
 import { advanceStatus, type IncomingStatus } from './status-machine';
 
@@ -18,6 +19,9 @@ const PUBLISH_TIMEOUT_MS = 5000;
  */
 @Injectable()
 export class MessageStatusService {
+  /** Concurrent "announced up to" marks share one statement (group commit). */
+  private readonly announcedMarks = new GroupCommit<{ id: string; announced: number }, void>((marks) => this.writeAnnounced(marks));
+
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     private readonly publisher: EventPublisher,
@@ -70,12 +74,17 @@ export class MessageStatusService {
       { timeoutMs: PUBLISH_TIMEOUT_MS },
     );
     const announced = message.statusHistory.length;
-    await this.db
-      .createQueryBuilder()
-      .update(MessageEntity)
-      .set({ announcedStatuses: () => `GREATEST(announced_statuses, ${announced})` })
-      .where('id = :id', { id: message.id })
-      .execute();
+    await this.announcedMarks.add({ id: message.id, announced });
     message.announcedStatuses = Math.max(message.announcedStatuses, announced);
+  }
+
+  private async writeAnnounced(marks: { id: string; announced: number }[]): Promise<void[]> {
+    await this.db.query(
+      `UPDATE messages m SET announced_statuses = GREATEST(m.announced_statuses, x.announced), updated_at = now()
+       FROM (SELECT id, max(announced) AS announced FROM jsonb_to_recordset($1::jsonb) AS r(id text, announced int) GROUP BY id) x
+       WHERE m.id = x.id`,
+      [JSON.stringify(marks)],
+    );
+    return marks.map(() => undefined);
   }
 }

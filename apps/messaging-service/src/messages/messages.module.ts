@@ -8,6 +8,7 @@ import { MessagesService } from './messages.service';
 import { OutboundConsumer } from './outbound.consumer';
 import { OutboundService } from './outbound.service';
 import { PendingStatusesService } from './pending-statuses.service';
+import { CachedChannels } from '../sending/cached-channels';
 import { SendAcceptance } from '../sending/send-acceptance.service';
 import { SendDispatcher } from '../sending/send-dispatcher.service';
 import { SendQueue } from '../sending/send-queue';
@@ -28,7 +29,8 @@ import { SendRateLimiter } from '../sending/send-rate-limiter';
     SendDispatcher,
     SendRateLimiter,
     SendQueueWorker,
+    CachedChannels,
   ],
-  exports: [MessageStatusService, PendingStatusesService, SendAcceptance, CustomerWindowService],
+  exports: [MessageStatusService, PendingStatusesService, SendAcceptance, CustomerWindowService, CachedChannels],
 })
 export class MessagesModule {}

@@ -3,10 +3,17 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { MessageOutboundData } from '@parley/contracts';
 import { DataSource } from 'typeorm';
 import { normalisePhone } from '../common/phone';
+import { GroupCommit } from '../common/group-commit';
 import { SendQueue } from '../sending/send-queue';
 import { MessageEntity, type StoredTemplate } from './message.entity';
 import { MessageStatusService } from './message-status.service';
 import { outboundBody } from './messages.mapper';
+
+interface NewOutbound {
+  message: MessageEntity;
+  channelId: string | null;
+  requestId: string | null;
+}
 
 /** Malformed `message.outbound` data: a poison message for the dead-letter topic, never a send. */
 export class InvalidOutboundMessageError extends Error {
@@ -21,6 +28,7 @@ export class InvalidOutboundMessageError extends Error {
 @Injectable()
 export class OutboundService {
   private readonly logger = new Logger(OutboundService.name);
+  private readonly newMessages = new GroupCommit<NewOutbound, boolean>((batch) => this.writeNew(batch));
 
   constructor(
     @InjectDataSource() private readonly db: DataSource,
@@ -49,21 +57,44 @@ export class OutboundService {
   }
 
   /**
-   * The common case, a message not seen before, in one statement (one round trip, atomic): record it and queue it.
-   * The consumer's rate bounds how fast a burst reaches the send queue, so this path is kept lean. False when a
-   * message with this id exists already.
+   * The common case, a message not seen before, in one statement (atomic): record it and queue it. Messages consumed
+   * side by side (one per partition) share that statement (group commit): the consumer's rate bounds how fast a burst
+   * reaches the send queue. False when a message with this id exists already.
    */
-  private async recordNew(tenantId: string, data: MessageOutboundData, requestId?: string): Promise<boolean> {
-    const m = this.newMessage(tenantId, data);
+  private recordNew(tenantId: string, data: MessageOutboundData, requestId?: string): Promise<boolean> {
+    return this.newMessages.add({ message: this.newMessage(tenantId, data), channelId: data.channel_id ?? null, requestId: requestId ?? null });
+  }
+
+  private async writeNew(batch: NewOutbound[]): Promise<boolean[]> {
+    const input = batch.map(({ message: m, channelId, requestId }, i) => ({
+      i,
+      id: m.id,
+      tenant_id: m.tenantId,
+      from: m.from,
+      to: m.to,
+      type: m.type,
+      body: m.body,
+      template: m.template,
+      status: m.status,
+      status_history: m.statusHistory,
+      channel_id: channelId,
+      request_id: requestId,
+    }));
     const rows = (await this.db.query(
-      `WITH message AS (
+      `WITH x AS (
+         SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(i int, id text, tenant_id text, "from" text, "to" text, type text, body text, template jsonb,
+           status text, status_history jsonb, channel_id text, request_id text)),
+       message AS (
          INSERT INTO messages (id, tenant_id, direction, "from", "to", type, body, template, status, status_history)
-         VALUES ($1, $2, 'outbound', $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (id) DO NOTHING RETURNING id)
+         SELECT id, tenant_id, 'outbound', "from", "to", type, body, template, status, status_history FROM x ORDER BY i
+         ON CONFLICT (id) DO NOTHING RETURNING id)
        INSERT INTO send_queue (message_id, tenant_id, recipient, channel_id, request_id, due_at)
-       SELECT id, $2, $4, $10, $11, now() FROM message RETURNING message_id`,
-      [m.id, tenantId, m.from, m.to, m.type, m.body, m.template ? JSON.stringify(m.template) : null, m.status, JSON.stringify(m.statusHistory), data.channel_id ?? null, requestId ?? null],
-    )) as unknown[];
-    return rows.length > 0;
+       SELECT x.id, x.tenant_id, x."to", x.channel_id, x.request_id, now() FROM x JOIN message ON message.id = x.id ORDER BY x.i
+       ON CONFLICT (message_id) DO NOTHING RETURNING message_id`,
+      [JSON.stringify(input)],
+    )) as { message_id: string }[];
+    const queued = new Set(rows.map((r) => r.message_id));
+    return batch.map((n) => queued.has(n.message.id));
   }
 
   private newMessage(tenantId: string, data: MessageOutboundData): MessageEntity {

@@ -2,6 +2,7 @@ import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShut
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { MessageError, OutboundStatus } from '@parley/contracts';
 import { DataSource } from 'typeorm';
+import { GroupCommit } from '../common/group-commit';
 import type { MessageEntity } from './message.entity';
 import { MessageStatusService } from './message-status.service';
 import type { IncomingStatus } from './status-machine';
@@ -29,6 +30,8 @@ interface PendingRow {
 export class PendingStatusesService implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger(PendingStatusesService.name);
   private sweeper: NodeJS.Timeout | null = null;
+  /** Every accepted send looks for parked statuses, nearly always finding none: concurrent looks share one query. */
+  private readonly lookups = new GroupCommit<{ channelId: string; providerMessageId: string }, PendingRow[]>((keys) => this.findParked(keys));
 
   constructor(
     @InjectDataSource() private readonly db: DataSource,
@@ -50,12 +53,24 @@ export class PendingStatusesService implements OnApplicationBootstrap, OnApplica
   async applyParked(message: MessageEntity): Promise<void> {
     if (!message.channelId || !message.providerMessageId) return;
     const key = [message.channelId, message.providerMessageId];
-    const rows = (await this.db.query(`SELECT status, at, error, request_id FROM pending_statuses WHERE channel_id = $1 AND provider_message_id = $2`, key)) as PendingRow[];
+    const rows = await this.lookups.add({ channelId: message.channelId, providerMessageId: message.providerMessageId });
     for (const row of rows) {
       // Applying is idempotent (the state machine ignores a repeat), so both sides applying one status is harmless.
       await this.statuses.apply(message.tenantId, message.id, { status: row.status, at: row.at, error: row.error ?? undefined }, row.request_id ?? undefined);
       await this.db.query(`DELETE FROM pending_statuses WHERE channel_id = $1 AND provider_message_id = $2 AND status = $3`, [...key, row.status]);
     }
+  }
+
+  private async findParked(keys: { channelId: string; providerMessageId: string }[]): Promise<PendingRow[][]> {
+    const rows = (await this.db.query(
+      `SELECT x.i, p.status, p.at, p.error, p.request_id
+       FROM jsonb_to_recordset($1::jsonb) AS x(i int, channel_id text, provider_message_id text)
+       JOIN pending_statuses p ON p.channel_id = x.channel_id AND p.provider_message_id = x.provider_message_id`,
+      [JSON.stringify(keys.map((k, i) => ({ i, channel_id: k.channelId, provider_message_id: k.providerMessageId })))],
+    )) as (PendingRow & { i: number })[];
+    const found: PendingRow[][] = keys.map(() => []);
+    for (const { i, ...row } of rows) found[i].push(row);
+    return found;
   }
 
   /** Parked statuses (for tests and metrics). */

@@ -1,6 +1,7 @@
 import type { OutboundContent } from '@parley/contracts';
 import { cloudApiError, networkError } from './cloud-api.errors';
 import type { CloudApiSendBody, CloudApiSendResponse } from './cloud-api.types';
+import { postJson, type JsonAnswer } from './http-post';
 import { ProviderError, type ProviderSendResult, type ProviderSender, type WhatsappProviderAdapter } from './whatsapp-provider';
 
 /**
@@ -50,29 +51,16 @@ export async function postCloudApiSend(
   timeoutMs: number,
   correlation?: string,
 ): Promise<ProviderSendResult> {
-  let response: Response;
+  let answer: JsonAnswer;
   try {
-    response = await fetch(url, {
-      method: 'POST',
-      headers: { ...auth, 'content-type': 'application/json', accept: 'application/json' },
-      body: JSON.stringify(cloudApiSendBody(to, content, correlation)),
-      signal: AbortSignal.timeout(timeoutMs),
-    });
+    answer = await postJson(url, { ...auth, 'content-type': 'application/json', accept: 'application/json' }, JSON.stringify(cloudApiSendBody(to, content, correlation)), timeoutMs);
   } catch (err) {
     throw networkError(err);
   }
-  const body = await readJson(response);
-  if (!response.ok) throw cloudApiError(response.status, body);
+  const { status, body } = answer;
+  if (status < 200 || status >= 300) throw cloudApiError(status, body);
   const id = (body as CloudApiSendResponse | null)?.messages?.[0]?.id;
   // Accepted but unanswerable: resending could deliver twice, so this is terminal rather than retried.
   if (typeof id !== 'string' || !id) throw new ProviderError('invalid_response', 'The WhatsApp provider answered without a message id', false);
   return { providerMessageId: id };
-}
-
-async function readJson(response: Response): Promise<unknown> {
-  try {
-    return await response.json();
-  } catch {
-    return null;
-  }
 }

@@ -2,7 +2,9 @@ import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { Counter } from 'prom-client';
 import { DataSource } from 'typeorm';
-import { MessageEntity } from '../messages/message.entity';
+import { GroupCommit } from '../common/group-commit';
+import type { MessageEntity } from '../messages/message.entity';
+import { messageFromRow, type MessageRow } from '../messages/message-row';
 import { MessageStatusService } from '../messages/message-status.service';
 import { PendingStatusesService } from '../messages/pending-statuses.service';
 
@@ -11,16 +13,31 @@ const duplicateSends = new Counter({
   help: 'Messages the provider accepted twice (an attempt whose outcome was unknown had been taken after all)',
 });
 
+interface Acceptance {
+  tenantId: string;
+  messageId: string;
+  channelId: string;
+  providerMessageId: string;
+}
+
+interface Recorded {
+  /** Whether this acceptance recorded the wamid (false: the message had one already, failed, or is not on that channel). */
+  recorded: boolean;
+  /** The tenant's message after the write, when it exists. */
+  message: MessageEntity | null;
+}
+
 /**
  * Records that the provider took a message (its wamid), from either evidence: the send's own answer, or a status
  * notification naming the message in `biz_opaque_callback_data` (the answer of a timed-out send never came, but the
  * provider echoes that field in every status of the message). The first wamid recorded wins; a second one means the
  * message went out twice. Recording removes the message from the send queue, announces its `sent` and applies the
- * statuses that arrived before it.
+ * statuses that arrived before it. Concurrent recordings share one statement (group commit).
  */
 @Injectable()
 export class SendAcceptance {
   private readonly logger = new Logger(SendAcceptance.name);
+  private readonly acceptances = new GroupCommit<Acceptance, Recorded>((batch) => this.write(batch));
 
   constructor(
     @InjectDataSource() private readonly db: DataSource,
@@ -33,22 +50,7 @@ export class SendAcceptance {
    * this call recorded it; null when it already had a wamid (or failed, or is not the tenant's message on that channel).
    */
   async record(tenantId: string, messageId: string, channelId: string, providerMessageId: string, requestId?: string): Promise<MessageEntity | null> {
-    const recorded = await this.db.transaction(async (tx) => {
-      const result = await tx
-        .createQueryBuilder()
-        .update(MessageEntity)
-        .set({ providerMessageId })
-        .where(`id = :messageId AND tenant_id = :tenantId AND channel_id = :channelId AND direction = 'outbound' AND provider_message_id IS NULL AND status <> 'failed'`, {
-          messageId,
-          tenantId,
-          channelId,
-        })
-        .execute();
-      if (!result.affected) return false;
-      await tx.query(`DELETE FROM send_queue WHERE message_id = $1 AND tenant_id = $2`, [messageId, tenantId]);
-      return true;
-    });
-    const message = await this.db.getRepository(MessageEntity).findOneBy({ id: messageId, tenantId });
+    const { recorded, message } = await this.acceptances.add({ tenantId, messageId, channelId, providerMessageId });
     if (!recorded) {
       if (message?.providerMessageId && message.providerMessageId !== providerMessageId && message.channelId === channelId) {
         duplicateSends.inc();
@@ -59,5 +61,38 @@ export class SendAcceptance {
     await this.statuses.announce(message!, requestId);
     await this.pending.applyParked(message!);
     return message;
+  }
+
+  /**
+   * One statement for the batch: records each wamid where none is yet, removes those messages from the send queue,
+   * and answers the messages (accepted ones as written, the others as they are).
+   */
+  private async write(batch: Acceptance[]): Promise<Recorded[]> {
+    const input = batch.map((a) => ({ id: a.messageId, tenant_id: a.tenantId, channel_id: a.channelId, provider_message_id: a.providerMessageId }));
+    const rows = (await this.db.query(
+      `WITH x AS (SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(id text, tenant_id text, channel_id text, provider_message_id text)),
+       accepted AS (
+         UPDATE messages m SET provider_message_id = x.provider_message_id, updated_at = now()
+         FROM x
+         WHERE m.id = x.id AND m.tenant_id = x.tenant_id AND m.channel_id = x.channel_id AND m.direction = 'outbound'
+           AND m.provider_message_id IS NULL AND m.status <> 'failed'
+         RETURNING m.*),
+       dequeued AS (DELETE FROM send_queue q USING accepted a WHERE q.message_id = a.id AND q.tenant_id = a.tenant_id)
+       SELECT true AS recorded, a.* FROM accepted a
+       UNION ALL
+       SELECT DISTINCT ON (m.id) false AS recorded, m.* FROM x JOIN messages m ON m.id = x.id AND m.tenant_id = x.tenant_id
+       WHERE NOT EXISTS (SELECT 1 FROM accepted a WHERE a.id = x.id)`,
+      [JSON.stringify(input)],
+    )) as (MessageRow & { recorded: boolean })[];
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    const taken = new Set<string>();
+    return batch.map((a) => {
+      const row = byId.get(a.messageId);
+      if (!row || row.tenant_id !== a.tenantId) return { recorded: false, message: null };
+      // The same message twice in one batch (its send's answer and a status naming it): the wamid written wins once.
+      const recorded = row.recorded && row.provider_message_id === a.providerMessageId && row.channel_id === a.channelId && !taken.has(row.id);
+      if (recorded) taken.add(row.id);
+      return { recorded, message: messageFromRow(row) };
+    });
   }
 }

@@ -1,18 +1,16 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import type { MessageError, OutboundContent } from '@parley/contracts';
 import { Counter } from 'prom-client';
-import { DataSource } from 'typeorm';
-import { ChannelsService, type SendingChannel } from '../channels/channels.service';
+import type { SendingChannel } from '../channels/channels.service';
 import { MessagingServiceConfig } from '../config/messaging-service.config';
 import { CustomerWindowService, WINDOW_CLOSED } from '../messages/customer-window.service';
-import { MessageEntity } from '../messages/message.entity';
 import { MessageStatusService } from '../messages/message-status.service';
 import { PAIR_RATE_LIMIT_CODE } from '../providers/cloud-api.errors';
 import { ProviderRegistry } from '../providers/provider-registry';
 import { ProviderError } from '../providers/whatsapp-provider';
+import { CachedChannels } from './cached-channels';
 import { SendAcceptance } from './send-acceptance.service';
-import { SendQueue, type QueuedSend } from './send-queue';
+import { SendQueue, type QueuedSend, type SendableMessage } from './send-queue';
 import { SendRateLimiter } from './send-rate-limiter';
 
 /** Provider calls one message may take before a retryable error becomes its failure. */
@@ -53,10 +51,14 @@ const repeatedSends = new Counter({
 @Injectable()
 export class SendDispatcher {
   private readonly logger = new Logger(SendDispatcher.name);
+  /**
+   * An unknown outcome's wait counts from no earlier than this instance's start: a status naming the message may
+   * have reached Kafka while no instance was reading, and the restarted consumers need the whole wait to read it.
+   */
+  private readonly startedAt = Date.now();
 
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
-    private readonly channels: ChannelsService,
+    private readonly channels: CachedChannels,
     private readonly providers: ProviderRegistry,
     private readonly statuses: MessageStatusService,
     private readonly windows: CustomerWindowService,
@@ -67,8 +69,7 @@ export class SendDispatcher {
   ) {}
 
   async deliver(item: QueuedSend): Promise<void> {
-    const { tenantId, messageId } = item;
-    const message = await this.db.getRepository(MessageEntity).findOne({ where: { id: messageId, tenantId, direction: 'outbound' } });
+    const { tenantId, messageId, message } = item;
     if (!message || message.providerMessageId !== null || message.status === 'failed') {
       await this.queue.remove(tenantId, messageId); // done already (or gone)
       return;
@@ -100,9 +101,10 @@ export class SendDispatcher {
       slotAt = new Date(Date.now() + slotInMs);
     }
     // Our claim may have lapsed while this row waited its turn (another worker then holds it): never send it twice.
-    if (!(await this.queue.startAttempt(item))) return;
-    const attempt = await this.claimAttempt(tenantId, messageId, channel);
-    if (attempt === null) return this.queue.remove(tenantId, messageId); // accepted or failed concurrently
+    // One statement renews the claim and counts the provider call about to be made (pinning the channel).
+    const attempt = await this.queue.beginAttempt({ item, channelId: channel.id, phoneNumber: channel.phoneNumber });
+    if (attempt === 'lost') return;
+    if (attempt === 'done') return this.queue.remove(tenantId, messageId); // accepted or failed concurrently
     // Within the lead: wait in-process (the claim covers a crash meanwhile) so the call leaves on its slot, with all
     // the bookkeeping done before it.
     const slotInMs = slotAt ? slotAt.getTime() - Date.now() : 0;
@@ -114,8 +116,9 @@ export class SendDispatcher {
    * An earlier attempt's outcome is unknown. True when it is time to send again (no status named the message within
    * the wait); otherwise the row waits for the rest of it (or fails, out of attempts) and false is answered.
    */
-  private async earlierAttemptSettled(item: QueuedSend, message: MessageEntity): Promise<boolean> {
-    const waitMs = item.attemptStartedAt!.getTime() + this.config.WHATSAPP_UNCONFIRMED_SEND_WAIT_MS - Date.now();
+  private async earlierAttemptSettled(item: QueuedSend, message: SendableMessage): Promise<boolean> {
+    const waitFrom = Math.max(item.attemptStartedAt!.getTime(), this.startedAt);
+    const waitMs = waitFrom + this.config.WHATSAPP_UNCONFIRMED_SEND_WAIT_MS - Date.now();
     if (waitMs > 0) {
       await this.queue.awaitOutcome(item, waitMs);
       return false;
@@ -135,7 +138,7 @@ export class SendDispatcher {
   }
 
   /** Makes provider call number `attempt` (recorded already) and records its outcome. */
-  private async send(item: QueuedSend, message: MessageEntity, channel: SendingChannel, attempt: number): Promise<void> {
+  private async send(item: QueuedSend, message: SendableMessage, channel: SendingChannel, attempt: number): Promise<void> {
     const { tenantId, id: messageId } = message;
     if (attempt > 1) {
       repeatedSends.inc();
@@ -174,19 +177,6 @@ export class SendDispatcher {
     }
   }
 
-  /** Counts a provider call about to be made and pins the channel; null when the message no longer needs sending. */
-  private async claimAttempt(tenantId: string, messageId: string, channel: SendingChannel): Promise<number | null> {
-    const result = await this.db
-      .createQueryBuilder()
-      .update(MessageEntity)
-      .set({ sendAttempts: () => 'send_attempts + 1', channelId: channel.id, from: channel.phoneNumber })
-      .where(`id = :messageId AND tenant_id = :tenantId AND provider_message_id IS NULL AND status <> 'failed'`, { messageId, tenantId })
-      .returning('send_attempts')
-      .execute();
-    const row = (result.raw as { send_attempts: number }[])[0];
-    return row ? row.send_attempts : null;
-  }
-
   private async fail(item: QueuedSend, error: MessageError): Promise<void> {
     await this.statuses.apply(item.tenantId, item.messageId, { status: 'failed', at: new Date().toISOString(), error }, item.requestId ?? undefined);
     await this.queue.remove(item.tenantId, item.messageId);
@@ -206,7 +196,7 @@ async function persistently<T>(work: () => Promise<T>): Promise<T> {
 }
 
 /** The provider content of a recorded outbound message. */
-function contentOf(message: MessageEntity): OutboundContent {
+function contentOf(message: SendableMessage): OutboundContent {
   if (message.type === 'template' && message.template) return { type: 'template', template: message.template };
   return { type: 'text', text: message.body };
 }

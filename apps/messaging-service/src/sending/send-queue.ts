@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
+import { GroupCommit } from '../common/group-commit';
+import type { MessageEntity } from '../messages/message.entity';
 
 /** How long a claim holds: a worker that died mid-send releases its rows after this (they are sent again). */
 export const CLAIM_MS = 30_000;
@@ -20,7 +22,22 @@ export interface QueuedSend {
   attemptStartedAt: Date | null;
   /** The request that caused the send (logs, events). */
   requestId: string | null;
+  /** The message as it was when the row was claimed (read in the claim); null when it is gone or not this tenant's outbound message. */
+  message: SendableMessage | null;
 }
+
+/** What sending needs of the queued message. */
+export type SendableMessage = Pick<MessageEntity, 'id' | 'tenantId' | 'from' | 'to' | 'type' | 'body' | 'template' | 'status' | 'providerMessageId' | 'sendAttempts'>;
+
+/** A provider call about to start: the claimed row and the channel it goes out on. */
+export interface AttemptStart {
+  item: QueuedSend;
+  channelId: string;
+  phoneNumber: string;
+}
+
+/** `lost`: the claim lapsed (another worker holds the row); `done`: accepted or failed meanwhile; else the attempt number. */
+export type AttemptOutcome = 'lost' | 'done' | number;
 
 interface ClaimedRow {
   message_id: string;
@@ -32,6 +49,16 @@ interface ClaimedRow {
   attempt_started_at: Date | null;
   request_id: string | null;
   seq: string;
+  m_tenant_id: string | null;
+  m_direction: string | null;
+  m_from: string | null;
+  m_to: string;
+  m_type: MessageEntity['type'];
+  m_body: string;
+  m_template: MessageEntity['template'];
+  m_status: MessageEntity['status'];
+  m_provider_message_id: string | null;
+  m_send_attempts: number;
 }
 
 /** TypeORM answers UPDATE … RETURNING as [rows, affected]. */
@@ -48,6 +75,8 @@ const ms = (value: number) => String(Math.max(0, Math.ceil(value)));
  */
 @Injectable()
 export class SendQueue {
+  private readonly attemptStarts = new GroupCommit<AttemptStart, AttemptOutcome>((starts) => this.writeAttemptStarts(starts));
+
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
   /** Enqueues inside the caller's transaction (the one that recorded the message); a second enqueue is a no-op. */
@@ -58,7 +87,7 @@ export class SendQueue {
     );
   }
 
-  /** Claims up to `limit` due rows, oldest first. */
+  /** Claims up to `limit` due rows, oldest first, each with its message (one round trip for the lot). */
   async claim(limit: number): Promise<QueuedSend[]> {
     const rows = returned<ClaimedRow>(
       await this.db.query(
@@ -66,8 +95,11 @@ export class SendQueue {
          FROM (SELECT message_id FROM send_queue
                WHERE due_at <= now() AND (claimed_until IS NULL OR claimed_until < now())
                ORDER BY due_at, seq LIMIT $1 FOR UPDATE SKIP LOCKED) due
+         LEFT JOIN messages m ON m.id = due.message_id
          WHERE q.message_id = due.message_id
-         RETURNING q.message_id, q.tenant_id, q.recipient, q.channel_id, q.slot_at, q.claim_token, q.attempt_started_at, q.request_id, q.seq`,
+         RETURNING q.message_id, q.tenant_id, q.recipient, q.channel_id, q.slot_at, q.claim_token, q.attempt_started_at, q.request_id, q.seq,
+           m.tenant_id AS m_tenant_id, m.direction AS m_direction, m."from" AS m_from, m."to" AS m_to, m.type AS m_type, m.body AS m_body,
+           m.template AS m_template, m.status AS m_status, m.provider_message_id AS m_provider_message_id, m.send_attempts AS m_send_attempts`,
         [limit, String(CLAIM_MS)],
       ),
     );
@@ -82,22 +114,50 @@ export class SendQueue {
         claimToken: r.claim_token,
         attemptStartedAt: r.attempt_started_at,
         requestId: r.request_id,
+        message:
+          r.m_tenant_id === r.tenant_id && r.m_direction === 'outbound'
+            ? {
+                id: r.message_id,
+                tenantId: r.tenant_id,
+                from: r.m_from,
+                to: r.m_to,
+                type: r.m_type,
+                body: r.m_body,
+                template: r.m_template,
+                status: r.m_status,
+                providerMessageId: r.m_provider_message_id,
+                sendAttempts: r.m_send_attempts,
+              }
+            : null,
       }));
   }
 
   /**
-   * Records that a provider call is about to start, renewing the claim so nobody else can take the row meanwhile.
-   * False when the claim was lost (it lapsed and another worker holds the row): the caller must not send.
+   * A provider call is about to start: renews the claim (so nobody else takes the row meanwhile), records the attempt
+   * and pins the channel on the message, atomically. Concurrent starts share one statement (group commit).
    */
-  async startAttempt(item: QueuedSend): Promise<boolean> {
-    const rows = returned<{ message_id: string }>(
-      await this.db.query(
-        `UPDATE send_queue SET attempt_started_at = now(), claimed_until = now() + ($3 || ' milliseconds')::interval
-         WHERE message_id = $1 AND claim_token = $2 RETURNING message_id`,
-        [item.messageId, item.claimToken, String(CLAIM_MS)],
-      ),
-    );
-    return rows.length > 0;
+  beginAttempt(start: AttemptStart): Promise<AttemptOutcome> {
+    return this.attemptStarts.add(start);
+  }
+
+  private async writeAttemptStarts(starts: AttemptStart[]): Promise<AttemptOutcome[]> {
+    const input = starts.map((s) => ({ message_id: s.item.messageId, claim_token: s.item.claimToken, tenant_id: s.item.tenantId, channel_id: s.channelId, phone_number: s.phoneNumber }));
+    const rows = (await this.db.query(
+      `WITH x AS (SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(message_id text, claim_token uuid, tenant_id text, channel_id text, phone_number text)),
+       started AS (
+         UPDATE send_queue q SET attempt_started_at = now(), claimed_until = now() + ($2 || ' milliseconds')::interval
+         FROM x WHERE q.message_id = x.message_id AND q.claim_token = x.claim_token
+         RETURNING q.message_id, q.claim_token),
+       counted AS (
+         UPDATE messages m SET send_attempts = m.send_attempts + 1, channel_id = x.channel_id, "from" = x.phone_number, updated_at = now()
+         FROM x JOIN started s ON s.message_id = x.message_id AND s.claim_token = x.claim_token
+         WHERE m.id = x.message_id AND m.tenant_id = x.tenant_id AND m.provider_message_id IS NULL AND m.status <> 'failed'
+         RETURNING m.id, m.send_attempts)
+       SELECT s.message_id, s.claim_token, c.send_attempts FROM started s LEFT JOIN counted c ON c.id = s.message_id`,
+      [JSON.stringify(input), String(CLAIM_MS)],
+    )) as { message_id: string; claim_token: string; send_attempts: number | null }[];
+    const outcomes = new Map(rows.map((r) => [`${r.message_id} ${r.claim_token}`, r.send_attempts === null ? ('done' as const) : r.send_attempts]));
+    return starts.map((s) => outcomes.get(`${s.item.messageId} ${s.item.claimToken}`) ?? 'lost');
   }
 
   /** Releases a claimed row to come due again after `delayMs`; it takes a new send slot then. A known outcome ends the attempt. */

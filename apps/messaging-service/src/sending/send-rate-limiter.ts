@@ -45,7 +45,8 @@ export class SendRateLimiter implements OnApplicationShutdown {
   private readonly redis: Redis;
 
   constructor(config: MessagingServiceConfig) {
-    this.redis = new Redis(config.REDIS_URL, { lazyConnect: false, maxRetriesPerRequest: 2, enableOfflineQueue: true });
+    // Auto-pipelining: the checks of sends started together go to Redis in one write.
+    this.redis = new Redis(config.REDIS_URL, { lazyConnect: false, maxRetriesPerRequest: 2, enableOfflineQueue: true, enableAutoPipelining: true });
     this.redis.defineCommand('reserveSendSlot', { numberOfKeys: 1, lua: RESERVE_SLOT });
     this.redis.defineCommand('pausePair', { numberOfKeys: 2, lua: PAUSE_PAIR });
   }

@@ -80,21 +80,9 @@ export class ConversationsService {
     await tx.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [JSON.stringify(['cnv', tenantId, businessNumber, customer])]);
   }
 
-  /** The conversation a message at `at` belongs to, if it exists yet: the latest one, unless it has been silent for 24 h. */
-  async current(manager: EntityManager, tenantId: string, party: ConversationParty, at: Date): Promise<ConversationEntity | null> {
-    const latest = await manager.getRepository(ConversationEntity).findOne({
-      where: { tenantId, businessNumber: party.businessNumber, customer: party.customer },
-      order: { lastMessageAt: 'DESC' },
-    });
-    return latest && at.getTime() - latest.lastMessageAt.getTime() <= CONVERSATION_SILENCE_MS ? latest : null;
-  }
-
-  /** The conversation a message at `at` belongs to, started when there is none. */
-  async open(tx: EntityManager, tenantId: string, party: ConversationParty, at: Date): Promise<ConversationEntity> {
-    const existing = await this.current(tx, tenantId, party, at);
-    if (existing) return existing;
-    const repo = tx.getRepository(ConversationEntity);
-    const started = repo.create({
+  /** A new conversation of the parties, from `at` (written by the reply's commit, BurstStore.write). */
+  started(tenantId: string, party: ConversationParty, at: Date): ConversationEntity {
+    return {
       id: newId('cnv'),
       tenantId,
       channelId: party.channelId,
@@ -105,9 +93,7 @@ export class ConversationsService {
       skillState: {},
       startedAt: at,
       lastMessageAt: at,
-    });
-    await repo.insert(started);
-    return started;
+    };
   }
 
   /** The remembered turns, oldest first. */
@@ -118,40 +104,6 @@ export class ConversationsService {
       take: CONVERSATION_MEMORY,
     });
     return rows.reverse().map((r) => ({ messageId: r.messageId, role: r.role, text: r.text, at: r.at }));
-  }
-
-  /** Appends turns, advances the conversation (replies counted, hand-off), and forgets what falls out of memory. */
-  async record(
-    tx: EntityManager,
-    tenantId: string,
-    conversation: ConversationEntity,
-    turns: Turn[],
-    change: { handedOff: boolean; skillState?: SkillState },
-  ): Promise<void> {
-    await tx
-      .createQueryBuilder()
-      .insert()
-      .into(ConversationMessageEntity)
-      .values(turns.map((t) => ({ conversationId: conversation.id, tenantId, messageId: t.messageId, role: t.role, text: t.text, at: t.at })))
-      .execute();
-    // The customer's messages drive the clock (a reply follows at once), so a backlog handled late does not stretch a
-    // conversation that, as the customer saw it, had long gone silent.
-    const lastAt = Math.max(conversation.lastMessageAt.getTime(), ...turns.filter((t) => t.role === 'customer').map((t) => t.at.getTime()));
-    await tx.getRepository(ConversationEntity).update(
-      { id: conversation.id, tenantId },
-      {
-        lastMessageAt: new Date(lastAt),
-        replyCount: conversation.replyCount + turns.filter((t) => t.role === 'agent').length,
-        ...(change.handedOff ? { state: 'handed_off' as const } : {}),
-        ...(change.skillState ? { skillState: change.skillState } : {}),
-      },
-    );
-    await tx.query(
-      `DELETE FROM conversation_messages
-        WHERE conversation_id = $1 AND tenant_id = $2
-          AND id <= (SELECT id FROM conversation_messages WHERE conversation_id = $1 ORDER BY id DESC OFFSET $3 LIMIT 1)`,
-      [conversation.id, tenantId, CONVERSATION_MEMORY],
-    );
   }
 }
 

@@ -3,13 +3,14 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { Headers, notFoundProblem, type AgentRecord, type AgentTestResult, type MessageInboundData } from '@parley/contracts';
 import { EventPublisher } from '@parley/kafka';
 import { ProblemException } from '@parley/service-kit';
-import { DataSource, In, type EntityManager } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 import { AgentsService } from '../agents/agents.service';
 import { AppointmentsService } from '../appointments/appointments.service';
 import { LeadsService } from '../leads/leads.service';
 import type { ConversationEntity } from '../conversations/conversation.entity';
 import { ConversationsService, type ConversationParty, type Turn } from '../conversations/conversations.service';
-import { ProcessedMessageEntity } from './processed-message.entity';
+import { BurstStore, outcomeRow, type BurstState } from './burst-store';
+import type { ProcessedMessageEntity } from './processed-message.entity';
 import { ReplyEngine, type Reply } from './reply-engine';
 import { engagementEvents, outboundEvent, receivedEvent, replyMessageId, type ReplyOutcome, type SentReply } from './reply-events';
 
@@ -102,12 +103,14 @@ export class RepliesService {
   /** One conversation's messages of a delivery. */
   private async handleBurst(burst: InboundDelivery[]): Promise<void> {
     const tenantId = burst[0].tenantId;
-    const ids = burst.map((d) => d.inbound.message_id);
     for (let drafts = 1; ; drafts++) {
-      const stored = await this.findProcessed(this.db.manager, tenantId, ids);
+      let state = await this.read(this.db.manager, tenantId, burst.map((d) => d.inbound), true);
+      const stored = state.processed;
       const fresh = burst.filter((d) => !stored.some((o) => o.inboundMessageId === d.inbound.message_id)).map((d) => d.inbound);
+      // Rare (a redelivery of part of a burst): the draft reads as of the messages still to answer.
+      if (stored.length > 0 && fresh.length > 0) state = await this.read(this.db.manager, tenantId, fresh, true);
       try {
-        const outcomes = fresh.length > 0 ? [...stored, ...(await this.commit(tenantId, fresh, await this.draft(tenantId, fresh)))] : stored;
+        const outcomes = fresh.length > 0 ? [...stored, ...(await this.commit(tenantId, fresh, await this.draft(tenantId, fresh, state)))] : stored;
         await this.publish(outcomes.filter((o) => !o.publishedAt), burst);
         return;
       } catch (err) {
@@ -117,17 +120,29 @@ export class RepliesService {
     }
   }
 
-  /** The reply to a burst, computed from the conversation as it is now, outside any transaction. */
-  private async draft(tenantId: string, fresh: MessageInboundData[]): Promise<Draft> {
+  /** What a burst's draft or commit depends on, read in one statement (see BurstStore). */
+  private read(manager: EntityManager, tenantId: string, burst: MessageInboundData[], withHistory: boolean): Promise<BurstState> {
+    const last = burst[burst.length - 1];
+    return BurstStore.read(
+      manager,
+      tenantId,
+      burst.map((i) => i.message_id),
+      partyOf(last),
+      last.channel_agent,
+      new Date(burst[0].received_at),
+      withHistory,
+    );
+  }
+
+  /** The reply to a burst, computed from the conversation as it is now (`state`), outside any transaction. */
+  private async draft(tenantId: string, fresh: MessageInboundData[], state: BurstState): Promise<Draft> {
+    const { agent, conversation, history } = state;
     const last = fresh[fresh.length - 1];
-    const agent = await this.agents.answeringAgent(tenantId, last.channel_agent);
-    const conversation = await this.conversations.current(this.db.manager, tenantId, partyOf(last), new Date(fresh[0].received_at));
     const answered = fresh.filter((i) => !isStale(i));
     const silence = silenceReason(agent, conversation, answered);
     const fingerprint = snapshotOf(agent, conversation);
     if (!agent || silence !== null) return { agent, fingerprint, answered, silence, reply: null };
 
-    const history = conversation ? await this.conversations.history(this.db.manager, tenantId, conversation.id) : [];
     const lastAnswered = answered[answered.length - 1];
     const reply = await this.engine.reply({
       tenantId,
@@ -150,14 +165,11 @@ export class RepliesService {
     const last = fresh[fresh.length - 1];
     return this.db.transaction(async (tx) => {
       await this.conversations.lock(tx, tenantId, last.to, last.from);
+      const { processed, agent, conversation: current } = await this.read(tx, tenantId, fresh, false);
       // Another instance (mid-rebalance) may have handled some of them meanwhile.
-      const done = await this.findProcessed(tx, tenantId, fresh.map((i) => i.message_id));
-      if (done.length > 0) throw new StaleDraft('some of its messages were handled meanwhile');
-      const openedAt = new Date(first.received_at);
-      const agent = await this.agents.answeringAgent(tenantId, last.channel_agent, tx);
-      const current = await this.conversations.current(tx, tenantId, partyOf(last), openedAt);
+      if (processed.length > 0) throw new StaleDraft('some of its messages were handled meanwhile');
       if (snapshotOf(agent, current) !== draft.fingerprint) throw new StaleDraft('the conversation or its agent changed');
-      const conversation = current ?? (await this.conversations.open(tx, tenantId, partyOf(last), openedAt));
+      const conversation = current ?? this.conversations.started(tenantId, partyOf(last), new Date(first.received_at));
 
       const { reply, answered } = draft;
       const lastAnswered = answered[answered.length - 1];
@@ -178,7 +190,6 @@ export class RepliesService {
 
       const turns: Turn[] = fresh.map((i) => ({ messageId: i.message_id, role: 'customer', text: i.text, at: new Date(i.received_at) }));
       if (sent) turns.push({ messageId: sent.messageId, role: 'agent', text: sent.text, at: sent.acceptedAt });
-      await this.conversations.record(tx, tenantId, conversation, turns, { handedOff: reply?.handoff ?? false, skillState: reply?.state });
 
       const rows = fresh.map((inbound) => {
         const answers = sent !== null && sent.inReplyTo.includes(inbound.message_id);
@@ -194,16 +205,9 @@ export class RepliesService {
           };
           events.push(...engagementEvents(tenantId, inbound, outcome, sent.acceptedAt));
         }
-        return tx.getRepository(ProcessedMessageEntity).create({
-          inboundMessageId: inbound.message_id,
-          tenantId,
-          conversationId: conversation.id,
-          replyMessageId: answers ? sent.messageId : null,
-          events,
-          publishedAt: null,
-        });
+        return outcomeRow(tenantId, conversation.id, inbound.message_id, answers ? sent.messageId : null, events);
       });
-      await tx.getRepository(ProcessedMessageEntity).insert(rows);
+      await BurstStore.write(tx, tenantId, { conversation, isNew: current === null, turns, handedOff: reply?.handoff ?? false, skillState: reply?.state }, rows);
 
       const handled = sent ? `replied ${sent.messageId} (skill ${reply?.skill ?? 'none'}${reply?.handoff ? ', handed off' : ''})` : `no reply (${draft.silence})`;
       this.logger.log(`inbound ${fresh.map((i) => i.message_id).join(', ')} in ${conversation.id}: ${handled}`);
@@ -226,15 +230,11 @@ export class RepliesService {
       ),
       { timeoutMs: PUBLISH_TIMEOUT_MS },
     );
-    await this.db
-      .getRepository(ProcessedMessageEntity)
-      .update({ tenantId: outcomes[0].tenantId, inboundMessageId: In(outcomes.map((o) => o.inboundMessageId)) }, { publishedAt: new Date() });
-  }
-
-  /** The stored outcomes of those messages, in the order given. */
-  private async findProcessed(manager: EntityManager, tenantId: string, inboundMessageIds: string[]): Promise<ProcessedMessageEntity[]> {
-    const rows = await manager.getRepository(ProcessedMessageEntity).find({ where: { tenantId, inboundMessageId: In(inboundMessageIds) } });
-    return inboundMessageIds.flatMap((id) => rows.filter((r) => r.inboundMessageId === id));
+    await BurstStore.markPublished(
+      this.db.manager,
+      outcomes[0].tenantId,
+      outcomes.map((o) => o.inboundMessageId),
+    );
   }
 }
 

@@ -1,0 +1,36 @@
+import { GroupCommit } from './group-commit';
+
+describe('GroupCommit', () => {
+  it('writes items added in the same turn together and answers each caller its own result', async () => {
+    const writes: number[][] = [];
+    const batches = new GroupCommit<number, number>((items) => {
+      writes.push(items);
+      return Promise.resolve(items.map((n) => n * 10));
+    });
+    await expect(Promise.all([1, 2, 3].map((n) => batches.add(n)))).resolves.toEqual([10, 20, 30]);
+    expect(writes).toEqual([[1, 2, 3]]);
+  });
+
+  it('collects items added during a write into the next one, at most maxBatch per write', async () => {
+    const writes: number[][] = [];
+    let release!: () => void;
+    const firstWrite = new Promise<void>((resolve) => (release = resolve));
+    const batches = new GroupCommit<number, number>(async (items) => {
+      writes.push(items);
+      if (writes.length === 1) await firstWrite;
+      return items;
+    }, 2);
+    const first = batches.add(1);
+    await new Promise((resolve) => setImmediate(resolve));
+    const later = [2, 3, 4].map((n) => batches.add(n));
+    release();
+    await expect(Promise.all([first, ...later])).resolves.toEqual([1, 2, 3, 4]);
+    expect(writes).toEqual([[1], [2, 3], [4]]);
+  });
+
+  it('writes a failed batch again item by item, so only the bad item fails', async () => {
+    const batches = new GroupCommit<number, number>((items) => (items.includes(2) && items.length > 1 ? Promise.reject(new Error('batch')) : items.includes(2) ? Promise.reject(new Error('bad item')) : Promise.resolve(items)));
+    const results = await Promise.allSettled([1, 2, 3].map((n) => batches.add(n)));
+    expect(results.map((r) => (r.status === 'fulfilled' ? r.value : (r.reason as Error).message))).toEqual([1, 'bad item', 3]);
+  });
+});

@@ -1,0 +1,50 @@
+interface Pending<TItem, TResult> {
+  item: TItem;
+  resolve: (result: TResult) => void;
+  reject: (err: unknown) => void;
+}
+
+/**
+ * Group commit: items added while a write is under way go into the next write together, so a busy service pays one
+ * database round trip per batch instead of one per item (as in webhook-service). Each caller hears back only once the
+ * write holding its item has finished. A batch that fails is written again item by item, so one bad item fails only
+ * its own caller (a poison message must not take its neighbours to the dead-letter topic). One write at a time.
+ */
+export class GroupCommit<TItem, TResult> {
+  private queue: Pending<TItem, TResult>[] = [];
+  private writing = false;
+
+  /** `write` answers one result per item, in the items' order. */
+  constructor(
+    private readonly write: (items: TItem[]) => Promise<TResult[]>,
+    private readonly maxBatch = 500,
+  ) {}
+
+  add(item: TItem): Promise<TResult> {
+    return new Promise((resolve, reject) => {
+      this.queue.push({ item, resolve, reject });
+      if (!this.writing) {
+        this.writing = true;
+        // Items added in the same turn of the event loop share the first write.
+        setImmediate(() => void this.drain());
+      }
+    });
+  }
+
+  private async drain(): Promise<void> {
+    try {
+      while (this.queue.length > 0) {
+        const batch = this.queue.splice(0, this.maxBatch);
+        try {
+          const results = await this.write(batch.map((p) => p.item));
+          batch.forEach((p, i) => p.resolve(results[i]));
+        } catch (err) {
+          if (batch.length === 1) batch[0].reject(err);
+          else await Promise.all(batch.map((p) => this.write([p.item]).then(([result]) => p.resolve(result), p.reject)));
+        }
+      }
+    } finally {
+      this.writing = false;
+    }
+  }
+}

@@ -1,0 +1,168 @@
+import type { AgentRecord } from '@parley/contracts';
+import type { EntityManager } from 'typeorm';
+import { selectAgent } from '../agents/agent-selection';
+import type { ConversationEntity } from '../conversations/conversation.entity';
+import { CONVERSATION_MEMORY, CONVERSATION_SILENCE_MS, type ConversationParty, type Turn } from '../conversations/conversations.service';
+import type { ProcessedMessageEntity, StoredEvent } from './processed-message.entity';
+import type { SkillState } from './reply-engine';
+
+/** What handling a burst reads: its stored outcomes, the agent that answers, and the conversation it continues. */
+export interface BurstState {
+  /** The burst's messages already handled, in the order asked for. */
+  processed: ProcessedMessageEntity[];
+  agent: AgentRecord | null;
+  /** The conversation the burst belongs to (null when it starts a new one, after 24 h of silence or ever). */
+  conversation: ConversationEntity | null;
+  /** The conversation's remembered turns, oldest first (only when asked for). */
+  history: Turn[];
+}
+
+/** How one burst changes its conversation: the turns to remember and the conversation's next state. */
+export interface ConversationChange {
+  /** The conversation to advance, or to start when `isNew`. */
+  conversation: ConversationEntity;
+  isNew: boolean;
+  turns: Turn[];
+  handedOff: boolean;
+  skillState?: SkillState;
+}
+
+interface StateRow {
+  processed: ProcessedJson[];
+  agents: AgentRecord[];
+  conversation: ConversationJson | null;
+  history: TurnJson[] | null;
+}
+type ProcessedJson = Omit<ProcessedMessageEntity, 'processedAt' | 'publishedAt'> & { processedAt: string; publishedAt: string | null };
+type ConversationJson = Omit<ConversationEntity, 'startedAt' | 'lastMessageAt'> & { startedAt: string; lastMessageAt: string };
+type TurnJson = Omit<Turn, 'at'> & { at: string };
+
+/**
+ * The reply flow's reads and writes, each one statement, so a burst costs a few database round trips instead of one per
+ * table (the round trips, not the queries, were most of the responder's CPU). Runs in the caller's transaction.
+ */
+export class BurstStore {
+  /**
+   * Everything a draft or its commit depends on, in one statement: the burst's stored outcomes, the tenant's oldest live
+   * agent and the channel's (CONTRACT.md §6), and the latest conversation of the parties, with its memory when
+   * `withHistory`.
+   */
+  static async read(
+    manager: EntityManager,
+    tenantId: string,
+    inboundMessageIds: string[],
+    party: ConversationParty,
+    channelAgent: string | null,
+    at: Date,
+    withHistory: boolean,
+  ): Promise<BurstState> {
+    const [row]: StateRow[] = await manager.query(
+      `WITH conv AS (
+         SELECT id, tenant_id AS "tenantId", channel_id AS "channelId", business_number AS "businessNumber", customer, state,
+                reply_count AS "replyCount", skill_state AS "skillState", started_at AS "startedAt", last_message_at AS "lastMessageAt"
+           FROM conversations WHERE tenant_id = $1 AND business_number = $2 AND customer = $3
+          ORDER BY last_message_at DESC LIMIT 1)
+       SELECT
+         (SELECT coalesce(json_agg(p), '[]') FROM (
+            SELECT inbound_message_id AS "inboundMessageId", tenant_id AS "tenantId", conversation_id AS "conversationId",
+                   reply_message_id AS "replyMessageId", events, processed_at AS "processedAt", published_at AS "publishedAt"
+              FROM processed_messages WHERE tenant_id = $1 AND inbound_message_id = ANY($4::text[])) p) AS processed,
+         (SELECT coalesce(json_agg(a.record), '[]') FROM (
+            (SELECT record FROM agents WHERE tenant_id = $1 AND deleted_at IS NULL ORDER BY agent_created_at, agent_id LIMIT 1)
+            UNION ALL
+            (SELECT record FROM agents WHERE tenant_id = $1 AND name = $5::text AND deleted_at IS NULL)) a
+           WHERE a.record IS NOT NULL) AS agents,
+         (SELECT row_to_json(conv) FROM conv) AS conversation,
+         CASE WHEN $6::boolean THEN (SELECT coalesce(json_agg(h ORDER BY h.id), '[]') FROM (
+            SELECT id, message_id AS "messageId", role, text, at FROM conversation_messages
+             WHERE tenant_id = $1 AND conversation_id = (SELECT id FROM conv) ORDER BY id DESC LIMIT $7) h) END AS history`,
+      [tenantId, party.businessNumber, party.customer, inboundMessageIds, channelAgent, withHistory, CONVERSATION_MEMORY],
+    );
+    const stored = row.processed.map(toProcessed);
+    const latest = row.conversation ? toConversation(row.conversation) : null;
+    // A conversation silent for 24 h is over: the message starts a new one (CONTRACT.md §10).
+    const current = latest && at.getTime() - latest.lastMessageAt.getTime() <= CONVERSATION_SILENCE_MS ? latest : null;
+    return {
+      processed: inboundMessageIds.flatMap((id) => stored.filter((r) => r.inboundMessageId === id)),
+      agent: selectAgent(channelAgent, row.agents),
+      conversation: current,
+      history: current && row.history ? row.history.map((t) => ({ messageId: t.messageId, role: t.role, text: t.text, at: new Date(t.at) })) : [],
+    };
+  }
+
+  /**
+   * Writes a burst's outcome in one statement: the conversation (started or advanced: replies counted, hand-off, skill
+   * state), its new turns with the memory pruned to the newest CONVERSATION_MEMORY, and the outcome rows. The caller
+   * holds the conversation's lock.
+   */
+  static async write(tx: EntityManager, tenantId: string, change: ConversationChange, outcomes: ProcessedMessageEntity[]): Promise<void> {
+    const { conversation: c, turns } = change;
+    // The customer's messages drive the clock (a reply follows at once), so a backlog handled late does not stretch a
+    // conversation that, as the customer saw it, had long gone silent.
+    const lastAt = new Date(Math.max(c.lastMessageAt.getTime(), ...turns.filter((t) => t.role === 'customer').map((t) => t.at.getTime())));
+    const replyCount = c.replyCount + turns.filter((t) => t.role === 'agent').length;
+    const state = change.handedOff ? 'handed_off' : c.state;
+    const skillState = change.skillState ?? c.skillState;
+    // One statement sees the memory as it was before it: the new turns are not among the rows it prunes, so it keeps
+    // the newest (memory − new) old ones; turns beyond the memory would be pruned at once, so they are not written.
+    const kept = turns.slice(-CONVERSATION_MEMORY);
+    const params: unknown[] = [
+      c.id,
+      tenantId,
+      lastAt,
+      replyCount,
+      state,
+      JSON.stringify(skillState),
+      CONVERSATION_MEMORY - kept.length,
+      kept.map((t) => t.messageId),
+      kept.map((t) => t.role),
+      kept.map((t) => t.text),
+      kept.map((t) => t.at),
+      outcomes.map((o) => o.inboundMessageId),
+      outcomes.map((o) => o.replyMessageId),
+      outcomes.map((o) => JSON.stringify(o.events)),
+    ];
+    // Every parameter must appear in the statement (PostgreSQL cannot type an unused one): a start's own come last.
+    const conversationStatement = change.isNew
+      ? `INSERT INTO conversations (id, tenant_id, channel_id, business_number, customer, state, reply_count, skill_state, started_at, last_message_at)
+         VALUES ($1, $2, $15, $16, $17, $5, $4, $6::jsonb, $18, $3)`
+      : `UPDATE conversations SET last_message_at = $3, reply_count = $4, state = $5, skill_state = $6::jsonb WHERE id = $1 AND tenant_id = $2`;
+    if (change.isNew) params.push(c.channelId, c.businessNumber, c.customer, c.startedAt);
+    await tx.query(
+      `WITH conv AS (${conversationStatement}),
+       pruned AS (
+         DELETE FROM conversation_messages
+          WHERE conversation_id = $1 AND tenant_id = $2
+            AND id <= (SELECT id FROM conversation_messages WHERE conversation_id = $1 ORDER BY id DESC OFFSET $7 LIMIT 1)),
+       turns AS (
+         INSERT INTO conversation_messages (conversation_id, tenant_id, message_id, role, text, at)
+         SELECT $1, $2, * FROM unnest($8::text[], $9::text[], $10::text[], $11::timestamptz[])),
+       outcomes AS (
+         INSERT INTO processed_messages (inbound_message_id, tenant_id, conversation_id, reply_message_id, events, published_at)
+         SELECT i, $2, $1, r, e::jsonb, NULL FROM unnest($12::text[], $13::text[], $14::text[]) AS o(i, r, e))
+       SELECT 1`,
+      params,
+    );
+  }
+
+  /** Marks outcomes whose events the broker acknowledged. */
+  static async markPublished(manager: EntityManager, tenantId: string, inboundMessageIds: string[]): Promise<void> {
+    await manager.query(`UPDATE processed_messages SET published_at = now() WHERE tenant_id = $1 AND inbound_message_id = ANY($2::text[])`, [
+      tenantId,
+      inboundMessageIds,
+    ]);
+  }
+}
+
+/** An outcome row before it is written. */
+export function outcomeRow(tenantId: string, conversationId: string, inboundMessageId: string, replyMessageId: string | null, events: StoredEvent[]): ProcessedMessageEntity {
+  return { inboundMessageId, tenantId, conversationId, replyMessageId, events, processedAt: new Date(), publishedAt: null };
+}
+
+function toProcessed(p: ProcessedJson): ProcessedMessageEntity {
+  return { ...p, processedAt: new Date(p.processedAt), publishedAt: p.publishedAt === null ? null : new Date(p.publishedAt) };
+}
+
+function toConversation(c: ConversationJson): ConversationEntity {
+  return { ...c, startedAt: new Date(c.startedAt), lastMessageAt: new Date(c.lastMessageAt) };
+}

@@ -117,11 +117,12 @@ export class KafkaTransport extends Server implements CustomTransportStrategy {
     await this.connection.ensureTopics();
     await this.publisher.connect();
     const group = this.connection.group(options.groupId ?? options.clientId);
-    // Requests get a consumer (and group) of their own: kafkajs finishes a whole fetch before it fetches again, so
-    // on a shared consumer a caller's request would wait behind a backlog of events.
-    const runs: Promise<Consumer>[] = [];
-    const batched = handlers.some(([, h]) => h.isEventHandler && isBatchHandler(h));
-    if (eventTopics.length) runs.push(this.runConsumer(group, eventTopics, options.partitionsConsumedConcurrently ?? 4, batched));
+    // Every event topic, and the requests, get a consumer (and group) of their own: kafkajs finishes a whole fetch
+    // before it fetches again, so on a shared consumer one topic's backlog (a flood of status callbacks, say) would
+    // stall the others (the sends) and a caller's request would wait behind it.
+    const runs: Promise<Consumer>[] = eventTopics.map((topic) =>
+      this.runConsumer(`${group}.${topic}`, [topic], options.partitionsConsumedConcurrently ?? 4, isBatchHandler(this.messageHandlers.get(topic)!)),
+    );
     if (rpcTopics.length) runs.push(this.runConsumer(`${group}-rpc`, rpcTopics, 4, false));
     this.expectedConsumers = runs.length;
     this.consumers = await Promise.all(runs);

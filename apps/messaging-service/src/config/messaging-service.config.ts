@@ -38,10 +38,12 @@ export class MessagingServiceConfig extends BaseConfig {
   /**
    * How long a send whose outcome is unknown (time-out, connection lost) waits for a status naming it before it is
    * sent again: a provider that took it reports `sent` within seconds, and repeating it sooner could deliver twice.
+   * A minute, not seconds: a provider slow enough to time a send out is slow with its statuses too (npm run chaos saw
+   * them 45 s late after a restart), and a customer minds a repeated message more than a late one.
    */
   @IsInt()
   @Min(0)
-  WHATSAPP_UNCONFIRMED_SEND_WAIT_MS = 15_000;
+  WHATSAPP_UNCONFIRMED_SEND_WAIT_MS = 60_000;
 
   /** First pause of one customer after a pair-rate error (131056); it doubles while they continue. */
   @IsInt()

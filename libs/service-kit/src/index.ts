@@ -10,4 +10,5 @@ export * from './logging/secret-shapes';
 export * from './health/readiness';
 export * from './health/health.module';
 export * from './database/database';
+export * from './database/group-commit';
 export * from './bootstrap';

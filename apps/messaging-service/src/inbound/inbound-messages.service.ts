@@ -4,7 +4,7 @@ import { Topics, conversationKey, derivedId, newId, type MessageInboundData } fr
 import { EventPublisher } from '@parley/kafka';
 import { DataSource } from 'typeorm';
 import type { ChannelEntity } from '../channels/channel.entity';
-import { GroupCommit } from '../common/group-commit';
+import { GroupCommit } from '@parley/service-kit';
 import type { StatusEntry } from '../messages/message.entity';
 import type { NormalisedInbound } from './normalise';
 

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { MessageError, WhatsappProvider } from '@parley/contracts';
 import { DataSource } from 'typeorm';
-import { GroupCommit } from '../common/group-commit';
+import { GroupCommit } from '@parley/service-kit';
 
 /** WhatsApp's customer-service window: free-form messages only within 24 h of the customer's last message. */
 export const CUSTOMER_WINDOW_MS = 24 * 60 * 60 * 1000;

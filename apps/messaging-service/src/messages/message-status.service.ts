@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { Headers, Topics, conversationKey, derivedId, type MessageStatusData, type OutboundStatus } from '@parley/contracts';
 import { EventPublisher } from '@parley/kafka';
 import { DataSource } from 'typeorm';
-import { GroupCommit } from '../common/group-commit';
+import { GroupCommit } from '@parley/service-kit';
 import { MessageEntity } from './message.entity';
 import { advanceStatus, type IncomingStatus } from './status-machine';
 

@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { MessageOutboundData } from '@parley/contracts';
 import { DataSource } from 'typeorm';
 import { normalisePhone } from '../common/phone';
-import { GroupCommit } from '../common/group-commit';
+import { GroupCommit } from '@parley/service-kit';
 import { SendQueue } from '../sending/send-queue';
 import { MessageEntity, type StoredTemplate } from './message.entity';
 import { MessageStatusService } from './message-status.service';

@@ -2,7 +2,7 @@ import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShut
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { MessageError, OutboundStatus } from '@parley/contracts';
 import { DataSource } from 'typeorm';
-import { GroupCommit } from '../common/group-commit';
+import { GroupCommit } from '@parley/service-kit';
 import type { MessageEntity } from './message.entity';
 import { MessageStatusService } from './message-status.service';
 import type { IncomingStatus } from './status-machine';

@@ -2,7 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { Counter } from 'prom-client';
 import { DataSource } from 'typeorm';
-import { GroupCommit } from '../common/group-commit';
+import { GroupCommit } from '@parley/service-kit';
 import type { MessageEntity } from '../messages/message.entity';
 import { messageFromRow, type MessageRow } from '../messages/message-row';
 import { MessageStatusService } from '../messages/message-status.service';

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
-import { GroupCommit } from '../common/group-commit';
+import { GroupCommit } from '@parley/service-kit';
 import type { MessageEntity } from '../messages/message.entity';
 
 /** How long a claim holds: a worker that died mid-send releases its rows after this (they are sent again). */

@@ -14,13 +14,12 @@ import {
   type WebhookDeliveryStatus,
   type WebhookEndpointRecord,
 } from '@parley/contracts';
-import { ProblemException, validateDto } from '@parley/service-kit';
+import { GroupCommit, ProblemException, validateDto } from '@parley/service-kit';
 import { EndpointsService } from '../endpoints/endpoints.service';
 import { DeliveriesStore, type IncomingEvent } from './deliveries.store';
 import { toDeliveryRecord } from './deliveries.mapper';
 import { DeliveryDispatcher } from './delivery-dispatcher';
 import { EVENT_RETENTION_DAYS } from './event-retention';
-import { GroupCommit } from './group-commit';
 import { orderingKeyOf } from './ordering-key';
 
 /** webhook-id goes into the signed content `id.timestamp.body`, so it may not contain a full stop. */

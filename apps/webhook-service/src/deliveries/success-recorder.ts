@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DeliveriesStore, type AttemptRecord, type ClaimedDelivery } from './deliveries.store';
-import { GroupCommit } from './group-commit';
+import { GroupCommit } from '@parley/service-kit';
 
 /** Successes written in one statement at most (bounded parameter arrays). */
 const MAX_BATCH = 500;

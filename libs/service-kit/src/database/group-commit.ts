@@ -6,7 +6,7 @@ interface Pending<TItem, TResult> {
 
 /**
  * Group commit: items added while a write is under way go into the next write together, so a busy service pays one
- * database round trip per batch instead of one per item (as in webhook-service). Each caller hears back only once the
+ * database round trip per batch instead of one per item. Each caller hears back only once the
  * write holding its item has finished. A batch that fails is written again item by item, so one bad item fails only
  * its own caller (a poison message must not take its neighbours to the dead-letter topic). One write at a time.
  */

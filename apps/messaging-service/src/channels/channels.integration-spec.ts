@@ -100,6 +100,15 @@ describe('messaging-service channels: management, embedded signup, 360dialog and
     expect(sbx).toMatchObject({ provider: 'sandbox', phone_number: sandbox.provisioned.at(-1)!.phone_number, is_default: false, agent: 'support' });
     expect(sbx).not.toHaveProperty('inbound_token');
 
+    // A sandbox number asked for by name is that number; once connected, nobody else connects it.
+    const wanted = `+1555${String(Date.now()).slice(-7)}`;
+    const named = await rpc.connect(T, { provider: 'sandbox', phone_number: wanted });
+    expect(named).toMatchObject({ provider: 'sandbox', phone_number: wanted, phone_number_id: sandbox.provisioned.at(-1)!.phone_number_id });
+    await expect(rpc.connect(tenant(), { provider: 'sandbox', phone_number: wanted })).rejects.toMatchObject({
+      problem: { status: 409, errors: [{ field: 'phone_number', message: 'this number is already connected' }] },
+    });
+    await service.kafka.rpc.request('channels.delete', { tenant_id: T, channel_id: named.id });
+
     const list = await service.kafka.rpc.request('channels.list', { tenant_id: T, limit: 50, cursor: null });
     expect(list.data.map((c) => c.id).sort()).toEqual([meta.id, dialog.id, sbx.id].sort());
     expect(list.data.filter((c) => c.is_default).map((c) => c.id)).toEqual([dialog.id]);

@@ -138,7 +138,8 @@ export class ChannelsService {
     switch (body.provider) {
       case 'sandbox': {
         if (!this.config.SANDBOX_ENABLED) throw sandboxDisabled();
-        const number = await this.sandbox.provision();
+        // A requested number is the sandbox's when it serves it already: connected to another tenant, it is a 409 below.
+        const number = await this.sandbox.provision(body.phone_number);
         return this.connect(tenantId, { ...common, provider: 'sandbox', phone_number: number.phone_number, phone_number_id: number.phone_number_id, access_token: SANDBOX_ACCESS_TOKEN });
       }
       case 'meta':
@@ -173,9 +174,11 @@ export class ChannelsService {
       return toChannelRecord(channel);
     } catch (err) {
       if (err instanceof QueryFailedError && (err.driverError as { code?: string })?.code === '23505') {
+        // A sandbox caller names the number only by phone_number; the others by its Graph id.
+        const [field, value] = input.provider === 'sandbox' ? ['phone_number', input.phone_number] : ['phone_number_id', input.phone_number_id];
         throw new ProblemException(
-          problem(409, ProblemTypes.conflict, 'Conflict', `The WhatsApp number with phone_number_id ${input.phone_number_id} is already connected.`, [
-            { field: 'phone_number_id', message: 'this number is already connected' },
+          problem(409, ProblemTypes.conflict, 'Conflict', `The WhatsApp number with ${field} ${value} is already connected.`, [
+            { field, message: 'this number is already connected' },
           ]),
         );
       }

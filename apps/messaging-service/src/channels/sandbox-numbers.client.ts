@@ -11,19 +11,22 @@ export interface SandboxNumber {
   display_phone_number: string;
 }
 
-/** The WhatsApp sandbox's number provisioning: `POST {SANDBOX_URL}/_sandbox/numbers {}` → `201 {phone_number, phone_number_id, display_phone_number}`. */
+/**
+ * The WhatsApp sandbox's number provisioning: `POST {SANDBOX_URL}/_sandbox/numbers {phone_number?}` → `201` with a new
+ * number (`200` when the requested one existed already) `{phone_number, phone_number_id, display_phone_number}`.
+ */
 @Injectable()
 export class SandboxNumbersClient {
   constructor(private readonly config: MessagingServiceConfig) {}
 
   /** An unreachable sandbox answers 503 (retry later); a sandbox that answers something unexpected, 502. */
-  async provision(): Promise<SandboxNumber> {
+  async provision(phoneNumber?: string): Promise<SandboxNumber> {
     let response: Response;
     try {
       response = await fetch(`${this.config.SANDBOX_URL}/_sandbox/numbers`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', accept: 'application/json' },
-        body: '{}',
+        body: JSON.stringify(phoneNumber === undefined ? {} : { phone_number: phoneNumber }),
         signal: AbortSignal.timeout(TIMEOUT_MS),
       });
     } catch {

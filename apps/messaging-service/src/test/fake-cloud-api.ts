@@ -46,7 +46,8 @@ export const FAKE_INVALID_CODE = 'invalid';
 /**
  * A stand-in for the WhatsApp Cloud API (and the sandbox's number provisioning) in its real wire format:
  * `POST /{version}/{phone_number_id}/messages` answers `{messaging_product, contacts, messages: [{id}]}` or a
- * scripted Cloud API error; `POST /_sandbox/numbers` answers `201 {phone_number, phone_number_id, display_phone_number}`.
+ * scripted Cloud API error; `POST /_sandbox/numbers {phone_number?}` answers `201 {phone_number, phone_number_id, display_phone_number}`
+ * (`200` with the number it provisioned before when that one is asked for again),
  * the embedded-signup Graph routes (`GET /{v}/oauth/access_token`, `POST /{v}/{waba}/subscribed_apps`,
  * `POST /{v}/{id}/register`, `GET /{v}/{id}`) and 360dialog's `POST /messages` (`D360-API-KEY`).
  * It records everything it received.
@@ -97,7 +98,10 @@ export class FakeCloudApi {
     const graph = /^\/(v\d+\.\d+)\/(oauth\/access_token|[^/]+\/subscribed_apps|[^/]+\/register|\d+)$/.exec(url.pathname);
     if (graph && !send) return this.graph(req, res, url, graph[2], raw);
     if (req.method === 'POST' && req.url === '/_sandbox/numbers') {
-      const digits = `1555${randomInt(1_000_000, 9_999_999)}`;
+      const requested = (JSON.parse(raw || '{}') as { phone_number?: string }).phone_number;
+      const existing = this.provisioned.find((n) => n.phone_number === requested);
+      if (existing) return reply(res, 200, existing);
+      const digits = requested?.slice(1) ?? `1555${randomInt(1_000_000, 9_999_999)}`;
       const number = { phone_number: `+${digits}`, phone_number_id: String(randomInt(100_000_000, 999_999_999)), display_phone_number: digits };
       this.provisioned.push(number);
       return reply(res, 201, number);

@@ -13,7 +13,7 @@ export class ConnectWhatsappChannelBody {
   @IsIn(WHATSAPP_PROVIDERS, { message: `provider must be one of: ${WHATSAPP_PROVIDERS.join(', ')}` })
   provider!: WhatsappProvider;
 
-  /** The number itself; a sandbox number is provisioned by the sandbox, so there it is optional and ignored. */
+  /** The number itself; for a sandbox channel optional (the sandbox picks a free number when it is omitted). */
   @ValidateIf((o: ConnectWhatsappChannelBody) => o.provider !== 'sandbox' || o.phone_number !== undefined)
   @IsE164()
   phone_number!: string;

@@ -10,7 +10,7 @@ import { parseArgs } from 'node:util';
 
 const require = createRequire(import.meta.url);
 const ROOT = path.resolve(import.meta.dirname, '../..');
-const { APPS, Stack, freePorts, readEnvFile, runMigrations } = require(path.join(ROOT, 'tools/dev/lib/stack.cjs'));
+const { APPS, startPlatform } = require(path.join(ROOT, 'tools/dev/lib/platform.cjs'));
 const { caseBatches, routesFromOpenApi } = require('./lib/cases.cjs');
 const { createTenant, credentialsOf, curl, distinctFailures, readiness, runCases, untilReady, scanLogs, secretsOf, shrink } = require('./lib/fuzz.cjs');
 
@@ -48,56 +48,6 @@ function options() {
   };
 }
 
-/** The six built services with a database, Kafka namespace and Redis prefix of their own, logs in tmp/logs/fuzz. */
-async function startStack() {
-  const { createTestDatabase, testInfra, uniqueKafkaNamespace } = require(path.join(ROOT, 'dist/libs/testing/src/index.js'));
-  const infra = testInfra();
-  const db = await createTestDatabase('fuzz');
-  const namespace = uniqueKafkaNamespace('fuzz');
-  const env = {
-    ...process.env,
-    ...readEnvFile(path.join(ROOT, '.env.example')),
-    NODE_ENV: 'development',
-    // info, not warn: the secret scan must see the request logs too.
-    LOG_LEVEL: 'info',
-    DATABASE_URL: db.url,
-    KAFKA_BROKERS: infra.kafkaBrokers,
-    KAFKA_TOPIC_PREFIX: namespace,
-    REDIS_URL: infra.redisUrl,
-    REDIS_KEY_PREFIX: `${namespace}gw:`,
-    SANDBOX_ENABLED: 'true',
-    WEBHOOK_RETRY_SCHEDULE: '1,1,2',
-  };
-  const stack = new Stack({ env, ports: await freePorts(APPS), logDir: path.join(ROOT, 'tmp', 'logs', 'fuzz'), restart: true, detached: true, log: (m) => log(`[stack] ${m}`) });
-  const stop = async () => {
-    await stack.stop();
-    await deleteTopics(infra.kafkaBrokers, namespace);
-    await db.drop().catch(() => undefined);
-  };
-  try {
-    await runMigrations(env);
-    await stack.start({ timeoutMs: 120_000, onReady: (app, ms) => log(`  ${app} ready after ${(ms / 1000).toFixed(1)} s`) });
-  } catch (err) {
-    await stop();
-    throw err;
-  }
-  return { stack, env, stop };
-}
-
-async function deleteTopics(brokers, namespace) {
-  const { Kafka, logLevel } = require('kafkajs');
-  const admin = new Kafka({ clientId: 'fuzz-admin', brokers: brokers.split(','), logLevel: logLevel.NOTHING }).admin();
-  try {
-    await admin.connect();
-    const topics = (await admin.listTopics()).filter((t) => t.startsWith(namespace));
-    if (topics.length) await admin.deleteTopics({ topics });
-  } catch {
-    /* a test namespace's topics are harmless leftovers */
-  } finally {
-    await admin.disconnect().catch(() => undefined);
-  }
-}
-
 function table(rows, headers) {
   const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => String(r[i]).length)));
   const line = (cells) => cells.map((c, i) => (i === 0 ? String(c).padEnd(widths[i]) : String(c).padStart(widths[i]))).join('  ');
@@ -112,10 +62,13 @@ async function main() {
     if (spawnSync(process.execPath, [path.join(ROOT, 'tools/dev/swc-build.mjs')], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] }).status !== 0) throw new Error('the build failed');
   }
   log('starting the stack ...');
-  const { stack, env, stop } = await startStack();
+  // The six built services with a database, Kafka namespace and Redis prefix of their own, logs in tmp/logs/fuzz; LOG_LEVEL
+  // info, not warn: the secret scan must see the request logs too.
+  const platform = await startPlatform({ name: 'fuzz', logDir: path.join(ROOT, 'tmp', 'logs', 'fuzz'), log, env: { LOG_LEVEL: 'info', WEBHOOK_RETRY_SCHEDULE: '1,1,2' } });
+  const { stack, env } = platform;
   const abort = new AbortController();
   let stopping;
-  const shutdown = () => (stopping ??= stop());
+  const shutdown = () => (stopping ??= platform.stop());
   // First Ctrl-C: stop sending, report what ran, stop the stack. Second: stop the stack at once.
   const onSignal = (signal) => {
     if (abort.signal.aborted) {

@@ -2,9 +2,10 @@
 // the tenant's sandbox numbers and 10,000 customers; the deterministic responder answers; latency runs from the POST
 // to the moment the local receiver holds the signed `message.received`. Then steps up the rate to find the highest
 // one held (every event arrives, p99 within the target) for the step's duration.
-import { createHmac, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import { performance } from 'node:perf_hooks';
+import { signedCloudNotification } from '../../dev/lib/platform.cjs';
 import { api } from '../lib/platform.mjs';
 import { Latencies, RssSampler, delay, openLoop, progress, round } from '../lib/measure.mjs';
 import { Receiver } from '../lib/receiver.mjs';
@@ -28,29 +29,6 @@ function post(url, body, headers) {
   });
 }
 
-function notification(channel, from, id, text) {
-  const digits = (s) => s.replace(/\D/g, '');
-  return JSON.stringify({
-    object: 'whatsapp_business_account',
-    entry: [
-      {
-        id: channel.waba_id ?? '0',
-        changes: [
-          {
-            field: 'messages',
-            value: {
-              messaging_product: 'whatsapp',
-              metadata: { display_phone_number: digits(channel.phone_number), phone_number_id: channel.phone_number_id },
-              contacts: [{ profile: { name: 'Bench Customer' }, wa_id: digits(from) }],
-              messages: [{ from: digits(from), id, timestamp: String(Math.floor(Date.now() / 1000)), type: 'text', text: { body: text } }],
-            },
-          },
-        ],
-      },
-    ],
-  });
-}
-
 /** Posts `rate`/s for `seconds` and waits for their webhooks; resolves the row's numbers. */
 async function round_({ platform, channels, receiver, pending, rate, seconds, label, pids }) {
   const run = randomBytes(4).toString('hex');
@@ -69,9 +47,10 @@ async function round_({ platform, channels, receiver, pending, rate, seconds, la
     fire: async (i) => {
       const channel = channels[i % channels.length];
       const from = `+1415${String(5_000_000 + ((i * 7919) % CUSTOMERS))}`;
-      const body = notification(channel, from, `wamid.bench${run}${i}`, `bench ${run} ${i} what are your opening hours?`);
+      const message = { from, id: `wamid.bench${run}${i}`, text: `bench ${run} ${i} what are your opening hours?`, customer: 'Bench Customer' };
+      const { body, headers } = signedCloudNotification(channel, message, secret);
       sentAt.set(i, performance.now());
-      const status = await post(url, body, { 'x-hub-signature-256': `sha256=${createHmac('sha256', secret).update(body).digest('hex')}` });
+      const status = await post(url, body, headers);
       if (status !== 200) failedPosts++;
     },
   });

@@ -7,9 +7,11 @@
 // supervisor. Then, once everything is quiet: every message got exactly one reply (as the sandbox recorded what the
 // customer received), every `message.received` reached its own tenant's receiver (repeats only with the same
 // `webhook-id`) and no event or reply reached another tenant.
-const { createHmac, randomBytes } = require('node:crypto');
+const { randomBytes } = require('node:crypto');
 const http = require('node:http');
-const { APPS, ChaosPlatform, delay } = require('./platform.cjs');
+const { APPS, api, createTenantWithSandboxChannel, digits, signedCloudNotification } = require('../../dev/lib/platform.cjs');
+const { ChaosPlatform } = require('./platform.cjs');
+const { delay } = require('./scenario-kit.cjs');
 const { FlakyReceiver } = require('./flaky-receiver.cjs');
 
 const FAQ = { question: 'What are your opening hours?', answer: 'We are open from 8:00 to 18:00, Monday to Saturday.' };
@@ -40,34 +42,17 @@ const SERVICE_ENV = {
   WEBHOOK_TIMEOUT_MS: '2000',
 };
 
-const digits = (s) => String(s ?? '').replace(/\D/g, '');
-
-async function api(method, url, { token, json } = {}) {
-  const res = await fetch(url, {
-    method,
-    headers: { ...(json ? { 'content-type': 'application/json' } : {}), ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: json ? JSON.stringify(json) : undefined,
-    signal: AbortSignal.timeout(30_000),
-  });
-  const text = await res.text();
-  if (res.status >= 400) throw new Error(`${method} ${new URL(url).pathname} answered ${res.status}: ${text.slice(0, 300)}`);
-  return text ? JSON.parse(text) : undefined;
-}
-
 /** A tenant: account, agent with a deterministic answer, its sandbox channel, a webhook to its own receiver path. */
 async function createTenant(gateway, receiver, index) {
-  const account = await api('POST', `${gateway}/api/v1/accounts`, { json: { name: `Chaos Tenant ${index}` } });
-  const token = account.api_key;
-  await api('PUT', `${gateway}/api/v1/agents/support`, {
-    token,
-    json: { name: 'support', instruction: 'Answer questions about opening hours.', greeting: 'Hello!', skills: ['faq_responder'], faqs: [FAQ] },
+  const tenant = await createTenantWithSandboxChannel(gateway, {
+    name: `Chaos Tenant ${index}`,
+    agent: { name: 'support', instruction: 'Answer questions about opening hours.', greeting: 'Hello!', skills: ['faq_responder'], faqs: [FAQ] },
   });
-  const endpoint = receiver.endpointFor(account.tenant_id);
-  const webhook = await api('POST', `${gateway}/api/v1/webhooks`, { token, json: { url: endpoint.url, events: ['message.received'], description: `chaos ${index}` } });
+  // The receiver's path names the tenant, so the endpoint is registered once the tenant exists.
+  const endpoint = receiver.endpointFor(tenant.tenantId);
+  const webhook = await api('POST', `${gateway}/api/v1/webhooks`, { token: tenant.apiKey, json: { url: endpoint.url, events: ['message.received'], description: `chaos ${index}` } });
   receiver.useSecret(endpoint.path, webhook.secret);
-  const channel = (await api('GET', `${gateway}/api/v1/channels`, { token })).data.find((c) => c.provider === 'sandbox');
-  if (!channel) throw new Error(`tenant ${index} has no sandbox channel`);
-  return { index, tenantId: account.tenant_id, token, channel, path: endpoint.path };
+  return { index, tenantId: tenant.tenantId, token: tenant.apiKey, channel: tenant.channel, path: endpoint.path };
 }
 
 async function createTenants(gateway, receiver, count, signal) {
@@ -82,29 +67,6 @@ async function createTenants(gateway, receiver, count, signal) {
   await Promise.all(Array.from({ length: SETUP_CONCURRENCY }, worker));
   if (signal?.aborted) throw new Error('aborted');
   return tenants;
-}
-
-/** The Cloud API notification of one customer message. */
-function notification(channel, from, id, text) {
-  return JSON.stringify({
-    object: 'whatsapp_business_account',
-    entry: [
-      {
-        id: channel.waba_id ?? '0',
-        changes: [
-          {
-            field: 'messages',
-            value: {
-              messaging_product: 'whatsapp',
-              metadata: { display_phone_number: digits(channel.phone_number), phone_number_id: channel.phone_number_id },
-              contacts: [{ profile: { name: 'Chaos Customer' }, wa_id: digits(from) }],
-              messages: [{ from: digits(from), id, timestamp: String(Math.floor(Date.now() / 1000)), type: 'text', text: { body: text } }],
-            },
-          },
-        ],
-      },
-    ],
-  });
 }
 
 /** POSTs once: resolves the status, or null when no answer came (refused, reset, timed out). */
@@ -131,8 +93,8 @@ async function sendAll({ platform, tenants, messages, rate, run, signal, tally }
   const secret = platform.env.META_APP_SECRET;
   const deliver = async (i) => {
     const tenant = tenants[i % tenants.length];
-    const body = notification(tenant.channel, `+${FIRST_CUSTOMER + i}`, `wamid.chaos${run}${String(i).padStart(6, '0')}`, FAQ.question);
-    const headers = { 'x-hub-signature-256': `sha256=${createHmac('sha256', secret).update(body).digest('hex')}` };
+    const message = { from: `+${FIRST_CUSTOMER + i}`, id: `wamid.chaos${run}${String(i).padStart(6, '0')}`, text: FAQ.question, customer: 'Chaos Customer' };
+    const { body, headers } = signedCloudNotification(tenant.channel, message, secret);
     const started = Date.now();
     for (let attempt = 0; ; attempt++) {
       const status = await post(agent, url, body, headers);
@@ -270,7 +232,8 @@ async function runKillRotation(options = {}, { log = () => undefined, signal } =
   const receiver = await FlakyReceiver.start({ failureRate: o.failureRate });
   let platform;
   try {
-    platform = await ChaosPlatform.start({ label: o.label, env: SERVICE_ENV, log, signal });
+    // Restarts on: the supervisor brings each killed service back. Quiet start: no line per service.
+    platform = await ChaosPlatform.start({ label: o.label, env: SERVICE_ENV, restart: true, log, signal, onReady: () => undefined });
   } catch (err) {
     await receiver.close();
     throw err;

@@ -1,76 +1,36 @@
 'use strict';
-// The system a chaos scenario breaks: the six built services (dist/) on free ports, with a database, a Kafka topic
-// namespace and a Redis key prefix of their own, supervised by the dev stack runner (tools/dev/lib/stack.cjs), which
-// restarts a service that exits. `kill(app)` SIGKILLs one service and resolves once the supervisor's replacement is
-// ready again; `unexpectedExits()` tells crashes the scenario did not cause. Shared by `npm run chaos` and the e2e test.
+// The system a chaos scenario breaks: the shared tools platform (tools/dev/lib/platform.cjs: the six built services on
+// free ports, a database, Kafka namespace and Redis prefix of their own), logs in tmp/logs/chaos/<label>, plus what
+// the scenarios do to it and ask of it: `kill(app)` SIGKILLs a service and waits for the supervisor's replacement,
+// `unexpectedExits()` and `exits()` tell crashes apart, sends, signed inbound notifications and what the sandbox got.
+// Shared by `npm run chaos` and the e2e test.
 const path = require('node:path');
-const { APPS, ROOT, Stack, freePorts, readEnvFile, runMigrations } = require('../../dev/lib/stack.cjs');
+const { APPS, ROOT, Platform, api, createTenantWithSandboxChannel, signedCloudNotification } = require('../../dev/lib/platform.cjs');
+const { call, delay } = require('./scenario-kit.cjs');
 
-const delay = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-
-function testing() {
-  // The built test infrastructure (dist/ is there: the runner and the e2e tier build first).
-  return require(path.join(ROOT, 'dist/libs/testing/src/index.js'));
-}
-
-class ChaosPlatform {
+class ChaosPlatform extends Platform {
   /**
-   * @param {{label: string, env?: Record<string,string>, log?: (m: string) => void, logDir?: string, signal?: AbortSignal}} options
+   * The supervisor brings an exited service back, as an orchestrator would (1 s, then doubling). Other options: see
+   * Platform.start (`name` and `logDir` come from `label`).
+   * @param {{label: string, logDir?: string} & Record<string, unknown>} options
    */
-  static async start({ label, env: overrides = {}, log = () => undefined, logDir, signal }) {
-    const { createTestDatabase, testInfra, uniqueKafkaNamespace } = testing();
-    const infra = testInfra();
-    const db = await createTestDatabase(`chaos${label}`);
-    const namespace = uniqueKafkaNamespace(`chaos${label}`);
-    const env = {
-      ...process.env,
-      ...readEnvFile(path.join(ROOT, '.env.example')),
-      NODE_ENV: 'development',
-      LOG_LEVEL: 'warn',
-      DATABASE_URL: db.url,
-      KAFKA_BROKERS: infra.kafkaBrokers,
-      KAFKA_TOPIC_PREFIX: namespace,
-      REDIS_URL: infra.redisUrl,
-      REDIS_KEY_PREFIX: `${namespace}gw:`,
-      SANDBOX_ENABLED: 'true',
-      ...overrides,
-    };
-    const stack = new Stack({
-      env,
-      ports: await freePorts(APPS),
-      logDir: logDir ?? path.join(ROOT, 'tmp', 'logs', 'chaos', label),
-      // The supervisor brings a killed service back, as an orchestrator would (1 s, then doubling).
-      restart: true,
-      // Ctrl-C reaches only the runner, which stops the services once.
-      detached: true,
-      log: (m) => log(`[stack] ${m}`),
-    });
-    const platform = new ChaosPlatform(stack, db, namespace, env, infra);
-    try {
-      // Generous: on a busy machine eleven Node processes starting at once take their time.
-      await runMigrations(env, { timeoutMs: 180_000 });
-      await stack.start({ timeoutMs: 150_000, signal });
-    } catch (err) {
-      await platform.stop();
-      throw err;
-    }
-    return platform;
+  static start({ label, logDir, ...options }) {
+    // Generous time-outs: on a busy machine eleven Node processes starting at once take their time.
+    return super.start({ name: `chaos${label}`, logDir: logDir ?? path.join(ROOT, 'tmp', 'logs', 'chaos', label), migrateTimeoutMs: 180_000, readyTimeoutMs: 180_000, ...options });
   }
 
-  constructor(stack, db, namespace, env, infra) {
-    this.stack = stack;
-    this.db = db;
-    this.namespace = namespace;
-    this.env = env;
-    this.infra = infra;
-    this.gateway = stack.url('gateway');
-    this.sandbox = stack.url('whatsapp-sandbox');
+  /**
+   * For the infrastructure scenarios: no restarts (recovering on their own is what they check, so an exit is reported,
+   * never hidden), no status callbacks (they double the inbound traffic and are not what is measured), quick retries.
+   */
+  static startUnsupervised({ env, ...options }) {
+    return this.start({ ...options, restart: false, env: { SANDBOX_STATUS_CALLBACKS: 'false', WEBHOOK_RETRY_SCHEDULE: '1,1,2,2,5,5,10', ...env } });
+  }
+
+  constructor(...args) {
+    super(...args);
     /** Kills this platform did on purpose, per service. */
     this.kills = {};
-  }
-
-  url(app) {
-    return this.stack.url(app);
   }
 
   /**
@@ -105,47 +65,55 @@ class ChaosPlatform {
     return out;
   }
 
+  /** Services that exited since the start, as `app (how)`. */
+  exits() {
+    return this.services().filter((s) => s.exits > 0).map((s) => `${s.app} (${s.lastExit})`);
+  }
+
   /** Every service's readiness now: `{app: status or error code}`. */
   async readiness() {
     const entries = await Promise.all(APPS.map(async (app) => [app, (await this.stack.probe(app)).detail.split(' ').slice(0, 2).join(' ')]));
     return Object.fromEntries(entries);
   }
 
-  /** A query on the run's database (each service its own schema: `sandbox`, `messaging`, …). */
-  async query(sql, params = []) {
-    if (!this.pg) {
-      const { Client } = require('pg');
-      this.pg = new Client({ connectionString: this.db.url });
-      this.pg.on('error', () => undefined);
-      await this.pg.connect();
+  /** Whether every `/health/ready` answers 200 right now. */
+  async allReady() {
+    const probes = await Promise.all(this.stacks.flatMap((stack) => stack.apps.map((app) => stack.probe(app))));
+    return probes.every((p) => p.ready);
+  }
+
+  /** A `pro` tenant (no daily quota) with its API key and its sandbox channel. */
+  tenant(name) {
+    return createTenantWithSandboxChannel(this.gateway, { name, plan: 'pro', adminToken: this.env.ADMIN_TOKEN });
+  }
+
+  /** Registers `url` for the tenant's `events`; resolves the webhook (with its secret). */
+  webhook(tenant, url, events) {
+    return api('POST', `${this.gateway}/api/v1/webhooks`, { token: tenant.apiKey, json: { url, events } });
+  }
+
+  send(tenant, to, text, timeoutMs) {
+    return call('POST', `${this.gateway}/v1/send`, { token: tenant.apiKey, json: { channel: 'whatsapp', to, message: text }, timeoutMs });
+  }
+
+  /** A customer writing to the tenant's number: a signed Cloud API notification posted to the gateway. */
+  inbound(tenant, from, wamid, text, timeoutMs) {
+    const { body, headers } = signedCloudNotification(tenant.channel, { from, id: wamid, text, customer: 'Chaos Customer' }, this.env.META_APP_SECRET);
+    return call('POST', `${this.gateway}/webhooks/whatsapp`, { raw: body, headers, timeoutMs });
+  }
+
+  /** Bodies of the texts the sandbox accepted (what customers received) that contain `marker`. */
+  async delivered(marker) {
+    const { Client } = require('pg');
+    const client = new Client({ connectionString: this.infra.sandboxDatabaseUrl, connectionTimeoutMillis: 5000 });
+    await client.connect();
+    try {
+      const { rows } = await client.query(`SELECT body FROM sandbox.messages WHERE direction = 'outbound' AND body LIKE $1`, [`%${marker}%`]);
+      return rows.map((r) => r.body);
+    } finally {
+      await client.end().catch(() => undefined);
     }
-    return (await this.pg.query(sql, params)).rows;
-  }
-
-  /** Stops every service, drops the database and deletes the namespace's topics. Idempotent. */
-  stop() {
-    this.stopping ??= (async () => {
-      await this.stack.stop();
-      await this.pg?.end().catch(() => undefined);
-      await deleteTopics(this.infra.kafkaBrokers, this.namespace);
-      await this.db.drop().catch(() => undefined);
-    })();
-    return this.stopping;
   }
 }
 
-async function deleteTopics(brokers, namespace) {
-  const { Kafka, logLevel } = require('kafkajs');
-  const admin = new Kafka({ clientId: 'chaos-admin', brokers: brokers.split(','), logLevel: logLevel.NOTHING }).admin();
-  try {
-    await admin.connect();
-    const topics = (await admin.listTopics()).filter((t) => t.startsWith(namespace));
-    if (topics.length) await admin.deleteTopics({ topics });
-  } catch {
-    /* a chaos namespace's topics are harmless leftovers */
-  } finally {
-    await admin.disconnect().catch(() => undefined);
-  }
-}
-
-module.exports = { APPS, ROOT, ChaosPlatform, delay };
+module.exports = { APPS, ROOT, ChaosPlatform };

@@ -4,7 +4,9 @@
 // ready again and sends succeed without any service being restarted.
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { ROOT, delay, dist, openLoop, runId, seconds, startPlatform, waitFor } from '../infra/platform.mjs';
+import { dist } from '../../dev/lib/platform.cjs';
+import { ChaosPlatform, ROOT } from '../lib/platform.cjs';
+import { delay, loadSwitch, openLoop, runId, seconds, summarizeStatuses, waitFor } from '../lib/scenario-kit.cjs';
 
 export const name = 'broker-outage';
 export const description = 'Kafka broker stopped for 20 s during a send load: nothing answered sent is lost, 503 quickly, recovery without restart';
@@ -24,18 +26,16 @@ export async function run(ctx) {
   const { log, signal } = ctx;
   const outageMs = Number(ctx.args?.outageSeconds ?? OUTAGE_MS / 1000) * 1000;
   const rate = Number(ctx.args?.sendRate ?? RATE);
-  const { PrivateKafka, createTestDatabase } = dist('testing');
+  const { PrivateKafka } = dist('testing');
   const failures = [];
   const figures = {};
 
   log('starting a private Kafka broker ...');
   const broker = await PrivateKafka.start('chaosbroker', path.join(ROOT, 'tmp', 'chaos'));
-  let db;
   let platform;
   try {
-    db = await createTestDatabase('chaosbroker');
     log(`starting the stack on broker ${broker.brokers} ...`);
-    platform = await startPlatform({ label: 'broker-outage', infra: { databaseUrl: db.url, kafkaBrokers: broker.brokers }, log });
+    platform = await ChaosPlatform.startUnsupervised({ label: 'broker-outage', infra: { kafkaBrokers: broker.brokers }, log });
     const tenant = await platform.tenant('Chaos Broker Outage');
     const run_ = runId();
     const marker = (i) => `chaos ${run_} send ${i}`;
@@ -43,9 +43,7 @@ export async function run(ctx) {
     /** One record per send: when it was fired, its answer and how long that took. */
     const sends = [];
     let phase = 'before';
-    const load = new AbortController();
-    const stopLoad = () => load.abort();
-    signal?.addEventListener('abort', stopLoad, { once: true });
+    const load = loadSwitch(signal);
     const loadDone = openLoop({
       rate,
       signal: load.signal,
@@ -81,9 +79,8 @@ export async function run(ctx) {
     figures['recovery time (s)'] = recovered ? seconds(recovered - brokerBack) : 'never';
     if (!recovered) failures.push(`the services were not ready and sending within ${RECOVERY_DEADLINE_MS / 1000} s of the broker's return`);
     await delay(AFTER_MS, signal);
-    stopLoad();
+    load.stop();
     await loadDone;
-    signal?.removeEventListener('abort', stopLoad);
 
     const sent = sends.filter((s) => s.sent);
     const outage = sends.filter((s) => s.phase === 'outage' || s.phase === 'restarting');
@@ -110,27 +107,18 @@ export async function run(ctx) {
       'sends during the outage': outage.length,
       'max 503 latency (ms)': Math.round(Math.max(0, ...unavailable.map((s) => s.ms))),
       'max latency during the outage (ms)': Math.round(Math.max(0, ...outage.map((s) => s.ms))),
-      'other answers': other.length ? summarize(other) : 0,
+      'other answers': other.length ? summarizeStatuses(other) : 0,
       'service exits': platform.exits().length,
     });
     if (lost.length) failures.push(`${lost.length} sends answered sent never reached the sandbox (e.g. #${lost.slice(0, 5).map((s) => s.i).join(', #')})`);
     if (outage.length && !outage.some((s) => s.status === 503)) failures.push('no send during the outage was answered 503');
     const slow = outage.filter((s) => s.ms > ANSWER_BOUND_MS);
     if (slow.length) failures.push(`${slow.length} sends during the outage took longer than ${ANSWER_BOUND_MS} ms (max ${Math.round(Math.max(...slow.map((s) => s.ms)))} ms)`);
-    if (other.length) failures.push(`answers other than sent or 503: ${summarize(other)}`);
+    if (other.length) failures.push(`answers other than sent or 503: ${summarizeStatuses(other)}`);
     for (const exit of platform.exits()) failures.push(`a service exited: ${exit}`);
   } finally {
     await platform?.stop({ deleteTopics: false }).catch((err) => log(`  stopping the stack: ${err.message}`));
     await broker.remove().catch((err) => log(`  removing the private broker: ${err.message}`));
-    await db?.drop().catch(() => undefined);
   }
   return { figures, failures };
-}
-
-function summarize(records) {
-  const counts = {};
-  for (const r of records) counts[r.status ?? 'none'] = (counts[r.status ?? 'none'] ?? 0) + 1;
-  return Object.entries(counts)
-    .map(([status, n]) => `${n}× ${status === '0' ? 'no answer' : status}`)
-    .join(', ');
 }

@@ -5,7 +5,9 @@
 import { randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { performance } from 'node:perf_hooks';
-import { dist, runId, seconds, startPlatform, waitFor } from '../infra/platform.mjs';
+import { cloudNotification, dist } from '../../dev/lib/platform.cjs';
+import { ChaosPlatform } from '../lib/platform.cjs';
+import { runId, seconds, waitFor } from '../lib/scenario-kit.cjs';
 
 const require = createRequire(import.meta.url);
 
@@ -22,17 +24,16 @@ const KEY = 'meta';
 
 export async function run(ctx) {
   const { log, signal } = ctx;
-  const { createTestDatabase, testInfra } = dist('testing');
+  const { testInfra } = dist('testing');
   const { Kafka, logLevel } = require('kafkajs');
   const failures = [];
   const figures = {};
-  const db = await createTestDatabase('chaospoison');
   let platform;
   let consumer;
   let producer;
   try {
     log('starting the stack (shared broker, a namespace of its own) ...');
-    platform = await startPlatform({ label: 'poison', infra: { databaseUrl: db.url, kafkaBrokers: testInfra().kafkaBrokers }, log });
+    platform = await ChaosPlatform.startUnsupervised({ label: 'poison', log });
     const tenant = await platform.tenant('Chaos Poison');
     const topic = (t) => `${platform.namespace}${t}`;
     const kafka = new Kafka({ clientId: 'chaos-poison', brokers: testInfra().kafkaBrokers.split(','), logLevel: logLevel.NOTHING });
@@ -58,7 +59,8 @@ export async function run(ctx) {
 
     const run_ = runId();
     const wamid = (i) => `wamid.chaospoison${run_}${i}`;
-    const good = (i) => webhookEvent(notification(tenant, `+1650559${String(i).padStart(4, '0')}`, wamid(i), `chaos ${run_} good ${i}`));
+    const good = (i) =>
+      webhookEvent(cloudNotification(tenant.channel, { from: `+1650559${String(i).padStart(4, '0')}`, id: wamid(i), text: `chaos ${run_} good ${i}`, customer: 'Chaos Customer' }));
     const poisonEvent = webhookEvent(JSON.stringify({ object: 'page', entry: [{ id: '1', time: Date.now(), messaging: [] }] }));
     const batch = [
       ...Array.from({ length: GOOD_BEFORE }, (_, i) => good(i)),
@@ -105,7 +107,6 @@ export async function run(ctx) {
     await producer?.disconnect().catch(() => undefined);
     await consumer?.disconnect().catch(() => undefined);
     await platform?.stop().catch((err) => log(`  stopping the stack: ${err.message}`));
-    await db.drop().catch(() => undefined);
   }
   return { figures, failures };
 }
@@ -121,28 +122,4 @@ function webhookEvent(rawBody) {
     occurred_at: new Date().toISOString(),
     data: { provider: 'meta', channel_id: null, raw_body: rawBody, received_at: new Date().toISOString() },
   };
-}
-
-/** A Cloud API notification of one customer's text to the tenant's sandbox number. */
-function notification(tenant, from, wamid, text) {
-  const digits = (s) => s.replace(/\D/g, '');
-  return JSON.stringify({
-    object: 'whatsapp_business_account',
-    entry: [
-      {
-        id: '0',
-        changes: [
-          {
-            field: 'messages',
-            value: {
-              messaging_product: 'whatsapp',
-              metadata: { display_phone_number: digits(tenant.channel.phone_number), phone_number_id: tenant.channel.phone_number_id },
-              contacts: [{ profile: { name: 'Chaos Customer' }, wa_id: digits(from) }],
-              messages: [{ from: digits(from), id: wamid, timestamp: String(Math.floor(Date.now() / 1000)), type: 'text', text: { body: text } }],
-            },
-          },
-        ],
-      },
-    ],
-  });
 }

@@ -5,7 +5,9 @@
 // `message.received`: consumers did not commit what they could not store.
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { ROOT, Receiver, delay, dist, openLoop, runId, seconds, startPlatform, waitFor } from '../infra/platform.mjs';
+import { dist } from '../../dev/lib/platform.cjs';
+import { ChaosPlatform, ROOT } from '../lib/platform.cjs';
+import { Receiver, delay, loadSwitch, openLoop, runId, seconds, summarizeStatuses, waitFor } from '../lib/scenario-kit.cjs';
 
 export const name = 'postgres-restart';
 export const description = 'PostgreSQL stopped for 10 s during sends and inbound messages: services recover alone, nothing accepted is lost';
@@ -35,7 +37,7 @@ export async function run(ctx) {
   try {
     sandboxDb = await createTestDatabase('chaospgsandbox');
     log(`starting the stack on ${pg.url('parley')} ...`);
-    platform = await startPlatform({
+    platform = await ChaosPlatform.startUnsupervised({
       label: 'postgres-restart',
       infra: { databaseUrl: pg.url('parley'), kafkaBrokers: testInfra().kafkaBrokers, sandboxDatabaseUrl: sandboxDb.url },
       log,
@@ -50,9 +52,7 @@ export async function run(ctx) {
     const sends = [];
     const inbound = [];
     let phase = 'before';
-    const load = new AbortController();
-    const stopLoad = () => load.abort();
-    signal?.addEventListener('abort', stopLoad, { once: true });
+    const load = loadSwitch(signal);
     const record = async (list, i, request) => {
       const r = { i, phase, status: null, ms: 0 };
       list.push(r);
@@ -95,9 +95,8 @@ export async function run(ctx) {
     figures['recovery time (s)'] = recovered ? seconds(recovered - back) : 'never';
     if (!recovered) failures.push(`the services were not ready, sending and taking inbound messages within ${RECOVERY_DEADLINE_MS / 1000} s of PostgreSQL's return`);
     await delay(AFTER_MS, signal);
-    stopLoad();
+    load.stop();
     await loads;
-    signal?.removeEventListener('abort', stopLoad);
 
     const accepted = sends.filter(isSent);
     const acceptedInbound = inbound.filter((s) => s.status === 200);
@@ -129,7 +128,7 @@ export async function run(ctx) {
       'message.received delivered': received.size,
       lost: lostSends.length + lostInbound.length,
       'requests during the outage': during.length,
-      '5xx during the outage': fiveXx.length ? summarize(fiveXx) : 0,
+      '5xx during the outage': fiveXx.length ? summarizeStatuses(fiveXx) : 0,
       'max latency during the outage (ms)': Math.round(Math.max(0, ...during.map((s) => s.ms))),
       'unanswered (30 s)': hangs.length,
       'service exits': platform.exits().length,
@@ -138,7 +137,7 @@ export async function run(ctx) {
     if (lostInbound.length) failures.push(`${lostInbound.length} accepted inbound messages never reached the webhook as message.received (e.g. #${lostInbound.slice(0, 5).map((s) => s.i).join(', #')})`);
     if (hangs.length) failures.push(`${hangs.length} requests got no answer within 30 s`);
     const after = [...sends, ...inbound].filter((s) => s.phase === 'before' && s.status !== 200);
-    if (after.length) failures.push(`${after.length} requests failed before the outage: ${summarize(after)}`);
+    if (after.length) failures.push(`${after.length} requests failed before the outage: ${summarizeStatuses(after)}`);
     for (const exit of platform.exits()) failures.push(`a service exited: ${exit}`);
   } finally {
     await receiver?.close();
@@ -161,12 +160,4 @@ function receivedTexts(bodies) {
     }
   }
   return texts;
-}
-
-function summarize(records) {
-  const counts = {};
-  for (const r of records) counts[r.status ?? 'none'] = (counts[r.status ?? 'none'] ?? 0) + 1;
-  return Object.entries(counts)
-    .map(([status, n]) => `${n}× ${status === '0' ? 'no answer' : status}`)
-    .join(', ');
 }

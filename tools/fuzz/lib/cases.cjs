@@ -3,8 +3,8 @@
 // requests built from the running gateway's own OpenAPI document (so a new route is fuzzed without touching this file),
 // and of validly signed WhatsApp Cloud API notifications mutated in the ways a provider (or an attacker holding the app
 // secret) could send them. Plain CommonJS, like tools/dev/lib/stack.cjs, so the ESM runner and jest both load it.
-const { createHmac } = require('node:crypto');
 const fc = require('fast-check');
+const { cloudApiSignature } = require('../../dev/lib/platform.cjs');
 
 /** Strings that break naive code: control characters, lone surrogates, bidi overrides, combining storms, SQL and templates. */
 const EDGE_STRINGS = Object.freeze([
@@ -317,9 +317,7 @@ function cloudNotification(phoneNumberId) {
 }
 
 /** `sha256=<hex HMAC-SHA256 of the raw body>`, the X-Hub-Signature-256 header Meta sends. */
-function signCloudApi(rawBody, appSecret) {
-  return `sha256=${createHmac('sha256', appSecret).update(rawBody).digest('hex')}`;
-}
+const signCloudApi = cloudApiSignature;
 
 /**
  * A validly signed `POST /webhooks/whatsapp`: a notification for one of `phoneNumberIds` (the tenants' channels, so

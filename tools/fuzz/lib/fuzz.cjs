@@ -3,6 +3,7 @@
 // tenant set-up, the oracle of CONTRACT.md §1/§2/§7, the concurrent executor with its tallies, a greedy shrinker for
 // reproductions, the readiness check and the scan of the services' logs for the tenants' secrets.
 const fs = require('node:fs');
+const { createTenantWithSandboxChannel } = require('../../dev/lib/platform.cjs');
 const { signCloudApi } = require('./cases.cjs');
 
 const PROBLEMS = 'https://parley.dev/problems/';
@@ -32,12 +33,14 @@ async function json(baseUrl, method, path, { token, body } = {}) {
  * run authenticates with), and its sandbox channel. `secrets` are what must never show up in logs.
  */
 async function createTenant(baseUrl, adminToken, name) {
-  const account = await json(baseUrl, 'POST', '/api/v1/accounts', { body: { name } });
-  await json(baseUrl, 'PATCH', `/admin/v1/tenants/${account.tenant_id}`, { token: adminToken, body: { plan: 'enterprise' } });
+  const { account, webhook, channels } = await createTenantWithSandboxChannel(baseUrl, {
+    name,
+    plan: 'enterprise',
+    adminToken,
+    webhook: { url: 'http://127.0.0.1:9/fuzz', description: 'fuzz target' },
+  });
   const token = await json(baseUrl, 'POST', '/oauth/token', { body: { grant_type: 'client_credentials', client_id: account.client_id, client_secret: account.client_secret } });
-  const webhook = await json(baseUrl, 'POST', '/api/v1/webhooks', { token: account.api_key, body: { url: 'http://127.0.0.1:9/fuzz', description: 'fuzz target' } });
   const spareKey = await json(baseUrl, 'POST', '/api/v1/api-keys', { token: account.api_key, body: { name: 'spare' } });
-  const channels = (await json(baseUrl, 'GET', '/api/v1/channels', { token: account.api_key })).data;
   return {
     tenantId: account.tenant_id,
     clientId: account.client_id,

@@ -4,7 +4,7 @@
 // an agent, a webhook endpoint to a local receiver), offers mixed load at fixed rates (sends, signed inbound
 // notifications the agent answers, API reads, agent changes), samples RSS, consumer lag and counts, lets the system
 // drain, scans the logs, judges (analysis.cjs) and writes report.md, memory.svg and lag.svg.
-const { createHmac, randomBytes } = require('node:crypto');
+const { randomBytes } = require('node:crypto');
 const fs = require('node:fs');
 const http = require('node:http');
 const os = require('node:os');
@@ -12,9 +12,7 @@ const path = require('node:path');
 const { judge } = require('./analysis.cjs');
 const { scanLogFiles } = require('./logscan.cjs');
 const { renderCharts, renderMarkdown, renderText } = require('./report.cjs');
-
-const ROOT = path.resolve(__dirname, '../../..');
-const { APPS, Stack, freePorts, readEnvFile, runMigrations } = require(path.join(ROOT, 'tools/dev/lib/stack.cjs'));
+const { APPS, ROOT, createTenantWithSandboxChannel, signedCloudNotification, startPlatform } = require('../../dev/lib/platform.cjs');
 
 const delay = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const REQUEST_TIMEOUT_MS = 10_000;
@@ -22,75 +20,6 @@ const REQUEST_TIMEOUT_MS = 10_000;
 const MAX_IN_FLIGHT = 400;
 const CUSTOMERS = 10_000;
 const QUESTION = 'what are your opening hours?';
-
-function testing() {
-  return require(path.join(ROOT, 'dist/libs/testing/src/index.js'));
-}
-
-/** The six built services, each run with its own database, Kafka namespace and Redis prefix; logs in `logDir`. */
-async function startSoakStack({ logDir, log = () => undefined, label = 'soak' }) {
-  const { createTestDatabase, testInfra, uniqueKafkaNamespace } = testing();
-  const infra = testInfra();
-  const db = await createTestDatabase(label);
-  const namespace = uniqueKafkaNamespace(label);
-  const env = {
-    ...process.env,
-    ...readEnvFile(path.join(ROOT, '.env.example')),
-    NODE_ENV: 'development',
-    // warn: every error and warning is kept (the scan's subject) without a request log line per call.
-    LOG_LEVEL: 'warn',
-    DATABASE_URL: db.url,
-    KAFKA_BROKERS: infra.kafkaBrokers,
-    KAFKA_TOPIC_PREFIX: namespace,
-    REDIS_URL: infra.redisUrl,
-    REDIS_KEY_PREFIX: `${namespace}gw:`,
-    SANDBOX_ENABLED: 'true',
-    // A delivery that fails once is retried within seconds, so the drain does not wait for the 5-minute step.
-    WEBHOOK_RETRY_SCHEDULE: '1,2,5,10,30',
-  };
-  const stack = new Stack({ env, ports: await freePorts(APPS), logDir, restart: true, detached: true, log: (m) => log(`[stack] ${m}`) });
-  let admin;
-  const kafkaAdmin = async () => {
-    if (!admin) {
-      const { Kafka, logLevel } = require('kafkajs');
-      admin = new Kafka({ clientId: 'soak-admin', brokers: infra.kafkaBrokers.split(','), logLevel: logLevel.NOTHING }).admin();
-      await admin.connect();
-    }
-    return admin;
-  };
-  let pg;
-  const query = async (sql, params = []) => {
-    if (!pg) {
-      const { Client } = require('pg');
-      pg = new Client({ connectionString: db.url });
-      await pg.connect();
-    }
-    return (await pg.query(sql, params)).rows;
-  };
-  let stopped;
-  const stop = () =>
-    (stopped ??= (async () => {
-      await stack.stop();
-      await pg?.end().catch(() => undefined);
-      try {
-        const a = await kafkaAdmin();
-        const topics = (await a.listTopics()).filter((t) => t.startsWith(namespace));
-        if (topics.length) await a.deleteTopics({ topics });
-      } catch {
-        /* a test namespace's topics are harmless leftovers */
-      }
-      await admin?.disconnect().catch(() => undefined);
-      await db.drop().catch(() => undefined);
-    })());
-  try {
-    await runMigrations(env);
-    await stack.start({ timeoutMs: 120_000, onReady: (app, ms) => log(`  ${app} ready after ${(ms / 1000).toFixed(1)} s`) });
-  } catch (err) {
-    await stop();
-    throw err;
-  }
-  return { stack, env, namespace, kafkaAdmin, query, stop };
-}
 
 /** VmRSS of a process in MB (null when it is gone). */
 function rssOf(pid) {
@@ -222,42 +151,23 @@ function agentBody(revision) {
 async function setUpTenants(gateway, adminToken, receiver, { count, numbers }) {
   const tenants = [];
   for (let index = 0; index < count; index++) {
-    const account = await must('POST', `${gateway}/api/v1/accounts`, { json: { name: `Soak Tenant ${index + 1}` } });
-    const token = account.api_key;
-    await must('PATCH', `${gateway}/admin/v1/tenants/${account.tenant_id}`, { token: adminToken, json: { plan: 'enterprise' } });
-    await must('PUT', `${gateway}/api/v1/agents/support`, { token, json: agentBody(0) });
-    const webhook = await must('POST', `${gateway}/api/v1/webhooks`, { token, json: { url: receiver.url(index), events: ['message.received'], description: 'soak receiver' } });
-    receiver.verifiers.set(new URL(receiver.url(index)).pathname, new (require('standardwebhooks').Webhook)(webhook.secret));
-    let channels = (await must('GET', `${gateway}/api/v1/channels?limit=100`, { token })).data;
-    for (let n = channels.length; n < numbers; n++) await must('POST', `${gateway}/api/v1/channels/whatsapp`, { token, json: { provider: 'sandbox' } });
-    channels = (await must('GET', `${gateway}/api/v1/channels?limit=100`, { token })).data;
-    tenants.push({ index, tenantId: account.tenant_id, token, webhookId: webhook.id, channels, recentSends: [], revision: 0 });
+    const tenant = await createTenantWithSandboxChannel(gateway, {
+      name: `Soak Tenant ${index + 1}`,
+      plan: 'enterprise',
+      adminToken,
+      agent: agentBody(0),
+      webhook: { url: receiver.url(index), events: ['message.received'], description: 'soak receiver' },
+    });
+    const token = tenant.apiKey;
+    receiver.verifiers.set(new URL(receiver.url(index)).pathname, new (require('standardwebhooks').Webhook)(tenant.webhook.secret));
+    let channels = tenant.channels;
+    if (channels.length < numbers) {
+      for (let n = channels.length; n < numbers; n++) await must('POST', `${gateway}/api/v1/channels/whatsapp`, { token, json: { provider: 'sandbox' } });
+      channels = (await must('GET', `${gateway}/api/v1/channels?limit=100`, { token })).data;
+    }
+    tenants.push({ index, tenantId: tenant.tenantId, token, webhookId: tenant.webhook.id, channels, recentSends: [], revision: 0 });
   }
   return tenants;
-}
-
-function signedNotification(channel, from, id, text, appSecret) {
-  const digits = (s) => String(s).replace(/\D/g, '');
-  const body = JSON.stringify({
-    object: 'whatsapp_business_account',
-    entry: [
-      {
-        id: channel.waba_id ?? '0',
-        changes: [
-          {
-            field: 'messages',
-            value: {
-              messaging_product: 'whatsapp',
-              metadata: { display_phone_number: digits(channel.phone_number), phone_number_id: channel.phone_number_id },
-              contacts: [{ profile: { name: 'Soak Customer' }, wa_id: digits(from) }],
-              messages: [{ from: digits(from), id, timestamp: String(Math.floor(Date.now() / 1000)), type: 'text', text: { body: text } }],
-            },
-          },
-        ],
-      },
-    ],
-  });
-  return { body, signature: `sha256=${createHmac('sha256', appSecret).update(body).digest('hex')}` };
 }
 
 /** The load: each kind at its own fixed rate (open loop, bounded in-flight), plus agent changes every `agentChangeMs`. */
@@ -292,8 +202,9 @@ function startLoad({ gateway, tenants, appSecret, rates, agentChangeMs, run, cou
       const channel = channels[i % channels.length];
       counts.inboundOffered++;
       const from = `+1415${5_000_000 + ((i * 7919) % CUSTOMERS)}`;
-      const { body, signature } = signedNotification(channel, from, `wamid.soak${run}${i}`, `soak ${run} in ${i} ${QUESTION}`, appSecret);
-      const res = await call('POST', `${gateway}/webhooks/whatsapp`, { json: body, headers: { 'x-hub-signature-256': signature } });
+      const message = { from, id: `wamid.soak${run}${i}`, text: `soak ${run} in ${i} ${QUESTION}`, customer: 'Soak Customer' };
+      const { body, headers } = signedCloudNotification(channel, message, appSecret);
+      const res = await call('POST', `${gateway}/webhooks/whatsapp`, { json: body, headers });
       if (res.status === 200) {
         counts.inboundAccepted++;
         counts.acceptedInbound.add(i);
@@ -436,7 +347,10 @@ async function runSoak(o) {
 
   log(`starting the stack (logs: ${path.relative(process.cwd(), path.join(outDir, 'logs'))}) ...`);
   const stackStarted = Date.now();
-  const platform = await startSoakStack({ logDir: path.join(outDir, 'logs'), log });
+  // The supervisor restarts a service that exits (each exit is counted and judged). The default LOG_LEVEL warn keeps
+  // every error and warning (the log scan's subject) without a request log line per call; a delivery that fails once
+  // is retried within seconds, so the drain does not wait for the 5-minute step.
+  const platform = await startPlatform({ name: 'soak', logDir: path.join(outDir, 'logs'), log, env: { WEBHOOK_RETRY_SCHEDULE: '1,2,5,10,30' } });
   log(`stack ready after ${((Date.now() - stackStarted) / 1000).toFixed(1)} s (database, migrations, six services)`);
   const receiver = await startReceiver(run);
   try {
@@ -459,7 +373,7 @@ async function runSoak(o) {
         log(`  (lag not sampled: ${err.message})`);
       }
       Object.keys(lag).forEach((g) => groups.add(g));
-      await sandboxCounts(platform.query, run, counts);
+      await sandboxCounts((sql, params) => platform.query(sql, params), run, counts);
       receiverCounts(receiver, counts);
       counts.serviceExits = APPS.reduce((n, app) => n + (platform.stack.services.get(app)?.exits ?? 0), 0);
       const { acceptedSends, acceptedInbound, ...plain } = counts;
@@ -543,4 +457,4 @@ function writeOutputs(outDir, result) {
   return files;
 }
 
-module.exports = { runSoak, startSoakStack, consumerLag, rssOf, signedNotification, timestamp };
+module.exports = { runSoak, consumerLag, rssOf, timestamp };

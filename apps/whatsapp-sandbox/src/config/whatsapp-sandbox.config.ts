@@ -1,5 +1,5 @@
 import { BaseConfig, Secret } from '@parley/service-kit';
-import { IsBoolean, IsNotEmpty, IsString, Matches } from 'class-validator';
+import { IsBoolean, IsInt, IsNotEmpty, IsString, Matches, Min } from 'class-validator';
 
 export class WhatsappSandboxConfig extends BaseConfig {
   override PORT = 3100;
@@ -22,6 +22,22 @@ export class WhatsappSandboxConfig extends BaseConfig {
   /** Send `sent`, `delivered` and `read` notifications for each accepted message (off for load tests). */
   @IsBoolean()
   SANDBOX_STATUS_CALLBACKS = true;
+
+  /**
+   * Pauses (ms) between attempts of a notification the gateway did not take (anything but a 200); the last one
+   * repeats until SANDBOX_NOTIFY_GIVE_UP_MS. Meta, too, keeps retrying with decreasing frequency.
+   */
+  @Matches(/^\s*\d+\s*(,\s*\d+\s*)*$/, { message: 'SANDBOX_NOTIFY_RETRY_MS must be comma-separated milliseconds, e.g. 250,1000,4000' })
+  SANDBOX_NOTIFY_RETRY_MS = '250,1000,4000,15000,60000,300000';
+
+  /** A notification still not taken this long after it was recorded is dropped (logged). */
+  @IsInt()
+  @Min(1)
+  SANDBOX_NOTIFY_GIVE_UP_MS = 86_400_000;
+
+  get notifyRetryDelaysMs(): number[] {
+    return this.SANDBOX_NOTIFY_RETRY_MS.split(',').map((s) => Number(s.trim()));
+  }
 
   get webhookUrl(): string {
     return `${this.GATEWAY_URL.replace(/\/+$/, '')}/webhooks/whatsapp`;

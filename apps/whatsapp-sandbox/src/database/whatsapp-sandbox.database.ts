@@ -2,9 +2,10 @@ import type { ServiceDatabase } from '@parley/service-kit';
 import { MessageEntity } from '../messages/message.entity';
 import { PhoneNumberEntity } from '../numbers/phone-number.entity';
 import { CreateSandbox1764028800000 } from './migrations/1764028800000-CreateSandbox';
+import { CreateNotificationOutbox1764115200000 } from './migrations/1764115200000-CreateNotificationOutbox';
 
 export const whatsappSandboxDatabase: ServiceDatabase = {
   schema: 'sandbox',
   entities: [PhoneNumberEntity, MessageEntity],
-  migrations: [CreateSandbox1764028800000],
+  migrations: [CreateSandbox1764028800000, CreateNotificationOutbox1764115200000],
 };

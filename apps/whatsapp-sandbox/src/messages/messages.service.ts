@@ -5,6 +5,8 @@ import { DataSource } from 'typeorm';
 import { GraphErrors } from '../cloud-api/graph-error';
 import { digitsOf, newWamid } from '../cloud-api/ids';
 import { parseSendRequest, type SendMessage } from '../cloud-api/send-request';
+import { NotificationDispatcher } from '../notifications/notification-dispatcher.service';
+import { NotificationOutbox } from '../notifications/notification-outbox.store';
 import { StatusCallbacks } from '../notifications/status-callbacks.service';
 import { toBusinessNumber } from '../numbers/numbers.mapper';
 import { NumberBehaviours } from '../numbers/number-behaviours';
@@ -32,13 +34,16 @@ export class MessagesService {
     private readonly numbers: NumbersService,
     private readonly statuses: StatusCallbacks,
     private readonly behaviours: NumberBehaviours,
+    private readonly dispatcher: NotificationDispatcher,
+    outbox: NotificationOutbox,
   ) {
-    this.writer = new MessageWriter(db);
+    this.writer = new MessageWriter(db, outbox);
   }
 
   /**
-   * `POST /{version}/{phone_number_id}/messages`: validates like Meta, stores the accepted message, answers with its
-   * wamid, then (off the request path) reports it sent, delivered and read. Read receipts answer `{success: true}`.
+   * `POST /{version}/{phone_number_id}/messages`: validates like Meta, stores the accepted message together with its
+   * sent, delivered and read notifications (delivered off the request path, durably), and answers with its wamid.
+   * Read receipts answer `{success: true}`.
    */
   async send(phoneNumberId: string, body: unknown): Promise<SendResponse | { success: true }> {
     const number = await this.numbers.findById(phoneNumberId);
@@ -49,8 +54,10 @@ export class MessagesService {
     const message = request.message;
     if (!this.behaviours.takePairTurn(phoneNumberId, message.to)) throw GraphErrors.pairRateLimit();
     const id = newWamid();
-    await this.writer.write(this.outboundEntity(id, number, message));
-    this.statuses.schedule(toBusinessNumber(number), { id, to: message.to, bizOpaqueCallbackData: message.bizOpaqueCallbackData });
+    const entity = this.outboundEntity(id, number, message);
+    const statuses = this.statuses.plan(toBusinessNumber(number), { id, to: message.to, bizOpaqueCallbackData: message.bizOpaqueCallbackData, acceptedAt: entity.createdAt });
+    await this.writer.write(entity, statuses);
+    if (statuses.length > 0) this.dispatcher.wake();
     // A slow provider: the message is taken (and reported) already; only the answer is late.
     const delayMs = this.behaviours.of(phoneNumberId).answer_delay_ms;
     if (delayMs > 0) await sleep(delayMs);

@@ -12,6 +12,8 @@ export interface ReceivedNotification {
   signatureValid: boolean;
   /** What the receiver answered. */
   answered: number;
+  /** When it arrived (ms since the epoch). */
+  at: number;
 }
 
 /** Verifies a Meta signature independently of the sandbox's own code: raw bytes, hex HMAC-SHA256, constant time. */
@@ -34,7 +36,7 @@ export class GatewayReceiver {
     private readonly respond: (body: CloudNotification, attempt: number) => number,
   ) {}
 
-  static async start(appSecret: string, respond: (body: CloudNotification, attempt: number) => number = () => 200): Promise<GatewayReceiver> {
+  static async start(appSecret: string, respond: (body: CloudNotification, attempt: number) => number = () => 200, port = 0): Promise<GatewayReceiver> {
     const server = createServer((req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
@@ -51,12 +53,13 @@ export class GatewayReceiver {
           body,
           signatureValid: verifyHubSignature(raw, typeof signature === 'string' ? signature : undefined, appSecret),
           answered,
+          at: Date.now(),
         });
         res.writeHead(answered, { 'content-type': 'text/plain' }).end(answered === 200 ? 'EVENT_RECEIVED' : 'no');
       });
     });
     const receiver = new GatewayReceiver(server, respond);
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
     return receiver;
   }
 

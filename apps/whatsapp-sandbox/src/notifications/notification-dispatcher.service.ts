@@ -1,0 +1,131 @@
+import { Injectable, Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
+import { GroupCommit } from '@parley/service-kit';
+import { WhatsappSandboxConfig } from '../config/whatsapp-sandbox.config';
+import { GatewayNotifier, NOTIFY_TIMEOUT_MS, describeFailure } from './gateway-notifier.service';
+import { NotificationOutbox, type ClaimedNotification, type Settlement } from './notification-outbox.store';
+import { pastGiveUp, retryDelayMs } from './retry-schedule';
+
+/** POSTs under way at once. */
+const MAX_IN_FLIGHT = 64;
+/** Free slots worth a claim: fewer would cost a round trip per notification under load. */
+const MIN_CLAIM = 16;
+/** How often an idle dispatcher looks for notifications that came due (retries, a dead predecessor's leases). */
+const IDLE_POLL_MS = 200;
+/** Pause after the database failed a claim. */
+const DB_FAILURE_PAUSE_MS = 1_000;
+/** A claim outlives the POST's own time-out, so a live instance's attempt is never taken over; a dead one's is, after this. */
+export const LEASE_MS = NOTIFY_TIMEOUT_MS + 5_000;
+
+/**
+ * Delivers the outbox to the gateway as Meta delivers webhooks: at least once, retrying anything but a 200 with
+ * growing pauses for a long time (SANDBOX_NOTIFY_RETRY_MS, SANDBOX_NOTIFY_GIVE_UP_MS). Claims in batches, POSTs
+ * concurrently (one notification per key at a time, so a message's statuses keep their order), and records the
+ * outcomes in batches. Anything not yet taken when the sandbox dies is picked up by the next instance.
+ */
+@Injectable()
+export class NotificationDispatcher implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly logger = new Logger(NotificationDispatcher.name);
+  private readonly stopping = new AbortController();
+  private readonly settler: GroupCommit<Settlement, void>;
+  private readonly inFlight = new Set<Promise<void>>();
+  private loop: Promise<void> | null = null;
+  private wakeUp: (() => void) | null = null;
+  private woken = false;
+
+  constructor(
+    private readonly config: WhatsappSandboxConfig,
+    private readonly outbox: NotificationOutbox,
+    private readonly notifier: GatewayNotifier,
+  ) {
+    this.settler = new GroupCommit<Settlement, void>(async (settlements) => {
+      await this.outbox.settle(settlements);
+      this.wake(); // a settled notification may free the next one of its key
+      return settlements.map(() => undefined);
+    });
+  }
+
+  /** Only status callbacks use the outbox: with them off (load tests) the dispatcher stays idle. */
+  onApplicationBootstrap(): void {
+    if (this.config.SANDBOX_STATUS_CALLBACKS) this.loop = this.run();
+  }
+
+  /** Something was recorded or settled: look for due notifications now rather than at the next poll. */
+  wake(): void {
+    if (this.wakeUp) this.wakeUp();
+    else this.woken = true;
+  }
+
+  /** Stops claiming, interrupts the POSTs under way and hands their notifications back (due at once) before the database closes. */
+  async beforeApplicationShutdown(): Promise<void> {
+    this.stopping.abort();
+    this.wake();
+    await this.loop;
+    await Promise.all([...this.inFlight]);
+  }
+
+  private async run(): Promise<void> {
+    while (!this.stopping.signal.aborted) {
+      const free = MAX_IN_FLIGHT - this.inFlight.size;
+      if (free >= MIN_CLAIM) {
+        let claimed: ClaimedNotification[];
+        try {
+          claimed = await this.outbox.claim(free, LEASE_MS);
+        } catch (err) {
+          this.logger.warn(`could not claim notifications: ${String(err)}`);
+          await this.pause(DB_FAILURE_PAUSE_MS);
+          continue;
+        }
+        for (const notification of claimed) this.track(this.attempt(notification));
+        if (claimed.length === free) continue; // a full claim: more may be due
+      }
+      await this.pause(IDLE_POLL_MS);
+    }
+  }
+
+  private track(attempt: Promise<void>): void {
+    this.inFlight.add(attempt);
+    void attempt.finally(() => {
+      this.inFlight.delete(attempt);
+      this.wake();
+    });
+  }
+
+  private async attempt(notification: ClaimedNotification): Promise<void> {
+    const failure = await this.notifier.postBody(notification.body, this.stopping.signal).then(
+      (status) => (status === 200 ? null : `the gateway answered ${status}`),
+      describeFailure,
+    );
+    await this.settler.add(this.settlementOf(notification, failure)).catch((err: unknown) => {
+      this.logger.warn(`could not record the outcome of notification ${notification.id}; it goes out again after its lease: ${String(err)}`);
+    });
+  }
+
+  private settlementOf({ id, attempts, createdAt, messageKey }: ClaimedNotification, failure: string | null): Settlement {
+    if (failure === null) return { id, attempts, outcome: 'delivered' };
+    if (this.stopping.signal.aborted) return { id, attempts, outcome: 'retry', delayMs: 0, error: 'interrupted: the sandbox stopped' };
+    if (pastGiveUp(createdAt, this.config.SANDBOX_NOTIFY_GIVE_UP_MS)) {
+      this.logger.warn(`gave up on notification ${id} (${messageKey}) after ${attempts} attempts: ${failure}`);
+      return { id, attempts, outcome: 'dropped' };
+    }
+    const delayMs = retryDelayMs(this.config.notifyRetryDelaysMs, attempts);
+    this.logger.debug(`notification ${id} (${messageKey}): ${failure}; retrying in ${delayMs} ms`);
+    return { id, attempts, outcome: 'retry', delayMs, error: failure };
+  }
+
+  /** Waits `ms`, or less when woken; returns at once if woken while busy. */
+  private pause(ms: number): Promise<void> {
+    if (this.woken) {
+      this.woken = false;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.wakeUp = null;
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      this.wakeUp = done;
+    });
+  }
+}

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { Topics, conversationKey, derivedId, newId, type MessageInboundData } from '@parley/contracts';
+import { Headers, Topics, conversationKey, derivedId, newId, type EventEnvelope, type MessageInboundData } from '@parley/contracts';
 import { EventPublisher } from '@parley/kafka';
 import { DataSource } from 'typeorm';
 import type { ChannelEntity } from '../channels/channel.entity';
@@ -9,10 +9,22 @@ import type { StatusEntry } from '../messages/message.entity';
 import type { NormalisedInbound } from './normalise';
 
 const PUBLISH_TIMEOUT_MS = 5000;
+/** A batch's announcements go out in one publish: give a large one longer before it counts as a broker outage. */
+const BATCH_PUBLISH_TIMEOUT_MS = 15_000;
+
+/** A customer's message as a batch of notifications brings it. */
+export interface ReceivedInbound {
+  channel: ChannelEntity;
+  inbound: NormalisedInbound;
+  receivedAt: string;
+  requestId?: string;
+}
 
 /** What announcing needs of a stored inbound message (a raw row). */
 interface StoredInbound {
   id: string;
+  channel_id: string;
+  provider_message_id: string;
   direction: string;
   from: string | null;
   to: string;
@@ -40,30 +52,83 @@ export class InboundMessagesService {
   async receive(channel: ChannelEntity, inbound: NormalisedInbound, receivedAt: string, requestId?: string): Promise<boolean> {
     const message = await this.store(channel, inbound, receivedAt);
     if (message.published || message.direction !== 'inbound') return false;
-
-    const data: MessageInboundData = {
-      message_id: message.id,
-      channel: 'whatsapp',
-      channel_id: channel.id,
-      from: message.from ?? inbound.from,
-      from_user_id: inbound.fromUserId,
-      to: message.to,
-      type: inbound.type,
-      text: message.body,
-      provider_message_id: inbound.providerMessageId,
-      sent_at: inbound.sentAt ?? receivedAt,
-      received_at: message.status_history[0]?.at ?? receivedAt,
-      channel_agent: channel.agent,
-      contact_name: inbound.contactName,
-    };
-    await this.publisher.publishEvent(
-      EventPublisher.envelope(Topics.MessageInbound, channel.tenantId, data, derivedId('evt', 'inbound', message.id)),
-      conversationKey(channel.tenantId, data.from),
-      requestId,
-      { timeoutMs: PUBLISH_TIMEOUT_MS },
-    );
+    const event = inboundEvent(channel, inbound, receivedAt, message);
+    await this.publisher.publishEvent(event.envelope, event.key, requestId, { timeoutMs: PUBLISH_TIMEOUT_MS });
     await this.publishedMarks.add(message.id);
     return true;
+  }
+
+  /**
+   * `receive` for a batch with a constant number of round trips: one multi-row insert (a provider id already stored on
+   * its number is skipped) with the customers' windows, one read of those stored before, one publish of the
+   * announcements not yet made, one "announced" mark. Answers how many this call announced.
+   */
+  async receiveMany(items: readonly ReceivedInbound[]): Promise<number> {
+    // A redelivery inside the batch is the same message: the first one stands for it.
+    const firsts = new Map<string, ReceivedInbound>();
+    for (const item of items) if (!firsts.has(inboundKey(item.channel.id, item.inbound.providerMessageId))) firsts.set(inboundKey(item.channel.id, item.inbound.providerMessageId), item);
+    const batch = [...firsts.values()];
+    if (batch.length === 0) return 0;
+    const stored = await this.storeMany(batch);
+    const toAnnounce = batch
+      .map((item) => ({ item, message: stored.get(inboundKey(item.channel.id, item.inbound.providerMessageId)) }))
+      .filter((x): x is { item: ReceivedInbound; message: StoredInbound } => !!x.message && !x.message.published && x.message.direction === 'inbound');
+    if (toAnnounce.length === 0) return 0;
+    await this.publisher.publish(
+      toAnnounce.map(({ item, message }) => {
+        const event = inboundEvent(item.channel, item.inbound, item.receivedAt, message);
+        return { topic: Topics.MessageInbound, key: event.key, value: event.envelope, headers: { [Headers.RequestId]: item.requestId, [Headers.EventType]: Topics.MessageInbound } };
+      }),
+      { timeoutMs: BATCH_PUBLISH_TIMEOUT_MS },
+    );
+    await this.writePublished(toAnnounce.map(({ message }) => message.id));
+    return toAnnounce.length;
+  }
+
+  /** The stored message of each item (new or stored before), by channel id and provider id. */
+  private async storeMany(batch: ReceivedInbound[]): Promise<Map<string, StoredInbound>> {
+    const messages = batch.map(({ channel, inbound, receivedAt }) => ({
+      id: newId('msg'),
+      tenant_id: channel.tenantId,
+      channel_id: channel.id,
+      from: inbound.from,
+      to: channel.phoneNumber,
+      type: inbound.type,
+      body: inbound.text,
+      status_history: [{ status: 'received', at: receivedAt }],
+      provider_message_id: inbound.providerMessageId,
+    }));
+    const windows = batch.flatMap(({ channel, inbound, receivedAt }) =>
+      [...new Set([inbound.from, inbound.fromUserId].filter((c): c is string => !!c))].map((customer) => ({ channel_id: channel.id, customer, at: inbound.sentAt ?? receivedAt })),
+    );
+    const rows = (await this.db.query(
+      `WITH stored AS (
+         INSERT INTO messages (id, tenant_id, direction, channel_id, "from", "to", type, body, status, status_history, provider_message_id)
+         SELECT x.id, x.tenant_id, 'inbound', x.channel_id, x."from", x."to", x.type, x.body, 'received', x.status_history, x.provider_message_id
+         FROM jsonb_to_recordset($1::jsonb) AS x(id text, tenant_id text, channel_id text, "from" text, "to" text, type text, body text, status_history jsonb, provider_message_id text)
+         ON CONFLICT DO NOTHING RETURNING id, channel_id, provider_message_id, direction, "from", "to", body, status_history, published),
+       windows AS (
+         INSERT INTO customer_windows (channel_id, customer, last_inbound_at)
+         SELECT w.channel_id, w.customer, max(w.at) FROM jsonb_to_recordset($2::jsonb) AS w(channel_id text, customer text, at timestamptz) GROUP BY w.channel_id, w.customer
+         ON CONFLICT (channel_id, customer) DO UPDATE SET last_inbound_at = GREATEST(customer_windows.last_inbound_at, EXCLUDED.last_inbound_at))
+       SELECT * FROM stored`,
+      [JSON.stringify(messages), JSON.stringify(windows)],
+    )) as StoredInbound[];
+    const found = new Map(rows.map((row) => [inboundKey(row.channel_id, row.provider_message_id), row]));
+    const before = messages.filter((m) => !found.has(inboundKey(m.channel_id, m.provider_message_id)));
+    if (before.length > 0) {
+      // Stored before (a redelivery), or by a concurrent delivery: the tenant's row on that number.
+      const earlier = (await this.db.query(
+        `SELECT m.id, m.channel_id, m.provider_message_id, m.direction, m."from", m."to", m.body, m.status_history, m.published
+         FROM messages m JOIN unnest($1::text[], $2::text[], $3::text[]) AS x(tenant_id, channel_id, provider_message_id)
+           ON m.tenant_id = x.tenant_id AND m.channel_id = x.channel_id AND m.provider_message_id = x.provider_message_id`,
+        [before.map((m) => m.tenant_id), before.map((m) => m.channel_id), before.map((m) => m.provider_message_id)],
+      )) as StoredInbound[];
+      for (const row of earlier) found.set(inboundKey(row.channel_id, row.provider_message_id), row);
+      const missing = before.find((m) => !found.has(inboundKey(m.channel_id, m.provider_message_id)));
+      if (missing) throw new Error(`inbound message ${missing.provider_message_id} on channel ${missing.channel_id} was neither stored nor found`);
+    }
+    return found;
   }
 
   /**
@@ -76,13 +141,13 @@ export class InboundMessagesService {
       `WITH stored AS (
          INSERT INTO messages (id, tenant_id, direction, channel_id, "from", "to", type, body, status, status_history, provider_message_id)
          VALUES ($1, $2, 'inbound', $3, $4, $5, $6, $7, 'received', $8, $9)
-         ON CONFLICT DO NOTHING RETURNING id, direction, "from", "to", body, status_history, published),
+         ON CONFLICT DO NOTHING RETURNING id, channel_id, provider_message_id, direction, "from", "to", body, status_history, published),
        windows AS (
          INSERT INTO customer_windows (channel_id, customer, last_inbound_at) SELECT $3::text, customer, $10::timestamptz FROM unnest($11::text[]) AS customer
          ON CONFLICT (channel_id, customer) DO UPDATE SET last_inbound_at = GREATEST(customer_windows.last_inbound_at, EXCLUDED.last_inbound_at))
        SELECT * FROM stored
        UNION ALL
-       SELECT id, direction, "from", "to", body, status_history, published FROM messages
+       SELECT id, channel_id, provider_message_id, direction, "from", "to", body, status_history, published FROM messages
        WHERE tenant_id = $2 AND channel_id = $3 AND provider_message_id = $9 AND NOT EXISTS (SELECT 1 FROM stored)`,
       [
         newId('msg'),
@@ -101,7 +166,7 @@ export class InboundMessagesService {
     if (rows[0]) return rows[0];
     // Stored by a concurrent delivery that committed after this statement's snapshot: read it now.
     const [row] = (await this.db.query(
-      `SELECT id, direction, "from", "to", body, status_history, published FROM messages WHERE tenant_id = $1 AND channel_id = $2 AND provider_message_id = $3`,
+      `SELECT id, channel_id, provider_message_id, direction, "from", "to", body, status_history, published FROM messages WHERE tenant_id = $1 AND channel_id = $2 AND provider_message_id = $3`,
       [channel.tenantId, channel.id, inbound.providerMessageId],
     )) as StoredInbound[];
     if (!row) throw new Error(`inbound message ${inbound.providerMessageId} on channel ${channel.id} was neither stored nor found`);
@@ -112,4 +177,28 @@ export class InboundMessagesService {
     await this.db.query(`UPDATE messages SET published = true, updated_at = now() WHERE id = ANY($1::text[])`, [ids]);
     return ids.map(() => undefined);
   }
+}
+
+/** The `message.inbound` announcement of a stored message; its id derives from the message (replays are one event). */
+function inboundEvent(channel: ChannelEntity, inbound: NormalisedInbound, receivedAt: string, message: StoredInbound): { envelope: EventEnvelope; key: string } {
+  const data: MessageInboundData = {
+    message_id: message.id,
+    channel: 'whatsapp',
+    channel_id: channel.id,
+    from: message.from ?? inbound.from,
+    from_user_id: inbound.fromUserId,
+    to: message.to,
+    type: inbound.type,
+    text: message.body,
+    provider_message_id: inbound.providerMessageId,
+    sent_at: inbound.sentAt ?? receivedAt,
+    received_at: message.status_history[0]?.at ?? receivedAt,
+    channel_agent: channel.agent,
+    contact_name: inbound.contactName,
+  };
+  return { envelope: EventPublisher.envelope(Topics.MessageInbound, channel.tenantId, data, derivedId('evt', 'inbound', message.id)), key: conversationKey(channel.tenantId, data.from) };
+}
+
+function inboundKey(channelId: string, providerMessageId: string): string {
+  return `${channelId}\n${providerMessageId}`;
 }

@@ -1,16 +1,20 @@
 import { Controller } from '@nestjs/common';
 import { Ctx, EventPattern, Payload } from '@nestjs/microservices';
 import { Topics, type WhatsappWebhookEvent } from '@parley/contracts';
-import { KafkaContext } from '@parley/kafka';
+import { BatchByKey, KafkaBatchContext } from '@parley/kafka';
 import { WhatsappWebhookService } from './whatsapp-webhook.service';
 
-/** `whatsapp.webhook`: provider notifications as the gateway received them (signature already checked). */
+/**
+ * `whatsapp.webhook`: provider notifications as the gateway received them (signature already checked), keyed by
+ * business number. The notifications of one number waiting in a partition come together (BatchByKey) and are
+ * written together: a flood of status callbacks costs a few statements per batch instead of several per status.
+ */
 @Controller()
 export class WhatsappWebhookConsumer {
   constructor(private readonly webhooks: WhatsappWebhookService) {}
 
-  @EventPattern(Topics.WhatsappWebhook)
-  handle(@Payload() event: WhatsappWebhookEvent, @Ctx() ctx: KafkaContext): Promise<void> {
-    return this.webhooks.process(event.data, ctx.requestId);
+  @EventPattern(Topics.WhatsappWebhook, BatchByKey)
+  handle(@Payload() events: WhatsappWebhookEvent[], @Ctx() ctx: KafkaBatchContext): Promise<void> {
+    return this.webhooks.processMany(events.map((event, i) => ({ data: event.data, requestId: ctx.messages[i].requestId })));
   }
 }

@@ -4,7 +4,7 @@ import type { MessageStatusService } from '../messages/message-status.service';
 import type { PendingStatusesService } from '../messages/pending-statuses.service';
 import type { CachedChannels } from '../sending/cached-channels';
 import type { SendAcceptance } from '../sending/send-acceptance.service';
-import type { InboundMessagesService } from './inbound-messages.service';
+import type { InboundMessagesService, ReceivedInbound } from './inbound-messages.service';
 import type { NormalisedInbound } from './normalise';
 import { WhatsappWebhookService } from './whatsapp-webhook.service';
 
@@ -14,7 +14,7 @@ const valid = { from: '16505551234', id: 'wamid.OK', timestamp: '1749416383', ty
 /** Unit scope: the collaborators only record what they were given (their own I/O is covered by integration specs). */
 function setUp() {
   const received: NormalisedInbound[] = [];
-  const inbound = { receive: jest.fn((_c: ChannelEntity, message: NormalisedInbound) => Promise.resolve(void received.push(message))) };
+  const inbound = { receiveMany: jest.fn((items: ReceivedInbound[]) => Promise.resolve(received.push(...items.map((i) => i.inbound)))) };
   const channels = { findByPhoneNumberId: jest.fn(() => Promise.resolve(channel)), findById: jest.fn() };
   const service = new WhatsappWebhookService(
     channels as unknown as CachedChannels,

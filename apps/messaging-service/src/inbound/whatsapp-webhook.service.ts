@@ -8,7 +8,7 @@ import { PendingStatusesService } from '../messages/pending-statuses.service';
 import { CachedChannels } from '../sending/cached-channels';
 import { SendAcceptance } from '../sending/send-acceptance.service';
 import type { CloudApiChangeValue, CloudApiNotification, CloudApiStatus } from '../providers/cloud-api.types';
-import { InboundMessagesService } from './inbound-messages.service';
+import { InboundMessagesService, type ReceivedInbound } from './inbound-messages.service';
 import { normaliseInbound, unixToIso, type NormalisedInbound } from './normalise';
 
 const STATUSES: ReadonlySet<string> = new Set<OutboundStatus>(['sent', 'delivered', 'read', 'failed']);
@@ -18,10 +18,34 @@ export class InvalidNotificationError extends Error {
   override name = 'InvalidNotificationError';
 }
 
+/** One queued provider notification and the request that brought it. */
+export interface QueuedNotification {
+  data: WhatsappWebhookData;
+  requestId?: string;
+}
+
+/** A valid status item of a notification, for its channel. */
+interface StatusItem {
+  channel: ChannelEntity;
+  status: CloudApiStatus;
+  incoming: IncomingStatus;
+  requestId?: string;
+}
+
+/** What the notifications of a batch ask for, gathered before any of it is written. */
+interface BatchWork {
+  inbound: ReceivedInbound[];
+  statuses: StatusItem[];
+  failures: unknown[];
+}
+
 /**
- * Works a provider notification (`whatsapp.webhook`): customer messages become stored messages and
- * `message.inbound` events, statuses move outbound messages along. Each item is handled on its own, so one that
- * fails never loses the others; the notification is retried as a whole (every step is idempotent) while any failed.
+ * Works provider notifications (`whatsapp.webhook`): customer messages become stored messages and `message.inbound`
+ * events, statuses move outbound messages along. The notifications of one business number come as a batch (the
+ * gateway keys them by phone_number_id), whose messages and statuses are each written and announced together with a
+ * constant number of round trips; statuses of a wamid no message carries yet take the one-by-one path (acceptance by
+ * `biz_opaque_callback_data`, or parking). One item that fails never loses the others: the batch is retried as a
+ * whole (every step is idempotent) while any failed, and the transport splits a batch that keeps failing.
  */
 @Injectable()
 export class WhatsappWebhookService {
@@ -35,25 +59,90 @@ export class WhatsappWebhookService {
     private readonly acceptance: SendAcceptance,
   ) {}
 
-  async process(data: WhatsappWebhookData, requestId?: string): Promise<void> {
+  /** One notification: a batch of one. */
+  process(data: WhatsappWebhookData, requestId?: string): Promise<void> {
+    return this.processMany([{ data, requestId }]);
+  }
+
+  /** The notifications of one key, in partition order. Throws (after doing the rest) when any item failed. */
+  async processMany(notifications: readonly QueuedNotification[]): Promise<void> {
+    const work: BatchWork = { inbound: [], statuses: [], failures: [] };
+    for (const { data, requestId } of notifications) {
+      try {
+        await this.gather(data, requestId, work);
+      } catch (err) {
+        work.failures.push(err);
+      }
+    }
+    // Statuses first: once a customer message of the batch is announced, every status that came before it in the
+    // partition is applied, as it was when notifications went one at a time.
+    if (work.statuses.length > 0) await this.applyAll(work);
+    if (work.inbound.length > 0) await this.receiveAll(work);
+    if (work.failures.length > 0) {
+      // A poison item decides (it will end in the dead-letter topic); otherwise retry as transient.
+      throw work.failures.find((f) => !isTransientError(f)) ?? work.failures[0];
+    }
+  }
+
+  /** Collects a notification's valid customer messages and statuses (per change, for its channel). */
+  private async gather(data: WhatsappWebhookData, requestId: string | undefined, work: BatchWork): Promise<void> {
     const notification = parseNotification(data?.raw_body);
     const receivedAt = typeof data.received_at === 'string' && !Number.isNaN(Date.parse(data.received_at)) ? data.received_at : new Date().toISOString();
-    const failures: unknown[] = [];
     for (const entry of asList(notification.entry)) {
       for (const change of asList((entry as { changes?: unknown } | null)?.changes)) {
         const value = (change as { value?: CloudApiChangeValue } | null)?.value;
         if (typeof value !== 'object' || value === null || (!asList(value.messages).length && !asList(value.statuses).length)) continue;
         try {
           const channel = await this.channelOf(value, data.channel_id);
-          if (channel) failures.push(...(await this.processChange(channel, value, receivedAt, requestId)));
+          if (channel) this.gatherChange(channel, value, receivedAt, requestId, work);
         } catch (err) {
-          failures.push(err);
+          work.failures.push(err);
         }
       }
     }
-    if (failures.length > 0) {
-      // A poison item decides (it will end in the dead-letter topic); otherwise retry as transient.
-      throw failures.find((f) => !isTransientError(f)) ?? failures[0];
+  }
+
+  /** Stores and announces the batch's customer messages together; one by one only when the batch write is refused. */
+  private async receiveAll(work: BatchWork): Promise<void> {
+    try {
+      await this.inbound.receiveMany(work.inbound);
+    } catch (err) {
+      if (isTransientError(err)) {
+        work.failures.push(err);
+        return;
+      }
+      // Something in the batch the database will not take: find it, keeping every message beside it.
+      for (const item of work.inbound) {
+        try {
+          await this.inbound.receive(item.channel, item.inbound, item.receivedAt, item.requestId);
+        } catch (one) {
+          work.failures.push(one);
+        }
+      }
+    }
+  }
+
+  /** Applies the batch's statuses of known wamids together; the rest (and everything, when the batch write is refused) one by one. */
+  private async applyAll(work: BatchWork): Promise<void> {
+    let rest: StatusItem[];
+    try {
+      const unknown = await this.statuses.applyByProviderIds(
+        work.statuses.map((item) => ({ tenantId: item.channel.tenantId, channelId: item.channel.id, providerMessageId: item.status.id!, incoming: item.incoming, requestId: item.requestId, item })),
+      );
+      rest = unknown.map(({ item }) => item);
+    } catch (err) {
+      if (isTransientError(err)) {
+        work.failures.push(err);
+        return;
+      }
+      rest = work.statuses;
+    }
+    for (const item of rest) {
+      try {
+        await this.applyStatus(item);
+      } catch (err) {
+        work.failures.push(err);
+      }
     }
   }
 
@@ -84,8 +173,7 @@ export class WhatsappWebhookService {
     return channel;
   }
 
-  private async processChange(channel: ChannelEntity, value: CloudApiChangeValue, receivedAt: string, requestId?: string): Promise<unknown[]> {
-    const failures: unknown[] = [];
+  private gatherChange(channel: ChannelEntity, value: CloudApiChangeValue, receivedAt: string, requestId: string | undefined, work: BatchWork): void {
     const malformed: MalformedItems = { count: 0, sample: undefined };
     for (const item of asList(value.messages)) {
       let message: NormalisedInbound | null;
@@ -101,24 +189,18 @@ export class WhatsappWebhookService {
         malformed.sample ??= JSON.stringify(item)?.slice(0, 200) ?? String(item);
         continue;
       }
-      try {
-        await this.inbound.receive(channel, message, receivedAt, requestId);
-      } catch (err) {
-        failures.push(err);
-      }
+      work.inbound.push({ channel, inbound: message, receivedAt, requestId });
     }
     // One line per change, however many junk items it carried (and again on each retry).
     if (malformed.count > 0) {
       this.logger.warn(`skipping ${malformed.count} malformed inbound item(s) (no id or sender) on channel ${channel.id}; first: ${malformed.sample}`);
     }
-    for (const status of asList(value.statuses)) {
-      try {
-        await this.applyStatus(channel, isStatus(status) ? status : {}, requestId);
-      } catch (err) {
-        failures.push(err);
-      }
+    for (const raw of asList(value.statuses)) {
+      const status = isStatus(raw) ? raw : {};
+      if (typeof status.id !== 'string' || typeof status.status !== 'string' || !STATUSES.has(status.status)) continue; // e.g. `played`
+      const incoming: IncomingStatus = { status: status.status as OutboundStatus, at: unixToIso(status.timestamp) ?? new Date().toISOString(), error: statusError(status) };
+      work.statuses.push({ channel, status, incoming, requestId });
     }
-    return failures;
   }
 
   /**
@@ -127,16 +209,15 @@ export class WhatsappWebhookService {
    * taken) or is parked until its message records the wamid. Neither retries the notification, so its partition
    * never waits.
    */
-  private async applyStatus(channel: ChannelEntity, status: CloudApiStatus, requestId?: string): Promise<void> {
-    if (typeof status.id !== 'string' || typeof status.status !== 'string' || !STATUSES.has(status.status)) return; // e.g. `played`
-    const incoming: IncomingStatus = { status: status.status as OutboundStatus, at: unixToIso(status.timestamp) ?? new Date().toISOString(), error: statusError(status) };
-    let message = await this.statuses.findByProviderId(channel.tenantId, channel.id, status.id);
+  private async applyStatus({ channel, status, incoming, requestId }: StatusItem): Promise<void> {
+    const providerMessageId = status.id!;
+    let message = await this.statuses.findByProviderId(channel.tenantId, channel.id, providerMessageId);
     if (!message && typeof status.biz_opaque_callback_data === 'string' && status.biz_opaque_callback_data) {
-      message = await this.acceptance.record(channel.tenantId, status.biz_opaque_callback_data, channel.id, status.id, requestId);
+      message = await this.acceptance.record(channel.tenantId, status.biz_opaque_callback_data, channel.id, providerMessageId, requestId);
     }
     if (!message) {
-      this.logger.debug(`parking a ${status.status} status for provider id ${status.id} on channel ${channel.id}: no message carries it yet`);
-      await this.pending.park(channel.tenantId, channel.id, status.id, incoming, requestId);
+      this.logger.debug(`parking a ${status.status} status for provider id ${providerMessageId} on channel ${channel.id}: no message carries it yet`);
+      await this.pending.park(channel.tenantId, channel.id, providerMessageId, incoming, requestId);
       return;
     }
     await this.statuses.apply(channel.tenantId, message.id, incoming, requestId);

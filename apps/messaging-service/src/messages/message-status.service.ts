@@ -4,10 +4,28 @@ import { Headers, Topics, conversationKey, derivedId, type MessageStatusData, ty
 import { EventPublisher } from '@parley/kafka';
 import { DataSource } from 'typeorm';
 import { GroupCommit } from '@parley/service-kit';
-import { MessageEntity } from './message.entity';
+import { MessageEntity, type StatusEntry } from './message.entity';
+import { messageFromRow, type MessageRow } from './message-row';
+import { foldStatuses, type BatchedStatus } from './status-batch';
 import { advanceStatus, type IncomingStatus } from './status-machine';
 
 const PUBLISH_TIMEOUT_MS = 5000;
+/** A batch's announcements go out in one publish: give a large one longer before it counts as a broker outage. */
+const BATCH_PUBLISH_TIMEOUT_MS = 15_000;
+
+/** A provider status for a wamid on one of the tenant's channels, as a batch of notifications brings it. */
+export interface ProviderStatus extends BatchedStatus {
+  tenantId: string;
+  channelId: string;
+  providerMessageId: string;
+}
+
+/** A message to announce, with the request id of each history entry a batch added (the newest entries). */
+interface Announcement {
+  message: MessageEntity;
+  requestId?: string;
+  addedRequestIds?: (string | undefined)[];
+}
 
 /**
  * Moves outbound messages through their statuses and announces each new status on `message.status`.
@@ -45,6 +63,61 @@ export class MessageStatusService {
     return message;
   }
 
+  /**
+   * Applies a batch of provider statuses (in arrival order) with a constant number of round trips: one locked read
+   * of every message they name, each message's final state computed by the status machine, one write, one publish
+   * of what is new, one "announced" mark. A replay finds nothing to change and nothing unannounced, so it writes and
+   * emits nothing. Answers the statuses whose wamid no message of that tenant and channel carries (yet), in order.
+   */
+  async applyByProviderIds<T extends ProviderStatus>(statuses: readonly T[]): Promise<T[]> {
+    if (statuses.length === 0) return [];
+    const byKey = new Map<string, T[]>();
+    for (const s of statuses) {
+      const key = providerKey(s.tenantId, s.channelId, s.providerMessageId);
+      const list = byKey.get(key);
+      if (list) list.push(s);
+      else byKey.set(key, [s]);
+    }
+    const keys = [...byKey.values()].map((list) => list[0]);
+    const announcements = await this.db.transaction(async (tx) => {
+      const rows = (await tx.query(
+        `SELECT m.* FROM messages m
+         JOIN unnest($1::text[], $2::text[], $3::text[]) AS x(tenant_id, channel_id, provider_message_id)
+           ON m.tenant_id = x.tenant_id AND m.channel_id = x.channel_id AND m.provider_message_id = x.provider_message_id
+         WHERE m.direction = 'outbound'
+         ORDER BY m.id FOR UPDATE OF m`,
+        [keys.map((k) => k.tenantId), keys.map((k) => k.channelId), keys.map((k) => k.providerMessageId)],
+      )) as MessageRow[];
+      const found: Announcement[] = [];
+      const writes: { id: string; status: string; status_history: StatusEntry[]; error: unknown }[] = [];
+      for (const row of rows) {
+        const message = messageFromRow(row);
+        const key = providerKey(row.tenant_id, row.channel_id!, row.provider_message_id!);
+        const own = byKey.get(key) ?? [];
+        byKey.delete(key);
+        const folded = foldStatuses({ status: message.status as OutboundStatus, history: message.statusHistory, error: message.error }, own);
+        if (folded.changed) {
+          Object.assign(message, { status: folded.status, statusHistory: folded.history, error: folded.error });
+          writes.push({ id: message.id, status: folded.status, status_history: folded.history, error: folded.error });
+        }
+        found.push({ message, requestId: own[0]?.requestId, addedRequestIds: folded.requestIds });
+      }
+      if (writes.length > 0) {
+        await tx.query(
+          `UPDATE messages m SET status = x.status, status_history = x.status_history, error = x.error, updated_at = now()
+           FROM jsonb_to_recordset($1::jsonb) AS x(id text, status text, status_history jsonb, error jsonb)
+           WHERE m.id = x.id`,
+          [JSON.stringify(writes)],
+        );
+      }
+      return found;
+    });
+    await this.announceMany(announcements, BATCH_PUBLISH_TIMEOUT_MS);
+    // What is left names no known message: in arrival order, as the caller must handle them.
+    const unknown = new Set([...byKey.values()].flat());
+    return statuses.filter((s) => unknown.has(s));
+  }
+
   /** The outbound message a provider status refers to (by its wamid on that channel), or null when not (yet) known. */
   findByProviderId(tenantId: string, channelId: string, providerMessageId: string): Promise<MessageEntity | null> {
     return this.db.getRepository(MessageEntity).findOne({ where: { tenantId, channelId, providerMessageId, direction: 'outbound' } });
@@ -52,30 +125,33 @@ export class MessageStatusService {
 
   /** Publishes the history entries not yet announced, then records them as announced. */
   async announce(message: MessageEntity, requestId?: string): Promise<void> {
-    const accepted = message.providerMessageId !== null || message.status === 'failed';
-    const pending = accepted ? message.statusHistory.slice(message.announcedStatuses) : [];
+    const pending = unannounced(message);
     if (pending.length === 0) return;
-    const key = conversationKey(message.tenantId, message.to);
     await this.publisher.publish(
-      pending.map((entry) => {
-        const data: MessageStatusData = {
-          event: 'message.status',
-          channel: 'whatsapp',
-          tenant_id: message.tenantId,
-          message_id: message.id,
-          status: entry.status as OutboundStatus,
-          to: message.to,
-          at: entry.at,
-          ...(entry.status === 'failed' && message.error ? { error: message.error } : {}),
-        };
-        const envelope = EventPublisher.envelope(Topics.MessageStatus, message.tenantId, data, derivedId('evt', 'status', message.id, entry.status));
-        return { topic: Topics.MessageStatus, key, value: envelope, headers: { [Headers.RequestId]: requestId, [Headers.EventType]: Topics.MessageStatus } };
-      }),
+      pending.map((entry) => statusRecord(message, entry, requestId)),
       { timeoutMs: PUBLISH_TIMEOUT_MS },
     );
     const announced = message.statusHistory.length;
     await this.announcedMarks.add({ id: message.id, announced });
     message.announcedStatuses = Math.max(message.announcedStatuses, announced);
+  }
+
+  /** `announce` for many messages: one publish, one mark. An entry a batch added carries that status's request id. */
+  private async announceMany(announcements: Announcement[], timeoutMs: number): Promise<void> {
+    const records = [];
+    const marks: { id: string; announced: number }[] = [];
+    for (const { message, requestId, addedRequestIds = [] } of announcements) {
+      const pending = unannounced(message);
+      if (pending.length === 0) continue;
+      const firstAdded = message.statusHistory.length - addedRequestIds.length;
+      const firstPending = message.statusHistory.length - pending.length;
+      records.push(...pending.map((entry, i) => statusRecord(message, entry, addedRequestIds[firstPending + i - firstAdded] ?? requestId)));
+      marks.push({ id: message.id, announced: message.statusHistory.length });
+    }
+    if (records.length === 0) return;
+    await this.publisher.publish(records, { timeoutMs });
+    await this.writeAnnounced(marks);
+    for (const { message } of announcements) message.announcedStatuses = Math.max(message.announcedStatuses, message.statusHistory.length);
   }
 
   private async writeAnnounced(marks: { id: string; announced: number }[]): Promise<void[]> {
@@ -87,4 +163,35 @@ export class MessageStatusService {
     );
     return marks.map(() => undefined);
   }
+}
+
+function providerKey(tenantId: string, channelId: string, providerMessageId: string): string {
+  return `${tenantId}\n${channelId}\n${providerMessageId}`;
+}
+
+/** The history entries not yet announced; a message's provisional `sent` waits until the provider took it. */
+function unannounced(message: MessageEntity): StatusEntry[] {
+  const accepted = message.providerMessageId !== null || message.status === 'failed';
+  return accepted ? message.statusHistory.slice(message.announcedStatuses) : [];
+}
+
+/** The `message.status` record of one history entry; its id derives from the message and the status (replays are one event). */
+function statusRecord(message: MessageEntity, entry: StatusEntry, requestId: string | undefined) {
+  const data: MessageStatusData = {
+    event: 'message.status',
+    channel: 'whatsapp',
+    tenant_id: message.tenantId,
+    message_id: message.id,
+    status: entry.status as OutboundStatus,
+    to: message.to,
+    at: entry.at,
+    ...(entry.status === 'failed' && message.error ? { error: message.error } : {}),
+  };
+  const envelope = EventPublisher.envelope(Topics.MessageStatus, message.tenantId, data, derivedId('evt', 'status', message.id, entry.status));
+  return {
+    topic: Topics.MessageStatus,
+    key: conversationKey(message.tenantId, message.to),
+    value: envelope,
+    headers: { [Headers.RequestId]: requestId, [Headers.EventType]: Topics.MessageStatus },
+  };
 }

@@ -170,37 +170,50 @@ export class DeliveriesStore {
   /**
    * Claims up to `limit` due deliveries of enabled endpoints for one attempt each, by setting a lease
    * (`locked_until`); `FOR UPDATE SKIP LOCKED` lets several workers claim side by side, and a crashed worker's
-   * claims come due again when their lease runs out. No endpoint gets more than `perEndpointCap` attempts in
-   * flight (counted across workers), and endpoints at their cap are skipped, so one slow endpoint cannot take
-   * every slot or hold the queue's head. On an ordered endpoint a delivery waits while an earlier one of the same
-   * conversation is pending (in flight or waiting for a retry); other conversations and endpoints go on.
+   * claims come due again when their lease runs out. The queue is read per endpoint: no endpoint gets more than
+   * `perEndpointCap` attempts in flight (counted across workers), an endpoint at its cap is not read at all, and the
+   * others share the claim (first slots first), so a dead endpoint's backlog costs each claim one index probe instead
+   * of a walk past all its rows. On an ordered endpoint a delivery waits while an earlier one of the same conversation
+   * is pending (in flight or waiting for a retry); other conversations and endpoints go on.
    */
   async claimDue(limit: number, perEndpointCap: number, leaseSeconds: number): Promise<ClaimedDelivery[]> {
     // An UPDATE answers [rows, affected count] through TypeORM.
     const [rows] = (await this.db.query(
-      `WITH busy AS (
+      `WITH RECURSIVE queued(endpoint_id) AS (
+         -- Every endpoint with pending deliveries, one index probe each (a skip scan of deliveries_endpoint_queue).
+         (SELECT endpoint_id FROM deliveries WHERE status = 'pending' ORDER BY endpoint_id LIMIT 1)
+         UNION ALL
+         SELECT (SELECT d.endpoint_id FROM deliveries d WHERE d.status = 'pending' AND d.endpoint_id > q.endpoint_id ORDER BY d.endpoint_id LIMIT 1)
+         FROM queued q WHERE q.endpoint_id IS NOT NULL
+       ), busy AS (
          SELECT endpoint_id, count(*)::int AS n FROM deliveries
          WHERE status = 'pending' AND locked_until IS NOT NULL AND locked_until > now()
          GROUP BY endpoint_id
+       ), roomy AS (
+         -- Endpoints below their cap with due work; they share the claim.
+         SELECT e.id, e.ordered, coalesce(b.n, 0) AS busy, count(*) OVER () AS endpoints
+         FROM queued q JOIN endpoints e ON e.id = q.endpoint_id AND e.enabled
+         LEFT JOIN busy b ON b.endpoint_id = q.endpoint_id
+         WHERE coalesce(b.n, 0) < $2 AND EXISTS (
+           SELECT 1 FROM deliveries d WHERE d.endpoint_id = q.endpoint_id AND d.status = 'pending' AND d.next_attempt_at <= now()
+             AND (d.locked_until IS NULL OR d.locked_until <= now()))
        ), candidates AS (
-         SELECT d.id, d.endpoint_id, d.next_attempt_at
-         FROM deliveries d JOIN endpoints e ON e.id = d.endpoint_id AND e.enabled
-         WHERE d.status = 'pending' AND d.next_attempt_at <= now()
-           AND (d.locked_until IS NULL OR d.locked_until <= now())
-           AND NOT EXISTS (SELECT 1 FROM busy b WHERE b.endpoint_id = d.endpoint_id AND b.n >= $2)
-           AND NOT (e.ordered AND d.ordering_key IS NOT NULL AND EXISTS (
-             SELECT 1 FROM deliveries p
-             WHERE p.endpoint_id = d.endpoint_id AND p.ordering_key = d.ordering_key AND p.status = 'pending'
-               AND (p.created_at, p.id) < (d.created_at, d.id)))
-         ORDER BY d.next_attempt_at
-         LIMIT $1 * 4
-         FOR UPDATE OF d SKIP LOCKED
-       ), ranked AS (
-         SELECT c.id, c.next_attempt_at,
-                row_number() OVER (PARTITION BY c.endpoint_id ORDER BY c.next_attempt_at, c.id) + coalesce(b.n, 0) AS slot
-         FROM candidates c LEFT JOIN busy b ON b.endpoint_id = c.endpoint_id
+         SELECT c.id, c.next_attempt_at, r.busy + row_number() OVER (PARTITION BY r.id ORDER BY c.next_attempt_at, c.id) AS slot
+         FROM roomy r CROSS JOIN LATERAL (
+           SELECT d.id, d.next_attempt_at FROM deliveries d
+           WHERE d.endpoint_id = r.id AND d.status = 'pending' AND d.next_attempt_at <= now()
+             AND (d.locked_until IS NULL OR d.locked_until <= now())
+             AND NOT (r.ordered AND d.ordering_key IS NOT NULL AND EXISTS (
+               SELECT 1 FROM deliveries p
+               WHERE p.endpoint_id = d.endpoint_id AND p.ordering_key = d.ordering_key AND p.status = 'pending'
+                 AND (p.created_at, p.id) < (d.created_at, d.id)))
+           ORDER BY d.next_attempt_at, d.id
+           -- No more than the endpoint's room, nor its fair share of the claim: rows are locked as they are read.
+           LIMIT least($2 - r.busy, ceil($1::numeric / r.endpoints)::int)
+           FOR UPDATE OF d SKIP LOCKED
+         ) c
        ), chosen AS (
-         SELECT id FROM ranked WHERE slot <= $2 ORDER BY slot, next_attempt_at LIMIT $1
+         SELECT id FROM candidates ORDER BY slot, next_attempt_at LIMIT $1
        )
        UPDATE deliveries d SET locked_until = now() + make_interval(secs => $3), updated_at = now()
        FROM chosen, endpoints e, events ev

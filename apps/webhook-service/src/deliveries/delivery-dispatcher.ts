@@ -47,12 +47,16 @@ export class DeliveryDispatcher implements OnApplicationBootstrap, OnModuleDestr
   private readonly leaseSeconds: number;
   private pumping = false;
   private pumpAgain = false;
+  private pumpScheduled = false;
   private timer?: NodeJS.Timeout;
   /**
    * Pumps in the context the dispatcher was created in, not the caller's: a wake-up from a Kafka handler must not
    * tag every attempt of the batch it starts with that one message's request id.
    */
-  private readonly pumpDetached = AsyncResource.bind(() => void this.pump());
+  private readonly pumpDetached = AsyncResource.bind(() => {
+    this.pumpScheduled = false;
+    void this.pump();
+  });
 
   constructor(
     private readonly store: DeliveriesStore,
@@ -66,10 +70,15 @@ export class DeliveryDispatcher implements OnApplicationBootstrap, OnModuleDestr
     this.leaseSeconds = Math.ceil(config.WEBHOOK_TIMEOUT_MS / 1000) + LEASE_MARGIN_SECONDS;
   }
 
-  /** Looks for due work now (new deliveries were ingested, or a slot came free). */
+  /**
+   * Looks for due work right after this turn of the event loop (new deliveries were ingested, or a slot came free).
+   * A batch of recorded successes frees its slots together: they are filled by one claim, not one claim for the
+   * first slot and another for the rest.
+   */
   wake(): void {
-    if (this.shutdown.signal.aborted) return;
-    this.pumpDetached();
+    if (this.shutdown.signal.aborted || this.pumpScheduled) return;
+    this.pumpScheduled = true;
+    setImmediate(this.pumpDetached);
   }
 
   private async pump(): Promise<void> {

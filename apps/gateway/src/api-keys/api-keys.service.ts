@@ -23,6 +23,8 @@ const REVOKED_CHANNEL = 'api-key-revoked';
 export class ApiKeysService implements OnModuleInit {
   private readonly logger = new Logger(ApiKeysService.name);
   private readonly cache = new ApiKeyCache(CACHE_TTL_MS);
+  /** Database reads in flight, by key hash: a burst of misses for one key waits for one read. */
+  private readonly lookups = new Map<string, Promise<string | null>>();
 
   constructor(
     @InjectDataSource() private readonly db: DataSource,
@@ -31,7 +33,7 @@ export class ApiKeysService implements OnModuleInit {
   ) {}
 
   async onModuleInit(): Promise<void> {
-    await this.redis.subscribe(REVOKED_CHANNEL, (keyHash) => this.cache.delete(keyHash));
+    await this.redis.subscribe(REVOKED_CHANNEL, (keyHash) => this.forget(keyHash));
   }
 
   create(tenantId: string, name: string | null): Promise<CreatedApiKey> {
@@ -78,17 +80,49 @@ export class ApiKeysService implements OnModuleInit {
     const row = (revoked.raw as { key_hash: string }[])[0];
     // The id is echoed, but never an API key pasted in its place (issue 9: secrets never in answers).
     if (!row) throw new ProblemException(notFoundProblem(`API key "${redactSecretShapes(id).slice(0, 100)}"`));
-    this.cache.delete(row.key_hash);
+    this.forget(row.key_hash);
     await this.redis.publish(REVOKED_CHANNEL, row.key_hash).catch((err: unknown) => {
       this.logger.warn(`revocation of ${id} not broadcast (other instances refuse it within ${CACHE_TTL_MS / 1000} s): ${String(err)}`);
     });
   }
 
-  /** The tenant of a live key, or null. A database read also learns the tenant's plan, sparing the quota its own. */
-  async authenticate(apiKey: string): Promise<string | null> {
+  /**
+   * The tenant of a live key, or null. A database read also learns the tenant's plan, sparing the quota its own. When
+   * the cached answer expires under a burst, the burst shares one read (single flight) instead of firing one each.
+   */
+  authenticate(apiKey: string): Promise<string | null> {
     const keyHash = hashApiKey(apiKey);
     const cached = this.cache.get(keyHash);
-    if (cached !== undefined) return cached;
+    if (cached !== undefined) return Promise.resolve(cached);
+    return this.lookups.get(keyHash) ?? this.lookUp(keyHash);
+  }
+
+  /** Forgets a key's cached answer, and a read in flight for it, whose answer may predate the revocation. */
+  private forget(keyHash: string): void {
+    this.cache.delete(keyHash);
+    this.lookups.delete(keyHash);
+  }
+
+  private lookUp(keyHash: string): Promise<string | null> {
+    const lookup: Promise<string | null> = this.readKey(keyHash).then(
+      (tenantId) => {
+        // Cached only when no revocation came during the read (forget() removed the flight then).
+        if (this.lookups.get(keyHash) === lookup) {
+          this.lookups.delete(keyHash);
+          this.cache.set(keyHash, tenantId);
+        }
+        return tenantId;
+      },
+      (err: unknown) => {
+        if (this.lookups.get(keyHash) === lookup) this.lookups.delete(keyHash);
+        throw err;
+      },
+    );
+    this.lookups.set(keyHash, lookup);
+    return lookup;
+  }
+
+  private async readKey(keyHash: string): Promise<string | null> {
     const key = await this.db
       .getRepository(ApiKeyEntity)
       .createQueryBuilder('k')
@@ -97,8 +131,6 @@ export class ApiKeysService implements OnModuleInit {
       .where('k.key_hash = :keyHash AND k.revoked_at IS NULL', { keyHash })
       .getRawOne<{ tenant_id: string; plan: Plan }>();
     if (key) this.plans.remember(key.tenant_id, key.plan);
-    const tenantId = key?.tenant_id ?? null;
-    this.cache.set(keyHash, tenantId);
-    return tenantId;
+    return key?.tenant_id ?? null;
   }
 }

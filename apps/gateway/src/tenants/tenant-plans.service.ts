@@ -20,6 +20,8 @@ const CHANNEL = 'tenant-plan-changed';
 export class TenantPlansService implements OnModuleInit {
   private readonly logger = new Logger(TenantPlansService.name);
   private readonly cache = new Map<string, { plan: Plan; expiresAt: number }>();
+  /** Database reads in flight, by tenant: a burst of misses for one tenant waits for one read. */
+  private readonly reads = new Map<string, Promise<Plan | null>>();
 
   constructor(
     @InjectDataSource() private readonly db: DataSource,
@@ -27,16 +29,42 @@ export class TenantPlansService implements OnModuleInit {
   ) {}
 
   async onModuleInit(): Promise<void> {
-    await this.redis.subscribe(CHANNEL, (tenantId) => this.cache.delete(tenantId));
+    await this.redis.subscribe(CHANNEL, (tenantId) => this.forget(tenantId));
   }
 
-  /** The tenant's plan; null when the tenant does not exist (any more). */
-  async planOf(tenantId: string): Promise<Plan | null> {
+  /** The tenant's plan; null when the tenant does not exist (any more). A burst of misses shares one read. */
+  planOf(tenantId: string): Promise<Plan | null> {
     const entry = this.cache.get(tenantId);
-    if (entry && entry.expiresAt > Date.now()) return entry.plan;
-    const tenant = await this.db.getRepository(TenantEntity).findOne({ where: { id: tenantId }, select: { plan: true } });
-    if (tenant) this.remember(tenantId, tenant.plan);
-    return tenant?.plan ?? null;
+    if (entry && entry.expiresAt > Date.now()) return Promise.resolve(entry.plan);
+    return this.reads.get(tenantId) ?? this.readPlan(tenantId);
+  }
+
+  private readPlan(tenantId: string): Promise<Plan | null> {
+    const read: Promise<Plan | null> = this.db
+      .getRepository(TenantEntity)
+      .findOne({ where: { id: tenantId }, select: { plan: true } })
+      .then(
+        (tenant) => {
+          // Cached only when no plan change came during the read (forget() removed the flight then).
+          if (this.reads.get(tenantId) === read) {
+            this.reads.delete(tenantId);
+            if (tenant) this.remember(tenantId, tenant.plan);
+          }
+          return tenant?.plan ?? null;
+        },
+        (err: unknown) => {
+          if (this.reads.get(tenantId) === read) this.reads.delete(tenantId);
+          throw err;
+        },
+      );
+    this.reads.set(tenantId, read);
+    return read;
+  }
+
+  /** Forgets a tenant's cached plan, and a read in flight for it, whose answer may predate the change. */
+  private forget(tenantId: string): void {
+    this.cache.delete(tenantId);
+    this.reads.delete(tenantId);
   }
 
   /** Records a plan read along with a credential. */
@@ -50,7 +78,7 @@ export class TenantPlansService implements OnModuleInit {
   async setPlan(tenantId: string, plan: Plan): Promise<boolean> {
     const result = await this.db.getRepository(TenantEntity).update({ id: tenantId }, { plan });
     if (!result.affected) return false;
-    this.cache.delete(tenantId);
+    this.forget(tenantId);
     await this.redis.publish(CHANNEL, tenantId).catch((err: unknown) => {
       this.logger.warn(`plan change of ${tenantId} not broadcast (other instances learn it within ${PLAN_TTL_MS / 1000} s): ${String(err)}`);
     });

@@ -9,10 +9,19 @@ import { MessageEntity, type StoredTemplate } from './message.entity';
 import { MessageStatusService } from './message-status.service';
 import { outboundBody } from './messages.mapper';
 
+/** A `message_outbound` not seen before, as the insert takes it (a plain row: no entity to build per message). */
 interface NewOutbound {
-  message: MessageEntity;
-  channelId: string | null;
-  requestId: string | null;
+  id: string;
+  tenant_id: string;
+  from: string | null;
+  to: string;
+  type: string;
+  body: string;
+  template: StoredTemplate | null;
+  status: 'sent';
+  status_history: { status: 'sent'; at: string }[];
+  channel_id: string | null;
+  request_id: string | null;
 }
 
 /** Malformed `message.outbound` data: a poison message for the dead-letter topic, never a send. */
@@ -62,24 +71,23 @@ export class OutboundService {
    * reaches the send queue. False when a message with this id exists already.
    */
   private recordNew(tenantId: string, data: MessageOutboundData, requestId?: string): Promise<boolean> {
-    return this.newMessages.add({ message: this.newMessage(tenantId, data), channelId: data.channel_id ?? null, requestId: requestId ?? null });
+    return this.newMessages.add({
+      id: data.message_id,
+      tenant_id: tenantId,
+      from: data.from ? normalisePhone(data.from) : null,
+      to: normalisePhone(data.to),
+      type: data.content.type,
+      body: outboundBody(data.content),
+      template: data.content.type === 'template' ? (data.content.template as StoredTemplate) : null,
+      status: 'sent',
+      status_history: [{ status: 'sent', at: data.accepted_at }],
+      channel_id: data.channel_id ?? null,
+      request_id: requestId ?? null,
+    });
   }
 
   private async writeNew(batch: NewOutbound[]): Promise<boolean[]> {
-    const input = batch.map(({ message: m, channelId, requestId }, i) => ({
-      i,
-      id: m.id,
-      tenant_id: m.tenantId,
-      from: m.from,
-      to: m.to,
-      type: m.type,
-      body: m.body,
-      template: m.template,
-      status: m.status,
-      status_history: m.statusHistory,
-      channel_id: channelId,
-      request_id: requestId,
-    }));
+    const input = batch.map((row, i) => ({ i, ...row }));
     const rows = (await this.db.query(
       `WITH x AS (
          SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(i int, id text, tenant_id text, "from" text, "to" text, type text, body text, template jsonb,
@@ -94,7 +102,7 @@ export class OutboundService {
       [JSON.stringify(input)],
     )) as { message_id: string }[];
     const queued = new Set(rows.map((r) => r.message_id));
-    return batch.map((n) => queued.has(n.message.id));
+    return batch.map((n) => queued.has(n.id));
   }
 
   private newMessage(tenantId: string, data: MessageOutboundData): MessageEntity {

@@ -12,7 +12,8 @@ export const PENDING_STATUS_TTL_MS = 7 * 24 * 3600_000;
 /** How often expired parked statuses are removed. */
 const SWEEP_EVERY_MS = 60_000;
 
-interface PendingRow {
+/** A status parked for a wamid no message carried when it came. */
+export interface ParkedStatus {
   status: OutboundStatus;
   at: string;
   error: MessageError | null;
@@ -31,7 +32,7 @@ export class PendingStatusesService implements OnApplicationBootstrap, OnApplica
   private readonly logger = new Logger(PendingStatusesService.name);
   private sweeper: NodeJS.Timeout | null = null;
   /** Every accepted send looks for parked statuses, nearly always finding none: concurrent looks share one query. */
-  private readonly lookups = new GroupCommit<{ channelId: string; providerMessageId: string }, PendingRow[]>((keys) => this.findParked(keys));
+  private readonly lookups = new GroupCommit<{ channelId: string; providerMessageId: string }, ParkedStatus[]>((keys) => this.findParked(keys));
 
   constructor(
     @InjectDataSource() private readonly db: DataSource,
@@ -51,24 +52,32 @@ export class PendingStatusesService implements OnApplicationBootstrap, OnApplica
 
   /** Applies (and removes) the statuses parked for a message's wamid; called once the message carries it. */
   async applyParked(message: MessageEntity): Promise<void> {
-    if (!message.channelId || !message.providerMessageId) return;
-    const key = [message.channelId, message.providerMessageId];
-    const rows = await this.lookups.add({ channelId: message.channelId, providerMessageId: message.providerMessageId });
+    await this.applyFound(message, await this.parkedFor(message));
+  }
+
+  /** The statuses parked for a message's wamid; look only once the message's wamid is committed (see the class). */
+  async parkedFor(message: MessageEntity): Promise<ParkedStatus[]> {
+    if (!message.channelId || !message.providerMessageId) return [];
+    return this.lookups.add({ channelId: message.channelId, providerMessageId: message.providerMessageId });
+  }
+
+  /** Applies (and removes) statuses `parkedFor` found for the message. */
+  async applyFound(message: MessageEntity, rows: readonly ParkedStatus[]): Promise<void> {
     for (const row of rows) {
       // Applying is idempotent (the state machine ignores a repeat), so both sides applying one status is harmless.
       await this.statuses.apply(message.tenantId, message.id, { status: row.status, at: row.at, error: row.error ?? undefined }, row.request_id ?? undefined);
-      await this.db.query(`DELETE FROM pending_statuses WHERE channel_id = $1 AND provider_message_id = $2 AND status = $3`, [...key, row.status]);
+      await this.db.query(`DELETE FROM pending_statuses WHERE channel_id = $1 AND provider_message_id = $2 AND status = $3`, [message.channelId, message.providerMessageId, row.status]);
     }
   }
 
-  private async findParked(keys: { channelId: string; providerMessageId: string }[]): Promise<PendingRow[][]> {
+  private async findParked(keys: { channelId: string; providerMessageId: string }[]): Promise<ParkedStatus[][]> {
     const rows = (await this.db.query(
       `SELECT x.i, p.status, p.at, p.error, p.request_id
        FROM jsonb_to_recordset($1::jsonb) AS x(i int, channel_id text, provider_message_id text)
        JOIN pending_statuses p ON p.channel_id = x.channel_id AND p.provider_message_id = x.provider_message_id`,
       [JSON.stringify(keys.map((k, i) => ({ i, channel_id: k.channelId, provider_message_id: k.providerMessageId })))],
-    )) as (PendingRow & { i: number })[];
-    const found: PendingRow[][] = keys.map(() => []);
+    )) as (ParkedStatus & { i: number })[];
+    const found: ParkedStatus[][] = keys.map(() => []);
     for (const { i, ...row } of rows) found[i].push(row);
     return found;
   }

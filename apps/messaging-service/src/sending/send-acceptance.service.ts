@@ -58,8 +58,9 @@ export class SendAcceptance {
       }
       return null;
     }
-    await this.statuses.announce(message!, requestId);
-    await this.pending.applyParked(message!);
+    // The parked statuses are looked up (nearly always none) while `sent` is announced, and applied after it.
+    const [, parked] = await Promise.all([this.statuses.announce(message!, requestId), this.pending.parkedFor(message!)]);
+    await this.pending.applyFound(message!, parked);
     return message;
   }
 

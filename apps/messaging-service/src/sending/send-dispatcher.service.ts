@@ -24,6 +24,15 @@ export const SLOT_LEAD_MS = 250;
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
+/**
+ * A delivery whose provider call (if any) is over. `settled` resolves once its outcome is recorded and announced;
+ * until then the row stays claimed, so a crash meanwhile leaves the attempt to the unknown-outcome rules.
+ */
+export interface Dispatched {
+  settled: Promise<void>;
+}
+const SETTLED: Dispatched = { settled: Promise.resolve() };
+
 const NO_CHANNEL: MessageError = { code: 'no_channel', title: 'The tenant has no connected WhatsApp number' };
 const SENDER_NOT_CONNECTED: MessageError = { code: 'no_channel', title: 'The sending WhatsApp number is not connected' };
 const NEVER_CONFIRMED: MessageError = { code: 'timeout', title: 'The WhatsApp provider did not answer in time' };
@@ -68,24 +77,28 @@ export class SendDispatcher {
     private readonly config: MessagingServiceConfig,
   ) {}
 
-  async deliver(item: QueuedSend): Promise<void> {
+  async deliver(item: QueuedSend): Promise<Dispatched> {
     const { tenantId, messageId, message } = item;
     if (!message || message.providerMessageId !== null || message.status === 'failed') {
       await this.queue.remove(tenantId, messageId); // done already (or gone)
-      return;
+      return SETTLED;
     }
-    if (item.attemptStartedAt && !(await this.earlierAttemptSettled(item, message))) return;
+    if (item.attemptStartedAt && !(await this.earlierAttemptSettled(item, message))) return SETTLED;
     const channel = await this.channels.findForSend(tenantId, { channelId: item.channelId, from: message.from });
-    if (!channel) return this.fail(item, item.channelId || message.from ? SENDER_NOT_CONNECTED : NO_CHANNEL);
+    if (!channel) {
+      await this.fail(item, item.channelId || message.from ? SENDER_NOT_CONNECTED : NO_CHANNEL);
+      return SETTLED;
+    }
     if (message.type === 'text' && !(await this.windows.allowsFreeForm(channel.sender.provider, channel.id, message.to))) {
       // WhatsApp would refuse it (131047, maybe only asynchronously): fail it clearly without a provider call.
-      return this.fail(item, WINDOW_CLOSED);
+      await this.fail(item, WINDOW_CLOSED);
+      return SETTLED;
     }
     const pairPausedMs = await this.limiter.pairPausedFor(channel.id, message.to);
     if (pairPausedMs > 0) {
       // This customer got too many messages too fast (131056): wait without a slot while others go on.
       await this.queue.reschedule(item, pairPausedMs);
-      return;
+      return SETTLED;
     }
     const limit = this.limitOf(channel);
     let slotAt = item.slotAt;
@@ -96,20 +109,23 @@ export class SendDispatcher {
       if (slotInMs > SLOT_LEAD_MS) {
         // A slot further out: the row waits in the queue (durably, holding no worker) until just before it.
         await this.queue.parkUntilSlot(item, slotInMs, SLOT_LEAD_MS);
-        return;
+        return SETTLED;
       }
       slotAt = new Date(Date.now() + slotInMs);
     }
     // Our claim may have lapsed while this row waited its turn (another worker then holds it): never send it twice.
     // One statement renews the claim and counts the provider call about to be made (pinning the channel).
     const attempt = await this.queue.beginAttempt({ item, channelId: channel.id, phoneNumber: channel.phoneNumber });
-    if (attempt === 'lost') return;
-    if (attempt === 'done') return this.queue.remove(tenantId, messageId); // accepted or failed concurrently
+    if (attempt === 'lost') return SETTLED;
+    if (attempt === 'done') {
+      await this.queue.remove(tenantId, messageId); // accepted or failed concurrently
+      return SETTLED;
+    }
     // Within the lead: wait in-process (the claim covers a crash meanwhile) so the call leaves on its slot, with all
     // the bookkeeping done before it.
     const slotInMs = slotAt ? slotAt.getTime() - Date.now() : 0;
     if (slotInMs > 0) await sleep(slotInMs);
-    await this.send(item, message, channel, attempt);
+    return this.send(item, message, channel, attempt);
   }
 
   /**
@@ -137,9 +153,12 @@ export class SendDispatcher {
     return channel.sender.provider === 'sandbox' ? null : this.config.WHATSAPP_SEND_LIMIT_PER_SECOND;
   }
 
-  /** Makes provider call number `attempt` (recorded already) and records its outcome. */
-  private async send(item: QueuedSend, message: SendableMessage, channel: SendingChannel, attempt: number): Promise<void> {
-    const { tenantId, id: messageId } = message;
+  /**
+   * Makes provider call number `attempt` (recorded already). An acceptance is recorded and announced in the answer's
+   * `settled`, so the caller may start its next provider call meanwhile; other outcomes are recorded before answering.
+   */
+  private async send(item: QueuedSend, message: SendableMessage, channel: SendingChannel, attempt: number): Promise<Dispatched> {
+    const messageId = message.id;
     if (attempt > 1) {
       repeatedSends.inc();
       this.logger.warn(`sending ${messageId} again (attempt ${attempt}): the earlier attempt failed or its outcome is unknown`);
@@ -148,9 +167,7 @@ export class SendDispatcher {
     try {
       const result = await this.providers.adapterFor(provider).send(channel.sender, message.to, contentOf(message), messageId);
       providerCalls.inc({ provider, outcome: 'accepted' });
-      // The provider took it: recording that must outlast a database hiccup, or the message is sent again.
-      const recorded = await persistently(() => this.acceptance.record(tenantId, messageId, channel.id, result.providerMessageId, item.requestId ?? undefined));
-      if (!recorded) await this.queue.remove(tenantId, messageId); // a status recorded it first
+      return { settled: this.recordAccepted(item, channel.id, result.providerMessageId) };
     } catch (err) {
       if (!(err instanceof ProviderError)) throw err;
       providerCalls.inc({ provider, outcome: err.outcomeUnknown ? 'unknown' : err.retriable ? 'retriable_error' : 'error' });
@@ -158,23 +175,31 @@ export class SendDispatcher {
         const waitMs = this.config.WHATSAPP_UNCONFIRMED_SEND_WAIT_MS;
         this.logger.warn(`send of ${messageId} has an unknown outcome (attempt ${attempt}): waiting up to ${waitMs} ms for a status naming it: ${err.message}`);
         await this.queue.awaitOutcome(item, waitMs);
-        return;
+        return SETTLED;
       }
       if (err.code === PAIR_RATE_LIMIT_CODE && attempt < MAX_PROVIDER_ATTEMPTS) {
         const pauseMs = await this.limiter.pausePair(channel.id, message.to, this.config.WHATSAPP_PAIR_BACKOFF_MS);
         this.logger.warn(`send of ${messageId} hit the pair rate limit: pausing this customer for ${pauseMs} ms`);
         await this.queue.reschedule(item, pauseMs);
-        return;
+        return SETTLED;
       }
       if (err.retriable && attempt < MAX_PROVIDER_ATTEMPTS) {
         const delay = Math.min(BACKOFF_MAX_MS, BACKOFF_BASE_MS * 2 ** (attempt - 1));
         this.logger.warn(`send of ${messageId} failed (attempt ${attempt}/${MAX_PROVIDER_ATTEMPTS}), retrying in about ${delay} ms: ${err.message}`);
         await this.queue.reschedule(item, delay / 2 + Math.random() * (delay / 2));
-        return;
+        return SETTLED;
       }
       this.logger.warn(`send of ${messageId} failed for good: ${err.message}`);
       await this.fail(item, { code: err.code, title: err.title });
+      return SETTLED;
     }
+  }
+
+  /** The provider took the message: recording that must outlast a database hiccup, or the message is sent again. */
+  private async recordAccepted(item: QueuedSend, channelId: string, providerMessageId: string): Promise<void> {
+    const { tenantId, messageId } = item;
+    const recorded = await persistently(() => this.acceptance.record(tenantId, messageId, channelId, providerMessageId, item.requestId ?? undefined));
+    if (!recorded) await this.queue.remove(tenantId, messageId); // a status recorded it first
   }
 
   private async fail(item: QueuedSend, error: MessageError): Promise<void> {

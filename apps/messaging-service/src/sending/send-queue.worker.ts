@@ -6,9 +6,17 @@ import { SendQueue, type QueuedSend } from './send-queue';
 /**
  * Conversations one instance works at once (each waits for its slot or its provider). Their database writes share
  * group-committed statements (SendQueue.beginAttempt, SendAcceptance), so this bounds the provider calls in flight
- * rather than database connections; at a provider answer of ~20 ms it allows ~2,400 sends/s per instance.
+ * rather than database connections. As many as the provider connections kept alive (http-post.ts): a call never
+ * waits for a socket, so its time-out measures the provider alone.
  */
-const MAX_IN_FLIGHT = 48;
+const MAX_IN_FLIGHT = 128;
+/**
+ * Accepted sends whose recording and announcement still run (detached from the conversation, which goes on with its
+ * next provider call). Bounded so a slow database or broker slows claiming rather than piling up work in memory.
+ */
+const MAX_SETTLING = 512;
+/** A pass waiting on full slots resumes once this many are free, so claims stay batches rather than single rows. */
+const RESUME_AT_FREE = MAX_IN_FLIGHT / 4;
 /** Pause between passes that found nothing due (a pass that found work is followed at once). */
 const IDLE_MS = 25;
 /** After failed passes (the database is down, say) the pause doubles up to this, so an outage logs a few lines a minute. */
@@ -23,9 +31,12 @@ const FAILING_MAX_MS = 5_000;
 export class SendQueueWorker implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger(SendQueueWorker.name);
   private readonly inFlight = new Set<Promise<void>>();
+  private readonly settling = new Set<Promise<void>>();
   private running = false;
   private loop: Promise<void> | null = null;
+  /** Ends the loop's current pause early (a stop, or slots freed while it waited on full ones). */
   private stopTimer: (() => void) | null = null;
+  private waitingForRoom = false;
 
   constructor(
     private readonly queue: SendQueue,
@@ -42,13 +53,14 @@ export class SendQueueWorker implements OnApplicationBootstrap, OnApplicationShu
     this.stopTimer?.();
     await this.loop;
     await Promise.allSettled([...this.inFlight]);
+    await Promise.allSettled([...this.settling]);
   }
 
   private async run(): Promise<void> {
     let failures = 0;
     while (this.running) {
       let claimed = 0;
-      const room = MAX_IN_FLIGHT - this.inFlight.size;
+      const room = this.room();
       if (room > 0) {
         try {
           const items = await this.queue.claim(room);
@@ -62,8 +74,22 @@ export class SendQueueWorker implements OnApplicationBootstrap, OnApplicationShu
           if (failures === 1 || failures % 10 === 0) this.logger.error(`send queue pass failed (${failures} in a row): ${String(err)}`);
         }
       }
-      if (claimed === 0 && this.running) await this.pause(failures === 0 ? IDLE_MS : Math.min(FAILING_MAX_MS, IDLE_MS * 2 ** failures));
+      if (claimed === 0 && this.running) {
+        this.waitingForRoom = room <= 0;
+        await this.pause(failures === 0 ? IDLE_MS : Math.min(FAILING_MAX_MS, IDLE_MS * 2 ** failures));
+        this.waitingForRoom = false;
+      }
     }
+  }
+
+  /** Rows a claim may take now: free conversation slots, unless too many accepted sends are still being recorded. */
+  private room(): number {
+    return Math.min(MAX_IN_FLIGHT - this.inFlight.size, MAX_SETTLING - this.settling.size);
+  }
+
+  /** A slot freed: a loop waiting on full slots claims again once enough are free (no need to wait out its pause). */
+  private freed(): void {
+    if (this.waitingForRoom && this.room() >= RESUME_AT_FREE) this.stopTimer?.();
   }
 
   private start(items: QueuedSend[]): void {
@@ -73,21 +99,40 @@ export class SendQueueWorker implements OnApplicationBootstrap, OnApplicationShu
       conversations.set(key, [...(conversations.get(key) ?? []), item]);
     }
     for (const group of conversations.values()) {
-      const task = this.deliverInOrder(group).finally(() => this.inFlight.delete(task));
+      const task = this.deliverInOrder(group).finally(() => {
+        this.inFlight.delete(task);
+        this.freed();
+      });
       this.inFlight.add(task);
     }
   }
 
+  /** Provider calls of one conversation one after the other; each acceptance is recorded alongside the next call. */
   private async deliverInOrder(group: QueuedSend[]): Promise<void> {
     for (const item of group) {
       try {
         // Log lines of the send carry the request that caused it, like the consumer's.
-        await (item.requestId ? requestScope(item.requestId, () => this.dispatcher.deliver(item)) : this.dispatcher.deliver(item));
+        const { settled } = await (item.requestId ? requestScope(item.requestId, () => this.dispatcher.deliver(item)) : this.dispatcher.deliver(item));
+        this.track(item, settled);
       } catch (err) {
-        // Left claimed: it comes back when the claim lapses.
-        this.logger.warn(`send of ${item.messageId} failed unexpectedly, retried after its claim lapses: ${String(err)}`);
+        this.leftClaimed(item, err);
       }
     }
+  }
+
+  private track(item: QueuedSend, settled: Promise<void>): void {
+    const task: Promise<void> = settled
+      .catch((err: unknown) => this.leftClaimed(item, err))
+      .finally(() => {
+        this.settling.delete(task);
+        this.freed();
+      });
+    this.settling.add(task);
+  }
+
+  private leftClaimed(item: QueuedSend, err: unknown): void {
+    // Left claimed: it comes back when the claim lapses (an attempt on record then waits for its outcome).
+    this.logger.warn(`send of ${item.messageId} failed unexpectedly, retried after its claim lapses: ${String(err)}`);
   }
 
   private pause(ms: number): Promise<void> {

@@ -145,12 +145,14 @@ export class BurstStore {
     );
   }
 
-  /** Marks outcomes whose events the broker acknowledged. */
-  static async markPublished(manager: EntityManager, tenantId: string, inboundMessageIds: string[]): Promise<void> {
-    await manager.query(`UPDATE processed_messages SET published_at = now() WHERE tenant_id = $1 AND inbound_message_id = ANY($2::text[])`, [
-      tenantId,
-      inboundMessageIds,
-    ]);
+  /** Marks outcomes whose events the broker acknowledged (of any tenants), in one statement. */
+  static async markPublished(manager: EntityManager, outcomes: { tenantId: string; inboundMessageId: string }[]): Promise<void> {
+    await manager.query(
+      `UPDATE processed_messages p SET published_at = now()
+         FROM unnest($1::text[], $2::text[]) AS m(tenant_id, inbound_message_id)
+        WHERE p.tenant_id = m.tenant_id AND p.inbound_message_id = m.inbound_message_id AND p.published_at IS NULL`,
+      [outcomes.map((o) => o.tenantId), outcomes.map((o) => o.inboundMessageId)],
+    );
   }
 }
 

@@ -27,6 +27,8 @@ const TO_HUMAN = "Of course. I'm passing you to a member of our team, who will r
  */
 @Injectable()
 export class DeterministicReplyEngine extends ReplyEngine {
+  override readonly answersAtOnce = true;
+
   async reply(request: ReplyRequest): Promise<Reply> {
     const answer = await route(request);
     const text = answer.skill === 'faq_responder' && !answer.handoff && !answer.state.humanOffered ? answer.text : shapeTone(request.agent, answer.text);
@@ -57,8 +59,9 @@ async function route(request: ReplyRequest): Promise<SkillAnswer> {
   const faq = faqAnswer(request);
   const booking = has('appointment_booking');
   // A question the FAQs answer wins over booking ("is the cake available in chocolate?"), not over a date.
-  const faqQuestion = faq !== null && isQuestion(text) && !hasWhen(parseWhen(text, bookingOf(agent.booking).timezone, request.now));
-  if (booking && !faqQuestion && (bookingContinues(request) || wantsBooking(request))) return appointmentBooking(request);
+  // Only an agent that books asks for the date (parsing one is the engine's costliest step).
+  const faqQuestion = () => faq !== null && isQuestion(text) && !hasWhen(parseWhen(text, bookingOf(agent.booking).timezone, request.now));
+  if (booking && !faqQuestion() && (bookingContinues(request) || wantsBooking(request))) return appointmentBooking(request);
 
   const lead = has('lead_capture');
   if (lead && leadInProgress(state)) {

@@ -123,7 +123,15 @@ describe('responder-service: replies to message.inbound over Kafka and PostgreSQ
     await converse(event);
     await pollUntil(() => outboundFor(event.data.message_id).length === 1, { description: 'the first reply' });
 
-    // The state a crash right after the commit leaves behind: handled, but not known to be published.
+    // The state a crash right after the commit leaves behind: handled, but not known to be published (once the
+    // acknowledgement is written, which lags a little: PublishedMarks).
+    await pollUntil(
+      async () => {
+        const rows: unknown[] = await h.sql.query('SELECT 1 FROM processed_messages WHERE inbound_message_id = $1 AND published_at IS NOT NULL', [event.data.message_id]);
+        return rows.length > 0;
+      },
+      { description: 'the first reply marked published' },
+    );
     await h.sql.query('UPDATE processed_messages SET published_at = NULL WHERE inbound_message_id = $1', [event.data.message_id]);
     await h.deliverInbound(event);
     await drain(tenant, customer);

@@ -7,6 +7,7 @@ import { ResponderServiceConfig } from '../config/responder-service.config';
 import { ConversationsModule } from '../conversations/conversations.module';
 import { LeadsModule } from '../leads/leads.module';
 import { DeterministicReplyEngine } from './deterministic-reply-engine';
+import { PublishedMarks } from './published-marks';
 import { RepliesConsumer } from './replies.consumer';
 import { RepliesRpcController } from './replies.rpc.controller';
 import { RepliesService } from './replies.service';
@@ -23,6 +24,7 @@ export class RepliesModule {
       providers: [
         { provide: ReplyEngine, useFactory: () => replyEngine(config) },
         RepliesService,
+        PublishedMarks,
       ],
     };
   }

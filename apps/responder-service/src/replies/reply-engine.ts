@@ -82,6 +82,12 @@ export interface Reply {
  * An abstract class rather than an interface so that it can be the Nest injection token.
  */
 export abstract class ReplyEngine {
+  /**
+   * Replies within milliseconds, calling nothing remote: its reply can be drafted under the conversation's lock. An
+   * engine that may take seconds (an LLM) drafts outside any transaction and has the commit check its snapshot instead.
+   */
+  readonly answersAtOnce: boolean = false;
+
   abstract reply(request: ReplyRequest): Promise<Reply>;
 }
 

@@ -40,11 +40,25 @@ function terms(text: string): string[] {
   return keywordList(phrased).map((w) => SYNONYM_OF.get(w) ?? SYNONYM_OF.get(closeSynonym(w) ?? '') ?? w);
 }
 
+// Customers repeat their words: the edit-distance scan over every synonym runs once per word (bounded, oldest dropped).
+const closeSynonyms = new Map<string, string | null>();
+const MAX_REMEMBERED_WORDS = 10_000;
+
 /** A misspelt synonym ("adress", "delivry") is one edit away from a known one; only longer words, to avoid false friends. */
 function closeSynonym(word: string): string | null {
   if (word.length < 5) return null;
-  for (const known of SYNONYM_OF.keys()) if (Math.abs(known.length - word.length) <= 1 && editDistance(known, word) <= 1) return known;
-  return null;
+  const remembered = closeSynonyms.get(word);
+  if (remembered !== undefined) return remembered;
+  let close: string | null = null;
+  for (const known of SYNONYM_OF.keys()) {
+    if (Math.abs(known.length - word.length) <= 1 && editDistance(known, word) <= 1) {
+      close = known;
+      break;
+    }
+  }
+  if (closeSynonyms.size >= MAX_REMEMBERED_WORDS) closeSynonyms.delete(closeSynonyms.keys().next().value!);
+  closeSynonyms.set(word, close);
+  return close;
 }
 
 /** Edit distance counting a swap of neighbours as one edit (the commonest typo). */

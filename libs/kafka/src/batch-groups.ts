@@ -30,3 +30,22 @@ export class OffsetWatermark {
     return last;
   }
 }
+
+/**
+ * Runs `work` for each item in order, at most `limit` at once. Starts no more once `mayStart` says no or one has
+ * failed; always waits for every started one before returning, then throws the first failure.
+ */
+export async function runBounded<T>(items: Iterable<T>, limit: number, mayStart: () => boolean, work: (item: T) => Promise<void>): Promise<void> {
+  const inFlight = new Set<Promise<void>>();
+  let failure: { error: unknown } | undefined;
+  for (const item of items) {
+    while (inFlight.size >= limit) await Promise.race(inFlight);
+    if (failure || !mayStart()) break;
+    const run: Promise<void> = (async () => work(item))()
+      .catch((error: unknown) => void (failure ??= { error }))
+      .finally(() => inFlight.delete(run));
+    inFlight.add(run);
+  }
+  await Promise.all(inFlight);
+  if (failure) throw failure.error;
+}

@@ -14,7 +14,7 @@ import {
 import type { Consumer, EachBatchPayload, EachMessagePayload, IHeaders, KafkaMessage } from 'kafkajs';
 import { randomUUID } from 'node:crypto';
 import { lastValueFrom } from 'rxjs';
-import { OffsetWatermark, groupByKey } from './batch-groups';
+import { OffsetWatermark, groupByKey, runBounded } from './batch-groups';
 import { RpcProblemError, isTransientError, retryRetriable } from './errors';
 import { EventPublisher } from './event-publisher';
 import { KafkaConnection } from './kafka-connection';
@@ -52,7 +52,8 @@ export class KafkaBatchContext {
 /**
  * `@EventPattern(topic, BatchByKey)`: the handler receives, as an array, every message of one key that is waiting in
  * the partition when it is called, instead of one message at a time. Messages that arrive while a key is being
- * handled are handed over together next time, with no timer: a lone message is handled at once.
+ * handled are handed over together next time, with no timer: a lone message is handled at once. The groups of
+ * different keys in one fetched batch are handled concurrently (up to `batchGroupsConcurrently` at once).
  */
 export const BatchByKey = { batchByKey: true } as const;
 
@@ -66,6 +67,8 @@ const RETRY_BASE_MS = 200;
 /** Heartbeats while a handler runs, so a slow one (an LLM call) is not mistaken for a dead consumer. */
 const HANDLER_HEARTBEAT_MS = 1_000;
 const RETRY_MAX_MS = 30_000;
+/** Key groups of one fetched partition batch handled at once (`batchGroupsConcurrently`). */
+const DEFAULT_BATCH_GROUPS_CONCURRENTLY = 64;
 
 /**
  * A Nest microservice transport over kafkajs: `@EventPattern(topic)` handlers consume that topic; `@MessagePattern`
@@ -166,7 +169,8 @@ export class KafkaTransport extends Server implements CustomTransportStrategy {
 
   /**
    * A fetched batch of one partition. Topics without a batch handler go message by message as in `onMessage`; for a
-   * batch handler, the messages are grouped by key (first appearance order) and each group handled in one call.
+   * batch handler, the messages are grouped by key (first appearance order) and each group handled in one call, up
+   * to `batchGroupsConcurrently` groups at once.
    */
   private async onBatch({ batch, resolveOffset, heartbeat, isRunning, isStale }: EachBatchPayload): Promise<void> {
     const logicalTopic = this.connection.logicalTopic(batch.topic);
@@ -181,14 +185,16 @@ export class KafkaTransport extends Server implements CustomTransportStrategy {
       return;
     }
 
+    // Groups of different keys run side by side (bounded); a key's messages stay in one group, in offset order.
+    // Offsets are resolved only through the watermark, so a group finishing early never commits past an unhandled one.
     const watermark = new OffsetWatermark(batch.messages.map((m) => m.offset));
-    for (const [key, messages] of groupByKey(batch.messages)) {
-      if (!isRunning() || isStale()) return;
+    const limit = Math.max(1, this.connection.options.batchGroupsConcurrently ?? DEFAULT_BATCH_GROUPS_CONCURRENTLY);
+    await runBounded(groupByKey(batch.messages), limit, () => isRunning() && !isStale(), async ([key, messages]) => {
       await this.handleGroup(handler, logicalTopic, batch.partition, key, messages, heartbeat);
       const committable = watermark.settle(messages.map((m) => m.offset));
       if (committable !== null) resolveOffset(committable);
       await heartbeat();
-    }
+    });
   }
 
   private async handleGroup(

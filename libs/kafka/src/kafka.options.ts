@@ -14,6 +14,11 @@ export interface KafkaOptions {
   namespace?: string;
   /** Partitions of one consumer processed concurrently (ordering holds within a partition). */
   partitionsConsumedConcurrently?: number;
+  /**
+   * Key groups of one fetched partition batch a `BatchByKey` handler works on at once (default 64). A key's messages
+   * are always in one group, in order; commits never pass a message not yet handled.
+   */
+  batchGroupsConcurrently?: number;
   /** Attempts of a failing event handler before its message goes to `<topic>.dlq`. */
   maxHandlerAttempts?: number;
   /** Whether this process makes request-reply calls (starts the reply consumer). */

@@ -3,6 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import { Ctx, EventPattern, Payload } from '@nestjs/microservices';
 import { DLQ_SUFFIX, Headers, Topics, type EventEnvelope } from '@parley/contracts';
 import { BatchByKey, EventPublisher, KafkaBatchContext, KafkaConnection, KafkaTransport, RpcPassThroughFilter } from '@parley/kafka';
+import { Partitioners, type PartitionMetadata } from 'kafkajs';
 import { KafkaHarness } from './kafka-harness';
 import { testInfra, uniqueKafkaNamespace } from './infra';
 import { pollUntil } from './poll';
@@ -17,11 +18,29 @@ const hold = (): void => {
   held = new Promise((resolve) => (release = resolve));
 };
 
+/** How the `wait-for-other` group ended: the other key's group started while it ran, or it gave up waiting. */
+let waitOutcome: 'other started' | 'timed out' | undefined;
+/** While set, `crash` messages fail (transiently, so they are retried rather than dead-lettered) once let go. */
+let crashing = true;
+let releaseCrash: () => void = () => undefined;
+const crashHeld = new Promise<void>((resolve) => (releaseCrash = resolve));
+
 @Controller()
 class BatchHandlers {
   @EventPattern(Topics.MessageInbound, BatchByKey)
   async handle(@Payload() events: Probe[], @Ctx() ctx: KafkaBatchContext): Promise<void> {
     calls.push({ ids: events.map((e) => e.id), attempt: ctx.attempt, requestIds: ctx.messages.map((m) => m.requestId) });
+    if (events.some((e) => e.data.kind === 'wait-for-other')) {
+      // Handled one group after another, the other key's group could not start before this one ends: deadlock.
+      waitOutcome = await pollUntil(() => calls.some((c) => c.ids.includes('evt_other_1')), { timeoutMs: 20_000 }).then(
+        () => 'other started' as const,
+        () => 'timed out' as const,
+      );
+    }
+    if (events.some((e) => e.data.kind === 'crash')) {
+      await crashHeld;
+      if (crashing) throw Object.assign(new Error('the process is going down'), { code: 'ECONNRESET' });
+    }
     if (events.some((e) => e.data.kind === 'hold')) await held;
     if (events.some((e) => e.data.kind === 'slow')) await new Promise((r) => setTimeout(r, 13_000));
     if (events.some((e) => e.data.kind === 'poison')) throw new TypeError('cannot handle this payload');
@@ -30,6 +49,15 @@ class BatchHandlers {
 
 @Module({ controllers: [BatchHandlers] })
 class BatchModule {}
+
+/** Keys of `message.inbound` that land on the same partition as `key` (the producer's default partitioner). */
+function keysOnPartitionOf(key: string, count: number): string[] {
+  const partitionMetadata = Array.from({ length: 8 }, (_, partitionId) => ({ partitionId, leader: 0 }) as PartitionMetadata);
+  const partitionOf = (k: string) => Partitioners.DefaultPartitioner()({ topic: 't', partitionMetadata, message: { key: k, value: null } });
+  const keys: string[] = [];
+  for (let i = 0; keys.length < count; i++) if (partitionOf(`ten_T:+9${i}`) === partitionOf(key)) keys.push(`ten_T:+9${i}`);
+  return keys;
+}
 
 /** KafkaTransport's batch handlers (`BatchByKey`) on the real broker: the burst rule's transport half. */
 describe('KafkaTransport batch handlers (real broker)', () => {
@@ -115,6 +143,72 @@ describe('KafkaTransport batch handlers (real broker)', () => {
     expect(dlq.find((m) => m.value.id === 'evt_neighbour')).toBeUndefined();
     await dlq.stop();
   });
+
+  it('handles the groups of different keys in one fetched batch side by side, each key in order in one group', async () => {
+    const [keyA, keyB] = keysOnPartitionOf('ten_T:+1', 2);
+    // Hold the partition so the next fetch brings both keys' messages in one batch.
+    hold();
+    await send('evt_gate', 'hold');
+    await pollUntil(() => callsOf('evt_gate').length > 0, { description: 'the gate message' });
+    await send('evt_waiting_1', 'wait-for-other', keyA);
+    await send('evt_other_1', 'fine', keyB);
+    await send('evt_waiting_2', 'fine', keyA);
+    await send('evt_other_2', 'fine', keyB);
+    const probe = await harness.probe<Probe>(Topics.MessageInbound);
+    await pollUntil(() => probe.find((m) => m.value.id === 'evt_other_2'), { description: 'both keys on the broker' });
+    await probe.stop();
+    release();
+
+    await pollUntil(() => waitOutcome, { description: "key A's group to see key B's start", timeoutMs: 30_000 });
+    expect(waitOutcome).toBe('other started');
+    expect(callsOf('evt_waiting_1').map((c) => c.ids)).toEqual([['evt_waiting_1', 'evt_waiting_2']]);
+    expect(callsOf('evt_other_1').map((c) => c.ids)).toEqual([['evt_other_1', 'evt_other_2']]);
+  });
+
+  it('after a crash with an early group unfinished and a later one done, hands the early group out again', async () => {
+    const crashNamespace = uniqueKafkaNamespace('batch-crash');
+    const options = { brokers: testInfra().kafkaBrokers.split(','), clientId: 'batch-crash-test', namespace: crashNamespace, partitionsConsumedConcurrently: 1 };
+    const start = async () => {
+      const conn = new KafkaConnection(options);
+      const pub = new EventPublisher(conn);
+      const app = await NestFactory.createMicroservice(BatchModule, { strategy: new KafkaTransport(conn, pub), logger: ['error'] });
+      app.useGlobalFilters(new RpcPassThroughFilter());
+      await app.listen();
+      return { app, stop: async () => (await app.close(), await pub.onApplicationShutdown(), await conn.onApplicationShutdown()) };
+    };
+    const crashHarness = await KafkaHarness.start(crashNamespace);
+    const [early, late] = keysOnPartitionOf('ten_T:+1', 2);
+    const publish = (id: string, kind: string, key: string) =>
+      crashHarness.publisher.publishEvent({ id, type: 'message.inbound', version: 1, tenant_id: 'ten_T', occurred_at: new Date().toISOString(), data: { kind } }, key, `req-${id}`);
+    try {
+      // Both on the partition before the consumer starts: its first fetch brings them in one batch.
+      await crashHarness.connection.ensureTopics();
+      await publish('evt_crash_early', 'crash', early);
+      await publish('evt_crash_late', 'fine', late);
+
+      const first = await start();
+      await pollUntil(() => callsOf('evt_crash_late').length > 0 && callsOf('evt_crash_early').length > 0, { description: 'both groups under way' });
+      // Going down while the early group fails (transiently): the late group is done, yet nothing may be committed.
+      const closing = first.stop();
+      releaseCrash();
+      await closing;
+      crashing = false;
+
+      const second = await start();
+      try {
+        await pollUntil(() => callsOf('evt_crash_early').length > 1 && callsOf('evt_crash_late').length > 1, {
+          description: 'both groups handed out again after the restart',
+          timeoutMs: 40_000,
+        });
+      } finally {
+        await second.stop();
+      }
+      expect(callsOf('evt_crash_early').at(-1)!.ids).toEqual(['evt_crash_early']);
+    } finally {
+      releaseCrash();
+      await crashHarness.close();
+    }
+  }, 90_000);
 
   it('keeps heartbeating while a handler outlasts the session time-out, so the message is not handed out again', async () => {
     await send('evt_slow', 'slow');

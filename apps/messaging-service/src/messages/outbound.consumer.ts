@@ -1,16 +1,20 @@
 import { Controller } from '@nestjs/common';
 import { Ctx, EventPattern, Payload } from '@nestjs/microservices';
 import { Topics, type MessageOutboundEvent } from '@parley/contracts';
-import { KafkaContext } from '@parley/kafka';
+import { BatchByKey, KafkaBatchContext } from '@parley/kafka';
 import { OutboundService } from './outbound.service';
 
-/** `message.outbound`: API sends and agent replies to deliver through the tenant's WhatsApp number. */
+/**
+ * `message.outbound`: API sends and agent replies to deliver through the tenant's WhatsApp number, keyed by
+ * conversation. A conversation's messages waiting in a partition come together (BatchByKey), in order, and go to the
+ * intake insert together; the conversations of one fetched batch are taken side by side.
+ */
 @Controller()
 export class OutboundConsumer {
   constructor(private readonly outbound: OutboundService) {}
 
-  @EventPattern(Topics.MessageOutbound)
-  handle(@Payload() event: MessageOutboundEvent, @Ctx() ctx: KafkaContext): Promise<void> {
-    return this.outbound.send(event.tenant_id ?? '', event.data, ctx.requestId);
+  @EventPattern(Topics.MessageOutbound, BatchByKey)
+  handle(@Payload() events: MessageOutboundEvent[], @Ctx() ctx: KafkaBatchContext): Promise<void> {
+    return this.outbound.sendMany(events.map((event, i) => ({ tenantId: event.tenant_id ?? '', data: event.data, requestId: ctx.messages[i].requestId })));
   }
 }

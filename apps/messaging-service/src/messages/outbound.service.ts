@@ -24,6 +24,13 @@ interface NewOutbound {
   request_id: string | null;
 }
 
+/** One `message.outbound` to take. */
+export interface OutboundSend {
+  tenantId: string;
+  data: MessageOutboundData;
+  requestId?: string;
+}
+
 /** Malformed `message.outbound` data: a poison message for the dead-letter topic, never a send. */
 export class InvalidOutboundMessageError extends Error {
   override name = 'InvalidOutboundMessageError';
@@ -45,9 +52,21 @@ export class OutboundService {
     private readonly queue: SendQueue,
   ) {}
 
-  async send(tenantId: string, data: MessageOutboundData, requestId?: string): Promise<void> {
-    assertOutbound(tenantId, data);
-    if (await this.recordNew(tenantId, data, requestId)) return;
+  send(tenantId: string, data: MessageOutboundData, requestId?: string): Promise<void> {
+    return this.sendMany([{ tenantId, data, requestId }]);
+  }
+
+  /**
+   * `send` for several messages (one conversation's, in order): the new ones go to the insert together, as one
+   * statement in their order; any seen before are then settled one by one as `send` would.
+   */
+  async sendMany(sends: readonly OutboundSend[]): Promise<void> {
+    for (const { tenantId, data } of sends) assertOutbound(tenantId, data);
+    const recorded = await Promise.all(sends.map(({ tenantId, data, requestId }) => this.recordNew(tenantId, data, requestId)));
+    for (const [i, { tenantId, data, requestId }] of sends.entries()) if (!recorded[i]) await this.settleSeen(tenantId, data, requestId);
+  }
+
+  private async settleSeen(tenantId: string, data: MessageOutboundData, requestId?: string): Promise<void> {
     // Seen before (a redelivery or a re-publish): make sure it is queued unless done, and finish its announcements.
     const message = await this.db.transaction(async (tx) => {
       const repo = tx.getRepository(MessageEntity);
@@ -67,8 +86,8 @@ export class OutboundService {
 
   /**
    * The common case, a message not seen before, in one statement (atomic): record it and queue it. Messages consumed
-   * side by side (one per partition) share that statement (group commit): the consumer's rate bounds how fast a burst
-   * reaches the send queue. False when a message with this id exists already.
+   * side by side (the groups of every partition's batch) share that statement (group commit): the consumer's rate
+   * bounds how fast a burst reaches the send queue. False when a message with this id exists already.
    */
   private recordNew(tenantId: string, data: MessageOutboundData, requestId?: string): Promise<boolean> {
     return this.newMessages.add({

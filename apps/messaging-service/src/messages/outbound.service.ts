@@ -67,10 +67,10 @@ export class OutboundService {
   }
 
   private async settleSeen(tenantId: string, data: MessageOutboundData, requestId?: string): Promise<void> {
-    // Seen before (a redelivery or a re-publish): make sure it is queued unless done, and finish its announcements.
+    // Seen before (a redelivery or a re-publish; writeNew's insert found the row): make sure it is queued unless
+    // done, and finish its announcements.
     const message = await this.db.transaction(async (tx) => {
       const repo = tx.getRepository(MessageEntity);
-      await repo.createQueryBuilder().insert().values(this.newMessage(tenantId, data)).orIgnore().execute();
       const row = await repo.findOneOrFail({ where: { id: data.message_id }, lock: { mode: 'pessimistic_write' } });
       const ours = row.tenantId === tenantId && row.direction === 'outbound';
       if (ours && row.providerMessageId === null && row.status !== 'failed') await this.queue.enqueue(tx, tenantId, row.id, row.to, data.channel_id ?? null, requestId ?? null);
@@ -124,23 +124,6 @@ export class OutboundService {
     return batch.map((n) => queued.has(n.id));
   }
 
-  private newMessage(tenantId: string, data: MessageOutboundData): MessageEntity {
-    return this.db.getRepository(MessageEntity).create({
-      id: data.message_id,
-      tenantId,
-      direction: 'outbound',
-      channelId: null,
-      from: data.from ? normalisePhone(data.from) : null,
-      to: normalisePhone(data.to),
-      type: data.content.type,
-      body: outboundBody(data.content),
-      template: data.content.type === 'template' ? (data.content.template as StoredTemplate) : null,
-      status: 'sent',
-      statusHistory: [{ status: 'sent', at: data.accepted_at }],
-      error: null,
-      providerMessageId: null,
-    });
-  }
 }
 
 /** The gateway validated the send; anything else reaching here is a bug upstream, not something to send. */

@@ -113,8 +113,9 @@ export async function ensureDependencies() {
   else if (mtime(stamp) < mtime(lock)) reason = 'package-lock.json changed since the last install';
   if (!reason) return 'node_modules is up to date';
   say(`  ${reason}: installing the locked dependencies (a minute or two)...`);
-  const { code } = await run('npm', ['install', '--no-audit', '--no-fund']);
-  if (code !== 0) throw withHint(`npm install failed (exit ${code})`, 'read the npm output above; check network access to the npm registry and that Node is 20.19+.');
+  // `npm ci` installs exactly the lock and never rewrites it, so a fresh clone stays clean after the first command.
+  const { code } = await run('npm', ['ci', '--no-audit', '--no-fund']);
+  if (code !== 0) throw withHint(`npm ci failed (exit ${code})`, 'read the npm output above; check network access to the npm registry and that Node is 20.19+.');
   return `installed (${reason})`;
 }
 

@@ -1,4 +1,5 @@
 import type { AgentRecord, InboundMessageType } from '@parley/contracts';
+import type { DocumentPassage } from '../knowledge/document-passage';
 import type { LeadFacts, LeadField } from '../skills/lead-facts';
 
 /** WhatsApp's limit on a text message's body. */
@@ -61,6 +62,8 @@ export interface ReplyRequest {
   state: SkillState;
   now: Date;
   calendar: BookingCalendar;
+  /** The agent's document passages (CONTRACT.md §11), ranked with its FAQs and instruction sentences. */
+  documents?: DocumentPassage[];
 }
 
 export interface Reply {

@@ -1,26 +1,32 @@
 import { DashboardAssets } from './dashboard-assets';
 
+const PAGE = '<!doctype html><div id="root"></div>';
 const build = () =>
   new Map([
-    ['index.html', Buffer.from('<!doctype html><div id="root"></div>')],
+    ['index.html', Buffer.from(PAGE)],
     ['assets/index-abc123.js', Buffer.from('console.log(1)')],
     ['assets/index-abc123.css', Buffer.from('body{}')],
   ]);
+const page = { contentType: 'text/html; charset=utf-8', immutable: false };
 
 describe('DashboardAssets', () => {
   const assets = new DashboardAssets(build);
 
   it('serves the app at the root and at any page path (SPA fallback)', () => {
     for (const path of ['', '/', '/agents', '/webhooks/whk_1', '/playground?x=1']) {
-      expect(assets.resolve(path)?.body.toString()).toContain('id="root"');
-      expect(assets.resolve(path)?.contentType).toBe('text/html; charset=utf-8');
-      expect(assets.resolve(path)?.immutable).toBe(false);
+      const asset = assets.resolve(path);
+      expect(asset?.body.toString()).toBe(PAGE);
+      expect(asset).toMatchObject(page);
     }
   });
 
   it('serves built files with their type, hashed assets as immutable', () => {
-    expect(assets.resolve('/assets/index-abc123.js')).toMatchObject({ contentType: 'text/javascript; charset=utf-8', immutable: true });
-    expect(assets.resolve('/assets/index-abc123.css')).toMatchObject({ contentType: 'text/css; charset=utf-8', immutable: true });
+    const script = assets.resolve('/assets/index-abc123.js');
+    expect(script).toMatchObject({ contentType: 'text/javascript; charset=utf-8', immutable: true });
+    expect(script?.body.toString()).toBe('console.log(1)');
+    const styles = assets.resolve('/assets/index-abc123.css?v=2');
+    expect(styles).toMatchObject({ contentType: 'text/css; charset=utf-8', immutable: true });
+    expect(styles?.body.toString()).toBe('body{}');
   });
 
   it('answers nothing for a missing file or a path outside the build, never the page', () => {
@@ -36,6 +42,8 @@ describe('DashboardAssets', () => {
     expect(later.resolve('/')).toBeUndefined();
     source.files = build();
     expect(later.built).toBe(true);
-    expect(later.resolve('/agents')).toBeDefined();
+    const asset = later.resolve('/agents');
+    expect(asset?.body.toString()).toBe(PAGE);
+    expect(asset).toMatchObject(page);
   });
 });

@@ -190,7 +190,7 @@ describe('Parley end to end: the whole system over HTTP, on real Kafka and Postg
       type: 'text',
       message: 'Your order is ready',
     });
-    expect(['accepted', 'sent', 'delivered', 'read']).toContain(record.status);
+    expect(['sent', 'delivered', 'read']).toContain(record.status);
     expect(Array.isArray(record.status_history)).toBe(true);
 
     const foreign = await stranger.GET('/api/v1/messages/{message_id}', message);

@@ -5,6 +5,8 @@ export * from './http/validation';
 export * from './http/nul-characters';
 export * from './http/http-timeouts';
 export * from './http/client-errors';
+export * from './egress/address-policy';
+export * from './egress/url-policy';
 export * from './logging/logging';
 export * from './logging/secret-shapes';
 export * from './health/readiness';

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { registeredRoutes } from '../http/route-registry';
 import { GatewayTestApp } from '../test/gateway-test-app';
-import { DOCS_PATH, OPENAPI_JSON_PATH } from './openapi-document';
+import { DOCS_PATH, OPENAPI_JSON_PATH, UI_PATHS } from './openapi-document';
 
 const ROOT = join(__dirname, '../../../..');
 const CLIENT_TYPES_FILE = 'libs/api-client/src/generated/parley-api.ts';
@@ -25,7 +25,7 @@ function runTool(script: string, document: OpenAPIObject): string {
 const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
 
 /** Routes that serve the reference itself or a UI (not API operations). */
-const NOT_OPERATIONS = [OPENAPI_JSON_PATH, DOCS_PATH, '/dashboard'];
+const NOT_OPERATIONS = [OPENAPI_JSON_PATH, DOCS_PATH, ...UI_PATHS];
 const isOperation = (url: string) => !NOT_OPERATIONS.some((prefix) => url === prefix || url.startsWith(`${prefix}/`));
 
 /** Fastify's `/api/v1/agents/:agent_name` → OpenAPI's `/api/v1/agents/{agent_name}`. */
@@ -92,6 +92,11 @@ describe('gateway: OpenAPI document, reference page and typed client', () => {
     expect(document.paths['/oauth/token'].post?.requestBody).toEqual(
       expect.objectContaining({ content: expect.objectContaining({ 'application/x-www-form-urlencoded': expect.anything(), 'application/json': expect.anything() }) }),
     );
+  });
+
+  it('documents only the message statuses the system produces (CONTRACT.md §4: sent, delivered, read, failed; received inbound)', () => {
+    const message = (document.components?.schemas as Record<string, { properties: Record<string, { enum?: string[] }> }>).Message;
+    expect([...(message.properties.status.enum ?? [])].sort()).toEqual(['delivered', 'failed', 'read', 'received', 'sent']);
   });
 
   it('reads request schemas from the DTO rules (lengths, enums, required fields, no unknown fields)', () => {

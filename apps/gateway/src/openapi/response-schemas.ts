@@ -1,5 +1,5 @@
 import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
-import { DELIVERY_STATUSES, ProblemTypes, SKILLS, SUPPORTED_CHANNELS, WEBHOOK_EVENT_TYPES, WHATSAPP_PROVIDERS } from '@parley/contracts';
+import { DELIVERY_STATUSES, MESSAGE_STATUSES, ProblemTypes, SKILLS, SUPPORTED_CHANNELS, WEBHOOK_EVENT_TYPES, WHATSAPP_PROVIDERS } from '@parley/contracts';
 import { PLANS } from '../accounts/tenant.entity';
 import { schemaRef, type Schema } from './dto-schema';
 
@@ -117,7 +117,7 @@ export const RESPONSE_SCHEMAS: Record<string, SchemaObject> = {
       to: string,
       type: string,
       message: string,
-      status: enumOf(['accepted', 'sent', 'delivered', 'read', 'failed', 'received']),
+      status: enumOf(MESSAGE_STATUSES),
       status_history: { type: 'array', items: record({ status: string, at: timestamp }) },
       error: record({ code: string, title: string }),
       created_at: timestamp,

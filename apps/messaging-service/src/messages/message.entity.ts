@@ -1,8 +1,7 @@
-import type { InboundMessageType, MessageError } from '@parley/contracts';
+import type { InboundMessageType, MessageError, MessageStatus } from '@parley/contracts';
 import { Column, CreateDateColumn, Entity, PrimaryColumn, UpdateDateColumn } from 'typeorm';
 
 export type MessageDirection = 'outbound' | 'inbound';
-export type MessageStatus = 'sent' | 'delivered' | 'read' | 'failed' | 'received';
 
 /** The Cloud API `template` of a template message, as it was sent (components are JSON from the send body). */
 export interface StoredTemplate {

@@ -3,8 +3,7 @@ import http, { type IncomingHttpHeaders } from 'node:http';
 import https from 'node:https';
 import { isIP } from 'node:net';
 import { performance } from 'node:perf_hooks';
-import { isPublicAddress } from './address-policy';
-import { publicOnlyLookup, urlHost } from './url-policy';
+import { isPublicAddress, publicOnlyLookup, urlHost } from '@parley/service-kit';
 
 /** Response bytes read at most (enough to drain a typical answer so the connection can be reused). */
 export const RESPONSE_READ_CAP_BYTES = 16 * 1024;

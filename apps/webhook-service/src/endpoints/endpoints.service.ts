@@ -15,7 +15,7 @@ import { ProblemException, validateDto } from '@parley/service-kit';
 import { DataSource, type Repository } from 'typeorm';
 import { WebhookServiceConfig } from '../config/webhook-service.config';
 import { generateSecret } from '../deliveries/signing';
-import { urlViolation } from '../egress/url-policy';
+import { urlViolation } from '@parley/service-kit';
 import { EndpointEntity } from './endpoint.entity';
 import { toEndpointRecord } from './endpoints.mapper';
 

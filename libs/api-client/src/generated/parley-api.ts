@@ -309,7 +309,7 @@ export interface paths {
         };
         /**
          * Stream the tenant’s events (server-sent events)
-         * @description The dashboard’s live updates (CONTRACT.md §8): one long-lived answer that counts as one request against the daily quota. Each event is `id: <event id>`, `event: <type>` (`message.received`, `message.status`, `lead.captured`, `appointment.booked`, `conversation.handoff`) and `data: <the webhook body of that event, JSON>`, for the caller’s tenant only, from the moment the stream opens. A `: keep-alive` comment comes every 15 s; `retry:` suggests the reconnection delay. A client that stops reading is disconnected; on reconnecting it should refetch what it shows. At most 10 streams per tenant are open at once (429 beyond).
+         * @description The dashboard’s live updates (CONTRACT.md §8): one long-lived answer that counts as one request against the daily quota. Each event is `id: <event id>`, `event: <type>` (`message.received`, `message.status`, `lead.captured`, `lead.updated`, `appointment.booked`, `appointment.rescheduled`, `appointment.cancelled`, `conversation.handoff`) and `data: <the webhook body of that event, JSON>`, for the caller’s tenant only, from the moment the stream opens. A `: keep-alive` comment comes every 15 s; `retry:` suggests the reconnection delay. A client that stops reading is disconnected; on reconnecting it should refetch what it shows. At most 10 streams per tenant are open at once (429 beyond).
          */
         get: operations["EventsStream_stream"];
         put?: never;
@@ -929,7 +929,7 @@ export interface components {
             created_at: string;
             description: string | null;
             enabled: boolean;
-            events: ("message.received" | "message.status" | "lead.captured" | "appointment.booked" | "conversation.handoff" | "webhook.endpoint_disabled")[];
+            events: ("message.received" | "message.status" | "lead.captured" | "lead.updated" | "appointment.booked" | "appointment.rescheduled" | "appointment.cancelled" | "conversation.handoff" | "webhook.endpoint_disabled")[];
             /** @example whk_01JD3S4ZC5Q2X8V6N7M9P0R1T2 */
             id: string;
             ordered: boolean;
@@ -940,7 +940,7 @@ export interface components {
         CreateWebhookBody: {
             description?: string;
             enabled?: boolean;
-            events?: ("message.received" | "message.status" | "lead.captured" | "appointment.booked" | "conversation.handoff" | "webhook.endpoint_disabled")[];
+            events?: ("message.received" | "message.status" | "lead.captured" | "lead.updated" | "appointment.booked" | "appointment.rescheduled" | "appointment.cancelled" | "conversation.handoff" | "webhook.endpoint_disabled")[];
             ordered?: boolean;
             tenant_id?: string;
             /** Format: uri */
@@ -1127,7 +1127,7 @@ export interface components {
         UpdateWebhookBody: {
             description?: string;
             enabled?: boolean;
-            events?: ("message.received" | "message.status" | "lead.captured" | "appointment.booked" | "conversation.handoff" | "webhook.endpoint_disabled")[];
+            events?: ("message.received" | "message.status" | "lead.captured" | "lead.updated" | "appointment.booked" | "appointment.rescheduled" | "appointment.cancelled" | "conversation.handoff" | "webhook.endpoint_disabled")[];
             ordered?: boolean;
             tenant_id?: string;
             /** Format: uri */
@@ -1156,7 +1156,7 @@ export interface components {
             created_at: string;
             description: string | null;
             enabled: boolean;
-            events: ("message.received" | "message.status" | "lead.captured" | "appointment.booked" | "conversation.handoff" | "webhook.endpoint_disabled")[];
+            events: ("message.received" | "message.status" | "lead.captured" | "lead.updated" | "appointment.booked" | "appointment.rescheduled" | "appointment.cancelled" | "conversation.handoff" | "webhook.endpoint_disabled")[];
             /** @example whk_01JD3S4ZC5Q2X8V6N7M9P0R1T2 */
             id: string;
             ordered: boolean;

@@ -36,6 +36,10 @@ export interface UpdateChannelRequest {
   send_limit_per_second?: number | null;
 }
 
+/** Every status a message record can have (CONTRACT.md §4): an outbound message's, or `received` for an inbound one. */
+export const MESSAGE_STATUSES = ['sent', 'delivered', 'read', 'failed', 'received'] as const satisfies readonly (OutboundStatus | 'received')[];
+export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
+
 /** A message as `GET /api/v1/messages/{id}` answers it (CONTRACT.md §4). */
 export interface MessageRecord {
   message_id: string;
@@ -45,7 +49,7 @@ export interface MessageRecord {
   to: string;
   type: InboundMessageType | 'template';
   message: string;
-  status: OutboundStatus | 'received' | 'accepted';
+  status: MessageStatus;
   status_history: { status: string; at: string }[];
   error?: MessageError;
   created_at: string;

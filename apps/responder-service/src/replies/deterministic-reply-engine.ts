@@ -4,7 +4,8 @@ import { appointmentBooking, bookingContinues, wantsBooking } from '../skills/ap
 import { bookingOf, hasWhen, parseWhen } from '../skills/calendar';
 import { answerFromFaq, faqAnswer, unknownQuestion } from '../skills/faq.skill';
 import { hasLeadFacts, leadCapture, leadInProgress, wantsLeadCapture } from '../skills/lead-capture.skill';
-import { asksForHuman, isNo, isQuestion, isYes, type SkillAnswer } from '../skills/skill';
+import { asksForHuman, isNo, isQuestion, isYes, type SkillAnswer, type SkillRequest } from '../skills/skill';
+import { detectLanguage } from '../knowledge/language';
 import { ReplyEngine, composeReply, type Reply, type ReplyRequest } from './reply-engine';
 import { keywords } from './text-match';
 
@@ -43,7 +44,9 @@ export class DeterministicReplyEngine extends ReplyEngine {
   }
 }
 
-async function route(request: ReplyRequest): Promise<SkillAnswer> {
+async function route(replyRequest: ReplyRequest): Promise<SkillAnswer> {
+  const language = detectLanguage(replyRequest.message.text, replyRequest.state.language);
+  const request: SkillRequest = { ...replyRequest, language, state: { ...replyRequest.state, language } };
   const { agent, state } = request;
   const text = request.message.text;
   const has = (skill: Skill) => agent.skills.includes(skill);

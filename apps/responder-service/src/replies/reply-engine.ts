@@ -1,5 +1,6 @@
 import type { AgentRecord, InboundMessageType } from '@parley/contracts';
 import type { DocumentPassage } from '../knowledge/document-passage';
+import type { Language } from '../knowledge/language';
 import type { LeadFacts, LeadField } from '../skills/lead-facts';
 
 /** WhatsApp's limit on a text message's body. */
@@ -16,6 +17,8 @@ export interface ConversationTurn {
  * as a value: they get it and return the next one; nothing else carries skill progress.
  */
 export interface SkillState {
+  /** The conversation's language so far: a short or ambiguous message ("ok", "10:30") keeps it. */
+  language?: Language;
   lead?: { facts: LeadFacts; asking: LeadField | null; done: boolean };
   booking?: {
     stage: 'choosing' | 'confirming' | 'booked';

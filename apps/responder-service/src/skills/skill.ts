@@ -1,4 +1,5 @@
 import type { Skill } from '@parley/contracts';
+import type { Language } from '../knowledge/language';
 import type { ReplyEffects, ReplyRequest, SkillState } from '../replies/reply-engine';
 
 /** One skill's answer to a message: the text (before greeting), the next skill memory, and what should happen. */
@@ -10,7 +11,8 @@ export interface SkillAnswer {
   effects?: ReplyEffects;
 }
 
-export type SkillRequest = ReplyRequest;
+/** What a skill answers: the request, and the customer's language (detected by the engine, CONTRACT.md §11). */
+export type SkillRequest = ReplyRequest & { language: Language };
 
 const YES = /^\s*(y|yes+|yep|yeah|yea|yup|ya|sure|ok|okay|k|confirm(ed)?|correct|perfect|great|fine|sounds good|that works|works for me|please do|go ahead|book it|do it|deal|absolutely|definitely)\b/i;
 const NO = /^\s*(n|no+|nope|nah|not really|cancel|don'?t|do not|never mind|nevermind)\b/i;

@@ -4,6 +4,7 @@ import { basename, join, resolve } from 'node:path';
 import { DashboardAssets, readBuildDirectory } from './dashboard-assets';
 import { DashboardConfig } from './dashboard.config';
 import { DashboardController } from './dashboard.controller';
+import { FaviconController } from './favicon.controller';
 import { PlaygroundController } from './playground.controller';
 import { PlaygroundService } from './playground.service';
 
@@ -16,9 +17,9 @@ export function dashboardBuildDirectory(): string {
   return basename(top) === 'dist' ? join(top, 'apps', 'dashboard') : join(top, 'dist', 'apps', 'dashboard');
 }
 
-/** The dashboard's built assets at `/dashboard` (CONTRACT.md §8) and its playground relay to the WhatsApp sandbox. */
+/** The dashboard's built assets at `/dashboard` (CONTRACT.md §8), its icon, and its playground relay to the WhatsApp sandbox. */
 @Module({
-  controllers: [DashboardController, PlaygroundController],
+  controllers: [DashboardController, FaviconController, PlaygroundController],
   providers: [
     { provide: DashboardAssets, useFactory: () => new DashboardAssets(readBuildDirectory(dashboardBuildDirectory())) },
     { provide: DashboardConfig, useFactory: () => loadConfig(DashboardConfig) },

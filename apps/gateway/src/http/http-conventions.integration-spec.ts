@@ -76,4 +76,20 @@ describe('gateway: HTTP conventions', () => {
     expect(ready.status).toBe(200);
     expect(ready.body.checks).toEqual({ database: { ok: true }, kafka: { ok: true }, redis: { ok: true } });
   });
+
+  it('serves the icon browsers ask for at the origin root (/favicon.ico) and the one the dashboard links (/favicon.svg)', async () => {
+    const ico = await fetch(`${gw.baseUrl}/favicon.ico`);
+    expect(ico.status).toBe(200);
+    expect(ico.headers.get('content-type')).toBe('image/x-icon');
+    const bytes = Buffer.from(await ico.arrayBuffer());
+    // An ICO directory (reserved 0, type 1 = icon, one image) whose one image is a 32×32 PNG.
+    expect([bytes.readUInt16LE(0), bytes.readUInt16LE(2), bytes.readUInt16LE(4), bytes[6], bytes[7]]).toEqual([0, 1, 1, 32, 32]);
+    expect(bytes.subarray(bytes.readUInt32LE(18), bytes.readUInt32LE(18) + 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
+    expect(bytes.length).toBe(22 + bytes.readUInt32LE(14));
+
+    const svg = await gw.request('GET', '/favicon.svg');
+    expect(svg.status).toBe(200);
+    expect(svg.headers.get('content-type')).toContain('image/svg+xml');
+    expect(svg.body).toMatch(/^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg"[^>]*>.*<\/svg>$/s);
+  });
 });

@@ -5,3 +5,4 @@ export * from './fake-llm/fake-llm-server';
 export * from './event-contracts';
 export * from './private-postgres';
 export * from './private-kafka';
+export * from './fake-llm/fake-embeddings';

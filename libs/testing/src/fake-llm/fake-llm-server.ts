@@ -1,18 +1,27 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { rejectChatRequest, type RequestRejection } from './chat-request-rules';
+import { embeddingsResponse } from './fake-embeddings';
 
 /**
- * A local stand-in for an OpenAI-compatible LLM server, speaking the chat-completions wire format: `POST
- * /v1/chat/completions` with `messages` and `tools`, answering `choices[0].message` with `content` or `tool_calls`
- * (arguments as a JSON string, `finish_reason: "tool_calls"`), and OpenAI's error bodies `{error: {message, type,
- * param, code}}`. Tests script each answer; without a script it answers from the agent's FAQ tool, so a development
- * stack can be pointed at it (`LLM_BASE_URL=http://127.0.0.1:3200/v1`).
+ * A local stand-in for an OpenAI-compatible LLM server, as strict as OpenAI's own: `POST /v1/chat/completions` with
+ * `messages` and `tools`, answering `choices[0].message` with `content`, `tool_calls` (arguments as a JSON string,
+ * `finish_reason: "tool_calls"`) or a `refusal`; `POST /v1/embeddings` with deterministic vectors; and OpenAI's
+ * error bodies `{error: {message, type, param, code}}`, including the 400s for a request OpenAI would refuse (unknown
+ * fields, no model, a tool message answering no call, roles out of order: chat-request-rules.ts). Tests script each
+ * answer; without a script it answers from the agent's knowledge tool, so a development stack can be pointed at it
+ * (`LLM_BASE_URL=http://127.0.0.1:3200/v1`).
  */
 
 export interface FakeLlmRequest {
   model: string;
-  messages: { role: string; content?: string | null; tool_calls?: { id: string; function: { name: string; arguments: string } }[]; tool_call_id?: string }[];
+  messages: {
+    role: string;
+    content?: string | null;
+    tool_calls?: { id: string; type: 'function'; function: { name: string; arguments: string } }[];
+    tool_call_id?: string;
+  }[];
   tools?: { type: 'function'; function: { name: string; description?: string; parameters?: unknown } }[];
   tool_choice?: unknown;
   [field: string]: unknown;
@@ -28,6 +37,7 @@ export interface FakeToolCall {
 export type FakeLlmStep = { delayMs?: number } & (
   | { content: string }
   | { toolCalls: FakeToolCall[]; content?: string | null }
+  | { refusal: string }
   | { status: number; message: string; type?: string; code?: string | null }
 );
 
@@ -40,21 +50,27 @@ export interface FakeLlmOptions {
   port?: number;
   /** When set, requests must carry `Authorization: Bearer <apiKey>` (else 401, as OpenAI answers). */
   apiKey?: string;
+  /** Serve `POST /v1/embeddings` (default true); false plays a server that has no embeddings model (404). */
+  embeddings?: boolean;
 }
 
 export class FakeLlmServer {
   /** Every well-formed chat-completions request received, in order. */
   readonly requests: FakeLlmRequest[] = [];
-  private script: FakeLlmScript = answerFromFaqs;
+  /** The inputs of every well-formed embeddings request received, in order. */
+  readonly embeddingRequests: string[][] = [];
+  /** Every request refused with a 400, with the reason given: a client sending one has a bug. */
+  readonly rejected: RequestRejection[] = [];
+  private script: FakeLlmScript = answerFromKnowledge;
 
   private constructor(
     private readonly server: Server,
-    private readonly apiKey: string | undefined,
+    private readonly options: FakeLlmOptions,
   ) {}
 
   static async start(options: FakeLlmOptions = {}): Promise<FakeLlmServer> {
     const server = createServer();
-    const fake = new FakeLlmServer(server, options.apiKey);
+    const fake = new FakeLlmServer(server, options);
     server.on('request', (req: IncomingMessage, res: ServerResponse) => void fake.handle(req, res));
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
@@ -77,7 +93,9 @@ export class FakeLlmServer {
   /** Forgets the requests seen and goes back to the default script. */
   reset(): void {
     this.requests.length = 0;
-    this.script = answerFromFaqs;
+    this.embeddingRequests.length = 0;
+    this.rejected.length = 0;
+    this.script = answerFromKnowledge;
   }
 
   async close(): Promise<void> {
@@ -88,37 +106,49 @@ export class FakeLlmServer {
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     try {
       const path = new URL(req.url ?? '/', 'http://fake').pathname;
-      if (this.apiKey !== undefined && req.headers.authorization !== `Bearer ${this.apiKey}`) {
+      const { apiKey } = this.options;
+      if (apiKey !== undefined && req.headers.authorization !== `Bearer ${apiKey}`) {
         return send(res, 401, openAiError('Incorrect API key provided.', 'invalid_request_error', 'invalid_api_key'));
       }
       if (req.method === 'GET' && path === '/v1/models') {
         return send(res, 200, { object: 'list', data: [{ id: 'fake-model', object: 'model', created: 0, owned_by: 'parley' }] });
       }
-      if (req.method !== 'POST' || path !== '/v1/chat/completions') {
-        return send(res, 404, openAiError(`Invalid URL (${req.method} ${path})`, 'invalid_request_error', null));
-      }
-      let body: FakeLlmRequest;
+      const route = req.method === 'POST' && (path === '/v1/chat/completions' || (path === '/v1/embeddings' && this.options.embeddings !== false)) ? path : null;
+      if (!route) return send(res, 404, openAiError(`Invalid URL (${req.method} ${path})`, 'invalid_request_error', null));
+      let body: unknown;
       try {
-        body = JSON.parse(await readBody(req)) as FakeLlmRequest;
+        body = JSON.parse(await readBody(req));
       } catch {
-        return send(res, 400, openAiError('We could not parse the JSON body of your request.', 'invalid_request_error', null));
+        return this.refuse(res, { message: 'We could not parse the JSON body of your request.', param: null, code: null });
       }
-      if (typeof body?.model !== 'string' || body.model === '') return send(res, 400, openAiError('you must provide a model parameter', 'invalid_request_error', null));
-      if (!Array.isArray(body.messages) || body.messages.length === 0) {
-        return send(res, 400, openAiError("Invalid value for 'messages': expected a non-empty array.", 'invalid_request_error', null));
+      if (route === '/v1/embeddings') {
+        const answer = embeddingsResponse(body);
+        if ('rejection' in answer) return this.refuse(res, answer.rejection);
+        const input = (body as { input: string | string[] }).input;
+        this.embeddingRequests.push(typeof input === 'string' ? [input] : input);
+        return send(res, 200, answer.response);
       }
-      const index = this.requests.push(body) - 1;
-      const step = await this.script(body, index);
+      const rejection = rejectChatRequest(body);
+      if (rejection) return this.refuse(res, rejection);
+      const request = body as FakeLlmRequest;
+      const index = this.requests.push(request) - 1;
+      const step = await this.script(request, index);
       if (step.delayMs) await new Promise((r) => setTimeout(r, step.delayMs));
       if ('status' in step) return send(res, step.status, openAiError(step.message, step.type ?? 'server_error', step.code ?? null));
-      return send(res, 200, completion(body.model, step));
+      return send(res, 200, completion(request.model, step));
     } catch (err) {
       send(res, 500, openAiError(`The fake server failed: ${(err as Error).message}`, 'server_error', null));
     }
   }
+
+  private refuse(res: ServerResponse, rejection: RequestRejection): void {
+    this.rejected.push(rejection);
+    send(res, 400, { error: { message: rejection.message, type: 'invalid_request_error', param: rejection.param, code: rejection.code } });
+  }
 }
 
-function completion(model: string, step: { content: string } | { toolCalls: FakeToolCall[]; content?: string | null }) {
+function completion(model: string, step: { content: string } | { toolCalls: FakeToolCall[]; content?: string | null } | { refusal: string }) {
+  if ('refusal' in step) return envelope(model, { role: 'assistant', content: null, refusal: step.refusal }, 'stop');
   const toolCalls =
     'toolCalls' in step
       ? step.toolCalls.map((c) => ({
@@ -127,20 +157,18 @@ function completion(model: string, step: { content: string } | { toolCalls: Fake
           function: { name: c.name, arguments: typeof c.arguments === 'string' ? c.arguments : JSON.stringify(c.arguments) },
         }))
       : undefined;
+  const message = { role: 'assistant', content: step.content ?? null, refusal: null, ...(toolCalls ? { tool_calls: toolCalls } : {}) };
+  return envelope(model, message, toolCalls ? 'tool_calls' : 'stop');
+}
+
+function envelope(model: string, message: Record<string, unknown>, finishReason: 'stop' | 'tool_calls') {
   return {
     id: `chatcmpl-${randomBytes(12).toString('hex')}`,
     object: 'chat.completion',
     created: Math.floor(Date.now() / 1000),
     model,
     system_fingerprint: null,
-    choices: [
-      {
-        index: 0,
-        message: { role: 'assistant', content: step.content ?? null, refusal: null, ...(toolCalls ? { tool_calls: toolCalls } : {}) },
-        logprobs: null,
-        finish_reason: toolCalls ? 'tool_calls' : 'stop',
-      },
-    ],
+    choices: [{ index: 0, message, logprobs: null, finish_reason: finishReason }],
     usage: { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 },
   };
 }
@@ -164,17 +192,18 @@ function readBody(req: IncomingMessage): Promise<string> {
 }
 
 /**
- * The unscripted behaviour, enough for a demo: look the customer's message up with the `search_faqs` tool when the
- * agent has it, then answer with the best match (or admit not knowing); without that tool, acknowledge the message.
+ * The unscripted behaviour, enough for a demo: look the customer's message up with the `search_knowledge` tool when
+ * the agent has it, then answer with the best passage, citing its id the way the responder asks (`[id]`), or admit not
+ * knowing; without that tool, acknowledge the message.
  */
-export const answerFromFaqs: FakeLlmScript = (request) => {
+export const answerFromKnowledge: FakeLlmScript = (request) => {
   const last = request.messages[request.messages.length - 1];
   if (last.role === 'tool') {
-    const result = JSON.parse(last.content ?? '{}') as { matches?: { answer: string }[] };
-    const best = result.matches?.[0];
-    return { content: best ? best.answer : "I'm not sure about that. Would you like me to connect you with a person from our team?" };
+    const result = JSON.parse(last.content ?? '{}') as { passages?: { id: string; text: string }[] };
+    const best = result.passages?.[0];
+    return { content: best ? `${best.text} [${best.id}]` : "I'm not sure about that. Would you like me to connect you with a person from our team?" };
   }
   const question = [...request.messages].reverse().find((m) => m.role === 'user')?.content ?? '';
-  if (request.tools?.some((t) => t.function.name === 'search_faqs')) return { toolCalls: [{ name: 'search_faqs', arguments: { question } }] };
+  if (request.tools?.some((t) => t.function.name === 'search_knowledge')) return { toolCalls: [{ name: 'search_knowledge', arguments: { query: question } }] };
   return { content: `Thanks for your message! (fake LLM: "${question.slice(0, 100)}")` };
 };

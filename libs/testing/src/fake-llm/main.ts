@@ -7,7 +7,7 @@ import { FakeLlmServer } from './fake-llm-server';
  */
 async function main(): Promise<void> {
   const server = await FakeLlmServer.start({ port: Number(process.env['FAKE_LLM_PORT'] ?? 3200) });
-  process.stdout.write(`fake OpenAI-compatible LLM at ${server.baseUrl} (POST /chat/completions)\n`);
+  process.stdout.write(`fake OpenAI-compatible LLM at ${server.baseUrl} (POST /chat/completions, /embeddings)\n`);
   const stop = () => void server.close().then(() => process.exit(0));
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);

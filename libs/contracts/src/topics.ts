@@ -15,10 +15,16 @@ export const Topics = {
   MessageStatus: 'message.status',
   /** Agent configuration changed (full record; compacted). Key: `${tenant_id}:${name}`. */
   AgentChanged: 'agent.changed',
-  /** Public event: the lead_capture skill completed a lead. Key: `${tenant_id}:${customer}`. */
+  /** Public event: the lead_capture skill stored a lead (a name and a way to reach the person). Key: `${tenant_id}:${customer}`. */
   LeadCaptured: 'lead.captured',
+  /** Public event: later details changed a captured lead (same lead id). Key: `${tenant_id}:${customer}`. */
+  LeadUpdated: 'lead.updated',
   /** Public event: the appointment_booking skill booked a slot. Key: `${tenant_id}:${customer}`. */
   AppointmentBooked: 'appointment.booked',
+  /** Public event: a booked appointment moved to another slot (same appointment id). Key: `${tenant_id}:${customer}`. */
+  AppointmentRescheduled: 'appointment.rescheduled',
+  /** Public event: a booked appointment was cancelled. Key: `${tenant_id}:${customer}`. */
+  AppointmentCancelled: 'appointment.cancelled',
   /** Public event: a conversation was handed off to a human. Key: `${tenant_id}:${customer}`. */
   ConversationHandoff: 'conversation.handoff',
   /** A WhatsApp channel changed or was disconnected (full record; compacted). Key: `${tenant_id}:${channel_id}`. */
@@ -65,7 +71,10 @@ export const TOPIC_SPECS: readonly TopicSpec[] = [
   { name: Topics.MessageStatus, partitions: 8 },
   { name: Topics.AgentChanged, partitions: 4, config: { 'cleanup.policy': 'compact' } },
   { name: Topics.LeadCaptured, partitions: 4 },
+  { name: Topics.LeadUpdated, partitions: 4 },
   { name: Topics.AppointmentBooked, partitions: 4 },
+  { name: Topics.AppointmentRescheduled, partitions: 4 },
+  { name: Topics.AppointmentCancelled, partitions: 4 },
   { name: Topics.ConversationHandoff, partitions: 4 },
   { name: Topics.ChannelChanged, partitions: 4, config: { 'cleanup.policy': 'compact' } },
   ...Object.values(RpcTopics).map((name) => ({ name, partitions: 4, config: { 'retention.ms': String(DAY_MS) } })),
@@ -78,7 +87,10 @@ export const TOPIC_SPECS: readonly TopicSpec[] = [
     Topics.MessageStatus,
     Topics.AgentChanged,
     Topics.LeadCaptured,
+    Topics.LeadUpdated,
     Topics.AppointmentBooked,
+    Topics.AppointmentRescheduled,
+    Topics.AppointmentCancelled,
     Topics.ConversationHandoff,
   ].map(
     (name) => ({

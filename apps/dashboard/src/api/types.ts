@@ -38,7 +38,10 @@ export const WEBHOOK_EVENTS: readonly WebhookEventType[] = [
   'message.received',
   'message.status',
   'lead.captured',
+  'lead.updated',
   'appointment.booked',
+  'appointment.rescheduled',
+  'appointment.cancelled',
   'conversation.handoff',
   'webhook.endpoint_disabled',
 ];

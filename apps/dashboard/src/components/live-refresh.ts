@@ -3,15 +3,17 @@ import type { LiveRefresh } from './use-async';
 
 /** The event types the stream carries (the webhook event types, CONTRACT.md §5). */
 const MESSAGE_EVENTS = ['message.received', 'message.status'] as const;
-const ENGAGEMENT_EVENTS = ['lead.captured', 'appointment.booked', 'conversation.handoff'] as const;
+const LEAD_EVENTS = ['lead.captured', 'lead.updated'] as const;
+const APPOINTMENT_EVENTS = ['appointment.booked', 'appointment.rescheduled', 'appointment.cancelled'] as const;
+const ENGAGEMENT_EVENTS = [...LEAD_EVENTS, ...APPOINTMENT_EVENTS, 'conversation.handoff'] as const;
 
 /** The message log: a message came in, or one sent changed status. */
 export const MESSAGES_LIVE: LiveRefresh = { events: MESSAGE_EVENTS };
 
 /** Conversations: their messages, and what the agents made of them. */
 export const CONVERSATIONS_LIVE: LiveRefresh = { events: [...MESSAGE_EVENTS, ...ENGAGEMENT_EVENTS] };
-export const LEADS_LIVE: LiveRefresh = { events: ['lead.captured'] };
-export const APPOINTMENTS_LIVE: LiveRefresh = { events: ['appointment.booked'] };
+export const LEADS_LIVE: LiveRefresh = { events: LEAD_EVENTS };
+export const APPOINTMENTS_LIVE: LiveRefresh = { events: APPOINTMENT_EVENTS };
 
 /**
  * Webhook deliveries follow every event: the webhook service delivers it a moment later (and retries), and no event

@@ -8,7 +8,16 @@ import { SseConnection, type SseLimits } from './sse-connection';
 import { eventFrame } from './sse-frame';
 
 /** The public events the dashboard shows: exactly the tenant webhook bodies (CONTRACT.md §5), nothing internal. */
-export const STREAMED_TOPICS = [Topics.MessageReceived, Topics.MessageStatus, Topics.LeadCaptured, Topics.AppointmentBooked, Topics.ConversationHandoff] as const;
+export const STREAMED_TOPICS = [
+  Topics.MessageReceived,
+  Topics.MessageStatus,
+  Topics.LeadCaptured,
+  Topics.LeadUpdated,
+  Topics.AppointmentBooked,
+  Topics.AppointmentRescheduled,
+  Topics.AppointmentCancelled,
+  Topics.ConversationHandoff,
+] as const;
 
 /** Open streams one tenant may hold on one instance (a few dashboard tabs; more is a leak or abuse). */
 export const MAX_STREAMS_PER_TENANT = 10;

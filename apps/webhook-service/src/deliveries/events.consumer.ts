@@ -3,8 +3,11 @@ import { EventPattern, Payload } from '@nestjs/microservices';
 import {
   Topics,
   type AppointmentBookedEvent,
+  type AppointmentCancelledEvent,
+  type AppointmentRescheduledEvent,
   type ConversationHandoffEvent,
   type LeadCapturedEvent,
+  type LeadUpdatedEvent,
   type MessageReceivedEvent,
   type MessageStatusEvent,
 } from '@parley/contracts';
@@ -30,8 +33,23 @@ export class EventsConsumer {
     await this.deliveries.ingest(event);
   }
 
+  @EventPattern(Topics.LeadUpdated)
+  async onLeadUpdated(@Payload() event: LeadUpdatedEvent): Promise<void> {
+    await this.deliveries.ingest(event);
+  }
+
   @EventPattern(Topics.AppointmentBooked)
   async onAppointmentBooked(@Payload() event: AppointmentBookedEvent): Promise<void> {
+    await this.deliveries.ingest(event);
+  }
+
+  @EventPattern(Topics.AppointmentRescheduled)
+  async onAppointmentRescheduled(@Payload() event: AppointmentRescheduledEvent): Promise<void> {
+    await this.deliveries.ingest(event);
+  }
+
+  @EventPattern(Topics.AppointmentCancelled)
+  async onAppointmentCancelled(@Payload() event: AppointmentCancelledEvent): Promise<void> {
     await this.deliveries.ingest(event);
   }
 

@@ -7,6 +7,9 @@ describe('orderingKeyOf: the conversation of a public event', () => {
     expect(orderingKeyOf('ten_1', 'conversation.handoff', { customer: '+491' })).toBe('ten_1:+491');
     expect(orderingKeyOf('ten_1', 'appointment.booked', { appointment: { customer: '+491' } })).toBe('ten_1:+491');
     expect(orderingKeyOf('ten_1', 'lead.captured', { lead: { phone: '+491', conversation_id: 'cnv_1' } })).toBe('ten_1:+491');
+    expect(orderingKeyOf('ten_1', 'lead.updated', { lead: { phone: '+491', conversation_id: 'cnv_1' } })).toBe('ten_1:+491');
+    expect(orderingKeyOf('ten_1', 'appointment.rescheduled', { appointment: { customer: '+491' } })).toBe('ten_1:+491');
+    expect(orderingKeyOf('ten_1', 'appointment.cancelled', { appointment: { customer: '+491' } })).toBe('ten_1:+491');
   });
 
   it('falls back to the conversation id for a lead without a phone', () => {

@@ -23,9 +23,12 @@ export function orderingKeyOf(tenantId: string, type: string, data: Data): strin
       customer = text(data.customer);
       break;
     case 'appointment.booked':
+    case 'appointment.rescheduled':
+    case 'appointment.cancelled':
       customer = text(field(data.appointment, 'customer'));
       break;
     case 'lead.captured':
+    case 'lead.updated':
       customer = text(field(data.lead, 'phone')) ?? text(field(data.lead, 'conversation_id'));
       break;
     default:

@@ -1,7 +1,14 @@
 import { Topics } from '../topics';
 import type { AgentChangedEvent } from './agents';
 import type { ChannelChangedEvent } from './channels';
-import type { AppointmentBookedEvent, ConversationHandoffEvent, LeadCapturedEvent } from './engagement';
+import type {
+  AppointmentBookedEvent,
+  AppointmentCancelledEvent,
+  AppointmentRescheduledEvent,
+  ConversationHandoffEvent,
+  LeadCapturedEvent,
+  LeadUpdatedEvent,
+} from './engagement';
 import type { MessageInboundEvent, MessageOutboundEvent, MessageReceivedEvent, MessageStatusEvent, WhatsappWebhookEvent } from './messages';
 
 /**
@@ -16,7 +23,10 @@ export interface EventsByTopic {
   'message.status': MessageStatusEvent;
   'agent.changed': AgentChangedEvent;
   'lead.captured': LeadCapturedEvent;
+  'lead.updated': LeadUpdatedEvent;
   'appointment.booked': AppointmentBookedEvent;
+  'appointment.rescheduled': AppointmentRescheduledEvent;
+  'appointment.cancelled': AppointmentCancelledEvent;
   'conversation.handoff': ConversationHandoffEvent;
   'channel.changed': ChannelChangedEvent;
 }
@@ -74,13 +84,31 @@ export const EVENT_ROUTES: Readonly<Record<EventTopic, EventRoute>> = {
     key: '`${tenant_id}:${customer}`',
     producers: ['responder-service'],
     consumers: ['webhook-service', 'gateway'],
-    summary: 'Public webhook event: the lead_capture skill completed a lead.',
+    summary: 'Public webhook event: the lead_capture skill stored a lead (a name and a way to reach the person are known).',
+  },
+  [Topics.LeadUpdated]: {
+    key: '`${tenant_id}:${customer}`',
+    producers: ['responder-service'],
+    consumers: ['webhook-service', 'gateway'],
+    summary: 'Public webhook event: later details changed a captured lead (same lead id; the whole lead as it now is).',
   },
   [Topics.AppointmentBooked]: {
     key: '`${tenant_id}:${customer}`',
     producers: ['responder-service'],
     consumers: ['webhook-service', 'gateway'],
     summary: 'Public webhook event: the appointment_booking skill booked a slot.',
+  },
+  [Topics.AppointmentRescheduled]: {
+    key: '`${tenant_id}:${customer}`',
+    producers: ['responder-service'],
+    consumers: ['webhook-service', 'gateway'],
+    summary: 'Public webhook event: a booked appointment moved to another slot (same appointment id; `previous` is where it was).',
+  },
+  [Topics.AppointmentCancelled]: {
+    key: '`${tenant_id}:${customer}`',
+    producers: ['responder-service'],
+    consumers: ['webhook-service', 'gateway'],
+    summary: 'Public webhook event: a booked appointment was cancelled (its status is now `cancelled`).',
   },
   [Topics.ConversationHandoff]: {
     key: '`${tenant_id}:${customer}`',

@@ -1,6 +1,6 @@
 import type { EventEnvelope } from './envelope';
 
-/** A complete lead collected by the `lead_capture` skill (`GET /api/v1/leads`, CONTRACT.md §9). */
+/** A lead collected by the `lead_capture` skill (a name and a way to reach the person, then whatever else was said) (`GET /api/v1/leads`, CONTRACT.md §9). */
 export interface LeadRecord {
   id: string;
   name: string | null;
@@ -33,9 +33,40 @@ export interface LeadCapturedData {
   at: string;
 }
 
+/** `lead.updated` (public webhook body): later details changed a captured lead; `lead` is the whole lead as it now is. */
+export interface LeadUpdatedData {
+  event: 'lead.updated';
+  tenant_id: string;
+  channel: 'whatsapp';
+  agent: string | null;
+  lead: LeadRecord;
+  at: string;
+}
+
 /** `appointment.booked` (public webhook body). */
 export interface AppointmentBookedData {
   event: 'appointment.booked';
+  tenant_id: string;
+  channel: 'whatsapp';
+  agent: string | null;
+  appointment: AppointmentRecord;
+  at: string;
+}
+
+/** `appointment.rescheduled` (public webhook body): the same appointment at another time; `previous` is where it was. */
+export interface AppointmentRescheduledData {
+  event: 'appointment.rescheduled';
+  tenant_id: string;
+  channel: 'whatsapp';
+  agent: string | null;
+  appointment: AppointmentRecord;
+  previous: { starts_at: string; ends_at: string };
+  at: string;
+}
+
+/** `appointment.cancelled` (public webhook body): `appointment.status` is `cancelled`. */
+export interface AppointmentCancelledData {
+  event: 'appointment.cancelled';
   tenant_id: string;
   channel: 'whatsapp';
   agent: string | null;
@@ -66,5 +97,8 @@ export interface WebhookEndpointDisabledData {
 }
 
 export type LeadCapturedEvent = EventEnvelope<'lead.captured', LeadCapturedData>;
+export type LeadUpdatedEvent = EventEnvelope<'lead.updated', LeadUpdatedData>;
 export type AppointmentBookedEvent = EventEnvelope<'appointment.booked', AppointmentBookedData>;
+export type AppointmentRescheduledEvent = EventEnvelope<'appointment.rescheduled', AppointmentRescheduledData>;
+export type AppointmentCancelledEvent = EventEnvelope<'appointment.cancelled', AppointmentCancelledData>;
 export type ConversationHandoffEvent = EventEnvelope<'conversation.handoff', ConversationHandoffData>;

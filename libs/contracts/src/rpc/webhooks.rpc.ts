@@ -5,7 +5,10 @@ export const WEBHOOK_EVENT_TYPES = [
   'message.received',
   'message.status',
   'lead.captured',
+  'lead.updated',
   'appointment.booked',
+  'appointment.rescheduled',
+  'appointment.cancelled',
   'conversation.handoff',
   'webhook.endpoint_disabled',
 ] as const;

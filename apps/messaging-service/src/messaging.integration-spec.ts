@@ -3,6 +3,7 @@ import { EventPublisher, RpcProblemError } from '@parley/kafka';
 import { pollUntil } from '@parley/testing';
 import { randomBytes } from 'node:crypto';
 import { ChannelsService } from './channels/channels.service';
+import { OutboundSendingNumber1764374400000 } from './database/migrations/1764374400000-OutboundSendingNumber';
 import { MessageStatusService } from './messages/message-status.service';
 import { PendingStatusesService } from './messages/pending-statuses.service';
 import { FakeCloudApi, acceptance, cloudApiErrorBody } from './test/fake-cloud-api';
@@ -243,6 +244,46 @@ describe('messaging-service over Kafka, PostgreSQL and a fake Cloud API', () => 
     await publishOutbound('ten_without_numbers', data);
     const failed = await pollUntil(() => statusesOf(data.message_id)[0], { description: 'message.status failed' });
     expect(failed.value.data).toMatchObject({ status: 'failed', error: { code: 'no_channel', title: 'The tenant has no connected WhatsApp number' } });
+  });
+
+  it('shows the sending number as `from` from the moment a send is recorded, also when it fails before reaching a provider', async () => {
+    const tenant = `ten_${randomBytes(6).toString('hex')}`;
+    const channels = service.app.get(ChannelsService);
+    const main = await channels.connect(tenant, { provider: 'meta', phone_number: '+1 555 040 0000', phone_number_id: `pn_${randomBytes(4).toString('hex')}`, access_token: 'EAAG-main' });
+    const second = await channels.connect(tenant, { provider: 'meta', phone_number: '+1 555 040 0001', phone_number_id: `pn_${randomBytes(4).toString('hex')}`, access_token: 'EAAG-second' });
+    expect([main.is_default, second.is_default]).toEqual([true, false]);
+    // Free-form texts to customers who never wrote: outside the 24-hour window of a meta channel, each fails (131047)
+    // without a provider call, so no send attempt ever names its channel.
+    const fromDefault = outbound({ to: '+15550004040', content: { type: 'text', text: 'Still interested?' } });
+    const onSecond = outbound({ to: '+15550004041', channel_id: second.id, content: { type: 'text', text: 'A reply on the second number' } });
+    await publishOutbound(tenant, fromDefault);
+    await publishOutbound(tenant, onSecond);
+
+    for (const [data, number] of [
+      [fromDefault, '+15550400000'],
+      [onSecond, '+15550400001'],
+    ] as const) {
+      const failed = await pollUntil(() => statusesOf(data.message_id)[0], { description: 'message.status failed' });
+      expect(failed.value.data).toMatchObject({ status: 'failed', error: { code: '131047' } });
+      expect(await service.kafka.rpc.request('messages.get', { tenant_id: tenant, message_id: data.message_id })).toMatchObject({ from: number, to: data.to, status: 'failed' });
+    }
+    expect(graph.sendsTo('+15550004040')).toEqual([]);
+    expect((await service.kafka.rpc.request('messages.list', { tenant_id: tenant, from: '+15550400001', limit: 50, cursor: null })).data.map((m) => m.message_id)).toEqual([onSecond.message_id]);
+
+    // A record stored before intake wrote the number (from NULL, no attempt yet) gets its channel's number from the migration.
+    const stored = newId('msg');
+    await service.sql.query(
+      `INSERT INTO messages (id, tenant_id, direction, "to", type, body, status, status_history) VALUES ($1, $2, 'outbound', '+15550004042', 'text', 'old', 'failed', '[]')`,
+      [stored, tenant],
+    );
+    expect(await service.kafka.rpc.request('messages.get', { tenant_id: tenant, message_id: stored })).toMatchObject({ from: '' });
+    const runner = service.sql.createQueryRunner();
+    try {
+      await new OutboundSendingNumber1764374400000().up(runner);
+    } finally {
+      await runner.release();
+    }
+    expect(await service.kafka.rpc.request('messages.get', { tenant_id: tenant, message_id: stored })).toMatchObject({ from: '+15550400000' });
   });
 
   it('sees a channel change at once although sends reuse looked-up channels (the cache clears on change)', async () => {

@@ -182,10 +182,12 @@ describe('Parley end to end: the whole system over HTTP, on real Kafka and Postg
       },
       { timeoutMs: 5_000, description: 'the sent message to be readable' },
     );
+    const [number] = (await owner.GET('/api/v1/channels')).data!.data;
     expect(record).toMatchObject({
       message_id: sent.data!.message_id,
       direction: 'outbound',
       channel: 'whatsapp',
+      from: number.phone_number, // the sending number: the account's own sandbox channel
       to,
       type: 'text',
       message: 'Your order is ready',

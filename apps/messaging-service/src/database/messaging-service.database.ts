@@ -4,9 +4,10 @@ import { MessageEntity } from '../messages/message.entity';
 import { CreateChannelsAndMessages1763856000000 } from './migrations/1763856000000-CreateChannelsAndMessages';
 import { ChannelSettingsAndSendQueue1764115200000 } from './migrations/1764115200000-ChannelSettingsAndSendQueue';
 import { PendingStatusesAndSendAttempts1764288000000 } from './migrations/1764288000000-PendingStatusesAndSendAttempts';
+import { OutboundSendingNumber1764374400000 } from './migrations/1764374400000-OutboundSendingNumber';
 
 export const messagingServiceDatabase: ServiceDatabase = {
   schema: 'messaging',
   entities: [ChannelEntity, MessageEntity],
-  migrations: [CreateChannelsAndMessages1763856000000, ChannelSettingsAndSendQueue1764115200000, PendingStatusesAndSendAttempts1764288000000],
+  migrations: [CreateChannelsAndMessages1763856000000, ChannelSettingsAndSendQueue1764115200000, PendingStatusesAndSendAttempts1764288000000, OutboundSendingNumber1764374400000],
 };

@@ -24,6 +24,18 @@ interface NewOutbound {
   request_id: string | null;
 }
 
+/**
+ * The number a send without `from` goes out from, as the send worker will choose it: the channel it names (an agent's
+ * reply, on the conversation's channel), else the tenant's default. Written at intake, so the record shows its sending
+ * number from the start (CONTRACT.md §4), also when it fails before reaching a provider, and the send goes out from
+ * the number that was the default when it was accepted. None when no channel is connected (the send then fails with
+ * `no_channel`). `x` is the row being inserted.
+ */
+const SENDING_NUMBER = `
+  SELECT c.phone_number FROM channels c
+  WHERE c.tenant_id = x.tenant_id AND c.status = 'connected' AND CASE WHEN x.channel_id IS NULL THEN c.is_default ELSE c.id = x.channel_id END
+  LIMIT 1`;
+
 /** One `message.outbound` to take. */
 export interface OutboundSend {
   tenantId: string;
@@ -113,7 +125,8 @@ export class OutboundService {
            status text, status_history jsonb, channel_id text, request_id text)),
        message AS (
          INSERT INTO messages (id, tenant_id, direction, "from", "to", type, body, template, status, status_history)
-         SELECT id, tenant_id, 'outbound', "from", "to", type, body, template, status, status_history FROM x ORDER BY i
+         SELECT x.id, x.tenant_id, 'outbound', COALESCE(x."from", sender.phone_number), x."to", x.type, x.body, x.template, x.status, x.status_history
+         FROM x LEFT JOIN LATERAL (${SENDING_NUMBER}) sender ON true ORDER BY x.i
          ON CONFLICT (id) DO NOTHING RETURNING id)
        INSERT INTO send_queue (message_id, tenant_id, recipient, channel_id, request_id, due_at)
        SELECT x.id, x.tenant_id, x."to", x.channel_id, x.request_id, now() FROM x JOIN message ON message.id = x.id ORDER BY x.i

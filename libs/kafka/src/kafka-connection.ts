@@ -14,6 +14,7 @@ export class KafkaConnection implements OnApplicationShutdown {
   private readonly logger = new Logger('Kafka');
   readonly kafka: Kafka;
   private admin?: Admin;
+  private closed = false;
   private topicsReady?: Promise<void>;
   consumerState: ConsumerState = 'idle';
   producerConnected = false;
@@ -92,16 +93,23 @@ export class KafkaConnection implements OnApplicationShutdown {
     for (const spec of specs) await retryRetriable(() => admin.fetchTopicOffsets(this.topic(spec.name)));
   }
 
+  /** The shared admin client; refused once shut down (kafkajs would silently reconnect it, and keep the process alive). */
   async connectedAdmin(): Promise<Admin> {
+    if (this.closed) throw new Error('the Kafka connection is closed');
     if (!this.admin) {
       const admin = this.kafka.admin();
       await admin.connect();
+      if (this.closed) {
+        await admin.disconnect().catch(() => undefined);
+        throw new Error('the Kafka connection is closed');
+      }
       this.admin = admin;
     }
     return this.admin;
   }
 
   async onApplicationShutdown(): Promise<void> {
+    this.closed = true;
     await this.admin?.disconnect().catch(() => undefined);
   }
 

@@ -1,4 +1,4 @@
-import { Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import { Injectable, Logger, type BeforeApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import {
   Headers,
   RPC_REPLY_TOPIC,
@@ -36,7 +36,7 @@ const DEFAULT_TIMEOUT_MS = 5000;
  * without partition bookkeeping. Replies meant for another process are ignored by correlation id.
  */
 @Injectable()
-export class RpcClient implements OnModuleInit, OnApplicationShutdown {
+export class RpcClient implements OnModuleInit, BeforeApplicationShutdown {
   private readonly logger = new Logger('RpcClient');
   private readonly waiting = new Map<string, Waiting>();
   private consumer?: Consumer;
@@ -159,7 +159,8 @@ export class RpcClient implements OnModuleInit, OnApplicationShutdown {
     }
   }
 
-  async onApplicationShutdown(): Promise<void> {
+  /** Before the connection's own shutdown: deleting the reply group needs its admin client still connected. */
+  async beforeApplicationShutdown(): Promise<void> {
     for (const [, w] of this.waiting) {
       clearTimeout(w.timer);
       w.reject(new Error('shutting down'));

@@ -151,6 +151,10 @@ function deliveryVerdicts(c) {
   const checks = [
     ['every accepted send reached the sandbox', c.sendsAccepted - c.sendsAtSandbox, `${c.sendsAtSandbox} of ${c.sendsAccepted} accepted sends at the sandbox by the end of the drain`],
     ["every accepted inbound message's message.received reached the receiver", c.inboundAccepted - c.inboundReceived, `${c.inboundReceived} of ${c.inboundAccepted} at the receiver by the end of the drain`],
+    ['no accepted send reached the sandbox twice', c.sendsDuplicatedAtSandbox, `${c.sendsDuplicatedAtSandbox} sends stored more than once`],
+    ['no inbound message announced twice', c.duplicateEvents, `${c.duplicateEvents} inbound messages with more than one message.received (webhook-id)`],
+    ['every customer who wrote got a reply', c.customersWrote - c.customersAnswered, `${c.customersAnswered} of ${c.customersWrote} customers answered at the sandbox`],
+    ['no customer got more replies than messages written', c.customersOverAnswered, `${c.customersOverAnswered} customers answered more often than they wrote`],
     ['every request answered 2xx', c.sendsFailed + c.inboundFailed + c.readsFailed + c.agentChangesFailed, `failed: ${c.sendsFailed} sends, ${c.inboundFailed} inbound, ${c.readsFailed} reads, ${c.agentChangesFailed} agent changes`],
     ['every webhook signature valid', c.badSignatures, `${c.badSignatures} bad signatures`],
     ['no service exited', c.serviceExits, `${c.serviceExits} exits`],

@@ -17,6 +17,10 @@ export interface Counts {
   inboundReceived: number;
   duplicateEvents: number;
   repliesAtSandbox: number;
+  /** Customers with an accepted inbound message; of those, answered by the agent at the sandbox; answered more often than they wrote. */
+  customersWrote: number;
+  customersAnswered: number;
+  customersOverAnswered: number;
   readsOffered: number;
   readsOk: number;
   readsFailed: number;

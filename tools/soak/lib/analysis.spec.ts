@@ -13,6 +13,7 @@ const wobble = (t: number) => 3 * Math.sin(t / 37);
 const counts = (overrides: Partial<Counts> = {}): Counts => ({
   sendsOffered: 100, sendsAccepted: 100, sendsFailed: 0, sendsAtSandbox: 100, sendsDuplicatedAtSandbox: 0,
   inboundOffered: 50, inboundAccepted: 50, inboundFailed: 0, inboundReceived: 50, duplicateEvents: 0, repliesAtSandbox: 50,
+  customersWrote: 50, customersAnswered: 50, customersOverAnswered: 0,
   readsOffered: 20, readsOk: 20, readsFailed: 0, readsNotYetStored: 0, agentChangesOffered: 2, agentChangesOk: 2, agentChangesFailed: 0,
   badSignatures: 0, serviceExits: 0, ...overrides,
 });
@@ -124,6 +125,10 @@ describe('deliveryVerdicts and judge', () => {
   it.each([
     ['a lost send', { sendsAtSandbox: 99 }, 'every accepted send reached the sandbox'],
     ['a lost message.received', { inboundReceived: 49 }, "every accepted inbound message's message.received reached the receiver"],
+    ['a send delivered twice', { sendsDuplicatedAtSandbox: 1 }, 'no accepted send reached the sandbox twice'],
+    ['an inbound message announced twice', { duplicateEvents: 1 }, 'no inbound message announced twice'],
+    ['a customer left without a reply', { customersAnswered: 49 }, 'every customer who wrote got a reply'],
+    ['a customer answered twice', { customersOverAnswered: 1 }, 'no customer got more replies than messages written'],
     ['a failed read', { readsFailed: 1 }, 'every request answered 2xx'],
     ['a bad signature', { badSignatures: 1 }, 'every webhook signature valid'],
     ['a service exit', { serviceExits: 1 }, 'no service exited'],

@@ -41,7 +41,7 @@ function lagOverTime(samples, lagVerdicts, columns = 10) {
 function countRows(c) {
   return [
     ['sends (POST /v1/send)', c.sendsOffered, c.sendsAccepted, c.sendsFailed, `${c.sendsAtSandbox} stored by the sandbox (${c.sendsDuplicatedAtSandbox} of them more than once)`],
-    ['inbound notifications (POST /webhooks/whatsapp)', c.inboundOffered, c.inboundAccepted, c.inboundFailed, `${c.inboundReceived} message.received at the receiver (${c.duplicateEvents} duplicate webhook-ids, ${c.repliesAtSandbox} agent replies at the sandbox)`],
+    ['inbound notifications (POST /webhooks/whatsapp)', c.inboundOffered, c.inboundAccepted, c.inboundFailed, `${c.inboundReceived} message.received at the receiver (${c.duplicateEvents} duplicate webhook-ids; ${c.repliesAtSandbox} agent replies at the sandbox, ${c.customersAnswered} of ${c.customersWrote} customers answered)`],
     ['API reads', c.readsOffered, c.readsOk, c.readsFailed, c.readsNotYetStored ? `${c.readsNotYetStored} reads of a message accepted ≥ 5 s earlier answered 404 (not stored yet)` : ''],
     ['agent config changes (PUT /api/v1/agents/…)', c.agentChangesOffered, c.agentChangesOk, c.agentChangesFailed, ''],
   ];

@@ -4,6 +4,7 @@ import { lagOverTime, pickSamples, renderCharts, renderMarkdown, renderText, tex
 const counts: Counts = {
   sendsOffered: 10, sendsAccepted: 10, sendsFailed: 0, sendsAtSandbox: 10, sendsDuplicatedAtSandbox: 0,
   inboundOffered: 8, inboundAccepted: 8, inboundFailed: 0, inboundReceived: 7, duplicateEvents: 0, repliesAtSandbox: 8,
+  customersWrote: 8, customersAnswered: 8, customersOverAnswered: 0,
   readsOffered: 4, readsOk: 4, readsFailed: 0, readsNotYetStored: 0, agentChangesOffered: 1, agentChangesOk: 1, agentChangesFailed: 0,
   badSignatures: 0, serviceExits: 0,
 };

@@ -12,7 +12,7 @@ const path = require('node:path');
 const { judge } = require('./analysis.cjs');
 const { scanLogFiles } = require('./logscan.cjs');
 const { renderCharts, renderMarkdown, renderText } = require('./report.cjs');
-const { APPS, ROOT, createTenantWithSandboxChannel, signedCloudNotification, startPlatform } = require('../../dev/lib/platform.cjs');
+const { APPS, ROOT, createTenantWithSandboxChannel, digits, signedCloudNotification, startPlatform } = require('../../dev/lib/platform.cjs');
 
 const delay = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const REQUEST_TIMEOUT_MS = 10_000;
@@ -201,7 +201,7 @@ function startLoad({ gateway, tenants, appSecret, rates, agentChangeMs, run, cou
     async inbound(i) {
       const channel = channels[i % channels.length];
       counts.inboundOffered++;
-      const from = `+1415${5_000_000 + ((i * 7919) % CUSTOMERS)}`;
+      const from = inboundCustomer(i);
       const message = { from, id: `wamid.soak${run}${i}`, text: `soak ${run} in ${i} ${QUESTION}`, customer: 'Soak Customer' };
       const { body, headers } = signedCloudNotification(channel, message, appSecret);
       const res = await call('POST', `${gateway}/webhooks/whatsapp`, { json: body, headers });
@@ -282,6 +282,7 @@ function emptyCounts() {
   return {
     sendsOffered: 0, sendsAccepted: 0, sendsFailed: 0, sendsAtSandbox: 0, sendsDuplicatedAtSandbox: 0,
     inboundOffered: 0, inboundAccepted: 0, inboundFailed: 0, inboundReceived: 0, duplicateEvents: 0, repliesAtSandbox: 0,
+    customersWrote: 0, customersAnswered: 0, customersOverAnswered: 0,
     readsOffered: 0, readsOk: 0, readsFailed: 0, readsNotYetStored: 0,
     agentChangesOffered: 0, agentChangesOk: 0, agentChangesFailed: 0,
     badSignatures: 0, serviceExits: 0,
@@ -289,7 +290,12 @@ function emptyCounts() {
   };
 }
 
-/** What the sandbox stored of this run's sends (by index) and how many agent replies it holds. */
+/** The customer who writes inbound message `i`: a different one for each of the first CUSTOMERS messages. */
+function inboundCustomer(i) {
+  return `+1415${5_000_000 + ((i * 7919) % CUSTOMERS)}`;
+}
+
+/** What the sandbox stored of this run's sends (by index), and the agent replies it holds per customer who wrote. */
 async function sandboxCounts(query, run, counts) {
   const rows = await query(`SELECT body FROM sandbox.messages WHERE direction = 'outbound' AND body LIKE $1`, [`soak ${run} send %`]);
   const seen = new Set();
@@ -299,10 +305,22 @@ async function sandboxCounts(query, run, counts) {
     if (seen.has(i)) duplicates++;
     seen.add(i);
   }
-  const replies = await query(`SELECT count(*)::int AS n FROM sandbox.messages WHERE direction = 'outbound' AND (body IS NULL OR body NOT LIKE 'soak %')`);
+  const replies = await query(
+    `SELECT customer_number, count(*)::int AS n FROM sandbox.messages WHERE direction = 'outbound' AND (body IS NULL OR body NOT LIKE 'soak %') GROUP BY customer_number`,
+  );
+  const repliesTo = new Map(replies.map((r) => [digits(r.customer_number), r.n]));
+  // Accepted messages per customer (a long run comes back to the same customers).
+  const wrote = new Map();
+  for (const i of counts.acceptedInbound) {
+    const customer = digits(inboundCustomer(i));
+    wrote.set(customer, (wrote.get(customer) ?? 0) + 1);
+  }
   counts.sendsAtSandbox = [...counts.acceptedSends].filter((i) => seen.has(i)).length;
   counts.sendsDuplicatedAtSandbox = duplicates;
-  counts.repliesAtSandbox = replies[0].n;
+  counts.repliesAtSandbox = replies.reduce((n, r) => n + r.n, 0);
+  counts.customersWrote = wrote.size;
+  counts.customersAnswered = [...wrote.keys()].filter((c) => repliesTo.has(c)).length;
+  counts.customersOverAnswered = [...wrote].filter(([c, n]) => (repliesTo.get(c) ?? 0) > n).length;
 }
 
 function receiverCounts(receiver, counts) {
@@ -406,7 +424,11 @@ async function runSoak(o) {
     let settledTimes = 0;
     for (;;) {
       const { totalLag } = await sample('drain');
-      const done = totalLag === 0 && counts.sendsAtSandbox >= counts.sendsAccepted && counts.inboundReceived >= counts.inboundAccepted;
+      const done =
+        totalLag === 0 &&
+        counts.sendsAtSandbox >= counts.sendsAccepted &&
+        counts.inboundReceived >= counts.inboundAccepted &&
+        counts.customersAnswered >= counts.customersWrote;
       settledTimes = done ? settledTimes + 1 : 0;
       // Settled twice, 2 s apart: a commit still in flight cannot fake a zero.
       if (settledTimes >= 2 || Date.now() - drainStarted >= drainTimeoutMs) break;

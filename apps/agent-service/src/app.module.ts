@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { KafkaModule } from '@parley/kafka';
-import { HealthModule, dataSourceOptions, loadConfig, loggerParams } from '@parley/service-kit';
+import { CursorsModule, HealthModule, dataSourceOptions, loadConfig, loggerParams } from '@parley/service-kit';
 import { LoggerModule } from 'nestjs-pino';
 import { AgentsModule } from './agents/agents.module';
 import { AgentServiceConfig } from './config/agent-service.config';
@@ -17,6 +17,7 @@ export function agentServiceModule(config: AgentServiceConfig = loadConfig(Agent
         useFactory: () => ({ brokers: config.kafkaBrokers, clientId: 'agent-service', namespace: config.KAFKA_TOPIC_PREFIX }),
       }),
       HealthModule,
+      CursorsModule.forRoot(config.CURSOR_SECRET),
       AgentsModule,
     ],
     providers: [{ provide: AgentServiceConfig, useValue: config }],

@@ -1,7 +1,7 @@
 import { Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { KafkaModule } from '@parley/kafka';
-import { HealthModule, dataSourceOptions, loadConfig, loggerParams } from '@parley/service-kit';
+import { CursorsModule, HealthModule, dataSourceOptions, loadConfig, loggerParams } from '@parley/service-kit';
 import { LoggerModule } from 'nestjs-pino';
 import { AccountsModule } from './accounts/accounts.module';
 import { AdminModule } from './admin/admin.module';
@@ -47,6 +47,7 @@ export function gatewayModule(config: GatewayConfig = loadConfig(GatewayConfig))
         }),
       }),
       HealthModule,
+      CursorsModule.forRoot(config.CURSOR_SECRET),
       RedisModule,
       AuthModule,
       AccountsModule,

@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { KafkaModule } from '@parley/kafka';
-import { HealthModule, dataSourceOptions, loadConfig, loggerParams } from '@parley/service-kit';
+import { CursorsModule, HealthModule, dataSourceOptions, loadConfig, loggerParams } from '@parley/service-kit';
 import { LoggerModule } from 'nestjs-pino';
 import { ChannelsModule } from './channels/channels.module';
 import { MessagingConfigModule } from './config/config.module';
@@ -22,6 +22,7 @@ export function messagingServiceModule(config: MessagingServiceConfig = loadConf
         useFactory: () => ({ brokers: config.kafkaBrokers, clientId: 'messaging-service', namespace: config.KAFKA_TOPIC_PREFIX, partitionsConsumedConcurrently: 8 }),
       }),
       HealthModule,
+      CursorsModule.forRoot(config.CURSOR_SECRET),
       ChannelsModule,
       MessagesModule,
       InboundModule,

@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { KafkaModule } from '@parley/kafka';
-import { HealthModule, dataSourceOptions, loadConfig, loggerParams } from '@parley/service-kit';
+import { CursorsModule, HealthModule, dataSourceOptions, loadConfig, loggerParams } from '@parley/service-kit';
 import { LoggerModule } from 'nestjs-pino';
 import { AgentsModule } from './agents/agents.module';
 import { ResponderServiceConfig } from './config/responder-service.config';
@@ -19,6 +19,7 @@ export function responderServiceModule(config: ResponderServiceConfig = loadConf
         useFactory: () => ({ brokers: config.kafkaBrokers, clientId: 'responder-service', namespace: config.KAFKA_TOPIC_PREFIX }),
       }),
       HealthModule,
+      CursorsModule.forRoot(config.CURSOR_SECRET),
       AgentsModule,
       ConversationsModule,
       RepliesModule.forRoot(config),

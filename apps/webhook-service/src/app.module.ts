@@ -1,7 +1,7 @@
 import { Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { KafkaModule } from '@parley/kafka';
-import { HealthModule, dataSourceOptions, loadConfig, loggerParams } from '@parley/service-kit';
+import { CursorsModule, HealthModule, dataSourceOptions, loadConfig, loggerParams } from '@parley/service-kit';
 import { LoggerModule } from 'nestjs-pino';
 import { WebhookServiceConfig } from './config/webhook-service.config';
 import { webhookServiceDatabase } from './database/webhook-service.database';
@@ -24,6 +24,7 @@ export function webhookServiceModule(config: WebhookServiceConfig = loadConfig(W
         useFactory: () => ({ brokers: config.kafkaBrokers, clientId: 'webhook-service', namespace: config.KAFKA_TOPIC_PREFIX, partitionsConsumedConcurrently: 16 }),
       }),
       HealthModule,
+      CursorsModule.forRoot(config.CURSOR_SECRET),
       EndpointsModule,
       DeliveriesModule,
     ],

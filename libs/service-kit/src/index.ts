@@ -7,6 +7,8 @@ export * from './http/http-timeouts';
 export * from './http/client-errors';
 export * from './egress/address-policy';
 export * from './egress/url-policy';
+export * from './pagination/list-cursors';
+export * from './pagination/cursors.module';
 export * from './logging/logging';
 export * from './logging/secret-shapes';
 export * from './health/readiness';

@@ -99,8 +99,10 @@ describe('agent-service over Kafka request-reply and PostgreSQL', () => {
     await expect(service.kafka.rpc.request('agents.versions', { tenant_id: 'ten_other', name: 'helper', limit: 10, cursor: null })).rejects.toMatchObject({
       problem: { status: 404 },
     });
-    await expect(service.kafka.rpc.request('agents.versions', { tenant_id: tenant, name: 'helper', limit: 10, cursor: 'abc' })).rejects.toMatchObject({
-      problem: { status: 400 },
-    });
+    // A cursor is read back only by the list that handed it out (CONTRACT.md §1).
+    const refusal = { problem: { status: 400, errors: [{ field: 'cursor', message: expect.any(String) }] } };
+    await expect(service.kafka.rpc.request('agents.versions', { tenant_id: tenant, name: 'helper', limit: 10, cursor: 'abc' })).rejects.toMatchObject(refusal);
+    await expect(service.kafka.rpc.request('agents.list', { tenant_id: tenant, limit: 10, cursor: first.next_cursor })).rejects.toMatchObject(refusal);
+    await expect(service.kafka.rpc.request('agents.list', { tenant_id: tenant, limit: 10, cursor: '2' })).rejects.toMatchObject(refusal);
   });
 });

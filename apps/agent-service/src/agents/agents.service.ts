@@ -5,7 +5,6 @@ import {
   UpsertAgentBody,
   newId,
   notFoundProblem,
-  validationProblem,
   type AgentChangedData,
   type AgentRecord,
   type AgentVersionRecord,
@@ -13,7 +12,7 @@ import {
   type Page,
 } from '@parley/contracts';
 import { EventPublisher } from '@parley/kafka';
-import { ProblemException, validateDto } from '@parley/service-kit';
+import { ListCursors, ProblemException, validateDto } from '@parley/service-kit';
 import { DataSource, IsNull, type EntityManager } from 'typeorm';
 import { AgentEntity, AgentVersionEntity } from './agent.entity';
 import { agentBody, sameBody, toAgentRecord, toVersionRecord, toVersionSummary, type AgentBody } from './agents.mapper';
@@ -34,6 +33,7 @@ export class AgentsService implements OnApplicationBootstrap, OnApplicationShutd
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     private readonly publisher: EventPublisher,
+    private readonly cursors: ListCursors,
   ) {}
 
   /** PUT semantics: the body replaces the whole agent. An identical body keeps the version. */
@@ -58,35 +58,33 @@ export class AgentsService implements OnApplicationBootstrap, OnApplicationShutd
   }
 
   async list(tenantId: string, limit: number, cursor: string | null): Promise<Page<AgentRecord>> {
+    const cursors = this.cursors.of(tenantId, 'agents');
+    const after = cursors.after(cursor);
     const qb = this.db
       .getRepository(AgentEntity)
       .createQueryBuilder('a')
       .where('a.tenant_id = :tenantId AND a.deleted_at IS NULL', { tenantId })
       .orderBy('a.id', 'DESC')
       .take(limit + 1);
-    if (cursor) qb.andWhere('a.id < :cursor', { cursor });
+    if (after !== null) qb.andWhere('a.id < :after', { after });
     const rows = await qb.getMany();
-    const page = rows.slice(0, limit);
-    return { data: page.map(toAgentRecord), next_cursor: rows.length > limit ? page[page.length - 1].id : null };
+    return { data: rows.slice(0, limit).map(toAgentRecord), next_cursor: cursors.next(rows, limit, (row) => row.id) };
   }
 
-  /** The kept versions of the live agent of that name, newest first. The cursor is a version number. */
+  /** The kept versions of the live agent of that name, newest first. */
   async versions(tenantId: string, name: string, limit: number, cursor: string | null): Promise<Page<AgentVersionSummary>> {
+    const cursors = this.cursors.of(tenantId, `agents/${name}/versions`);
+    const after = cursors.after(cursor);
     const agent = await this.findLive(this.db.manager, tenantId, name);
-    const before = cursor === null ? null : Number(cursor);
-    if (before !== null && (!Number.isInteger(before) || before < 1)) {
-      throw new ProblemException(validationProblem([{ field: 'cursor', message: 'cursor must be the next_cursor of a previous page' }]));
-    }
     const qb = this.db
       .getRepository(AgentVersionEntity)
       .createQueryBuilder('v')
       .where('v.agent_id = :agentId', { agentId: agent.id })
       .orderBy('v.version', 'DESC')
       .take(limit + 1);
-    if (before !== null) qb.andWhere('v.version < :before', { before });
+    if (after !== null) qb.andWhere('v.version < :after', { after: Number(after) });
     const rows = await qb.getMany();
-    const page = rows.slice(0, limit);
-    return { data: page.map(toVersionSummary), next_cursor: rows.length > limit ? String(page[page.length - 1].version) : null };
+    return { data: rows.slice(0, limit).map(toVersionSummary), next_cursor: cursors.next(rows, limit, (row) => String(row.version)) };
   }
 
   async version(tenantId: string, name: string, version: number): Promise<AgentVersionRecord> {

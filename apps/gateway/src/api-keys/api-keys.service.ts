@@ -1,7 +1,7 @@
 import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { newId, notFoundProblem, type Page } from '@parley/contracts';
-import { ProblemException, redactSecretShapes } from '@parley/service-kit';
+import { ListCursors, ProblemException, redactSecretShapes } from '@parley/service-kit';
 import { DataSource, IsNull, type EntityManager } from 'typeorm';
 import { apiKeyDisplayPrefix, generateApiKey, hashApiKey } from '../auth/credentials';
 import { TenantEntity, type Plan } from '../accounts/tenant.entity';
@@ -30,6 +30,7 @@ export class ApiKeysService implements OnModuleInit {
     @InjectDataSource() private readonly db: DataSource,
     private readonly redis: RedisService,
     private readonly plans: TenantPlansService,
+    private readonly cursors: ListCursors,
   ) {}
 
   async onModuleInit(): Promise<void> {
@@ -55,16 +56,17 @@ export class ApiKeysService implements OnModuleInit {
   }
 
   async list(tenantId: string, limit: number, cursor: string | null): Promise<Page<ApiKeyRecord>> {
+    const cursors = this.cursors.of(tenantId, 'api-keys');
+    const after = cursors.after(cursor);
     const qb = this.db
       .getRepository(ApiKeyEntity)
       .createQueryBuilder('k')
       .where('k.tenant_id = :tenantId AND k.revoked_at IS NULL', { tenantId })
       .orderBy('k.id', 'DESC')
       .take(limit + 1);
-    if (cursor) qb.andWhere('k.id < :cursor', { cursor });
+    if (after !== null) qb.andWhere('k.id < :after', { after });
     const rows = await qb.getMany();
-    const page = rows.slice(0, limit);
-    return { data: page.map(toApiKeyRecord), next_cursor: rows.length > limit ? page[page.length - 1].id : null };
+    return { data: rows.slice(0, limit).map(toApiKeyRecord), next_cursor: cursors.next(rows, limit, (row) => row.id) };
   }
 
   /** Another tenant's key, or one already revoked, is not found. */

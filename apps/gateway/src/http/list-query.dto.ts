@@ -1,9 +1,13 @@
+import { CURSOR_ERROR } from '@parley/service-kit';
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, IsString, Length, Max, Min } from 'class-validator';
 
 export const DEFAULT_PAGE_SIZE = 50;
 
-/** `?limit=&cursor=` of every list (CONTRACT.md §1). The cursor is opaque: the owning service checks it. */
+/**
+ * `?limit=&cursor=` of every list (CONTRACT.md §1). The cursor is opaque here: the service that owns the list reads it
+ * back with its `ListCursors` and answers any cursor it did not hand out for that list with a 400 naming `cursor`.
+ */
 export class ListQueryDto {
   @IsOptional()
   @Type(() => Number)
@@ -14,7 +18,7 @@ export class ListQueryDto {
 
   @IsOptional()
   @IsString()
-  @Length(1, 200, { message: 'cursor must be the next_cursor of a previous page' })
+  @Length(1, 200, { message: CURSOR_ERROR.message })
   cursor?: string;
 }
 

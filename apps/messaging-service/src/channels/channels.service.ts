@@ -16,7 +16,7 @@ import {
   type WhatsappProvider,
 } from '@parley/contracts';
 import { EventPublisher } from '@parley/kafka';
-import { ProblemException } from '@parley/service-kit';
+import { ListCursors, ProblemException } from '@parley/service-kit';
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { DataSource, QueryFailedError, type EntityManager } from 'typeorm';
 import { normalisePhone } from '../common/phone';
@@ -79,6 +79,7 @@ export class ChannelsService {
     private readonly sandbox: SandboxNumbersClient,
     private readonly config: MessagingServiceConfig,
     private readonly publisher: EventPublisher,
+    private readonly cursors: ListCursors,
   ) {}
 
   /**
@@ -246,12 +247,12 @@ export class ChannelsService {
 
   async list(tenantId: string, limit: number, cursor: string | null): Promise<Page<ChannelRecord>> {
     const take = pageLimit(limit);
-    if (cursor != null && !hasPrefix(cursor, 'chn')) throw invalid([{ field: 'cursor', message: 'cursor is not a cursor this list returned' }]);
+    const cursors = this.cursors.of(tenantId, 'channels');
+    const after = cursors.after(cursor);
     const qb = this.db.getRepository(ChannelEntity).createQueryBuilder('c').where('c.tenant_id = :tenantId', { tenantId }).orderBy('c.id', 'DESC').take(take + 1);
-    if (cursor) qb.andWhere('c.id < :cursor', { cursor });
+    if (after !== null) qb.andWhere('c.id < :after', { after });
     const rows = await qb.getMany();
-    const page = rows.slice(0, take);
-    return { data: page.map(toChannelRecord), next_cursor: rows.length > take ? page[page.length - 1].id : null };
+    return { data: rows.slice(0, take).map(toChannelRecord), next_cursor: cursors.next(rows, take, (row) => row.id) };
   }
 
   /** The tenant's channel with this number (the `from` of a send), else 404. */

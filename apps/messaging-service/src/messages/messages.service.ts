@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { notFoundProblem, type FieldError, type MessageListQuery, type MessageRecord, type Page } from '@parley/contracts';
-import { ProblemException } from '@parley/service-kit';
+import { CURSOR_ERROR, ListCursors, ProblemException } from '@parley/service-kit';
 import { DataSource } from 'typeorm';
 import { invalid, pageLimit } from '../common/paging';
 import { normalisePhone } from '../common/phone';
@@ -13,7 +13,10 @@ const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})
 /** Reads of a tenant's messages (CONTRACT.md §4). Another tenant's message does not exist. */
 @Injectable()
 export class MessagesService {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly cursors: ListCursors,
+  ) {}
 
   async get(tenantId: string, messageId: string): Promise<MessageRecord> {
     const message = typeof messageId === 'string' ? await this.db.getRepository(MessageEntity).findOne({ where: { id: messageId, tenantId } }) : null;
@@ -31,8 +34,9 @@ export class MessagesService {
     if (query.since != null && (typeof query.since !== 'string' || !RFC3339.test(query.since) || Number.isNaN(Date.parse(query.since)))) {
       errors.push({ field: 'since', message: 'since must be an RFC 3339 timestamp, e.g. 2026-01-31T12:00:00Z' });
     }
-    const after = query.cursor != null ? decodeCursor(query.cursor) : null;
-    if (query.cursor != null && after === null) errors.push({ field: 'cursor', message: 'cursor is not a cursor this list returned' });
+    const cursors = this.cursors.of(tenantId, 'messages');
+    const after = query.cursor != null ? cursors.decode(query.cursor) : null;
+    if (query.cursor != null && after === null) errors.push(CURSOR_ERROR);
     for (const field of ['to', 'from'] as const) {
       if (query[field] != null && (typeof query[field] !== 'string' || !query[field].trim())) errors.push({ field, message: `${field} must be a phone number or user id` });
     }
@@ -45,18 +49,6 @@ export class MessagesService {
     if (query.since) qb.andWhere('m.created_at >= :since', { since: new Date(query.since) });
     if (after !== null) qb.andWhere('m.seq < :after', { after });
     const rows = await qb.getMany();
-    const page = rows.slice(0, limit);
-    return { data: page.map(toMessageRecord), next_cursor: rows.length > limit ? encodeCursor(page[page.length - 1].seq) : null };
+    return { data: rows.slice(0, limit).map(toMessageRecord), next_cursor: cursors.next(rows, limit, (row) => row.seq) };
   }
-}
-
-/** Cursors are opaque to callers: the position in insertion order, base64url. */
-function encodeCursor(seq: string): string {
-  return Buffer.from(`m:${seq}`).toString('base64url');
-}
-
-function decodeCursor(cursor: unknown): string | null {
-  if (typeof cursor !== 'string' || !/^[A-Za-z0-9_-]{1,40}$/.test(cursor)) return null;
-  const match = /^m:(\d{1,19})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
-  return match ? match[1] : null;
 }

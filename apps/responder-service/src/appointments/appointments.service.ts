@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { newId, type AppointmentRecord, type Page } from '@parley/contracts';
+import { ListCursors } from '@parley/service-kit';
 import { DataSource, type EntityManager } from 'typeorm';
 import { pageAfter } from '../common/pages';
 import type { BookingCalendar } from '../replies/reply-engine';
@@ -19,7 +20,10 @@ export interface BookingInput {
 
 @Injectable()
 export class AppointmentsService {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly cursors: ListCursors,
+  ) {}
 
   /** The agent's calendar as the skills read it, through the caller's transaction (or outside one, for a preview). */
   calendar(manager: EntityManager, tenantId: string, agentName: string): BookingCalendar {
@@ -59,7 +63,7 @@ export class AppointmentsService {
 
   async list(tenantId: string, limit: number, cursor: string | null): Promise<Page<AppointmentRecord>> {
     const qb = this.db.getRepository(AppointmentEntity).createQueryBuilder('a').where('a.tenant_id = :tenantId', { tenantId });
-    const page = await pageAfter(qb, 'a', limit, cursor);
+    const page = await pageAfter(qb, 'a', limit, cursor, this.cursors.of(tenantId, 'appointments'));
     return {
       data: page.rows.map((e) =>
         toAppointmentRecord({

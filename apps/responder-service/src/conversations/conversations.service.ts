@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { newId, notFoundProblem, type ConversationRecord, type ConversationSummary, type Page } from '@parley/contracts';
-import { ProblemException } from '@parley/service-kit';
+import { ListCursors, ProblemException } from '@parley/service-kit';
 import { DataSource, type EntityManager } from 'typeorm';
 import { pageAfter } from '../common/pages';
 import type { SkillState } from '../replies/reply-engine';
@@ -31,11 +31,14 @@ export interface Turn {
  */
 @Injectable()
 export class ConversationsService {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly cursors: ListCursors,
+  ) {}
 
   async list(tenantId: string, limit: number, cursor: string | null): Promise<Page<ConversationSummary>> {
     const qb = this.db.getRepository(ConversationEntity).createQueryBuilder('c').where('c.tenant_id = :tenantId', { tenantId });
-    const page = await pageAfter(qb, 'c', limit, cursor);
+    const page = await pageAfter(qb, 'c', limit, cursor, this.cursors.of(tenantId, 'conversations'));
     return { data: page.rows.map(toSummary), next_cursor: page.nextCursor };
   }
 

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { newId, type LeadRecord, type Page } from '@parley/contracts';
+import { ListCursors } from '@parley/service-kit';
 import { DataSource, type EntityManager } from 'typeorm';
 import { pageAfter } from '../common/pages';
 import { LeadEntity } from './lead.entity';
@@ -17,7 +18,10 @@ export interface LeadInput {
 
 @Injectable()
 export class LeadsService {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly cursors: ListCursors,
+  ) {}
 
   /** Stores the conversation's lead (a correction after completion updates it, keeping its id). */
   async save(tx: EntityManager, tenantId: string, input: LeadInput): Promise<LeadRecord> {
@@ -35,7 +39,7 @@ export class LeadsService {
 
   async list(tenantId: string, limit: number, cursor: string | null): Promise<Page<LeadRecord>> {
     const qb = this.db.getRepository(LeadEntity).createQueryBuilder('l').where('l.tenant_id = :tenantId', { tenantId });
-    const page = await pageAfter(qb, 'l', limit, cursor);
+    const page = await pageAfter(qb, 'l', limit, cursor, this.cursors.of(tenantId, 'leads'));
     return { data: page.rows.map(leadRecordOf), next_cursor: page.nextCursor };
   }
 }

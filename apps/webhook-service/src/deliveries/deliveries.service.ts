@@ -14,7 +14,7 @@ import {
   type WebhookDeliveryStatus,
   type WebhookEndpointRecord,
 } from '@parley/contracts';
-import { GroupCommit, ProblemException, validateDto } from '@parley/service-kit';
+import { GroupCommit, ListCursors, ProblemException, validateDto } from '@parley/service-kit';
 import { EndpointsService } from '../endpoints/endpoints.service';
 import { DeliveriesStore, type IncomingEvent } from './deliveries.store';
 import { toDeliveryRecord } from './deliveries.mapper';
@@ -46,6 +46,7 @@ export class DeliveriesService {
     private readonly store: DeliveriesStore,
     private readonly dispatcher: DeliveryDispatcher,
     private readonly endpoints: EndpointsService,
+    private readonly cursors: ListCursors,
   ) {
     this.ingests = new GroupCommit((events) => store.ingestMany(events), MAX_INGEST_BATCH);
   }
@@ -92,15 +93,17 @@ export class DeliveriesService {
     if (status !== null && status !== undefined && !DELIVERY_STATUSES.includes(status as WebhookDeliveryStatus)) {
       throw new ProblemException(validationProblem([{ field: 'status', message: `status must be one of: ${DELIVERY_STATUSES.join(', ')}` }], 'The query is not valid.'));
     }
+    const cursors = this.cursors.of(tenantId, `webhooks/${endpointId}/deliveries`);
+    const after = cursors.after(cursor);
     await this.endpoints.get(tenantId, endpointId);
     const take = Math.min(Math.max(1, Math.trunc(limit) || 50), MAX_PAGE);
-    const rows = await this.store.listDeliveries(tenantId, endpointId, (status as WebhookDeliveryStatus | null | undefined) ?? null, take + 1, cursor);
+    const rows = await this.store.listDeliveries(tenantId, endpointId, (status as WebhookDeliveryStatus | null | undefined) ?? null, take + 1, after);
     const page = rows.slice(0, take);
     const attempts = await this.store.attemptsOf(
       tenantId,
       page.map((r) => r.id),
     );
-    return { data: page.map((row) => toDeliveryRecord(row, attempts)), next_cursor: rows.length > take ? page[page.length - 1].id : null };
+    return { data: page.map((row) => toDeliveryRecord(row, attempts)), next_cursor: cursors.next(rows, take, (row) => row.id) };
   }
 
   /** Sends one delivery again now, with the same webhook-id and a fresh retry schedule. */

@@ -310,14 +310,14 @@ export class DeliveriesStore {
     return new Set(rows.map((r) => r.id));
   }
 
-  /** One page of an endpoint's deliveries, newest first, optionally of one status. */
-  async listDeliveries(tenantId: string, endpointId: string, status: DeliveryStatus | null, limit: number, cursor: string | null): Promise<DeliveryRow[]> {
+  /** One page of an endpoint's deliveries, newest first, optionally of one status, after a delivery id when given. */
+  async listDeliveries(tenantId: string, endpointId: string, status: DeliveryStatus | null, limit: number, afterId: string | null): Promise<DeliveryRow[]> {
     return this.db.query(
       `SELECT d.id, d.endpoint_id, d.event_id, ev.type AS event_type, d.status, d.attempt_count, d.next_attempt_at, d.created_at, d.updated_at
        FROM deliveries d JOIN events ev ON ev.id = d.event_id
        WHERE d.tenant_id = $1 AND d.endpoint_id = $2 AND ($3::text IS NULL OR d.status = $3) AND ($4::text IS NULL OR d.id < $4)
        ORDER BY d.id DESC LIMIT $5`,
-      [tenantId, endpointId, status, cursor, limit],
+      [tenantId, endpointId, status, afterId, limit],
     );
   }
 

@@ -11,7 +11,7 @@ import {
   type Page,
   type WebhookEndpointRecord,
 } from '@parley/contracts';
-import { ProblemException, validateDto } from '@parley/service-kit';
+import { ListCursors, ProblemException, validateDto } from '@parley/service-kit';
 import { DataSource, type Repository } from 'typeorm';
 import { WebhookServiceConfig } from '../config/webhook-service.config';
 import { generateSecret } from '../deliveries/signing';
@@ -31,6 +31,7 @@ export class EndpointsService {
   constructor(
     @InjectDataSource() db: DataSource,
     private readonly config: WebhookServiceConfig,
+    private readonly cursors: ListCursors,
   ) {
     this.endpoints = db.getRepository(EndpointEntity);
   }
@@ -60,11 +61,12 @@ export class EndpointsService {
 
   async list(tenantId: string, limit: number, cursor: string | null): Promise<Page<WebhookEndpointRecord>> {
     const take = Math.min(Math.max(1, Math.trunc(limit) || 50), MAX_PAGE);
+    const cursors = this.cursors.of(tenantId, 'webhooks');
+    const after = cursors.after(cursor);
     const qb = this.endpoints.createQueryBuilder('e').where('e.tenant_id = :tenantId', { tenantId }).orderBy('e.id', 'DESC').take(take + 1);
-    if (cursor) qb.andWhere('e.id < :cursor', { cursor });
+    if (after !== null) qb.andWhere('e.id < :after', { after });
     const rows = await qb.getMany();
-    const page = rows.slice(0, take);
-    return { data: page.map(toEndpointRecord), next_cursor: rows.length > take ? page[page.length - 1].id : null };
+    return { data: rows.slice(0, take).map(toEndpointRecord), next_cursor: cursors.next(rows, take, (row) => row.id) };
   }
 
   async get(tenantId: string, id: string): Promise<WebhookEndpointRecord> {

@@ -1,5 +1,5 @@
 import { plainToInstance } from 'class-transformer';
-import { IsIn, IsInt, IsString, Matches, Max, Min, validateSync } from 'class-validator';
+import { IsIn, IsInt, IsString, Matches, Max, Min, MinLength, validateSync } from 'class-validator';
 import { DEFAULT_HTTP_TIMEOUTS } from '../http/http-timeouts';
 
 const SECRET_DEFAULTS = Symbol('secretDefaults');
@@ -46,6 +46,15 @@ export class BaseConfig {
 
   @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
   LOG_LEVEL = 'info';
+
+  /**
+   * Key of the list cursors' HMAC (pagination/list-cursors.ts). Not a `@Secret()`: a cursor only names a position in
+   * the caller's own list, so the development key makes cursors tamper-evident in production too; set one to make
+   * them unforgeable as well. Each service reads back only the cursors it handed out, so services need not share it.
+   */
+  @IsString()
+  @MinLength(1)
+  CURSOR_SECRET = 'dev-cursor-secret';
 
   /** HTTP server deadlines against slow clients (see http/http-timeouts.ts). */
   @IsInt()

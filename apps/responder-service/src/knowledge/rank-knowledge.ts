@@ -1,0 +1,175 @@
+import type { Faq } from '@parley/contracts';
+import { createHash } from 'node:crypto';
+import type { DocumentPassage } from './document-passage';
+import { instructionFacts } from './instruction-facts';
+import { detectLanguage, type Language } from './language';
+import { analyze, closeConcept, editDistance, type Term } from './text-analysis';
+
+/** What an agent knows (CONTRACT.md §11): its FAQs, its documents' passages, and the facts its instruction states. */
+export interface KnowledgeSet {
+  faqs: readonly Faq[];
+  documents?: readonly DocumentPassage[];
+  instruction: string;
+}
+
+export type KnowledgeType = 'faq' | 'document' | 'instruction';
+
+/** One piece of knowledge ranked for a question. */
+export interface RankedPassage {
+  type: KnowledgeType;
+  /** `faq-1` (position in the agent's FAQs, from 1), the document passage's id, or `instruction-1` (sentence, from 1). */
+  id: string;
+  /** The FAQ's question, the document's title and headings (`Prices › Whitening`), or `Instruction`. */
+  title: string;
+  /** The whole passage: the FAQ's answer, the document passage, the instruction's sentence. */
+  text: string;
+  /** The language the passage is written in. */
+  language: Language;
+  /**
+   * How much of the question the passage covers, 0..1: the share of the question's terms (weighted by how rare they are
+   * in this agent's knowledge; a word the knowledge never uses weighs as much as its rarest) the passage contains.
+   */
+  score: number;
+}
+
+/**
+ * A passage answers the question when it covers at least this share of it. Measured with `npm run eval`
+ * (docs/agent-eval.md): the unknown questions customers ask ("can you fix my car brakes" to a dental clinic) share a word
+ * or two with some passage and score up to about 0.45; answerable questions, typos and slang included, score 0.6 and up.
+ * Below it the agent says it does not know and offers a person: a confident wrong answer is the worst outcome.
+ */
+export const ANSWER_THRESHOLD = 0.55;
+
+/**
+ * The agent's knowledge ranked for a question, best first (only passages sharing a term with it): FAQs, document
+ * passages and instruction facts in one ranking, each matched in the language it is written in. Pure and deterministic.
+ * The ones at or above ANSWER_THRESHOLD answer the question.
+ */
+export function rankKnowledge(query: string, knowledge: KnowledgeSet, language: Language): RankedPassage[] {
+  return knowledgeIndex(knowledge).rank(query, language);
+}
+
+/** The passages that answer the question (score ≥ ANSWER_THRESHOLD), best first. */
+export function answeringPassages(query: string, knowledge: KnowledgeSet, language: Language): RankedPassage[] {
+  return rankKnowledge(query, knowledge, language).filter((p) => p.score >= ANSWER_THRESHOLD);
+}
+
+interface Unit {
+  type: KnowledgeType;
+  id: string;
+  title: string;
+  text: string;
+  language: Language;
+  /** Term → occurrences, the title's (FAQ question, headings) counted twice: they say what the passage is about. */
+  terms: Map<string, number>;
+  length: number;
+}
+
+// BM25's usual constants; the BM25 score orders passages that cover a question equally well.
+const K1 = 1.2;
+const B = 0.75;
+const TITLE_BOOST = 2;
+/** A misspelt word matched to a known one counts a little less. */
+const FUZZY_WEIGHT = 0.8;
+
+export class KnowledgeIndex {
+  private readonly units: Unit[];
+  private readonly documentFrequency = new Map<string, number>();
+  private readonly averageLength: number;
+  private readonly vocabulary: string[];
+
+  constructor(knowledge: KnowledgeSet) {
+    const agentLanguage = detectLanguage(`${knowledge.instruction}\n${knowledge.faqs.map((f) => `${f.question} ${f.answer}`).join('\n')}`);
+    const languageOf = (text: string) => detectLanguage(text, agentLanguage);
+    const unit = (type: KnowledgeType, id: string, title: string, text: string, titleForTerms: string): Unit => {
+      const language = languageOf(`${titleForTerms} ${text}`);
+      const terms = new Map<string, number>();
+      for (const { term } of analyze(text, language)) terms.set(term, (terms.get(term) ?? 0) + 1);
+      for (const { term } of analyze(titleForTerms, language)) terms.set(term, (terms.get(term) ?? 0) + TITLE_BOOST);
+      return { type, id, title, text, language, terms, length: [...terms.values()].reduce((a, b) => a + b, 0) };
+    };
+    this.units = [
+      ...knowledge.faqs.map((f, i) => unit('faq', `faq-${i + 1}`, f.question, f.answer, f.question)),
+      ...(knowledge.documents ?? []).map((p) => {
+        const title = [p.title, ...p.headings].join(' › ');
+        return unit('document', p.id, title, p.text, [p.title, ...p.headings].join('. '));
+      }),
+      ...instructionFacts(knowledge.instruction).map((s, i) => unit('instruction', `instruction-${i + 1}`, 'Instruction', s, '')),
+    ];
+    for (const u of this.units) for (const term of u.terms.keys()) this.documentFrequency.set(term, (this.documentFrequency.get(term) ?? 0) + 1);
+    this.averageLength = this.units.reduce((sum, u) => sum + u.length, 0) / Math.max(1, this.units.length);
+    this.vocabulary = [...this.documentFrequency.keys()].filter((t) => !t.startsWith('#'));
+  }
+
+  rank(query: string, language: Language): RankedPassage[] {
+    const asked = this.queryTerms(query, language);
+    const total = asked.reduce((sum, t) => sum + t.weight * this.idf(t.term), 0);
+    if (total === 0) return [];
+    const ranked: (RankedPassage & { bm25: number })[] = [];
+    for (const u of this.units) {
+      let covered = 0;
+      let bm25 = 0;
+      for (const { term, weight } of asked) {
+        const tf = u.terms.get(term);
+        if (!tf) continue;
+        covered += weight * this.idf(term);
+        bm25 += weight * this.idf(term) * ((tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * u.length) / this.averageLength)));
+      }
+      if (covered > 0) ranked.push({ type: u.type, id: u.id, title: u.title, text: u.text, language: u.language, score: covered / total, bm25 });
+    }
+    return ranked.sort((a, b) => b.score - a.score || b.bm25 - a.bm25).map(({ bm25: _, ...passage }) => passage);
+  }
+
+  /**
+   * The question's terms, each once (its highest weight), a misspelt word replaced by the known word it is one or two
+   * edits from. A word the knowledge never uses stays: it is what the question asks that the knowledge cannot answer.
+   */
+  queryTerms(query: string, language: Language): Term[] {
+    const terms = new Map<string, number>();
+    for (const t of analyze(query, language)) {
+      const known = this.documentFrequency.has(t.term) ? t : this.closeTerm(t);
+      terms.set(known.term, Math.max(terms.get(known.term) ?? 0, known.weight));
+    }
+    return [...terms].map(([term, weight]) => ({ term, weight }));
+  }
+
+  /** The idf of a term; one the knowledge never uses weighs as much as the rarest it does. */
+  idf(term: string): number {
+    const n = this.units.length;
+    const df = Math.max(1, this.documentFrequency.get(term) ?? 0);
+    return Math.log(1 + (n - df + 0.5) / (df + 0.5));
+  }
+
+  private closeTerm(t: Term): Term {
+    if (t.term.startsWith('#')) return t;
+    // A number or chat noise ("lol", "4") the knowledge lacks says less than a real word it lacks.
+    if (/\d/.test(t.term) || t.term.length < 4) return { ...t, weight: t.weight / 2 };
+    const concept = closeConcept(t.term);
+    if (concept && this.documentFrequency.has(concept)) return { term: concept, weight: t.weight * FUZZY_WEIGHT };
+    const maxEdits = t.term.length >= 7 ? 2 : 1;
+    let best: { term: string; edits: number } | null = null;
+    for (const known of this.vocabulary) {
+      if (Math.abs(known.length - t.term.length) > maxEdits || known.length < 4) continue;
+      const edits = editDistance(known, t.term, maxEdits);
+      if (edits <= maxEdits && (!best || edits < best.edits || (edits === best.edits && known < best.term))) best = { term: known, edits };
+    }
+    return best ? { term: best.term, weight: t.weight * FUZZY_WEIGHT } : t;
+  }
+}
+
+// An agent answers many messages from one knowledge set: keep one index per set (bounded, oldest dropped).
+const indexes = new Map<string, KnowledgeIndex>();
+const MAX_CACHED = 500;
+
+export function knowledgeIndex(knowledge: KnowledgeSet): KnowledgeIndex {
+  const hash = createHash('sha256').update(knowledge.instruction).update('\0').update(JSON.stringify(knowledge.faqs));
+  for (const p of knowledge.documents ?? []) hash.update('\0').update(p.id).update('\0').update(p.title).update(p.headings.join('\0')).update(p.text);
+  const key = hash.digest('base64');
+  let index = indexes.get(key);
+  if (!index) {
+    if (indexes.size >= MAX_CACHED) indexes.delete(indexes.keys().next().value!);
+    index = new KnowledgeIndex(knowledge);
+    indexes.set(key, index);
+  }
+  return index;
+}

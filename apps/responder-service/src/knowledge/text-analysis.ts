@@ -1,0 +1,265 @@
+import { stemmer as englishStemmer } from '@orama/stemmers/english';
+import { stemmer as frenchStemmer } from '@orama/stemmers/french';
+import { stemmer as germanStemmer } from '@orama/stemmers/german';
+import { stemmer as portugueseStemmer } from '@orama/stemmers/portuguese';
+import { stemmer as spanishStemmer } from '@orama/stemmers/spanish';
+import { stopwords as englishStopwords } from '@orama/stopwords/english';
+import { stopwords as frenchStopwords } from '@orama/stopwords/french';
+import { stopwords as germanStopwords } from '@orama/stopwords/german';
+import { stopwords as portugueseStopwords } from '@orama/stopwords/portuguese';
+import { stopwords as spanishStopwords } from '@orama/stopwords/spanish';
+import { LANGUAGES, type Language } from './language';
+
+/** One term of an analysed text: a word stem, or a concept (`#price`) that several words of any language share. */
+export interface Term {
+  term: string;
+  /** How much the term says about the topic: question words that hint at one ("where" → address) weigh half. */
+  weight: number;
+}
+
+const STEMMERS: Record<Language, (word: string) => string> = {
+  en: englishStemmer,
+  es: spanishStemmer,
+  pt: portugueseStemmer,
+  fr: frenchStemmer,
+  de: germanStemmer,
+};
+
+// Chat spelling, written out before anything else ("wat r ur hrs" → "what are your hours").
+const SLANG: Record<Language, Record<string, string>> = {
+  en: {
+    u: 'you', ur: 'your', r: 'are', wat: 'what', wht: 'what', whats: 'what', hrs: 'hours', hr: 'hour', pls: 'please', plz: 'please',
+    thx: 'thanks', ty: 'thanks', tmrw: 'tomorrow', tmr: 'tomorrow', appt: 'appointment', abt: 'about', ya: 'you', yall: 'you',
+    wanna: 'want', gonna: 'going', cuz: 'because', bc: 'because', nite: 'night', ppl: 'people', mon: 'monday', tue: 'tuesday',
+    tues: 'tuesday', wed: 'wednesday', thu: 'thursday', thur: 'thursday', thurs: 'thursday', fri: 'friday', sat: 'saturday',
+    sun: 'sunday', wknd: 'weekend', info: 'information', ins: 'insurance', doc: 'doctor', hv: 'have', cn: 'can', bout: 'about',
+  },
+  es: { q: 'que', k: 'que', xq: 'porque', pq: 'porque', tb: 'también', tmb: 'también', hrs: 'horas', x: 'por', d: 'de', ud: 'usted', uds: 'ustedes', xfa: 'favor', porfa: 'favor' },
+  pt: { vc: 'você', vcs: 'vocês', q: 'que', tb: 'também', hj: 'hoje', pq: 'porque', hrs: 'horas', td: 'tudo', obg: 'obrigado', n: 'não', tbm: 'também', pfv: 'favor', pf: 'favor' },
+  fr: { stp: 'plaît', svp: 'plaît', pk: 'pourquoi', qd: 'quand', bcp: 'beaucoup', rdv: 'rendez-vous', hrs: 'heures', slt: 'salut', cc: 'coucou', tt: 'tout' },
+  de: { hab: 'habe', nen: 'einen', ne: 'eine', std: 'stunden', hdl: 'danke', bzw: 'beziehungsweise' },
+};
+
+// Words a chat is full of that name no topic, beyond each language's standard stop words.
+const CHAT_STOPWORDS: Record<Language, string> = {
+  en:
+    'hi hello hey hiya yo thanks thank please ok okay guys guy folks ya like know want need get tell wondering wonder ask asking ' +
+    'question questions also just really actually maybe pretty quite something anything anyone someone lot lots bit kind sort ' +
+    'im ive id youre dont cant wont doesnt isnt arent thats whats theres hows much many well yes yeah yep sure good great ' +
+    'please help would could able possible us let lets go going mean even still though else way things thing say said ' +
+    'don doesn isn aren ll ve re',
+  es: 'hola buenas buenos gracias favor quiero quisiera querría saber necesito puedo pueden puede gustaría ok vale bueno chicos tienen tiene hay algo alguna alguno decir pregunta dudas duda',
+  pt: 'oi olá ola obrigado obrigada favor quero queria gostaria saber preciso posso podem pode ok bom boa pessoal gente tem têm algo alguma algum dizer pergunta dúvida',
+  fr: 'bonjour salut coucou merci plaît plait voudrais veux aimerais savoir besoin peux pouvez peut ok bien alors question questions quelque chose dire est-ce',
+  de: 'hallo hi moin servus danke bitte möchte moechte will würde wuerde wissen brauche kann könnt koennt können ok gut also leute frage fragen etwas gibt mal',
+};
+
+/**
+ * Concepts: words of any of the five languages that name one thing, searched as one term so that "hrs", "horario" and
+ * "opening hours" meet, and a Spanish question can find an English answer's topic. Each word is stemmed with its language.
+ */
+const CONCEPTS: Record<string, Partial<Record<Language, string>>> = {
+  '#price': {
+    en: 'price prices cost costs costing fee fees charge charges expensive cheap pricing rate rates',
+    es: 'precio precios costo costos coste cuesta cuestan tarifa tarifas caro barato cobran',
+    pt: 'preço preços custo custos custa custam tarifa tarifas caro barato valor cobram',
+    fr: 'prix coût coûts coûte coute coûtent tarif tarifs cher chère',
+    de: 'preis preise kosten kostet gebühr gebühren teuer billig',
+  },
+  '#hours': {
+    en: 'hour hours open opening opens close closing closes',
+    es: 'horario horarios hora horas abren abre abrimos abierto abiertos abierta abrir cierran cierra cerramos cerrado atienden atendemos',
+    pt: 'horário horários hora horas abrem abre abrimos aberto abertos aberta abrir fecham fecha fechamos fechado funcionamento funcionam atendem atendemos',
+    fr: 'horaire horaires heure heures ouvert ouverts ouverte ouvertes ouvrez ouvre ouvrons ouverture ferme fermez fermons fermé fermée fermeture',
+    de: 'öffnungszeit öffnungszeiten geöffnet offen öffnen öffnet schließen schließt geschlossen sprechzeiten sprechstunde uhrzeit',
+  },
+  '#insurance': {
+    en: 'insurance insurer insurers insured coverage',
+    es: 'seguro seguros aseguradora aseguradoras cobertura',
+    pt: 'seguro seguros convênio convênios plano planos seguradora',
+    fr: 'assurance assurances mutuelle mutuelles',
+    de: 'versicherung versicherungen krankenkasse krankenkassen versichert kasse',
+  },
+  '#parking': {
+    en: 'park parking',
+    es: 'estacionamiento estacionar aparcamiento aparcar parqueadero',
+    pt: 'estacionamento estacionar estaciono',
+    fr: 'parking stationnement garer stationner',
+    de: 'parkplatz parkplätze parken parkhaus',
+  },
+  '#address': {
+    en: 'address location located directions',
+    es: 'dirección ubicación ubicados ubicada encuentran',
+    pt: 'endereço localização localizados ficam fica',
+    fr: 'adresse situé située situés trouve trouvez',
+    de: 'adresse standort befindet befinden',
+  },
+  '#pay': {
+    en: 'pay paying payment payments card cards cash credit debit',
+    es: 'pagar pago pagos tarjeta tarjetas efectivo',
+    pt: 'pagar pagamento pagamentos cartão cartões dinheiro pix',
+    fr: 'payer paiement paiements carte cartes espèces',
+    de: 'zahlen bezahlen zahlung karte kartenzahlung bar',
+  },
+  '#accept': {
+    en: 'accept accepts accepted take takes',
+    es: 'aceptan aceptar aceptas aceptáis trabajan',
+    pt: 'aceitam aceitar aceita trabalham',
+    fr: 'acceptez accepter acceptent prenez',
+    de: 'akzeptieren akzeptiert nehmen nimmt',
+  },
+  '#deliver': {
+    en: 'deliver delivers delivery deliveries ship shipping',
+    es: 'envío envíos entrega entregas domicilio',
+    pt: 'entrega entregas entregam frete',
+    fr: 'livraison livrez livrer',
+    de: 'lieferung liefern liefert versand',
+  },
+  '#refund': {
+    en: 'refund refunds return returns exchange',
+    es: 'reembolso devolución devoluciones',
+    pt: 'reembolso devolução troca',
+    fr: 'remboursement rembourser retour',
+    de: 'erstattung rückerstattung rückgabe umtausch',
+  },
+  '#child': {
+    en: 'kid kids child children',
+    es: 'niño niños niña niñas hijo hijos',
+    pt: 'criança crianças filho filhos',
+    fr: 'enfant enfants',
+    de: 'kind kinder',
+  },
+  '#emergency': {
+    en: 'emergency emergencies urgent',
+    es: 'urgencia urgencias emergencia',
+    pt: 'urgência urgências emergência',
+    fr: 'urgence urgences',
+    de: 'notfall notfälle dringend',
+  },
+  '#weekend': {
+    en: 'weekend weekends saturday saturdays sunday sundays',
+    es: 'fin semana sábado sábados domingo domingos',
+    pt: 'sábado sábados domingo domingos',
+    fr: 'week-end weekend samedi samedis dimanche dimanches',
+    de: 'wochenende samstag samstags sonntag sonntags',
+  },
+};
+
+// Phrases whose words are stop words but whose meaning is not; the weight says how sure the hint is.
+const PHRASES: Record<Language, [RegExp, string, number][]> = {
+  en: [[/\bhow much\b/g, '#price', 1], [/\bwhere\b/g, '#address', 0.5], [/\bwhat time\b/g, '#hours', 1], [/\bwhen\b/g, '#hours', 0.5]],
+  es: [[/\bcu[aá]nto\b/g, '#price', 1], [/\bd[oó]nde\b/g, '#address', 0.5], [/\bqu[eé] hora\b/g, '#hours', 1], [/\bcu[aá]ndo\b/g, '#hours', 0.5]],
+  pt: [[/\bquanto\b/g, '#price', 1], [/\bonde\b/g, '#address', 0.5], [/\bque horas?\b/g, '#hours', 1], [/\bquando\b/g, '#hours', 0.5]],
+  fr: [[/\bcombien\b/g, '#price', 1], [/(^|\s)où(\s|$)/g, '#address', 0.5], [/\bquelle heure\b/g, '#hours', 1], [/\bquand\b/g, '#hours', 0.5]],
+  de: [[/\bwie ?viel\b/g, '#price', 1], [/\bwo\b/g, '#address', 0.5], [/\bwie lange\b/g, '#hours', 1], [/\bwann\b/g, '#hours', 0.5]],
+};
+
+/** Lower case without accents: what customers type ("cuanto", "horario") meets what tenants write ("cuánto"). */
+export function fold(text: string): string {
+  return text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
+}
+
+/** Words of a lower-cased text; apostrophes and hyphens split ("l'adresse", "Mon-Fri"), one letter is no word. */
+function words(lower: string): string[] {
+  return lower.split(/[^\p{L}\p{N}]+/u).filter((w) => w.length > 1 || /\p{N}/u.test(w) || w in SLANG_LETTERS);
+}
+
+// One-letter words chat spelling gives a meaning to ("u", "r", "q").
+const SLANG_LETTERS = Object.fromEntries(LANGUAGES.flatMap((l) => Object.keys(SLANG[l]).filter((w) => w.length === 1).map((w) => [w, true])));
+
+const STOPWORDS: Record<Language, Set<string>> = Object.fromEntries(
+  LANGUAGES.map((l) => {
+    const standard = { en: englishStopwords, es: spanishStopwords, pt: portugueseStopwords, fr: frenchStopwords, de: germanStopwords }[l];
+    const all = [...standard, ...CHAT_STOPWORDS[l].split(' ')];
+    return [l, new Set([...all, ...all.map(fold)])];
+  }),
+) as Record<Language, Set<string>>;
+
+const stemOf = (word: string, language: Language) => fold(STEMMERS[language](word));
+
+// Keyed by the raw word and by its stem in its own language ("costs", "cost").
+const CONCEPT_OF: Record<string, string> = {};
+const CONCEPT_STEMS: Record<Language, Map<string, string>> = Object.fromEntries(LANGUAGES.map((l) => [l, new Map()])) as Record<Language, Map<string, string>>;
+for (const [concept, byLanguage] of Object.entries(CONCEPTS)) {
+  for (const language of LANGUAGES) {
+    for (const word of (byLanguage[language] ?? '').split(' ').filter(Boolean)) {
+      CONCEPT_OF[word] = concept;
+      CONCEPT_OF[fold(word)] = concept;
+      CONCEPT_STEMS[language].set(stemOf(word, language), concept);
+    }
+  }
+}
+
+/** The concept a stem of `language` stands for, if any (what fuzzy matching maps a misspelt word onto). */
+export function conceptStems(language: Language): ReadonlyMap<string, string> {
+  return CONCEPT_STEMS[language];
+}
+
+/**
+ * The terms of a text in one language: chat spelling written out, stop words dropped, each word stemmed with that
+ * language's Snowball stemmer and folded (no accents), concepts and phrase hints in place of their words.
+ */
+export function analyze(text: string, language: Language): Term[] {
+  let lower = ` ${text.toLowerCase()} `;
+  const terms: Term[] = [];
+  for (const [phrase, concept, weight] of PHRASES[language]) {
+    lower = lower.replace(phrase, () => {
+      terms.push({ term: concept, weight });
+      return ' ';
+    });
+  }
+  for (const raw of words(lower)) {
+    const word = SLANG[language][raw] ?? raw;
+    if (word.length < 2 && !/\p{N}/u.test(word)) continue;
+    if (STOPWORDS[language].has(word) || STOPWORDS[language].has(fold(word))) continue;
+    const concept = CONCEPT_OF[word] ?? CONCEPT_OF[fold(word)];
+    if (concept) {
+      terms.push({ term: concept, weight: 1 });
+      continue;
+    }
+    const stem = stemOf(word, language);
+    terms.push({ term: CONCEPT_STEMS[language].get(stem) ?? stem, weight: 1 });
+  }
+  return terms;
+}
+
+// Every concept word and stem of every language, for closeConcept(); a word's answer is remembered (bounded).
+const CONCEPT_SPELLINGS: [string, string][] = [
+  ...Object.entries(CONCEPT_OF),
+  ...LANGUAGES.flatMap((l) => [...CONCEPT_STEMS[l].entries()]),
+].filter(([spelling]) => spelling.length >= 4);
+const closeConcepts = new Map<string, string | null>();
+const MAX_REMEMBERED = 10_000;
+
+/** The concept a misspelt word or stem ("insurence", "parkng", "delivry") is one edit from (two for long words). */
+export function closeConcept(word: string): string | null {
+  if (word.length < 5) return null;
+  const remembered = closeConcepts.get(word);
+  if (remembered !== undefined) return remembered;
+  const maxEdits = word.length >= 8 ? 2 : 1;
+  let close: string | null = null;
+  for (const [spelling, concept] of CONCEPT_SPELLINGS) {
+    if (Math.abs(spelling.length - word.length) <= maxEdits && editDistance(spelling, word, maxEdits) <= maxEdits) {
+      close = concept;
+      break;
+    }
+  }
+  if (closeConcepts.size >= MAX_REMEMBERED) closeConcepts.delete(closeConcepts.keys().next().value!);
+  closeConcepts.set(word, close);
+  return close;
+}
+
+/** Edit distance counting a swap of neighbours as one edit (the commonest typo); stops early once past `limit`. */
+export function editDistance(a: string, b: string, limit = Infinity): number {
+  const d = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  for (let i = 1; i <= a.length; i++) {
+    let rowMin = Infinity;
+    for (let j = 1; j <= b.length; j++) {
+      d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+      rowMin = Math.min(rowMin, d[i][j]);
+    }
+    if (rowMin > limit) return rowMin;
+  }
+  return d[a.length][b.length];
+}

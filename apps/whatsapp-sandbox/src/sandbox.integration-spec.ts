@@ -18,10 +18,13 @@ interface Answer<T = Record<string, unknown>> {
   body: T;
 }
 
-/** The gateway stand-in's rules: an inbound "please fail" gets a 500; a status tagged `fail-once` fails its first attempt. */
+/** While true, the gateway stand-in refuses customers' messages (503, as a gateway that cannot queue them answers). */
+let refusingInbound = false;
+
+/** The gateway stand-in's rules: inbound messages while `refusingInbound` get a 503; a status tagged `fail-once` fails its first attempt. */
 function respond(body: CloudNotification, attempt: number): number {
   const value = body.entry[0]?.changes[0]?.value;
-  if (value?.messages?.some((m) => m.text.body === 'please fail')) return 500;
+  if (value?.messages && refusingInbound) return 503;
   if (value?.statuses?.some((s) => s.biz_opaque_callback_data === 'fail-once') && attempt === 1) return 500;
   return 200;
 }
@@ -67,6 +70,8 @@ describe('whatsapp-sandbox over HTTP and PostgreSQL', () => {
       META_APP_ID: APP_ID,
       META_APP_SECRET: APP_SECRET,
       SANDBOX_STATUS_CALLBACKS: 'true',
+      // Retries within a test's patience; the pauses still grow.
+      SANDBOX_NOTIFY_RETRY_MS: '100,200,400',
     });
     await startApp();
   });
@@ -328,12 +333,40 @@ describe('whatsapp-sandbox over HTTP and PostgreSQL', () => {
       expect(Math.abs(sentAt - Date.now() / 1000)).toBeLessThan(60);
     });
 
-    it('answers 502 naming the status when the gateway refuses the notification', async () => {
+    it('answers 202 queued while the gateway refuses, retries with growing pauses, and delivers each customer’s messages in the order written', async () => {
       const number = await provision();
-      const refused = await call('POST', '/_sandbox/inbound', { from: CUSTOMER, to: number.phone_number, text: 'please fail' });
-      expect(refused.status).toBe(502);
-      expect(refused.contentType).toContain('application/problem+json');
-      expect(refused.body).toMatchObject({ status: 502, title: 'Bad Gateway', detail: expect.stringContaining('500') });
+      const write = (from: string, text: string) => call<{ id: string; queued?: boolean }>('POST', '/_sandbox/inbound', { from, to: number.phone_number, text });
+      refusingInbound = true;
+      try {
+        const answers = [await write(CUSTOMER, 'first'), await write(CUSTOMER, 'second'), await write(CUSTOMER, 'third'), await write(OTHER_CUSTOMER, 'other')];
+        for (const answer of answers) expect(answer).toMatchObject({ status: 202, body: { id: expect.stringMatching(/^wamid\./), queued: true } });
+        const [first, second, third, other] = answers.map((a) => a.body.id);
+
+        const refused = await pollUntil(() => receiver.attemptsFor(first).length >= 3 && receiver.attemptsFor(first), { description: 'three refused attempts of the first message' });
+        expect(refused.every((a) => a.answered === 503 && a.signatureValid)).toBe(true);
+        expect(refused[2].at - refused[1].at).toBeGreaterThanOrEqual(200 - 20); // the second pause, longer than the first (100 ms)
+        // The customer's later messages wait behind the first; another customer's are retried on their own.
+        expect([...receiver.attemptsFor(second), ...receiver.attemptsFor(third)]).toEqual([]);
+        expect(receiver.attemptsFor(other).length).toBeGreaterThanOrEqual(1);
+
+        refusingInbound = false;
+        const taken = (id: string) => receiver.attemptsFor(id).some((a) => a.answered === 200);
+        await pollUntil(() => [first, second, third, other].every(taken), { description: 'every queued message taken once the gateway is back' });
+        const takenFromCustomer = receiver.received
+          .filter((r) => r.answered === 200)
+          .flatMap((r) => r.body.entry[0].changes[0].value.messages ?? [])
+          .filter((m) => [first, second, third].includes(m.id));
+        expect(takenFromCustomer.map((m) => m.text.body)).toEqual(['first', 'second', 'third']);
+        for (const id of [first, second, third, other]) expect(receiver.attemptsFor(id).filter((a) => a.answered === 200)).toHaveLength(1);
+      } finally {
+        refusingInbound = false;
+      }
+
+      // With the gateway taking messages again (and nothing owed for the customer), the answer is 200 at once.
+      const later = await write(CUSTOMER, 'fourth');
+      expect(later).toMatchObject({ status: 200, body: { id: expect.stringMatching(/^wamid\./) } });
+      expect(later.body.queued).toBeUndefined();
+      expect(receiver.attemptsFor(later.body.id).map((a) => a.answered)).toEqual([200]);
     });
 
     it('answers 404 for a number the sandbox does not serve, 400 naming each broken field', async () => {

@@ -30,10 +30,15 @@ export class WhatsappSandboxConfig extends BaseConfig {
   @Matches(/^\s*\d+\s*(,\s*\d+\s*)*$/, { message: 'SANDBOX_NOTIFY_RETRY_MS must be comma-separated milliseconds, e.g. 250,1000,4000' })
   SANDBOX_NOTIFY_RETRY_MS = '250,1000,4000,15000,60000,300000';
 
-  /** A notification still not taken this long after it was recorded is dropped (logged). */
+  /** A status notification still not taken this long after it was recorded is dropped (logged). */
   @IsInt()
   @Min(1)
   SANDBOX_NOTIFY_GIVE_UP_MS = 86_400_000;
+
+  /** A customer's message (`POST /_sandbox/inbound`) the gateway has not taken is retried this long: 7 days, as Meta does. */
+  @IsInt()
+  @Min(1)
+  SANDBOX_INBOUND_GIVE_UP_MS = 604_800_000;
 
   get notifyRetryDelaysMs(): number[] {
     return this.SANDBOX_NOTIFY_RETRY_MS.split(',').map((s) => Number(s.trim()));

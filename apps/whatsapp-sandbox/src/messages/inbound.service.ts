@@ -1,29 +1,39 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { notFoundProblem, problem, type FieldError } from '@parley/contracts';
+import { notFoundProblem, type FieldError } from '@parley/contracts';
 import { ProblemException } from '@parley/service-kit';
 import { DataSource } from 'typeorm';
-import { newWamid } from '../cloud-api/ids';
+import { digitsOf, newWamid } from '../cloud-api/ids';
 import { inboundTextNotification } from '../cloud-api/notifications';
-import { GatewayNotifier, describeFailure } from '../notifications/gateway-notifier.service';
+import { WhatsappSandboxConfig } from '../config/whatsapp-sandbox.config';
+import { LEASE_MS, NotificationDispatcher } from '../notifications/notification-dispatcher.service';
+import { NotificationOutbox, type OutboxEntry } from '../notifications/notification-outbox.store';
 import { toBusinessNumber } from '../numbers/numbers.mapper';
 import { NumbersService } from '../numbers/numbers.service';
 import { MessageEntity } from './message.entity';
 import type { InboundMessageDto } from './messages.dto';
 
-const badGateway = (detail: string) => new ProblemException(problem(502, 'https://parley.dev/problems/bad-gateway', 'Bad Gateway', detail));
+/** `POST /_sandbox/inbound`'s answer: `queued` when the gateway has not taken the message yet (it is being retried). */
+export type InboundAnswer = { id: string } | { id: string; queued: true };
 
-/** Plays a customer writing to a business number: Meta's signed inbound notification, delivered to the gateway. */
+/**
+ * Plays a customer writing to a business number: Meta's signed inbound notification, delivered to the gateway. Like
+ * Meta, the sandbox never loses it: the notification is stored with the message (the outbox, leased to this request)
+ * and posted at once; one the gateway did not take (down, restarting, answering anything but 200) stays owed and is
+ * retried with back-off for SANDBOX_INBOUND_GIVE_UP_MS. A customer's messages reach the gateway in the order written.
+ */
 @Injectable()
 export class InboundService {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
+    private readonly config: WhatsappSandboxConfig,
     private readonly numbers: NumbersService,
-    private readonly notifier: GatewayNotifier,
+    private readonly outbox: NotificationOutbox,
+    private readonly dispatcher: NotificationDispatcher,
   ) {}
 
-  /** Answers once the gateway has taken the notification (HTTP 200); anything else is the caller's 502. */
-  async receive(dto: InboundMessageDto): Promise<{ id: string }> {
+  /** `{id}` once the gateway has taken the notification (HTTP 200); `{id, queued: true}` when it is left to the retries. */
+  async receive(dto: InboundMessageDto): Promise<InboundAnswer> {
     const number = await this.numbers.findByNumber(dto.to);
     if (!number) {
       const errors: FieldError[] = [{ field: 'to', message: 'to must be a number of the sandbox (see GET /_sandbox/numbers)' }];
@@ -31,25 +41,34 @@ export class InboundService {
     }
     const id = newWamid();
     const at = new Date();
-    await this.db.getRepository(MessageEntity).insert({
-      id,
-      direction: 'inbound',
-      phoneNumberId: number.phoneNumberId,
-      businessNumber: number.phoneNumber,
-      customerNumber: dto.from,
-      type: 'text',
-      body: dto.text,
-      template: null,
-      contextMessageId: null,
-      bizOpaqueCallbackData: null,
-      createdAt: at,
+    const notification: OutboxEntry = {
+      // One customer's messages to one number, one at a time and in order.
+      messageKey: `inbound:${number.phoneNumberId}:${digitsOf(dto.from)}`,
+      body: JSON.stringify(inboundTextNotification(toBusinessNumber(number), { id, from: dto.from, body: dto.text, at })),
+      dueAt: at,
+      giveUpAt: new Date(at.getTime() + this.config.SANDBOX_INBOUND_GIVE_UP_MS),
+    };
+    const claimed = await this.db.transaction(async (tx) => {
+      await tx.getRepository(MessageEntity).insert({
+        id,
+        direction: 'inbound',
+        phoneNumberId: number.phoneNumberId,
+        businessNumber: number.phoneNumber,
+        customerNumber: dto.from,
+        type: 'text',
+        body: dto.text,
+        template: null,
+        contextMessageId: null,
+        bizOpaqueCallbackData: null,
+        createdAt: at,
+      });
+      return this.outbox.recordClaimed(tx, notification, LEASE_MS);
     });
-
-    const notification = inboundTextNotification(toBusinessNumber(number), { id, from: dto.from, body: dto.text, at });
-    const status = await this.notifier.post(notification).catch((err: unknown) => {
-      throw badGateway(`The gateway could not be reached: ${describeFailure(err)}.`);
-    });
-    if (status !== 200) throw badGateway(`The gateway answered ${status} to the inbound notification (it must answer 200).`);
-    return { id };
+    if (!claimed) {
+      // An earlier message of this customer is still owed: this one goes out after it.
+      this.dispatcher.wake();
+      return { id, queued: true };
+    }
+    return (await this.dispatcher.deliverClaimed(claimed)) ? { id } : { id, queued: true };
   }
 }

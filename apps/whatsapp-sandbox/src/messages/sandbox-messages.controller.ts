@@ -1,5 +1,6 @@
-import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
-import { InboundService } from './inbound.service';
+import { Body, Controller, Get, Post, Query, Res } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
+import { InboundService, type InboundAnswer } from './inbound.service';
 import { InboundMessageDto, ListMessagesQuery } from './messages.dto';
 import type { SandboxMessageRecord } from './messages.mapper';
 import { MessagesService } from './messages.service';
@@ -12,10 +13,12 @@ export class SandboxMessagesController {
     private readonly messages: MessagesService,
   ) {}
 
+  /** `200 {id}` once the gateway took the customer's message; `202 {id, queued: true}` while the sandbox retries it. */
   @Post('inbound')
-  @HttpCode(200)
-  receive(@Body() body: InboundMessageDto): Promise<{ id: string }> {
-    return this.inbound.receive(body);
+  async receive(@Body() body: InboundMessageDto, @Res({ passthrough: true }) reply: FastifyReply): Promise<InboundAnswer> {
+    const answer = await this.inbound.receive(body);
+    void reply.status('queued' in answer ? 202 : 200);
+    return answer;
   }
 
   @Get('messages')

@@ -18,16 +18,17 @@ export const LEASE_MS = NOTIFY_TIMEOUT_MS + 5_000;
 
 /**
  * Delivers the outbox to the gateway as Meta delivers webhooks: at least once, retrying anything but a 200 with
- * growing pauses for a long time (SANDBOX_NOTIFY_RETRY_MS, SANDBOX_NOTIFY_GIVE_UP_MS). Claims in batches, POSTs
- * concurrently (one notification per key at a time, so a message's statuses keep their order), and records the
- * outcomes in batches. Anything not yet taken when the sandbox dies is picked up by the next instance.
+ * growing pauses until each notification's horizon (SANDBOX_NOTIFY_RETRY_MS; a day for statuses, seven for customers'
+ * messages). Claims in batches, POSTs concurrently (one notification per key at a time, so a message's statuses and a
+ * customer's messages keep their order), and records the outcomes in batches. Anything not yet taken when the sandbox
+ * dies is picked up by the next instance.
  */
 @Injectable()
 export class NotificationDispatcher implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(NotificationDispatcher.name);
   private readonly stopping = new AbortController();
   private readonly settler: GroupCommit<Settlement, void>;
-  private readonly inFlight = new Set<Promise<void>>();
+  private readonly inFlight = new Set<Promise<unknown>>();
   private loop: Promise<void> | null = null;
   private wakeUp: (() => void) | null = null;
   private woken = false;
@@ -44,9 +45,19 @@ export class NotificationDispatcher implements OnApplicationBootstrap, BeforeApp
     });
   }
 
-  /** Only status callbacks use the outbox: with them off (load tests) the dispatcher stays idle. */
+  /** Always on: status callbacks (unless off) and customers' messages the gateway has not taken yet both wait here. */
   onApplicationBootstrap(): void {
-    if (this.config.SANDBOX_STATUS_CALLBACKS) this.loop = this.run();
+    this.loop = this.run();
+  }
+
+  /**
+   * One attempt now, off the queue, at a notification its recorder claimed (NotificationOutbox.recordClaimed): true
+   * when the gateway took it. Otherwise it stays owed and is retried on the schedule like any other.
+   */
+  deliverClaimed(notification: ClaimedNotification): Promise<boolean> {
+    const attempt = this.attempt(notification);
+    this.track(attempt);
+    return attempt;
   }
 
   /** Something was recorded or settled: look for due notifications now rather than at the next poll. */
@@ -82,7 +93,7 @@ export class NotificationDispatcher implements OnApplicationBootstrap, BeforeApp
     }
   }
 
-  private track(attempt: Promise<void>): void {
+  private track(attempt: Promise<unknown>): void {
     this.inFlight.add(attempt);
     void attempt.finally(() => {
       this.inFlight.delete(attempt);
@@ -90,7 +101,8 @@ export class NotificationDispatcher implements OnApplicationBootstrap, BeforeApp
     });
   }
 
-  private async attempt(notification: ClaimedNotification): Promise<void> {
+  /** Resolves whether the gateway took the notification (the outcome is recorded either way). */
+  private async attempt(notification: ClaimedNotification): Promise<boolean> {
     const failure = await this.notifier.postBody(notification.body, this.stopping.signal).then(
       (status) => (status === 200 ? null : `the gateway answered ${status}`),
       describeFailure,
@@ -98,12 +110,13 @@ export class NotificationDispatcher implements OnApplicationBootstrap, BeforeApp
     await this.settler.add(this.settlementOf(notification, failure)).catch((err: unknown) => {
       this.logger.warn(`could not record the outcome of notification ${notification.id}; it goes out again after its lease: ${String(err)}`);
     });
+    return failure === null;
   }
 
-  private settlementOf({ id, attempts, createdAt, messageKey }: ClaimedNotification, failure: string | null): Settlement {
+  private settlementOf({ id, attempts, giveUpAt, messageKey }: ClaimedNotification, failure: string | null): Settlement {
     if (failure === null) return { id, attempts, outcome: 'delivered' };
     if (this.stopping.signal.aborted) return { id, attempts, outcome: 'retry', delayMs: 0, error: 'interrupted: the sandbox stopped' };
-    if (pastGiveUp(createdAt, this.config.SANDBOX_NOTIFY_GIVE_UP_MS)) {
+    if (pastGiveUp(giveUpAt)) {
       this.logger.warn(`gave up on notification ${id} (${messageKey}) after ${attempts} attempts: ${failure}`);
       return { id, attempts, outcome: 'dropped' };
     }

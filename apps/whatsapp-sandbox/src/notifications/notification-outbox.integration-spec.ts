@@ -13,6 +13,7 @@ import { NotificationOutbox, type OutboxEntry } from './notification-outbox.stor
 const APP_SECRET = 'test-meta-app-secret';
 const CUSTOMER = '+16505551234';
 const LIFECYCLE: StatusValue[] = ['sent', 'delivered', 'read'];
+const DAY_MS = 86_400_000;
 /** Short pauses so a test sees many attempts quickly; the last one repeats. */
 const RETRY_MS = '50,100,200';
 
@@ -141,6 +142,35 @@ describe('whatsapp-sandbox notification outbox (durable status callbacks)', () =
     await pollUntil(async () => (await owedFor(wamid)).length === 0, { description: 'the outbox emptied' });
   });
 
+  it('keeps a customer’s message the gateway could not take (202 queued) in PostgreSQL, retried for 7 days, and a new instance delivers it', async () => {
+    const first = await startSandbox();
+    const number = await provision(first);
+    const port = receiverPort;
+    await receiver.close(); // the gateway is down: connections are refused
+
+    const written = Date.now();
+    const response = await fetch(`${first.base}/_sandbox/inbound`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ from: CUSTOMER, to: number.phone_number, text: 'written while the gateway was down' }),
+    });
+    expect(response.status).toBe(202);
+    const { id } = (await response.json()) as { id: string; queued: boolean };
+    const key = `inbound:${number.phone_number_id}:${CUSTOMER.slice(1)}`;
+    const [owed] = (await sql.query(`SELECT body, give_up_at FROM notifications WHERE message_key = $1`, [key])) as { body: string; give_up_at: Date }[];
+    expect((JSON.parse(owed.body) as ReturnType<typeof statusNotification>).entry[0].changes[0].value.messages![0]).toMatchObject({ id, text: { body: 'written while the gateway was down' } });
+    expect(owed.give_up_at.getTime() - written).toBeGreaterThanOrEqual(7 * DAY_MS - 60_000);
+    await pollUntil(async () => (await owedFor(key))[0].attempts >= 2, { description: 'retries against the down gateway' });
+    await stopSandbox(first);
+
+    await startReceiver(port);
+    await startSandbox();
+    const taken = await pollUntil(() => receiver.attemptsFor(id).find((a) => a.answered === 200), { description: 'the message from the new instance' });
+    expect(taken.signatureValid).toBe(true);
+    expect(taken.body.entry[0].changes[0].value.metadata.phone_number_id).toBe(number.phone_number_id);
+    await pollUntil(async () => (await owedFor(key)).length === 0, { description: 'the outbox emptied' });
+  });
+
   it('takes over a status a killed instance had claimed, once its lease runs out, and keeps the order', async () => {
     const wamid = newWamid();
     const business = { phoneNumberId: '100000000000001', phoneNumber: '+12015550199', wabaId: '200000000000001' };
@@ -148,6 +178,7 @@ describe('whatsapp-sandbox notification outbox (durable status callbacks)', () =
       messageKey: wamid,
       body: JSON.stringify(statusNotification(business, { messageId: wamid, status, recipient: CUSTOMER, at: new Date() })),
       dueAt: new Date(),
+      giveUpAt: new Date(Date.now() + DAY_MS),
     }));
     // The dead instance: it recorded the statuses, claimed the first for 1.5 s and was killed before posting it.
     const dead = new NotificationOutbox(sql);
@@ -206,7 +237,7 @@ describe('whatsapp-sandbox notification outbox (durable status callbacks)', () =
 
   describe('claims', () => {
     const entriesFor = (keys: string[]): OutboxEntry[] =>
-      keys.flatMap((key) => LIFECYCLE.map((status) => ({ messageKey: key, body: JSON.stringify({ key, status }), dueAt: new Date() })));
+      keys.flatMap((key) => LIFECYCLE.map((status) => ({ messageKey: key, body: JSON.stringify({ key, status }), dueAt: new Date(), giveUpAt: new Date(Date.now() + DAY_MS) })));
 
     it('never hands one notification to two claimers at once, and hands out a key’s notifications only in order', async () => {
       const keys = Array.from({ length: 200 }, (_, i) => `claim-race-${i}`);

@@ -9,6 +9,8 @@ export interface OutboxEntry {
   /** The exact JSON bytes to sign and POST. */
   body: string;
   dueAt: Date;
+  /** Not taken by then, it is dropped (logged). */
+  giveUpAt: Date;
 }
 
 /** A notification claimed for one attempt. `attempts` counts this one and identifies the claim. */
@@ -17,7 +19,7 @@ export interface ClaimedNotification {
   messageKey: string;
   body: string;
   attempts: number;
-  createdAt: Date;
+  giveUpAt: Date;
 }
 
 /** What became of one claimed attempt. */
@@ -33,8 +35,10 @@ interface ClaimRow {
   message_key: string;
   body: string;
   attempts: number;
-  created_at: Date;
+  give_up_at: Date;
 }
+
+const toClaimed = (r: ClaimRow): ClaimedNotification => ({ id: String(r.id), messageKey: r.message_key, body: r.body, attempts: r.attempts, giveUpAt: r.give_up_at });
 
 /**
  * SQL of the notification outbox. Rows are recorded in the transaction that stores what they are about, claimed
@@ -49,12 +53,28 @@ export class NotificationOutbox {
   async record(q: Query, entries: OutboxEntry[]): Promise<void> {
     if (entries.length === 0) return;
     await q.query(
-      `INSERT INTO notifications (message_key, body, due_at)
-       SELECT e.message_key, e.body, e.due_at
-       FROM unnest($1::text[], $2::text[], $3::timestamptz[]) WITH ORDINALITY AS e(message_key, body, due_at, n)
+      `INSERT INTO notifications (message_key, body, due_at, give_up_at)
+       SELECT e.message_key, e.body, e.due_at, e.give_up_at
+       FROM unnest($1::text[], $2::text[], $3::timestamptz[], $4::timestamptz[]) WITH ORDINALITY AS e(message_key, body, due_at, give_up_at, n)
        ORDER BY e.n`,
-      [entries.map((e) => e.messageKey), entries.map((e) => e.body), entries.map((e) => e.dueAt)],
+      [entries.map((e) => e.messageKey), entries.map((e) => e.body), entries.map((e) => e.dueAt), entries.map((e) => e.giveUpAt)],
     );
+  }
+
+  /**
+   * Records one entry already claimed for its first attempt (leased for `leaseMs`), so its recorder can deliver it at
+   * once and still lose nothing if it dies meanwhile; null when an earlier notification of its key is still owed: it
+   * then waits its turn, recorded as due, for the dispatcher. `q` is the caller's transaction.
+   */
+  async recordClaimed(q: Query, entry: OutboxEntry, leaseMs: number): Promise<ClaimedNotification | null> {
+    const [row] = (await q.query(
+      `INSERT INTO notifications (message_key, body, due_at, give_up_at, attempts)
+       SELECT $1, $2, CASE WHEN h.held THEN $3 ELSE now() + $5 * interval '1 millisecond' END, $4, CASE WHEN h.held THEN 0 ELSE 1 END
+       FROM (SELECT EXISTS (SELECT 1 FROM notifications WHERE message_key = $1) AS held) h
+       RETURNING id, message_key, body, attempts, give_up_at`,
+      [entry.messageKey, entry.body, entry.dueAt, entry.giveUpAt, leaseMs],
+    )) as ClaimRow[];
+    return row.attempts === 1 ? toClaimed(row) : null;
   }
 
   /**
@@ -74,10 +94,10 @@ export class NotificationOutbox {
          ORDER BY c.due_at, c.id
          LIMIT $1
          FOR UPDATE SKIP LOCKED)
-       RETURNING n.id, n.message_key, n.body, n.attempts, n.created_at`,
+       RETURNING n.id, n.message_key, n.body, n.attempts, n.give_up_at`,
       [limit, leaseMs],
     )) as [ClaimRow[], number];
-    return rows.map((r) => ({ id: String(r.id), messageKey: r.message_key, body: r.body, attempts: r.attempts, createdAt: r.created_at }));
+    return rows.map(toClaimed);
   }
 
   /**

@@ -3,7 +3,7 @@ export function retryDelayMs(scheduleMs: readonly number[], attempts: number): n
   return scheduleMs[Math.min(Math.max(attempts, 1), scheduleMs.length) - 1];
 }
 
-/** Whether a notification recorded at `createdAt` has been owed too long to try again. */
-export function pastGiveUp(createdAt: Date, giveUpMs: number, now = Date.now()): boolean {
-  return now - createdAt.getTime() >= giveUpMs;
+/** Whether a notification has been owed too long to try again: its horizon (`giveUpAt`, set when recorded) has come. */
+export function pastGiveUp(giveUpAt: Date, now = Date.now()): boolean {
+  return now >= giveUpAt.getTime();
 }

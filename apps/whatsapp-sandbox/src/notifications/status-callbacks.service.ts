@@ -45,7 +45,7 @@ export class StatusCallbacks {
         at,
         bizOpaqueCallbackData: message.bizOpaqueCallbackData,
       });
-      return { messageKey: message.id, body: JSON.stringify(notification), dueAt: at };
+      return { messageKey: message.id, body: JSON.stringify(notification), dueAt: at, giveUpAt: new Date(at.getTime() + this.config.SANDBOX_NOTIFY_GIVE_UP_MS) };
     });
   }
 }

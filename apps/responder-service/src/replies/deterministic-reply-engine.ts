@@ -1,30 +1,21 @@
 import { Injectable } from '@nestjs/common';
 import type { AgentRecord, Skill } from '@parley/contracts';
+import { detectLanguage, type Language } from '../knowledge/language';
+import { analyze } from '../knowledge/text-analysis';
 import { appointmentBooking, bookingContinues, wantsBooking } from '../skills/appointment-booking.skill';
 import { bookingOf, hasWhen, parseWhen } from '../skills/calendar';
-import { answerFromFaq, faqAnswer, unknownQuestion } from '../skills/faq.skill';
+import { answerFromKnowledge, knowledgeAnswer, unknownQuestion } from '../skills/faq.skill';
 import { hasLeadFacts, leadCapture, leadInProgress, wantsLeadCapture } from '../skills/lead-capture.skill';
-import { asksForHuman, isNo, isQuestion, isYes, type SkillAnswer, type SkillRequest } from '../skills/skill';
-import { detectLanguage } from '../knowledge/language';
+import { isNo, isQuestion, isYes, type SkillAnswer, type SkillRequest } from '../skills/skill';
+import { ACKNOWLEDGED, ENGINE_PHRASES, GREETING_ONLY, THANKS, asksForPerson } from './engine-phrases';
 import { ReplyEngine, composeReply, type Reply, type ReplyRequest } from './reply-engine';
-import { keywords } from './text-match';
-
-const SKILL_OFFERS: Record<Skill, string> = {
-  faq_responder: 'answer your questions',
-  lead_capture: 'pass your details to our team',
-  appointment_booking: 'book an appointment for you',
-};
-
-const GREETING_ONLY = /^\s*(hi|hello|hey|hiya|yo|good (morning|afternoon|evening)|greetings)\b[\s!.,]*(there)?[\s!.,]*$/i;
-const THANKS = /^\s*(thanks|thank you|thx|ty|cheers|great,? thanks|perfect,? thanks)\b/i;
-const ACKNOWLEDGED = /^\s*(ok|okay|k|cool|great|alright|fine|sure|right|got it|nice|perfect)[\s!.]*$/i;
-const TO_HUMAN = "Of course. I'm passing you to a member of our team, who will reply here shortly.";
 
 /**
  * The skills engine, with no LLM: routes each message to a skill (a person asked for → hand-off; a booking in
- * progress or asked for → appointment_booking; contact details or a lead in progress → lead_capture; else the best
- * FAQ, or an honest "I don't know" with a person offered). A pure function of its request (the calendar is read only):
- * the same request always gets the same reply, and effects are left to the caller.
+ * progress or asked for → appointment_booking; contact details or a lead in progress → lead_capture; else the passage of
+ * the agent's knowledge that answers it, or an honest "I don't know" with a person offered), in the customer's language.
+ * A pure function of its request (the calendar is read only): the same request always gets the same reply, and effects
+ * are left to the caller.
  */
 @Injectable()
 export class DeterministicReplyEngine extends ReplyEngine {
@@ -40,6 +31,7 @@ export class DeterministicReplyEngine extends ReplyEngine {
       ...(answer.handoff ? { handoffReason: answer.handoff } : {}),
       state: answer.state,
       effects: answer.effects ?? {},
+      sources: answer.sources ?? [],
     };
   }
 }
@@ -50,16 +42,17 @@ async function route(replyRequest: ReplyRequest): Promise<SkillAnswer> {
   const { agent, state } = request;
   const text = request.message.text;
   const has = (skill: Skill) => agent.skills.includes(skill);
+  const phrases = ENGINE_PHRASES[language];
 
-  if (asksForHuman(text) || (state.humanOffered && isYes(text))) {
-    return { text: TO_HUMAN, skill: null, state: { ...state, humanOffered: false, unknownStreak: 0 }, handoff: 'customer_asked_for_human' };
+  if (asksForPerson(text) || (state.humanOffered && isYes(text))) {
+    return { text: phrases.toHuman, skill: null, state: { ...state, humanOffered: false, unknownStreak: 0 }, handoff: 'customer_asked_for_human' };
   }
   if (state.humanOffered && isNo(text)) {
     // Declined: the next unknown question offers a person again rather than handing over unasked.
-    return { text: 'No problem. Is there anything else I can help you with?', skill: null, state: { ...state, humanOffered: false, unknownStreak: 0 } };
+    return { text: phrases.declinedHuman, skill: null, state: { ...state, humanOffered: false, unknownStreak: 0 } };
   }
 
-  const faq = faqAnswer(request);
+  const faq = knowledgeAnswer(request);
   const booking = has('appointment_booking');
   // A question the FAQs answer wins over booking ("is the cake available in chocolate?"), not over a date.
   // Only an agent that books asks for the date (parsing one is the engine's costliest step).
@@ -71,29 +64,30 @@ async function route(replyRequest: ReplyRequest): Promise<SkillAnswer> {
     if (faq && isQuestion(text) && !hasLeadFacts(request)) {
       // Answer the side question, then pick the lead up where it was.
       const resumed = leadCapture({ ...request, message: { ...request.message, text: '' } });
-      return { ...answerFromFaq(request, faq), text: `${faq.answer}\n\n${resumed.text}`, state: { ...resumed.state, unknownStreak: 0 } };
+      return { ...answerFromKnowledge(request, faq), text: `${faq.excerpt}\n\n${resumed.text}`, state: { ...resumed.state, unknownStreak: 0 } };
     }
     return leadCapture(request);
   }
   if (lead && wantsLeadCapture(text, request.customer)) return leadCapture(request);
 
-  if (faq) return answerFromFaq(request, faq);
-  if (THANKS.test(text)) return { text: "You're welcome! Is there anything else I can help you with?", skill: null, state };
-  if (ACKNOWLEDGED.test(text)) return { text: 'Is there anything else I can help you with?', skill: null, state };
-  if (GREETING_ONLY.test(text) || keywords(text).size === 0) return { text: acknowledgement(agent), skill: null, state };
+  if (faq) return answerFromKnowledge(request, faq);
+  if (THANKS.test(text)) return { text: phrases.youreWelcome, skill: null, state };
+  if (ACKNOWLEDGED.test(text)) return { text: phrases.anythingElse, skill: null, state };
+  if (GREETING_ONLY.test(text) || analyze(text, language).length === 0) return { text: acknowledgement(agent, language), skill: null, state };
   if (has('faq_responder')) return unknownQuestion(request);
-  return { text: acknowledgement(agent), skill: null, state };
+  return { text: acknowledgement(agent, language), skill: null, state };
 }
 
-function acknowledgement(agent: AgentRecord): string {
-  const offers = agent.skills.map((s) => SKILL_OFFERS[s]);
-  const intro = `Thanks for your message! You're chatting with ${agent.name}.`;
-  if (offers.length === 0) return `${intro} We have received it and will get back to you.`;
-  return `${intro} I can ${listed(offers)}. How can I help you today?`;
+function acknowledgement(agent: AgentRecord, language: Language): string {
+  const phrases = ENGINE_PHRASES[language];
+  const offers = agent.skills.map((s) => phrases.offers[s]);
+  const intro = phrases.welcome(agent.name);
+  if (offers.length === 0) return `${intro} ${phrases.willGetBack}`;
+  return `${intro} ${phrases.canHelpWith(listed(offers, phrases.or))}`;
 }
 
-function listed(items: string[]): string {
-  return items.length === 1 ? items[0] : `${items.slice(0, -1).join(', ')} or ${items[items.length - 1]}`;
+function listed(items: string[], or: string): string {
+  return items.length === 1 ? items[0] : `${items.slice(0, -1).join(', ')} ${or} ${items[items.length - 1]}`;
 }
 
 /**

@@ -69,6 +69,14 @@ export interface ReplyRequest {
   documents?: DocumentPassage[];
 }
 
+/** A passage a reply used (CONTRACT.md §11 `sources` of the test route). */
+export interface ReplySource {
+  type: 'faq' | 'document' | 'instruction';
+  id: string;
+  title: string;
+  excerpt: string;
+}
+
 export interface Reply {
   text: string;
   /** The skill that produced the answer, or null for a general answer. */
@@ -79,6 +87,8 @@ export interface Reply {
   /** The conversation's skill memory after this reply. */
   state: SkillState;
   effects: ReplyEffects;
+  /** The knowledge the reply used; empty or absent when none. */
+  sources?: ReplySource[];
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { AgentRecord } from '@parley/contracts';
+import type { DocumentPassage } from '../knowledge/document-passage';
 import { DeterministicReplyEngine } from '../replies/deterministic-reply-engine';
 import type { BookingCalendar, Reply, ReplyEffects, SkillState } from '../replies/reply-engine';
 
@@ -12,6 +13,8 @@ export class ConversationDriver {
   replies = 0;
   readonly leads: NonNullable<ReplyEffects['lead']>[] = [];
   readonly bookings: { startsAt: string; endsAt: string; status: 'booked' | 'cancelled' }[];
+  /** The agent's document passages, as the responder's read model would give them. */
+  documents: DocumentPassage[] = [];
 
   constructor(
     readonly agent: AgentRecord,
@@ -45,6 +48,7 @@ export class ConversationDriver {
       state: this.state,
       now: this.now,
       calendar: this.calendar,
+      documents: this.documents,
     });
     this.replies++;
     this.state = reply.state;

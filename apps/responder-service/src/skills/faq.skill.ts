@@ -1,54 +1,63 @@
 import type { Faq } from '@parley/contracts';
-import { createHash } from 'node:crypto';
+import { answerExcerpt } from '../knowledge/excerpt';
+import { answeringPassages, type RankedPassage } from '../knowledge/rank-knowledge';
+import { ENGINE_PHRASES } from '../replies/engine-phrases';
 import { FaqIndex } from './faq-index';
 import type { SkillAnswer, SkillRequest } from './skill';
 
 /** Unanswerable questions in a row after which the agent stops apologising and hands over to a person. */
 const GIVE_UP_AFTER = 2;
 
-// Building an index is cheap, but an agent with hundreds of FAQs answers many messages: keep one per FAQ set.
-const indexes = new Map<string, FaqIndex>();
-const MAX_CACHED = 500;
-
-export function faqIndex(faqs: readonly Faq[]): FaqIndex {
-  const key = createHash('sha256').update(JSON.stringify(faqs)).digest('base64');
-  let index = indexes.get(key);
-  if (!index) {
-    if (indexes.size >= MAX_CACHED) indexes.delete(indexes.keys().next().value!);
-    index = new FaqIndex(faqs);
-    indexes.set(key, index);
-  }
-  return index;
-}
-
-/** The FAQ answer to a message when one clears the confidence threshold. */
-export function faqAnswer(request: SkillRequest): Faq | null {
-  const { agent } = request;
-  if (!agent.skills.includes('faq_responder') || agent.faqs.length === 0) return null;
-  return faqIndex(agent.faqs).best(request.message.text)?.faq ?? null;
-}
-
-export function answerFromFaq(request: SkillRequest, faq: Faq): SkillAnswer {
-  return { text: faq.answer, skill: 'faq_responder', state: { ...request.state, unknownStreak: 0, humanOffered: false } };
+/** The passage that answers a message, and the part of it that does. */
+export interface KnowledgeAnswer {
+  passage: RankedPassage;
+  excerpt: string;
 }
 
 /**
- * Below the confidence threshold the agent does not guess: it says it does not know and offers a person; asked again
+ * The answer to a message from the agent's knowledge (FAQs, document passages, instruction facts, CONTRACT.md §11),
+ * when a passage covers enough of it (ANSWER_THRESHOLD); null otherwise, and for an agent without `faq_responder`.
+ */
+export function knowledgeAnswer(request: SkillRequest): KnowledgeAnswer | null {
+  const { agent, message, language } = request;
+  if (!agent.skills.includes('faq_responder')) return null;
+  const best = answeringPassages(message.text, { faqs: agent.faqs, documents: request.documents, instruction: agent.instruction }, language)[0];
+  return best ? { passage: best, excerpt: answerExcerpt(best, message.text, language) } : null;
+}
+
+export function answerFromKnowledge(request: SkillRequest, answer: KnowledgeAnswer): SkillAnswer {
+  const { passage, excerpt } = answer;
+  return {
+    text: excerpt,
+    skill: 'faq_responder',
+    state: { ...request.state, unknownStreak: 0, humanOffered: false },
+    sources: [{ type: passage.type, id: passage.id, title: passage.title, excerpt }],
+  };
+}
+
+/**
+ * Below the answer threshold the agent does not guess: it says it does not know and offers a person; asked again
  * something it cannot answer, it hands the conversation over.
  */
 export function unknownQuestion(request: SkillRequest): SkillAnswer {
+  const phrases = ENGINE_PHRASES[request.language];
   const streak = (request.state.unknownStreak ?? 0) + 1;
   if (streak >= GIVE_UP_AFTER) {
-    return {
-      text: "I'm sorry, I don't know that either. I'm passing you to a member of our team, who will reply here.",
-      skill: 'faq_responder',
-      state: { ...request.state, unknownStreak: 0, humanOffered: false },
-      handoff: 'skill_gave_up',
-    };
+    return { text: phrases.notKnownGiveUp, skill: 'faq_responder', state: { ...request.state, unknownStreak: 0, humanOffered: false }, handoff: 'skill_gave_up' };
   }
-  return {
-    text: "I'm sorry, I don't know the answer to that. Would you like me to connect you with a person from our team?",
-    skill: 'faq_responder',
-    state: { ...request.state, unknownStreak: streak, humanOffered: true },
-  };
+  return { text: phrases.notKnown, skill: 'faq_responder', state: { ...request.state, unknownStreak: streak, humanOffered: true } };
+}
+
+// The LLM engine's FAQ search tool predates rankKnowledge; it goes (with faq-index.ts) once that tool uses it.
+const faqIndexes = new Map<string, FaqIndex>();
+
+export function faqIndex(faqs: readonly Faq[]): FaqIndex {
+  const key = JSON.stringify(faqs);
+  let index = faqIndexes.get(key);
+  if (!index) {
+    if (faqIndexes.size >= 500) faqIndexes.delete(faqIndexes.keys().next().value!);
+    index = new FaqIndex(faqs);
+    faqIndexes.set(key, index);
+  }
+  return index;
 }

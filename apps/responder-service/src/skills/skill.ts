@@ -1,6 +1,6 @@
 import type { Skill } from '@parley/contracts';
 import type { Language } from '../knowledge/language';
-import type { ReplyEffects, ReplyRequest, SkillState } from '../replies/reply-engine';
+import type { ReplyEffects, ReplyRequest, ReplySource, SkillState } from '../replies/reply-engine';
 
 /** One skill's answer to a message: the text (before greeting), the next skill memory, and what should happen. */
 export interface SkillAnswer {
@@ -9,6 +9,8 @@ export interface SkillAnswer {
   state: SkillState;
   handoff?: 'customer_asked_for_human' | 'skill_gave_up';
   effects?: ReplyEffects;
+  /** The knowledge the answer used (a FAQ, document passage or instruction fact). */
+  sources?: ReplySource[];
 }
 
 /** What a skill answers: the request, and the customer's language (detected by the engine, CONTRACT.md §11). */

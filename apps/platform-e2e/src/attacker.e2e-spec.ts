@@ -202,6 +202,74 @@ describe('attacker’s pass: cross-tenant access on every route, SQL-shaped text
     expect(unexplained).toEqual([]);
     expect(freeTextFields(doc)).toEqual(expect.arrayContaining(READ_BACK));
   }, 60_000);
+
+  it('answers every list given a cursor it did not hand out (garbage, edited, another list’s or tenant’s) with 400 naming cursor, and pages with its own', async () => {
+    // Two of what most lists show, so that each hands out a next_cursor at limit=1.
+    for (const greeting of ['first', 'second']) {
+      expect((await api(a, 'PUT', '/api/v1/agents/pager', { name: 'pager', instruction: 'Pages.', greeting, skills: [] })).status).toBeLessThan(300);
+    }
+    expect((await api(a, 'POST', '/api/v1/webhooks', { url: 'http://127.0.0.1:9/second', enabled: false })).status).toBe(201);
+    const inbound = await http('POST', `${platform.sandbox}/_sandbox/inbound`, { json: { from: '+14155550998', to: channel.phone_number, text: 'a second customer' } });
+    expect(inbound.status).toBe(200);
+    await pollUntil(async () => (await api(a, 'GET', '/api/v1/conversations')).body.data?.length >= 2, { timeoutMs: 30_000, description: 'A’s second conversation' });
+
+    const doc = (await http<Record<string, unknown>>('GET', `${platform.gateway}/openapi.json`)).body;
+    const lists = (routesFromOpenApi(doc) as { method: string; template: string; query: { name: string }[] }[])
+      .filter((r) => r.method === 'GET' && r.query.some((q) => q.name === 'cursor'))
+      .map((r) => r.template);
+    expect(lists).toEqual(expect.arrayContaining(['/api/v1/agents', '/api/v1/agents/{agent_name}/versions', '/api/v1/api-keys', '/api/v1/webhooks']));
+    expect(lists).toEqual(expect.arrayContaining(['/api/v1/webhooks/{id}/deliveries', '/api/v1/messages', '/api/v1/channels', '/api/v1/conversations', '/api/v1/leads', '/api/v1/appointments']));
+    const pathOf = (template: string) => template.replace('{agent_name}', 'pager').replace('{id}', ids.webhook);
+    const page = (tenant: Tenant, template: string, query: string) => api(tenant, 'GET', `${pathOf(template)}?${query}`);
+    const idOf = (item: { id?: string; message_id?: string; version?: number }) => String(item.id ?? item.message_id ?? item.version);
+
+    // Each list walked one item at a time with its own cursors: every item once, in the order of one big page.
+    const cursorOf: Record<string, string> = {};
+    const outcomes: string[] = [];
+    for (const template of lists) {
+      const walked: string[] = [];
+      let cursor: string | null = null;
+      do {
+        const res = await page(a, template, `limit=1${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+        if (res.status !== 200) outcomes.push(`${template}: its own cursor answered ${res.status}: ${res.text.slice(0, 200)}`);
+        walked.push(...(res.body.data ?? []).map(idOf));
+        cursor = res.status === 200 ? res.body.next_cursor : null;
+        if (cursor) cursorOf[template] ??= cursor;
+      } while (cursor && walked.length < 100);
+      const all: string[] = (await page(a, template, 'limit=100')).body.data.map(idOf);
+      // Messages and deliveries keep coming (replies, statuses): only newer ones, above what was walked.
+      const settled = ['/api/v1/messages', '/api/v1/webhooks/{id}/deliveries'].includes(template) ? all.filter((id) => walked.includes(id)) : all;
+      if (JSON.stringify(walked) !== JSON.stringify(settled)) outcomes.push(`${template}: paged ${JSON.stringify(walked)}, one page ${JSON.stringify(all)}`);
+    }
+    const paged = Object.keys(cursorOf);
+    expect(paged).toEqual(expect.arrayContaining(['/api/v1/agents', '/api/v1/agents/{agent_name}/versions', '/api/v1/api-keys', '/api/v1/webhooks']));
+    expect(paged).toEqual(expect.arrayContaining(['/api/v1/webhooks/{id}/deliveries', '/api/v1/messages', '/api/v1/conversations']));
+
+    const refusesCursor = (res: HttpResponse<any>) =>
+      res.status === 400 &&
+      res.headers.get('content-type')?.startsWith('application/problem+json') &&
+      res.body.errors?.length === 1 &&
+      res.body.errors[0].field === 'cursor' &&
+      typeof res.body.errors[0].message === 'string';
+    const edited = (cursor: string) => `${cursor.slice(0, -2)}${cursor.slice(-2) === 'AA' ? 'BB' : 'AA'}`;
+    for (const template of lists) {
+      const own = cursorOf[template] ?? cursorOf['/api/v1/agents'];
+      const other = paged.find((t) => t !== template)!;
+      const wrong: Record<string, [Tenant, string]> = {
+        garbage: [a, 'not-a-cursor'],
+        'a bare id': [a, ids.message],
+        'base64url of an id': [a, Buffer.from(ids.key).toString('base64url')],
+        edited: [a, edited(own)],
+        [`the cursor of ${other}`]: [a, cursorOf[other]],
+      };
+      if (!template.includes('{') && cursorOf[template]) wrong['another tenant’s cursor of this list'] = [b, cursorOf[template]];
+      for (const [what, [tenant, cursor]] of Object.entries(wrong)) {
+        const res = await page(tenant, template, `cursor=${encodeURIComponent(cursor)}`);
+        if (!refusesCursor(res)) outcomes.push(`${template} with ${what}: ${res.status} ${res.text.slice(0, 200)}`);
+      }
+    }
+    expect(outcomes).toEqual([]);
+  }, 120_000);
 });
 
 /** The free-text fields the test above stores SQL-shaped text in and reads back. */

@@ -2,17 +2,18 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createServiceApp } from '@parley/service-kit';
 import { gatewayModule } from './app.module';
 import type { GatewayConfig } from './config/gateway.config';
-import { configureGatewayFastify } from './http/fastify-setup';
+import { PROVIDER_INTAKE_PREFIX, configureGatewayFastify } from './http/fastify-setup';
 import { setupOpenApi } from './openapi/openapi-document';
 
 /** Provider intake takes larger bodies than the API's 1 MiB (CONTRACT.md §1). */
 export const PROVIDER_BODY_LIMIT = 10 * 1024 * 1024;
 
-/** The gateway app as `main.ts` and the tests create it: raw bodies kept for signature checks. */
+/** The gateway app as `main.ts` and the tests create it: raw bodies kept for signature checks, raw only at provider intake. */
 export async function createGatewayApp(config: GatewayConfig): Promise<NestFastifyApplication> {
   const app = await createServiceApp(gatewayModule(config), {
     rawBody: true,
-    bodyLimits: [{ prefix: '/webhooks/', bytes: PROVIDER_BODY_LIMIT }],
+    bodyLimits: [{ prefix: PROVIDER_INTAKE_PREFIX, bytes: PROVIDER_BODY_LIMIT }],
+    rawBodyPrefixes: [PROVIDER_INTAKE_PREFIX],
     // service-kit types the instance as `unknown` (ReturnType of the adapter's generic getInstance).
     configureFastify: configureGatewayFastify,
   });

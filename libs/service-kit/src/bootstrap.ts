@@ -1,11 +1,11 @@
 import 'reflect-metadata';
-import { Logger as NestLogger, type INestApplication, type Type } from '@nestjs/common';
+import { Logger as NestLogger, type INestApplication, type RawBodyRequest, type Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { FastifyAdapter, type NestFastifyApplication, type NestFastifyBodyParserOptions } from '@nestjs/platform-fastify';
 import { EventPublisher, KafkaConnection, KafkaTransport } from '@parley/kafka';
 import { Logger } from 'nestjs-pino';
 import { randomUUID } from 'node:crypto';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { errorCodes, type FastifyBodyParser, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { Histogram } from 'prom-client';
 import type { BaseConfig } from './config/base.config';
 import { answerClientError } from './http/client-errors';
@@ -25,6 +25,12 @@ export interface BootstrapOptions {
   configureFastify?: (fastify: FastifyInstance) => void | Promise<void>;
   /** Start the Kafka consumer for the app's @EventPattern/@MessagePattern handlers. */
   consumeKafka?: boolean;
+  /**
+   * Routes under these prefixes take any body, in any content type, as raw bytes (`request.rawBody`; the parsed body
+   * stays undefined) and never fail to parse: signed provider intake must acknowledge every validly signed body,
+   * JSON or not, and leave its understanding to the consumer.
+   */
+  rawBodyPrefixes?: string[];
 }
 
 const httpDuration = new Histogram({
@@ -40,9 +46,31 @@ const httpDuration = new Histogram({
  * type). The handler set in `createServiceApp` answers those errors as problem+json itself, so it is kept.
  */
 class ServiceFastifyAdapter extends FastifyAdapter {
+  /** BootstrapOptions.rawBodyPrefixes. */
+  rawBodyPrefixes: readonly string[] = [];
+
   override setErrorHandler(): FastifyInstance {
     return this.getInstance<FastifyInstance>();
   }
+
+  /** Nest's JSON and form parsers come through here: a raw-body route keeps the bytes and skips the parsing. */
+  override useBodyParser(type: string | string[] | RegExp, rawBody: boolean, options?: NestFastifyBodyParserOptions, parser?: FastifyBodyParser<Buffer>): void {
+    super.useBodyParser(type, rawBody, options, (request, body, done) => {
+      if (this.takesRawBody(request)) return keepRawBody(request, body, done);
+      if (parser) return parser(request, body, done);
+      done(null, body);
+    });
+  }
+
+  takesRawBody(request: FastifyRequest): boolean {
+    const route = request.routeOptions.url;
+    return route !== undefined && this.rawBodyPrefixes.some((prefix) => route.startsWith(prefix));
+  }
+}
+
+function keepRawBody(request: FastifyRequest, body: Buffer | string, done: (err: Error | null, body?: unknown) => void): void {
+  (request as RawBodyRequest<FastifyRequest>).rawBody = Buffer.isBuffer(body) ? body : Buffer.from(body);
+  done(null, undefined);
 }
 
 /** Creates a service's Nest app on Fastify with the platform's conventions, without listening. */
@@ -63,6 +91,19 @@ export async function createServiceApp(module: Type<unknown>, options: Bootstrap
     routerOptions: { ignoreTrailingSlash: true },
   });
   const fastify = adapter.getInstance();
+  if (options.rawBodyPrefixes?.length) {
+    adapter.rawBodyPrefixes = options.rawBodyPrefixes;
+    // The content types Nest does not parse: raw bytes on a raw-body route; elsewhere text as Fastify's own parser
+    // gives it, and the usual 415 for anything else.
+    fastify.addContentTypeParser('text/plain', { parseAs: 'buffer' }, (request, body, done) => {
+      if (adapter.takesRawBody(request)) return keepRawBody(request, body, done);
+      done(null, body.toString('utf8'));
+    });
+    fastify.addContentTypeParser('*', { parseAs: 'buffer' }, (request, body, done) => {
+      if (adapter.takesRawBody(request)) return keepRawBody(request, body, done);
+      done(new errorCodes.FST_ERR_CTP_INVALID_MEDIA_TYPE(String(request.headers['content-type'] ?? '')), undefined);
+    });
+  }
   // Slow clients are cut off even where the config is not at hand (tests); startServiceApp applies the configured ones.
   applyHttpTimeouts(fastify.server, DEFAULT_HTTP_TIMEOUTS);
   // Make the id fastify chose visible to the logger and echo it back on every answer.

@@ -321,17 +321,22 @@ const signCloudApi = cloudApiSignature;
 
 /**
  * A validly signed `POST /webhooks/whatsapp`: a notification for one of `phoneNumberIds` (the tenants' channels, so
- * it reaches the messaging-service's deeper paths) or an unknown one, mutated, or (rarely) a signed body that is not JSON.
+ * it reaches the messaging-service's deeper paths) or an unknown one, mutated, or (1 in 10) a signed body that is not
+ * JSON; now and then in another content type than JSON. Every one must be answered 200 (CONTRACT §7).
  */
 function webhookCase({ appSecret, phoneNumberIds }) {
   const phoneNumberId = fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...phoneNumberIds) }, { weight: 1, arbitrary: fc.stringMatching(/^\d{6,16}$/) });
   const json = phoneNumberId.chain((id) => fc.tuple(cloudNotification(id), fc.array(mutation, { maxLength: 4 }))).map(([doc, ms]) => JSON.stringify(mutate(doc, ms)));
-  const notJson = fc.oneof(fc.string({ unit: 'binary', maxLength: 200 }), fc.constantFrom('', '{', 'null', '[]', '1e999', '{"object":'));
-  return fc.oneof({ weight: 19, arbitrary: json }, { weight: 1, arbitrary: notJson }).map((body) => ({
+  const notJson = fc.oneof(fc.string({ unit: 'binary', maxLength: 200 }), fc.constantFrom('', '{', '{"object":', 'not json', '<xml/>', 'entry=1&object=x'));
+  const contentType = fc.oneof(
+    { weight: 8, arbitrary: fc.constant('application/json') },
+    { weight: 1, arbitrary: fc.constantFrom('text/plain', 'application/octet-stream', 'application/x-www-form-urlencoded', 'application/json; charset=utf-8') },
+  );
+  return fc.record({ body: fc.oneof({ weight: 9, arbitrary: json }, { weight: 1, arbitrary: notJson }), contentType }).map(({ body, contentType: type }) => ({
     route: 'POST /webhooks/whatsapp (signed)',
     method: 'POST',
     path: '/webhooks/whatsapp',
-    headers: { 'content-type': 'application/json', 'x-hub-signature-256': signCloudApi(body, appSecret) },
+    headers: { 'content-type': type, 'x-hub-signature-256': signCloudApi(body, appSecret) },
     body,
     signed: true,
   }));

@@ -76,7 +76,8 @@ function violation(c, res, forbidden = []) {
   if (INTERNALS.test(res.text)) return 'internals (stack trace, SQL or connection error) in the answer';
   const leaked = forbidden.find((s) => res.text.includes(s.value));
   if (leaked) return `the answer contains ${leaked.name}`;
-  if (c.signed && res.status !== 200 && !(res.status === 400 && !isJson(c.body))) return `a validly signed notification answered ${res.status} (CONTRACT §7: always 200)`;
+  // Whatever the body holds (JSON or not, in any content type): the signature is what counts.
+  if (c.signed && res.status !== 200) return `a validly signed notification answered ${res.status} (CONTRACT §7: always 200)`;
   if (res.status < 400) return null;
   // A delivery attempt's own error (ECONNREFUSED to a dead receiver) is data in a 200; in an error it is an internal.
   if (/ECONNREFUSED|ETIMEDOUT|ENOTFOUND/.test(res.text)) return 'connection error of the service in the answer';

@@ -6,6 +6,11 @@ import { rejectWrongMethods } from './method-not-allowed';
 import { recordRoutes } from './route-registry';
 
 export const TOKEN_ROUTE = '/oauth/token';
+/**
+ * Provider notifications (CONTRACT.md §7): taken as raw bytes in any content type, never parsed here, so a validly
+ * signed body is acknowledged whatever it holds (the consumer dead-letters what it cannot understand).
+ */
+export const PROVIDER_INTAKE_PREFIX = '/webhooks/';
 
 type ContentTypeRule = (mime: string) => boolean;
 
@@ -17,7 +22,8 @@ const FORM_OR_JSON: ContentTypeRule = (mime) => mime === 'application/json' || m
  * Gateway-specific Fastify set-up, run before Nest registers its routes:
  * - form bodies need no plugin: Nest's Fastify adapter already parses application/x-www-form-urlencoded (registering
  *   @fastify/formbody as well fails at start-up with "parser already present"); this hook limits them to the token route;
- * - a body in any other content type than JSON is refused with 415 before it is read (CONTRACT.md §1);
+ * - a body in any other content type than JSON is refused with 415 before it is read (CONTRACT.md §1), except at
+ *   provider intake, which takes any body as it came;
  * - errors of the token endpoint that happen before Nest sees the request (body parsing) keep the OAuth shape;
  * - the routes are recorded, so the API reference can be checked against what is really served, and a known path
  *   called with a method it does not serve answers 405 rather than 404.
@@ -26,7 +32,7 @@ export function configureGatewayFastify(fastify: FastifyInstance): void {
   recordRoutes(fastify);
   rejectWrongMethods(fastify);
   fastify.addHook('onRequest', async (request, reply) => {
-    if (!hasBody(request)) return;
+    if (!hasBody(request) || request.routeOptions.url?.startsWith(PROVIDER_INTAKE_PREFIX)) return;
     const isTokenRoute = request.routeOptions.url === TOKEN_ROUTE;
     const mime = (request.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
     if ((isTokenRoute ? FORM_OR_JSON : JSON_ONLY)(mime)) return;

@@ -32,11 +32,13 @@ export class ProviderIntakeService {
     return constantTimeEqual(token, this.config.META_VERIFY_TOKEN) ? challenge : null;
   }
 
-  async acceptMeta(rawBody: Buffer | undefined, signature: string | undefined, parsed: unknown, requestId: string): Promise<void> {
+  /** A Cloud API notification: any body with a valid signature is queued as it came, JSON or not. */
+  async acceptMeta(rawBody: Buffer, signature: string | undefined, requestId: string): Promise<void> {
     if (!isValidMetaSignature(rawBody, signature, this.config.META_APP_SECRET)) {
       throw new ProblemException(problem(401, ProblemTypes.unauthorized, 'Unauthorized', 'X-Hub-Signature-256 is missing or does not match the body.'));
     }
-    await this.queue({ provider: 'meta', channel_id: null, raw_body: rawBody!.toString('utf8'), received_at: new Date().toISOString() }, metaPartitionKey(parsed), requestId);
+    const body = rawBody.toString('utf8');
+    await this.queue({ provider: 'meta', channel_id: null, raw_body: body, received_at: new Date().toISOString() }, metaPartitionKey(parseJson(body)), requestId);
   }
 
   /** 360dialog (`/webhooks/360dialog/{channel_id}`): the channel's inbound token instead of a signature. */
@@ -66,5 +68,14 @@ export class ProviderIntakeService {
         'retry-after': '5',
       });
     }
+  }
+}
+
+/** The JSON a notification holds, or undefined when it holds none (it is queued all the same). */
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
   }
 }

@@ -78,6 +78,30 @@ describe('gateway: WhatsApp Cloud API intake (real Kafka)', () => {
       expect(queued.value.data.raw_body).toBe(raw);
     });
 
+    // CONTRACT.md §7: any validly signed body answers 200; messaging-service dead-letters what it cannot understand
+    // (messaging.integration-spec.ts, "dead-letters a notification that is not a Cloud API notification").
+    it.each([
+      ['not JSON at all', 'application/json', 'not json at all'],
+      ['truncated JSON', 'application/json', '{"object": "whatsapp_business_account", "entry": ['],
+      ['empty', 'application/json', ''],
+      ['plain text', 'text/plain', 'hello from a proxy'],
+      ['a form', 'application/x-www-form-urlencoded', 'object=whatsapp_business_account'],
+    ])('acknowledges a validly signed body that is %s (%s) and queues it as it came', async (label, contentType, raw) => {
+      const requestId = `req-meta-garbage-${label.replace(/\W+/g, '-')}`;
+      const answer = await gw.request('POST', '/webhooks/whatsapp', {
+        rawBody: raw,
+        headers: { 'content-type': contentType, 'x-hub-signature-256': metaSignature(raw, TEST_META_APP_SECRET), 'x-request-id': requestId },
+      });
+      expect(answer.status).toBe(200);
+      const queued = await pollUntil(() => webhooks.find((m) => m.headers['x-request-id'] === requestId), { description: 'whatsapp.webhook' });
+      expect(queued.key).toBe('unknown');
+      expect(queued.value.data).toEqual({ provider: 'meta', channel_id: null, raw_body: raw, received_at: expect.any(String) });
+
+      const unsigned = await gw.request('POST', '/webhooks/whatsapp', { rawBody: raw, headers: { 'content-type': contentType, 'x-request-id': `${requestId}-unsigned` } });
+      expect(unsigned.status).toBe(401);
+      expect(unsigned.body.type).toBe('https://parley.dev/problems/unauthorized');
+    });
+
     it('accepts provider bodies above the API limit of 1 MiB', async () => {
       const raw = notification('106540352242922', 'x'.repeat(2 * 1024 * 1024));
       const answer = await gw.request('POST', '/webhooks/whatsapp', {

@@ -2,10 +2,12 @@ import { pollUntil } from '@parley/testing';
 import { apiClient } from './support/api';
 import { http } from './support/http';
 import { startPlatform, type Platform } from './support/platform';
+import { WebhookReceiver } from './support/webhook-receiver';
 
 // WhatsApp end to end (issue 5): embedded signup through the gateway, the messaging-service and the sandbox's Graph
 // routes; template sends and the 24-hour window on the number it connected; a slow provider that must not get a
-// message twice. Public HTTP only, plus the sandbox's own routes playing WhatsApp.
+// message twice; customers writing while the gateway is down (issue 16). Public HTTP only, plus the sandbox's own
+// routes playing WhatsApp.
 
 interface SandboxMessage {
   id: string;
@@ -149,4 +151,48 @@ describe('WhatsApp end to end: embedded signup, templates, the 24-hour window an
     expect((await sandboxMessages(customer)).filter((m) => m.text?.body === 'Your table is booked.')).toHaveLength(1);
     expect(await metric('messaging_repeated_sends_total')).toBe(repeatedBefore);
   }, 90_000);
+
+  it('loses no customer message while the gateway is down: 50 customers answered 202 queued are announced and answered once each after it is back', async () => {
+    const receiver = await WebhookReceiver.start();
+    try {
+      const api = await signUp('Outage Bakery');
+      const agent = await api.PUT('/api/v1/agents/{agent_name}', {
+        params: { path: { agent_name: 'support' } },
+        body: { name: 'support', instruction: 'You are the assistant of Outage Bakery.', greeting: 'Hello from Outage Bakery!', skills: ['faq_responder'] },
+      });
+      expect(agent.response.status).toBe(201);
+      expect((await api.POST('/api/v1/webhooks', { body: { url: receiver.url, events: ['message.received'] } })).response.status).toBe(201);
+      const channel = (await api.GET('/api/v1/channels')).data!.data.find((c) => c.provider === 'sandbox')!;
+
+      await platform.stopService('gateway');
+      const customers = Array.from({ length: 50 }, (_, i) => `+1202555${String(2000 + i)}`);
+      const written = await Promise.all(
+        customers.map((from) => http<{ id: string; queued?: boolean }>('POST', `${platform.sandbox}/_sandbox/inbound`, { json: { from, to: channel.phone_number, text: `Hi, are you open today? (${from})` } })),
+      );
+      for (const answer of written) expect({ status: answer.status, body: answer.body }).toEqual({ status: 202, body: { id: expect.stringMatching(/^wamid\./), queued: true } });
+      await platform.startService('gateway');
+
+      // Every customer's message reaches the tenant's webhook, answered by the agent...
+      const announced = await pollUntil(
+        () => {
+          const events = receiver.received.map((r) => JSON.parse(r.body) as { event: string; from: string; agent_response: string | null });
+          const received = events.filter((e) => e.event === 'message.received');
+          return new Set(received.map((e) => e.from)).size >= customers.length && received;
+        },
+        { timeoutMs: 90_000, intervalMs: 250, description: 'message.received for all 50 customers' },
+      );
+      expect(announced.map((e) => e.from).sort()).toEqual([...customers].sort()); // each once
+      expect(announced.every((e) => typeof e.agent_response === 'string' && e.agent_response.length > 0)).toBe(true);
+
+      // ...and each customer gets exactly one reply on WhatsApp.
+      const repliesTo = async () => {
+        const res = await http<{ data: SandboxMessage[] }>('GET', `${platform.sandbox}/_sandbox/messages?from=${encodeURIComponent(channel.phone_number)}`);
+        return customers.map((c) => res.body.data.filter((m) => m.to.replace(/\D/g, '') === c.slice(1)).length);
+      };
+      await pollUntil(async () => (await repliesTo()).every((n) => n >= 1), { timeoutMs: 60_000, intervalMs: 250, description: 'a reply to each of the 50 customers' });
+      expect(await repliesTo()).toEqual(customers.map(() => 1));
+    } finally {
+      await receiver.close();
+    }
+  }, 240_000);
 });

@@ -57,4 +57,10 @@ export declare class Stack {
   start(options?: WaitReadyOptions): Promise<void>;
   waitReady(options?: WaitReadyOptions): Promise<void>;
   stop(options?: { graceMs?: number }): Promise<void>;
+  /** The supervisor's record of each launched service (its current child process, if running). */
+  readonly services: Map<AppName, { app: AppName; child?: import('node:child_process').ChildProcess; exits: number; lastExit?: string }>;
+  /** Starts (or starts again) one service, appending to its log. */
+  launch(app: AppName, fresh?: boolean): void;
+  /** One readiness probe of `GET /health/ready`. */
+  probe(app: AppName): Promise<{ ready: boolean; detail: string }>;
 }

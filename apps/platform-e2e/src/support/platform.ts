@@ -1,4 +1,4 @@
-import { createTestDatabase, testInfra, uniqueKafkaNamespace, type TestDatabase } from '@parley/testing';
+import { createTestDatabase, pollUntil, testInfra, uniqueKafkaNamespace, type TestDatabase } from '@parley/testing';
 import { join } from 'node:path';
 // The stack runner is the workspace tool behind `npm start` (tools/dev, plain CommonJS), not a library: the tests run
 // the services exactly the way a developer does.
@@ -12,6 +12,10 @@ export interface Platform {
   /** Base URL of the WhatsApp sandbox. */
   sandbox: string;
   urls: Record<AppName, string>;
+  /** Stops one service as a deploy would (SIGTERM; SIGKILL after 10 s) and resolves once it has exited. */
+  stopService(app: AppName): Promise<void>;
+  /** Starts a stopped service again on its port; resolves once it answers `/health/ready`. */
+  startService(app: AppName): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -30,6 +34,8 @@ export function platformEnv(db: TestDatabase, label: string): Env {
     SANDBOX_ENABLED: 'true',
     // Tenant webhook retries within seconds, so a slow first attempt cannot outlast the test.
     WEBHOOK_RETRY_SCHEDULE: '1,1,2',
+    // Likewise the sandbox's retries of what the gateway did not take (by default they grow to 5 minutes).
+    SANDBOX_NOTIFY_RETRY_MS: '250,500,1000,2000',
   };
 }
 
@@ -62,6 +68,20 @@ export async function startPlatform(): Promise<Platform> {
     gateway: urls.gateway,
     sandbox: urls['whatsapp-sandbox'],
     urls,
+    async stopService(app) {
+      // The supervisor does not restart it (restart: false); it logs the exit as unexpected, which here it is not.
+      const child = stack.services.get(app)?.child;
+      if (!child || child.exitCode !== null || child.signalCode !== null) throw new Error(`${app} is not running`);
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      const killer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+      await exited;
+      clearTimeout(killer);
+    },
+    async startService(app) {
+      stack.launch(app);
+      await pollUntil(async () => (await stack.probe(app)).ready, { timeoutMs: 90_000, intervalMs: 250, description: `${app} ready again` });
+    },
     async stop() {
       await stack.stop();
       await db.drop();

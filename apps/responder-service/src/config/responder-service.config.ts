@@ -25,6 +25,19 @@ export class ResponderServiceConfig extends BaseConfig {
   @Max(120_000)
   LLM_TIMEOUT_MS = 15_000;
 
+  /** Retries of one LLM call after a connection error or a 408/409/429/5xx, within LLM_TIMEOUT_MS. */
+  @IsInt()
+  @Min(0)
+  @Max(5)
+  LLM_MAX_RETRIES = 1;
+
+  /**
+   * The embeddings model asked at `{LLM_BASE_URL}/embeddings` to rerank knowledge for the LLM (empty: LLM_MODEL). The
+   * server is probed once; without embeddings, retrieval stays lexical.
+   */
+  @IsString()
+  LLM_EMBEDDING_MODEL = '';
+
   /** Rounds of tool calls one LLM reply may take; a model still calling tools after them is abandoned. */
   @IsInt()
   @Min(1)

@@ -1,11 +1,28 @@
-import type { MessageInboundEvent } from '@parley/contracts';
+import type { AgentRecord, MessageInboundEvent } from '@parley/contracts';
 import { FakeLlmServer, pollUntil, type FakeLlmRequest, type FakeLlmStep } from '@parley/testing';
 import { ReplyEngine, type ReplyRequest } from '../replies/reply-engine';
+import { unknownQuestion } from '../skills/faq.skill';
 import { OPEN_EVERY_DAY, ResponderHarness, agentRecord, inboundEvent, phoneNumber, type ResponderOutputs } from '../test/responder-harness';
 
 const BUSINESS = '+4930000002';
 const API_KEY = 'sk-test-llm-key';
 const FAQS = [{ question: 'Do you deliver cakes?', answer: 'Yes, within 10 km.' }];
+/** What the agent says when it does not know (the skills' own phrase), after the greeting on a first reply. */
+const NOT_KNOWN = (agent: AgentRecord) => `${agent.greeting}\n\n${unknownQuestion({ ...replyRequest('ten_x', agent, ''), language: 'en' }).text}`;
+
+function replyRequest(tenantId: string, agent: AgentRecord, text: string): ReplyRequest {
+  return {
+    tenantId,
+    agent,
+    conversationHistory: [],
+    firstReply: false,
+    message: { text, type: 'text', contactName: null },
+    customer: phoneNumber(),
+    state: {},
+    now: new Date(),
+    calendar: { busy: () => Promise.resolve(new Set<number>()) },
+  };
+}
 
 /** What the customer last said in a chat-completions request (the message being answered). */
 const lastUserText = (r: FakeLlmRequest) => [...r.messages].reverse().find((m) => m.role === 'user')?.content ?? '';
@@ -15,8 +32,9 @@ const lastToolResult = (r: FakeLlmRequest) => {
 };
 
 /**
- * The LLM engine over real Kafka and PostgreSQL, against a local server speaking the OpenAI chat-completions wire
- * format: tool calls run the real skill code; every way the model can fail ends in the skills engine's one reply.
+ * The LLM engine over real Kafka and PostgreSQL, against a local server as strict as the OpenAI API (chat completions
+ * and embeddings): retrieval first, passages cited by id, tool calls run by the real skill code; every way the model
+ * can fail ends in the skills engine's one reply, and an unsupported answer in "not known, offer a person".
  */
 describe('responder-service: replies from an OpenAI-compatible LLM', () => {
   let fake: FakeLlmServer;
@@ -31,6 +49,8 @@ describe('responder-service: replies from an OpenAI-compatible LLM', () => {
       LLM_MODEL: 'fake-model',
       LLM_TIMEOUT_MS: '4000', // generous: the machine running the tests may be busy
       LLM_MAX_TOOL_ROUNDS: '3',
+      LLM_MAX_RETRIES: '1',
+      LLM_EMBEDDING_MODEL: 'fake-embed',
       LLM_MAX_CONCURRENT_PER_TENANT: '1',
     });
     out = await h.probeOutputs();
@@ -42,6 +62,8 @@ describe('responder-service: replies from an OpenAI-compatible LLM', () => {
   });
 
   beforeEach(() => fake.reset());
+  // Every request the engine sent passed the stand-in's OpenAI checks (tool messages answering calls, roles in order).
+  afterEach(() => expect(fake.rejected).toEqual([]));
 
   /** Sends one customer message; returns its message.received answer once there, and checks it got exactly one reply. */
   async function say(tenant: string, customer: string, text: string): Promise<string | null> {
@@ -124,7 +146,9 @@ describe('responder-service: replies from an OpenAI-compatible LLM', () => {
     const gate = new Promise<void>((resolve) => (open = resolve));
     fake.respond(async (request) => {
       if (lastUserText(request) === 'hi') await gate;
-      return { content: `You said: ${lastUserText(request)}` };
+      // A question about the business must cite the passage it was given; a greeting needs none.
+      const cited = request.messages[0].content?.includes('[faq-1]') ? ' [faq-1]' : '';
+      return { content: `You said: ${lastUserText(request)}${cited}` };
     });
     const customer = phoneNumber();
     const first = inboundEvent(tenant, { from: customer, to: BUSINESS, text: 'hi' });
@@ -149,11 +173,11 @@ describe('responder-service: replies from an OpenAI-compatible LLM', () => {
     expect(burstReply.value.data.in_reply_to).toEqual([second.data.message_id, third.data.message_id]);
   });
 
-  it('keeps the conversation memory as messages and answers from search_faqs', async () => {
+  it('keeps the conversation memory as messages and answers from search_knowledge, citations out of the text', async () => {
     const tenant = 'ten_llm_faq';
     await h.announceAgent(tenant, agentRecord('bakery', { faqs: FAQS }));
     const customer = phoneNumber();
-    // The default script: look the question up with search_faqs, then answer with the best match.
+    // The default script: look the question up with search_knowledge, then answer with the best passage, citing it.
     expect(await say(tenant, customer, 'hi! do u deliver cakes?')).toBe('Hello from bakery!\n\nYes, within 10 km.');
     expect(await say(tenant, customer, 'do you deliver cakes to the airport too?')).toBe('Yes, within 10 km.');
     const last = fake.requests[fake.requests.length - 2];
@@ -162,6 +186,82 @@ describe('responder-service: replies from an OpenAI-compatible LLM', () => {
       ['assistant', 'Hello from bakery!\n\nYes, within 10 km.'],
       ['user', 'do you deliver cakes to the airport too?'],
     ]);
+    expect(lastToolResult(fake.requests[fake.requests.length - 1])).toEqual({
+      passages: [{ id: 'faq-1', type: 'faq', title: 'Do you deliver cakes?', text: 'Yes, within 10 km.' }],
+    });
+  });
+
+  describe('retrieval first: passages with ids in the prompt, answers citing them', () => {
+    const dental = agentRecord('bloom-dental', {
+      instruction: 'You are the assistant of Bloom Dental. We are open Monday to Friday from 9:00 to 17:00. Parking is free behind the building.',
+      greeting: 'Hi, Bloom Dental here.',
+      skills: ['faq_responder', 'appointment_booking'],
+      faqs: [
+        { question: 'Which insurance do you accept?', answer: 'We accept Cigna, Aetna and Delta Dental.' },
+        { question: 'How much is teeth whitening?', answer: 'Teeth whitening costs 250 USD per session.' },
+      ],
+      booking: { timezone: 'UTC', slot_minutes: 30, opening_hours: OPEN_EVERY_DAY },
+    });
+    const tenant = 'ten_llm_cite';
+    beforeAll(() => h.announceAgent(tenant, dental));
+
+    it('runs a multi-round tool call (a knowledge search, then a skill) and answers citing passages, the markers out of the text', async () => {
+      fake.respond((request): FakeLlmStep => {
+        const result = lastToolResult(request);
+        if (!result) return { toolCalls: [{ name: 'search_knowledge', arguments: { query: 'opening hours' } }] };
+        if ('passages' in result) return { toolCalls: [{ name: 'find_free_slots', arguments: { day: 'tomorrow' } }] };
+        const hours = (request.messages.find((m) => m.role === 'tool')?.content ?? '').match(/"id":"(instruction-\d+)"/)?.[1];
+        return { content: `Yes, we take Cigna [faq-1]. We are open 9:00 to 17:00 [${hours}]. First free slot: ${(result.free_slots as string[])[0]}.` };
+      });
+      const customer = phoneNumber();
+      const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+      expect(await say(tenant, customer, 'is cigna ok for you guys, and when can i come in tomorrow?')).toBe(
+        `${dental.greeting}\n\nYes, we take Cigna. We are open 9:00 to 17:00. First free slot: ${tomorrow}T08:00.`,
+      );
+
+      // The prompt carried the retrieved passages with their ids; the insurance FAQ matched the message.
+      const system = fake.requests[0].messages[0].content ?? '';
+      expect(system).toContain('[faq-1] faq "Which insurance do you accept?": We accept Cigna, Aetna and Delta Dental.');
+      expect(system).toContain('Cite the id of every passage you use');
+      // Three rounds, each tool message answering the call before it (the strict stand-in checked the order).
+      expect(fake.requests).toHaveLength(3);
+      const [search, slots] = [fake.requests[1].messages, fake.requests[2].messages].map((m) => m[m.length - 1]);
+      expect(search.tool_call_id).toBe(fake.requests[1].messages[fake.requests[1].messages.length - 2].tool_calls?.[0].id);
+      expect(JSON.parse(search.content ?? '{}')).toMatchObject({ passages: [expect.objectContaining({ id: expect.stringMatching(/^instruction-/), type: 'instruction' })] });
+      expect(JSON.parse(slots.content ?? '{}')).toMatchObject({ free_slots: expect.arrayContaining([`${tomorrow}T08:00`]) });
+    });
+
+    it("puts what the model cited in the reply's sources; passages reranked with embeddings, each embedded once", async () => {
+      fake.respond((request) => ({ content: /\[faq-2\]/.test(request.messages[0].content ?? '') ? 'Whitening is 250 USD [faq-2].' : 'No passage.' }));
+      const engine = h.app.get(ReplyEngine);
+      const question = 'do you accept insurance, what does whitening cost';
+      const first = await engine.reply(replyRequest(tenant, dental, question));
+      expect(first).toMatchObject({ text: 'Whitening is 250 USD.', skill: 'faq_responder', handoff: false });
+      expect(first.sources).toEqual([{ type: 'faq', id: 'faq-2', title: 'How much is teeth whitening?', excerpt: 'Teeth whitening costs 250 USD per session.' }]);
+      // Both FAQs matched: the server's embeddings reranked them (the query and each passage embedded).
+      const embedded = fake.embeddingRequests.flat().filter((t) => t !== 'probe');
+      expect(embedded.sort()).toEqual(
+        [question, 'Which insurance do you accept?\nWe accept Cigna, Aetna and Delta Dental.', 'How much is teeth whitening?\nTeeth whitening costs 250 USD per session.'].sort(),
+      );
+      fake.embeddingRequests.length = 0;
+      await engine.reply(replyRequest(tenant, dental, `${question}?`));
+      expect(fake.embeddingRequests).toEqual([[`${question}?`]]); // the passages' vectors were cached
+    });
+
+    it('answers "not known, offer a person" when the reply cites a passage it was not given', async () => {
+      fake.respond(() => ({ content: 'Yes, we repair car brakes on Saturdays [faq-7].' }));
+      const answer = await say(tenant, phoneNumber(), 'can you fix my car brakes');
+      expect(answer).toBe(NOT_KNOWN(dental));
+      const reply = await h.app.get(ReplyEngine).reply(replyRequest(tenant, dental, 'can you fix my car brakes'));
+      expect(reply).toMatchObject({ skill: 'faq_responder', handoff: false, sources: [], state: { humanOffered: true } });
+    });
+
+    it('answers "not known" when a question about the business is answered citing nothing; small talk needs no citation', async () => {
+      fake.respond((request) => ({ content: lastUserText(request) === 'hello there' ? 'Hello! How can I help you today?' : 'Sure, we do root canals for 90 USD.' }));
+      const customer = phoneNumber();
+      expect(await say(tenant, customer, 'hello there')).toBe(`${dental.greeting}\n\nHello! How can I help you today?`);
+      expect(await say(tenant, customer, 'how much is a root canal?')).toBe(NOT_KNOWN(dental).split('\n\n')[1]);
+    });
   });
 
   describe('falls back to the skills engine, with one reply', () => {
@@ -173,7 +273,7 @@ describe('responder-service: replies from an OpenAI-compatible LLM', () => {
     });
 
     it('when the model keeps calling tools past the round cap', async () => {
-      fake.respond(() => ({ toolCalls: [{ name: 'search_faqs', arguments: { question: 'delivery' } }] }));
+      fake.respond(() => ({ toolCalls: [{ name: 'search_knowledge', arguments: { query: 'delivery' } }] }));
       expect(await say(tenant, phoneNumber(), 'do you deliver cakes? (loop)')).toBe(fallbackAnswer);
       expect(fake.requests.filter((r) => lastUserText(r) === 'do you deliver cakes? (loop)')).toHaveLength(4); // 3 rounds of tools + the last call
     });
@@ -183,38 +283,49 @@ describe('responder-service: replies from an OpenAI-compatible LLM', () => {
       expect(await say(tenant, phoneNumber(), 'do you deliver cakes? (slow)')).toBe(fallbackAnswer);
     });
 
-    it('when the server answers 500 with an OpenAI error body', async () => {
+    it('when the server answers 500 with an OpenAI error body, after LLM_MAX_RETRIES retries', async () => {
       fake.respond(() => ({ status: 500, message: 'The server had an error while processing your request.' }));
       expect(await say(tenant, phoneNumber(), 'do you deliver cakes? (500)')).toBe(fallbackAnswer);
+      expect(fake.requests).toHaveLength(2);
+    });
+
+    it('when the server refuses the request with a 400', async () => {
+      fake.respond(() => ({ status: 400, message: "Invalid value for 'model'.", type: 'invalid_request_error' }));
+      expect(await say(tenant, phoneNumber(), 'do you deliver cakes? (400)')).toBe(fallbackAnswer);
+      expect(fake.requests).toHaveLength(1); // a 400 is not retried
+    });
+
+    it('when the model refuses', async () => {
+      fake.respond(() => ({ refusal: "I'm sorry, I can't help with that." }));
+      expect(await say(tenant, phoneNumber(), 'do you deliver cakes? (refusal)')).toBe(fallbackAnswer);
+    });
+
+    it('when the model writes broken tool arguments (a malformed tool call)', async () => {
+      fake.respond(() => ({ toolCalls: [{ name: 'search_knowledge', arguments: '{"query": ' }] }));
+      expect(await say(tenant, phoneNumber(), 'do you deliver cakes? (broken)')).toBe(fallbackAnswer);
       expect(fake.requests).toHaveLength(1);
     });
 
-    it('when the model writes broken tool arguments and then nothing', async () => {
-      fake.respond((request) => (lastToolResult(request) ? { content: '   ' } : { toolCalls: [{ name: 'search_faqs', arguments: '{"question": ' }] }));
-      expect(await say(tenant, phoneNumber(), 'do you deliver cakes? (broken)')).toBe(fallbackAnswer);
-      expect(lastToolResult(fake.requests[1])).toEqual({ error: 'arguments must be a JSON object' });
+    it('when the model calls a tool it was not offered', async () => {
+      fake.respond(() => ({ toolCalls: [{ name: 'book_appointment', arguments: { start: '2026-12-01T10:00' } }] }));
+      expect(await say(tenant, phoneNumber(), 'do you deliver cakes? (no such tool)')).toBe(fallbackAnswer);
+    });
+
+    it('when the model answers with nothing', async () => {
+      fake.respond(() => ({ content: '   ' }));
+      expect(await say(tenant, phoneNumber(), 'do you deliver cakes? (empty)')).toBe(fallbackAnswer);
     });
   });
 
   it('caps concurrent LLM replies per tenant: beyond the cap the skills engine answers at once, other tenants unaffected', async () => {
     const engine = h.app.get(ReplyEngine);
     const agent = agentRecord('bakery', { faqs: FAQS });
-    const request = (tenantId: string, text: string): ReplyRequest => ({
-      tenantId,
-      agent,
-      conversationHistory: [],
-      firstReply: false,
-      message: { text, type: 'text', contactName: null },
-      customer: phoneNumber(),
-      state: {},
-      now: new Date(),
-      calendar: { busy: () => Promise.resolve(new Set<number>()) },
-    });
+    const request = (tenantId: string, text: string): ReplyRequest => replyRequest(tenantId, agent, text);
     let open!: () => void;
     const gate = new Promise<void>((resolve) => (open = resolve));
     fake.respond(async () => {
       await gate;
-      return { content: 'from the model' };
+      return { content: 'from the model [faq-1]' };
     });
 
     const held = engine.reply(request('ten_cap_a', 'do you deliver cakes? (held)'));

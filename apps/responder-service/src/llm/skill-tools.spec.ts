@@ -1,8 +1,12 @@
 import type { ReplyRequest } from '../replies/reply-engine';
 import { MONDAY_MORNING, bakery, clinic } from '../skills/test-agents';
-import { ToolSession } from './skill-tools';
+import type { RankedPassage } from './knowledge-passage';
+import { LlmCallError } from './openai.client';
+import { ToolSession, type SearchKnowledge } from './skill-tools';
 
-function session(agent = clinic, busy: number[] = [], state: ReplyRequest['state'] = {}): ToolSession {
+const DELIVERY: RankedPassage = { type: 'faq', id: 'faq-2', title: 'Do you deliver cakes?', text: 'Yes, we deliver cakes within 10 km.', score: 0.9 };
+
+function session(agent = clinic, busy: number[] = [], state: ReplyRequest['state'] = {}, search?: SearchKnowledge): ToolSession {
   return new ToolSession({
     tenantId: 'ten_spec',
     agent,
@@ -13,29 +17,34 @@ function session(agent = clinic, busy: number[] = [], state: ReplyRequest['state
     state,
     now: MONDAY_MORNING,
     calendar: { busy: () => Promise.resolve(new Set(busy)) },
-  });
+  }, search);
 }
 
 describe('the skills as LLM tools', () => {
   it("exposes only the agent's skills (and the hand-off)", () => {
-    expect(session(bakery).tools().map((t) => t.function.name)).toEqual(['search_faqs', 'save_lead_details', 'transfer_to_human']);
-    expect(session(clinic).tools().map((t) => t.function.name)).toEqual(['search_faqs', 'find_free_slots', 'book_appointment', 'transfer_to_human']);
+    expect(session(bakery).tools().map((t) => t.function.name)).toEqual(['search_knowledge', 'save_lead_details', 'transfer_to_human']);
+    expect(session(clinic).tools().map((t) => t.function.name)).toEqual(['search_knowledge', 'find_free_slots', 'book_appointment', 'transfer_to_human']);
   });
 
-  it('answers a bad call with an error the model can act on', async () => {
+  it('fails the reply on a malformed call (a tool not offered, arguments that are not an object)', async () => {
     const s = session();
-    expect(await s.call('save_lead_details', '{}')).toEqual({ error: expect.stringContaining('unknown tool "save_lead_details"') });
-    expect(await s.call('search_faqs', '{"question": ')).toEqual({ error: 'arguments must be a JSON object' });
-    expect(await s.call('search_faqs', '[1]')).toEqual({ error: 'arguments must be a JSON object' });
+    await expect(s.call('save_lead_details', '{}')).rejects.toThrow(new LlmCallError('malformed tool call: "save_lead_details" is not a tool offered', null));
+    await expect(s.call('search_knowledge', '{"query": ')).rejects.toThrow(/arguments are not a JSON object/);
+    await expect(s.call('search_knowledge', '[1]')).rejects.toThrow(/arguments are not a JSON object/);
+    expect(s.acted).toBe(false);
   });
 
-  it('searches the FAQs with the BM25 index and its confidence threshold', async () => {
-    const s = session(bakery);
-    expect(await s.call('search_faqs', JSON.stringify({ question: 'do u deliver cakes' }))).toEqual({
-      matches: [expect.objectContaining({ question: 'Do you deliver cakes?', answer: 'Yes, we deliver cakes within 10 km.' })],
+  it('searches the knowledge, and what it found may be cited; searching is not acting', async () => {
+    const s = session(bakery, [], {}, (query) => Promise.resolve(/deliver/.test(query) ? [DELIVERY] : []));
+    expect(s.given.size).toBe(0);
+    expect(await s.call('search_knowledge', JSON.stringify({ query: 'cake delivery' }))).toEqual({
+      passages: [{ id: 'faq-2', type: 'faq', title: 'Do you deliver cakes?', text: 'Yes, we deliver cakes within 10 km.' }],
     });
-    expect(await s.call('search_faqs', JSON.stringify({ question: 'can I bring my dog' }))).toMatchObject({ matches: [], note: expect.any(String) });
+    expect([...s.given.keys()]).toEqual(['faq-2']);
+    expect(await s.call('search_knowledge', JSON.stringify({ query: 'can I bring my dog' }))).toMatchObject({ passages: [], note: expect.any(String) });
+    expect(await s.call('search_knowledge', JSON.stringify({ query: ' ' }))).toEqual({ error: 'query is required' });
     expect(s.skill).toBe('faq_responder');
+    expect(s.acted).toBe(false);
   });
 
   it('reads lead fields with the lead skill (spelt-out email, local phone) and completes the lead as an effect', async () => {

@@ -2,16 +2,18 @@ import type { Skill } from '@parley/contracts';
 import { DateTime } from 'luxon';
 import type { ReplyEffects, ReplyRequest, SkillState } from '../replies/reply-engine';
 import { BOOKING_HORIZON_DAYS, bookingOf, checkSlot, describeHours, freeSlots, hasWhen, localDay, parseWhen, type SlotCheck } from '../skills/calendar';
-import { FAQ_CONFIDENCE_THRESHOLD } from '../skills/faq-index';
-import { faqIndex } from '../skills/faq.skill';
 import { phoneOf } from '../skills/lead-capture.skill';
 import { LEAD_FIELDS, extractLeadFacts, type LeadFacts, type LeadField } from '../skills/lead-facts';
-import type { ChatTool } from './chat-completions.client';
+import type { RankedPassage } from './knowledge-passage';
+import { LlmCallError, type ChatTool } from './openai.client';
 
 /** Slots one `find_free_slots` call lists. */
 const SLOTS_LISTED = 6;
-/** FAQ matches one `search_faqs` call returns. */
-const FAQS_LISTED = 3;
+/** Passages one `search_knowledge` call returns. */
+const PASSAGES_LISTED = 4;
+
+/** Retrieval of the agent's knowledge for a query (the same the prompt's passages come from). */
+export type SearchKnowledge = (query: string) => Promise<readonly RankedPassage[]>;
 
 type Args = Record<string, unknown>;
 
@@ -22,10 +24,10 @@ interface SkillTool {
 }
 
 /**
- * One reply's tool calls. The tools are the deterministic skills' own functions (FAQ ranking, lead fact reading, slot
- * arithmetic over the agent's calendar); like the skills, they change only this session's copy of the skill memory and
- * collect effects (a lead, a booking) that the caller applies once the reply is final, so a failed or abandoned LLM
- * run leaves nothing behind.
+ * One reply's tool calls. The tools are the deterministic skills' own functions (knowledge retrieval, lead fact
+ * reading, slot arithmetic over the agent's calendar); like the skills, they change only this session's copy of the
+ * skill memory and collect effects (a lead, a booking) that the caller applies once the reply is final, so a failed or
+ * abandoned LLM run leaves nothing behind.
  */
 export class ToolSession {
   state: SkillState;
@@ -33,9 +35,18 @@ export class ToolSession {
   handoff: 'customer_asked_for_human' | 'skill_gave_up' | null = null;
   /** The skill of the last tool that did something, reported like the deterministic engine's. */
   skill: Skill | null = null;
+  /** A tool other than the knowledge search did something (saved details, listed or booked slots, handed off). */
+  acted = false;
+  /** Every passage the model has been given, by id: the prompt's and each search's. Only these may be cited. */
+  readonly given = new Map<string, RankedPassage>();
 
-  constructor(readonly request: ReplyRequest) {
+  constructor(
+    readonly request: ReplyRequest,
+    readonly searchKnowledge: SearchKnowledge = () => Promise.resolve([]),
+    passages: readonly RankedPassage[] = [],
+  ) {
     this.state = structuredClone(request.state);
+    for (const p of passages) this.given.set(p.id, p);
   }
 
   /** The tools the agent's skills allow, in the wire format (a person can always be asked for). */
@@ -43,19 +54,26 @@ export class ToolSession {
     return this.available().map((t) => ({ type: 'function', function: t.definition }));
   }
 
-  /** Runs one call; a bad call answers the model with an error it can act on instead of failing the reply. */
+  /**
+   * Runs one call. A malformed call (a tool not offered, arguments that are not a JSON object) is the model failing:
+   * LlmCallError, and the deterministic engine answers. A well-formed call the skill refuses (an invalid email, a taken
+   * slot) answers the model with the reason, which it can act on.
+   */
   async call(name: string, rawArguments: string): Promise<unknown> {
     const tool = this.available().find((t) => t.definition.name === name);
-    if (!tool) return { error: `unknown tool "${name}"; use one of: ${this.available().map((t) => t.definition.name).join(', ')}` };
+    if (!tool) throw new LlmCallError(`malformed tool call: "${name.slice(0, 64)}" is not a tool offered`, null);
     let args: unknown;
     try {
       args = rawArguments.trim() === '' ? {} : JSON.parse(rawArguments);
     } catch {
-      return { error: 'arguments must be a JSON object' };
+      args = null;
     }
-    if (args === null || typeof args !== 'object' || Array.isArray(args)) return { error: 'arguments must be a JSON object' };
+    if (args === null || typeof args !== 'object' || Array.isArray(args)) throw new LlmCallError(`malformed tool call: ${name}'s arguments are not a JSON object`, null);
     const result = await tool.run(this, args as Args);
-    if (tool.skill && !(result as { error?: unknown }).error) this.skill = tool.skill;
+    if (!(result as { error?: unknown }).error) {
+      if (tool.skill) this.skill = tool.skill;
+      if (tool.definition.name !== SEARCH_KNOWLEDGE) this.acted = true;
+    }
     return result;
   }
 
@@ -64,23 +82,25 @@ export class ToolSession {
   }
 }
 
+const SEARCH_KNOWLEDGE = 'search_knowledge';
+
 const TOOLS: SkillTool[] = [
   {
     skill: 'faq_responder',
     definition: {
-      name: 'search_faqs',
-      description: "Searches the business's FAQs. Answer questions about the business only from what this returns.",
-      parameters: objectSchema({ question: { type: 'string', description: "The customer's question, in their words." } }, ['question']),
+      name: SEARCH_KNOWLEDGE,
+      description:
+        "Searches the business's knowledge (FAQs, documents, the business's own facts) when the passages you were given do not answer. " +
+        'Returns passages with ids; answer only from passages and cite their ids in square brackets.',
+      parameters: objectSchema({ query: { type: 'string', description: 'What to look up, in the words the business would use.' } }, ['query']),
     },
-    run: (session, args) => {
-      const question = text(args.question);
-      if (!question) return Promise.resolve({ error: 'question is required' });
-      const matches = faqIndex(session.request.agent.faqs)
-        .ranked(question)
-        .filter((m) => m.confidence >= FAQ_CONFIDENCE_THRESHOLD)
-        .slice(0, FAQS_LISTED)
-        .map((m) => ({ question: m.faq.question, answer: m.faq.answer, confidence: Number(m.confidence.toFixed(2)) }));
-      return Promise.resolve(matches.length > 0 ? { matches } : { matches, note: 'No FAQ answers this. Say you do not know and offer to connect a person.' });
+    run: async (session, args) => {
+      const query = text(args.query);
+      if (!query) return { error: 'query is required' };
+      const passages = (await session.searchKnowledge(query)).slice(0, PASSAGES_LISTED);
+      for (const p of passages) session.given.set(p.id, p);
+      const listed = passages.map((p) => ({ id: p.id, type: p.type, title: p.title, text: p.text }));
+      return listed.length > 0 ? { passages: listed } : { passages: listed, note: 'Nothing in the knowledge answers this. Say you do not know and offer to connect a person.' };
     },
   },
   {

@@ -1,6 +1,9 @@
 import { Logger, Module, type DynamicModule } from '@nestjs/common';
-import { ChatCompletionsClient } from '../llm/chat-completions.client';
+import { rankKnowledge } from '../knowledge/rank-knowledge';
+import { EmbeddingReranker } from '../llm/embedding-reranker';
+import { KnowledgeRetriever } from '../llm/knowledge-retriever';
 import { LlmReplyEngine } from '../llm/llm-reply-engine';
+import { LlmClient } from '../llm/openai.client';
 import { AgentsModule } from '../agents/agents.module';
 import { AppointmentsModule } from '../appointments/appointments.module';
 import { ResponderServiceConfig } from '../config/responder-service.config';
@@ -35,7 +38,9 @@ function replyEngine(config: ResponderServiceConfig): ReplyEngine {
   const deterministic = new DeterministicReplyEngine();
   if (!config.llmEnabled) return deterministic;
   new Logger(RepliesModule.name).log(`replies come from the LLM ${config.LLM_MODEL} at ${new URL(config.LLM_BASE_URL).origin}, with the skills engine as fallback`);
-  return new LlmReplyEngine(new ChatCompletionsClient({ baseUrl: config.LLM_BASE_URL, apiKey: config.LLM_API_KEY }), deterministic, {
+  const client = new LlmClient({ baseUrl: config.LLM_BASE_URL, apiKey: config.LLM_API_KEY, maxRetries: config.LLM_MAX_RETRIES });
+  const retriever = new KnowledgeRetriever(rankKnowledge, new EmbeddingReranker(client, config.LLM_EMBEDDING_MODEL || config.LLM_MODEL));
+  return new LlmReplyEngine(client, deterministic, retriever, {
     model: config.LLM_MODEL,
     timeoutMs: config.LLM_TIMEOUT_MS,
     maxToolRounds: config.LLM_MAX_TOOL_ROUNDS,

@@ -1,0 +1,35 @@
+/**
+ * The LLM cites the passages it answers from by id in square brackets, right after what they support:
+ * "We open at 9 [faq_2]." or "[doc_01J…#3, faq_1]". The customer sees the answer without the markers; the ids are
+ * checked against the passages the model was given and become the reply's sources.
+ */
+
+export interface CitedAnswer {
+  /** The answer without its citation markers. */
+  text: string;
+  /** Ids cited that were given, in order of first citation. */
+  cited: string[];
+  /** Ids cited that were never given: an invented source. */
+  unknown: string[];
+}
+
+// A bracket holding one or more comma-separated tokens without spaces, not a Markdown link's text.
+const MARKER = /\s*\[([^[\]\s,]+(?:\s*,\s*[^[\]\s,]+)*)\](?!\()/g;
+
+/** A token reads as an id (a digit or one of `_:#-`), so "[sic]" or "[Note]" stays prose. */
+const looksLikeId = (token: string) => /[\d_:#-]/.test(token);
+
+export function readCitations(answer: string, given: ReadonlySet<string>): CitedAnswer {
+  const cited: string[] = [];
+  const unknown: string[] = [];
+  const text = answer.replace(MARKER, (marker, inner: string) => {
+    const tokens = inner.split(',').map((t) => t.trim());
+    if (!tokens.every((t) => given.has(t) || looksLikeId(t))) return marker;
+    for (const token of tokens) {
+      const list = given.has(token) ? cited : unknown;
+      if (!list.includes(token)) list.push(token);
+    }
+    return '';
+  });
+  return { text: text.replace(/[ \t]+([.,;:!?])/g, '$1').replace(/[ \t]{2,}/g, ' ').trim(), cited, unknown };
+}

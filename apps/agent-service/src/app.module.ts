@@ -5,6 +5,7 @@ import { CursorsModule, HealthModule, dataSourceOptions, loadConfig, loggerParam
 import { LoggerModule } from 'nestjs-pino';
 import { AgentsModule } from './agents/agents.module';
 import { AgentServiceConfig } from './config/agent-service.config';
+import { DocumentsModule } from './documents/documents.module';
 import { agentServiceDatabase } from './database/agent-service.database';
 
 /** Builds the root module around one validated config (tests pass their own). */
@@ -19,6 +20,7 @@ export function agentServiceModule(config: AgentServiceConfig = loadConfig(Agent
       HealthModule,
       CursorsModule.forRoot(config.CURSOR_SECRET),
       AgentsModule,
+      DocumentsModule.forRoot(config),
     ],
     providers: [{ provide: AgentServiceConfig, useValue: config }],
   })

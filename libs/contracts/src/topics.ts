@@ -15,6 +15,8 @@ export const Topics = {
   MessageStatus: 'message.status',
   /** Agent configuration changed (full record; compacted). Key: `${tenant_id}:${name}`. */
   AgentChanged: 'agent.changed',
+  /** An agent document's passages once ready, or its deletion (compacted). Key: `${tenant_id}:${document_id}`. */
+  DocumentChanged: 'document.changed',
   /** Public event: the lead_capture skill stored a lead (a name and a way to reach the person). Key: `${tenant_id}:${customer}`. */
   LeadCaptured: 'lead.captured',
   /** Public event: later details changed a captured lead (same lead id). Key: `${tenant_id}:${customer}`. */
@@ -62,6 +64,12 @@ const DAY_MS = 24 * 60 * 60 * 1000;
  */
 const PROVIDER_NOTIFICATION_MAX_BYTES = String(21 * 1024 * 1024);
 
+/**
+ * Document uploads reach agent-service whole (≤ 10 MiB, base64 in the request: about 14 MiB), and a ready document's
+ * passages travel in one `document.changed` (its text is capped at 8 MiB by agent-service).
+ */
+const DOCUMENT_MAX_BYTES = String(21 * 1024 * 1024);
+
 /** Every topic the platform uses, with its partition count. Created by each service at start-up (idempotent). */
 export const TOPIC_SPECS: readonly TopicSpec[] = [
   { name: Topics.MessageOutbound, partitions: 8 },
@@ -70,6 +78,7 @@ export const TOPIC_SPECS: readonly TopicSpec[] = [
   { name: Topics.MessageReceived, partitions: 8 },
   { name: Topics.MessageStatus, partitions: 8 },
   { name: Topics.AgentChanged, partitions: 4, config: { 'cleanup.policy': 'compact' } },
+  { name: Topics.DocumentChanged, partitions: 4, config: { 'cleanup.policy': 'compact', 'max.message.bytes': DOCUMENT_MAX_BYTES } },
   { name: Topics.LeadCaptured, partitions: 4 },
   { name: Topics.LeadUpdated, partitions: 4 },
   { name: Topics.AppointmentBooked, partitions: 4 },
@@ -77,7 +86,11 @@ export const TOPIC_SPECS: readonly TopicSpec[] = [
   { name: Topics.AppointmentCancelled, partitions: 4 },
   { name: Topics.ConversationHandoff, partitions: 4 },
   { name: Topics.ChannelChanged, partitions: 4, config: { 'cleanup.policy': 'compact' } },
-  ...Object.values(RpcTopics).map((name) => ({ name, partitions: 4, config: { 'retention.ms': String(DAY_MS) } })),
+  ...Object.values(RpcTopics).map((name) => ({
+    name,
+    partitions: 4,
+    config: { 'retention.ms': String(DAY_MS), ...(name === RpcTopics.agents ? { 'max.message.bytes': DOCUMENT_MAX_BYTES } : {}) },
+  })),
   { name: RPC_REPLY_TOPIC, partitions: 4, config: { 'retention.ms': String(DAY_MS) } },
   ...[
     Topics.MessageOutbound,
@@ -86,6 +99,7 @@ export const TOPIC_SPECS: readonly TopicSpec[] = [
     Topics.MessageReceived,
     Topics.MessageStatus,
     Topics.AgentChanged,
+    Topics.DocumentChanged,
     Topics.LeadCaptured,
     Topics.LeadUpdated,
     Topics.AppointmentBooked,
@@ -96,7 +110,11 @@ export const TOPIC_SPECS: readonly TopicSpec[] = [
     (name) => ({
       name: `${name}${DLQ_SUFFIX}`,
       partitions: 1,
-      config: { 'retention.ms': String(30 * DAY_MS), ...(name === Topics.WhatsappWebhook ? { 'max.message.bytes': PROVIDER_NOTIFICATION_MAX_BYTES } : {}) },
+      config: {
+        'retention.ms': String(30 * DAY_MS),
+        ...(name === Topics.WhatsappWebhook ? { 'max.message.bytes': PROVIDER_NOTIFICATION_MAX_BYTES } : {}),
+        ...(name === Topics.DocumentChanged ? { 'max.message.bytes': DOCUMENT_MAX_BYTES } : {}),
+      },
     }),
   ),
 ];

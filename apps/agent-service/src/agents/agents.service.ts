@@ -14,6 +14,7 @@ import {
 import { EventPublisher } from '@parley/kafka';
 import { ListCursors, ProblemException, validateDto } from '@parley/service-kit';
 import { DataSource, IsNull, type EntityManager } from 'typeorm';
+import { deleteAgentDocuments } from '../documents/documents.service';
 import { AgentEntity, AgentVersionEntity } from './agent.entity';
 import { agentBody, sameBody, toAgentRecord, toVersionRecord, toVersionSummary, type AgentBody } from './agents.mapper';
 
@@ -98,6 +99,7 @@ export class AgentsService implements OnApplicationBootstrap, OnApplicationShutd
     const entity = await this.db.transaction(async (tx) => {
       const agent = await this.findLive(tx, tenantId, name, true);
       agent.deletedAt = new Date();
+      await deleteAgentDocuments(tx, agent.id);
       return tx.save(agent);
     });
     await this.announce(entity, requestId);

@@ -1,9 +1,11 @@
 import type { ServiceDatabase } from '@parley/service-kit';
 import { AgentEntity, AgentVersionEntity } from '../agents/agent.entity';
+import { DocumentEntity } from '../documents/document.entity';
 import { CreateAgents1763769600000 } from './migrations/1763769600000-CreateAgents';
+import { CreateDocuments1764720000000 } from './migrations/1764720000000-CreateDocuments';
 
 export const agentServiceDatabase: ServiceDatabase = {
   schema: 'agents',
-  entities: [AgentEntity, AgentVersionEntity],
-  migrations: [CreateAgents1763769600000],
+  entities: [AgentEntity, AgentVersionEntity, DocumentEntity],
+  migrations: [CreateAgents1763769600000, CreateDocuments1764720000000],
 };

@@ -6,3 +6,4 @@ export * from './agents.dto';
 export * from './send.dto';
 export * from './webhooks.dto';
 export * from './channels.dto';
+export * from './documents.dto';

@@ -1,6 +1,7 @@
 import { Topics } from '../topics';
 import type { AgentChangedEvent } from './agents';
 import type { ChannelChangedEvent } from './channels';
+import type { DocumentChangedEvent } from './documents';
 import type {
   AppointmentBookedEvent,
   AppointmentCancelledEvent,
@@ -22,6 +23,7 @@ export interface EventsByTopic {
   'message.received': MessageReceivedEvent;
   'message.status': MessageStatusEvent;
   'agent.changed': AgentChangedEvent;
+  'document.changed': DocumentChangedEvent;
   'lead.captured': LeadCapturedEvent;
   'lead.updated': LeadUpdatedEvent;
   'appointment.booked': AppointmentBookedEvent;
@@ -79,6 +81,12 @@ export const EVENT_ROUTES: Readonly<Record<EventTopic, EventRoute>> = {
     producers: ['agent-service'],
     consumers: ['responder-service'],
     summary: 'The whole agent after a change, or `agent: null` when it was deleted.',
+  },
+  [Topics.DocumentChanged]: {
+    key: '`${tenant_id}:${document_id}` (compacted: the last record per document survives)',
+    producers: ['agent-service'],
+    consumers: ['responder-service'],
+    summary: "An agent document's passages once it is ready, or `passages: null` when it or its agent was deleted.",
   },
   [Topics.LeadCaptured]: {
     key: '`${tenant_id}:${customer}`',

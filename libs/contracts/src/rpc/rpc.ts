@@ -36,6 +36,7 @@ export type RpcResponse<P extends RpcPattern> = RpcPatterns[P]['response'];
 /** Which service answers a pattern: the prefix before the first dot names its owner. */
 export const RPC_OWNERS: Record<string, RpcService> = {
   agents: 'agents',
+  documents: 'agents',
   channels: 'messaging',
   messages: 'messaging',
   webhooks: 'webhooks',

@@ -1,0 +1,64 @@
+import { DOCUMENT_FILE_MAX_BYTES, DOCUMENT_FILE_TYPES, type DocumentFileType } from '@parley/contracts';
+import { isPublicAddress, publicOnlyLookup, urlHost, urlViolation } from '@parley/service-kit';
+import http from 'node:http';
+import https from 'node:https';
+import { isIP } from 'node:net';
+import { documentFormat } from './document-formats';
+import { DocumentRejected } from './document-rejected';
+
+const FETCH_TIMEOUT_MS = 15_000;
+
+export interface FetchedDocument {
+  format: DocumentFileType;
+  bytes: Buffer;
+}
+
+/**
+ * Fetches a `url` document with the webhook address rules (CONTRACT.md §5): in production https only, to hosts that
+ * resolve only to public addresses, checked again at connect time (so DNS rebinding cannot reach inside); redirects
+ * are never followed. At most 10 MiB, within 15 s. Every refusal is a DocumentRejected naming why.
+ */
+export async function fetchDocument(raw: string, production: boolean): Promise<FetchedDocument> {
+  const violation = await urlViolation(raw, production);
+  if (violation) throw new DocumentRejected(violation);
+  const url = new URL(raw);
+  const host = urlHost(url);
+  if (production && isIP(host) && !isPublicAddress(host)) throw new DocumentRejected('url must point to a public address');
+  const client = url.protocol === 'https:' ? https : http;
+
+  return new Promise<FetchedDocument>((resolve, reject) => {
+    const fail = (message: string) => {
+      req.destroy();
+      reject(new DocumentRejected(message));
+    };
+    const req = client.get(
+      url,
+      {
+        ...(production ? { lookup: publicOnlyLookup } : {}),
+        headers: { accept: DOCUMENT_FILE_TYPES.join(', '), 'user-agent': 'Parley-DocumentFetcher/1.0' },
+        timeout: FETCH_TIMEOUT_MS,
+      },
+      (res) => {
+        const status = res.statusCode ?? 0;
+        if (status >= 300 && status < 400) return fail(`the URL answered ${status} (a redirect); give the address it redirects to`);
+        if (status < 200 || status >= 300) return fail(`the URL answered ${status}`);
+        const format = documentFormat(res.headers['content-type']);
+        if (!format) return fail(`the URL answered with content type "${res.headers['content-type'] ?? 'none'}"; allowed: ${DOCUMENT_FILE_TYPES.join(', ')}`);
+        const chunks: Buffer[] = [];
+        let size = 0;
+        res.on('data', (chunk: Buffer) => {
+          size += chunk.length;
+          if (size > DOCUMENT_FILE_MAX_BYTES) return fail('the page is larger than 10 MiB');
+          chunks.push(chunk);
+        });
+        res.on('end', () => resolve({ format, bytes: Buffer.concat(chunks) }));
+        res.on('error', (err) => fail(`the page could not be read: ${err.message}`));
+      },
+    );
+    req.on('timeout', () => fail('the URL did not answer within 15 s'));
+    req.on('error', (err: NodeJS.ErrnoException) => {
+      if (err.code === 'ENONPUBLIC') return reject(new DocumentRejected('url must resolve only to public addresses'));
+      reject(new DocumentRejected(`the URL could not be fetched (${err.code ?? err.message})`));
+    });
+  });
+}

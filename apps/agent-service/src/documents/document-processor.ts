@@ -1,0 +1,156 @@
+import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DocumentFileType, DocumentPassageData } from '@parley/contracts';
+import { DataSource } from 'typeorm';
+import { AgentServiceConfig } from '../config/agent-service.config';
+import { DocumentEntity } from './document.entity';
+import { fetchDocument } from './document-fetcher';
+import { extractPassages } from './document-formats';
+import { DocumentRejected } from './document-rejected';
+
+/** How long a claim is the claimer's: a worker that died mid-document loses it after this. */
+export const PROCESSING_LEASE_MS = 2 * 60 * 1000;
+/** Attempts before a document that keeps failing for no reason of its own (crashes, bugs) is marked failed. */
+const MAX_ATTEMPTS = 3;
+const POLL_INTERVAL_MS = 1000;
+
+/** What the processor hands on when a document became ready (the service announces it). */
+export type ReadyListener = (document: DocumentEntity) => Promise<void>;
+
+/**
+ * Turns accepted documents into passages, one at a time per instance (PDF parsing is CPU-bound). A document is
+ * claimed with a lease (`FOR UPDATE SKIP LOCKED`, so instances never share one); a claim whose worker died is taken
+ * again once its lease ran out, so a crash mid-processing resumes. The outcome (`ready` with passages, or `failed`
+ * with the reason) is written only while the document is still live and still this claim's.
+ */
+@Injectable()
+export class DocumentProcessor implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger(DocumentProcessor.name);
+  private timer?: NodeJS.Timeout;
+  private running?: Promise<unknown>;
+  private again = false;
+  private stopped = false;
+  private onReady: ReadyListener = async () => undefined;
+
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly config: AgentServiceConfig,
+  ) {}
+
+  /** Who announces a document once it is ready (set by DocumentsService; avoids a constructor cycle). */
+  whenReady(listener: ReadyListener): void {
+    this.onReady = listener;
+  }
+
+  /** Processes whatever is waiting, now (after an upload) rather than at the next poll. */
+  wake(): void {
+    if (this.stopped) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = this.drain()
+      .catch((err: unknown) => this.logger.warn(`document processing failed: ${String(err)}`))
+      .finally(() => {
+        this.running = undefined;
+        if (this.again) {
+          this.again = false;
+          this.wake();
+        }
+      });
+  }
+
+  /** Processes claimable documents until none is left; resolves with how many were processed. */
+  async drain(): Promise<number> {
+    let processed = 0;
+    for (let claimed = await this.claim(); claimed && !this.stopped; claimed = await this.claim()) {
+      await this.process(claimed);
+      processed++;
+    }
+    return processed;
+  }
+
+  private async claim(): Promise<DocumentEntity | null> {
+    const [rows] = (await this.db.query(
+      `UPDATE documents SET lease_until = now() + $1 * interval '1 millisecond', attempts = attempts + 1
+        WHERE id = (
+          SELECT id FROM documents
+           WHERE status = 'processing' AND deleted_at IS NULL AND (lease_until IS NULL OR lease_until < now())
+           ORDER BY created_at
+           LIMIT 1
+             FOR UPDATE SKIP LOCKED)
+        RETURNING id`,
+      [PROCESSING_LEASE_MS],
+    )) as [{ id: string }[], number];
+    if (rows.length === 0) return null;
+    return this.db
+      .getRepository(DocumentEntity)
+      .createQueryBuilder('d')
+      .addSelect('d.raw')
+      .where('d.id = :id', { id: rows[0].id })
+      .getOne();
+  }
+
+  private async process(document: DocumentEntity): Promise<void> {
+    if (document.attempts > MAX_ATTEMPTS) {
+      await this.finish(document, { status: 'failed', error: `processing did not complete after ${MAX_ATTEMPTS} attempts` });
+      return;
+    }
+    try {
+      const { format, bytes } = await this.content(document);
+      const passages: DocumentPassageData[] = (await extractPassages(format, bytes)).map((p, i) => ({ id: `${document.id}#${i}`, headings: p.headings, text: p.text }));
+      if (await this.finish(document, { status: 'ready', passages })) {
+        await this.onReady({ ...document, status: 'ready', chunks: passages.length, version: document.version + 1, raw: null });
+      }
+    } catch (err) {
+      if (err instanceof DocumentRejected) {
+        await this.finish(document, { status: 'failed', error: err.message });
+        return;
+      }
+      // Unexpected (database, a library bug): the lease runs out and another attempt follows, up to MAX_ATTEMPTS.
+      this.logger.error(`document ${document.id}: ${(err as Error).stack ?? String(err)}`);
+    }
+  }
+
+  private async content(document: DocumentEntity): Promise<{ format: DocumentFileType; bytes: Buffer }> {
+    if (document.source === 'url') return fetchDocument(document.url as string, this.config.isProduction);
+    if (!document.raw || !document.contentType) throw new DocumentRejected('the upload is missing');
+    return { format: document.contentType as DocumentFileType, bytes: document.raw };
+  }
+
+  /** Writes the outcome if the document is still live and still claimed by this attempt; true when written. */
+  private async finish(
+    document: DocumentEntity,
+    outcome: { status: 'ready'; passages: DocumentPassageData[] } | { status: 'failed'; error: string },
+  ): Promise<boolean> {
+    const [, updated] = (await this.db.query(
+      `UPDATE documents
+          SET status = $3, passages = $4, chunks = $5, error = $6, raw = NULL, lease_until = NULL,
+              version = version + $7, updated_at = now()
+        WHERE id = $1 AND attempts = $2 AND status = 'processing' AND deleted_at IS NULL`,
+      [
+        document.id,
+        document.attempts,
+        outcome.status,
+        outcome.status === 'ready' ? JSON.stringify(outcome.passages) : null,
+        outcome.status === 'ready' ? outcome.passages.length : null,
+        outcome.status === 'failed' ? outcome.error : null,
+        outcome.status === 'ready' ? 1 : 0,
+      ],
+    )) as [unknown[], number];
+    return updated > 0;
+  }
+
+  onApplicationBootstrap(): void {
+    // Picks up what was accepted before a restart, and claims whose worker died.
+    this.timer = setInterval(() => this.wake(), POLL_INTERVAL_MS);
+    this.timer.unref();
+    this.wake();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.stopped = true;
+    clearInterval(this.timer);
+    await this.running;
+  }
+}

@@ -1,0 +1,225 @@
+import { getDataSourceToken } from '@nestjs/typeorm';
+import { Topics, newId, type DocumentChangedEvent, type DocumentRecord, type DocumentUpload, type UpsertAgentBody } from '@parley/contracts';
+import { RpcProblemError, type TopicProbe } from '@parley/kafka';
+import { expectMatchesEventSchema, pollUntil } from '@parley/testing';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { PDFDocument, StandardFonts, rgb } from 'pdf-lib';
+import type { DataSource } from 'typeorm';
+import { startAgentService, type AgentServiceUnderTest } from '../test/agent-service-harness';
+
+const clinic: UpsertAgentBody = {
+  name: 'clinic',
+  instruction: 'You answer questions about Bloom Dental.',
+  greeting: 'Hi!',
+  skills: ['faq_responder'],
+};
+
+const PRICES_MD = `# Prices
+
+All prices include a check-up.
+
+## Whitening
+
+Teeth whitening costs $300 per session and takes about an hour.
+
+## Cleaning
+
+A cleaning costs $90.
+`;
+
+/** A one-page PDF whose text layer holds `lines`; with no lines, a page with only a drawn shape (no text layer). */
+async function pdf(lines: string[]): Promise<Buffer> {
+  const doc = await PDFDocument.create();
+  const page = doc.addPage();
+  if (lines.length === 0) page.drawRectangle({ x: 50, y: 500, width: 200, height: 100, color: rgb(0.2, 0.4, 0.8) });
+  const font = await doc.embedFont(StandardFonts.Helvetica);
+  lines.forEach((line, i) => page.drawText(line, { x: 50, y: 750 - i * 18, size: 12, font }));
+  return Buffer.from(await doc.save());
+}
+
+const file = (content: Buffer | string, contentType: string, title: string | null = null): DocumentUpload => ({
+  kind: 'file',
+  title,
+  filename: 'upload',
+  content_type: contentType,
+  data_base64: Buffer.from(content).toString('base64'),
+});
+
+describe('agent documents: accepted, processed into passages, announced (real Kafka and PostgreSQL)', () => {
+  let service: AgentServiceUnderTest;
+  let documents: TopicProbe<DocumentChangedEvent>;
+  let sql: DataSource;
+  let site: Server;
+  let siteUrl: string;
+
+  beforeAll(async () => {
+    service = await startAgentService('documents');
+    documents = await service.kafka.probe<DocumentChangedEvent>(Topics.DocumentChanged);
+    sql = service.app.get<DataSource>(getDataSourceToken());
+    await service.kafka.rpc.request('agents.upsert', { tenant_id: 'ten_A', name: 'clinic', body: clinic });
+    site = createServer((req, res) => {
+      if (req.url === '/faq.html') {
+        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+        res.end('<html><body><h1>Parking</h1><p>Free parking behind the clinic on Elm Street.</p></body></html>');
+      } else if (req.url === '/moved') {
+        res.writeHead(302, { location: '/faq.html' });
+        res.end();
+      } else {
+        res.writeHead(404);
+        res.end();
+      }
+    });
+    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+    siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+  });
+
+  afterAll(async () => {
+    site?.close();
+    await documents?.stop();
+    await service?.close();
+  });
+
+  const create = (upload: DocumentUpload, tenant = 'ten_A', agent = 'clinic') => service.kafka.rpc.request('documents.create', { tenant_id: tenant, agent, upload });
+  const settled = (id: string, tenant = 'ten_A') =>
+    pollUntil(
+      async () => {
+        const doc = await service.kafka.rpc.request('documents.get', { tenant_id: tenant, agent: 'clinic', id });
+        return doc.status !== 'processing' && doc;
+      },
+      { description: `document ${id} processed`, timeoutMs: 30_000 },
+    );
+  const announced = (id: string, deleted = false) =>
+    pollUntil(() => documents.find((m) => m.value.data.document_id === id && (m.value.data.passages === null) === deleted), {
+      description: `document.changed of ${id}${deleted ? ' (tombstone)' : ''}`,
+    });
+  const problemOf = (p: Promise<unknown>) => p.then(() => null, (err: unknown) => (err instanceof RpcProblemError ? err.problem : err));
+
+  it('accepts Markdown text as processing, then indexes it into passages that keep their headings and announces them', async () => {
+    const accepted = await create({ kind: 'json', body: { title: 'Price list', text: PRICES_MD } });
+    expect(accepted).toMatchObject({ title: 'Price list', source: 'text', status: 'processing', chunks: null, error: null });
+    expect(accepted.id).toMatch(/^doc_/);
+
+    const ready = await settled(accepted.id);
+    expect(ready).toMatchObject({ status: 'ready', error: null, chunks: 3 });
+    const event = await announced(accepted.id);
+    expect(event.key).toBe(`ten_A:${accepted.id}`);
+    expectMatchesEventSchema(Topics.DocumentChanged, event.value);
+    expect(event.value.data).toMatchObject({ tenant_id: 'ten_A', agent_name: 'clinic', title: 'Price list' });
+    expect(event.value.data.passages).toEqual([
+      { id: `${accepted.id}#0`, headings: ['Prices'], text: 'All prices include a check-up.' },
+      { id: `${accepted.id}#1`, headings: ['Prices', 'Whitening'], text: 'Teeth whitening costs $300 per session and takes about an hour.' },
+      { id: `${accepted.id}#2`, headings: ['Prices', 'Cleaning'], text: 'A cleaning costs $90.' },
+    ]);
+    // The upload is kept only until processed.
+    const [row] = await sql.query('SELECT raw IS NULL AS gone FROM documents WHERE id = $1', [accepted.id]);
+    expect(row.gone).toBe(true);
+  });
+
+  it('indexes uploaded plain text, HTML (headings kept, scripts and navigation dropped) and a PDF text layer', async () => {
+    const plain = await create(file('We are open Monday to Friday.\n\nClosed on public holidays.', 'text/plain', 'Hours'));
+    const html = await create(
+      file(
+        '<html><head><script>var tracking = 1;</script></head><body><nav>Home | About</nav><h1>Insurance</h1><h2>Accepted plans</h2><p>We accept Cigna &amp; Aetna.</p></body></html>',
+        'text/html',
+      ),
+    );
+    const fromPdf = await create(file(await pdf(['Emergency line', 'Call 555-0100 for dental emergencies at night.']), 'application/pdf', 'Emergencies'));
+    expect(html.title).toBe('upload');
+
+    for (const doc of [plain, html, fromPdf]) expect(await settled(doc.id)).toMatchObject({ status: 'ready', source: 'file' });
+    expect((await announced(plain.id)).value.data.passages).toEqual([{ id: `${plain.id}#0`, headings: [], text: 'We are open Monday to Friday.\nClosed on public holidays.' }]);
+    expect((await announced(html.id)).value.data.passages).toEqual([{ id: `${html.id}#0`, headings: ['Insurance', 'Accepted plans'], text: 'We accept Cigna & Aetna.' }]);
+    const pdfPassages = (await announced(fromPdf.id)).value.data.passages ?? [];
+    expect(pdfPassages.map((p) => p.text).join(' ')).toContain('Call 555-0100 for dental emergencies at night.');
+  });
+
+  it('fails a PDF with no text layer, saying why, and announces nothing for it', async () => {
+    const scanned = await create(file(await pdf([]), 'application/pdf', 'Scan'));
+    expect(await settled(scanned.id)).toMatchObject({ status: 'failed', chunks: null, error: expect.stringContaining('no text layer') });
+    expect(documents.messages.some((m) => m.value.data.document_id === scanned.id)).toBe(false);
+  });
+
+  it('fetches a URL document (development mode allows a local http server), and fails a 404 or a redirect with the reason', async () => {
+    const page = await create({ kind: 'json', body: { url: `${siteUrl}/faq.html` } });
+    expect(page).toMatchObject({ source: 'url', url: `${siteUrl}/faq.html`, title: `127.0.0.1:${new URL(siteUrl).port}`, status: 'processing' });
+    const missing = await create({ kind: 'json', body: { title: 'Gone', url: `${siteUrl}/nothing` } });
+    const moved = await create({ kind: 'json', body: { title: 'Moved', url: `${siteUrl}/moved` } });
+
+    expect(await settled(page.id)).toMatchObject({ status: 'ready', chunks: 1 });
+    expect((await announced(page.id)).value.data.passages).toEqual([{ id: `${page.id}#0`, headings: ['Parking'], text: 'Free parking behind the clinic on Elm Street.' }]);
+    expect(await settled(missing.id)).toMatchObject({ status: 'failed', error: 'the URL answered 404' });
+    expect(await settled(moved.id)).toMatchObject({ status: 'failed', error: expect.stringContaining('redirect') });
+  });
+
+  it('answers a broken body or a file that is not what it claims with a 400 naming the field', async () => {
+    const cases: [DocumentUpload, string, string][] = [
+      [{ kind: 'json', body: { text: 'no title' } }, 'title', 'title is required'],
+      [{ kind: 'json', body: { title: 'Both', text: 'x', url: 'https://example.com' } }, 'url', 'not both'],
+      [{ kind: 'json', body: { title: 'Nothing' } }, 'text', 'or url is required'],
+      [{ kind: 'json', body: { title: 'Odd', text: 'x', colour: 'red' } }, 'colour', 'not an allowed field'],
+      [{ kind: 'json', body: { url: 'ftp://example.com/file.txt' } }, 'url', 'http(s)'],
+      [file('just text', 'application/pdf'), 'file', 'not a PDF'],
+      [file(await pdf(['x']), 'text/plain'), 'file', 'is a PDF'],
+      [file('x', 'image/png'), 'file', 'not supported'],
+    ];
+    for (const [upload, field, message] of cases) {
+      const problem = await problemOf(create(upload));
+      expect({ upload: upload.kind === 'json' ? upload.body : upload.content_type, problem }).toMatchObject({
+        problem: { status: 400, errors: [{ field, message: expect.stringContaining(message) }] },
+      });
+    }
+  });
+
+  it("keeps tenants apart: another tenant's document is not found, not listed, not deletable", async () => {
+    const doc = await create({ kind: 'json', body: { title: 'Private', text: 'Staff only.' } });
+    await service.kafka.rpc.request('agents.upsert', { tenant_id: 'ten_B', name: 'clinic', body: clinic });
+    expect(await problemOf(service.kafka.rpc.request('documents.get', { tenant_id: 'ten_B', agent: 'clinic', id: doc.id }))).toMatchObject({ status: 404 });
+    expect(await problemOf(service.kafka.rpc.request('documents.delete', { tenant_id: 'ten_B', agent: 'clinic', id: doc.id }))).toMatchObject({ status: 404 });
+    expect((await service.kafka.rpc.request('documents.list', { tenant_id: 'ten_B', agent: 'clinic', limit: 50, cursor: null })).data).toEqual([]);
+    expect(await problemOf(create({ kind: 'json', body: { title: 'x', text: 'y' } }, 'ten_A', 'nobody'))).toMatchObject({ status: 404 });
+  });
+
+  it('lists an agent\'s documents newest first, a page at a time', async () => {
+    const first = await service.kafka.rpc.request('documents.list', { tenant_id: 'ten_A', agent: 'clinic', limit: 2, cursor: null });
+    expect(first.data).toHaveLength(2);
+    expect(first.next_cursor).not.toBeNull();
+    const second = await service.kafka.rpc.request('documents.list', { tenant_id: 'ten_A', agent: 'clinic', limit: 100, cursor: first.next_cursor });
+    const ids = [...first.data, ...second.data].map((d: DocumentRecord) => d.id);
+    expect(ids).toEqual([...ids].sort().reverse());
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it('deleting a document announces its tombstone and forgets it', async () => {
+    const doc = await create({ kind: 'json', body: { title: 'Old prices', text: 'Whitening used to cost $250.' } });
+    await announced(doc.id);
+    await service.kafka.rpc.request('documents.delete', { tenant_id: 'ten_A', agent: 'clinic', id: doc.id });
+    const tombstone = await announced(doc.id, true);
+    expect(tombstone.key).toBe(`ten_A:${doc.id}`);
+    expectMatchesEventSchema(Topics.DocumentChanged, tombstone.value);
+    expect(await problemOf(service.kafka.rpc.request('documents.get', { tenant_id: 'ten_A', agent: 'clinic', id: doc.id }))).toMatchObject({ status: 404 });
+    await pollUntil(async () => (await sql.query('SELECT 1 FROM documents WHERE id = $1', [doc.id])).length === 0, { description: 'the row removed once announced' });
+  });
+
+  it('resumes a document whose worker died mid-processing (its lease ran out)', async () => {
+    const id = newId('doc');
+    const agent = await service.kafka.rpc.request('agents.get', { tenant_id: 'ten_A', name: 'clinic' });
+    // As a crashed worker leaves it: claimed once, the lease expired, the upload still stored.
+    await sql.query(
+      `INSERT INTO documents (id, tenant_id, agent_id, agent_name, title, source, content_type, raw, status, attempts, lease_until)
+       VALUES ($1, 'ten_A', $2, 'clinic', 'Recovered', 'text', 'text/markdown', $3, 'processing', 1, now() - interval '1 second')`,
+      [id, agent.id, Buffer.from('# Recovered\n\nThis survived a crash.')],
+    );
+    expect(await settled(id)).toMatchObject({ status: 'ready', chunks: 1 });
+    expect((await announced(id)).value.data.passages).toEqual([{ id: `${id}#0`, headings: ['Recovered'], text: 'This survived a crash.' }]);
+  });
+
+  it("deleting the agent deletes its documents and announces each one's tombstone", async () => {
+    await service.kafka.rpc.request('agents.upsert', { tenant_id: 'ten_A', name: 'shortlived', body: { ...clinic, name: 'shortlived' } });
+    const doc = await create({ kind: 'json', body: { title: 'Menu', text: 'Soup of the day.' } }, 'ten_A', 'shortlived');
+    await announced(doc.id);
+    await service.kafka.rpc.request('agents.delete', { tenant_id: 'ten_A', name: 'shortlived' });
+    await announced(doc.id, true);
+    await pollUntil(async () => (await sql.query('SELECT 1 FROM documents WHERE id = $1', [doc.id])).length === 0, { description: 'the document row removed' });
+  });
+});

@@ -1,0 +1,17 @@
+import { Module, type DynamicModule } from '@nestjs/common';
+import { AgentServiceConfig } from '../config/agent-service.config';
+import { DocumentProcessor } from './document-processor';
+import { DocumentsRpcController } from './documents.rpc.controller';
+import { DocumentsService } from './documents.service';
+
+/** Agents' documents: intake, processing into passages, and `document.changed`. */
+@Module({})
+export class DocumentsModule {
+  static forRoot(config: AgentServiceConfig): DynamicModule {
+    return {
+      module: DocumentsModule,
+      controllers: [DocumentsRpcController],
+      providers: [{ provide: AgentServiceConfig, useValue: config }, DocumentsService, DocumentProcessor],
+    };
+  }
+}

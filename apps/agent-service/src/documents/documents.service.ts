@@ -1,0 +1,216 @@
+import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import {
+  CreateDocumentBody,
+  Topics,
+  newId,
+  notFoundProblem,
+  validationProblem,
+  type DocumentChangedData,
+  type DocumentRecord,
+  type DocumentUpload,
+  type FieldError,
+  type Page,
+} from '@parley/contracts';
+import { EventPublisher } from '@parley/kafka';
+import { ListCursors, ProblemException, urlViolation, validateDto } from '@parley/service-kit';
+import { DataSource, IsNull, type EntityManager } from 'typeorm';
+import { AgentEntity } from '../agents/agent.entity';
+import { AgentServiceConfig } from '../config/agent-service.config';
+import { DocumentEntity } from './document.entity';
+import { contentMismatch, documentFormat } from './document-formats';
+import { DocumentProcessor } from './document-processor';
+import { toDocumentRecord } from './documents.mapper';
+
+const RELAY_INTERVAL_MS = 1000;
+const PUBLISH_TIMEOUT_MS = 5000;
+
+/**
+ * Owns agents' documents (CONTRACT.md §11): accepts them (stored whole, `processing`), lists, reads and deletes them,
+ * scoped by tenant and agent. The DocumentProcessor turns them into passages; every document that became ready or was
+ * deleted is announced on `document.changed`, and a change whose announcement failed is re-announced by the relay.
+ */
+@Injectable()
+export class DocumentsService implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger(DocumentsService.name);
+  private relayTimer?: NodeJS.Timeout;
+
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly publisher: EventPublisher,
+    private readonly processor: DocumentProcessor,
+    private readonly config: AgentServiceConfig,
+    private readonly cursors: ListCursors,
+  ) {
+    this.processor.whenReady((document) => this.announce(document));
+  }
+
+  async create(tenantId: string, agentName: string, upload: DocumentUpload): Promise<DocumentRecord> {
+    const fields = upload.kind === 'json' ? await this.fromJson(upload.body) : fromFile(upload);
+    const agent = await this.findAgent(this.db.manager, tenantId, agentName);
+    const saved = await this.db.getRepository(DocumentEntity).save(
+      this.db.getRepository(DocumentEntity).create({
+        id: newId('doc'),
+        tenantId,
+        agentId: agent.id,
+        agentName: agent.name,
+        ...fields,
+        status: 'processing',
+        chunks: null,
+        error: null,
+        passages: null,
+        attempts: 0,
+        leaseUntil: null,
+        version: 0,
+        publishedVersion: 0,
+        deletedAt: null,
+      }),
+    );
+    this.processor.wake();
+    return toDocumentRecord(saved);
+  }
+
+  async list(tenantId: string, agentName: string, limit: number, cursor: string | null): Promise<Page<DocumentRecord>> {
+    const cursors = this.cursors.of(tenantId, `agents/${agentName}/documents`);
+    const after = cursors.after(cursor);
+    const agent = await this.findAgent(this.db.manager, tenantId, agentName);
+    const qb = this.db
+      .getRepository(DocumentEntity)
+      .createQueryBuilder('d')
+      .where('d.tenant_id = :tenantId AND d.agent_id = :agentId AND d.deleted_at IS NULL', { tenantId, agentId: agent.id })
+      .orderBy('d.id', 'DESC')
+      .take(limit + 1);
+    if (after !== null) qb.andWhere('d.id < :after', { after });
+    const rows = await qb.getMany();
+    return { data: rows.slice(0, limit).map(toDocumentRecord), next_cursor: cursors.next(rows, limit, (row) => row.id) };
+  }
+
+  async get(tenantId: string, agentName: string, id: string): Promise<DocumentRecord> {
+    return toDocumentRecord(await this.findLive(this.db.manager, tenantId, agentName, id));
+  }
+
+  async delete(tenantId: string, agentName: string, id: string, requestId?: string): Promise<void> {
+    const entity = await this.db.transaction(async (tx) => {
+      const document = await this.findLive(tx, tenantId, agentName, id, true);
+      document.deletedAt = new Date();
+      document.version += 1;
+      return tx.save(document);
+    });
+    await this.announce(entity, requestId);
+  }
+
+  /** Publishes a ready document's passages or a deleted document's tombstone; marks it announced once acknowledged. */
+  async announce(entity: DocumentEntity, requestId?: string): Promise<void> {
+    const deleted = entity.deletedAt !== null;
+    let passages = null;
+    if (!deleted) {
+      const row = await this.db.getRepository(DocumentEntity).findOne({ where: { id: entity.id }, select: { id: true, passages: true } });
+      passages = row?.passages ?? [];
+    }
+    const data: DocumentChangedData = {
+      tenant_id: entity.tenantId,
+      document_id: entity.id,
+      agent_id: entity.agentId,
+      agent_name: entity.agentName,
+      title: entity.title,
+      passages,
+    };
+    try {
+      await this.publisher.publishEvent(
+        EventPublisher.envelope(Topics.DocumentChanged, entity.tenantId, data, newId('evt')),
+        `${entity.tenantId}:${entity.id}`,
+        requestId,
+        { timeoutMs: PUBLISH_TIMEOUT_MS },
+      );
+    } catch (err) {
+      this.logger.warn(`document.changed for ${entity.id} not published yet (the relay retries): ${String(err)}`);
+      return;
+    }
+    const repo = this.db.getRepository(DocumentEntity);
+    if (deleted) await repo.delete({ id: entity.id, version: entity.version });
+    else await repo.update({ id: entity.id, version: entity.version }, { publishedVersion: entity.version });
+  }
+
+  /** Announces changes not announced yet: a failed publish, a crash in between, or the documents of a deleted agent. */
+  async relayPending(): Promise<number> {
+    const pending = await this.db
+      .getRepository(DocumentEntity)
+      .createQueryBuilder('d')
+      .where('d.published_version < d.version')
+      .orderBy('d.updated_at', 'ASC')
+      .take(100)
+      .getMany();
+    for (const document of pending) await this.announce(document);
+    return pending.length;
+  }
+
+  onApplicationBootstrap(): void {
+    this.relayTimer = setInterval(() => {
+      this.relayPending().catch((err: unknown) => this.logger.warn(`relay failed: ${String(err)}`));
+    }, RELAY_INTERVAL_MS);
+    this.relayTimer.unref();
+  }
+
+  onApplicationShutdown(): void {
+    clearInterval(this.relayTimer);
+  }
+
+  /** `{title, text}` or `{title?, url}`: one of the two, checked across fields. */
+  private async fromJson(body: unknown): Promise<Pick<DocumentEntity, 'title' | 'source' | 'url' | 'contentType' | 'raw'>> {
+    const dto = await validateDto(CreateDocumentBody, body);
+    const errors: FieldError[] = [];
+    if (dto.text !== undefined && dto.url !== undefined) errors.push({ field: 'url', message: 'give either text or url, not both' });
+    else if (dto.text === undefined && dto.url === undefined) errors.push({ field: 'text', message: 'text (with a title) or url is required' });
+    else if (dto.text !== undefined && dto.title === undefined) errors.push({ field: 'title', message: 'title is required with text' });
+    if (errors.length === 0 && dto.url !== undefined) {
+      const violation = await urlViolation(dto.url, this.config.isProduction);
+      if (violation) errors.push({ field: 'url', message: violation });
+    }
+    if (errors.length > 0) throw new ProblemException(validationProblem(errors));
+    if (dto.url !== undefined) {
+      return { title: dto.title ?? new URL(dto.url).host, source: 'url', url: dto.url, contentType: null, raw: null };
+    }
+    return { title: dto.title as string, source: 'text', url: null, contentType: 'text/markdown', raw: Buffer.from(dto.text as string, 'utf8') };
+  }
+
+  private async findAgent(manager: EntityManager, tenantId: string, name: string): Promise<AgentEntity> {
+    const agent = await manager.getRepository(AgentEntity).findOne({ where: { tenantId, name, deletedAt: IsNull() } });
+    if (!agent) throw new ProblemException(notFoundProblem(`Agent "${name}"`));
+    return agent;
+  }
+
+  private async findLive(manager: EntityManager, tenantId: string, agentName: string, id: string, lock = false): Promise<DocumentEntity> {
+    const agent = await this.findAgent(manager, tenantId, agentName);
+    const document = await manager.getRepository(DocumentEntity).findOne({
+      where: { id, tenantId, agentId: agent.id, deletedAt: IsNull() },
+      ...(lock ? { lock: { mode: 'pessimistic_write' as const } } : {}),
+    });
+    if (!document) throw new ProblemException(notFoundProblem(`Document "${id}"`));
+    return document;
+  }
+}
+
+/** An uploaded file: its declared type must be one we read, and its bytes must be of that type. */
+function fromFile(upload: Extract<DocumentUpload, { kind: 'file' }>): Pick<DocumentEntity, 'title' | 'source' | 'url' | 'contentType' | 'raw'> {
+  const format = documentFormat(upload.content_type);
+  const bytes = Buffer.from(upload.data_base64, 'base64');
+  const mismatch = format ? contentMismatch(format, bytes) : `file type "${upload.content_type}" is not supported; allowed: text/plain, text/markdown, text/html, application/pdf`;
+  if (mismatch) throw new ProblemException(validationProblem([{ field: 'file', message: mismatch }]));
+  if (bytes.length === 0) throw new ProblemException(validationProblem([{ field: 'file', message: 'file is empty' }]));
+  const title = upload.title?.trim() || upload.filename?.trim() || 'Untitled document';
+  if (title.length > 200) throw new ProblemException(validationProblem([{ field: 'title', message: 'title must be at most 200 characters' }]));
+  return { title, source: 'file', url: null, contentType: format, raw: bytes };
+}
+
+/**
+ * Marks every document of a deleted agent deleted, in the agent's deletion transaction; the relay then announces
+ * their tombstones (and removes them), so the agent's passages leave the responder too.
+ */
+export async function deleteAgentDocuments(tx: EntityManager, agentId: string): Promise<void> {
+  await tx
+    .createQueryBuilder()
+    .update(DocumentEntity)
+    .set({ deletedAt: () => 'now()', version: () => 'version + 1' })
+    .where('agent_id = :agentId AND deleted_at IS NULL', { agentId })
+    .execute();
+}

@@ -62,7 +62,9 @@ export function createDashboardApi(api: ParleyClient) {
     usage: () => unwrap(api.GET('/api/v1/usage')),
 
     // playground (development: the gateway relays to the WhatsApp sandbox; its answers are the sandbox's own shapes)
-    playgroundWrite: async (body: { from: string; to: string; text: string }) => (await unwrap(api.POST('/api/v1/playground/inbound', { body }))) as unknown as { id: string },
+    /** `queued`: the platform did not take the message yet; the sandbox keeps delivering it. */
+    playgroundWrite: async (body: { from: string; to: string; text: string }) =>
+      (await unwrap(api.POST('/api/v1/playground/inbound', { body }))) as unknown as { id: string; queued?: boolean },
     playgroundMessages: async (customer: string) =>
       (await unwrap(api.GET('/api/v1/playground/messages', { params: { query: { customer } } }))) as unknown as Page<PlaygroundMessage>,
   };

@@ -40,6 +40,7 @@ function Chat({ channels }: { channels: Channel[] }) {
   const [startedAt] = useState(() => new Date().toISOString());
   const [text, setText] = useState('');
   const [written, setWritten] = useState<ChatLine[]>([]);
+  const [queued, setQueued] = useState(false);
   const action = useAction();
   const channel = channels.find((c) => c.id === channelId) ?? channels[0];
 
@@ -58,6 +59,7 @@ function Chat({ channels }: { channels: Channel[] }) {
     const answer = await action.run(() => api.playgroundWrite({ from: customer, to: channel.phone_number, text: message }));
     if (!answer) return;
     setWritten((w) => [...w, { id: answer.id, who: 'customer', text: message, at: Date.now() }]);
+    setQueued(answer.queued === true);
     setText('');
     replies.reload();
   };
@@ -89,6 +91,11 @@ function Chat({ channels }: { channels: Channel[] }) {
             </li>
           ))}
         </ol>
+        {queued && (
+          <p className="muted" role="status" data-testid="playground-queued">
+            Queued: the platform did not take your message yet. WhatsApp keeps delivering it, and the reply follows.
+          </p>
+        )}
         <ErrorNotice error={action.error ?? replies.error} />
         <form className="row" onSubmit={(e) => void submit(e)}>
           <label className="grow">

@@ -1,7 +1,7 @@
 import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
 import { RequestId, Tenant } from '../http/request-context';
 import { PlaygroundInboundBody, PlaygroundMessagesQuery } from './playground.dto';
-import { PlaygroundService, type PlaygroundMessage } from './playground.service';
+import { PlaygroundService, type PlaygroundMessage, type PlaygroundWriteAnswer } from './playground.service';
 
 /** The dashboard playground's relay to the WhatsApp sandbox (development only; authenticated like any tenant route). */
 @Controller('api/v1/playground')
@@ -10,7 +10,7 @@ export class PlaygroundController {
 
   @Post('inbound')
   @HttpCode(200)
-  inbound(@Tenant() tenantId: string, @Body() body: PlaygroundInboundBody, @RequestId() requestId: string): Promise<{ id: string }> {
+  inbound(@Tenant() tenantId: string, @Body() body: PlaygroundInboundBody, @RequestId() requestId: string): Promise<PlaygroundWriteAnswer> {
     return this.playground.customerWrites(tenantId, body, requestId);
   }
 

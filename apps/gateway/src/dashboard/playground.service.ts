@@ -15,6 +15,12 @@ export interface PlaygroundMessage {
   timestamp: string;
 }
 
+/** The sandbox's answer to a customer writing in: `queued` when the gateway did not take it yet (the sandbox retries it). */
+export interface PlaygroundWriteAnswer {
+  id: string;
+  queued?: true;
+}
+
 const SANDBOX_TIMEOUT_MS = 15_000;
 const digits = (phone: string) => phone.replace(/\D/g, '');
 
@@ -30,14 +36,17 @@ export class PlaygroundService {
     private readonly rpc: RpcClient,
   ) {}
 
-  /** Writes `text` to the tenant's number `to` as the customer `from`; the sandbox answers once the gateway took it. */
-  async customerWrites(tenantId: string, body: { from: string; to: string; text: string }, requestId: string): Promise<{ id: string }> {
+  /**
+   * Writes `text` to the tenant's number `to` as the customer `from`. The sandbox answers `{id}` once the gateway took
+   * the message, or `{id, queued: true}` (its 202) when the gateway did not: it keeps delivering it, as WhatsApp does.
+   */
+  async customerWrites(tenantId: string, body: { from: string; to: string; text: string }, requestId: string): Promise<PlaygroundWriteAnswer> {
     this.ensureEnabled();
     const channels = await this.channels(tenantId, requestId);
     if (!channels.some((c) => digits(c.phone_number) === digits(body.to))) {
       throw new ProblemException(validationProblem([{ field: 'to', message: 'to must be one of your connected WhatsApp numbers' }]));
     }
-    return this.sandbox<{ id: string }>('/_sandbox/inbound', { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+    return this.sandbox<PlaygroundWriteAnswer>('/_sandbox/inbound', { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
   }
 
   /** What the tenant's numbers delivered to `customer`, oldest first. */

@@ -17,6 +17,7 @@ describe('readCitations', () => {
   });
 
   it('leaves prose in brackets and Markdown links alone', () => {
+    expect(readCitations('Booked for [2026-11-26T14:00], arrive by [13:50].', GIVEN)).toEqual({ text: 'Booked for [2026-11-26T14:00], arrive by [13:50].', cited: [], unknown: [] });
     expect(readCitations('It is [sic] fine, see [the list](https://x.example) [instruction-2]', GIVEN)).toEqual({
       text: 'It is [sic] fine, see [the list](https://x.example)',
       cited: ['instruction-2'],

@@ -16,8 +16,11 @@ export interface CitedAnswer {
 // A bracket holding one or more comma-separated tokens without spaces, not a Markdown link's text.
 const MARKER = /\s*\[([^[\]\s,]+(?:\s*,\s*[^[\]\s,]+)*)\](?!\()/g;
 
-/** A token reads as an id (a digit or one of `_:#-`), so "[sic]" or "[Note]" stays prose. */
-const looksLikeId = (token: string) => /[\d_:#-]/.test(token);
+/**
+ * A token shaped like a passage id (`faq-3`, `instruction-2`, `doc_01J…#4`: a word, then `-` or `#` and a number), so
+ * "[sic]", "[10:00]" or "[2026-11-26T14:00]" stay prose.
+ */
+const looksLikeId = (token: string) => /^[a-z][\w.:]*[-#]\d+$/i.test(token);
 
 export function readCitations(answer: string, given: ReadonlySet<string>): CitedAnswer {
   const cited: string[] = [];

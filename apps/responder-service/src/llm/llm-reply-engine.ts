@@ -110,6 +110,8 @@ export class LlmReplyEngine extends ReplyEngine {
   private async supported(request: SkillRequest, session: ToolSession, content: string): Promise<Reply> {
     const { text, cited, unknown } = readCitations(content, new Set(session.given.keys()));
     if (unknown.length > 0) {
+      // After a tool acted (a booking, a lead) the run is not trusted as a whole: the skills engine answers instead.
+      if (session.acted) throw new LlmCallError(`the answer cites passages it was not given (${unknown.join(', ').slice(0, 200)})`, null);
       this.logger.warn(`LLM reply for tenant ${request.tenantId} cites passages it was not given (${unknown.join(', ').slice(0, 200)}); not known instead`);
       return notKnown(request, session);
     }

@@ -20,22 +20,24 @@ const MARKERS: Record<Language, string[]> = {
   es: (
     'hola quiero gracias qué cómo cuánto cuanto cuándo cuando dónde donde usted ustedes tienen tiene puedo puede hablar ' +
     'persona el los las una sí están estan horario buenos buenas días dias necesito cita hay hacen abren ' +
-    'cuesta precio vale mañana manana y del al mi con alguien atienden aceptan seguro'
+    'cuesta precio vale mañana manana y del al mi con alguien atienden aceptan seguro muy mucho tengo quería queria hacen ' +
+    'pueden podéis tenéis hacéis sois estáis usted nosotros'
   ).split(' '),
   pt: (
     'olá ola oi obrigado obrigada você voce vocês voces vc vcs não nao quero falar pessoa uma um qual quanto quando onde tem ' +
     'têm estão bom dia boa tarde noite preciso consulta é e na nos nas ao meu minha com alguém alguem atendem ' +
-    'aceitam custa preço amanhã amanha abrem fazem sim obg'
+    'aceitam custa preço amanhã amanha abrem fazem sim obg posso pode podem pra tá tô to dá faz muito muita tudo ' +
+    'gostaria vocês têm ter'
   ).split(' '),
   fr: (
     'bonjour salut merci vous je j est-ce quel quelle quels quelles combien où avez êtes etes pouvez parler personne le les ' +
     'des une pour avec oui rendez-vous est et au mon ma quelqu ouvert ouverts ouvrez acceptez coûte coute prix ' +
-    'demain s il plaît plait svp stp faites'
+    'demain s il plaît plait svp stp faites peux voudrais c est-ce qu nous sont vos votre'
   ).split(' '),
   de: (
     'hallo danke bitte ich sie ihr wie wann wo haben habt können konnen kann sprechen mit einem einer einen menschen ja nein ' +
     'der die das und ist guten tag termin ein eine nicht mein meine jemandem jemand mitarbeiter geöffnet geoffnet offen kostet ' +
-    'preis morgen nehmen akzeptieren gibt euch moin servus du'
+    'preis morgen nehmen akzeptieren gibt euch moin servus du bei möchte auch noch schon habe hat wir ihnen'
   ).split(' '),
 };
 const MARKER_SETS = Object.fromEntries(LANGUAGES.map((l) => [l, new Set(MARKERS[l])])) as Record<Language, Set<string>>;
@@ -52,7 +54,7 @@ const LETTERS: [RegExp, Language[]][] = [
 /** How much one marker word weighs against the n-gram model's share (0..1). */
 const MARKER_WEIGHT = 0.4;
 /** Evidence below this keeps the conversation's language: "ok", "10:30" or a name say nothing about it. */
-const MIN_EVIDENCE = 0.5;
+const MIN_EVIDENCE = 0.4;
 /** Another language must beat the conversation's one by this much to switch it. */
 const SWITCH_MARGIN = 0.4;
 
@@ -67,7 +69,9 @@ export function detectLanguage(text: string, previous?: Language | null): Langua
   if (words.length === 0) return fallback;
 
   const score: Record<Language, number> = { en: 0, es: 0, pt: 0, fr: 0, de: 0 };
-  if (words.length >= 3) for (const { lang, accuracy } of detectAll(text, { only: [...LANGUAGES] })) score[lang as Language] += accuracy;
+  // The n-gram model needs a few words; on two it counts half ("Maria Lopez" must not switch a conversation).
+  const ngramWeight = words.length >= 3 ? 1 : words.length === 2 ? 0.5 : 0;
+  if (ngramWeight > 0) for (const { lang, accuracy } of detectAll(text, { only: [...LANGUAGES] })) score[lang as Language] += ngramWeight * accuracy;
   for (const word of words) for (const lang of LANGUAGES) if (MARKER_SETS[lang].has(word)) score[lang] += MARKER_WEIGHT;
   for (const [letters, langs] of LETTERS) if (letters.test(lower)) for (const lang of langs) score[lang] += MARKER_WEIGHT / langs.length;
 

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import type { DocumentPassage } from './document-passage';
 import { instructionFacts } from './instruction-facts';
 import { detectLanguage, type Language } from './language';
-import { analyze, closeConcept, editDistance, type Term } from './text-analysis';
+import { EXACT, analyze, closeConcept, editDistance, type Term } from './text-analysis';
 
 /** What an agent knows (CONTRACT.md §11): its FAQs, its documents' passages, and the facts its instruction states. */
 export interface KnowledgeSet {
@@ -62,6 +62,8 @@ interface Unit {
   language: Language;
   /** Term → occurrences, the title's (FAQ question, headings) counted twice: they say what the passage is about. */
   terms: Map<string, number>;
+  /** A FAQ's question terms: a question matching only its answer's words is less surely what it answers. */
+  questionTerms: Set<string> | null;
   length: number;
 }
 
@@ -69,6 +71,10 @@ interface Unit {
 const K1 = 1.2;
 const B = 0.75;
 const TITLE_BOOST = 2;
+/** How much a concept word's own stem (weightless in the coverage) adds to the BM25 that orders ties. */
+const EXACT_WEIGHT = 0.5;
+/** A FAQ's answer word counts this much of its question's: "opening hours" is not what "emergency slots all day" answers. */
+const FAQ_ANSWER_ONLY = 0.7;
 /** A misspelt word matched to a known one counts a little less. */
 const FUZZY_WEIGHT = 0.8;
 
@@ -86,7 +92,8 @@ export class KnowledgeIndex {
       const terms = new Map<string, number>();
       for (const { term } of analyze(text, language)) terms.set(term, (terms.get(term) ?? 0) + 1);
       for (const { term } of analyze(titleForTerms, language)) terms.set(term, (terms.get(term) ?? 0) + TITLE_BOOST);
-      return { type, id, title, text, language, terms, length: [...terms.values()].reduce((a, b) => a + b, 0) };
+      const questionTerms = type === 'faq' ? new Set(analyze(titleForTerms, language).map((t) => t.term)) : null;
+      return { type, id, title, text, language, terms, questionTerms, length: [...terms.values()].reduce((a, b) => a + b, 0) };
     };
     this.units = [
       ...knowledge.faqs.map((f, i) => unit('faq', `faq-${i + 1}`, f.question, f.answer, f.question)),
@@ -98,7 +105,7 @@ export class KnowledgeIndex {
     ];
     for (const u of this.units) for (const term of u.terms.keys()) this.documentFrequency.set(term, (this.documentFrequency.get(term) ?? 0) + 1);
     this.averageLength = this.units.reduce((sum, u) => sum + u.length, 0) / Math.max(1, this.units.length);
-    this.vocabulary = [...this.documentFrequency.keys()].filter((t) => !t.startsWith('#'));
+    this.vocabulary = [...this.documentFrequency.keys()].filter((t) => !t.startsWith('#') && !t.startsWith(EXACT));
   }
 
   rank(query: string, language: Language): RankedPassage[] {
@@ -112,8 +119,8 @@ export class KnowledgeIndex {
       for (const { term, weight } of asked) {
         const tf = u.terms.get(term);
         if (!tf) continue;
-        covered += weight * this.idf(term);
-        bm25 += weight * this.idf(term) * ((tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * u.length) / this.averageLength)));
+        covered += weight * this.idf(term) * (u.questionTerms && !u.questionTerms.has(term) ? FAQ_ANSWER_ONLY : 1);
+        bm25 += (weight || EXACT_WEIGHT) * this.idf(term) * ((tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * u.length) / this.averageLength)));
       }
       if (covered > 0) ranked.push({ type: u.type, id: u.id, title: u.title, text: u.text, language: u.language, score: covered / total, bm25 });
     }
@@ -141,7 +148,7 @@ export class KnowledgeIndex {
   }
 
   private closeTerm(t: Term): Term {
-    if (t.term.startsWith('#')) return t;
+    if (t.term.startsWith('#') || t.term.startsWith(EXACT)) return t;
     // A number or chat noise ("lol", "4") the knowledge lacks says less than a real word it lacks.
     if (/\d/.test(t.term) || t.term.length < 4) return { ...t, weight: t.weight / 2 };
     const concept = closeConcept(t.term);

@@ -10,6 +10,9 @@ import { stopwords as portugueseStopwords } from '@orama/stopwords/portuguese';
 import { stopwords as spanishStopwords } from '@orama/stopwords/spanish';
 import { LANGUAGES, type Language } from './language';
 
+/** Prefix of a term that is a concept word's own stem (weightless: it only orders passages that tie). */
+export const EXACT = '=';
+
 /** One term of an analysed text: a word stem, or a concept (`#price`) that several words of any language share. */
 export interface Term {
   term: string;
@@ -36,7 +39,7 @@ const SLANG: Record<Language, Record<string, string>> = {
   },
   es: { q: 'que', k: 'que', xq: 'porque', pq: 'porque', tb: 'también', tmb: 'también', hrs: 'horas', x: 'por', d: 'de', ud: 'usted', uds: 'ustedes', xfa: 'favor', porfa: 'favor' },
   pt: { vc: 'você', vcs: 'vocês', q: 'que', tb: 'também', hj: 'hoje', pq: 'porque', hrs: 'horas', td: 'tudo', obg: 'obrigado', n: 'não', tbm: 'também', pfv: 'favor', pf: 'favor' },
-  fr: { stp: 'plaît', svp: 'plaît', pk: 'pourquoi', qd: 'quand', bcp: 'beaucoup', rdv: 'rendez-vous', hrs: 'heures', slt: 'salut', cc: 'coucou', tt: 'tout' },
+  fr: { stp: 'plaît', svp: 'plaît', resto: 'restaurant', restos: 'restaurants', pk: 'pourquoi', qd: 'quand', bcp: 'beaucoup', rdv: 'rendez-vous', hrs: 'heures', slt: 'salut', cc: 'coucou', tt: 'tout' },
   de: { hab: 'habe', nen: 'einen', ne: 'eine', std: 'stunden', hdl: 'danke', bzw: 'beziehungsweise' },
 };
 
@@ -48,10 +51,18 @@ const CHAT_STOPWORDS: Record<Language, string> = {
     'im ive id youre dont cant wont doesnt isnt arent thats whats theres hows much many well yes yeah yep sure good great ' +
     'please help would could able possible us let lets go going mean even still though else way things thing say said ' +
     'don doesn isn aren ll ve re',
-  es: 'hola buenas buenos gracias favor quiero quisiera querría saber necesito puedo pueden puede gustaría ok vale bueno chicos tienen tiene hay algo alguna alguno decir pregunta dudas duda',
-  pt: 'oi olá ola obrigado obrigada favor quero queria gostaria saber preciso posso podem pode ok bom boa pessoal gente tem têm algo alguma algum dizer pergunta dúvida',
-  fr: 'bonjour salut coucou merci plaît plait voudrais veux aimerais savoir besoin peux pouvez peut ok bien alors question questions quelque chose dire est-ce',
-  de: 'hallo hi moin servus danke bitte möchte moechte will würde wuerde wissen brauche kann könnt koennt können ok gut also leute frage fragen etwas gibt mal',
+  es:
+    'hola buenas buenos gracias favor quiero quisiera querría saber necesito puedo pueden puede podéis gustaría ok vale bueno ' +
+    'chicos tienen tiene tenéis hay algo alguna alguno decir pregunta dudas duda posible hacer hacen hace hacéis mucho muy sale',
+  pt:
+    'oi olá ola obrigado obrigada favor quero queria gostaria saber preciso posso podem pode ok bom boa pessoal gente tem têm ' +
+    'algo alguma algum dizer pergunta dúvida possível fazer fazem faz muito muita dá pra to tô tá sai',
+  fr:
+    'bonjour salut coucou merci plaît plait voudrais veux aimerais savoir besoin peux pouvez peut ok bien alors question ' +
+    'questions quelque chose dire est-ce possible faire faites fait font beaucoup',
+  de:
+    'hallo hi moin servus danke bitte möchte moechte will würde wuerde wissen brauche kann könnt koennt können ok gut also ' +
+    'leute frage fragen etwas gibt mal habt hast haben hat habe machen macht mache machst möglich auch',
 };
 
 /**
@@ -68,8 +79,8 @@ const CONCEPTS: Record<string, Partial<Record<Language, string>>> = {
   },
   '#hours': {
     en: 'hour hours open opening opens close closing closes',
-    es: 'horario horarios hora horas abren abre abrimos abierto abiertos abierta abrir cierran cierra cerramos cerrado atienden atendemos',
-    pt: 'horário horários hora horas abrem abre abrimos aberto abertos aberta abrir fecham fecha fechamos fechado funcionamento funcionam atendem atendemos',
+    es: 'horario horarios hora horas abren abre abrimos abierto abiertos abierta abrir cierran cierra cerramos cerrado',
+    pt: 'horário horários hora horas abrem abre abrimos aberto abertos aberta abrir fecham fecha fechamos fechado funcionamento funcionam',
     fr: 'horaire horaires heure heures ouvert ouverts ouverte ouvertes ouvrez ouvre ouvrons ouverture ferme fermez fermons fermé fermée fermeture',
     de: 'öffnungszeit öffnungszeiten geöffnet offen öffnen öffnet schließen schließt geschlossen sprechzeiten sprechstunde uhrzeit',
   },
@@ -88,11 +99,11 @@ const CONCEPTS: Record<string, Partial<Record<Language, string>>> = {
     de: 'parkplatz parkplätze parken parkhaus',
   },
   '#address': {
-    en: 'address location located directions',
-    es: 'dirección ubicación ubicados ubicada encuentran',
-    pt: 'endereço localização localizados ficam fica',
-    fr: 'adresse situé située situés trouve trouvez',
-    de: 'adresse standort befindet befinden',
+    en: 'address location located directions street avenue road',
+    es: 'dirección ubicación ubicados ubicada encuentran calle avenida plaza',
+    pt: 'endereço localização localizados ficam fica rua avenida praça',
+    fr: 'adresse situé située situés trouve trouvez rue avenue boulevard place',
+    de: 'adresse standort befindet befinden straße strasse platz',
   },
   '#pay': {
     en: 'pay paying payment payments card cards cash credit debit',
@@ -103,10 +114,10 @@ const CONCEPTS: Record<string, Partial<Record<Language, string>>> = {
   },
   '#accept': {
     en: 'accept accepts accepted take takes',
-    es: 'aceptan aceptar aceptas aceptáis trabajan',
-    pt: 'aceitam aceitar aceita trabalham',
-    fr: 'acceptez accepter acceptent prenez',
-    de: 'akzeptieren akzeptiert nehmen nimmt',
+    es: 'aceptan aceptar aceptas aceptáis aceptamos trabajan trabajamos',
+    pt: 'aceitam aceitar aceita aceitamos trabalham trabalhamos',
+    fr: 'acceptez accepter acceptent acceptons prenez prenons',
+    de: 'akzeptieren akzeptiert nehmen nimmt nehmt',
   },
   '#deliver': {
     en: 'deliver delivers delivery deliveries ship shipping',
@@ -122,10 +133,17 @@ const CONCEPTS: Record<string, Partial<Record<Language, string>>> = {
     fr: 'remboursement rembourser retour',
     de: 'erstattung rückerstattung rückgabe umtausch',
   },
+  '#treat': {
+    en: 'treat treats treating',
+    es: 'atender atienden atiende atendemos atendéis tratan tratamos',
+    pt: 'atender atendem atende atendemos tratam tratamos',
+    fr: 'soigner soignez soignent recevez recevoir',
+    de: 'behandeln behandelt behandelst',
+  },
   '#child': {
     en: 'kid kids child children',
-    es: 'niño niños niña niñas hijo hijos',
-    pt: 'criança crianças filho filhos',
+    es: 'niño niños niña niñas hijo hijos pequeño pequeños pequeña pequeñas peques',
+    pt: 'criança crianças filho filhos pequeno pequenos',
     fr: 'enfant enfants',
     de: 'kind kinder',
   },
@@ -136,12 +154,27 @@ const CONCEPTS: Record<string, Partial<Record<Language, string>>> = {
     fr: 'urgence urgences',
     de: 'notfall notfälle dringend',
   },
-  '#weekend': {
-    en: 'weekend weekends saturday saturdays sunday sundays',
-    es: 'fin semana sábado sábados domingo domingos',
-    pt: 'sábado sábados domingo domingos',
-    fr: 'week-end weekend samedi samedis dimanche dimanches',
-    de: 'wochenende samstag samstags sonntag sonntags',
+  // Days: "are you open on Saturdays?" is answered by "Monday to Friday…" as well as by "Saturdays 9-1".
+  '#day': {
+    en: 'monday mondays tuesday tuesdays wednesday wednesdays thursday thursdays friday fridays saturday saturdays sunday sundays weekend weekends weekday weekdays',
+    es: 'lunes martes miércoles jueves viernes sábado sábados domingo domingos finde',
+    pt: 'segunda terça quarta quinta sexta sábado sábados domingo domingos',
+    fr: 'lundi mardi mercredi jeudi vendredi samedi samedis dimanche dimanches weekend',
+    de: 'montag montags dienstag dienstags mittwoch mittwochs donnerstag donnerstags freitag freitags samstag samstags sonntag sonntags wochenende',
+  },
+  '#pain': {
+    en: 'pain painful hurt hurts hurting ache aching toothache',
+    es: 'dolor duele duelen dolores',
+    pt: 'dor dói doendo dores',
+    fr: 'douleur douleurs mal',
+    de: 'schmerz schmerzen weh',
+  },
+  '#tooth': {
+    en: 'tooth teeth molar molars',
+    es: 'diente dientes muela muelas',
+    pt: 'dente dentes',
+    fr: 'dent dents',
+    de: 'zahn zähne',
   },
 };
 
@@ -212,15 +245,41 @@ export function analyze(text: string, language: Language): Term[] {
     const word = SLANG[language][raw] ?? raw;
     if (word.length < 2 && !/\p{N}/u.test(word)) continue;
     if (STOPWORDS[language].has(word) || STOPWORDS[language].has(fold(word))) continue;
-    const concept = CONCEPT_OF[word] ?? CONCEPT_OF[fold(word)];
-    if (concept) {
-      terms.push({ term: concept, weight: 1 });
-      continue;
-    }
     const stem = stemOf(word, language);
-    terms.push({ term: CONCEPT_STEMS[language].get(stem) ?? stem, weight: 1 });
+    const concept = CONCEPT_OF[word] ?? CONCEPT_OF[fold(word)] ?? conceptOfStem(stem, language);
+    terms.push({ term: concept ?? stem, weight: 1 });
+    // The word itself too, weightless: between passages that cover a question equally, the one using its very words
+    // ranks first ("open on Monday?": "closed on Monday" before "open Tuesday to Sunday").
+    if (concept) terms.push({ term: `${EXACT}${stem}`, weight: 0 });
   }
+  // A time of day ("9am", "19h30", "8 bis 20 Uhr", "9-5") is about opening hours however the sentence says it.
+  if (TIME.test(lower) || TIME_RANGE.test(lower)) terms.push({ term: '#hours', weight: 1 });
   return terms;
+}
+
+const TIME = /\b\d{1,2}(?::\d{2}\s*(?:h|uhr|am|pm)?|[.:]\d{2}\s*(?:h|uhr|am|pm)|\s?(?:am|pm|uhr)|h\d{0,2})(?![\p{L}\d])/iu;
+const TIME_RANGE = /(?<![\d.,:$€£-])\b\d{1,2}\s?[-–]\s?\d{1,2}\b(?![.,:]?\d)/u;
+
+const conceptsByPrefix = new Map<string, string | null>();
+
+/**
+ * The concept of a stem, also when the stemmer left an inflection on it ("acceptons" → "accepton", a form of "accept"):
+ * a concept stem of five letters or more that the stem starts with, at most three letters longer.
+ */
+function conceptOfStem(stem: string, language: Language): string | undefined {
+  const exact = CONCEPT_STEMS[language].get(stem);
+  if (exact) return exact;
+  const key = `${language}:${stem}`;
+  let concept = conceptsByPrefix.get(key);
+  if (concept === undefined) {
+    concept = null;
+    for (const [conceptStem, c] of CONCEPT_STEMS[language]) {
+      if (conceptStem.length >= 5 && stem.length - conceptStem.length <= 3 && stem.startsWith(conceptStem)) concept = c;
+    }
+    if (conceptsByPrefix.size >= MAX_REMEMBERED) conceptsByPrefix.delete(conceptsByPrefix.keys().next().value!);
+    conceptsByPrefix.set(key, concept);
+  }
+  return concept ?? undefined;
 }
 
 // Every concept word and stem of every language, for closeConcept(); a word's answer is remembered (bounded).

@@ -6,8 +6,8 @@ import { appointmentBooking, bookingContinues, wantsBooking } from '../skills/ap
 import { bookingOf, hasWhen, parseWhen } from '../skills/calendar';
 import { answerFromKnowledge, knowledgeAnswer, unknownQuestion } from '../skills/faq.skill';
 import { hasLeadFacts, leadCapture, leadInProgress, wantsLeadCapture } from '../skills/lead-capture.skill';
-import { isNo, isQuestion, isYes, type SkillAnswer, type SkillRequest } from '../skills/skill';
-import { ACKNOWLEDGED, ENGINE_PHRASES, GREETING_ONLY, THANKS, asksForPerson } from './engine-phrases';
+import { isNo, isYes, type SkillAnswer, type SkillRequest } from '../skills/skill';
+import { ACKNOWLEDGED, ENGINE_PHRASES, GREETING_ONLY, THANKS, asksForPerson, asksQuestion } from './engine-phrases';
 import { ReplyEngine, composeReply, type Reply, type ReplyRequest } from './reply-engine';
 
 /**
@@ -36,6 +36,9 @@ export class DeterministicReplyEngine extends ReplyEngine {
   }
 }
 
+/** A passage covering this much of a question answers it even when the question names a day ("open on Saturday?"). */
+const WHOLE_QUESTION = 0.8;
+
 async function route(replyRequest: ReplyRequest): Promise<SkillAnswer> {
   const language = detectLanguage(replyRequest.message.text, replyRequest.state.language);
   const request: SkillRequest = { ...replyRequest, language, state: { ...replyRequest.state, language } };
@@ -54,14 +57,21 @@ async function route(replyRequest: ReplyRequest): Promise<SkillAnswer> {
 
   const faq = knowledgeAnswer(request);
   const booking = has('appointment_booking');
-  // A question the FAQs answer wins over booking ("is the cake available in chocolate?"), not over a date.
-  // Only an agent that books asks for the date (parsing one is the engine's costliest step).
-  const faqQuestion = () => faq !== null && isQuestion(text) && !hasWhen(parseWhen(text, bookingOf(agent.booking).timezone, request.now));
-  if (booking && !faqQuestion() && (bookingContinues(request) || wantsBooking(request))) return appointmentBooking(request);
+  // A question the knowledge answers wins over booking ("is the cake available in chocolate?"), not over a date
+  // unless it answers the whole question outside a booking dialogue ("are you open on Saturdays?"), and never over
+  // moving or cancelling the booking made. Only an agent that books asks for the date (the costliest step).
+  const knowledgeFirst = () => {
+    if (faq === null || !asksQuestion(text)) return false;
+    const continues = bookingContinues(request);
+    if (continues && state.booking?.stage === 'booked') return false;
+    if (!continues && faq.score >= WHOLE_QUESTION) return true;
+    return !hasWhen(parseWhen(text, bookingOf(agent.booking).timezone, request.now));
+  };
+  if (booking && !knowledgeFirst() && (bookingContinues(request) || wantsBooking(request))) return appointmentBooking(request);
 
   const lead = has('lead_capture');
   if (lead && leadInProgress(state)) {
-    if (faq && isQuestion(text) && !hasLeadFacts(request)) {
+    if (faq && asksQuestion(text) && !hasLeadFacts(request)) {
       // Answer the side question, then pick the lead up where it was.
       const resumed = leadCapture({ ...request, message: { ...request.message, text: '' } });
       return { ...answerFromKnowledge(request, faq), text: `${faq.excerpt}\n\n${resumed.text}`, state: { ...resumed.state, unknownStreak: 0 } };

@@ -8,11 +8,16 @@ import type { SkillAnswer, SkillRequest } from './skill';
 /** Unanswerable questions in a row after which the agent stops apologising and hands over to a person. */
 const GIVE_UP_AFTER = 2;
 
-/** The passage that answers a message, and the part of it that does. */
+/** The passages that answer a message (the best, and instruction facts tied with it), and the text that answers. */
 export interface KnowledgeAnswer {
-  passage: RankedPassage;
+  passages: RankedPassage[];
+  /** The best passage's share of the question (RankedPassage.score). */
+  score: number;
   excerpt: string;
 }
+
+/** Instruction facts answering a question equally well are answered together ("open on Monday?": the days and the closure). */
+const MAX_TIED_FACTS = 3;
 
 /**
  * The answer to a message from the agent's knowledge (FAQs, document passages, instruction facts, CONTRACT.md §11),
@@ -21,17 +26,27 @@ export interface KnowledgeAnswer {
 export function knowledgeAnswer(request: SkillRequest): KnowledgeAnswer | null {
   const { agent, message, language } = request;
   if (!agent.skills.includes('faq_responder')) return null;
-  const best = answeringPassages(message.text, { faqs: agent.faqs, documents: request.documents, instruction: agent.instruction }, language)[0];
-  return best ? { passage: best, excerpt: answerExcerpt(best, message.text, language) } : null;
+  const answering = answeringPassages(message.text, { faqs: agent.faqs, documents: request.documents, instruction: agent.instruction }, language);
+  const best = answering[0];
+  if (!best) return null;
+  const passages =
+    best.type === 'instruction'
+      ? answering
+          .filter((p) => p.type === 'instruction' && p.score === best.score)
+          .slice(0, MAX_TIED_FACTS)
+          .sort((a, b) => factNumber(a) - factNumber(b))
+      : [best];
+  return { passages, score: best.score, excerpt: passages.map((p) => answerExcerpt(p, message.text, language)).join(' ') };
 }
 
+const factNumber = (p: RankedPassage) => Number(p.id.slice(p.id.lastIndexOf('-') + 1));
+
 export function answerFromKnowledge(request: SkillRequest, answer: KnowledgeAnswer): SkillAnswer {
-  const { passage, excerpt } = answer;
   return {
-    text: excerpt,
+    text: answer.excerpt,
     skill: 'faq_responder',
     state: { ...request.state, unknownStreak: 0, humanOffered: false },
-    sources: [{ type: passage.type, id: passage.id, title: passage.title, excerpt }],
+    sources: answer.passages.map((p) => ({ type: p.type, id: p.id, title: p.title, excerpt: answerExcerpt(p, request.message.text, request.language) })),
   };
 }
 

@@ -1,0 +1,92 @@
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { LANGUAGES } from '../knowledge/language';
+import { TARGETS, markdownReport, missedTargets, runEval, type EvalReport } from './agent-eval';
+
+const EVAL_DIR = join(__dirname, '../../../../tools/eval');
+
+/** The wrong turns, as `npm run eval` prints them: visible in the test output when a target is missed. */
+function failuresOf(report: EvalReport): string[] {
+  return report.cases.flatMap((c) =>
+    c.turns
+      .filter((t) => t.failures.length > 0)
+      .map((t) => `${c.id}: "${t.customer}" → ${JSON.stringify(t.reply)}: ${t.failures.join('; ')}${t.confidentWrong ? ' [confident-wrong]' : ''}`),
+  );
+}
+
+describe('the agent evaluation (npm run eval over tools/eval)', () => {
+  let report: EvalReport;
+  beforeAll(async () => {
+    report = await runEval(EVAL_DIR);
+  });
+
+  it('holds at least 80 cases, in each of the five languages, over knowledge, unknown questions and handoff', () => {
+    expect(report.total).toBeGreaterThanOrEqual(80);
+    expect([...report.byLanguage.keys()].sort()).toEqual([...LANGUAGES].sort());
+    for (const area of ['faq', 'document', 'instruction', 'unknown', 'handoff'] as const) expect(report.byArea.get(area)?.total ?? 0).toBeGreaterThanOrEqual(10);
+  });
+
+  it(`meets the targets: ≥ ${TARGETS.shareRight * 100}% right, ${TARGETS.confidentWrong} confident-wrong, ≥ ${TARGETS.perLanguage * 100}% in each language`, () => {
+    const failures = failuresOf(report);
+    if (failures.length > 0) console.log(`${failures.length} wrong turns:\n${failures.join('\n')}`);
+    expect(report.confidentWrong).toBe(0);
+    expect(report.right / report.total).toBeGreaterThanOrEqual(TARGETS.shareRight);
+    for (const [language, t] of report.byLanguage) expect({ language, share: t.right / t.total >= TARGETS.perLanguage }).toEqual({ language, share: true });
+    expect(missedTargets(report)).toEqual([]);
+  });
+});
+
+describe('the evaluation judge', () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'agent-eval-'));
+    mkdirSync(join(dir, 'agents'));
+    mkdirSync(join(dir, 'cases'));
+    writeFileSync(
+      join(dir, 'agents', 'shop.json'),
+      JSON.stringify({
+        name: 'shop',
+        instruction: 'Answer questions. We are open Monday to Friday from 9am to 5pm.',
+        greeting: '',
+        skills: ['faq_responder'],
+        faqs: [{ question: 'Is there parking?', answer: 'Parking is free behind the shop.' }],
+        documents: [{ title: 'Prices', text: '# Prices\n\n## Repairs\nA screen repair costs 80 EUR.' }],
+      }),
+    );
+    const cases = [
+      // right
+      { id: 'right', area: 'faq', language: 'en', agent: 'shop', turns: [{ customer: 'is there parking?', expect: { includes: ['free'], sources: ['faq'] } }] },
+      { id: 'document', area: 'document', language: 'en', agent: 'shop', turns: [{ customer: 'how much is a screen repair', expect: { includes: ['80 EUR'], sources: ['document'] } }] },
+      // wrong, from knowledge: confident-wrong
+      { id: 'confident-wrong', area: 'faq', language: 'en', agent: 'shop', turns: [{ customer: 'is there parking?', expect: { includes: ['underground'] } }] },
+      // wrong without knowledge: wrong, not confident
+      { id: 'wrong', area: 'unknown', language: 'es', agent: 'shop', turns: [{ customer: 'do you sell wine', expect: { unknown: false } }] },
+    ];
+    writeFileSync(join(dir, 'cases', 'judge.json'), JSON.stringify(cases));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('counts a failed expectation as wrong, and as confident-wrong when the reply used knowledge', async () => {
+    const report = await runEval(dir);
+    expect(report.cases.map((c) => [c.id, c.right, c.turns[0].confidentWrong])).toEqual([
+      ['right', true, false],
+      ['document', true, false],
+      ['confident-wrong', false, true],
+      ['wrong', false, false],
+    ]);
+    expect({ right: report.right, total: report.total, confidentWrong: report.confidentWrong }).toEqual({ right: 2, total: 4, confidentWrong: 1 });
+    expect(report.byLanguage.get('es')).toEqual({ right: 0, total: 1 });
+    expect(missedTargets(report)).toEqual(expect.arrayContaining(['share right 50.0% < 95%', '1 confident-wrong answers']));
+    const markdown = markdownReport(report, '2026-12-01');
+    expect(markdown).toContain('| faq | 1/2 |  | 1/2 (50.0%) |');
+    expect(markdown).toContain('| unknown |  | 0/1 | 0/1 (0.0%) |');
+    expect(markdown).toContain('`confident-wrong` (faq, en, judge.json)');
+  });
+
+  it('refuses a malformed case instead of skipping it', async () => {
+    writeFileSync(join(dir, 'cases', 'bad.json'), JSON.stringify([{ id: 'bad', area: 'faq', language: 'it', agent: 'shop', turns: [] }]));
+    await expect(runEval(dir)).rejects.toThrow('tools/eval/cases/bad.json case bad: language must be one of en, es, pt, fr, de');
+    rmSync(join(dir, 'cases', 'bad.json'));
+  });
+});

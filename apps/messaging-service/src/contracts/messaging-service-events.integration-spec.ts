@@ -1,15 +1,20 @@
 import { Headers, Topics, type EventEnvelope, type MessageOutboundEvent, type WhatsappWebhookEvent } from '@parley/contracts';
 import { EventPublisher } from '@parley/kafka';
-import { expectMatchesEventSchema, pollUntil, recordedEventExamples } from '@parley/testing';
+import { expectMatchesEventSchema, pollUntil, recordedEventExamples, type RecordedEventExample } from '@parley/testing';
 import { randomBytes } from 'node:crypto';
 import { ChannelsService } from '../channels/channels.service';
 import { CustomerWindowService } from '../messages/customer-window.service';
-import { FakeCloudApi, cloudApiErrorBody } from '../test/fake-cloud-api';
+import { FakeCloudApi, acceptance, cloudApiErrorBody } from '../test/fake-cloud-api';
 import { startMessagingService, type MessagingServiceUnderTest } from '../test/messaging-service-under-test';
 
 /** The tenant and business number the recorded examples (libs/contracts/examples) are about. */
 const EXAMPLE_TENANT = 'ten_01JD8Z6W2K3M4N5P6Q7R8S9T0V';
 const EXAMPLE_NUMBER = { phone_number: '+14155550100', phone_number_id: '106540352242922' };
+
+/** The parts of the recorded Cloud API notifications this spec reads. */
+interface RecordedNotification {
+  entry: { changes: { value: { messages?: { id: string; timestamp: string }[]; statuses?: { id: string; timestamp: string; recipient_id: string }[] } }[] }[];
+}
 
 /**
  * Both sides of messaging-service's event contracts on a real broker: it handles the recorded examples of the
@@ -38,6 +43,12 @@ describe('messaging-service events match their contracts (real Kafka)', () => {
 
   const publish = (topic: string, key: string, envelope: EventEnvelope) =>
     service.kafka.publisher.publish([{ topic, key, value: envelope, headers: { [Headers.EventType]: envelope.type } }]);
+  /** Publishes a text message.outbound of the example tenant (from its default channel unless `choice` names one); its message id. */
+  const send = async (to: string, choice: { channel_id?: string } = {}) => {
+    const data = { message_id: `msg_${randomBytes(13).toString('hex').slice(0, 26).toUpperCase()}`, channel: 'whatsapp' as const, from: null, ...choice, to, content: { type: 'text' as const, text: 'hi' }, origin: 'api' as const, accepted_at: new Date().toISOString() };
+    await publish(Topics.MessageOutbound, `${EXAMPLE_TENANT}:${to}`, EventPublisher.envelope(Topics.MessageOutbound, EXAMPLE_TENANT, data));
+    return data.message_id;
+  };
   const statusOf = (messageId: string, status: string) => service.statuses.find((m) => m.value.data.message_id === messageId && m.value.data.status === status);
 
   describe('consumes the recorded examples of message.outbound', () => {
@@ -57,44 +68,67 @@ describe('messaging-service events match their contracts (real Kafka)', () => {
 
   describe('consumes the recorded examples of whatsapp.webhook', () => {
     const examples = recordedEventExamples<WhatsappWebhookEvent>(Topics.WhatsappWebhook);
+    const named = (name: string) => examples.filter((e) => e.name === name).map((e) => [`v${e.version}/${e.name}`, e] as const);
+    const notification = (example: RecordedEventExample<WhatsappWebhookEvent>) => JSON.parse(example.envelope.data.raw_body) as RecordedNotification;
 
-    it('has examples of every provider', () => {
+    it('has examples of every provider, each with its expected effect below', () => {
       expect(new Set(examples.map((e) => e.envelope.data.provider))).toEqual(new Set(['meta', '360dialog']));
+      expect(new Set(examples.map((e) => e.name))).toEqual(new Set(['meta-message', '360dialog-status']));
     });
 
-    it.each(examples.map((e) => [`v${e.version}/${e.name}`, e] as const))('%s: handles it without a dead letter', async (_label, example) => {
-      // A 360dialog notification is routed by the channel its URL named: this test's 360dialog channel.
-      const data = example.envelope.data.provider === '360dialog' ? { ...example.envelope.data, channel_id: d360ChannelId } : example.envelope.data;
-      const key = data.channel_id ?? EXAMPLE_NUMBER.phone_number_id;
-      await publish(Topics.WhatsappWebhook, key, { ...example.envelope, data });
-      // A barrier on the same key (same partition) is consumed after the example: once it arrived, the example was handled.
-      const barrier = `wamid.barrier${randomBytes(6).toString('hex')}`;
-      const barrierBody = {
-        object: 'whatsapp_business_account',
-        entry: [{ id: '1', changes: [{ field: 'messages', value: { metadata: { phone_number_id: EXAMPLE_NUMBER.phone_number_id }, messages: [{ from: '14155550999', id: barrier, timestamp: '1763633760', type: 'text', text: { body: 'barrier' } }] } }] }],
-      };
-      await publish(Topics.WhatsappWebhook, key, EventPublisher.envelope(Topics.WhatsappWebhook, null, { ...data, raw_body: JSON.stringify(barrierBody) }));
-      await pollUntil(() => service.inbound.find((m) => m.value.data.provider_message_id === barrier), { description: 'the barrier', timeoutMs: 20_000 });
+    it.each(named('meta-message'))('%s: a customer message becomes a message.inbound of the number it was written to', async (_label, example) => {
+      await publish(Topics.WhatsappWebhook, EXAMPLE_NUMBER.phone_number_id, example.envelope);
+      const [message] = notification(example).entry[0].changes[0].value.messages!;
+
+      const event = await pollUntil(() => service.inbound.find((m) => m.value.data.provider_message_id === message.id), { description: 'message.inbound of the example', timeoutMs: 20_000 });
+      expectMatchesEventSchema(Topics.MessageInbound, event.value);
+      expect(event.key).toBe(`${EXAMPLE_TENANT}:+14155550123`);
+      expect(event.value).toMatchObject({
+        type: Topics.MessageInbound,
+        tenant_id: EXAMPLE_TENANT,
+        data: {
+          channel: 'whatsapp',
+          channel_id: exampleChannelId,
+          from: '+14155550123',
+          to: EXAMPLE_NUMBER.phone_number,
+          type: 'text',
+          text: 'When are you open?',
+          provider_message_id: message.id,
+          sent_at: new Date(Number(message.timestamp) * 1000).toISOString(),
+          channel_agent: 'support',
+          contact_name: 'Ana Lima',
+        },
+      });
+      expect(service.inbound.messages.filter((m) => m.value.data.provider_message_id === message.id)).toHaveLength(1);
       expect(service.deadLetters.messages).toEqual([]);
     });
 
-    it('turns the recorded Cloud API message into a message.inbound that matches its schema', async () => {
-      const [meta] = examples.filter((e) => e.envelope.data.provider === 'meta');
-      const wamid = (JSON.parse(meta.envelope.data.raw_body) as { entry: { changes: { value: { messages: { id: string }[] } }[] }[] }).entry[0].changes[0].value.messages[0].id;
-      const event = await pollUntil(() => service.inbound.find((m) => m.value.data.provider_message_id === wamid), { description: 'message.inbound of the example' });
-      expectMatchesEventSchema(Topics.MessageInbound, event.value);
-      expect(event.value).toMatchObject({ tenant_id: EXAMPLE_TENANT, data: { channel_id: exampleChannelId, from: '+14155550123', text: 'When are you open?', channel_agent: 'support' } });
-      expect(event.key).toBe(`${EXAMPLE_TENANT}:+14155550123`);
+    it.each(named('360dialog-status'))('%s: a delivery notification becomes the message.status of the message it names', async (_label, example) => {
+      // The message the notification is about: sent on this test's 360dialog channel, the provider answering its wamid.
+      const [status] = notification(example).entry[0].changes[0].value.statuses!;
+      const to = `+${status.recipient_id}`;
+      await service.app.get(CustomerWindowService).recordInbound(d360ChannelId, [to], new Date().toISOString());
+      graph.answerNext(to, 200, acceptance(to, status.id));
+      const messageId = await send(to, { channel_id: d360ChannelId });
+      await pollUntil(() => statusOf(messageId, 'sent'), { description: 'message.status sent', timeoutMs: 20_000 });
+      expect(graph.sends.filter((s) => s.body.biz_opaque_callback_data === messageId).map((s) => s.d360ApiKey)).toEqual(['d360-key']);
+
+      // A 360dialog notification is routed by the channel its URL named: this test's 360dialog channel.
+      await publish(Topics.WhatsappWebhook, d360ChannelId, { ...example.envelope, data: { ...example.envelope.data, channel_id: d360ChannelId } });
+
+      const delivered = await pollUntil(() => statusOf(messageId, 'delivered'), { description: 'message.status delivered', timeoutMs: 20_000 });
+      expectMatchesEventSchema(Topics.MessageStatus, delivered.value);
+      expect(delivered.key).toBe(`${EXAMPLE_TENANT}:${to}`);
+      expect(delivered.value).toMatchObject({
+        type: Topics.MessageStatus,
+        tenant_id: EXAMPLE_TENANT,
+        data: { event: 'message.status', channel: 'whatsapp', tenant_id: EXAMPLE_TENANT, message_id: messageId, status: 'delivered', to, at: new Date(Number(status.timestamp) * 1000).toISOString() },
+      });
+      expect(service.deadLetters.messages).toEqual([]);
     });
   });
 
   describe('publishes message.status matching its schema', () => {
-    const send = async (to: string) => {
-      const data = { message_id: `msg_${randomBytes(13).toString('hex').slice(0, 26).toUpperCase()}`, channel: 'whatsapp' as const, from: null, to, content: { type: 'text' as const, text: 'hi' }, origin: 'api' as const, accepted_at: new Date().toISOString() };
-      await publish(Topics.MessageOutbound, `${EXAMPLE_TENANT}:${to}`, EventPublisher.envelope(Topics.MessageOutbound, EXAMPLE_TENANT, data));
-      return data.message_id;
-    };
-
     it('failed, with the provider error', async () => {
       graph.answerNext('+15550003333', 400, cloudApiErrorBody(131026, 'Message undeliverable'));
       const messageId = await send('+15550003333');

@@ -65,6 +65,9 @@ export class FakeCloudApi {
   static async start(): Promise<FakeCloudApi> {
     const fake = new FakeCloudApi();
     fake.server = createServer((req, res) => void fake.handle(req, res));
+    // Node's 5 s default would close an idle keep-alive socket just as the service's agent (no idle time-out) reuses
+    // it: an ECONNRESET that leaves a send's outcome unknown for a minute, failing whichever spec it hits by chance.
+    fake.server.keepAliveTimeout = 60_000;
     await new Promise<void>((resolve) => fake.server.listen(0, '127.0.0.1', resolve));
     fake.url = `http://127.0.0.1:${(fake.server.address() as AddressInfo).port}`;
     return fake;

@@ -2,14 +2,16 @@ import type { ServiceDatabase } from '@parley/service-kit';
 import { AgentReadEntity } from '../agents/agent.entity';
 import { AppointmentEntity } from '../appointments/appointment.entity';
 import { ConversationEntity, ConversationMessageEntity } from '../conversations/conversation.entity';
+import { AgentDocumentEntity } from '../documents/agent-document.entity';
 import { LeadEntity } from '../leads/lead.entity';
 import { ProcessedMessageEntity } from '../replies/processed-message.entity';
 import { CreateResponder1763856000000 } from './migrations/1763856000000-CreateResponder';
 import { AgentTombstonesById1764028800000 } from './migrations/1764028800000-AgentTombstonesById';
 import { SkillsEngine1764115200000 } from './migrations/1764115200000-SkillsEngine';
+import { AgentDocuments1764720000000 } from './migrations/1764720000000-AgentDocuments';
 
 export const responderServiceDatabase: ServiceDatabase = {
   schema: 'responder',
-  entities: [AgentReadEntity, ConversationEntity, ConversationMessageEntity, ProcessedMessageEntity, LeadEntity, AppointmentEntity],
-  migrations: [CreateResponder1763856000000, AgentTombstonesById1764028800000, SkillsEngine1764115200000],
+  entities: [AgentReadEntity, ConversationEntity, ConversationMessageEntity, ProcessedMessageEntity, LeadEntity, AppointmentEntity, AgentDocumentEntity],
+  migrations: [CreateResponder1763856000000, AgentTombstonesById1764028800000, SkillsEngine1764115200000, AgentDocuments1764720000000],
 };

@@ -8,6 +8,7 @@ import { AgentsModule } from '../agents/agents.module';
 import { AppointmentsModule } from '../appointments/appointments.module';
 import { ResponderServiceConfig } from '../config/responder-service.config';
 import { ConversationsModule } from '../conversations/conversations.module';
+import { AgentDocumentsModule } from '../documents/agent-documents.module';
 import { LeadsModule } from '../leads/leads.module';
 import { DeterministicReplyEngine } from './deterministic-reply-engine';
 import { PublishedMarks } from './published-marks';
@@ -22,7 +23,7 @@ export class RepliesModule {
   static forRoot(config: ResponderServiceConfig): DynamicModule {
     return {
       module: RepliesModule,
-      imports: [AgentsModule, ConversationsModule, LeadsModule, AppointmentsModule],
+      imports: [AgentsModule, AgentDocumentsModule, ConversationsModule, LeadsModule, AppointmentsModule],
       controllers: [RepliesConsumer, RepliesRpcController],
       providers: [
         { provide: ReplyEngine, useFactory: () => replyEngine(config) },

@@ -9,6 +9,7 @@ import { AppointmentsService } from '../appointments/appointments.service';
 import { LeadsService } from '../leads/leads.service';
 import type { ConversationEntity } from '../conversations/conversation.entity';
 import { ConversationsService, type ConversationParty, type Turn } from '../conversations/conversations.service';
+import { AgentDocumentsService } from '../documents/agent-documents.service';
 import { BurstStore, outcomeRow, type BurstState } from './burst-store';
 import type { ProcessedMessageEntity } from './processed-message.entity';
 import { PublishedMarks } from './published-marks';
@@ -77,6 +78,7 @@ export class RepliesService {
     private readonly leads: LeadsService,
     private readonly appointments: AppointmentsService,
     private readonly marks: PublishedMarks,
+    private readonly documents: AgentDocumentsService,
   ) {}
 
   /** Handles delivered messages, in order; those of one conversation together. */
@@ -98,6 +100,7 @@ export class RepliesService {
       state: {},
       now: new Date(),
       calendar: this.appointments.calendar(this.db.manager, tenantId, agent.name),
+      documents: await this.documents.forAgent(tenantId, agent.id),
     });
     return { reply: reply.text, skill: reply.skill, handoff: reply.handoff };
   }
@@ -183,6 +186,7 @@ export class RepliesService {
       state: conversation?.skillState ?? {},
       now: new Date(lastAnswered.received_at),
       calendar: this.appointments.calendar(manager, tenantId, agent.name),
+      documents: await this.documents.forAgent(tenantId, agent.id),
     });
     return { agent, fingerprint, answered, silence, reply };
   }

@@ -1,0 +1,73 @@
+import { EventPublisher } from '@parley/kafka';
+import { Topics, newId, type DocumentChangedData, type DocumentChangedEvent } from '@parley/contracts';
+import { pollUntil, recordedEventExamples } from '@parley/testing';
+import { ResponderHarness, agentRecord } from '../test/responder-harness';
+import { AgentDocumentsService } from './agent-documents.service';
+
+/** CONTRACT §11: a document that is ready, or deleted, changes the agent's answers within 5 s. */
+const WITHIN_MS = 5000;
+
+describe("responder-service's document read model, fed by document.changed (real Kafka and PostgreSQL)", () => {
+  let h: ResponderHarness;
+  let documents: AgentDocumentsService;
+
+  beforeAll(async () => {
+    h = await ResponderHarness.start('respdocs');
+    documents = h.app.get(AgentDocumentsService);
+  });
+
+  afterAll(() => h?.close());
+
+  const publish = (data: DocumentChangedData) => {
+    const event: DocumentChangedEvent = EventPublisher.envelope(Topics.DocumentChanged, data.tenant_id, data);
+    return h.kafka.publisher.publishEvent(event, `${data.tenant_id}:${data.document_id}`);
+  };
+  const passagesOf = (tenantId: string, agentId: string, documentId: string) =>
+    ({ tenant_id: tenantId, document_id: documentId, agent_id: agentId, agent_name: 'clinic', title: 'Price list' }) as const;
+
+  it('consumes the recorded examples: a ready document, then its deletion', async () => {
+    const examples = recordedEventExamples<DocumentChangedEvent>(Topics.DocumentChanged).sort((a, b) => a.envelope.occurred_at.localeCompare(b.envelope.occurred_at));
+    const ready = examples.find((e) => e.envelope.data.passages !== null)!.envelope.data;
+    await publish(ready);
+    await pollUntil(async () => (await documents.forAgent(ready.tenant_id, ready.agent_id)).length === ready.passages!.length, { description: 'the example passages' });
+    expect((await documents.forAgent(ready.tenant_id, ready.agent_id))[1]).toEqual({
+      id: ready.passages![1].id,
+      documentId: ready.document_id,
+      title: ready.title,
+      headings: ready.passages![1].headings,
+      text: ready.passages![1].text,
+    });
+    for (const { envelope } of examples.filter((e) => e.envelope.data.passages === null)) await publish(envelope.data);
+    await pollUntil(async () => (await documents.forAgent(ready.tenant_id, ready.agent_id)).length === 0, { description: 'the example deletion applied' });
+  });
+
+  it("puts a ready document's passages in the agent's replies, and a deletion takes them out within 5 s", async () => {
+    const tenant = `ten_${newId('ten').slice(4)}`;
+    const agent = agentRecord('clinic', { instruction: 'You answer questions about Bloom Dental.' });
+    await h.announceAgent(tenant, agent);
+    const documentId = newId('doc');
+    const whitening = { id: `${documentId}#0`, headings: ['Prices', 'Whitening'], text: 'Teeth whitening costs 300 dollars per session and takes about an hour.' };
+    const ask = () => h.kafka.rpc.request('replies.preview', { tenant_id: tenant, agent: 'clinic', message: 'how much does teeth whitening cost?', from: null });
+
+    let started = Date.now();
+    await publish({ ...passagesOf(tenant, agent.id, documentId), passages: [whitening] });
+    await pollUntil(async () => (await ask()).reply.includes('300 dollars'), { description: 'a reply from the document', timeoutMs: WITHIN_MS, intervalMs: 100 });
+    expect(Date.now() - started).toBeLessThan(WITHIN_MS);
+    // Another agent of the tenant, and the same agent id under another tenant, see none of it.
+    expect(await documents.forAgent(tenant, newId('agt'))).toEqual([]);
+    expect(await documents.forAgent('ten_other', agent.id)).toEqual([]);
+
+    started = Date.now();
+    await publish({ ...passagesOf(tenant, agent.id, documentId), passages: null });
+    await pollUntil(async () => !(await ask()).reply.includes('300 dollars'), { description: 'the document gone from replies', timeoutMs: WITHIN_MS, intervalMs: 100 });
+    expect(Date.now() - started).toBeLessThan(WITHIN_MS);
+    expect(await documents.forAgent(tenant, agent.id)).toEqual([]);
+
+    // A late re-announcement of the ready document (published before the deletion was) cannot bring it back.
+    await publish({ ...passagesOf(tenant, agent.id, documentId), passages: [whitening] });
+    const marker = newId('doc');
+    await publish({ ...passagesOf(tenant, agent.id, marker), passages: [{ id: `${marker}#0`, headings: [], text: 'Parking is free.' }] });
+    await pollUntil(async () => (await documents.forAgent(tenant, agent.id)).some((p) => p.documentId === marker), { description: 'the later change applied' });
+    expect((await documents.forAgent(tenant, agent.id)).map((p) => p.documentId)).toEqual([marker]);
+  });
+});

@@ -1,0 +1,73 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DocumentChangedData, DocumentChangedEvent, DocumentPassageData } from '@parley/contracts';
+import { DataSource } from 'typeorm';
+import { MalformedEventError } from '../common/malformed-event.error';
+import type { DocumentPassage } from '../knowledge/document-passage';
+
+/**
+ * How long an agent's passages are answered from memory. Replies read them for every message; a change reaches every
+ * instance's replies within this (the instance that applied it at once), well inside CONTRACT §11's 5 s.
+ */
+const CACHE_TTL_MS = 1500;
+const CACHE_MAX_AGENTS = 5000;
+
+/**
+ * The responder's read model of agents' documents, fed by `document.changed`: the passages the reply engines rank
+ * beside an agent's FAQs and instruction (CONTRACT.md §11).
+ */
+@Injectable()
+export class AgentDocumentsService {
+  private readonly cache = new Map<string, { at: number; passages: DocumentPassage[] }>();
+
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
+
+  /** A ready document's passages replace its previous ones; a deletion leaves a tombstone no later change undoes. */
+  async applyChange(event: DocumentChangedEvent): Promise<void> {
+    const data = parseChange(event);
+    await this.db.query(
+      `INSERT INTO agent_documents AS cur (document_id, tenant_id, agent_id, title, passages, deleted_at)
+       VALUES ($1, $2, $3, $4, $5, CASE WHEN $5::jsonb IS NULL THEN now() END)
+       ON CONFLICT (document_id) DO UPDATE SET
+         title = EXCLUDED.title, passages = EXCLUDED.passages, deleted_at = EXCLUDED.deleted_at
+       WHERE cur.deleted_at IS NULL AND cur.tenant_id = EXCLUDED.tenant_id`,
+      [data.document_id, data.tenant_id, data.agent_id, data.title, data.passages === null ? null : JSON.stringify(data.passages)],
+    );
+    this.cache.delete(cacheKey(data.tenant_id, data.agent_id));
+  }
+
+  /** The passages of the agent's live documents, document by document in the order they were added. */
+  async forAgent(tenantId: string, agentId: string): Promise<DocumentPassage[]> {
+    const key = cacheKey(tenantId, agentId);
+    const cached = this.cache.get(key);
+    if (cached && Date.now() - cached.at < CACHE_TTL_MS) return cached.passages;
+    const rows: { document_id: string; title: string; passages: DocumentPassageData[] }[] = await this.db.query(
+      `SELECT document_id, title, passages FROM agent_documents
+        WHERE tenant_id = $1 AND agent_id = $2 AND deleted_at IS NULL
+        ORDER BY document_id`,
+      [tenantId, agentId],
+    );
+    const passages = rows.flatMap((row) =>
+      row.passages.map((p): DocumentPassage => ({ id: p.id, documentId: row.document_id, title: row.title, headings: p.headings, text: p.text })),
+    );
+    if (this.cache.size >= CACHE_MAX_AGENTS) this.cache.clear();
+    this.cache.set(key, { at: Date.now(), passages });
+    return passages;
+  }
+}
+
+const cacheKey = (tenantId: string, agentId: string) => `${tenantId}\u0000${agentId}`;
+
+/** Refuses a change the model cannot apply safely, so the transport dead-letters it instead of corrupting the model. */
+function parseChange(event: DocumentChangedEvent): DocumentChangedData {
+  const data: Partial<DocumentChangedData> = event?.data ?? {};
+  const { tenant_id: tenantId, document_id: documentId, agent_id: agentId, agent_name: agentName, title, passages } = data;
+  if ([tenantId, documentId, agentId, agentName, title].some((v) => typeof v !== 'string' || v === '') || passages === undefined) {
+    throw new MalformedEventError('document.changed', 'data.tenant_id, document_id, agent_id, agent_name, title and passages are required');
+  }
+  const wellFormed = (p: Partial<DocumentPassageData>) => typeof p?.id === 'string' && typeof p.text === 'string' && Array.isArray(p.headings) && p.headings.every((h) => typeof h === 'string');
+  if (passages !== null && (!Array.isArray(passages) || !passages.every(wellFormed))) {
+    throw new MalformedEventError('document.changed', 'data.passages must be null or a list of {id, headings, text}');
+  }
+  return data as DocumentChangedData;
+}

@@ -1,19 +1,19 @@
 import { ProblemTypes } from '@parley/contracts';
+import { PrivateKafka } from '@parley/testing';
 import type { CreatedAccount } from '../accounts/accounts.service';
 import { GatewayTestApp } from '../test/gateway-test-app';
-import { ThrowawayBroker } from '../test/throwaway-broker';
 
 /** CONTRACT.md §4: the queue must take a send within 2 s; the answer may take a little longer to travel. */
 const ANSWER_BOUND_MS = 4000;
 
 describe('gateway: POST /v1/send with the broker really stopped (a Kafka broker of its own)', () => {
   jest.setTimeout(240_000);
-  let broker: ThrowawayBroker;
+  let broker: PrivateKafka;
   let gw: GatewayTestApp;
   let account: CreatedAccount;
 
   beforeAll(async () => {
-    broker = await ThrowawayBroker.start();
+    broker = await PrivateKafka.start('gwoutage');
     gw = await GatewayTestApp.start('gwoutage', { KAFKA_BROKERS: broker.brokers });
     account = await gw.signUp();
   });
@@ -34,7 +34,7 @@ describe('gateway: POST /v1/send with the broker really stopped (a Kafka broker 
     expect(before.status).toBe(200);
     expect(before.body.status).toBe('sent');
 
-    await broker.stop();
+    await broker.stopServer();
 
     const attempts: Record<string, string>[] = [{}, { 'idempotency-key': 'outage-1' }, { 'idempotency-key': 'outage-1' }, {}];
     for (const headers of attempts) {

@@ -198,6 +198,8 @@ describe('webhook-service: public events, secret rotation, delivery log, retry, 
       const next = await kafka.rpc.request('deliveries.list', { tenant_id: 'ten_L', endpoint_id: endpoint.id, status: null, limit: 1, cursor: one.next_cursor });
       expect(next.data.map((d) => d.event_id)).toEqual([first.id]);
       expect(next.next_cursor).toBeNull();
+      // A deliveries cursor is bound to its endpoint's list.
+      expect(await problemOf(kafka.rpc.request('webhooks.list', { tenant_id: 'ten_L', limit: 1, cursor: one.next_cursor }))).toMatchObject({ status: 400, errors: [{ field: 'cursor' }] });
       const dead = await kafka.rpc.request('deliveries.list', { tenant_id: 'ten_L', endpoint_id: endpoint.id, status: 'dead', limit: 50, cursor: null });
       expect(dead.data).toEqual([]);
 

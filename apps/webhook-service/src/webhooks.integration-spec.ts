@@ -85,6 +85,10 @@ describe('webhook-service: endpoints over request-reply, signed durable delivery
       expect(first.data.map((e) => e.id)).toEqual([b.id]);
       const second = await kafka.rpc.request('webhooks.list', { tenant_id: 'ten_U', limit: 1, cursor: first.next_cursor });
       expect(second).toEqual({ data: [expect.objectContaining({ id: a.id })], next_cursor: null });
+      // Only a cursor this list handed out pages it: a bare id or another tenant's cursor is a 400 naming cursor.
+      for (const [tenant_id, cursor] of [['ten_U', b.id], ['ten_other', first.next_cursor]] as const) {
+        await expect(kafka.rpc.request('webhooks.list', { tenant_id, limit: 1, cursor })).rejects.toMatchObject({ problem: { status: 400, errors: [{ field: 'cursor' }] } });
+      }
 
       expect(await kafka.rpc.request('webhooks.delete', { tenant_id: 'ten_U', id: a.id })).toEqual({ deleted: true });
       await expect(kafka.rpc.request('webhooks.get', { tenant_id: 'ten_U', id: a.id })).rejects.toMatchObject({ problem: { status: 404 } });

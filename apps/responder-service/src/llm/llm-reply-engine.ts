@@ -154,7 +154,8 @@ function notKnown(request: SkillRequest, session: ToolSession): Reply {
 function replyOf(request: ReplyRequest, session: ToolSession, text: string, state: ReplyRequest['state'], sources: ReplySource[]): Reply {
   return {
     text: composeReply(request.agent, request.firstReply, text),
-    skill: sources.length > 0 ? 'faq_responder' : session.skill,
+    // The skill of the last tool that acted (a booking made while answering a question is the booking's); else the knowledge's.
+    skill: session.acted || sources.length === 0 ? session.skill : 'faq_responder',
     handoff: session.handoff !== null,
     ...(session.handoff ? { handoffReason: session.handoff } : {}),
     state,

@@ -4,7 +4,9 @@ import { ErrorNotice } from '../components/feedback';
 import { useAction } from '../components/use-async';
 import { useApi } from '../session/session';
 
-/** What the agent would answer to one message: nothing is sent or stored. */
+const SOURCE_KINDS: Record<AgentTestResult['sources'][number]['type'], string> = { faq: 'FAQ', document: 'Document', instruction: 'Instruction' };
+
+/** What the agent would answer to one message, the language it answered in and the knowledge it used: nothing is sent or stored. */
 export function AgentTester({ agent }: { agent: string }) {
   const api = useApi();
   const [message, setMessage] = useState('');
@@ -30,9 +32,18 @@ export function AgentTester({ agent }: { agent: string }) {
         <div className="bubble bubble-agent" role="status" data-testid="agent-test-reply">
           <p>{result.reply}</p>
           <p className="muted">
-            Skill: {result.skill ?? 'none'}
+            Skill: {result.skill ?? 'none'} · Language: <span data-testid="agent-test-language">{result.language}</span>
             {result.handoff && ' · hands the conversation to a person'}
           </p>
+          {result.sources.length > 0 && (
+            <ul className="muted" aria-label="Sources" data-testid="agent-test-sources">
+              {result.sources.map((source) => (
+                <li key={`${source.type}:${source.id}`}>
+                  {SOURCE_KINDS[source.type]} <q>{source.title}</q>: {source.excerpt}
+                </li>
+              ))}
+            </ul>
+          )}
         </div>
       )}
     </form>

@@ -106,7 +106,13 @@ export const RESPONSE_SCHEMAS: Record<string, SchemaObject> = {
   Agent: record({ id: id('agt'), ...agentBody, version: { type: 'integer' }, created_at: timestamp, updated_at: timestamp }),
   AgentVersionSummary: record({ version: { type: 'integer' }, created_at: timestamp }),
   AgentVersion: record({ version: { type: 'integer' }, created_at: timestamp, body: record(agentBody) }),
-  AgentTestResult: record({ reply: string, skill: nullable(string), handoff: { type: 'boolean' } }),
+  AgentTestResult: record({
+    reply: string,
+    skill: nullable(string),
+    handoff: { type: 'boolean' },
+    language: enumOf(['en', 'es', 'pt', 'fr', 'de']),
+    sources: { type: 'array', items: record({ type: enumOf(['faq', 'document', 'instruction']), id: string, title: string, excerpt: string }) },
+  }),
   SendResult: record({ status: enumOf(['sent']), message_id: id('msg') }),
   Message: record(
     {

@@ -728,8 +728,17 @@ export interface components {
         };
         AgentTestResult: {
             handoff: boolean;
+            /** @enum {string} */
+            language: "en" | "es" | "pt" | "fr" | "de";
             reply: string;
             skill: string | null;
+            sources: {
+                excerpt: string;
+                id: string;
+                title: string;
+                /** @enum {string} */
+                type: "faq" | "document" | "instruction";
+            }[];
         };
         AgentVersion: {
             body: {

@@ -1,11 +1,26 @@
 import type { AppointmentRecord, LeadRecord } from '../events/engagement';
 import type { ListQuery, Page, TenantScoped } from './rpc';
 
-/** `POST /api/v1/agents/{name}/test` answer (CONTRACT.md §3). */
+/** A piece of the agent's knowledge a reply used (CONTRACT.md §11). */
+export interface KnowledgeSource {
+  type: 'faq' | 'document' | 'instruction';
+  /** `faq-1` (the agent's first FAQ), a document passage's `doc_…#n`, or `instruction-1` (its first fact). */
+  id: string;
+  /** The FAQ's question, the document's title and headings, or `Instruction`. */
+  title: string;
+  /** The part of it the reply used. */
+  excerpt: string;
+}
+
+/** `POST /api/v1/agents/{name}/test` answer (CONTRACT.md §3, §11). */
 export interface AgentTestResult {
   reply: string;
   skill: string | null;
   handoff: boolean;
+  /** The customer's language the agent answered in: a BCP 47 primary tag (`en`, `es`, `pt`, `fr`, `de`). */
+  language: string;
+  /** The knowledge the reply used; empty when none. */
+  sources: KnowledgeSource[];
 }
 
 export interface ConversationSummary {

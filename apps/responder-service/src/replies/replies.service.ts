@@ -9,6 +9,7 @@ import { AppointmentsService } from '../appointments/appointments.service';
 import { LeadsService } from '../leads/leads.service';
 import type { ConversationEntity } from '../conversations/conversation.entity';
 import { ConversationsService, type ConversationParty, type Turn } from '../conversations/conversations.service';
+import { detectLanguage } from '../knowledge/language';
 import { AgentDocumentsService } from '../documents/agent-documents.service';
 import { BurstStore, outcomeRow, type BurstState } from './burst-store';
 import type { ProcessedMessageEntity } from './processed-message.entity';
@@ -102,7 +103,13 @@ export class RepliesService {
       calendar: this.appointments.calendar(this.db.manager, tenantId, agent.name),
       documents: await this.documents.forAgent(tenantId, agent.id),
     });
-    return { reply: reply.text, skill: reply.skill, handoff: reply.handoff };
+    return {
+      reply: reply.text,
+      skill: reply.skill,
+      handoff: reply.handoff,
+      language: reply.state.language ?? detectLanguage(text),
+      sources: reply.sources ?? [],
+    };
   }
 
   /** One conversation's messages of a delivery. */

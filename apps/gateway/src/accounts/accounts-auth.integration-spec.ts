@@ -201,6 +201,11 @@ describe('gateway: accounts, OAuth tokens, API keys and the tenant guard (real P
 
       const stranger = await gw.signUp('Stranger');
       expect((await gw.request('DELETE', `/api/v1/api-keys/${key.id}`, { token: stranger.api_key })).status).toBe(404);
+      // Only a cursor this list handed out to this tenant pages it (a bare key id was once taken as one).
+      for (const [cursor, token] of [[key.id, account.api_key], [page.body.next_cursor, stranger.api_key]]) {
+        const refused = await gw.request('GET', `/api/v1/api-keys?cursor=${cursor}`, { token });
+        expect({ status: refused.status, errors: refused.body.errors }).toEqual({ status: 400, errors: [{ field: 'cursor', message: expect.any(String) }] });
+      }
 
       const revoked = await gw.request('DELETE', `/api/v1/api-keys/${key.id}`, { token: account.api_key });
       expect(revoked.status).toBe(204);

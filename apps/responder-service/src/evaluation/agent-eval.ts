@@ -1,4 +1,5 @@
 import { LANGUAGES, type Language } from '../knowledge/language';
+import { ANSWER_THRESHOLD, rankKnowledge } from '../knowledge/rank-knowledge';
 import { fold } from '../knowledge/text-analysis';
 import { ENGINE_PHRASES } from '../replies/engine-phrases';
 import type { Reply } from '../replies/reply-engine';
@@ -20,6 +21,8 @@ export interface TurnResult {
   failures: string[];
   /** It answered from knowledge (it has sources) and was wrong: the worst outcome. */
   confidentWrong: boolean;
+  /** The best passage's score for the message (rankKnowledge), 0 when none shares a term: what calibrates the threshold. */
+  topScore: number;
 }
 
 export interface CaseResult {
@@ -30,6 +33,8 @@ export interface CaseResult {
   file: string;
   right: boolean;
   turns: TurnResult[];
+  /** What each turn expected (the fixture). */
+  expectations: TurnExpectation[];
 }
 
 export interface Tally {
@@ -47,6 +52,16 @@ export interface EvalReport {
   byLanguage: Map<Language, Tally>;
   /** area → language → tally. */
   grid: Map<Area, Map<Language, Tally>>;
+  /** How the answer threshold separates the questions the knowledge cannot answer from those it answers. */
+  calibration: Calibration;
+}
+
+export interface Calibration {
+  threshold: number;
+  /** Best scores of the turns expected to be "not known" (the unknown questions), highest first. */
+  unknownScores: number[];
+  /** Scores of the turns answered from knowledge and judged right, lowest first. */
+  answeredScores: number[];
 }
 
 /** The evaluation's targets (issue 17): what `npm run eval` and the unit spec hold the engine to. */
@@ -72,6 +87,8 @@ async function runCase(fixtures: EvalFixtures, c: EvalCase): Promise<CaseResult>
     if (reply.effects.lead) leadStored = true;
     const failures = judge(reply, events, turn.expect);
     const sources = (reply.sources ?? []).map((s) => `${s.type}:${s.id}`);
+    const knowledge = { faqs: fixture.agent.faqs, documents: fixture.documents, instruction: fixture.agent.instruction };
+    const topScore = rankKnowledge(turn.customer, knowledge, reply.state.language ?? c.language)[0]?.score ?? 0;
     turns.push({
       customer: turn.customer,
       reply: reply.text,
@@ -82,9 +99,11 @@ async function runCase(fixtures: EvalFixtures, c: EvalCase): Promise<CaseResult>
       events: events.map((e) => e.type),
       failures,
       confidentWrong: failures.length > 0 && sources.length > 0,
+      topScore,
     });
   }
-  return { id: c.id, area: c.area, language: c.language, agent: c.agent, file: c.file, right: turns.every((t) => t.failures.length === 0), turns };
+  const right = turns.every((t) => t.failures.length === 0);
+  return { id: c.id, area: c.area, language: c.language, agent: c.agent, file: c.file, right, turns, expectations: c.turns.map((t) => t.expect) };
 }
 
 interface EvalEvent {
@@ -169,7 +188,14 @@ export function summarize(cases: CaseResult[]): EvalReport {
       if (c.right) t.right++;
     }
   }
+  const turns = cases.flatMap((c) => c.turns.map((t, i) => ({ t, expect: c.expectations[i] })));
+  const calibration: Calibration = {
+    threshold: ANSWER_THRESHOLD,
+    unknownScores: turns.filter(({ expect }) => expect.unknown === true).map(({ t }) => t.topScore).sort((a, b) => b - a),
+    answeredScores: turns.filter(({ t }) => t.sources.length > 0 && t.failures.length === 0).map(({ t }) => t.topScore).sort((a, b) => a - b),
+  };
   return {
+    calibration,
     cases,
     right: cases.filter((c) => c.right).length,
     total: cases.length,
@@ -221,6 +247,10 @@ export function markdownReport(report: EvalReport, when: string): string {
     ...[...report.byArea].map(([area, t]) => `| ${area} | ${languages.map((l) => cell(report.grid.get(area)?.get(l))).join(' | ')} | ${cell(t)} (${pct(t.right, t.total)}) |`),
     `| **all** | ${languages.map((l) => cell(report.byLanguage.get(l))).join(' | ')} | ${report.right}/${report.total} (${pct(report.right, report.total)}) |`,
     '',
+    '## The answer threshold',
+    '',
+    calibrationText(report.calibration),
+    '',
     '## What the engine gets wrong',
     '',
   ];
@@ -233,6 +263,20 @@ export function markdownReport(report: EvalReport, when: string): string {
     }
   }
   return `${lines.join('\n')}\n`;
+}
+
+function calibrationText(c: Calibration): string {
+  const list = (scores: number[]) => scores.map((x) => x.toFixed(2)).join(', ');
+  const worstUnknown = c.unknownScores[0] ?? 0;
+  const weakestAnswer = c.answeredScores[0] ?? 1;
+  return [
+    `A passage answers when it covers at least ${c.threshold} of the question (ANSWER_THRESHOLD, apps/responder-service/src/knowledge/rank-knowledge.ts).`,
+    `Over these cases the unknown questions' best passages score at most ${worstUnknown.toFixed(2)} (${c.unknownScores.length} turns: ${list(c.unknownScores)});`,
+    `the questions answered right from knowledge score at least ${weakestAnswer.toFixed(2)} (${c.answeredScores.length} turns, lowest: ${list(c.answeredScores.slice(0, 8))}).`,
+    worstUnknown < c.threshold && c.threshold <= weakestAnswer
+      ? `The threshold sits in the gap (${worstUnknown.toFixed(2)}, ${weakestAnswer.toFixed(2)}]: no unknown question is answered and no right answer is lost.`
+      : 'The threshold does not separate them: see the wrong turns below.',
+  ].join('\n');
 }
 
 function oneLine(text: string): string {

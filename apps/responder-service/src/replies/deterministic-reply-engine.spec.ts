@@ -68,6 +68,53 @@ describe('DeterministicReplyEngine (the skills engine, no LLM)', () => {
     expect(await engine.reply(request('is a person allowed to bring a dog?', false))).toMatchObject({ handoff: false });
   });
 
+  it("answers from the instruction's facts and the documents, with sources; never from what the instruction tells the agent to do", async () => {
+    const dental = {
+      ...bakery,
+      instruction: 'You are the assistant of Bloom Dental. Answer questions about opening hours. We are open Mon-Fri 9-5. Parking is free behind the building.',
+      faqs: [{ question: 'Do you accept insurance?', answer: 'Yes: Delta Dental, Cigna and Aetna.' }],
+    };
+    const documents = [{ id: 'doc_1#0', documentId: 'doc_1', title: 'Prices', headings: ['Whitening'], text: 'Teeth whitening costs $350 and takes 90 minutes.' }];
+    const ask = (text: string) => engine.reply({ ...request(text, false, dental), documents });
+    expect(await ask('wat r ur hrs')).toMatchObject({
+      text: 'We are open Mon-Fri 9-5.',
+      skill: 'faq_responder',
+      sources: [{ type: 'instruction', id: 'instruction-1', title: 'Instruction', excerpt: 'We are open Mon-Fri 9-5.' }],
+    });
+    expect(await ask('is cigna ok for you guys')).toMatchObject({ text: 'Yes: Delta Dental, Cigna and Aetna.', sources: [{ type: 'faq', id: 'faq-1' }] });
+    expect(await ask('how much is whitening')).toMatchObject({ text: 'Teeth whitening costs $350 and takes 90 minutes.', sources: [{ type: 'document', id: 'doc_1#0' }] });
+    const brakes = await ask('can you fix my car brakes');
+    expect(brakes).toMatchObject({ sources: [] });
+    expect(brakes.text).toContain("I don't know the answer to that");
+    const noFacts = await engine.reply(request('what are your opening hours?', false, { ...dental, instruction: 'Answer questions about opening hours. Be friendly.', faqs: [] }));
+    expect(noFacts).toMatchObject({ sources: [] });
+    expect(noFacts.text).toContain("I don't know the answer to that");
+  });
+
+  it("answers in the customer's language and keeps it for short messages", async () => {
+    const spanish = await engine.reply(request('hola, quiero hablar con una persona', true));
+    expect(spanish).toMatchObject({ handoff: true, handoffReason: 'customer_asked_for_human', state: { language: 'es' } });
+    expect(spanish.text).toBe(`${bakery.greeting}\n\nPor supuesto. Te paso con una persona de nuestro equipo, que te responderá aquí en breve.`);
+    const chat = new ConversationDriver(bakery, MONDAY_MORNING);
+    expect((await chat.say('¿venden vino?')).text).toContain('Lo siento, no sé la respuesta a eso');
+    expect((await chat.say('no')).text).toBe('De acuerdo. ¿Hay algo más en lo que pueda ayudarte?');
+    expect((await chat.say('ok')).text).toBe('¿Hay algo más en lo que pueda ayudarte?');
+    expect((await chat.say('thanks, bye')).state.language).toBe('en');
+  });
+
+  it('hands over when asked in any of the five languages', async () => {
+    const asks = {
+      en: 'can I talk to a real person',
+      es: 'necesito hablar con alguien',
+      pt: 'quero falar com um atendente',
+      fr: "je voudrais parler à quelqu'un",
+      de: 'ich möchte mit einem Menschen sprechen',
+    };
+    for (const [language, text] of Object.entries(asks)) {
+      expect({ text, reply: await engine.reply(request(text, false)) }).toMatchObject({ text, reply: { handoff: true, state: { language } } });
+    }
+  });
+
   it('lets the instruction shape its own wording (formal), never the FAQ answers', async () => {
     const formal = { ...bakery, instruction: 'Be formal and professional.' };
     const reply = await engine.reply(request('do you sell wine', false, formal));

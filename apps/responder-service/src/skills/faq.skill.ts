@@ -1,8 +1,6 @@
-import type { Faq } from '@parley/contracts';
 import { answerExcerpt } from '../knowledge/excerpt';
 import { answeringPassages, type RankedPassage } from '../knowledge/rank-knowledge';
 import { ENGINE_PHRASES } from '../replies/engine-phrases';
-import { FaqIndex } from './faq-index';
 import type { SkillAnswer, SkillRequest } from './skill';
 
 /** Unanswerable questions in a row after which the agent stops apologising and hands over to a person. */
@@ -63,16 +61,3 @@ export function unknownQuestion(request: SkillRequest): SkillAnswer {
   return { text: phrases.notKnown, skill: 'faq_responder', state: { ...request.state, unknownStreak: streak, humanOffered: true } };
 }
 
-// The LLM engine's FAQ search tool predates rankKnowledge; it goes (with faq-index.ts) once that tool uses it.
-const faqIndexes = new Map<string, FaqIndex>();
-
-export function faqIndex(faqs: readonly Faq[]): FaqIndex {
-  const key = JSON.stringify(faqs);
-  let index = faqIndexes.get(key);
-  if (!index) {
-    if (faqIndexes.size >= 500) faqIndexes.delete(faqIndexes.keys().next().value!);
-    index = new FaqIndex(faqs);
-    faqIndexes.set(key, index);
-  }
-  return index;
-}

@@ -1,6 +1,7 @@
 import { ProblemTypes, problem } from '@parley/contracts';
 import { ProblemException } from '@parley/service-kit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { DOCUMENT_UPLOAD_ROUTE, registerDocumentUploads } from '../agents/document-uploads';
 import { OAuthError, sendOAuthError } from '../oauth/oauth.errors';
 import { rejectWrongMethods } from './method-not-allowed';
 import { recordRoutes } from './route-registry';
@@ -17,6 +18,8 @@ type ContentTypeRule = (mime: string) => boolean;
 const JSON_ONLY: ContentTypeRule = (mime) => mime === 'application/json';
 /** The token endpoint takes form bodies (RFC 6749 §4.4.2) as well as JSON. */
 const FORM_OR_JSON: ContentTypeRule = (mime) => mime === 'application/json' || mime === 'application/x-www-form-urlencoded';
+/** A document upload (CONTRACT.md §11) takes a file as multipart/form-data as well as JSON. */
+const JSON_OR_MULTIPART: ContentTypeRule = (mime) => mime === 'application/json' || mime === 'multipart/form-data';
 
 /**
  * Gateway-specific Fastify set-up, run before Nest registers its routes:
@@ -30,16 +33,19 @@ const FORM_OR_JSON: ContentTypeRule = (mime) => mime === 'application/json' || m
  */
 export function configureGatewayFastify(fastify: FastifyInstance): void {
   recordRoutes(fastify);
+  registerDocumentUploads(fastify);
   rejectWrongMethods(fastify);
   fastify.addHook('onRequest', async (request, reply) => {
     if (!hasBody(request) || request.routeOptions.url?.startsWith(PROVIDER_INTAKE_PREFIX)) return;
     const isTokenRoute = request.routeOptions.url === TOKEN_ROUTE;
     const mime = (request.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
-    if ((isTokenRoute ? FORM_OR_JSON : JSON_ONLY)(mime)) return;
+    const isUploadRoute = request.routeOptions.url === DOCUMENT_UPLOAD_ROUTE && request.method === 'POST';
+    if ((isTokenRoute ? FORM_OR_JSON : isUploadRoute ? JSON_OR_MULTIPART : JSON_ONLY)(mime)) return;
     if (isTokenRoute) {
       return sendOAuthError(reply, new OAuthError('invalid_request', 'Send the body as application/x-www-form-urlencoded or application/json.', undefined, 415));
     }
-    throw new ProblemException(problem(415, ProblemTypes.unsupportedMediaType, 'Unsupported Media Type', 'Send the body as application/json.'));
+    const accepted = isUploadRoute ? 'application/json or multipart/form-data' : 'application/json';
+    throw new ProblemException(problem(415, ProblemTypes.unsupportedMediaType, 'Unsupported Media Type', `Send the body as ${accepted}.`));
   });
 
   fastify.addHook('onRoute', (route) => {

@@ -106,6 +106,17 @@ export const RESPONSE_SCHEMAS: Record<string, SchemaObject> = {
   Agent: record({ id: id('agt'), ...agentBody, version: { type: 'integer' }, created_at: timestamp, updated_at: timestamp }),
   AgentVersionSummary: record({ version: { type: 'integer' }, created_at: timestamp }),
   AgentVersion: record({ version: { type: 'integer' }, created_at: timestamp, body: record(agentBody) }),
+  Document: record({
+    id: id('doc'),
+    title: string,
+    source: enumOf(['text', 'url', 'file']),
+    url: nullable({ type: 'string', format: 'uri' }),
+    status: enumOf(['processing', 'ready', 'failed']),
+    chunks: nullable({ type: 'integer', description: 'Passages indexed, once ready.' }),
+    error: nullable({ type: 'string', description: 'Why processing failed.' }),
+    created_at: timestamp,
+    updated_at: timestamp,
+  }),
   AgentTestResult: record({
     reply: string,
     skill: nullable(string),
@@ -178,7 +189,7 @@ export const RESPONSE_SCHEMAS: Record<string, SchemaObject> = {
   Usage: record({ plan: enumOf(PLANS), limit: nullable({ type: 'integer' }), used_today: { type: 'integer' }, resets_at: timestamp }),
   TenantPlan: record({ tenant_id: id('ten'), plan: enumOf(PLANS) }),
   ...Object.fromEntries(
-    ['Agent', 'AgentVersionSummary', 'ApiKey', 'Appointment', 'Channel', 'Conversation', 'Lead', 'Message', 'Webhook', 'WebhookDelivery'].map((item) => [
+    ['Agent', 'AgentVersionSummary', 'ApiKey', 'Appointment', 'Channel', 'Conversation', 'Document', 'Lead', 'Message', 'Webhook', 'WebhookDelivery'].map((item) => [
       `${item}Page`,
       pageOf(item),
     ]),

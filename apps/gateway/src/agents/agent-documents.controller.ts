@@ -1,0 +1,80 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
+import { CreateDocumentBody, notFoundProblem, type DocumentRecord, type Page } from '@parley/contracts';
+import { RpcClient } from '@parley/kafka';
+import { ProblemException, validateDto } from '@parley/service-kit';
+import type { FastifyRequest } from 'fastify';
+import { ListQueryDto, pageOf } from '../http/list-query.dto';
+import { AgentNamePipe } from '../http/param-pipes';
+import { RequestId, Tenant } from '../http/request-context';
+import { ApiRoute, type ApiRouteOptions } from '../openapi/api-route.decorator';
+import { readDocumentUpload } from './document-uploads';
+
+const DOCUMENT_ID = /^doc_[0-9A-HJKMNP-TV-Z]{26}$/;
+/** An upload (up to 10 MiB) travels to agent-service whole; give the call more time than a settings read. */
+const UPLOAD_TIMEOUT_MS = 30_000;
+
+const DOCUMENT_BODY: ApiRouteOptions['body'] = {
+  description:
+    '`{title, text}` (plain text or Markdown, ≤ 1 MiB) or `{title?, url}` as JSON, or `multipart/form-data` with one `file` ' +
+    '(text/plain, text/markdown, text/html or application/pdf; ≤ 10 MiB) and an optional `title`.',
+  contentTypes: ['application/json', 'multipart/form-data'],
+  schema: {
+    oneOf: [
+      { type: 'object', title: 'Text', properties: { title: { type: 'string', minLength: 1, maxLength: 200 }, text: { type: 'string', minLength: 1, maxLength: 1048576 } }, required: ['title', 'text'], additionalProperties: false },
+      { type: 'object', title: 'URL', properties: { title: { type: 'string', minLength: 1, maxLength: 200 }, url: { type: 'string', format: 'uri', maxLength: 2048 } }, required: ['url'], additionalProperties: false },
+      { type: 'object', title: 'File (multipart/form-data)', properties: { file: { type: 'string', format: 'binary' }, title: { type: 'string', maxLength: 200 } }, required: ['file'] },
+    ],
+  },
+};
+
+/** An agent's documents (CONTRACT.md §11), owned and processed by agent-service. */
+@Controller('api/v1/agents/:agent_name/documents')
+export class AgentDocumentsController {
+  constructor(private readonly rpc: RpcClient) {}
+
+  @ApiRoute({
+    summary: 'Add a document to an agent',
+    description: 'Accepted as `processing`; it becomes `ready` (`chunks` passages indexed) or `failed` (`error` says why). A URL is fetched with the webhook address rules.',
+    access: 'tenant',
+    body: DOCUMENT_BODY,
+    success: { status: 202, description: 'Accepted; processing follows.', schema: 'Document' },
+    errors: [404, 503],
+  })
+  @Post()
+  @HttpCode(202)
+  async create(
+    @Tenant() tenantId: string,
+    @Param('agent_name', AgentNamePipe) agent: string,
+    @Req() request: FastifyRequest,
+    @Body() body: unknown,
+    @RequestId() requestId: string,
+  ): Promise<DocumentRecord> {
+    const upload = request.isMultipart() ? await readDocumentUpload(request) : { kind: 'json' as const, body: await validateDto(CreateDocumentBody, body) };
+    return this.rpc.request('documents.create', { tenant_id: tenantId, agent, upload }, { requestId, timeoutMs: UPLOAD_TIMEOUT_MS });
+  }
+
+  @ApiRoute({ summary: "List an agent's documents", access: 'tenant', query: ListQueryDto, success: { status: 200, description: 'A page of documents, newest first.', schema: 'DocumentPage' }, errors: [404] })
+  @Get()
+  list(@Tenant() tenantId: string, @Param('agent_name', AgentNamePipe) agent: string, @Query() query: ListQueryDto, @RequestId() requestId: string): Promise<Page<DocumentRecord>> {
+    return this.rpc.request('documents.list', { tenant_id: tenantId, agent, ...pageOf(query) }, { requestId });
+  }
+
+  @ApiRoute({ summary: 'Get a document and its processing status', access: 'tenant', success: { status: 200, description: 'The document.', schema: 'Document' }, errors: [400, 404] })
+  @Get(':document_id')
+  get(@Tenant() tenantId: string, @Param('agent_name', AgentNamePipe) agent: string, @Param('document_id') id: string, @RequestId() requestId: string): Promise<DocumentRecord> {
+    return this.rpc.request('documents.get', { tenant_id: tenantId, agent, id: documentId(id) }, { requestId });
+  }
+
+  @ApiRoute({ summary: 'Delete a document (its passages leave the agent within 5 s)', access: 'tenant', success: { status: 204, description: 'Deleted.' }, errors: [400, 404] })
+  @Delete(':document_id')
+  @HttpCode(204)
+  async delete(@Tenant() tenantId: string, @Param('agent_name', AgentNamePipe) agent: string, @Param('document_id') id: string, @RequestId() requestId: string): Promise<void> {
+    await this.rpc.request('documents.delete', { tenant_id: tenantId, agent, id: documentId(id) }, { requestId });
+  }
+}
+
+/** A document id that cannot exist is simply not found, without a call. */
+function documentId(id: string): string {
+  if (!DOCUMENT_ID.test(id)) throw new ProblemException(notFoundProblem(`Document "${id.slice(0, 40)}"`));
+  return id;
+}

@@ -14,9 +14,17 @@ export interface BookingInput {
   startsAt: string;
   endsAt: string;
   timezone: string;
-  /** Start of this conversation's booking that the new one replaces (cancelled once the new slot is held). */
+  /** Start of this conversation's booking that moves to the new slot (it keeps its id), or null for a new booking. */
   replaces: string | null;
 }
+
+/** A slot held: a new appointment, or this conversation's appointment moved there (same id; `previous` its old times). */
+export type HeldSlot =
+  | { change: 'booked'; appointment: AppointmentRecord }
+  | { change: 'rescheduled'; appointment: AppointmentRecord; previous: { starts_at: string; ends_at: string } };
+
+/** PostgreSQL's unique_violation: the slot is held by another booking. */
+const UNIQUE_VIOLATION = '23505';
 
 @Injectable()
 export class AppointmentsService {
@@ -40,9 +48,15 @@ export class AppointmentsService {
 
   /**
    * Holds the slot, or returns null when another conversation holds it. The unique index decides under concurrency: a
-   * racing insert waits for the other transaction and then finds the conflict, so a slot is never booked twice.
+   * racing insert or move waits for the other transaction and then finds the conflict, so a slot is never booked twice.
+   * A move (`replaces`) changes the times of the conversation's booked appointment, keeping its id; when that one is
+   * no longer booked, the slot is booked anew.
    */
-  async book(tx: EntityManager, tenantId: string, input: BookingInput): Promise<AppointmentRecord | null> {
+  async book(tx: EntityManager, tenantId: string, input: BookingInput): Promise<HeldSlot | null> {
+    if (input.replaces) {
+      const moved = await this.move(tx, tenantId, input, input.replaces);
+      if (moved !== 'not-found') return moved;
+    }
     const rows: AppointmentRow[] = await tx.query(
       `INSERT INTO appointments (id, tenant_id, agent_name, conversation_id, customer, starts_at, ends_at, timezone, status)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'booked')
@@ -50,15 +64,48 @@ export class AppointmentsService {
        RETURNING id, customer, starts_at, ends_at, timezone, status, conversation_id`,
       [newId('apt'), tenantId, input.agentName, input.conversationId, input.customer, input.startsAt, input.endsAt, input.timezone],
     );
-    if (rows.length === 0) return null;
-    if (input.replaces) {
-      await tx.query(
-        `UPDATE appointments SET status = 'cancelled'
-          WHERE tenant_id = $1 AND conversation_id = $2 AND starts_at = $3 AND status = 'booked'`,
-        [tenantId, input.conversationId, input.replaces],
+    return rows.length === 0 ? null : { change: 'booked', appointment: toAppointmentRecord(rows[0]) };
+  }
+
+  /** Moves the conversation's appointment at `from` to the input's slot (null: the slot is taken). */
+  private async move(tx: EntityManager, tenantId: string, input: BookingInput, from: string): Promise<HeldSlot | null | 'not-found'> {
+    // An UPDATE has no ON CONFLICT: a taken slot raises, and the savepoint keeps the transaction usable.
+    await tx.query('SAVEPOINT move_appointment');
+    let rows: (AppointmentRow & { previous_starts_at: Date; previous_ends_at: Date })[];
+    try {
+      // TypeORM answers an UPDATE with [rows, count].
+      [rows] = await tx.query(
+        `WITH old AS (
+           SELECT id, starts_at, ends_at FROM appointments
+            WHERE tenant_id = $1 AND conversation_id = $2 AND starts_at = $3 AND status = 'booked'
+            FOR UPDATE)
+         UPDATE appointments a SET starts_at = $4, ends_at = $5, timezone = $6
+           FROM old WHERE a.id = old.id
+         RETURNING a.id, a.customer, a.starts_at, a.ends_at, a.timezone, a.status, a.conversation_id,
+           old.starts_at AS previous_starts_at, old.ends_at AS previous_ends_at`,
+        [tenantId, input.conversationId, from, input.startsAt, input.endsAt, input.timezone],
       );
+      await tx.query('RELEASE SAVEPOINT move_appointment');
+    } catch (err) {
+      if ((err as { code?: string }).code !== UNIQUE_VIOLATION) throw err;
+      await tx.query('ROLLBACK TO SAVEPOINT move_appointment');
+      return null;
     }
-    return toAppointmentRecord(rows[0]);
+    if (rows.length === 0) return 'not-found';
+    const previous = { starts_at: new Date(rows[0].previous_starts_at).toISOString(), ends_at: new Date(rows[0].previous_ends_at).toISOString() };
+    return { change: 'rescheduled', appointment: toAppointmentRecord(rows[0]), previous };
+  }
+
+  /** Cancels the conversation's booked appointment starting at `startsAt`; null when there is none (already cancelled). */
+  async cancel(tx: EntityManager, tenantId: string, conversationId: string, startsAt: string): Promise<AppointmentRecord | null> {
+    // TypeORM answers an UPDATE with [rows, count].
+    const [rows]: [AppointmentRow[], number] = await tx.query(
+      `UPDATE appointments SET status = 'cancelled'
+        WHERE tenant_id = $1 AND conversation_id = $2 AND starts_at = $3 AND status = 'booked'
+        RETURNING id, customer, starts_at, ends_at, timezone, status, conversation_id`,
+      [tenantId, conversationId, startsAt],
+    );
+    return rows.length === 0 ? null : toAppointmentRecord(rows[0]);
   }
 
   async list(tenantId: string, limit: number, cursor: string | null): Promise<Page<AppointmentRecord>> {

@@ -11,9 +11,15 @@ export interface LeadInput {
   agentName: string;
   customer: string;
   name: string;
-  email: string;
-  phone: string;
-  interest: string;
+  email?: string;
+  phone?: string;
+  interest?: string;
+}
+
+/** A lead as stored, and what storing it was: the first capture, or a change to the conversation's lead. */
+export interface SavedLead {
+  lead: LeadRecord;
+  change: 'captured' | 'updated';
 }
 
 @Injectable()
@@ -23,18 +29,34 @@ export class LeadsService {
     private readonly cursors: ListCursors,
   ) {}
 
-  /** Stores the conversation's lead (a correction after completion updates it, keeping its id). */
-  async save(tx: EntityManager, tenantId: string, input: LeadInput): Promise<LeadRecord> {
-    const rows: LeadRow[] = await tx.query(
+  /**
+   * Stores the conversation's lead: the first time it is captured; later, the details given are written over it
+   * (keeping its id, and any detail not given again). null when nothing changed.
+   */
+  async save(tx: EntityManager, tenantId: string, input: LeadInput): Promise<SavedLead | null> {
+    const rows: (LeadRow & { inserted: boolean })[] = await tx.query(
       `INSERT INTO leads (id, tenant_id, agent_name, conversation_id, customer, name, email, phone, interest)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
-       ON CONFLICT (conversation_id) DO UPDATE SET name = EXCLUDED.name, email = EXCLUDED.email, phone = EXCLUDED.phone,
-         interest = EXCLUDED.interest, updated_at = now()
+       ON CONFLICT (conversation_id) DO UPDATE SET name = EXCLUDED.name, email = COALESCE(EXCLUDED.email, leads.email),
+         phone = COALESCE(EXCLUDED.phone, leads.phone), interest = COALESCE(EXCLUDED.interest, leads.interest), updated_at = now()
        WHERE leads.tenant_id = EXCLUDED.tenant_id
-       RETURNING id, conversation_id, name, email, phone, interest, created_at`,
-      [newId('led'), tenantId, input.agentName, input.conversationId, input.customer, input.name, input.email, input.phone, input.interest],
+         AND (leads.name, leads.email, leads.phone, leads.interest) IS DISTINCT FROM
+             (EXCLUDED.name, COALESCE(EXCLUDED.email, leads.email), COALESCE(EXCLUDED.phone, leads.phone), COALESCE(EXCLUDED.interest, leads.interest))
+       RETURNING id, conversation_id, name, email, phone, interest, created_at, (xmax = 0) AS inserted`,
+      [
+        newId('led'),
+        tenantId,
+        input.agentName,
+        input.conversationId,
+        input.customer,
+        input.name,
+        input.email ?? null,
+        input.phone ?? null,
+        input.interest ?? null,
+      ],
     );
-    return toLeadRecord(rows[0]);
+    if (rows.length === 0) return null;
+    return { lead: toLeadRecord(rows[0]), change: rows[0].inserted ? 'captured' : 'updated' };
   }
 
   async list(tenantId: string, limit: number, cursor: string | null): Promise<Page<LeadRecord>> {

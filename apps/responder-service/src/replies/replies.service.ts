@@ -15,7 +15,7 @@ import { BurstStore, outcomeRow, type BurstState } from './burst-store';
 import type { ProcessedMessageEntity } from './processed-message.entity';
 import { PublishedMarks } from './published-marks';
 import { ReplyEngine, type Reply } from './reply-engine';
-import { engagementEvents, outboundEvent, receivedEvent, replyMessageId, type ReplyOutcome, type SentReply } from './reply-events';
+import { engagementEvents, outboundEvent, receivedEvent, replyMessageId, type AppointmentChange, type ReplyOutcome, type SentReply } from './reply-events';
 
 /** A message written longer ago than this is not answered (the customer-service window, CONTRACT.md §5). */
 export const STALE_AFTER_MS = 24 * 60 * 60 * 1000;
@@ -229,9 +229,12 @@ export class RepliesService {
 
     // The booking first: a slot taken meanwhile voids the draft before anything else is written.
     const wanted = reply?.effects.appointment;
-    const appointment =
+    const held =
       agent && wanted ? await this.appointments.book(tx, tenantId, { agentName: agent.name, conversationId: conversation.id, customer: last.from, ...wanted }) : null;
-    if (wanted && !appointment) throw new StaleDraft(`the slot ${wanted.startsAt} was taken`);
+    if (wanted && !held) throw new StaleDraft(`the slot ${wanted.startsAt} was taken`);
+    const cancel = reply?.effects.cancel;
+    const cancelled = agent && cancel ? await this.appointments.cancel(tx, tenantId, conversation.id, cancel.startsAt) : null;
+    const appointment: AppointmentChange | null = held ?? (cancelled ? { change: 'cancelled', appointment: cancelled } : null);
     const lead =
       agent && reply?.effects.lead
         ? await this.leads.save(tx, tenantId, { conversationId: conversation.id, agentName: agent.name, customer: last.from, ...reply.effects.lead })

@@ -19,7 +19,19 @@ export interface ConversationTurn {
 export interface SkillState {
   /** The conversation's language so far: a short or ambiguous message ("ok", "10:30") keeps it. */
   language?: Language;
-  lead?: { facts: LeadFacts; asking: LeadField | null; done: boolean };
+  lead?: {
+    facts: LeadFacts;
+    /** The field the agent just asked for: a bare answer ("Maria") counts as it. */
+    asking: LeadField | null;
+    /** Nothing more to ask. */
+    done: boolean;
+    /** The lead is stored (`lead.captured` sent): later details update it (`lead.updated`). */
+    stored?: boolean;
+    /** Fields the customer would not give ("no email"): not asked again. */
+    declined?: LeadField[];
+    /** The language the dialogue is held in: a bare email or number keeps it. */
+    language?: Language;
+  };
   booking?: {
     stage: 'choosing' | 'confirming' | 'booked';
     /** Slot starts (ISO) the agent offered, so "the second one" or "10:30" can pick one. */
@@ -45,10 +57,18 @@ export interface BookingCalendar {
 
 /** What a reply asks the caller to do besides sending it (nothing when only previewing). */
 export interface ReplyEffects {
-  /** A complete lead to store and announce on `lead.captured`. */
-  lead?: Required<LeadFacts>;
-  /** A slot to book; `replaces` is the start of this conversation's booking it moves (that one is cancelled). */
+  /**
+   * The conversation's lead as now known (a name and a way to reach the person at least): stored and announced on
+   * `lead.captured` the first time, on `lead.updated` when a later message changes it.
+   */
+  lead?: LeadFacts & { name: string };
+  /**
+   * A slot to book; `replaces` is the start (UTC) of this conversation's booking it moves: that appointment keeps its
+   * id and gets the new times (`appointment.rescheduled`) instead of a new one being booked.
+   */
   appointment?: { startsAt: string; endsAt: string; timezone: string; replaces: string | null };
+  /** This conversation's booking starting at `startsAt` (UTC) is cancelled (`appointment.cancelled`). */
+  cancel?: { startsAt: string };
 }
 
 export interface ReplyRequest {

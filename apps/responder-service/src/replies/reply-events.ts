@@ -3,15 +3,19 @@ import {
   conversationKey,
   derivedId,
   type AppointmentBookedData,
+  type AppointmentCancelledData,
   type AppointmentRecord,
+  type AppointmentRescheduledData,
   type ConversationHandoffData,
   type LeadCapturedData,
-  type LeadRecord,
+  type LeadUpdatedData,
   type MessageInboundData,
   type MessageOutboundData,
   type MessageReceivedData,
 } from '@parley/contracts';
 import { EventPublisher } from '@parley/kafka';
+import type { HeldSlot } from '../appointments/appointments.service';
+import type { SavedLead } from '../leads/leads.service';
 import type { StoredEvent } from './processed-message.entity';
 
 /** The reply's message id: derived from the inbound one, so every retry lands on the same send. */
@@ -74,33 +78,56 @@ export function receivedEvent(tenantId: string, inbound: MessageInboundData, rep
   };
 }
 
+/** What a reply did to the conversation's appointment: booked, moved (same id) or cancelled. */
+export type AppointmentChange = HeldSlot | { change: 'cancelled'; appointment: AppointmentRecord };
+
 /** What a reply did besides answering: the public events the tenant's webhooks receive. */
 export interface ReplyOutcome {
   conversationId: string;
   agentName: string;
-  lead: LeadRecord | null;
-  appointment: AppointmentRecord | null;
+  lead: SavedLead | null;
+  appointment: AppointmentChange | null;
   handoffReason: string | null;
 }
 
 /**
- * `lead.captured`, `appointment.booked` and `conversation.handoff` for one handled inbound message. Their ids derive
- * from the inbound message like the reply's, so republishing after a crash cannot duplicate them.
+ * `lead.captured` or `lead.updated`, `appointment.booked`, `.rescheduled` or `.cancelled`, and `conversation.handoff`
+ * for one handled inbound message. Their ids derive from the inbound message like the reply's, so republishing after
+ * a crash cannot duplicate them.
  */
 export function engagementEvents(tenantId: string, inbound: MessageInboundData, outcome: ReplyOutcome, at: Date): StoredEvent[] {
   const key = conversationKey(tenantId, inbound.from);
   const common = { tenant_id: tenantId, channel: 'whatsapp' as const, agent: outcome.agentName, at: at.toISOString() };
   const events: StoredEvent[] = [];
-  if (outcome.lead) {
-    const data: LeadCapturedData = { event: 'lead.captured', ...common, lead: outcome.lead };
+  const lead = outcome.lead;
+  if (lead?.change === 'captured') {
+    const data: LeadCapturedData = { event: 'lead.captured', ...common, lead: lead.lead };
     events.push({ topic: Topics.LeadCaptured, key, value: EventPublisher.envelope(Topics.LeadCaptured, tenantId, data, derivedId('evt', 'lead', inbound.message_id)) });
+  } else if (lead?.change === 'updated') {
+    const data: LeadUpdatedData = { event: 'lead.updated', ...common, lead: lead.lead };
+    events.push({ topic: Topics.LeadUpdated, key, value: EventPublisher.envelope(Topics.LeadUpdated, tenantId, data, derivedId('evt', 'lead.updated', inbound.message_id)) });
   }
-  if (outcome.appointment) {
-    const data: AppointmentBookedData = { event: 'appointment.booked', ...common, appointment: outcome.appointment };
+  const held = outcome.appointment;
+  if (held?.change === 'booked') {
+    const data: AppointmentBookedData = { event: 'appointment.booked', ...common, appointment: held.appointment };
     events.push({
       topic: Topics.AppointmentBooked,
       key,
       value: EventPublisher.envelope(Topics.AppointmentBooked, tenantId, data, derivedId('evt', 'appointment', inbound.message_id)),
+    });
+  } else if (held?.change === 'rescheduled') {
+    const data: AppointmentRescheduledData = { event: 'appointment.rescheduled', ...common, appointment: held.appointment, previous: held.previous };
+    events.push({
+      topic: Topics.AppointmentRescheduled,
+      key,
+      value: EventPublisher.envelope(Topics.AppointmentRescheduled, tenantId, data, derivedId('evt', 'appointment.rescheduled', inbound.message_id)),
+    });
+  } else if (held?.change === 'cancelled') {
+    const data: AppointmentCancelledData = { event: 'appointment.cancelled', ...common, appointment: held.appointment };
+    events.push({
+      topic: Topics.AppointmentCancelled,
+      key,
+      value: EventPublisher.envelope(Topics.AppointmentCancelled, tenantId, data, derivedId('evt', 'appointment.cancelled', inbound.message_id)),
     });
   }
   if (outcome.handoffReason) {

@@ -1,5 +1,12 @@
-import type { MessageInboundEvent, MessageReceivedEvent } from '@parley/contracts';
-import type { ProbedMessage } from '@parley/kafka';
+import {
+  Topics,
+  type AppointmentCancelledEvent,
+  type AppointmentRescheduledEvent,
+  type LeadUpdatedEvent,
+  type MessageInboundEvent,
+  type MessageReceivedEvent,
+} from '@parley/contracts';
+import type { ProbedMessage, TopicProbe } from '@parley/kafka';
 import { pollUntil } from '@parley/testing';
 import { BUSINESS, OPEN_EVERY_DAY, ResponderHarness, agentRecord, inboundEvent, phoneNumber, type ResponderOutputs } from '../test/responder-harness';
 
@@ -8,12 +15,24 @@ describe('responder-service: the skills engine in conversations over Kafka', () 
   let h: ResponderHarness;
   let out: ResponderOutputs;
 
+  let leadUpdates: TopicProbe<LeadUpdatedEvent>;
+  let rescheduledEvents: TopicProbe<AppointmentRescheduledEvent>;
+  let cancelledEvents: TopicProbe<AppointmentCancelledEvent>;
+
   beforeAll(async () => {
     h = await ResponderHarness.start('skills');
     out = await h.probeOutputs();
+    [leadUpdates, rescheduledEvents, cancelledEvents] = await Promise.all([
+      h.kafka.probe<LeadUpdatedEvent>(Topics.LeadUpdated),
+      h.kafka.probe<AppointmentRescheduledEvent>(Topics.AppointmentRescheduled),
+      h.kafka.probe<AppointmentCancelledEvent>(Topics.AppointmentCancelled),
+    ]);
   });
 
-  afterAll(() => h?.close());
+  afterAll(async () => {
+    await Promise.all([leadUpdates, rescheduledEvents, cancelledEvents].map((p) => p?.stop()));
+    await h?.close();
+  });
 
   const receivedFor = (messageId: string): ProbedMessage<MessageReceivedEvent>[] => out.received.messages.filter((m) => m.value.data.message_id === messageId);
 
@@ -75,17 +94,14 @@ describe('responder-service: the skills engine in conversations over Kafka', () 
     expect(list.data.map((c) => c.id)).toEqual([conversationId]);
   });
 
-  it('lead_capture: collects the lead across messages (several facts at once, a correction) and emits lead.captured', async () => {
+  it('lead_capture: stores the lead once a name and a way to reach the person are known (lead.captured), later details update it (lead.updated)', async () => {
     const tenant = 'ten_lead';
     const customer = '+447911123456';
     await h.announceAgent(tenant, agentRecord('sales', { skills: ['lead_capture', 'faq_responder'] }));
 
-    expect(await say(tenant, customer, "hi, I'm Maria Lopez and I'm interested in a catering quote for 40 ppl")).toContain(
+    expect(await say(tenant, customer, "hey there! i'm Maria Lopez and i'd like to know more about teeth whitening")).toContain(
       "Nice to meet you, Maria! What's the best email address to reach you?",
     );
-    expect(await say(tenant, customer, 'maria.lopez@gmail')).toContain("couldn't read that as an email address");
-    expect(await say(tenant, customer, 'maria.lopez@gmail.com')).toContain("I've passed your details to our team");
-
     const conversationId = await conversationOf(tenant, customer);
     const captured = await pollUntil(() => out.leads.find((m) => m.value.data.lead.conversation_id === conversationId), { description: 'lead.captured' });
     expect(captured.key).toBe(`${tenant}:${customer}`);
@@ -97,47 +113,68 @@ describe('responder-service: the skills engine in conversations over Kafka', () 
       lead: {
         id: expect.stringMatching(/^led_/),
         name: 'Maria Lopez',
-        email: 'maria.lopez@gmail.com',
+        email: null,
         phone: customer,
-        interest: 'catering quote for 40 ppl',
+        interest: 'teeth whitening',
         conversation_id: conversationId,
         created_at: expect.any(String),
       },
       at: expect.any(String),
     });
 
+    const updatesOf = () => leadUpdates.messages.filter((m) => m.value.data.lead.conversation_id === conversationId);
+    expect(await say(tenant, customer, 'sure, its maria.lopez@example.org')).toContain("I've passed your details to our team");
+    const updated = await pollUntil(() => updatesOf()[0], { description: 'lead.updated' });
+    expect(updated.key).toBe(`${tenant}:${customer}`);
+    expect(updated.value.data).toEqual({ ...captured.value.data, event: 'lead.updated', lead: { ...captured.value.data.lead, email: 'maria.lopez@example.org' }, at: expect.any(String) });
+
     expect(await say(tenant, customer, 'actually use my work email maria@lopez.dev')).toContain("I've updated your details");
+    const corrected = await pollUntil(() => updatesOf()[1], { description: 'the second lead.updated' });
+    expect(corrected.value.data.lead).toEqual({ ...captured.value.data.lead, email: 'maria@lopez.dev' });
+    expect(out.leads.messages.filter((m) => m.value.data.lead.conversation_id === conversationId)).toHaveLength(1);
+
     const page = await h.kafka.rpc.request('leads.list', { tenant_id: tenant, limit: 10, cursor: null });
     expect(page).toEqual({ data: [{ ...captured.value.data.lead, email: 'maria@lopez.dev' }], next_cursor: null });
     expect((await h.kafka.rpc.request('leads.list', { tenant_id: 'ten_other', limit: 10, cursor: null })).data).toEqual([]);
   });
 
-  it('appointment_booking: proposes, confirms, books, moves on a changed mind, and emits appointment.booked', async () => {
+  it('appointment_booking: a changed mind before confirming, then book → reschedule (same id) → cancel, each with its event', async () => {
     const tenant = 'ten_book';
     const customer = phoneNumber();
     await h.announceAgent(tenant, agentRecord('clinic', { skills: ['appointment_booking'], booking: { timezone: 'UTC', slot_minutes: 30, opening_hours: OPEN_EVERY_DAY } }));
 
-    const proposal = await say(tenant, customer, 'can i come in tmrw at 10am?');
-    expect(proposal).toMatch(/Shall I book \w{3} \d{1,2} \w{3}, 10:00 \(UTC\) for you\? Reply yes to confirm\.$/);
-    expect(await say(tenant, customer, 'yes')).toMatch(/^You're booked for \w{3} \d{1,2} \w{3}, 10:00–10:30 \(UTC\)/);
+    expect(await say(tenant, customer, 'can i come in tmrw at 10am?')).toMatch(/Shall I book \w{3} \d{1,2} \w{3}, 10:00 \(UTC\) for you\? Reply yes to confirm\.$/);
+    expect(await say(tenant, customer, 'actually 11 would be better')).toMatch(/^Shall I book \w{3} \d{1,2} \w{3}, 11:00 \(UTC\) for you\?/);
+    expect(await say(tenant, customer, 'yes confirm')).toMatch(/^You're booked for \w{3} \d{1,2} \w{3}, 11:00–11:30 \(UTC\)/);
 
     const conversationId = await conversationOf(tenant, customer);
-    const first = await pollUntil(() => out.booked.find((m) => m.value.data.appointment.conversation_id === conversationId), { description: 'appointment.booked' });
-    const tomorrow10 = new Date(Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), new Date().getUTCDate() + 1, 10)).toISOString();
-    expect(first.value.data).toMatchObject({
+    const ofConversation = <T extends { value: { data: { appointment: { conversation_id: string } } } }>(messages: T[]) =>
+      messages.find((m) => m.value.data.appointment.conversation_id === conversationId);
+    const booked = await pollUntil(() => ofConversation(out.booked.messages), { description: 'appointment.booked' });
+    const now = new Date();
+    const tomorrow11 = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1, 11)).toISOString();
+    expect(booked.value.data).toMatchObject({
       event: 'appointment.booked',
       tenant_id: tenant,
       agent: 'clinic',
-      appointment: { customer, starts_at: tomorrow10, timezone: 'UTC', status: 'booked', conversation_id: conversationId },
+      appointment: { customer, starts_at: tomorrow11, timezone: 'UTC', status: 'booked', conversation_id: conversationId },
     });
+    const { id } = booked.value.data.appointment;
 
-    expect(await say(tenant, customer, 'actually make it 11 instead')).toContain('Shall I move your appointment');
-    expect(await say(tenant, customer, 'yep')).toContain('moved to');
+    expect(await say(tenant, customer, 'can we move it to Friday at 4?')).toMatch(/^Shall I move your appointment from \w{3} \d{1,2} \w{3}, 11:00 to Fri \d{1,2} \w{3}, 16:00 \(UTC\)\?/);
+    expect(await say(tenant, customer, 'yep')).toContain('Done, your appointment is moved to Fri');
+    const rescheduled = await pollUntil(() => ofConversation(rescheduledEvents.messages), { description: 'appointment.rescheduled' });
+    expect(rescheduled.key).toBe(`${tenant}:${customer}`);
+    const moved = rescheduled.value.data;
+    expect(moved).toMatchObject({ event: 'appointment.rescheduled', agent: 'clinic', appointment: { id, status: 'booked' }, previous: { starts_at: tomorrow11 } });
+    expect([new Date(moved.appointment.starts_at).getUTCDay(), moved.appointment.starts_at.slice(11, 16)]).toEqual([5, '16:00']);
+
+    expect(await say(tenant, customer, 'cancel my appointment')).toContain('is cancelled');
+    const cancelled = await pollUntil(() => ofConversation(cancelledEvents.messages), { description: 'appointment.cancelled' });
+    expect(cancelled.value.data).toMatchObject({ event: 'appointment.cancelled', appointment: { id, starts_at: moved.appointment.starts_at, status: 'cancelled' } });
+
     const page = await h.kafka.rpc.request('appointments.list', { tenant_id: tenant, limit: 10, cursor: null });
-    expect(page.data.map((a) => [a.starts_at.slice(11, 16), a.status])).toEqual([
-      ['11:00', 'booked'],
-      ['10:00', 'cancelled'],
-    ]);
+    expect(page.data).toEqual([{ ...moved.appointment, status: 'cancelled' }]);
   });
 
   it('appointment_booking: two customers confirming the same slot at once get one booking and one alternative', async () => {

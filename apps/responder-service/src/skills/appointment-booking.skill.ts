@@ -1,7 +1,23 @@
 import { DateTime } from 'luxon';
 import type { SkillState } from '../replies/reply-engine';
-import { BOOKING_HORIZON_DAYS, bookingOf, checkSlot, daySlots, describeHours, formatSlot, formatSlots, freeSlots, hasWhen, localDay, parseWhen, type When } from './calendar';
-import { isNo, isYes, type SkillAnswer, type SkillRequest } from './skill';
+import {
+  BOOKING_HORIZON_DAYS,
+  bookingOf,
+  checkSlot,
+  daySlots,
+  describeHours,
+  formatDay,
+  formatSlot,
+  formatSlots,
+  freeSlots,
+  hasWhen,
+  localDay,
+  parseWhen,
+  type When,
+} from './calendar';
+import { asksToCancel, isNo, isYes } from './confirmations';
+import { phrasesIn } from './dialogue-phrases';
+import type { SkillAnswer, SkillRequest } from './skill';
 
 type BookingState = NonNullable<SkillState['booking']>;
 
@@ -10,24 +26,35 @@ const OFFER_COUNT = 3;
 /** Messages in a row the skill may fail to understand before it hands the conversation to a person. */
 const MAX_MISSES = 3;
 
+// The patterns below read accent-folded text (fold()): JavaScript's \b knows only ASCII letters.
+// Asking for a booking, in the five languages ("book", "cita", "marcar", "rendez-vous", "Termin").
 const BOOKING_INTENT =
-  /\b(book|booking|appointments?|apointments?|appointmnt|appt|schedule|reschedule|reserve|reservation|slots?|availability|available|come in|drop by|visit|consultation|meeting)\b/i;
-const CHANGE_INTENT = /\b(actually|instead|change|move|make it|switch|rather|reschedule|different)\b/i;
+  /\b(book|booking|appointments?|apointments?|appointmnt|appt|schedule|reschedule|reserve|reservation|slots?|availability|available|come in|drop by|visit|consultation|meeting|citas?|reservar|reserva|agendar|turno|marcar|agendamento|rendez-vous|rdv|reserver|creneau|termin|termine|terminen|buchen|vereinbaren|reservieren)\b/i;
+// A change of mind or a move ("actually", "mejor", "plutôt", "lieber", "can we move it").
+const CHANGE_INTENT =
+  /\b(actually|instead|change|move|make it|switch|rather|reschedule|different|better|prefer|mejor|cambiar|cambia|mover|mueve|en vez|en lugar|prefiero|reprogramar|pasar|melhor|mudar|muda|trocar|remarcar|prefiro|em vez|plutot|changer|deplacer|decaler|prefere|au lieu|lieber|stattdessen|verschieben|verlegen|andern|besser)\b/i;
+// A cancel that names the appointment ("cancel my appointment"), as opposed to a bare "cancel" of what was proposed.
+const APPOINTMENT_WORD = /\b(appointments?|appt|booking|reservation|cita|reserva|turno|consulta|agendamento|horario|rendez-vous|rdv|termine?n?|buchung)\b/i;
 // The customer leaves the choice to the agent: the earliest free slot is proposed.
 const ANY_TIME =
-  /\b(when ?ever|any ?time|anytime|any (day|slot|time)|you (pick|choose|decide)|up to you|your (choice|call)|dont mind|don't mind|doesn'?t matter|no preference|earliest|soonest|first (available|free)|next (available|free)|asap|as soon as possible)\b/i;
+  /\b(when ?ever|any ?time|anytime|any (day|slot|time)|you (pick|choose|decide)|up to you|your (choice|call)|dont mind|don't mind|doesn'?t matter|no preference|earliest|soonest|first (available|free)|next (available|free)|asap|as soon as possible|cuando sea|lo antes posible|cualquier (dia|hora)|me da igual|lo mas pronto|o quanto antes|o mais cedo|qualquer (dia|horario|hora)|tanto faz|le plus tot|des que possible|n'importe quand|peu importe|so fruh wie moglich|fruhestmoglich|nachstmoglich|egal wann|wann immer|ist mir egal)\b/i;
 const ORDINALS: [RegExp, number][] = [
-  [/\b(first|1st|earliest|#?1)\b/i, 0],
-  [/\b(second|2nd|middle|#?2)\b/i, 1],
-  [/\b(third|3rd|last|latest|#?3)\b/i, 2],
+  [/\b(first|1st|earliest|#?1|primer[oa]?|premier|premiere|erste[nr]?)\b/i, 0],
+  [/\b(second|2nd|middle|#?2|segund[oa]|deuxieme|seconde?|zweite[nr]?)\b/i, 1],
+  [/\b(third|3rd|last|latest|#?3|tercer[oa]?|terceir[oa]|troisieme|dernier|derniere|dritte[nr]?|ultim[oa]|letzte[nr]?)\b/i, 2],
 ];
 
-/** The customer asks for a booking, or names a day ("can I come saturday at 10?"). */
+/** Without accents, so the patterns above read "plutôt", "ändern" and "réserver". */
+function fold(text: string): string {
+  return text.normalize('NFD').replace(/\p{M}/gu, '');
+}
+
+/** The customer asks for a booking (or to cancel one), or names a day ("can I come saturday at 10?"). */
 export function wantsBooking(request: SkillRequest): boolean {
   const text = request.message.text;
-  if (BOOKING_INTENT.test(text)) return true;
-  const when = parseWhen(text, bookingOf(request.agent.booking).timezone, request.now);
-  return when.date !== null || (when.time !== null && /\b(come|see|at|around|about)\b/i.test(text));
+  if (BOOKING_INTENT.test(fold(text))) return true;
+  const when = parseWhen(text, bookingOf(request.agent.booking).timezone, request.now, { language: request.language });
+  return when.date !== null || (when.time !== null && /\b(come|see|at|around|about|a las|um|vers|gegen)\b|\ba(s)? \d/i.test(fold(text)));
 }
 
 /**
@@ -38,25 +65,34 @@ export function bookingContinues(request: SkillRequest): boolean {
   const b = request.state.booking;
   if (!b) return false;
   if (b.stage !== 'booked') return true;
-  const when = parseWhen(request.message.text, bookingOf(request.agent.booking).timezone, request.now);
-  return CHANGE_INTENT.test(request.message.text) && (hasWhen(when) || ANY_TIME.test(request.message.text));
+  const text = request.message.text;
+  if (asksToCancel(text)) return true;
+  const when = parseWhen(text, bookingOf(request.agent.booking).timezone, request.now, { language: request.language });
+  return CHANGE_INTENT.test(fold(text)) && (hasWhen(when) || ANY_TIME.test(fold(text)));
 }
 
 /**
  * Books a slot through the conversation: offers free slots inside opening hours, reads the customer's choice in
- * free text (in the agent's timezone), asks to confirm, then books (an effect the caller applies atomically: a slot
- * taken meanwhile makes the caller ask again, and this skill then offers alternatives). A booked slot can be moved
- * ("actually make it Thursday": same time, other day).
+ * free text (in the agent's timezone and the customer's language), asks to confirm, then books (an effect the caller
+ * applies atomically: a slot taken meanwhile makes the caller ask again, and this skill then offers alternatives).
+ * Before confirming, a changed mind ("actually 11 would be better") proposes the new time; after booking, a move
+ * ("can we move it to Friday at 4?") is proposed and, once confirmed, reschedules the same appointment; "cancel my
+ * appointment" cancels it.
  */
 export async function appointmentBooking(request: SkillRequest): Promise<SkillAnswer> {
   const booking = bookingOf(request.agent.booking);
   const zone = booking.timezone;
   const now = request.now;
   const text = request.message.text;
+  const lang = request.language;
+  const say = phrasesIn(lang);
+  const slot = (t: DateTime) => formatSlot(t, lang);
+  const hours = () => describeHours(booking, lang);
   const b: BookingState = request.state.booking ?? { stage: 'choosing', offered: [], pending: null, booked: null, misses: 0 };
   const nowLocal = DateTime.fromJSDate(now, { zone });
   const busy = await request.calendar.busy(now, nowLocal.plus({ days: BOOKING_HORIZON_DAYS + 1 }).toJSDate());
-  const when = parseWhen(text, zone, now);
+  // Inside a booking dialogue a lone number is an hour ("actually 11 would be better").
+  const when = parseWhen(text, zone, now, { language: lang, bareHour: request.state.booking !== undefined });
   const answer = (t: string, next: Partial<BookingState>, extra: Partial<SkillAnswer> = {}): SkillAnswer => ({
     text: t,
     skill: 'appointment_booking',
@@ -66,34 +102,43 @@ export async function appointmentBooking(request: SkillRequest): Promise<SkillAn
   const offer = (intro: string, from: DateTime, near?: DateTime): SkillAnswer => {
     const slots = freeSlots(booking, from, now, busy, OFFER_COUNT, near);
     if (slots.length === 0) {
-      return answer(`${intro}I'm afraid there are no free times in the next ${BOOKING_HORIZON_DAYS} days. Would you like me to connect you with our team?`, {
-        stage: b.booked ? 'booked' : 'choosing',
-        offered: [],
-        pending: null,
-      });
+      return answer(`${intro}${say.noFreeTimes(BOOKING_HORIZON_DAYS)}`, { stage: b.booked ? 'booked' : 'choosing', offered: [], pending: null });
     }
-    return answer(`${intro}I can offer ${formatSlots(slots)} (${zone}). Which suits you?`, {
+    return answer(`${intro}${say.offer(formatSlots(slots, lang), zone)}`, {
       stage: b.booked ? 'booked' : 'choosing',
       offered: slots.map((s) => s.toISO()!),
       pending: null,
     });
   };
 
+  // A cancel: of the appointment booked here, or (a bare "cancel" before anything is booked) of the booking dialogue.
+  // "no, cancel that, make it 11" is a change of time; "cancel my appointment on Thursday" is a cancel.
+  if (asksToCancel(text) && (!hasWhen(when) || APPOINTMENT_WORD.test(fold(text)))) {
+    if (b.booked && (b.stage === 'booked' || APPOINTMENT_WORD.test(fold(text)) || !b.pending)) {
+      const booked = DateTime.fromISO(b.booked, { zone });
+      const { booking: _ended, ...rest } = request.state;
+      return { text: say.cancelled(slot(booked), zone), skill: 'appointment_booking', state: rest, effects: { cancel: { startsAt: toUtc(b.booked) } } };
+    }
+    if (b.booked) return answer(say.declined, { stage: 'booked', pending: null });
+    const { booking: _dropped, ...rest } = request.state;
+    return { text: request.state.booking ? say.stopped : say.nothingToCancel, skill: 'appointment_booking', state: rest };
+  }
+
   // A confirmation of the slot the agent proposed.
   if (b.stage === 'confirming' && b.pending && !hasWhen(when) && isYes(text)) {
     const start = DateTime.fromISO(b.pending, { zone });
     const check = checkSlot(booking, start, now, busy);
-    if (check !== 'ok') return offer(`Sorry, ${formatSlot(start)} has just been taken. `, start, start);
+    if (check !== 'ok') return offer(say.justTaken(slot(start)), start, start);
     const end = start.plus({ minutes: booking.slot_minutes });
     const moved = b.booked !== null;
     return answer(
-      `${moved ? 'Done, your appointment is moved to' : "You're booked for"} ${formatSlot(start)}–${end.toFormat('HH:mm')} (${zone}). See you then!`,
+      (moved ? say.moved : say.booked)(slot(start), end.toFormat('HH:mm'), zone),
       { stage: 'booked', offered: [], pending: null, booked: start.toISO()! },
       { effects: { appointment: { startsAt: start.toUTC().toISO()!, endsAt: end.toUTC().toISO()!, timezone: zone, replaces: b.booked ? toUtc(b.booked) : null } } },
     );
   }
   if (b.stage !== 'booked' && !hasWhen(when) && isNo(text)) {
-    return answer('No problem. Which other day or time would suit you?', { stage: b.booked ? 'booked' : 'choosing', pending: null });
+    return answer(say.declined, { stage: b.booked ? 'booked' : 'choosing', pending: null });
   }
 
   const picked = pickOffered(text, b, when);
@@ -102,52 +147,41 @@ export async function appointmentBooking(request: SkillRequest): Promise<SkillAn
     const day = localDay(when.date, zone);
     const sameDay = freeSlots(booking, day, now, busy, OFFER_COUNT).filter((s) => s.hasSame(day, 'day'));
     if (sameDay.length > 0) return offer('', day);
-    const why = daySlots(booking, day).length === 0 ? `we're closed on ${day.toFormat('cccc')}s` : `we have nothing free on ${day.toFormat('cccc d LLL')}`;
-    return offer(`Sorry, ${why} (our hours: ${describeHours(booking)}). `, day.plus({ days: 1 }));
+    const why = daySlots(booking, day).length === 0 ? say.closedOn(day.setLocale(lang).toFormat('cccc'), hours()) : say.nothingFreeOn(formatDay(day, lang), hours());
+    return offer(why, day.plus({ days: 1 }));
   }
   if (candidate instanceof DateTime) {
     const check = checkSlot(booking, candidate, now, busy);
     if (check === 'ok') {
-      const question = b.booked
-        ? `Shall I move your appointment from ${formatSlot(DateTime.fromISO(b.booked, { zone }))} to ${formatSlot(candidate)} (${zone})?`
-        : `Shall I book ${formatSlot(candidate)} (${zone}) for you?`;
-      return answer(`${question} Reply yes to confirm.`, { stage: 'confirming', pending: candidate.toISO()!, offered: [] });
+      const question = b.booked ? say.confirmMove(slot(DateTime.fromISO(b.booked, { zone })), slot(candidate), zone) : say.confirmBook(slot(candidate), zone);
+      return answer(question, { stage: 'confirming', pending: candidate.toISO()!, offered: [] });
     }
     const why: Record<Exclude<typeof check, 'ok'>, string> = {
-      past: `${formatSlot(candidate)} has already passed. `,
-      closed: `Sorry, we're not open at ${formatSlot(candidate)} (our hours: ${describeHours(booking)}). `,
-      misaligned: `Appointments start every ${booking.slot_minutes} minutes. `,
-      taken: `Sorry, ${formatSlot(candidate)} is already taken. `,
+      past: say.past(slot(candidate)),
+      closed: say.notOpenAt(slot(candidate), hours()),
+      misaligned: say.misaligned(booking.slot_minutes),
+      taken: say.taken(slot(candidate)),
     };
     const from = check === 'past' ? nowLocal : candidate.startOf('day');
     return offer(why[check], from, check === 'past' ? undefined : candidate);
   }
 
-  const moving = b.stage === 'booked' && CHANGE_INTENT.test(text);
-  if (ANY_TIME.test(text) && (b.stage !== 'booked' || moving)) {
+  const moving = b.stage === 'booked' && CHANGE_INTENT.test(fold(text));
+  if (ANY_TIME.test(fold(text)) && (b.stage !== 'booked' || moving)) {
     const earliest = freeSlots(booking, nowLocal, now, busy, 1)[0];
     if (!earliest) return offer('', nowLocal);
-    const question = b.booked
-      ? `The earliest free time is ${formatSlot(earliest)} (${zone}). Shall I move your appointment there?`
-      : `The earliest free time is ${formatSlot(earliest)} (${zone}). Shall I book it for you?`;
-    return answer(`${question} Reply yes to confirm.`, { stage: 'confirming', pending: earliest.toISO()!, offered: [] });
+    const question = b.booked ? say.earliestMove(slot(earliest), zone) : say.earliestBook(slot(earliest), zone);
+    return answer(question, { stage: 'confirming', pending: earliest.toISO()!, offered: [] });
   }
-  if (BOOKING_INTENT.test(text) && (b.stage !== 'booked' || moving)) return offer('', nowLocal);
-  if (b.stage === 'booked') {
-    return answer(`You're booked for ${formatSlot(DateTime.fromISO(b.booked!, { zone }))} (${zone}). Would you like to change it? Just tell me the new day or time.`, {});
-  }
+  if (BOOKING_INTENT.test(fold(text)) && (b.stage !== 'booked' || moving)) return offer('', nowLocal);
+  if (b.stage === 'booked') return answer(say.alreadyBooked(slot(DateTime.fromISO(b.booked!, { zone })), zone), {});
   const misses = b.misses + 1;
   if (misses >= MAX_MISSES) {
-    return {
-      text: "I'm sorry, I'm having trouble finding a time with you. I'm passing you to a member of our team, who will reply here.",
-      skill: 'appointment_booking',
-      state: { ...request.state, booking: { ...b, misses: 0 } },
-      handoff: 'skill_gave_up',
-    };
+    return { text: say.gaveUp, skill: 'appointment_booking', state: { ...request.state, booking: { ...b, misses: 0 } }, handoff: 'skill_gave_up' };
   }
   const slots = freeSlots(booking, nowLocal, now, busy, OFFER_COUNT);
   return {
-    text: `Sorry, I didn't catch a day or time. You can say something like "Tuesday at 10am"${slots.length ? `, or pick one of ${formatSlots(slots)} (${zone})` : ''}.`,
+    text: say.didNotCatch(slots.length ? formatSlots(slots, lang) : null, zone),
     skill: 'appointment_booking',
     state: { ...request.state, booking: { ...b, misses, offered: slots.map((s) => s.toISO()!), stage: 'choosing' } },
   };
@@ -179,7 +213,7 @@ function pickOffered(text: string, b: BookingState, when: When): DateTime | null
   }
   if (when.date) return null;
   if (/^\s*\d\s*$/.test(text)) return offered[Number(text.trim()) - 1] ?? null;
-  for (const [re, index] of ORDINALS) if (re.test(text) && offered[index]) return offered[index];
+  for (const [re, index] of ORDINALS) if (re.test(fold(text)) && offered[index]) return offered[index];
   return null;
 }
 

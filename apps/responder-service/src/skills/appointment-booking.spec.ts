@@ -16,7 +16,7 @@ describe('appointment_booking', () => {
     expect(booked.effects.appointment).toEqual({ startsAt: '2026-11-23T09:30:00.000Z', endsAt: '2026-11-23T10:00:00.000Z', timezone: 'Europe/London', replaces: null });
   });
 
-  it('moves the booking on "actually make it Thursday", keeping the time, and cancels the old slot', async () => {
+  it('moves the booking on "actually make it Thursday", keeping the time, in place', async () => {
     const chat = new ConversationDriver(clinic, MONDAY_MORNING);
     await chat.say('can I book tomorrow at 2pm?');
     await chat.say('yes');
@@ -105,5 +105,104 @@ describe('appointment_booking', () => {
       'The earliest free time is Mon 23 Nov, 09:00 (Europe/London). Shall I move your appointment there? Reply yes to confirm.',
     );
     expect((await chat.say('yes')).effects.appointment).toMatchObject({ startsAt: '2026-11-23T09:00:00.000Z', replaces: '2026-11-26T14:00:00.000Z' });
+  });
+
+  it('takes a change of mind before confirming: "actually 11 would be better" after a proposed 10:00', async () => {
+    const chat = new ConversationDriver(clinic, MONDAY_MORNING);
+    expect((await chat.say('can i come in tomorrow at 10?')).text).toContain('Shall I book Tue 24 Nov, 10:00 (Europe/London) for you? Reply yes to confirm.');
+    expect((await chat.say('actually 11 would be better')).text).toBe('Shall I book Tue 24 Nov, 11:00 (Europe/London) for you? Reply yes to confirm.');
+    const booked = await chat.say('yes confirm');
+    expect(booked.effects.appointment).toEqual({ startsAt: '2026-11-24T11:00:00.000Z', endsAt: '2026-11-24T11:30:00.000Z', timezone: 'Europe/London', replaces: null });
+  });
+
+  it('reschedules after booking ("can we move it to Thursday at 4?"), keeping the appointment, then cancels it', async () => {
+    const chat = new ConversationDriver(clinic, MONDAY_MORNING);
+    await chat.say('book me tuesday at 10am');
+    await chat.say('yes');
+    const appointment = chat.bookings[0];
+    expect((await chat.say('can we move it to Thursday at 4?')).text).toBe(
+      'Shall I move your appointment from Tue 24 Nov, 10:00 to Thu 26 Nov, 16:00 (Europe/London)? Reply yes to confirm.',
+    );
+    const moved = await chat.say('sure');
+    expect(moved.text).toContain('Done, your appointment is moved to Thu 26 Nov, 16:00–16:30');
+    expect(moved.effects.appointment).toEqual({ startsAt: '2026-11-26T16:00:00.000Z', endsAt: '2026-11-26T16:30:00.000Z', timezone: 'Europe/London', replaces: '2026-11-24T10:00:00.000Z' });
+    expect(chat.bookings).toEqual([{ startsAt: '2026-11-26T16:00:00.000Z', endsAt: '2026-11-26T16:30:00.000Z', status: 'booked' }]);
+    expect(chat.bookings[0]).toBe(appointment);
+
+    const cancelled = await chat.say('cancel my appointment please');
+    expect(cancelled.text).toContain('Your appointment on Thu 26 Nov, 16:00 (Europe/London) is cancelled');
+    expect(cancelled.effects).toEqual({ cancel: { startsAt: '2026-11-26T16:00:00.000Z' } });
+    expect(chat.bookings[0].status).toBe('cancelled');
+    expect(chat.state.booking).toBeUndefined();
+  });
+
+  it('says so when asked to cancel with nothing booked, and a bare "cancel" before booking just stops', async () => {
+    const chat = new ConversationDriver(clinic, MONDAY_MORNING);
+    expect((await chat.say('cancel my appointment')).text).toContain("I can't find an appointment booked in this chat");
+    await chat.say('book me tuesday at 10am');
+    const stopped = await chat.say('cancel');
+    expect(stopped.text).toContain("I won't book anything");
+    expect(stopped.effects).toEqual({});
+    expect(chat.bookings).toEqual([]);
+  });
+
+  it.each([
+    ['en', 'can i book tuesday at 10am?', 'yes confirm'],
+    ['en', 'appointment tuesday 10am pls', 'yep thats fine'],
+    ['es', 'hola, quiero una cita el martes a las 10', 'sí'],
+    ['es', 'quiero reservar una cita el martes a las 10:00', 'claro que sí'],
+    ['es', 'necesito una cita el martes a las 10', 'vale, perfecto'],
+    ['pt', 'olá, quero marcar uma consulta na terça às 10h', 'sim'],
+    ['pt', 'quero agendar terça-feira às 10:00', 'pode ser'],
+    ['fr', 'bonjour, je voudrais un rendez-vous mardi à 10h', 'oui'],
+    ['fr', 'je voudrais réserver mardi à 10h', "d'accord"],
+    ['de', 'Hallo, ich hätte gern einen Termin am Dienstag um 10 Uhr', 'ja, passt'],
+    ['de', 'kann ich Dienstag um 10 Uhr einen Termin buchen?', 'Genau'],
+  ])('books on an ordinary yes (%s: %j then %j)', async (_language, ask, yes) => {
+    const chat = new ConversationDriver(clinic, MONDAY_MORNING);
+    const proposal = await chat.say(ask);
+    expect(proposal.state.booking).toMatchObject({ stage: 'confirming', pending: expect.stringContaining('2026-11-24T10:00') });
+    expect((await chat.say(yes)).effects.appointment).toMatchObject({ startsAt: '2026-11-24T10:00:00.000Z' });
+  });
+
+  it.each([
+    ['en', 'can i book tuesday at 10am?', 'nope'],
+    ['es', 'quiero una cita el martes a las 10', 'no, gracias'],
+    ['pt', 'quero marcar uma consulta na terça às 10h', 'não'],
+    ['fr', 'je voudrais un rendez-vous mardi à 10h', 'non merci'],
+    ['de', 'ich möchte einen Termin am Dienstag um 10 Uhr', 'nein'],
+  ])('books nothing on an ordinary no (%s: %j then %j)', async (_language, ask, no) => {
+    const chat = new ConversationDriver(clinic, MONDAY_MORNING);
+    await chat.say(ask);
+    const declined = await chat.say(no);
+    expect(declined.effects).toEqual({});
+    expect(declined.state.booking).toMatchObject({ stage: 'choosing', pending: null });
+  });
+
+  it.each([
+    [
+      'es',
+      ['hola, quiero una cita mañana a las 10', 'mejor a las 11', 'sí', '¿podemos cambiarla al jueves a las 4?', 'vale', 'cancelar mi cita'],
+      ['¿Te reservo el mar 24 nov, 10:00', '¿Te reservo el mar 24 nov, 11:00', 'Tu cita está reservada', 'del mar 24 nov, 11:00 al jue 26 nov, 16:00', 'Hecho, tu cita ha cambiado', 'está cancelada'],
+    ],
+    [
+      'pt',
+      ['oi, quero marcar uma consulta amanhã às 10h', 'melhor às 11', 'sim', 'dá para mudar para quinta às 16h?', 'pode ser', 'quero cancelar a minha consulta'],
+      ['Posso marcar ter. 24 nov., 10:00', '11:00', 'Está marcado', 'para qui.', 'remarcada', 'foi cancelada'],
+    ],
+    [
+      'fr',
+      ['bonjour, je voudrais un rendez-vous demain à 10h', 'plutôt 11h', 'oui', 'on peut le déplacer à jeudi 16h ?', "d'accord", 'je veux annuler mon rendez-vous'],
+      ['Je vous réserve mar. 24 nov., 10:00', '11:00', "C'est réservé", 'au jeu. 26 nov., 16:00', 'est déplacé', 'est annulé'],
+    ],
+    [
+      'de',
+      ['Hallo, ich hätte gern einen Termin morgen um 10 Uhr', 'lieber um 11', 'ja, passt', 'können wir ihn auf Donnerstag um 16 Uhr verschieben?', 'ja', 'bitte den Termin absagen'],
+      ['Soll ich Di 24 Nov, 10:00', '11:00', 'Ihr Termin ist gebucht', 'auf Do 26 Nov, 16:00', 'verschoben auf', 'ist abgesagt'],
+    ],
+  ])('books, changes its mind, reschedules and cancels in %s', async (_language, messages, replies) => {
+    const chat = new ConversationDriver(clinic, MONDAY_MORNING, '+34612345678');
+    for (const [i, message] of messages.entries()) expect({ message, reply: (await chat.say(message)).text }).toEqual({ message, reply: expect.stringContaining(replies[i]) });
+    expect(chat.bookings).toEqual([{ startsAt: '2026-11-26T16:00:00.000Z', endsAt: '2026-11-26T16:30:00.000Z', status: 'cancelled' }]);
   });
 });

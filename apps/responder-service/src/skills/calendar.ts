@@ -1,6 +1,8 @@
 import { DEFAULT_BOOKING, WEEKDAYS, type Booking, type Weekday } from '@parley/contracts';
 import * as chrono from 'chrono-node';
 import { DateTime } from 'luxon';
+import type { Language } from '../knowledge/language';
+import { listed, phrasesIn } from './dialogue-phrases';
 
 /** How far ahead the booking skill looks for free slots. */
 export const BOOKING_HORIZON_DAYS = 21;
@@ -17,36 +19,85 @@ export function bookingOf(booking: Booking | null): Booking {
   return booking ?? DEFAULT_BOOKING;
 }
 
+export interface WhenOptions {
+  /** The customer's language: its chrono-node locale reads the text first, then the English one (people mix). */
+  language?: Language;
+  /**
+   * A number standing alone is an hour ("actually 11 would be better", "mejor 11"): only while a booking is being
+   * discussed, where nothing else makes sense of it.
+   */
+  bareHour?: boolean;
+}
+
+// The day words of each language but English (read first or second anyway).
+const LANGUAGES_BY_DAY_WORDS: [Language, RegExp][] = [
+  ['es', /\b(lunes|martes|mi[ée]rcoles|jueves|viernes|s[áa]bado|domingo|mañana|hoy|pasado)\b/iu],
+  ['pt', /\b(segunda|ter[çc]a|quarta|quinta|sexta|s[áa]bado|domingo|amanh[ãa]|hoje)/iu],
+  ['fr', /\b(lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche|demain|aujourd)/iu],
+  ['de', /\b(montag|dienstag|mittwoch|donnerstag|freitag|samstag|sonntag|morgen|heute)|übermorgen/iu],
+];
+
+const PARSERS: Record<Language, chrono.Chrono> = { en: chrono.en.casual, es: chrono.es.casual, pt: chrono.pt.casual, fr: chrono.fr.casual, de: chrono.de.casual };
+
 /**
- * A day and/or time in free text ("thursday at 2pm", "tmrw 10:30", "next Monday"), read by chrono-node in the agent's
- * timezone: "tomorrow" is tomorrow there, and the wall-clock time is that zone's.
+ * A day and/or time in free text ("thursday at 2pm", "tmrw 10:30", "el viernes a las 4", "morgen um 10"), read by
+ * chrono-node in the customer's language and in the agent's timezone: "tomorrow" is tomorrow there, and the wall-clock
+ * time is that zone's.
  */
-export function parseWhen(text: string, timezone: string, now: Date): When {
+export function parseWhen(text: string, timezone: string, now: Date, options: WhenOptions = {}): When {
   const local = DateTime.fromJSDate(now, { zone: timezone });
-  const results = chrono.parse(normaliseWhen(text), { instant: now, timezone: local.offset }, { forwardDate: true });
+  const normalised = normaliseWhen(text, options.bareHour ?? false);
+  const language = options.language ?? 'en';
+  // The customer's language first, then English, then any other language whose day words appear (a short message may
+  // have been taken for another language: "réserver mardi à 10h").
+  const others = LANGUAGES_BY_DAY_WORDS.filter(([l, words]) => l !== language && words.test(normalised)).map(([l]) => PARSERS[l]);
+  const parsers = [...new Set([PARSERS[language], PARSERS.en, ...others])];
   const when: When = { date: null, time: null };
-  for (const r of results) {
-    const c = r.start;
-    if (!when.date && (c.isCertain('day') || c.isCertain('weekday'))) when.date = { year: c.get('year')!, month: c.get('month')!, day: c.get('day')! };
-    if (!when.time && c.isCertain('hour')) when.time = { hour: c.get('hour')!, minute: c.get('minute') ?? 0 };
+  for (const parser of parsers) {
+    for (const r of parser.parse(normalised, { instant: now, timezone: local.offset }, { forwardDate: true })) {
+      // Another language's short word is too weak a clue: English reads the French "mon" as Monday.
+      if (parser !== PARSERS[language] && /^\p{L}{1,3}\.?$/u.test(r.text.trim())) continue;
+      const c = r.start;
+      if (!when.date && (c.isCertain('day') || c.isCertain('weekday'))) when.date = { year: c.get('year')!, month: c.get('month')!, day: c.get('day')! };
+      if (!when.time && c.isCertain('hour')) when.time = { hour: c.get('hour')!, minute: c.get('minute') ?? 0 };
+    }
+    if (when.date && when.time) break;
   }
   return when;
 }
 
-// Common shorthand chrono does not know.
-function normaliseWhen(text: string): string {
-  return text
-    .replace(/\btmrw\b|\btmr\b|\btomoz\b|\btommorow\b|\btomorow\b|\btommorrow\b/gi, 'tomorrow')
+// What a bare hour may not be followed by: it is then a date, a count or a price.
+const NOT_AN_HOUR = String.raw`(?![:.]\d|\s*(?:am|pm|a\.m|p\.m|st|nd|rd|th|º|ª|\.|\/|-|%|€|\$|people|ppl|persons?|hours?|hrs?|horas?|heures?|stunden?|personas?|pessoas?|personnes?|personen|min|de\s+\p{L}+|d[eu]\s|of\s))`;
+// Words that put an hour after them: "at 3", "a las 4", "às 4", "à 4", "um 4", "make it 11".
+const HOUR_AFTER = new RegExp(String.raw`(^|[^\p{L}])(at|make it|around|about|say|by|a las|las|a la|às|as|à|a|vers|um|gegen|ab|alle)\s+(\d{1,2})\b${NOT_AN_HOUR}`, 'giu');
+const BARE_NUMBER = new RegExp(String.raw`(^|[^\p{L}\d:.,/-])(\d{1,2})\b${NOT_AN_HOUR}`, 'gu');
+
+/** A bare hour as a receptionist reads it: 1–7 is the afternoon. */
+function clock(h: string): string | null {
+  const hour = Number(h);
+  if (hour < 1 || hour > 23) return null;
+  return `${hour <= 7 ? hour + 12 : hour}:00`;
+}
+
+// Common shorthand chrono does not know, in the five languages.
+function normaliseWhen(text: string, bareHour: boolean): string {
+  let t = text
+    .replace(/\btmrw\b|\btmr\b|\btomoz\b|\btommorow\b|\btomorow\b|\btommorrow\b|\btomorro\b/gi, 'tomorrow')
     .replace(/\bthurs\b|\bthur\b/gi, 'thursday')
     .replace(/\btues\b/gi, 'tuesday')
     .replace(/\bweds\b/gi, 'wednesday')
-    .replace(/\b(\d{1,2})\s*(?:o'?clock)\b/gi, '$1:00')
-    .replace(/\bnoon\b|\bmidday\b/gi, '12:00')
-    // A bare hour ("make it 11", "at 3"): chrono leaves it alone. 1–7 means the afternoon, as a receptionist would read it.
-    .replace(/\b(at|make it|around|about|say|by)\s+(\d{1,2})\b(?![:.]\d|\s*(?:am|pm|a\.m|p\.m|st|nd|rd|th|\/|-|%|people|ppl|min))/gi, (_, word: string, h: string) => {
-      const hour = Number(h);
-      return hour >= 1 && hour <= 23 ? `${word} ${hour <= 7 ? hour + 12 : hour}:00` : `${word} ${h}`;
-    });
+    .replace(/\bmanana\b/gi, 'mañana')
+    .replace(/\bamanha\b/gi, 'amanhã')
+    // Portuguese weekdays without "-feira" ("sexta às 4"), which chrono's pt locale reads only in full.
+    .replace(/\b(segunda|ter[çc]a|quarta|quinta|sexta)(?!-feira)\b/giu, (_, d: string) => `${d}-feira`)
+    // "16h", "16h30", "16 Uhr", "10 o'clock": a clock time.
+    .replace(/\b(\d{1,2})\s*h(\d{2})?\b/gi, (_, h: string, m: string | undefined) => `${h}:${m ?? '00'}`)
+    .replace(/\b(\d{1,2})\s*(?:o'?clock|uhr)\b/gi, '$1:00')
+    .replace(/\bnoon\b|\bmidday\b|\bmediod[ií]a\b|\bmeio-dia\b|\bmidi\b|\bmittags?\b/gi, '12:00');
+  // A bare hour after a word that announces one ("make it 11", "at 3"): chrono leaves it alone.
+  t = t.replace(HOUR_AFTER, (whole, pre: string, word: string, h: string) => (clock(h) ? `${pre}${word} ${clock(h)}` : whole));
+  if (bareHour && !/\d[:.]\d{2}/.test(t)) t = t.replace(BARE_NUMBER, (whole, pre: string, h: string) => (clock(h) ? `${pre}${clock(h)}` : whole));
+  return t;
 }
 
 export function hasWhen(when: When): boolean {
@@ -104,20 +155,25 @@ export function freeSlots(booking: Booking, from: DateTime, now: Date, busy: Rea
   return found.slice(0, count).sort((a, b) => a.toMillis() - b.toMillis());
 }
 
-export function formatSlot(slot: DateTime): string {
-  return slot.toFormat('ccc d LLL, HH:mm');
+/** "Mon 24 Nov, 10:00" in the customer's language ("lun. 24 nov., 10:00"). */
+export function formatSlot(slot: DateTime, language: Language = 'en'): string {
+  return slot.setLocale(language).toFormat('ccc d LLL, HH:mm');
 }
 
-/** "09:00, 09:30 or 10:00 on Mon 24 Nov" when they share a day, else each with its day. */
-export function formatSlots(slots: DateTime[]): string {
+/** A day in the customer's language: "Mon 24 Nov". */
+export function formatDay(day: DateTime, language: Language = 'en'): string {
+  return day.setLocale(language).toFormat('ccc d LLL');
+}
+
+/** "Mon 24 Nov at 09:00, 09:30 or 10:00" when they share a day, else each with its day. */
+export function formatSlots(slots: DateTime[], language: Language = 'en'): string {
   const sameDay = slots.every((s) => s.hasSame(slots[0], 'day'));
-  const parts = sameDay ? slots.map((s) => s.toFormat('HH:mm')) : slots.map(formatSlot);
-  const listed = parts.length === 1 ? parts[0] : `${parts.slice(0, -1).join(', ')} or ${parts[parts.length - 1]}`;
-  return sameDay ? `${slots[0].toFormat('ccc d LLL')} at ${listed}` : listed;
+  if (!sameDay) return listed(slots.map((s) => formatSlot(s, language)), language);
+  return `${formatDay(slots[0], language)} ${phrasesIn(language).at} ${listed(slots.map((s) => s.toFormat('HH:mm')), language)}`;
 }
 
-/** The opening hours in words: "Mon–Fri 09:00–17:00". */
-export function describeHours(booking: Booking): string {
+/** The opening hours in words, in the customer's language: "Mon–Fri 09:00–17:00". */
+export function describeHours(booking: Booking, language: Language = 'en'): string {
   const groups: { days: Weekday[]; hours: string }[] = [];
   for (const day of WEEKDAYS) {
     const ranges = booking.opening_hours[day];
@@ -127,6 +183,6 @@ export function describeHours(booking: Booking): string {
     if (last && last.hours === hours && WEEKDAYS.indexOf(last.days[last.days.length - 1]) === WEEKDAYS.indexOf(day) - 1) last.days.push(day);
     else groups.push({ days: [day], hours });
   }
-  const name = (d: Weekday) => d.charAt(0).toUpperCase() + d.slice(1);
+  const name = (d: Weekday) => DateTime.fromObject({ weekday: (WEEKDAYS.indexOf(d) + 1) as 1 }).setLocale(language).toFormat('ccc');
   return groups.map((g) => `${name(g.days[0])}${g.days.length > 1 ? `–${name(g.days[g.days.length - 1])}` : ''} ${g.hours}`).join('; ');
 }

@@ -54,10 +54,15 @@ export class ConversationDriver {
     this.state = reply.state;
     if (reply.effects.lead) this.leads.push(reply.effects.lead);
     const appointment = reply.effects.appointment;
+    // A move changes the booking in place (it keeps its id); a cancel marks it cancelled.
+    const mine = (startsAt: string) => this.bookings.find((b) => b.startsAt === startsAt && b.status === 'booked');
     if (appointment) {
-      if (appointment.replaces) for (const b of this.bookings) if (b.startsAt === appointment.replaces && b.status === 'booked') b.status = 'cancelled';
-      this.bookings.push({ startsAt: appointment.startsAt, endsAt: appointment.endsAt, status: 'booked' });
+      const moved = appointment.replaces ? mine(appointment.replaces) : undefined;
+      if (moved) Object.assign(moved, { startsAt: appointment.startsAt, endsAt: appointment.endsAt });
+      else this.bookings.push({ startsAt: appointment.startsAt, endsAt: appointment.endsAt, status: 'booked' });
     }
+    const cancelled = reply.effects.cancel ? mine(reply.effects.cancel.startsAt) : undefined;
+    if (cancelled) cancelled.status = 'cancelled';
     return reply;
   }
 

@@ -16,16 +16,8 @@ export interface SkillAnswer {
 /** What a skill answers: the request, and the customer's language (detected by the engine, CONTRACT.md §11). */
 export type SkillRequest = ReplyRequest & { language: Language };
 
-const YES = /^\s*(y|yes+|yep|yeah|yea|yup|ya|sure|ok|okay|k|confirm(ed)?|correct|perfect|great|fine|sounds good|that works|works for me|please do|go ahead|book it|do it|deal|absolutely|definitely)\b/i;
-const NO = /^\s*(n|no+|nope|nah|not really|cancel|don'?t|do not|never mind|nevermind)\b/i;
-
-export function isYes(text: string): boolean {
-  return YES.test(text) && !NO.test(text);
-}
-
-export function isNo(text: string): boolean {
-  return NO.test(text);
-}
+// Yes and no in the five languages ("yes confirm", "sí claro", "sim", "oui", "ja, passt").
+export { isNo, isYes } from './confirmations';
 
 export function isQuestion(text: string): boolean {
   return /\?\s*$/.test(text.trim()) || /^\s*(what|when|where|why|how|who|which|do|does|did|is|are|can|could|will|would|should|have|has)\b/i.test(text);

@@ -5,4 +5,5 @@ export * from './fake-llm/fake-llm-server';
 export * from './event-contracts';
 export * from './private-postgres';
 export * from './private-kafka';
+export * from './service-under-test';
 export * from './fake-llm/fake-embeddings';

@@ -15,10 +15,9 @@ import {
   type MessageReceivedEvent,
 } from '@parley/contracts';
 import { EventPublisher, type TopicProbe } from '@parley/kafka';
-import { createServiceApp, loadConfig, runMigrations } from '@parley/service-kit';
-import { KafkaHarness, createTestDatabase, pollUntil, testInfra, uniqueKafkaNamespace, type TestDatabase } from '@parley/testing';
+import { pollUntil, startServiceUnderTest, type KafkaHarness, type ServiceUnderTest, type TestDatabase } from '@parley/testing';
 import { randomInt } from 'node:crypto';
-import { DataSource } from 'typeorm';
+import type { DataSource } from 'typeorm';
 import { responderServiceModule } from '../app.module';
 import { ResponderServiceConfig } from '../config/responder-service.config';
 import { responderServiceDatabase } from '../database/responder-service.database';
@@ -39,35 +38,22 @@ export interface ResponderOutputs {
   handoffs: TopicProbe<ConversationHandoffEvent>;
 }
 
-/** responder-service on a fresh database and Kafka namespace, with a harness that plays the other services. */
+/** responder-service under test (libs/testing's harness), with helpers that play the other services. */
 export class ResponderHarness {
-  private readonly probes: Pick<TopicProbe, 'stop'>[] = [];
+  readonly app: INestApplication;
+  readonly db: TestDatabase;
+  readonly kafka: KafkaHarness;
+  readonly sql: DataSource;
 
-  private constructor(
-    readonly app: INestApplication,
-    readonly db: TestDatabase,
-    readonly kafka: KafkaHarness,
-    readonly sql: DataSource,
-  ) {}
+  private constructor(private readonly service: ServiceUnderTest) {
+    ({ app: this.app, db: this.db, kafka: this.kafka, sql: this.sql } = service);
+  }
 
   /** `env` overrides the service's configuration (e.g. an LLM). */
   static async start(label: string, env: Record<string, string> = {}): Promise<ResponderHarness> {
-    const db = await createTestDatabase(label);
-    const namespace = uniqueKafkaNamespace(label);
-    await runMigrations(db.url, responderServiceDatabase);
-    const config = loadConfig(ResponderServiceConfig, {
-      DATABASE_URL: db.url,
-      KAFKA_BROKERS: testInfra().kafkaBrokers,
-      KAFKA_TOPIC_PREFIX: namespace,
-      PORT: '0',
-      LOG_LEVEL: 'warn',
-      ...env,
-    });
-    const app = await createServiceApp(responderServiceModule(config), { consumeKafka: true });
-    await app.listen(0, '127.0.0.1');
-    await app.startAllMicroservices();
-    const kafka = await KafkaHarness.start(namespace);
-    return new ResponderHarness(app, db, kafka, app.get(DataSource));
+    return new ResponderHarness(
+      await startServiceUnderTest(label, { database: responderServiceDatabase, Config: ResponderServiceConfig, module: responderServiceModule }, env),
+    );
   }
 
   /** Starts a probe on each topic the service publishes to; `close()` stops them. */
@@ -79,15 +65,12 @@ export class ResponderHarness {
       this.kafka.probe<AppointmentBookedEvent>(Topics.AppointmentBooked),
       this.kafka.probe<ConversationHandoffEvent>(Topics.ConversationHandoff),
     ]);
-    this.probes.push(outbound, received, leads, booked, handoffs);
+    for (const probe of [outbound, received, leads, booked, handoffs]) this.service.onClose(() => probe.stop());
     return { outbound, received, leads, booked, handoffs };
   }
 
-  async close(): Promise<void> {
-    for (const probe of this.probes) await probe.stop();
-    await this.kafka?.close();
-    await this.app?.close();
-    await this.db?.drop();
+  close(): Promise<void> {
+    return this.service.close();
   }
 
   /** Publishes an agent change as agent-service would, and waits until the read model shows it. */

@@ -32,6 +32,22 @@ export function createDashboardApi(api: ParleyClient) {
       unwrap(api.GET('/api/v1/agents/{agent_name}/versions/{version}', { params: { path: { agent_name, version: String(version) } } })),
     testAgent: (agent_name: string, message: string) => unwrap(api.POST('/api/v1/agents/{agent_name}/test', { params: { path: { agent_name } }, body: { message } })),
 
+    // an agent's documents (its knowledge beside the FAQs)
+    listDocuments: (agent_name: string) => unwrap(api.GET('/api/v1/agents/{agent_name}/documents', { params: { path: { agent_name }, query: LIST } })),
+    addTextDocument: (agent_name: string, title: string, text: string) =>
+      unwrap(api.POST('/api/v1/agents/{agent_name}/documents', { params: { path: { agent_name } }, body: { title, text } })),
+    addUrlDocument: (agent_name: string, url: string, title?: string) =>
+      unwrap(api.POST('/api/v1/agents/{agent_name}/documents', { params: { path: { agent_name } }, body: title ? { title, url } : { url } })),
+    /** A file as multipart/form-data (the browser sets the boundary); `type` is one the API reads. */
+    uploadDocument: (agent_name: string, file: Blob, filename: string, title?: string) => {
+      const form = new FormData();
+      if (title) form.append('title', title);
+      form.append('file', file, filename);
+      return unwrap(api.POST('/api/v1/agents/{agent_name}/documents', { params: { path: { agent_name } }, body: form as never, bodySerializer: (body: unknown) => body as FormData }));
+    },
+    deleteDocument: (agent_name: string, document_id: string) =>
+      unwrap(api.DELETE('/api/v1/agents/{agent_name}/documents/{document_id}', { params: { path: { agent_name, document_id } } })),
+
     // settings → webhooks
     listWebhooks: () => unwrap(api.GET('/api/v1/webhooks', { params: { query: LIST } })),
     createWebhook: (body: { url: string; description?: string; events?: WebhookEventType[] }) => unwrap(api.POST('/api/v1/webhooks', { body })),

@@ -20,6 +20,7 @@ export type Booking = Schemas['BookingDto'];
 export type AgentVersionSummary = Schemas['AgentVersionSummary'];
 export type AgentVersion = Schemas['AgentVersion'];
 export type AgentTestResult = Schemas['AgentTestResult'];
+export type AgentDocument = Schemas['Document'];
 export type WebhookEndpoint = Schemas['Webhook'];
 export type WebhookEventType = WebhookEndpoint['events'][number];
 export type WebhookDelivery = Schemas['WebhookDelivery'];

@@ -6,6 +6,7 @@ import { PageHeader } from '../components/page-header';
 import { useAsync } from '../components/use-async';
 import { useApi } from '../session/session';
 import { AgentEditor } from './agent-editor';
+import { AgentKnowledge } from './agent-knowledge';
 import { AgentTester } from './agent-tester';
 import { AgentVersions } from './agent-versions';
 
@@ -44,6 +45,7 @@ export function AgentsPage() {
       {current && (
         <>
           <AgentEditor key={`${current.name}@${current.version}`} agent={current} onSaved={saved} />
+          <AgentKnowledge key={`knowledge:${current.name}`} agent={current.name} />
           <AgentTester agent={current.name} />
           <AgentVersions agent={current} onRestored={saved} />
         </>

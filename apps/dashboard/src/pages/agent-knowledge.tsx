@@ -1,0 +1,155 @@
+import { useEffect, useState, type FormEvent } from 'react';
+import type { AgentDocument } from '../api';
+import { AsyncView, ErrorNotice } from '../components/feedback';
+import { formatTime } from '../components/format';
+import { useAction, useAsync } from '../components/use-async';
+import { useApi } from '../session/session';
+
+/** While a document is processing the list is read again this often (processing makes no stream event). */
+const PROCESSING_POLL_MS = 2000;
+/** The types the API reads, by file extension (browsers often leave `.md` untyped). */
+const TYPE_BY_EXTENSION: Record<string, string> = { txt: 'text/plain', md: 'text/markdown', markdown: 'text/markdown', html: 'text/html', htm: 'text/html', pdf: 'application/pdf' };
+const MAX_FILE_BYTES = 10 * 1024 * 1024;
+
+type Source = 'text' | 'url' | 'file';
+
+/** What the agent knows beyond its FAQs: documents it answers from (text, a web page, or a file). */
+export function AgentKnowledge({ agent }: { agent: string }) {
+  const api = useApi();
+  const documents = useAsync(() => api.listDocuments(agent), `documents:${agent}`);
+  const processing = documents.data?.data.some((d) => d.status === 'processing') ?? false;
+  const { reload } = documents;
+
+  useEffect(() => {
+    if (!processing) return undefined;
+    const timer = window.setInterval(() => {
+      if (document.visibilityState === 'visible') reload();
+    }, PROCESSING_POLL_MS);
+    return () => window.clearInterval(timer);
+  }, [processing, reload]);
+
+  return (
+    <section className="card" aria-labelledby="knowledge-title">
+      <h2 id="knowledge-title">Knowledge</h2>
+      <p className="muted">Documents the agent answers from, beside its FAQs: paste text, give a web page, or upload a file (text, Markdown, HTML or PDF).</p>
+      <AddDocument agent={agent} onAdded={reload} />
+      <AsyncView state={documents} what="documents" isEmpty={(p) => p.data.length === 0} empty="No documents yet.">
+        {(page) => (
+          <ul className="list" aria-label="Documents">
+            {page.data.map((d) => (
+              <DocumentRow key={d.id} agent={agent} document={d} onDeleted={reload} />
+            ))}
+          </ul>
+        )}
+      </AsyncView>
+    </section>
+  );
+}
+
+function DocumentRow({ agent, document: d, onDeleted }: { agent: string; document: AgentDocument; onDeleted(): void }) {
+  const api = useApi();
+  const action = useAction();
+  const remove = async () => {
+    const deleted = await action.run(async () => {
+      await api.deleteDocument(agent, d.id);
+      return true;
+    });
+    if (deleted) onDeleted();
+  };
+  return (
+    <li className="row">
+      <span>
+        <strong>{d.title}</strong> <span className="muted">{d.source === 'url' && d.url ? d.url : d.source} · added {formatTime(d.created_at)}</span>{' '}
+        <StatusBadge document={d} />
+        {d.status === 'failed' && d.error && <span className="notice-error small"> {d.error}</span>}
+      </span>
+      <ErrorNotice error={action.error} />
+      <button type="button" className="secondary button-small" disabled={action.pending} onClick={() => void remove()} aria-label={`Delete document ${d.title}`}>
+        Delete
+      </button>
+    </li>
+  );
+}
+
+function StatusBadge({ document: d }: { document: AgentDocument }) {
+  if (d.status === 'ready') return <span className="badge">ready · {d.chunks} passage{d.chunks === 1 ? '' : 's'}</span>;
+  if (d.status === 'failed') return <span className="badge badge-error">failed</span>;
+  return (
+    <span className="badge badge-warning" role="status">
+      processing…
+    </span>
+  );
+}
+
+function AddDocument({ agent, onAdded }: { agent: string; onAdded(): void }) {
+  const api = useApi();
+  const action = useAction();
+  const [source, setSource] = useState<Source>('text');
+  const [title, setTitle] = useState('');
+  const [text, setText] = useState('');
+  const [url, setUrl] = useState('');
+  const [file, setFile] = useState<File | null>(null);
+  const [fileError, setFileError] = useState<string>();
+
+  const pickFile = (picked: File | null) => {
+    setFile(picked);
+    setFileError(picked && picked.size > MAX_FILE_BYTES ? 'The file is larger than 10 MiB.' : undefined);
+  };
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const added = await action.run(() => {
+      if (source === 'text') return api.addTextDocument(agent, title.trim(), text);
+      if (source === 'url') return api.addUrlDocument(agent, url.trim(), title.trim() || undefined);
+      const chosen = file as File;
+      const type = TYPE_BY_EXTENSION[chosen.name.split('.').pop()?.toLowerCase() ?? ''] ?? chosen.type;
+      return api.uploadDocument(agent, new Blob([chosen], { type }), chosen.name, title.trim() || undefined);
+    });
+    if (!added) return;
+    setTitle('');
+    setText('');
+    setUrl('');
+    setFile(null);
+    onAdded();
+  };
+
+  return (
+    <form className="form" onSubmit={(e) => void submit(e)} aria-label="Add a document">
+      <fieldset className="choices">
+        <legend>Add a document</legend>
+        {(['text', 'url', 'file'] as const).map((s) => (
+          <label key={s} className="checkbox">
+            <input type="radio" name="document-source" checked={source === s} onChange={() => setSource(s)} />
+            {s === 'text' ? 'Paste text' : s === 'url' ? 'A web page' : 'Upload a file'}
+          </label>
+        ))}
+      </fieldset>
+      <label>
+        Title {source !== 'text' && <span className="muted">(optional)</span>}
+        <input value={title} onChange={(e) => setTitle(e.target.value)} required={source === 'text'} maxLength={200} />
+      </label>
+      {source === 'text' && (
+        <label>
+          Text <span className="muted">(plain text or Markdown; headings keep passages together)</span>
+          <textarea value={text} onChange={(e) => setText(e.target.value)} required rows={6} />
+        </label>
+      )}
+      {source === 'url' && (
+        <label>
+          Address
+          <input type="url" value={url} onChange={(e) => setUrl(e.target.value)} required placeholder="https://example.com/prices" />
+        </label>
+      )}
+      {source === 'file' && (
+        <label>
+          File <span className="muted">(.txt, .md, .html or .pdf; up to 10 MiB)</span>
+          <input type="file" accept=".txt,.md,.markdown,.html,.htm,.pdf,text/plain,text/markdown,text/html,application/pdf" onChange={(e) => pickFile(e.target.files?.[0] ?? null)} required />
+        </label>
+      )}
+      <ErrorNotice error={fileError ?? action.error} />
+      <button type="submit" disabled={action.pending || Boolean(fileError)}>
+        {action.pending ? 'Adding…' : 'Add document'}
+      </button>
+    </form>
+  );
+}

@@ -1,4 +1,5 @@
 import { Worker } from 'node:worker_threads';
+import { VerbosityLevel } from 'pdf-parse';
 import { DocumentRejected } from './document-rejected';
 
 /** A PDF that takes longer than this to read is given up (a hostile or pathological file must not hold the worker). */
@@ -12,7 +13,7 @@ const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const { PDFParse } = require(workerData.module);
 (async () => {
-  const parser = new PDFParse({ data: workerData.data });
+  const parser = new PDFParse({ data: workerData.data, verbosity: workerData.verbosity });
   try {
     const result = await parser.getText();
     parentPort.postMessage({ pages: result.pages.map((page) => page.text) });
@@ -31,7 +32,8 @@ export function pdfPageTexts(bytes: Buffer): Promise<string[]> {
   return new Promise((resolve, reject) => {
     const worker = new Worker(WORKER_SOURCE, {
       eval: true,
-      workerData: { module: require.resolve('pdf-parse'), data: new Uint8Array(bytes) },
+      // pdf.js logs only errors (its warnings about odd fonts would fill the service's log).
+      workerData: { module: require.resolve('pdf-parse'), data: new Uint8Array(bytes), verbosity: VerbosityLevel.ERRORS },
       resourceLimits: { maxOldGenerationSizeMb: 512 },
     });
     const timer = setTimeout(() => {
@@ -45,6 +47,7 @@ export function pdfPageTexts(bytes: Buffer): Promise<string[]> {
     worker.once('message', (answer: WorkerAnswer) => {
       settle();
       if ('pages' in answer) return resolve(answer.pages);
+      // pdf.js's error names (errors cross the thread boundary as plain data).
       if (answer.error.name === 'PasswordException') return reject(new DocumentRejected('the PDF is password-protected'));
       if (answer.error.name === 'InvalidPDFException' || answer.error.name === 'FormatError') return reject(new DocumentRejected('the file is not a readable PDF'));
       reject(new Error(`reading the PDF failed: ${answer.error.name}: ${answer.error.message}`));

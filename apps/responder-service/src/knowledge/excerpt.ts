@@ -15,7 +15,7 @@ const MAX_SENTENCES = 3;
 export function answerExcerpt(passage: RankedPassage, question: string, language: Language): string {
   const text = plain(passage.text);
   if (passage.type !== 'document' || text.length < WHOLE_UNDER_CHARS) return text;
-  const asked = new Set(analyze(question, language).map((t) => (t.term.startsWith('#') ? t.term : (closeConcept(t.term) ?? t.term))));
+  const asked = new Set(analyze(question, language, { query: true }).map((t) => (t.term.startsWith('#') ? t.term : (closeConcept(t.term, language) ?? t.term))));
   const parts = sentences(text);
   const scores = parts.map((s) => analyze(s, passage.language).filter((t) => asked.has(t.term)).length);
   const best = scores.indexOf(Math.max(...scores));

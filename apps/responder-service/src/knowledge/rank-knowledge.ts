@@ -26,8 +26,8 @@ export interface RankedPassage {
   /** The language the passage is written in. */
   language: Language;
   /**
-   * How much of the question the passage covers, 0..1: the share of the question's terms (weighted by how rare they are
-   * in this agent's knowledge; a word the knowledge never uses weighs as much as its rarest) the passage contains.
+   * How much of the question the passage covers, 0..1: the share of the question's terms (weighted by 1 + their idf in
+   * this agent's knowledge; a word the knowledge never uses weighs as much as its rarest) the passage contains.
    */
   score: number;
 }
@@ -55,6 +55,12 @@ export function answeringPassages(query: string, knowledge: KnowledgeSet, langua
   return rankKnowledge(query, knowledge, language).filter((p) => p.score >= ANSWER_THRESHOLD);
 }
 
+/** A term of the question: what it costs the coverage, and the share of that cost a passage holding it earns. */
+export interface QueryTerm extends Term {
+  cost: number;
+  credit: number;
+}
+
 interface Unit {
   type: KnowledgeType;
   id: string;
@@ -73,9 +79,9 @@ const K1 = 1.2;
 const B = 0.75;
 const TITLE_BOOST = 2;
 /** How much a concept word's own stem (weightless in the coverage) adds to the BM25 that orders ties. */
-const EXACT_WEIGHT = 0.5;
+const EXACT_WEIGHT = 0.2;
 /** A FAQ's answer word counts this much of its question's: "opening hours" is not what "emergency slots all day" answers. */
-const FAQ_ANSWER_ONLY = 0.7;
+const FAQ_ANSWER_ONLY = 0.8;
 /** A misspelt word matched to a known one counts a little less. */
 const FUZZY_WEIGHT = 0.8;
 
@@ -111,16 +117,16 @@ export class KnowledgeIndex {
 
   rank(query: string, language: Language): RankedPassage[] {
     const asked = this.queryTerms(query, language);
-    const total = asked.reduce((sum, t) => sum + t.weight * this.idf(t.term), 0);
+    const total = asked.reduce((sum, t) => sum + t.cost, 0);
     if (total === 0) return [];
     const ranked: (RankedPassage & { bm25: number })[] = [];
     for (const u of this.units) {
       let covered = 0;
       let bm25 = 0;
-      for (const { term, weight } of asked) {
+      for (const { term, cost, credit, weight } of asked) {
         const tf = u.terms.get(term);
         if (!tf) continue;
-        covered += weight * this.idf(term) * (u.questionTerms && !u.questionTerms.has(term) ? FAQ_ANSWER_ONLY : 1);
+        covered += cost * credit * (u.questionTerms && !u.questionTerms.has(term) ? FAQ_ANSWER_ONLY : 1);
         bm25 += (weight || EXACT_WEIGHT) * this.idf(term) * ((tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * u.length) / this.averageLength)));
       }
       if (covered > 0) ranked.push({ type: u.type, id: u.id, title: u.title, text: u.text, language: u.language, score: covered / total, bm25 });
@@ -129,39 +135,67 @@ export class KnowledgeIndex {
   }
 
   /**
-   * The question's terms, each once (its highest weight), a misspelt word replaced by the known word it is one or two
-   * edits from. A word the knowledge never uses stays: it is what the question asks that the knowledge cannot answer.
+   * The question's terms, each once, with what each costs the coverage (its weight × 1 + idf) and the share of that a
+   * passage holding it earns: a misspelt word replaced by the known word it is an edit or two from earns less, and
+   * costs what the unknown word costs. A word the knowledge never uses stays: it is what the knowledge cannot answer.
    */
-  queryTerms(query: string, language: Language): Term[] {
-    const terms = new Map<string, number>();
-    for (const t of analyze(query, language)) {
-      const known = this.documentFrequency.has(t.term) ? t : this.closeTerm(t);
-      terms.set(known.term, Math.max(terms.get(known.term) ?? 0, known.weight));
+  queryTerms(query: string, language: Language): QueryTerm[] {
+    const terms = new Map<string, QueryTerm>();
+    for (const t of analyze(query, language, { query: true })) {
+      const known = this.documentFrequency.has(t.term) || t.term.startsWith(EXACT) ? { ...t, credit: 1 } : this.closeTerm(t, language);
+      const term: QueryTerm = { ...known, cost: known.weight * this.informativeness(t.term) };
+      const seen = terms.get(term.term);
+      if (!seen || seen.cost < term.cost) terms.set(term.term, term);
     }
-    return [...terms].map(([term, weight]) => ({ term, weight }));
+    return [...terms.values()];
+  }
+
+  /**
+   * The longest known word a long unknown one starts or ends with: a compound ("Privatpatienten" → "privat",
+   * "Zahnreinigung" → "reinigung") or a run-together spelling.
+   */
+  private knownPart(term: string): string | null {
+    if (term.length < 8) return null;
+    let best: string | null = null;
+    for (const known of this.vocabulary) {
+      if (known.length >= 4 && known.length <= term.length - 4 && (term.startsWith(known) || term.endsWith(known)) && (!best || known.length > best.length)) best = known;
+    }
+    return best;
   }
 
   /** The idf of a term; one the knowledge never uses weighs as much as the rarest it does. */
+  /**
+   * What a term of the question weighs in the coverage score: 1 + idf, so that the words this agent's knowledge uses
+   * everywhere ("opening hours" to a shop whose every passage has times) still count for what the customer asks.
+   */
+  informativeness(term: string): number {
+    return 1 + this.idf(term);
+  }
+
   idf(term: string): number {
     const n = this.units.length;
     const df = Math.max(1, this.documentFrequency.get(term) ?? 0);
     return Math.log(1 + (n - df + 0.5) / (df + 0.5));
   }
 
-  private closeTerm(t: Term): Term {
-    if (t.term.startsWith('#') || t.term.startsWith(EXACT)) return t;
-    // A number or chat noise ("lol", "4") the knowledge lacks says less than a real word it lacks.
-    if (/\d/.test(t.term) || t.term.length < 4) return { ...t, weight: t.weight / 2 };
-    const concept = closeConcept(t.term);
-    if (concept && this.documentFrequency.has(concept)) return { term: concept, weight: t.weight * FUZZY_WEIGHT };
+  private closeTerm(t: Term, language: Language): Term & { credit: number } {
+    if (t.term.startsWith('#')) return { ...t, credit: 1 };
+    // A number or a two-letter scrap ("4", "ok") the knowledge lacks says less than a real word it lacks.
+    if (/\d/.test(t.term) || t.term.length < 3) return { ...t, weight: t.weight / 2, credit: 1 };
+    if (t.term.length < 4) return { ...t, credit: 1 };
+    const concept = closeConcept(t.term, language);
+    if (concept && this.documentFrequency.has(concept)) return { term: concept, weight: t.weight, credit: FUZZY_WEIGHT };
+    const part = this.knownPart(t.term);
+    if (part) return { term: part, weight: t.weight, credit: FUZZY_WEIGHT };
     const maxEdits = t.term.length >= 7 ? 2 : 1;
     let best: { term: string; edits: number } | null = null;
     for (const known of this.vocabulary) {
-      if (Math.abs(known.length - t.term.length) > maxEdits || known.length < 4) continue;
+      // Typos rarely hit the first letter: "xray" is not "tray".
+      if (Math.abs(known.length - t.term.length) > maxEdits || known.length < 4 || known[0] !== t.term[0]) continue;
       const edits = editDistance(known, t.term, maxEdits);
       if (edits <= maxEdits && (!best || edits < best.edits || (edits === best.edits && known < best.term))) best = { term: known, edits };
     }
-    return best ? { term: best.term, weight: t.weight * FUZZY_WEIGHT } : t;
+    return best ? { term: best.term, weight: t.weight, credit: FUZZY_WEIGHT } : { ...t, credit: 1 };
   }
 }
 

@@ -31,7 +31,7 @@ const STEMMERS: Record<Language, (word: string) => string> = {
 // Chat spelling, written out before anything else ("wat r ur hrs" → "what are your hours").
 const SLANG: Record<Language, Record<string, string>> = {
   en: {
-    u: 'you', ur: 'your', r: 'are', wat: 'what', wht: 'what', whats: 'what', hrs: 'hours', hr: 'hour', pls: 'please', plz: 'please',
+    u: 'you', ur: 'your', r: 'are', wat: 'what', wen: 'when', wer: 'where', dem: 'them', wht: 'what', whats: 'what', hrs: 'hours', hr: 'hour', pls: 'please', plz: 'please',
     thx: 'thanks', ty: 'thanks', tmrw: 'tomorrow', tmr: 'tomorrow', appt: 'appointment', abt: 'about', ya: 'you', yall: 'you',
     wanna: 'want', gonna: 'going', cuz: 'because', bc: 'because', nite: 'night', ppl: 'people', mon: 'monday', tue: 'tuesday',
     tues: 'tuesday', wed: 'wednesday', thu: 'thursday', thur: 'thursday', thurs: 'thursday', fri: 'friday', sat: 'saturday',
@@ -43,6 +43,15 @@ const SLANG: Record<Language, Record<string, string>> = {
   de: { hab: 'habe', nen: 'einen', ne: 'eine', std: 'stunden', hdl: 'danke', bzw: 'beziehungsweise' },
 };
 
+// Words customers use for a concept that would mislead in the tenant's text ("do you take Cigna" vs "takes 45 minutes").
+const QUERY_SYNONYMS: Record<Language, Record<string, string>> = {
+  en: { take: '#accept', takes: '#accept', taking: '#accept' },
+  es: { cogen: '#accept', toman: '#accept' },
+  pt: { pegam: '#accept' },
+  fr: {},
+  de: {},
+};
+
 // Words a chat is full of that name no topic, beyond each language's standard stop words.
 const CHAT_STOPWORDS: Record<Language, string> = {
   en:
@@ -50,19 +59,19 @@ const CHAT_STOPWORDS: Record<Language, string> = {
     'question questions also just really actually maybe pretty quite something anything anyone someone lot lots bit kind sort ' +
     'im ive id youre dont cant wont doesnt isnt arent thats whats theres hows much many well yes yeah yep sure good great ' +
     'please help would could able possible us let lets go going mean even still though else way things thing say said ' +
-    'don doesn isn aren ll ve re',
+    'don doesn isn aren ll ve re today tonight now currently go goes went come comes came',
   es:
     'hola buenas buenos gracias favor quiero quisiera querría saber necesito puedo pueden puede podéis gustaría ok vale bueno ' +
-    'chicos tienen tiene tenéis hay algo alguna alguno decir pregunta dudas duda posible hacer hacen hace hacéis mucho muy sale',
+    'chicos tienen tiene tenéis hay algo alguna alguno decir pregunta dudas duda posible hacer hacen hace hacéis mucho muy sale hoy ahora',
   pt:
     'oi olá ola obrigado obrigada favor quero queria gostaria saber preciso posso podem pode ok bom boa pessoal gente tem têm ' +
-    'algo alguma algum dizer pergunta dúvida possível fazer fazem faz muito muita dá pra to tô tá sai',
+    'algo alguma algum dizer pergunta dúvida possível fazer fazem faz muito muita dá pra to tô tá sai hoje agora',
   fr:
     'bonjour salut coucou merci plaît plait voudrais veux aimerais savoir besoin peux pouvez peut ok bien alors question ' +
-    'questions quelque chose dire est-ce possible faire faites fait font beaucoup',
+    'questions quelque chose dire est-ce possible faire faites fait font beaucoup aujourd hui maintenant',
   de:
     'hallo hi moin servus danke bitte möchte moechte will würde wuerde wissen brauche kann könnt koennt können ok gut also ' +
-    'leute frage fragen etwas gibt mal habt hast haben hat habe machen macht mache machst möglich auch',
+    'leute frage fragen etwas gibt mal habt hast haben hat habe machen macht mache machst möglich auch heute jetzt',
 };
 
 /**
@@ -113,7 +122,7 @@ const CONCEPTS: Record<string, Partial<Record<Language, string>>> = {
     de: 'zahlen bezahlen zahlung karte kartenzahlung bar',
   },
   '#accept': {
-    en: 'accept accepts accepted take takes',
+    en: 'accept accepts accepted',
     es: 'aceptan aceptar aceptas aceptáis aceptamos trabajan trabajamos',
     pt: 'aceitam aceitar aceita aceitamos trabalham trabalhamos',
     fr: 'acceptez accepter acceptent acceptons prenez prenons',
@@ -134,11 +143,25 @@ const CONCEPTS: Record<string, Partial<Record<Language, string>>> = {
     de: 'erstattung rückerstattung rückgabe umtausch',
   },
   '#treat': {
-    en: 'treat treats treating',
+    en: 'treat treats treating treated see sees seeing seen',
     es: 'atender atienden atiende atendemos atendéis tratan tratamos',
     pt: 'atender atendem atende atendemos tratam tratamos',
     fr: 'soigner soignez soignent recevez recevoir',
     de: 'behandeln behandelt behandelst',
+  },
+  '#doctor': {
+    en: 'doctor doctors dr dentist dentists physician physio physiotherapist therapist therapists',
+    es: 'doctor doctora doctores dentista dentistas médico médica fisio fisioterapeuta',
+    pt: 'doutor doutora dentista dentistas médico médica fisioterapeuta',
+    fr: 'docteur dentiste dentistes médecin kiné kinésithérapeute',
+    de: 'arzt ärztin zahnarzt zahnärztin doktor therapeut therapeutin physiotherapeut',
+  },
+  '#broken': {
+    en: 'broken broke chipped chip cracked crack',
+    es: 'roto rota rompí partido partida astillado',
+    pt: 'quebrado quebrada quebrou lascado trincado',
+    fr: 'cassé cassée ébréché fêlé',
+    de: 'abgebrochen gebrochen kaputt angebrochen',
   },
   '#child': {
     en: 'kid kids child children',
@@ -192,9 +215,13 @@ export function fold(text: string): string {
   return text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
 }
 
-/** Words of a lower-cased text; apostrophes and hyphens split ("l'adresse", "Mon-Fri"), one letter is no word. */
+/**
+ * Words of a lower-cased text; apostrophes and hyphens split ("l'adresse", "Mon-Fri"), a hyphenated word also joined
+ * ("X-rays" is "xrays" as customers write it); one letter is no word.
+ */
 function words(lower: string): string[] {
-  return lower.split(/[^\p{L}\p{N}]+/u).filter((w) => w.length > 1 || /\p{N}/u.test(w) || w in SLANG_LETTERS);
+  const joined = [...lower.matchAll(/\p{L}+(?:-\p{L}+)+/gu)].map((m) => m[0].replace(/-/g, ''));
+  return [...lower.split(/[^\p{L}\p{N}]+/u), ...joined].filter((w) => w.length > 1 || /\p{N}/u.test(w) || w in SLANG_LETTERS);
 }
 
 // One-letter words chat spelling gives a meaning to ("u", "r", "q").
@@ -232,7 +259,7 @@ export function conceptStems(language: Language): ReadonlyMap<string, string> {
  * The terms of a text in one language: chat spelling written out, stop words dropped, each word stemmed with that
  * language's Snowball stemmer and folded (no accents), concepts and phrase hints in place of their words.
  */
-export function analyze(text: string, language: Language): Term[] {
+export function analyze(text: string, language: Language, options: { query?: boolean } = {}): Term[] {
   let lower = ` ${text.toLowerCase()} `;
   const terms: Term[] = [];
   for (const [phrase, concept, weight] of PHRASES[language]) {
@@ -246,7 +273,7 @@ export function analyze(text: string, language: Language): Term[] {
     if (word.length < 2 && !/\p{N}/u.test(word)) continue;
     if (STOPWORDS[language].has(word) || STOPWORDS[language].has(fold(word))) continue;
     const stem = stemOf(word, language);
-    const concept = CONCEPT_OF[word] ?? CONCEPT_OF[fold(word)] ?? conceptOfStem(stem, language);
+    const concept = (options.query ? QUERY_SYNONYMS[language][word] : undefined) ?? CONCEPT_OF[word] ?? CONCEPT_OF[fold(word)] ?? conceptOfStem(stem, language);
     terms.push({ term: concept ?? stem, weight: 1 });
     // The word itself too, weightless: between passages that cover a question equally, the one using its very words
     // ranks first ("open on Monday?": "closed on Monday" before "open Tuesday to Sunday").
@@ -282,29 +309,37 @@ function conceptOfStem(stem: string, language: Language): string | undefined {
   return concept ?? undefined;
 }
 
-// Every concept word and stem of every language, for closeConcept(); a word's answer is remembered (bounded).
-const CONCEPT_SPELLINGS: [string, string][] = [
-  ...Object.entries(CONCEPT_OF),
-  ...LANGUAGES.flatMap((l) => [...CONCEPT_STEMS[l].entries()]),
-].filter(([spelling]) => spelling.length >= 4);
+// Each language's concept words and stems, for closeConcept(); a word's answer is remembered (bounded).
+const CONCEPT_SPELLINGS: Record<Language, [string, string][]> = Object.fromEntries(
+  LANGUAGES.map((l) => {
+    const words = Object.entries(CONCEPTS).flatMap(([concept, byLanguage]) =>
+      (byLanguage[l] ?? '').split(' ').flatMap((w) => [[fold(w), concept] as [string, string], [stemOf(w, l), concept] as [string, string]]),
+    );
+    return [l, [...new Map(words.filter(([spelling]) => spelling.length >= 5)).entries()]];
+  }),
+) as Record<Language, [string, string][]>;
 const closeConcepts = new Map<string, string | null>();
 const MAX_REMEMBERED = 10_000;
 
-/** The concept a misspelt word or stem ("insurence", "parkng", "delivry") is one edit from (two for long words). */
-export function closeConcept(word: string): string | null {
+/**
+ * The concept a misspelt word or stem of `language` ("insurence", "parkng", "delivry") is one edit from (two for long
+ * words); like typos, it keeps the first letter.
+ */
+export function closeConcept(word: string, language: Language): string | null {
   if (word.length < 5) return null;
-  const remembered = closeConcepts.get(word);
+  const key = `${language}:${word}`;
+  const remembered = closeConcepts.get(key);
   if (remembered !== undefined) return remembered;
   const maxEdits = word.length >= 8 ? 2 : 1;
   let close: string | null = null;
-  for (const [spelling, concept] of CONCEPT_SPELLINGS) {
-    if (Math.abs(spelling.length - word.length) <= maxEdits && editDistance(spelling, word, maxEdits) <= maxEdits) {
+  for (const [spelling, concept] of CONCEPT_SPELLINGS[language]) {
+    if (spelling[0] === word[0] && Math.abs(spelling.length - word.length) <= maxEdits && editDistance(spelling, word, maxEdits) <= maxEdits) {
       close = concept;
       break;
     }
   }
   if (closeConcepts.size >= MAX_REMEMBERED) closeConcepts.delete(closeConcepts.keys().next().value!);
-  closeConcepts.set(word, close);
+  closeConcepts.set(key, close);
   return close;
 }
 

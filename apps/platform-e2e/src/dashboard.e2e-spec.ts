@@ -54,7 +54,15 @@ describe('Dashboard in a real browser: onboarding to a first answered customer',
     expect(index.status).toBe(200);
     expect(index.headers.get('content-type')).toContain('text/html');
     expect(index.headers.get('content-security-policy')).toContain("script-src 'self'");
-    expect(index.text).toContain('/dashboard/assets/');
+    expect(index.headers.get('cache-control')).toBe('no-cache');
+    // The script the page loads: JavaScript, cacheable for good (its name carries its content hash).
+    const script = /src="(\/dashboard\/assets\/[^"]+\.js)"/.exec(index.text)?.[1] ?? 'no script in the page';
+    expect(script).toMatch(/^\/dashboard\/assets\/.+\.js$/);
+    const asset = await http('GET', `${platform.gateway}${script}`);
+    expect(asset.status).toBe(200);
+    expect(asset.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    expect(asset.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect(asset.text.length).toBeGreaterThan(1000);
     // A page of the app answers the same document; a missing asset is a 404 problem, not the page.
     const deep = await http('GET', `${platform.gateway}/dashboard/agents`);
     expect(deep.status).toBe(200);

@@ -7,7 +7,7 @@ import {
   type MessageReceivedEvent,
 } from '@parley/contracts';
 import type { ProbedMessage, TopicProbe } from '@parley/kafka';
-import { pollUntil } from '@parley/testing';
+import { expectMatchesEventSchema, pollUntil } from '@parley/testing';
 import { BUSINESS, OPEN_EVERY_DAY, ResponderHarness, agentRecord, inboundEvent, phoneNumber, type ResponderOutputs } from '../test/responder-harness';
 
 /** Conversations over real Kafka and PostgreSQL, one per skill: inbound message in, reply and public events out. */
@@ -126,6 +126,7 @@ describe('responder-service: the skills engine in conversations over Kafka', () 
     expect(await say(tenant, customer, 'sure, its maria.lopez@example.org')).toContain("I've passed your details to our team");
     const updated = await pollUntil(() => updatesOf()[0], { description: 'lead.updated' });
     expect(updated.key).toBe(`${tenant}:${customer}`);
+    expectMatchesEventSchema(Topics.LeadUpdated, updated.value);
     expect(updated.value.data).toEqual({ ...captured.value.data, event: 'lead.updated', lead: { ...captured.value.data.lead, email: 'maria.lopez@example.org' }, at: expect.any(String) });
 
     expect(await say(tenant, customer, 'actually use my work email maria@lopez.dev')).toContain("I've updated your details");
@@ -165,12 +166,14 @@ describe('responder-service: the skills engine in conversations over Kafka', () 
     expect(await say(tenant, customer, 'yep')).toContain('Done, your appointment is moved to Fri');
     const rescheduled = await pollUntil(() => ofConversation(rescheduledEvents.messages), { description: 'appointment.rescheduled' });
     expect(rescheduled.key).toBe(`${tenant}:${customer}`);
+    expectMatchesEventSchema(Topics.AppointmentRescheduled, rescheduled.value);
     const moved = rescheduled.value.data;
     expect(moved).toMatchObject({ event: 'appointment.rescheduled', agent: 'clinic', appointment: { id, status: 'booked' }, previous: { starts_at: tomorrow11 } });
     expect([new Date(moved.appointment.starts_at).getUTCDay(), moved.appointment.starts_at.slice(11, 16)]).toEqual([5, '16:00']);
 
     expect(await say(tenant, customer, 'cancel my appointment')).toContain('is cancelled');
     const cancelled = await pollUntil(() => ofConversation(cancelledEvents.messages), { description: 'appointment.cancelled' });
+    expectMatchesEventSchema(Topics.AppointmentCancelled, cancelled.value);
     expect(cancelled.value.data).toMatchObject({ event: 'appointment.cancelled', appointment: { id, starts_at: moved.appointment.starts_at, status: 'cancelled' } });
 
     const page = await h.kafka.rpc.request('appointments.list', { tenant_id: tenant, limit: 10, cursor: null });
@@ -188,6 +191,25 @@ describe('responder-service: the skills engine in conversations over Kafka', () 
     expect(answers.filter((a) => a?.includes('has just been taken'))).toHaveLength(3);
     const rows: { n: string }[] = await h.sql.query(`SELECT count(*) AS n FROM appointments WHERE tenant_id = $1 AND status = 'booked'`, [tenant]);
     expect(Number(rows[0].n)).toBe(1);
+  });
+
+  it('appointment_booking: customers moving their bookings to the same slot at once: one moves, the others keep theirs', async () => {
+    const tenant = 'ten_move_race';
+    await h.announceAgent(tenant, agentRecord('clinic', { skills: ['appointment_booking'], booking: { timezone: 'UTC', slot_minutes: 30, opening_hours: OPEN_EVERY_DAY } }));
+    const customers = [phoneNumber(), phoneNumber(), phoneNumber()];
+    for (const [i, c] of customers.entries()) {
+      await say(tenant, c, `book me tomorrow at ${9 + i}am`);
+      expect(await say(tenant, c, 'yes')).toMatch(/^You're booked/);
+    }
+    for (const c of customers) expect(await say(tenant, c, 'actually can we move it to 3pm?')).toContain('Shall I move your appointment');
+
+    const answers = await Promise.all(customers.map((c) => say(tenant, c, 'yes')));
+    expect(answers.filter((a) => a?.startsWith('Done, your appointment is moved'))).toHaveLength(1);
+    expect(answers.filter((a) => a?.includes('has just been taken'))).toHaveLength(2);
+    const rows: { starts_at: Date; status: string }[] = await h.sql.query(`SELECT starts_at, status FROM appointments WHERE tenant_id = $1 ORDER BY starts_at`, [tenant]);
+    // Three appointments still booked: the two that could not move kept their slots.
+    expect(rows.map((r) => r.status)).toEqual(['booked', 'booked', 'booked']);
+    expect(rows.filter((r) => new Date(r.starts_at).getUTCHours() === 15)).toHaveLength(1);
   });
 
   it('replies.preview answers like the agent would, with no side effects; an unknown agent is 404', async () => {

@@ -5,7 +5,16 @@ import { Receiver } from '../test/receiver';
 import { startWebhookService, type WebhookServiceUnderTest } from '../test/webhook-service-under-test';
 
 /** The public events webhook-service consumes, each delivered to tenants' endpoints. */
-const CONSUMED = [Topics.MessageReceived, Topics.MessageStatus, Topics.LeadCaptured, Topics.AppointmentBooked, Topics.ConversationHandoff];
+const CONSUMED = [
+  Topics.MessageReceived,
+  Topics.MessageStatus,
+  Topics.LeadCaptured,
+  Topics.LeadUpdated,
+  Topics.AppointmentBooked,
+  Topics.AppointmentRescheduled,
+  Topics.AppointmentCancelled,
+  Topics.ConversationHandoff,
+];
 
 /**
  * Consumer side of the event contracts on a real broker: webhook-service delivers the recorded examples of every

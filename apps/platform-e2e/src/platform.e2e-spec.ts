@@ -206,4 +206,38 @@ describe('Parley end to end: the whole system over HTTP, on real Kafka and Postg
     const anonymousSend = await anonymous.POST('/v1/send', { body: { channel: 'whatsapp', to, message: 'Hello' } });
     expect(anonymousSend.response.status).toBe(401);
   });
+
+  it('learns from a document (CONTRACT.md §11): an uploaded file becomes ready, the agent answers from it, and its deletion takes that back within 5 s', async () => {
+    const api = apiClient(platform.gateway, (await signUp('Bloom Dental')).token);
+    const stranger = apiClient(platform.gateway, (await signUp('Other Clinic')).token);
+    const agent = { params: { path: { agent_name: 'clinic' } } };
+    const put = await api.PUT('/api/v1/agents/{agent_name}', { ...agent, body: { name: 'clinic', instruction: 'You are the assistant of Bloom Dental.', greeting: '', skills: ['faq_responder'] } });
+    expect(put.response.status).toBe(201);
+    const ask = async () => (await api.POST('/api/v1/agents/{agent_name}/test', { ...agent, body: { message: 'how much does teeth whitening cost?' } })).data!.reply;
+    expect(await ask()).not.toContain('$300');
+
+    const form = new FormData();
+    form.append('title', 'Price list');
+    form.append('file', new Blob(['# Prices\n\n## Whitening\n\nTeeth whitening costs $300 per session and takes about an hour.\n'], { type: 'text/markdown' }), 'prices.md');
+    const created = await api.POST('/api/v1/agents/{agent_name}/documents', { ...agent, body: form as never, bodySerializer: (body: unknown) => body as FormData });
+    expect(created.response.status).toBe(202);
+    expect(created.data).toMatchObject({ id: expect.stringMatching(/^doc_/), title: 'Price list', source: 'file', status: 'processing', chunks: null, error: null });
+    const document = { params: { path: { agent_name: 'clinic', document_id: created.data!.id } } };
+
+    const ready = await pollUntil(
+      async () => {
+        const res = await api.GET('/api/v1/agents/{agent_name}/documents/{document_id}', document);
+        return res.data?.status === 'ready' && res.data;
+      },
+      { timeoutMs: 30_000, intervalMs: 200, description: 'the document processed' },
+    );
+    expect(ready).toMatchObject({ chunks: 1, error: null });
+    await pollUntil(async () => (await ask()).includes('$300'), { timeoutMs: 5_000, intervalMs: 200, description: 'an answer from the document within 5 s' });
+    expect((await api.GET('/api/v1/agents/{agent_name}/documents', agent)).data!.data.map((d) => d.id)).toEqual([created.data!.id]);
+    expect((await stranger.GET('/api/v1/agents/{agent_name}/documents/{document_id}', document)).response.status).toBe(404);
+
+    expect((await api.DELETE('/api/v1/agents/{agent_name}/documents/{document_id}', document)).response.status).toBe(204);
+    await pollUntil(async () => !(await ask()).includes('$300'), { timeoutMs: 5_000, intervalMs: 200, description: 'the deleted document out of the answers within 5 s' });
+    expect((await api.GET('/api/v1/agents/{agent_name}/documents/{document_id}', document)).response.status).toBe(404);
+  });
 });

@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import type { DocumentPassage } from './document-passage';
 import { instructionFacts } from './instruction-facts';
 import { detectLanguage, type Language } from './language';
+import { questionSentences } from './questions';
 import { EXACT, analyze, closeConcept, editDistance, type Term } from './text-analysis';
 
 /** What an agent knows (CONTRACT.md §11): its FAQs, its documents' passages, and the facts its instruction states. */
@@ -115,7 +116,22 @@ export class KnowledgeIndex {
     this.vocabulary = [...this.documentFrequency.keys()].filter((t) => !t.startsWith('#') && !t.startsWith(EXACT));
   }
 
+  /**
+   * The passages for a message, each with its best score over the whole message and each question in it: the customer's
+   * question decides, not the context around it ("is there an elevator? my knees are bad").
+   */
   rank(query: string, language: Language): RankedPassage[] {
+    const best = new Map<string, RankedPassage & { bm25: number }>();
+    for (const asked of [query, ...questionSentences(query)]) {
+      for (const passage of this.rankOne(asked, language)) {
+        const seen = best.get(passage.id);
+        if (!seen || passage.score > seen.score) best.set(passage.id, passage);
+      }
+    }
+    return [...best.values()].sort((a, b) => b.score - a.score || b.bm25 - a.bm25).map(({ bm25: _, ...passage }) => passage);
+  }
+
+  private rankOne(query: string, language: Language): (RankedPassage & { bm25: number })[] {
     const asked = this.queryTerms(query, language);
     const total = asked.reduce((sum, t) => sum + t.cost, 0);
     if (total === 0) return [];
@@ -131,7 +147,7 @@ export class KnowledgeIndex {
       }
       if (covered > 0) ranked.push({ type: u.type, id: u.id, title: u.title, text: u.text, language: u.language, score: covered / total, bm25 });
     }
-    return ranked.sort((a, b) => b.score - a.score || b.bm25 - a.bm25).map(({ bm25: _, ...passage }) => passage);
+    return ranked;
   }
 
   /**

@@ -59,7 +59,7 @@ const CHAT_STOPWORDS: Record<Language, string> = {
     'question questions also just really actually maybe pretty quite something anything anyone someone lot lots bit kind sort ' +
     'im ive id youre dont cant wont doesnt isnt arent thats whats theres hows much many well yes yeah yep sure good great ' +
     'please help would could able possible us let lets go going mean even still though else way things thing say said ' +
-    'don doesn isn aren ll ve re today tonight now currently go goes went come comes came',
+    'don doesn isn aren ll ve re today tonight now currently go goes went come comes came bring',
   es:
     'hola buenas buenos gracias favor quiero quisiera querría saber necesito puedo pueden puede podéis gustaría ok vale bueno ' +
     'chicos tienen tiene tenéis hay algo alguna alguno decir pregunta dudas duda posible hacer hacen hace hacéis mucho muy sale hoy ahora',
@@ -163,6 +163,19 @@ const CONCEPTS: Record<string, Partial<Record<Language, string>>> = {
     fr: 'cassé cassée ébréché fêlé',
     de: 'abgebrochen gebrochen kaputt angebrochen',
   },
+  '#discount': {
+    en: 'discount discounts discounted reduced reduction concession concessions',
+    es: 'descuento descuentos rebaja',
+    pt: 'desconto descontos',
+    fr: 'réduction réductions remise',
+    de: 'rabatt rabatte ermäßigung ermäßigt',
+  },
+  '#late': {
+    en: 'late later',
+    pt: 'atraso atrasado',
+    fr: 'tard retard',
+    de: 'spät später kurzfristig',
+  },
   '#child': {
     en: 'kid kids child children',
     es: 'niño niños niña niñas hijo hijos pequeño pequeños pequeña pequeñas peques',
@@ -202,12 +215,52 @@ const CONCEPTS: Record<string, Partial<Record<Language, string>>> = {
 };
 
 // Phrases whose words are stop words but whose meaning is not; the weight says how sure the hint is.
+// Phrases whose words are stop words but whose meaning is not; the weight says how sure the hint is. An empty concept
+// drops the phrase: "how long" asks for a duration whatever follows, it names no topic.
 const PHRASES: Record<Language, [RegExp, string, number][]> = {
-  en: [[/\bhow much\b/g, '#price', 1], [/\bwhere\b/g, '#address', 0.5], [/\bwhat time\b/g, '#hours', 1], [/\bwhen\b/g, '#hours', 0.5]],
-  es: [[/\bcu[aá]nto\b/g, '#price', 1], [/\bd[oó]nde\b/g, '#address', 0.5], [/\bqu[eé] hora\b/g, '#hours', 1], [/\bcu[aá]ndo\b/g, '#hours', 0.5]],
-  pt: [[/\bquanto\b/g, '#price', 1], [/\bonde\b/g, '#address', 0.5], [/\bque horas?\b/g, '#hours', 1], [/\bquando\b/g, '#hours', 0.5]],
-  fr: [[/\bcombien\b/g, '#price', 1], [/(^|\s)où(\s|$)/g, '#address', 0.5], [/\bquelle heure\b/g, '#hours', 1], [/\bquand\b/g, '#hours', 0.5]],
-  de: [[/\bwie ?viel\b/g, '#price', 1], [/\bwo\b/g, '#address', 0.5], [/\bwie lange\b/g, '#hours', 1], [/\bwann\b/g, '#hours', 0.5]],
+  en: [
+    [/\bhow much\b/g, '#price', 1],
+    [/\bhow long\b/g, '', 0],
+    [/\bwhere\b/g, '#address', 0.5],
+    [/\bwhat time\b/g, '#hours', 1],
+    [/\bwhen\b/g, '#hours', 0.5],
+    [/\b(last[- ]minute|short notice)\b/g, '#late', 1],
+    [/\d+\s?% off\b/g, '#discount', 1],
+  ],
+  es: [
+    [/\bcu[aá]nto tiempo\b/g, '', 0],
+    [/\bcu[aá]nto\b/g, '#price', 1],
+    [/\bd[oó]nde\b/g, '#address', 0.5],
+    [/\bqu[eé] hora\b/g, '#hours', 1],
+    [/\bcu[aá]ndo\b/g, '#hours', 0.5],
+    [/\b[uú]ltima hora\b/g, '#late', 1],
+    [/\d+\s?% de descuento\b/g, '#discount', 1],
+  ],
+  pt: [
+    [/\bquanto tempo\b/g, '', 0],
+    [/\bquanto\b/g, '#price', 1],
+    [/\bonde\b/g, '#address', 0.5],
+    [/\bque horas?\b/g, '#hours', 1],
+    [/\bquando\b/g, '#hours', 0.5],
+    [/\b[uú]ltima hora\b/g, '#late', 1],
+    [/\d+\s?% de desconto\b/g, '#discount', 1],
+  ],
+  fr: [
+    [/\bcombien de temps\b/g, '', 0],
+    [/\bcombien\b/g, '#price', 1],
+    [/(^|\s)où(\s|$)/g, '#address', 0.5],
+    [/\bquelle heure\b/g, '#hours', 1],
+    [/\bquand\b/g, '#hours', 0.5],
+    [/\bderni[eè]re minute\b/g, '#late', 1],
+    [/\d+\s?% de (r[ée]duction|remise)\b/g, '#discount', 1],
+  ],
+  de: [
+    [/\bwie ?viel\b/g, '#price', 1],
+    [/\bwo\b/g, '#address', 0.5],
+    [/\bwie lange\b/g, '', 0],
+    [/\bwann\b/g, '#hours', 0.5],
+    [/\d+\s?% rabatt\b/g, '#discount', 1],
+  ],
 };
 
 /** Lower case without accents: what customers type ("cuanto", "horario") meets what tenants write ("cuánto"). */
@@ -264,7 +317,7 @@ export function analyze(text: string, language: Language, options: { query?: boo
   const terms: Term[] = [];
   for (const [phrase, concept, weight] of PHRASES[language]) {
     lower = lower.replace(phrase, () => {
-      terms.push({ term: concept, weight });
+      if (concept) terms.push({ term: concept, weight });
       return ' ';
     });
   }
@@ -274,7 +327,8 @@ export function analyze(text: string, language: Language, options: { query?: boo
     if (STOPWORDS[language].has(word) || STOPWORDS[language].has(fold(word))) continue;
     const stem = stemOf(word, language);
     const concept = (options.query ? QUERY_SYNONYMS[language][word] : undefined) ?? CONCEPT_OF[word] ?? CONCEPT_OF[fold(word)] ?? conceptOfStem(stem, language);
-    terms.push({ term: concept ?? stem, weight: 1 });
+    // A number in a question is mostly a quantity ("for 30 people", "my son is 5"), seldom its topic.
+    terms.push({ term: concept ?? stem, weight: options.query && /^\d+$/.test(stem) ? 0.5 : 1 });
     // The word itself too, weightless: between passages that cover a question equally, the one using its very words
     // ranks first ("open on Monday?": "closed on Monday" before "open Tuesday to Sunday").
     if (concept) terms.push({ term: `${EXACT}${stem}`, weight: 0 });

@@ -1,13 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import type { AgentRecord, Skill } from '@parley/contracts';
 import { detectLanguage, type Language } from '../knowledge/language';
+import { asksQuestion } from '../knowledge/questions';
 import { analyze } from '../knowledge/text-analysis';
 import { appointmentBooking, bookingContinues, wantsBooking } from '../skills/appointment-booking.skill';
 import { bookingOf, hasWhen, parseWhen } from '../skills/calendar';
 import { answerFromKnowledge, knowledgeAnswer, unknownQuestion } from '../skills/faq.skill';
 import { hasLeadFacts, leadCapture, leadInProgress, wantsLeadCapture } from '../skills/lead-capture.skill';
 import { isNo, isYes, type SkillAnswer, type SkillRequest } from '../skills/skill';
-import { ACKNOWLEDGED, ENGINE_PHRASES, GREETING_ONLY, THANKS, asksForPerson, asksQuestion } from './engine-phrases';
+import { ACKNOWLEDGED, ENGINE_PHRASES, GREETING_ONLY, THANKS, asksForPerson } from './engine-phrases';
 import { ReplyEngine, composeReply, type Reply, type ReplyRequest } from './reply-engine';
 
 /**

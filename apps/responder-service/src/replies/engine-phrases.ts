@@ -112,12 +112,3 @@ export const THANKS =
   /^\s*(thanks|thank you|thx|ty|cheers|great,? thanks|perfect,? thanks|gracias|muchas gracias|obrigad[oa]|valeu|merci|merci beaucoup|danke|vielen dank|dankesch[öo]n)\b/i;
 export const ACKNOWLEDGED =
   /^\s*(ok|okay|k|cool|great|alright|fine|sure|right|got it|nice|perfect|vale|de acuerdo|perfecto|genial|entendido|certo|beleza|combinado|perfeito|entendi|d'accord|parfait|tr[eè]s bien|compris|alles klar|gut|super|verstanden|prima)[\s!.]*$/i;
-
-// Question words that open a question in the five languages (read without accents).
-const QUESTION_START =
-  /^\s*[¿¡]?\s*(what|whats|wat|when|where|why|how|who|which|do|does|did|is|are|r|can|could|will|would|should|have|has|any|que|como|cuando|donde|cuanto|cuanta|cuantos|cuantas|cual|cuales|quien|puedo|puede|pueden|podria|tienen|tiene|hay|hacen|aceptan|atienden|o que|quando|onde|quanto|quanta|qual|quais|quem|posso|pode|podem|voces|vcs|vc|tem|da|aceitam|atendem|quel|quelle|quels|quelles|comment|quand|ou|combien|pourquoi|est-ce|pouvez|peux|avez|etes|faites|acceptez|prenez|was|wie|wann|wo|wieviel|welche|welcher|welches|warum|wer|kann|kannst|konnen|habt|haben|gibt|seid|sind|nehmen|nehmt|macht|machen|bietet)\b/i;
-
-/** The message asks something: it ends with a question mark or opens with a question word (en, es, pt, fr, de). */
-export function asksQuestion(text: string): boolean {
-  return /\?\s*$/.test(text.trim()) || QUESTION_START.test(text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase());
-}

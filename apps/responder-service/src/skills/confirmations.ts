@@ -20,7 +20,7 @@ const YES_WORDS = [
   'deal', 'absolutely', 'definitely', 'of course', 'no problem', 'no worries', 'alright', 'all right', 'right', 'cool', 'lovely',
   'good', 'that s fine', 'thats fine', 'that s great', 'that s right', 'affirmative',
   // es
-  'si', 'sip', 'claro', 'vale', 'va', 'dale', 'de acuerdo', 'perfecto', 'confirmo', 'confirmado', 'correcto', 'por supuesto',
+  'sip', 'claro', 'vale', 'va', 'dale', 'de acuerdo', 'perfecto', 'confirmo', 'confirmado', 'correcto', 'por supuesto',
   'esta bien', 'sale', 'genial', 'listo', 'por favor',
   // pt
   'sim', 'pode ser', 'pode', 'beleza', 'blz', 'certo', 'confirmado', 'perfeito', 'isso', 'isso mesmo', 'fechado', 'com certeza',
@@ -57,8 +57,19 @@ function opening(text: string, phrases: string[]): string | null {
   return phrases.find((p) => t === p || t.startsWith(`${p} `)) ?? null;
 }
 
+/**
+ * "si" is Spanish for both "yes" (unaccented, as people type it) and "if": a yes only alone, before a pause ("si, vale")
+ * or before another yes ("si claro"); "sí" is always a yes.
+ */
+function siYes(text: string): boolean {
+  if (/^\s*s[ií]\s*([,.!;)]|$)/iu.test(text) || /^\s*sí(?!\p{L})/iu.test(text)) return true;
+  const t = plain(text);
+  return t.startsWith('si ') && opening(t.slice(3), YES) !== null;
+}
+
 /** The message says yes: it opens with a yes and not with a no ("no problem" counts as yes; "yes but no" does not). */
 export function isYes(text: string): boolean {
+  if (siYes(text)) return true;
   const yes = opening(text, YES);
   if (!yes) return /^\s*(👍|👌|✅|🙏)/u.test(text);
   const no = opening(text, NO);

@@ -28,15 +28,17 @@ export async function fetchDocument(raw: string, production: boolean): Promise<F
 
   return new Promise<FetchedDocument>((resolve, reject) => {
     const fail = (message: string) => {
+      clearTimeout(deadline);
       req.destroy();
       reject(new DocumentRejected(message));
     };
+    // One deadline for connecting, the headers and the whole body (a trickling server cannot hold the worker).
+    const deadline = setTimeout(() => fail('the URL did not answer within 15 s'), FETCH_TIMEOUT_MS);
     const req = client.get(
       url,
       {
         ...(production ? { lookup: publicOnlyLookup } : {}),
         headers: { accept: DOCUMENT_FILE_TYPES.join(', '), 'user-agent': 'Parley-DocumentFetcher/1.0' },
-        timeout: FETCH_TIMEOUT_MS,
       },
       (res) => {
         const status = res.statusCode ?? 0;
@@ -51,12 +53,15 @@ export async function fetchDocument(raw: string, production: boolean): Promise<F
           if (size > DOCUMENT_FILE_MAX_BYTES) return fail('the page is larger than 10 MiB');
           chunks.push(chunk);
         });
-        res.on('end', () => resolve({ format, bytes: Buffer.concat(chunks) }));
+        res.on('end', () => {
+          clearTimeout(deadline);
+          resolve({ format, bytes: Buffer.concat(chunks) });
+        });
         res.on('error', (err) => fail(`the page could not be read: ${err.message}`));
       },
     );
-    req.on('timeout', () => fail('the URL did not answer within 15 s'));
     req.on('error', (err: NodeJS.ErrnoException) => {
+      clearTimeout(deadline);
       if (err.code === 'ENONPUBLIC') return reject(new DocumentRejected('url must resolve only to public addresses'));
       reject(new DocumentRejected(`the URL could not be fetched (${err.code ?? err.message})`));
     });

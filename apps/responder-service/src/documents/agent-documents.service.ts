@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DocumentChangedData, DocumentChangedEvent, DocumentPassageData } from '@parley/contracts';
-import { DataSource } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 import { MalformedEventError } from '../common/malformed-event.error';
 import type { DocumentPassage } from '../knowledge/document-passage';
 
@@ -36,12 +36,15 @@ export class AgentDocumentsService {
     this.cache.delete(cacheKey(data.tenant_id, data.agent_id));
   }
 
-  /** The passages of the agent's live documents, document by document in the order they were added. */
-  async forAgent(tenantId: string, agentId: string): Promise<DocumentPassage[]> {
+  /**
+   * The passages of the agent's live documents, document by document in the order they were added. `manager` is the
+   * caller's transaction when it has one, so a reply drafted under a lock never waits for a second pool connection.
+   */
+  async forAgent(tenantId: string, agentId: string, manager: EntityManager = this.db.manager): Promise<DocumentPassage[]> {
     const key = cacheKey(tenantId, agentId);
     const cached = this.cache.get(key);
     if (cached && Date.now() - cached.at < CACHE_TTL_MS) return cached.passages;
-    const rows: { document_id: string; title: string; passages: DocumentPassageData[] }[] = await this.db.query(
+    const rows: { document_id: string; title: string; passages: DocumentPassageData[] }[] = await manager.query(
       `SELECT document_id, title, passages FROM agent_documents
         WHERE tenant_id = $1 AND agent_id = $2 AND deleted_at IS NULL
         ORDER BY document_id`,

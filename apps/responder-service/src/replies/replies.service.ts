@@ -193,7 +193,7 @@ export class RepliesService {
       state: conversation?.skillState ?? {},
       now: new Date(lastAnswered.received_at),
       calendar: this.appointments.calendar(manager, tenantId, agent.name),
-      documents: await this.documents.forAgent(tenantId, agent.id),
+      documents: await this.documents.forAgent(tenantId, agent.id, manager),
     });
     return { agent, fingerprint, answered, silence, reply };
   }

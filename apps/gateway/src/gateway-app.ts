@@ -1,6 +1,7 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createServiceApp } from '@parley/service-kit';
 import { gatewayModule } from './app.module';
+import { RequestAuthentication } from './auth/request-authentication';
 import type { GatewayConfig } from './config/gateway.config';
 import { PROVIDER_INTAKE_PREFIX, configureGatewayFastify } from './http/fastify-setup';
 import { setupOpenApi } from './openapi/openapi-document';
@@ -10,12 +11,13 @@ export const PROVIDER_BODY_LIMIT = 10 * 1024 * 1024;
 
 /** The gateway app as `main.ts` and the tests create it: raw bodies kept for signature checks, raw only at provider intake. */
 export async function createGatewayApp(config: GatewayConfig): Promise<NestFastifyApplication> {
-  const app = await createServiceApp(gatewayModule(config), {
+  // The request hooks are installed before Nest exists; the authentication they call is Nest's, looked up at the first request.
+  let authentication: RequestAuthentication | undefined;
+  const app: NestFastifyApplication = await createServiceApp(gatewayModule(config), {
     rawBody: true,
     bodyLimits: [{ prefix: PROVIDER_INTAKE_PREFIX, bytes: PROVIDER_BODY_LIMIT }],
     rawBodyPrefixes: [PROVIDER_INTAKE_PREFIX],
-    // service-kit types the instance as `unknown` (ReturnType of the adapter's generic getInstance).
-    configureFastify: configureGatewayFastify,
+    configureFastify: (fastify) => configureGatewayFastify(fastify, () => (authentication ??= app.get<RequestAuthentication>(RequestAuthentication))),
   });
   // GET /openapi.json and GET /docs (CONTRACT.md §8).
   setupOpenApi(app);

@@ -4,43 +4,29 @@ import { ProblemTypes, problem } from '@parley/contracts';
 import { ProblemException } from '@parley/service-kit';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { PUBLIC_ROUTE } from '../http/request-context';
-import { QuotaService } from '../quotas/quota.service';
-import { AuthService } from './auth.service';
-
-/** Tenant routes (CONTRACT.md §2): everything under these prefixes needs a credential unless marked `@Public()`. */
-const PROTECTED_PREFIXES = ['/api/v1/', '/v1/'];
+import { RequestAuthentication, isTenantPath } from './request-authentication';
 
 /**
- * The one authentication point, installed globally so a new tenant route cannot forget it; it also counts the
- * request against the tenant's daily quota. It takes the tenant
- * from the credential only; a body `tenant_id` is checked against it (403 when it differs) and then dropped, so
+ * Installed globally so a new tenant route cannot forget authentication. The credential was already checked and the
+ * request counted on arrival (RequestAuthentication, before the body was read); this makes sure of it and, now that
+ * the body is parsed, checks a body `tenant_id` against the caller's tenant (403 when it differs) and drops it, so
  * downstream DTOs and services never see a tenant the caller chose.
  */
 @Injectable()
 export class AuthGuard implements CanActivate {
   constructor(
-    private readonly auth: AuthService,
+    private readonly authentication: RequestAuthentication,
     private readonly reflector: Reflector,
-    private readonly quotas: QuotaService,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     if (context.getType() !== 'http') return true;
     const request = context.switchToHttp().getRequest<FastifyRequest>();
-    const route = request.routeOptions.url ?? request.url;
-    if (!PROTECTED_PREFIXES.some((prefix) => route.startsWith(prefix))) return true;
+    if (!isTenantPath(request.routeOptions.url ?? request.url)) return true;
     if (this.reflector.getAllAndOverride<boolean>(PUBLIC_ROUTE, [context.getHandler(), context.getClass()])) return true;
 
-    const { tenantId, plan } = await this.auth.authenticate(request.headers.authorization);
-    request.tenantId = tenantId;
-    // Every authenticated request counts, whatever its answer (CONTRACT.md §8); its RateLimit fields go on every answer.
-    const quota = await this.quotas.consume(tenantId, plan);
-    if (quota) {
-      request.quota = quota;
-      void context.switchToHttp().getResponse<FastifyReply>().headers(this.quotas.headers(quota));
-      this.quotas.enforce(quota);
-    }
-    consumeBodyTenant(request.body, tenantId);
+    await this.authentication.ensure(request, context.switchToHttp().getResponse<FastifyReply>());
+    consumeBodyTenant(request.body, request.tenantId!);
     return true;
   }
 }

@@ -7,6 +7,7 @@ import { QuotasModule } from '../quotas/quotas.module';
 import { TenantsModule } from '../tenants/tenants.module';
 import { AuthGuard } from './auth.guard';
 import { AuthService } from './auth.service';
+import { RequestAuthentication } from './request-authentication';
 import { JWT_ALGORITHM, TokenService } from './token.service';
 
 @Module({
@@ -19,7 +20,7 @@ import { JWT_ALGORITHM, TokenService } from './token.service';
     TenantsModule,
     QuotasModule,
   ],
-  providers: [TokenService, AuthService, { provide: APP_GUARD, useClass: AuthGuard }],
-  exports: [TokenService],
+  providers: [TokenService, AuthService, RequestAuthentication, { provide: APP_GUARD, useClass: AuthGuard }],
+  exports: [TokenService, RequestAuthentication],
 })
 export class AuthModule {}

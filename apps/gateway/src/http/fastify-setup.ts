@@ -1,6 +1,7 @@
 import { ProblemTypes, problem } from '@parley/contracts';
 import { ProblemException } from '@parley/service-kit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { RequestAuthentication } from '../auth/request-authentication';
 import { DOCUMENT_UPLOAD_ROUTE, registerDocumentUploads } from '../agents/document-uploads';
 import { OAuthError, sendOAuthError } from '../oauth/oauth.errors';
 import { rejectWrongMethods } from './method-not-allowed';
@@ -29,11 +30,16 @@ const JSON_OR_MULTIPART: ContentTypeRule = (mime) => mime === 'application/json'
  *   provider intake, which takes any body as it came;
  * - errors of the token endpoint that happen before Nest sees the request (body parsing) keep the OAuth shape;
  * - the routes are recorded, so the API reference can be checked against what is really served, and a known path
- *   called with a method it does not serve answers 405 rather than 404.
+ *   called with a method it does not serve answers 405 rather than 404;
+ * - tenant requests are authenticated and counted when they arrive, before all of that (RequestAuthentication).
  */
-export function configureGatewayFastify(fastify: FastifyInstance): void {
+export function configureGatewayFastify(fastify: FastifyInstance, authentication: () => RequestAuthentication): void {
   recordRoutes(fastify);
   registerDocumentUploads(fastify);
+  // First of the request hooks, so whatever answer comes next (405, 415, 400, 413, 404) is counted and labelled; its
+  // 401 and 429 come before the body is read, after Nest's request logging (an onRequest hook of its own) saw the request.
+  fastify.addHook('onRequest', (request, reply) => authentication().onRequest(request, reply));
+  fastify.addHook('preParsing', async (request) => authentication().refuse(request));
   rejectWrongMethods(fastify);
   fastify.addHook('onRequest', async (request, reply) => {
     if (!hasBody(request) || request.routeOptions.url?.startsWith(PROVIDER_INTAKE_PREFIX)) return;

@@ -1,13 +1,16 @@
-import { createParamDecorator, SetMetadata, type ExecutionContext } from '@nestjs/common';
+import { applyDecorators, createParamDecorator, SetMetadata, type ExecutionContext } from '@nestjs/common';
+import { RouteConfig } from '@nestjs/platform-fastify';
 import type { FastifyRequest } from 'fastify';
 import type { QuotaState } from '../quotas/quota.service';
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** The caller's tenant, set by the AuthGuard from the credential (never from the request body). */
+    /** The caller's tenant, set from the credential when the request arrives (never from the request body). */
     tenantId?: string;
     /** The caller's daily quota after counting this request (absent when Redis could not be reached). */
     quota?: QuotaState;
+    /** Why the credential was refused on arrival; thrown once the request is logged (RequestAuthentication). */
+    authFailure?: unknown;
   }
 }
 
@@ -23,5 +26,8 @@ export const RequestId = createParamDecorator((_: unknown, ctx: ExecutionContext
 
 export const PUBLIC_ROUTE = 'parley:public-route';
 
-/** Exempts an `/api/v1/*` route from authentication (account creation). */
-export const Public = () => SetMetadata(PUBLIC_ROUTE, true);
+/**
+ * Exempts an `/api/v1/*` route handler from authentication (account creation): in Nest's metadata for the guard, and
+ * in the Fastify route's config for the authentication that runs when the request arrives, before any of Nest.
+ */
+export const Public = () => applyDecorators(SetMetadata(PUBLIC_ROUTE, true), RouteConfig({ [PUBLIC_ROUTE]: true }));

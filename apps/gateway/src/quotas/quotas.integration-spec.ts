@@ -151,6 +151,49 @@ describe('gateway: daily quotas, plans and usage (real Redis, PostgreSQL and Kaf
     expect((await gw.request('GET', '/api/v1/usage', { token: tenant.api_key })).status).toBe(429);
   });
 
+  it('counts and labels answers that fail before any handler runs (malformed JSON, 415, 404, 413, 405), then refuses with 429 before reading the body', async () => {
+    const tenant = await gw.signUp('Early failures');
+    const token = tenant.api_key;
+    const malformed = await gw.request('POST', '/api/v1/api-keys', { token, rawBody: '{"name": "ci",', headers: { 'content-type': 'application/json' } });
+    expect(malformed.status).toBe(400);
+    expect(malformed.body.type).toBe(`${PROBLEMS}/malformed-json`);
+    expectRateLimit(malformed, LIMIT - 1);
+
+    const unsupported = await other.request('POST', '/api/v1/api-keys', { token, rawBody: 'name=ci', headers: { 'content-type': 'text/plain' } });
+    expect(unsupported.status).toBe(415);
+    expectRateLimit(unsupported, LIMIT - 2);
+
+    const unknown = await gw.request('GET', '/api/v1/nothing-here', { token });
+    expect(unknown.status).toBe(404);
+    expectRateLimit(unknown, LIMIT - 3);
+
+    const tooLarge = await other.request('POST', '/api/v1/api-keys', { token, body: { name: 'x'.repeat(1024 * 1024) } });
+    expect(tooLarge.status).toBe(413);
+    expectRateLimit(tooLarge, LIMIT - 4);
+
+    const wrongMethod = await gw.request('DELETE', '/v1/send', { token });
+    expect(wrongMethod.status).toBe(405);
+    expectRateLimit(wrongMethod, 0);
+
+    // Over the quota: refused on arrival, whatever the body would have been.
+    const refused = await other.request('POST', '/api/v1/api-keys', { token, rawBody: '{"name": "ci",', headers: { 'content-type': 'application/json' } });
+    expect(refused.status).toBe(429);
+    expect(refused.body.type).toBe(`${PROBLEMS}/quota-exceeded`);
+    expectRateLimit(refused, 0);
+
+    // Without a valid credential an unknown route stays a 404 (nothing to count or label); sign-up is never counted.
+    for (const authorization of [undefined, 'Bearer parley_sk_not-a-real-key', 'Basic abc']) {
+      const answer = await gw.request('GET', '/api/v1/nothing-here', { headers: authorization ? { authorization } : {} });
+      expect(answer.status).toBe(404);
+      expect(answer.headers.get('ratelimit')).toBeNull();
+    }
+    const signUp = await gw.request('POST', '/api/v1/accounts', { token, body: { name: 'Another shop' } });
+    expect(signUp.status).toBe(201);
+    expect(signUp.headers.get('ratelimit')).toBeNull();
+    // The same request with a credential on a tenant route is refused as before: every count above stood.
+    expect((await gw.request('GET', '/api/v1/usage', { token })).status).toBe(429);
+  });
+
   it('guards the plan route with ADMIN_TOKEN and validates it', async () => {
     const unauthorized = [await admin(account.tenant_id, { plan: 'pro' }, ''), await admin(account.tenant_id, { plan: 'pro' }, `${ADMIN_TOKEN}x`), await admin(account.tenant_id, { plan: 'pro' }, account.api_key)];
     for (const answer of unauthorized) {

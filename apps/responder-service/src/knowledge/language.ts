@@ -21,7 +21,8 @@ const MARKERS: Record<Language, string[]> = {
     'hola quiero gracias qué cómo cuánto cuanto cuándo cuando dónde donde usted ustedes tienen tiene puedo puede hablar ' +
     'persona el los las una sí están estan horario buenos buenas días dias necesito cita hay hacen abren ' +
     'cuesta precio vale mañana manana y del al mi con alguien atienden aceptan seguro muy mucho tengo quería queria hacen ' +
-    'pueden podéis tenéis hacéis sois estáis usted nosotros'
+    'pueden podéis podeis tenéis teneis hacéis haceis sois estáis estais abrís abris pasáis pasais guardáis guardais ' +
+    'reparáis reparais cobráis cobrais aceptáis aceptais usted nosotros vosotros os coche también tambien pero'
   ).split(' '),
   pt: (
     'olá ola oi obrigado obrigada você voce vocês voces vc vcs não nao quero falar pessoa uma um qual quanto quando onde tem ' +

@@ -167,14 +167,17 @@ export class KnowledgeIndex {
   }
 
   /**
-   * The longest known word a long unknown one starts or ends with: a compound ("Privatpatienten" → "privat",
-   * "Zahnreinigung" → "reinigung") or a run-together spelling.
+   * The longest known word a long unknown one ends or starts with: a compound ("Zahnreinigung" → "reinigung",
+   * "Privatpatienten" → "privat"), a separable verb ("auschecken" → "check") or a run-together spelling.
    */
   private knownPart(term: string): string | null {
     if (term.length < 8) return null;
     let best: string | null = null;
     for (const known of this.vocabulary) {
-      if (known.length >= 4 && known.length <= term.length - 4 && (term.startsWith(known) || term.endsWith(known)) && (!best || known.length > best.length)) best = known;
+      if (known.length < 4 || (best && known.length <= best.length)) continue;
+      // A compound's head is its end ("Zahn|reinigung", "aus|checken"); a word only starting like a known one must
+      // leave a word of its own ("privat|patienten", not "medic|aid").
+      if ((term.endsWith(known) && known.length <= term.length - 3) || (term.startsWith(known) && known.length <= term.length - 4)) best = known;
     }
     return best;
   }

@@ -71,7 +71,8 @@ const CHAT_STOPWORDS: Record<Language, string> = {
     'questions quelque chose dire est-ce possible faire faites fait font beaucoup aujourd hui maintenant',
   de:
     'hallo hi moin servus danke bitte möchte moechte will würde wuerde wissen brauche kann könnt koennt können ok gut also ' +
-    'leute frage fragen etwas gibt mal habt hast haben hat habe machen macht mache machst möglich auch heute jetzt',
+    'leute frage fragen etwas gibt mal habt hast haben hat habe machen macht mache machst möglich auch heute jetzt darf ' +
+    'dürfen darfst muss müssen soll sollen',
 };
 
 /**

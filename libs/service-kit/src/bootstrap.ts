@@ -5,9 +5,11 @@ import { FastifyAdapter, type NestFastifyApplication, type NestFastifyBodyParser
 import { EventPublisher, KafkaConnection, KafkaTransport } from '@parley/kafka';
 import { Logger } from 'nestjs-pino';
 import { randomUUID } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
 import { errorCodes, type FastifyBodyParser, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { Histogram } from 'prom-client';
 import type { BaseConfig } from './config/base.config';
+import { exposeMetrics } from './health/metrics';
 import { answerClientError } from './http/client-errors';
 import { DEFAULT_HTTP_TIMEOUTS, applyHttpTimeouts } from './http/http-timeouts';
 import { ProblemFilter, sendProblem } from './http/problem.filter';
@@ -142,11 +144,20 @@ export async function createServiceApp(module: Type<unknown>, options: Bootstrap
   return app;
 }
 
+/** What a started service listens on. */
+export interface StartedService {
+  port: number;
+  /** The internal port of `GET /metrics`; null when the service's own port serves it (development). */
+  metricsPort: number | null;
+}
+
 /** Starts a service: HTTP first (so health answers while Kafka joins), then its Kafka consumer. */
-export async function startServiceApp(app: INestApplication, config: BaseConfig, name: string): Promise<void> {
+export async function startServiceApp(app: INestApplication, config: BaseConfig, name: string): Promise<StartedService> {
   const logger = new NestLogger(name);
   applyHttpTimeouts(app.getHttpServer(), config);
+  const metricsPort = await exposeMetrics(app, config);
   await app.listen(config.PORT, config.HOST);
+  const port = (app.getHttpServer().address() as AddressInfo).port;
   try {
     await app.startAllMicroservices();
   } catch (err) {
@@ -154,7 +165,8 @@ export async function startServiceApp(app: INestApplication, config: BaseConfig,
     await app.close().catch(() => undefined);
     process.exit(1);
   }
-  logger.log(`${name} listening on http://${config.HOST}:${config.PORT}`);
+  logger.log(`${name} listening on http://${config.HOST}:${port}${metricsPort === null ? '' : ` (GET /metrics on port ${metricsPort})`}`);
+  return { port, metricsPort };
 }
 
 /** `main.ts` of a service: create, start, and exit non-zero on a start-up failure. */

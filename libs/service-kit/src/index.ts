@@ -13,6 +13,7 @@ export * from './logging/logging';
 export * from './logging/secret-shapes';
 export * from './health/readiness';
 export * from './health/health.module';
+export * from './health/metrics';
 export * from './database/database';
 export * from './database/group-commit';
 export * from './bootstrap';

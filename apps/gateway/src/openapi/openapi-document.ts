@@ -1,6 +1,8 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
+import { METRICS_PATH } from '@parley/service-kit';
 import type { OperationObject, PathItemObject, SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
+import { GatewayConfig } from '../config/gateway.config';
 import { DOCUMENTED_BODIES, RATE_LIMIT_HEADERS, SECURITY, errorResponse, errorStatuses, securityOf } from './api-route.decorator';
 import { dtoProperties, dtoSchemas, schemaRef } from './dto-schema';
 import { RESPONSE_SCHEMAS } from './response-schemas';
@@ -22,11 +24,11 @@ const DESCRIPTION = [
   'Every authenticated answer carries the IETF `RateLimit` header of the tenant’s daily quota.',
 ].join('\n');
 
-/** Operational routes of service-kit's HealthController (no swagger decorators there): documented here. */
+/** Operational routes of service-kit (its HealthController, without swagger decorators, and /metrics): documented here. */
 const OPERATIONAL: Record<string, { summary: string; schema?: string; contentType: string; unavailable?: boolean }> = {
   '/health': { summary: 'Liveness', schema: 'Health', contentType: 'application/json' },
   '/health/ready': { summary: 'Readiness: database, Kafka and Redis reachable', schema: 'Readiness', contentType: 'application/json', unavailable: true },
-  '/metrics': { summary: 'Prometheus metrics', contentType: 'text/plain' },
+  [METRICS_PATH]: { summary: 'Prometheus metrics', contentType: 'text/plain' },
 };
 
 /**
@@ -57,6 +59,8 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   for (const path of Object.keys(document.paths)) {
     if (UI_PATHS.some((ui) => path === ui || path.startsWith(`${ui}/`))) delete document.paths[path];
   }
+  // service-kit serves /metrics itself (no controller), on the public port only outside production (CONTRACT.md §8).
+  if (app.get(GatewayConfig).metricsPort === null) document.paths[METRICS_PATH] = { get: { operationId: 'Health_metrics', parameters: [], responses: {} } };
   // The DTOs' own schemas replace the empty ones Nest's explorer makes of classes without @ApiProperty.
   const dtos: Record<string, SchemaObject> = {};
   const tenantBodies = new Set([...DOCUMENTED_BODIES].filter(([, { tenantScoped }]) => tenantScoped).map(([dto]) => dto));

@@ -168,6 +168,39 @@ describe('gateway: OpenAPI document, reference page and typed client', () => {
     expect(init.body).toContain('/api/v1/agents/{agent_name}');
   });
 
+  it('serves /metrics on the public port in development only; in production on its internal port, left out of the document (CONTRACT.md §8)', async () => {
+    expect(gateway.metricsPort).toBeNull();
+    const local = await gateway.request<string>('GET', '/metrics');
+    expect(local.status).toBe(200);
+    expect(local.headers.get('content-type')).toContain('text/plain');
+    expect(local.body).toContain('# TYPE http_request_duration_seconds histogram');
+    expect(document.paths['/metrics']?.get?.summary).toBe('Prometheus metrics');
+
+    const production = await gateway.sibling({ NODE_ENV: 'production', ADMIN_TOKEN: 'test-admin-token-for-production' });
+    const internalUrl = `http://127.0.0.1:${production.metricsPort}`;
+    try {
+      expect(production.metricsPort).toEqual(expect.any(Number));
+      const hidden = await production.request('GET', '/metrics');
+      expect(hidden.status).toBe(404);
+      expect(hidden.body.type).toBe('https://parley.dev/problems/not-found');
+      const published = await production.request<OpenAPIObject>('GET', OPENAPI_JSON_PATH);
+      expect(Object.keys(published.body.paths)).toContain('/health');
+      expect(Object.keys(published.body.paths)).not.toContain('/metrics');
+
+      const internal = await fetch(`${internalUrl}/metrics`);
+      expect(internal.status).toBe(200);
+      expect(internal.headers.get('content-type')).toContain('text/plain');
+      expect(await internal.text()).toContain('# TYPE process_cpu_seconds_total counter');
+      // The internal port serves the metrics and nothing else.
+      expect((await fetch(`${internalUrl}/health`)).status).toBe(404);
+      expect((await fetch(`${internalUrl}/api/v1/usage`)).status).toBe(404);
+    } finally {
+      await production.close();
+    }
+    // It closes with the app.
+    await expect(fetch(`${internalUrl}/metrics`)).rejects.toThrow();
+  });
+
   it('keeps the checked-in client types equal to what the current code generates (else run `npm run api:generate`)', () => {
     const checkedIn = readFileSync(join(ROOT, CLIENT_TYPES_FILE), 'utf8');
     expect(checkedIn).toBe(runTool('client-types.mjs', document));

@@ -1,5 +1,5 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { loadConfig, runMigrations } from '@parley/service-kit';
+import { loadConfig, runMigrations, startServiceApp } from '@parley/service-kit';
 import { KafkaHarness, createTestDatabase, pollUntil, testInfra, uniqueKafkaNamespace, type TestDatabase } from '@parley/testing';
 import type { CreatedAccount } from '../accounts/accounts.service';
 import { GatewayConfig } from '../config/gateway.config';
@@ -34,6 +34,8 @@ export class GatewayTestApp {
     readonly db: TestDatabase,
     readonly kafka: KafkaHarness,
     private readonly ownsInfra: boolean,
+    /** The internal port of `GET /metrics` (production); null when the public port serves it. */
+    readonly metricsPort: number | null,
   ) {}
 
   static async start(label: string, env: Record<string, string> = {}): Promise<GatewayTestApp> {
@@ -65,9 +67,9 @@ export class GatewayTestApp {
       ...env,
     });
     const app = await createGatewayApp(config);
-    await app.listen(0, '127.0.0.1');
-    const address = app.getHttpServer().address() as { port: number };
-    const gateway = new GatewayTestApp(app, `http://127.0.0.1:${address.port}`, config, db, kafka, ownsInfra);
+    // Started as main.ts starts it (PORT 0: a free port).
+    const { port, metricsPort } = await startServiceApp(app, config, 'gateway');
+    const gateway = new GatewayTestApp(app, `http://127.0.0.1:${port}`, config, db, kafka, ownsInfra, metricsPort);
     // Ready = database reachable, producer connected and the reply consumer running.
     await pollUntil(async () => (await gateway.request('GET', '/health/ready')).status === 200, { description: 'gateway readiness', timeoutMs: 30_000 });
     return gateway;

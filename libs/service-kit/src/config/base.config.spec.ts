@@ -25,4 +25,14 @@ describe('loadConfig', () => {
     expect(() => loadConfig(TestConfig, { NODE_ENV: 'production' })).toThrow(/SIGNING_SECRET/);
     expect(loadConfig(TestConfig, { NODE_ENV: 'production', SIGNING_SECRET: 'real' }).isProduction).toBe(true);
   });
+
+  it('serves /metrics on the service port in development and on an internal one in production (METRICS_PORT)', () => {
+    expect(loadConfig(TestConfig, {}).metricsPort).toBeNull();
+    expect(loadConfig(TestConfig, { NODE_ENV: 'production', SIGNING_SECRET: 'real' }).metricsPort).toBe(3999 + 1000);
+    expect(loadConfig(TestConfig, { NODE_ENV: 'production', SIGNING_SECRET: 'real', PORT: '0' }).metricsPort).toBe(0);
+    expect(loadConfig(TestConfig, { NODE_ENV: 'production', SIGNING_SECRET: 'real', METRICS_PORT: '9464' }).metricsPort).toBe(9464);
+    expect(loadConfig(TestConfig, { METRICS_PORT: '9464' }).metricsPort).toBe(9464);
+    expect(loadConfig(TestConfig, { METRICS_PORT: '3999' }).metricsPort).toBeNull();
+    expect(() => loadConfig(TestConfig, { METRICS_PORT: 'nine' })).toThrow(/METRICS_PORT/);
+  });
 });

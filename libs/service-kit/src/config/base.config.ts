@@ -31,6 +31,14 @@ export class BaseConfig {
   @Max(65535)
   PORT = 0;
 
+  /**
+   * Port of `GET /metrics` (CONTRACT.md §8: in production on an internal port only). Empty (the default): the
+   * service's own port in development; in production `PORT + 1000` (gateway 4000, agent-service 4001, …), and the
+   * public port answers 404 for it. See `metricsPort`.
+   */
+  @Matches(/^\d{0,5}$/, { message: 'METRICS_PORT must be a port number, or empty for the default' })
+  METRICS_PORT = '';
+
   @Matches(/^postgres(ql)?:\/\//, { message: 'DATABASE_URL must be a postgres:// URL' })
   DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/parley';
 
@@ -75,6 +83,16 @@ export class BaseConfig {
 
   get isProduction(): boolean {
     return this.NODE_ENV === 'production';
+  }
+
+  /** Where `GET /metrics` is served: null on the service's own port, else that internal port (0: any free one). */
+  get metricsPort(): number | null {
+    if (this.METRICS_PORT !== '') {
+      const port = Number(this.METRICS_PORT);
+      return port === this.PORT ? null : port;
+    }
+    if (!this.isProduction) return null;
+    return this.PORT === 0 ? 0 : this.PORT + 1000;
   }
 
   get kafkaBrokers(): string[] {

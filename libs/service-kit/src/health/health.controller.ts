@@ -1,11 +1,8 @@
 import { Controller, Get, HttpCode, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
-import { collectDefaultMetrics, register } from 'prom-client';
 import { Readiness } from './readiness';
 
-collectDefaultMetrics();
-
-/** `GET /health` (alive), `GET /health/ready` (dependencies reachable), `GET /metrics` (Prometheus). */
+/** `GET /health` (alive) and `GET /health/ready` (dependencies reachable); `GET /metrics` is served by metrics.ts. */
 @Controller()
 export class HealthController {
   constructor(private readonly readiness: Readiness) {}
@@ -20,10 +17,5 @@ export class HealthController {
   async ready(@Res() reply: FastifyReply) {
     const result = await this.readiness.run();
     await reply.status(result.ready ? 200 : 503).send({ status: result.ready ? 'ready' : 'not_ready', checks: result.checks });
-  }
-
-  @Get('metrics')
-  async metrics(@Res() reply: FastifyReply) {
-    await reply.header('content-type', register.contentType).send(await register.metrics());
   }
 }

@@ -67,8 +67,15 @@ export function bookingContinues(request: SkillRequest): boolean {
   if (b.stage !== 'booked') return true;
   const text = request.message.text;
   if (asksToCancel(text)) return true;
+  // Alternatives were just offered for a move: "the second one" or "12:30" picks one.
+  if (b.offered.length > 0 && picksOne(text)) return true;
   const when = parseWhen(text, bookingOf(request.agent.booking).timezone, request.now, { language: request.language });
   return CHANGE_INTENT.test(fold(text)) && (hasWhen(when) || ANY_TIME.test(fold(text)));
+}
+
+/** The message names one of the slots offered: an ordinal, a lone digit or a clock time. */
+function picksOne(text: string): boolean {
+  return /^\s*\d\s*$/.test(text) || /\b\d{1,2}[:.]\d{2}\b/.test(text) || ORDINALS.some(([re]) => re.test(fold(text)));
 }
 
 /**

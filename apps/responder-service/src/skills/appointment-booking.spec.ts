@@ -136,6 +136,23 @@ describe('appointment_booking', () => {
     expect(chat.state.booking).toBeUndefined();
   });
 
+  it('offers alternatives when the new time of a move is taken, and moves to the one picked', async () => {
+    const shared: { startsAt: string; endsAt: string; status: 'booked' | 'cancelled' }[] = [];
+    const other = new ConversationDriver(clinic, MONDAY_MORNING, '+447911000003', shared);
+    await other.say('book me thursday at 3pm');
+    await other.say('yes');
+    const chat = new ConversationDriver(clinic, MONDAY_MORNING, '+447911000004', shared);
+    await chat.say('book me tuesday at 10am');
+    await chat.say('yes');
+    const taken = await chat.say('can we move it to thursday at 3pm?');
+    expect(taken.text).toContain('Thu 26 Nov, 15:00 is already taken');
+    expect(taken.text).toContain('I can offer Thu 26 Nov at 14:00, 14:30 or 15:30');
+    expect((await chat.say('the last one')).text).toBe(
+      'Shall I move your appointment from Tue 24 Nov, 10:00 to Thu 26 Nov, 15:30 (Europe/London)? Reply yes to confirm.',
+    );
+    expect((await chat.say('yes')).effects.appointment).toMatchObject({ startsAt: '2026-11-26T15:30:00.000Z', replaces: '2026-11-24T10:00:00.000Z' });
+  });
+
   it('says so when asked to cancel with nothing booked, and a bare "cancel" before booking just stops', async () => {
     const chat = new ConversationDriver(clinic, MONDAY_MORNING);
     expect((await chat.say('cancel my appointment')).text).toContain("I can't find an appointment booked in this chat");

@@ -79,6 +79,8 @@ interface Unit {
 const K1 = 1.2;
 const B = 0.75;
 const TITLE_BOOST = 2;
+/** The characters of a text its language is detected from. */
+const LANGUAGE_SAMPLE_CHARS = 400;
 /** How much a concept word's own stem (weightless in the coverage) adds to the BM25 that orders ties. */
 const EXACT_WEIGHT = 0.2;
 /** A FAQ's answer word counts this much of its question's: "opening hours" is not what "emergency slots all day" answers. */
@@ -93,23 +95,33 @@ export class KnowledgeIndex {
   private readonly vocabulary: string[];
 
   constructor(knowledge: KnowledgeSet) {
-    const agentLanguage = detectLanguage(`${knowledge.instruction}\n${knowledge.faqs.map((f) => `${f.question} ${f.answer}`).join('\n')}`);
-    const languageOf = (text: string) => detectLanguage(text, agentLanguage);
-    const unit = (type: KnowledgeType, id: string, title: string, text: string, titleForTerms: string): Unit => {
-      const language = languageOf(`${titleForTerms} ${text}`);
+    // Language detection costs about a millisecond per few hundred characters: a sample of each text is enough, and a
+    // document's passages share its language (an agent with hundreds of passages builds its index in well under a second).
+    const detect = (text: string, previous?: Language) => detectLanguage(text.slice(0, LANGUAGE_SAMPLE_CHARS), previous);
+    const agentLanguage = detect(`${knowledge.instruction}\n${knowledge.faqs.map((f) => `${f.question} ${f.answer}`).join('\n')}`);
+    const documentLanguages = new Map<string, Language>();
+    const documentLanguage = (p: DocumentPassage) => {
+      let language = documentLanguages.get(p.documentId);
+      if (!language) {
+        language = detect(`${p.title}. ${p.text}`, agentLanguage);
+        documentLanguages.set(p.documentId, language);
+      }
+      return language;
+    };
+    const unit = (type: KnowledgeType, id: string, title: string, text: string, titleForTerms: string, language: Language): Unit => {
       const terms = new Map<string, number>();
       for (const { term } of analyze(text, language)) terms.set(term, (terms.get(term) ?? 0) + 1);
       for (const { term } of analyze(titleForTerms, language)) terms.set(term, (terms.get(term) ?? 0) + TITLE_BOOST);
       const questionTerms = type === 'faq' ? new Set(analyze(titleForTerms, language).map((t) => t.term)) : null;
       return { type, id, title, text, language, terms, questionTerms, length: [...terms.values()].reduce((a, b) => a + b, 0) };
     };
+    const instructionLanguage = detect(knowledge.instruction, agentLanguage);
     this.units = [
-      ...knowledge.faqs.map((f, i) => unit('faq', `faq-${i + 1}`, f.question, f.answer, f.question)),
-      ...(knowledge.documents ?? []).map((p) => {
-        const title = [p.title, ...p.headings].join(' › ');
-        return unit('document', p.id, title, p.text, [p.title, ...p.headings].join('. '));
-      }),
-      ...instructionFacts(knowledge.instruction).map((s, i) => unit('instruction', `instruction-${i + 1}`, 'Instruction', s, '')),
+      ...knowledge.faqs.map((f, i) => unit('faq', `faq-${i + 1}`, f.question, f.answer, f.question, detect(`${f.question} ${f.answer}`, agentLanguage))),
+      ...(knowledge.documents ?? []).map((p) =>
+        unit('document', p.id, [p.title, ...p.headings].join(' › '), p.text, [p.title, ...p.headings].join('. '), documentLanguage(p)),
+      ),
+      ...instructionFacts(knowledge.instruction).map((s, i) => unit('instruction', `instruction-${i + 1}`, 'Instruction', s, '', instructionLanguage)),
     ];
     for (const u of this.units) for (const term of u.terms.keys()) this.documentFrequency.set(term, (this.documentFrequency.get(term) ?? 0) + 1);
     this.averageLength = this.units.reduce((sum, u) => sum + u.length, 0) / Math.max(1, this.units.length);

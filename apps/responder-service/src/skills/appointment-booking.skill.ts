@@ -69,7 +69,7 @@ export function bookingContinues(request: SkillRequest): boolean {
   if (asksToCancel(text)) return true;
   // Alternatives were just offered for a move: "the second one" or "12:30" picks one.
   if (b.offered.length > 0 && picksOne(text)) return true;
-  const when = parseWhen(text, bookingOf(request.agent.booking).timezone, request.now, { language: request.language });
+  const when = parseWhen(text, bookingOf(request.agent.booking).timezone, request.now, { language: request.language, bareHour: true });
   return CHANGE_INTENT.test(fold(text)) && (hasWhen(when) || ANY_TIME.test(fold(text)));
 }
 

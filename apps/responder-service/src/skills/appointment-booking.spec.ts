@@ -113,6 +113,10 @@ describe('appointment_booking', () => {
     expect((await chat.say('actually 11 would be better')).text).toBe('Shall I book Tue 24 Nov, 11:00 (Europe/London) for you? Reply yes to confirm.');
     const booked = await chat.say('yes confirm');
     expect(booked.effects.appointment).toEqual({ startsAt: '2026-11-24T11:00:00.000Z', endsAt: '2026-11-24T11:30:00.000Z', timezone: 'Europe/London', replaces: null });
+    // After booking, the same words propose a move.
+    expect((await chat.say('hmm actually 2 would be better')).text).toBe(
+      'Shall I move your appointment from Tue 24 Nov, 11:00 to Tue 24 Nov, 14:00 (Europe/London)? Reply yes to confirm.',
+    );
   });
 
   it('reschedules after booking ("can we move it to Thursday at 4?"), keeping the appointment, then cancels it', async () => {

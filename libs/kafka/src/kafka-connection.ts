@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { TOPIC_SPECS, type TopicSpec } from '@parley/contracts';
-import { Kafka, logLevel, type Admin, type LogEntry } from 'kafkajs';
+import { ConfigResourceTypes, Kafka, logLevel, type Admin, type Consumer, type ConsumerConfig, type LogEntry } from 'kafkajs';
 import { retryRetriable } from './errors';
 import { KAFKA_OPTIONS, type KafkaOptions } from './kafka.options';
 
@@ -59,6 +59,7 @@ export class KafkaConnection implements OnApplicationShutdown {
     const admin = await this.connectedAdmin();
     const existing = new Set(await admin.listTopics());
     const missing = specs.filter((s) => !existing.has(this.topic(s.name)));
+    await this.raiseMessageLimits(admin, specs.filter((s) => existing.has(this.topic(s.name))));
     if (missing.length === 0) {
       // Refresh this client's metadata so its first calls find the partition leaders.
       await admin.fetchTopicMetadata({ topics: specs.map((s) => this.topic(s.name)) });
@@ -85,12 +86,59 @@ export class KafkaConnection implements OnApplicationShutdown {
   }
 
   /**
+   * A topic created before its spec asked for larger messages (`max.message.bytes`, e.g. `rpc.agent-service` once it
+   * carried document uploads) gets the spec's configuration: topic creation alone never changes an existing topic.
+   * Only ever raises the limit; AlterConfigs replaces a topic's whole dynamic configuration, so the spec's full config
+   * is written.
+   */
+  private async raiseMessageLimits(admin: Admin, existing: readonly TopicSpec[]): Promise<void> {
+    const limited = existing.filter((s) => s.config?.['max.message.bytes'] !== undefined);
+    if (limited.length === 0) return;
+    const described = await admin.describeConfigs({
+      includeSynonyms: false,
+      resources: limited.map((s) => ({ type: ConfigResourceTypes.TOPIC, name: this.topic(s.name), configNames: ['max.message.bytes'] })),
+    });
+    const current = new Map(described.resources.map((r) => [r.resourceName, Number(r.configEntries.find((e) => e.configName === 'max.message.bytes')?.configValue)]));
+    const low = limited.filter((s) => (current.get(this.topic(s.name)) ?? 0) < Number(s.config?.['max.message.bytes']));
+    if (low.length === 0) return;
+    await admin.alterConfigs({
+      validateOnly: false,
+      resources: low.map((s) => ({
+        type: ConfigResourceTypes.TOPIC,
+        name: this.topic(s.name),
+        configEntries: Object.entries(s.config ?? {}).map(([name, value]) => ({ name, value })),
+      })),
+    });
+    this.logger.log(`raised max.message.bytes of ${low.map((s) => s.name).join(', ')}`);
+  }
+
+  /**
    * Resolves once the broker answers offset requests for every partition of the topics. A KRaft broker announces a
    * new partition's leader in its metadata a moment before it serves it; consumers started in that window get "not the
    * leader for that topic-partition" on ListOffsets and, on a busy machine, can take many seconds to recover.
    */
   private async untilServed(admin: Admin, specs: readonly TopicSpec[]): Promise<void> {
     for (const spec of specs) await retryRetriable(() => admin.fetchTopicOffsets(this.topic(spec.name)));
+  }
+
+  /**
+   * A consumer of this client that stays stopped once disconnect() was called. kafkajs restarts a crashed consumer on
+   * a timer its crash handler may set after our disconnect (a crash while the broker is down, say, during shutdown),
+   * and the consumer then runs, or retries connecting, for the life of the process.
+   */
+  consumer(config: ConsumerConfig): Consumer {
+    let disconnected = false;
+    const consumer = this.kafka.consumer({
+      ...config,
+      // kafkajs's own default for a consumer is 5 retries
+      retry: { retries: 5, ...config.retry, restartOnFailure: async () => !disconnected && !this.closed },
+    });
+    const disconnect = consumer.disconnect.bind(consumer);
+    consumer.disconnect = () => {
+      disconnected = true;
+      return disconnect();
+    };
+    return consumer;
   }
 
   /** The shared admin client; refused once shut down (kafkajs would silently reconnect it, and keep the process alive). */

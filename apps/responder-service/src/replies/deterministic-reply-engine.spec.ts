@@ -120,6 +120,7 @@ describe('DeterministicReplyEngine (the skills engine, no LLM)', () => {
     const reply = await engine.reply(request('do you sell wine', false, formal));
     expect(reply.text).toBe('I apologise, I don\'t know the answer to that. Would you like me to connect you with a person from our team?');
     expect((await engine.reply(request('thanks!', false, formal))).text).not.toContain('!');
+    expect((await engine.reply(request('muchas gracias!', false, formal))).text).toBe('¡De nada! ¿Hay algo más en lo que pueda ayudarte?');
     const faqWithBang = { ...formal, faqs: [{ question: 'opening hours', answer: 'Open every day!' }] };
     expect((await engine.reply(request('opening hours?', false, faqWithBang))).text).toBe('Open every day!');
   });

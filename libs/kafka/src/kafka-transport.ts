@@ -133,7 +133,7 @@ export class KafkaTransport extends Server implements CustomTransportStrategy {
   }
 
   private async runConsumer(groupId: string, topics: string[], concurrency: number, batched: boolean): Promise<Consumer> {
-    const consumer = this.connection.kafka.consumer({
+    const consumer = this.connection.consumer({
       groupId,
       allowAutoTopicCreation: false,
       sessionTimeout: 10_000,

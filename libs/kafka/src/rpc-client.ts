@@ -121,7 +121,7 @@ export class RpcClient implements OnModuleInit, BeforeApplicationShutdown {
     await this.publisher.connect();
     const topic = this.connection.topic(RPC_REPLY_TOPIC);
     const groupId = this.connection.group(`${this.connection.options.clientId}-replies-${randomUUID()}`);
-    const consumer = this.connection.kafka.consumer({
+    const consumer = this.connection.consumer({
       groupId,
       allowAutoTopicCreation: false,
       sessionTimeout: 10_000,

@@ -41,7 +41,7 @@ export class ChannelChangesListener implements OnApplicationBootstrap, OnModuleD
   private async start(): Promise<void> {
     if (this.stopped) return;
     const groupId = this.kafka.group(`gateway-channel-changes-${randomUUID()}`);
-    const consumer = this.kafka.kafka.consumer({ groupId, allowAutoTopicCreation: false, sessionTimeout: 10_000, heartbeatInterval: 1_000, maxWaitTimeInMs: 250 });
+    const consumer = this.kafka.consumer({ groupId, allowAutoTopicCreation: false, sessionTimeout: 10_000, heartbeatInterval: 1_000, maxWaitTimeInMs: 250 });
     this.consumer = consumer;
     this.groupId = groupId;
     // The first completed fetch comes after the partitions' end offsets were resolved: from then on no change is missed.

@@ -119,7 +119,7 @@ export class EventsStreamService implements OnModuleDestroy {
   private async startConsumer(): Promise<void> {
     await this.kafka.ensureTopics();
     const groupId = this.kafka.group(`gateway-events-stream-${randomUUID()}`);
-    const consumer = this.kafka.kafka.consumer({ groupId, allowAutoTopicCreation: false, sessionTimeout: 10_000, heartbeatInterval: 1_000, maxWaitTimeInMs: 250 });
+    const consumer = this.kafka.consumer({ groupId, allowAutoTopicCreation: false, sessionTimeout: 10_000, heartbeatInterval: 1_000, maxWaitTimeInMs: 250 });
     // A new group starts at the end of each partition; its first completed fetch comes after those offsets were
     // resolved, so every event published from then on is read (the RpcClient's reply consumer works the same way).
     const fetching = new Promise<void>((resolve) => consumer.on(consumer.events.FETCH, () => resolve()));

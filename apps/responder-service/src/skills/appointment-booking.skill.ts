@@ -203,6 +203,8 @@ function candidateFrom(when: When, b: BookingState, zone: string, nowLocal: Date
   if (when.date) return ref ? localDay(when.date, zone).set({ hour: ref.hour, minute: ref.minute }) : 'day-only';
   if (when.time) {
     if (ref) return ref.set({ hour: when.time.hour, minute: when.time.minute });
+    // A time alone after slots of one day were offered ("10:30" after Monday's 09:00–10:00) means that day.
+    if (b.offered.length > 0) return DateTime.fromISO(b.offered[0], { zone }).set({ hour: when.time.hour, minute: when.time.minute });
     const today = nowLocal.set({ hour: when.time.hour, minute: when.time.minute, second: 0, millisecond: 0 });
     return today > nowLocal ? today : today.plus({ days: 1 });
   }

@@ -157,6 +157,22 @@ describe('appointment_booking', () => {
     expect((await chat.say('yes')).effects.appointment).toMatchObject({ startsAt: '2026-11-26T15:30:00.000Z', replaces: '2026-11-24T10:00:00.000Z' });
   });
 
+  it('reads a time alone after one day\'s slots were offered as that day ("10:30" after Wednesday 09:00–10:00)', async () => {
+    const chat = new ConversationDriver(clinic, MONDAY_MORNING);
+    expect((await chat.say('quería pedir cita para el miércoles')).text).toContain('mié 25 nov a las 09:00, 09:30 o 10:00');
+    expect((await chat.say('10:30')).state.booking).toMatchObject({ stage: 'confirming', pending: '2026-11-25T10:30:00.000+00:00' });
+  });
+
+  it.each(['al final no puedo ir, cancela la cita por favor', "sorry I can't make it, please cancel", 'je ne pourrai pas venir', 'ich kann nicht kommen'])(
+    'cancels the booking on %j',
+    async (text) => {
+      const chat = new ConversationDriver(clinic, MONDAY_MORNING);
+      await chat.say('book me tuesday at 10am');
+      await chat.say('yes');
+      expect((await chat.say(text)).effects).toEqual({ cancel: { startsAt: '2026-11-24T10:00:00.000Z' } });
+    },
+  );
+
   it('says so when asked to cancel with nothing booked, and a bare "cancel" before booking just stops', async () => {
     const chat = new ConversationDriver(clinic, MONDAY_MORNING);
     expect((await chat.say('cancel my appointment')).text).toContain("I can't find an appointment booked in this chat");

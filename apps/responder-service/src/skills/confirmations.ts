@@ -86,7 +86,7 @@ export function isNo(text: string): boolean {
 
 // "cancel my appointment", "cancelar mi cita", "desmarcar a consulta", "annuler mon rendez-vous", "Termin absagen".
 const CANCEL =
-  /\b(cancel+(ar|ed|led|ing)?|call (it )?off|can ?t make it|cannot make it|won ?t make it|anul(ar|e)|desmarcar|desmarque|annul(er|e|ez)|absagen|sage\s+(\S+\s+){0,3}ab|stornier\w*|canceln)\b/iu;
+  /\b(cancel+(ar|ed|led|ing|a|e|en|o)?|call (it )?off|can ?t make it|cannot make it|won ?t make it|no (puedo|podre|voy a poder) ir|nao (posso|vou poder) ir|je ne (peux|pourrai) pas venir|ich kann nicht kommen|anul(ar|e)|desmarcar|desmarque|annul(er|e|ez)|absagen|sage\s+(\S+\s+){0,3}ab|stornier\w*|canceln)\b/iu;
 
 /** The customer asks to cancel (an appointment, or what the agent proposed). */
 export function asksToCancel(text: string): boolean {

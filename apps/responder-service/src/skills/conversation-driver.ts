@@ -1,7 +1,7 @@
 import type { AgentRecord } from '@parley/contracts';
 import type { DocumentPassage } from '../knowledge/document-passage';
 import { DeterministicReplyEngine } from '../replies/deterministic-reply-engine';
-import type { BookingCalendar, Reply, ReplyEffects, SkillState } from '../replies/reply-engine';
+import type { BookingCalendar, ConversationTurn, Reply, ReplyEffects, SkillState } from '../replies/reply-engine';
 
 /**
  * Drives the engine through a conversation the way RepliesService does (skill memory carried from reply to reply,
@@ -15,6 +15,8 @@ export class ConversationDriver {
   readonly bookings: { startsAt: string; endsAt: string; status: 'booked' | 'cancelled' }[];
   /** The agent's document passages, as the responder's read model would give them. */
   documents: DocumentPassage[] = [];
+  /** The conversation so far, oldest first, as RepliesService hands it to the engine. */
+  readonly history: ConversationTurn[] = [];
 
   constructor(
     readonly agent: AgentRecord,
@@ -41,7 +43,7 @@ export class ConversationDriver {
     const reply = await this.engine.reply({
       tenantId: 'ten_driver',
       agent: this.agent,
-      conversationHistory: [],
+      conversationHistory: [...this.history],
       firstReply: this.replies === 0,
       message: { text, type: 'text', contactName: null },
       customer: this.customer,
@@ -51,6 +53,8 @@ export class ConversationDriver {
       documents: this.documents,
     });
     this.replies++;
+    const at = this.now.toISOString();
+    this.history.push({ role: 'customer', text, at }, { role: 'agent', text: reply.text, at });
     this.state = reply.state;
     if (reply.effects.lead) this.leads.push(reply.effects.lead);
     const appointment = reply.effects.appointment;

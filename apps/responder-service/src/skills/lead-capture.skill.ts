@@ -42,7 +42,9 @@ export function leadCapture(request: SkillRequest): SkillAnswer {
   const previous: LeadState = request.state.lead ?? { facts: {}, asking: null, done: false };
   const customerNumber = phoneOf(request.customer);
   const text = request.message.text;
-  const said = extractLeadFacts(text, { expecting: previous.asking, customerNumber });
+  // Details given earlier in the conversation, before lead capture began ("Hi, this is Dave. Can I book…"), count too.
+  const earlier = request.state.lead ? {} : factsFromHistory(request, customerNumber);
+  const said = { ...earlier, ...extractLeadFacts(text, { expecting: previous.asking, customerNumber }) };
   // A bare answer ("maria.lopez@gmail.com", "Tom") says nothing about the language: the dialogue keeps its own.
   const language = previous.language && onlyFacts(text) ? previous.language : request.language;
   const say = phrasesIn(language);
@@ -85,6 +87,17 @@ function nextQuestion(facts: LeadFacts, declined: LeadField[]): LeadField | null
   if (!facts.email && !declined.includes('email')) return 'email';
   if (!facts.interest && !declined.includes('interest')) return 'interest';
   return null;
+}
+
+/** The name and contact details the customer stated in earlier messages (later ones win). */
+function factsFromHistory(request: SkillRequest, customerNumber: string | null): LeadFacts {
+  const facts: LeadFacts = {};
+  for (const turn of request.conversationHistory) {
+    if (turn.role !== 'customer') continue;
+    const { name, email, phone } = extractLeadFacts(turn.text, { customerNumber });
+    Object.assign(facts, name ? { name } : {}, email ? { email } : {}, phone ? { phone } : {});
+  }
+  return facts;
 }
 
 /** The message is little more than an email address (maybe spelt out: "tom at gmail dot com") or a phone number. */

@@ -1,6 +1,6 @@
 import { ConversationDriver } from './conversation-driver';
 import { extractLeadFacts } from './lead-facts';
-import { MONDAY_MORNING, bakery } from './test-agents';
+import { MONDAY_MORNING, bakery, clinic } from './test-agents';
 
 describe('lead_capture', () => {
   it('stores the lead once a name and a way to reach the person are known, then updates it with later details', async () => {
@@ -65,6 +65,15 @@ describe('lead_capture', () => {
     expect(chat.leads).toEqual([{ name: 'Priya', phone: '+447911123456', interest: 'office lunches' }]);
   });
 
+  it('remembers a name given earlier in the conversation ("Hi, this is Dave. Can I book…"), before lead capture began', async () => {
+    const chat = new ConversationDriver({ ...clinic, skills: [...clinic.skills, 'lead_capture'] }, MONDAY_MORNING);
+    await chat.say('Hi, this is Dave. Can I book tuesday at 10am?');
+    await chat.say('yes');
+    expect(chat.bookings).toHaveLength(1);
+    await chat.say('my email is dave@example.io');
+    expect(chat.leads).toEqual([{ name: 'Dave', email: 'dave@example.io', phone: '+447911123456' }]);
+  });
+
   it('answers a side question from the FAQs mid-capture, then asks the pending question again', async () => {
     const chat = new ConversationDriver(bakery, MONDAY_MORNING);
     await chat.say('I would like a quote for office lunches');
@@ -110,6 +119,8 @@ describe('lead_capture', () => {
     ["moi c'est Chloé", { name: 'Chloé' }],
     ['mein Name ist Lena Fischer', { name: 'Lena Fischer' }],
     ['ich bin interessiert', {}],
+    ['quiero información sobre implantes', { interest: 'implantes' }],
+    ['je voudrais des informations sur le blanchiment', { interest: 'blanchiment' }],
     ['soy nueva aquí', {}],
   ])('extracts facts from %j', (text, facts) => {
     expect(extractLeadFacts(text as string, { customerNumber: '+447911123456' })).toEqual(facts);

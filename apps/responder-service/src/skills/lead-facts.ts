@@ -139,13 +139,16 @@ function properName(raw: string): string | null {
 }
 
 // What introduces an interest, most specific first, in the five languages.
+// What introduces an interest in the five languages: the specific phrases first ("i'd like to know more about
+// whitening" is about whitening, "quiero información sobre implantes" about implants), then the generic ones.
 const INTEREST_SAID = [
   String.raw`(?:know|learn|hear|find out) more about|more (?:info|information|details) (?:about|on)|interested in|interest is|looking for|looking into|enquiring about|inquiring about|asking about|want to know about|info on|info about|information about|information on|details (?:about|on)|quote for|prices? (?:for|of)|(?:me|us)(?: back)? about`,
+  String.raw`saber m[aá]s (?:sobre|de|acerca de)|informaci[oó]n (?:sobre|de)|info (?:sobre|de)|me interesan?|interesad[oa] en|presupuesto (?:para|de)|precio de`,
+  String.raw`saber mais (?:sobre|de)|informa[cç][oõ]es (?:sobre|de)|tenho interesse em|interessad[oa] (?:em|no|na)|or[cç]amento (?:para|de)|pre[cç]o de`,
+  String.raw`en savoir plus sur|(?:des )?informations sur|int[eé]ress[eé]e? par|devis pour|prix d[eu]`,
+  String.raw`interessiere mich f[uü]r|interesse an|mehr (?:[uü]ber|zu)|informationen (?:[uü]ber|zu)|infos (?:[uü]ber|zu)|angebot f[uü]r`,
   String.raw`would like|i'd like|id like|i want|i need|need a|need an|interested`,
-  String.raw`saber m[aá]s (?:sobre|de|acerca de)|informaci[oó]n (?:sobre|de)|info (?:sobre|de)|me interesan?|interesad[oa] en|presupuesto (?:para|de)|precio de|quisiera|quiero|necesito|busco`,
-  String.raw`saber mais (?:sobre|de)|informa[cç][oõ]es (?:sobre|de)|info (?:sobre|de)|tenho interesse em|interessad[oa] (?:em|no|na)|or[cç]amento (?:para|de)|pre[cç]o de|gostaria de|quero|preciso de|procuro`,
-  String.raw`en savoir plus sur|(?:des )?informations sur|int[eé]ress[eé]e? par|devis pour|prix d[eu]|je voudrais|j['’]aimerais|je veux|je cherche|besoin d['’]un|besoin d['’]une|besoin de`,
-  String.raw`interessiere mich f[uü]r|interesse an|mehr (?:[uü]ber|zu)|informationen (?:[uü]ber|zu)|infos (?:[uü]ber|zu)|angebot f[uü]r|ich m[oö]chte|ich h[aä]tte gern(?:e)?|ich brauche|ich suche`,
+  String.raw`quisiera|quiero|necesito|busco|gostaria de|quero|preciso de|procuro|je voudrais|j['’]aimerais|je veux|je cherche|besoin d['’]un|besoin d['’]une|besoin de|ich m[oö]chte|ich h[aä]tte gern(?:e)?|ich brauche|ich suche`,
 ];
 const INTEREST = INTEREST_SAID.map((said) => new RegExp(String.raw`(?:^|[^\p{L}])(?:${said})\s+(.+)`, 'iu'));
 

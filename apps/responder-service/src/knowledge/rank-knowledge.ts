@@ -93,6 +93,8 @@ export class KnowledgeIndex {
   private readonly documentFrequency = new Map<string, number>();
   private readonly averageLength: number;
   private readonly vocabulary: string[];
+  /** The passages by the language they are written in: a question is stemmed like each language's passages. */
+  private readonly unitsByLanguage = new Map<Language, Unit[]>();
 
   constructor(knowledge: KnowledgeSet) {
     // Language detection costs about a millisecond per few hundred characters: a sample of each text is enough, and a
@@ -124,6 +126,7 @@ export class KnowledgeIndex {
       ...instructionFacts(knowledge.instruction).map((s, i) => unit('instruction', `instruction-${i + 1}`, 'Instruction', s, '', instructionLanguage)),
     ];
     for (const u of this.units) for (const term of u.terms.keys()) this.documentFrequency.set(term, (this.documentFrequency.get(term) ?? 0) + 1);
+    for (const u of this.units) this.unitsByLanguage.set(u.language, [...(this.unitsByLanguage.get(u.language) ?? []), u]);
     this.averageLength = this.units.reduce((sum, u) => sum + u.length, 0) / Math.max(1, this.units.length);
     this.vocabulary = [...this.documentFrequency.keys()].filter((t) => !t.startsWith('#') && !t.startsWith(EXACT));
   }
@@ -144,11 +147,18 @@ export class KnowledgeIndex {
   }
 
   private rankOne(query: string, language: Language): (RankedPassage & { bm25: number })[] {
-    const asked = this.queryTerms(query, language);
-    const total = asked.reduce((sum, t) => sum + t.cost, 0);
-    if (total === 0) return [];
     const ranked: (RankedPassage & { bm25: number })[] = [];
-    for (const u of this.units) {
+    for (const [unitLanguage, units] of this.unitsByLanguage) {
+      const asked = this.queryTerms(query, language, unitLanguage);
+      const total = asked.reduce((sum, t) => sum + t.cost, 0);
+      if (total > 0) ranked.push(...this.score(units, asked, total));
+    }
+    return ranked;
+  }
+
+  private score(units: Unit[], asked: QueryTerm[], total: number): (RankedPassage & { bm25: number })[] {
+    const ranked: (RankedPassage & { bm25: number })[] = [];
+    for (const u of units) {
       let covered = 0;
       let bm25 = 0;
       for (const { term, cost, credit, weight } of asked) {
@@ -167,9 +177,9 @@ export class KnowledgeIndex {
    * passage holding it earns: a misspelt word replaced by the known word it is an edit or two from earns less, and
    * costs what the unknown word costs. A word the knowledge never uses stays: it is what the knowledge cannot answer.
    */
-  queryTerms(query: string, language: Language): QueryTerm[] {
+  queryTerms(query: string, language: Language, knowledgeLanguage: Language = language): QueryTerm[] {
     const terms = new Map<string, QueryTerm>();
-    for (const t of analyze(query, language, { query: true })) {
+    for (const t of analyze(query, language, { query: true, stemLanguage: knowledgeLanguage })) {
       const known = this.documentFrequency.has(t.term) || t.term.startsWith(EXACT) ? { ...t, credit: 1 } : this.closeTerm(t, language);
       const term: QueryTerm = { ...known, cost: known.weight * this.informativeness(t.term) };
       const seen = terms.get(term.term);

@@ -227,6 +227,7 @@ const PHRASES: Record<Language, [RegExp, string, number][]> = {
     [/\bwhen\b/g, '#hours', 0.5],
     [/\b(last[- ]minute|short notice)\b/g, '#late', 1],
     [/\d+\s?% off\b/g, '#discount', 1],
+    [/\bwork with\b/g, '#accept', 1],
   ],
   es: [
     [/\bcu[aá]nto tiempo\b/g, '', 0],
@@ -254,6 +255,7 @@ const PHRASES: Record<Language, [RegExp, string, number][]> = {
     [/\bquand\b/g, '#hours', 0.5],
     [/\bderni[eè]re minute\b/g, '#late', 1],
     [/\d+\s?% de (r[ée]duction|remise)\b/g, '#discount', 1],
+    [/\btravaill(ez|ons) avec\b/g, '#accept', 1],
   ],
   de: [
     [/\bwie ?viel\b/g, '#price', 1],
@@ -261,6 +263,7 @@ const PHRASES: Record<Language, [RegExp, string, number][]> = {
     [/\bwie lange\b/g, '', 0],
     [/\bwann\b/g, '#hours', 0.5],
     [/\d+\s?% rabatt\b/g, '#discount', 1],
+    [/\barbeite[nt] (ihr |sie |wir )?mit\b/g, '#accept', 1],
   ],
 };
 
@@ -313,7 +316,10 @@ export function conceptStems(language: Language): ReadonlyMap<string, string> {
  * The terms of a text in one language: chat spelling written out, stop words dropped, each word stemmed with that
  * language's Snowball stemmer and folded (no accents), concepts and phrase hints in place of their words.
  */
-export function analyze(text: string, language: Language, options: { query?: boolean } = {}): Term[] {
+export function analyze(text: string, language: Language, options: { query?: boolean; stemLanguage?: Language } = {}): Term[] {
+  // A question read against knowledge in another language: its own stop words and phrases, the knowledge's stems
+  // ("Sanitas" stems alike in the Spanish FAQ and the English question).
+  const stemLanguage = options.stemLanguage ?? language;
   let lower = ` ${text.toLowerCase()} `;
   const terms: Term[] = [];
   for (const [phrase, concept, weight] of PHRASES[language]) {
@@ -325,9 +331,11 @@ export function analyze(text: string, language: Language, options: { query?: boo
   for (const raw of words(lower)) {
     const word = SLANG[language][raw] ?? raw;
     if (word.length < 2 && !/\p{N}/u.test(word)) continue;
-    if (STOPWORDS[language].has(word) || STOPWORDS[language].has(fold(word))) continue;
-    const stem = stemOf(word, language);
-    const concept = (options.query ? QUERY_SYNONYMS[language][word] : undefined) ?? CONCEPT_OF[word] ?? CONCEPT_OF[fold(word)] ?? conceptOfStem(stem, language);
+    // A concept word counts even where a stop word list has it (Spanish lists "trabajan", "tiempo").
+    const named = (options.query ? QUERY_SYNONYMS[language][word] : undefined) ?? CONCEPT_OF[word] ?? CONCEPT_OF[fold(word)];
+    if (!named && (STOPWORDS[language].has(word) || STOPWORDS[language].has(fold(word)))) continue;
+    const stem = stemOf(word, stemLanguage);
+    const concept = named ?? conceptOfStem(stem, stemLanguage);
     // A number in a question is mostly a quantity ("for 30 people", "my son is 5"), seldom its topic.
     terms.push({ term: concept ?? stem, weight: options.query && /^\d+$/.test(stem) ? 0.5 : 1 });
     // The word itself too, weightless: between passages that cover a question equally, the one using its very words

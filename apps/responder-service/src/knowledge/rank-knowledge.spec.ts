@@ -34,6 +34,11 @@ describe('rankKnowledge', () => {
     expect(best('how much 4 a cleaning')).toBe('faq-2');
   });
 
+  it('reads any word as a word, JavaScript property names included', () => {
+    expect(answeringPassages('constructor toString __proto__ hasOwnProperty?', dental, 'en')).toEqual([]);
+    expect(best('constructor, how much is teeth whitening')).toBe('doc_1#0');
+  });
+
   it('answers nothing when no passage covers the question, even one sharing a word with it', () => {
     for (const unknown of ['can you fix my car brakes', 'do you sell wine', 'how much is a car wash', 'is the dentist married']) {
       expect({ unknown, answers: answeringPassages(unknown, dental, 'en') }).toEqual({ unknown, answers: [] });

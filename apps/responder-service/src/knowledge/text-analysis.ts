@@ -215,7 +215,6 @@ const CONCEPTS: Record<string, Partial<Record<Language, string>>> = {
   },
 };
 
-// Phrases whose words are stop words but whose meaning is not; the weight says how sure the hint is.
 // Phrases whose words are stop words but whose meaning is not; the weight says how sure the hint is. An empty concept
 // drops the phrase: "how long" asks for a duration whatever follows, it names no topic.
 const PHRASES: Record<Language, [RegExp, string, number][]> = {
@@ -278,11 +277,11 @@ export function fold(text: string): string {
  */
 function words(lower: string): string[] {
   const joined = [...lower.matchAll(/\p{L}+(?:-\p{L}+)+/gu)].map((m) => m[0].replace(/-/g, ''));
-  return [...lower.split(/[^\p{L}\p{N}]+/u), ...joined].filter((w) => w.length > 1 || /\p{N}/u.test(w) || w in SLANG_LETTERS);
+  return [...lower.split(/[^\p{L}\p{N}]+/u), ...joined].filter((w) => w.length > 1 || /\p{N}/u.test(w) || SLANG_LETTERS.has(w));
 }
 
 // One-letter words chat spelling gives a meaning to ("u", "r", "q").
-const SLANG_LETTERS = Object.fromEntries(LANGUAGES.flatMap((l) => Object.keys(SLANG[l]).filter((w) => w.length === 1).map((w) => [w, true])));
+const SLANG_LETTERS = new Set(LANGUAGES.flatMap((l) => Object.keys(SLANG[l]).filter((w) => w.length === 1)));
 
 const STOPWORDS: Record<Language, Set<string>> = Object.fromEntries(
   LANGUAGES.map((l) => {
@@ -292,24 +291,22 @@ const STOPWORDS: Record<Language, Set<string>> = Object.fromEntries(
   }),
 ) as Record<Language, Set<string>>;
 
+/** A word's entry in a word list, never an Object.prototype member ("constructor", "toString"). */
+const own = (words: Record<string, string>, word: string): string | undefined => (Object.hasOwn(words, word) ? words[word] : undefined);
+
 const stemOf = (word: string, language: Language) => fold(STEMMERS[language](word));
 
 // Keyed by the raw word and by its stem in its own language ("costs", "cost").
-const CONCEPT_OF: Record<string, string> = {};
+const CONCEPT_OF = new Map<string, string>();
 const CONCEPT_STEMS: Record<Language, Map<string, string>> = Object.fromEntries(LANGUAGES.map((l) => [l, new Map()])) as Record<Language, Map<string, string>>;
 for (const [concept, byLanguage] of Object.entries(CONCEPTS)) {
   for (const language of LANGUAGES) {
     for (const word of (byLanguage[language] ?? '').split(' ').filter(Boolean)) {
-      CONCEPT_OF[word] = concept;
-      CONCEPT_OF[fold(word)] = concept;
+      CONCEPT_OF.set(word, concept);
+      CONCEPT_OF.set(fold(word), concept);
       CONCEPT_STEMS[language].set(stemOf(word, language), concept);
     }
   }
-}
-
-/** The concept a stem of `language` stands for, if any (what fuzzy matching maps a misspelt word onto). */
-export function conceptStems(language: Language): ReadonlyMap<string, string> {
-  return CONCEPT_STEMS[language];
 }
 
 /**
@@ -329,10 +326,10 @@ export function analyze(text: string, language: Language, options: { query?: boo
     });
   }
   for (const raw of words(lower)) {
-    const word = SLANG[language][raw] ?? raw;
+    const word = own(SLANG[language], raw) ?? raw;
     if (word.length < 2 && !/\p{N}/u.test(word)) continue;
     // A concept word counts even where a stop word list has it (Spanish lists "trabajan", "tiempo").
-    const named = (options.query ? QUERY_SYNONYMS[language][word] : undefined) ?? CONCEPT_OF[word] ?? CONCEPT_OF[fold(word)];
+    const named = (options.query ? own(QUERY_SYNONYMS[language], word) : undefined) ?? CONCEPT_OF.get(word) ?? CONCEPT_OF.get(fold(word));
     if (!named && (STOPWORDS[language].has(word) || STOPWORDS[language].has(fold(word)))) continue;
     const stem = stemOf(word, stemLanguage);
     const concept = named ?? conceptOfStem(stem, stemLanguage);

@@ -294,7 +294,10 @@ const STOPWORDS: Record<Language, Set<string>> = Object.fromEntries(
 /** A word's entry in a word list, never an Object.prototype member ("constructor", "toString"). */
 const own = (words: Record<string, string>, word: string): string | undefined => (Object.hasOwn(words, word) ? words[word] : undefined);
 
-const stemOf = (word: string, language: Language) => fold(STEMMERS[language](word));
+// Spanish speakers often drop the accent of the vosotros endings ("pasais", "teneis"), which the stemmer then misses.
+const restoreAccents = (word: string, language: Language) => (language === 'es' ? word.replace(/([^aeiouáéíóú])(a|e)is$/u, (_, c: string, v: string) => `${c}${v === 'a' ? 'á' : 'é'}is`) : word);
+
+const stemOf = (word: string, language: Language) => fold(STEMMERS[language](restoreAccents(word, language)));
 
 // Keyed by the raw word and by its stem in its own language ("costs", "cost").
 const CONCEPT_OF = new Map<string, string>();

@@ -24,9 +24,9 @@ export class DeterministicReplyEngine extends ReplyEngine {
 
   async reply(request: ReplyRequest): Promise<Reply> {
     const answer = await route(request);
-    // The tenant's knowledge is never reworded, and the formal wording is English: the other languages' phrases are polite.
-    const ownWords = !(answer.skill === 'faq_responder' && !answer.handoff && !answer.state.humanOffered) && (answer.state.language ?? 'en') === 'en';
-    const text = ownWords ? shapeTone(request.agent, answer.text) : answer.text;
+    // The tenant's knowledge is never reworded; the formal rewording is English (the other languages' phrases are polite).
+    const tenantsWords = answer.skill === 'faq_responder' && !answer.handoff && !answer.state.humanOffered;
+    const text = tenantsWords || answer.state.language !== 'en' ? answer.text : shapeTone(request.agent, answer.text);
     return {
       text: composeReply(request.agent, request.firstReply, text),
       skill: answer.skill,

@@ -115,8 +115,11 @@ function bodyDecorator(body: NonNullable<ApiRouteOptions['body']>, tenantScoped:
 /** Every error status a route can answer: its own, and those its access and inputs imply. */
 export function errorStatuses(access: RouteAccess, inputs: { body?: unknown; query?: unknown; errors?: number[] }): number[] {
   const statuses = new Set(inputs.errors ?? []);
-  if (inputs.body || inputs.query) statuses.add(400);
-  if (inputs.body) [413, 415].forEach((s) => statuses.add(s));
+  // Provider intake takes its body as raw bytes in any content type (fastify-setup.ts): only its size is refused.
+  const parsedBody = inputs.body && access !== 'provider';
+  if (parsedBody || inputs.query) statuses.add(400);
+  if (inputs.body) statuses.add(413);
+  if (parsedBody) statuses.add(415);
   if (access === 'tenant') [401, 429].forEach((s) => statuses.add(s));
   if (access === 'tenant' && inputs.body) statuses.add(403);
   if (access === 'admin') statuses.add(401);

@@ -85,9 +85,11 @@ describe('gateway: OpenAPI document, reference page and typed client', () => {
           const unauthorized = operation.responses['401'] as { content: Record<string, unknown> };
           expect({ where, media: Object.keys(unauthorized.content) }).toEqual({ where, media: ['application/problem+json'] });
         }
-        if (operation.requestBody) expect({ where, has400: statuses.includes('400') }).toEqual({ where, has400: true });
+        // Provider intake takes any body as raw bytes (CONTRACT.md §7: any validly signed body answers 200).
+        if (operation.requestBody && !path.startsWith('/webhooks/')) expect({ where, has400: statuses.includes('400') }).toEqual({ where, has400: true });
       }
     }
+    expect(Object.keys(document.paths['/webhooks/whatsapp'].post?.responses ?? {}).sort()).toEqual(['200', '401', '413', '429', '503']);
     expect(Object.keys(document.components?.securitySchemes ?? {}).sort()).toEqual(['adminToken', 'apiKey', 'clientBasic', 'oauth2']);
     expect(document.paths['/oauth/token'].post?.requestBody).toEqual(
       expect.objectContaining({ content: expect.objectContaining({ 'application/x-www-form-urlencoded': expect.anything(), 'application/json': expect.anything() }) }),

@@ -20,7 +20,7 @@ export class ThreeSixtyDialogWebhookController {
     body: { schema: { type: 'object', additionalProperties: true, description: 'A Cloud API notification payload.' }, contentTypes: ['application/json'] },
     headers: [{ name: 'X-Channel-Token', description: 'The channel’s inbound_token, shown when it was connected (required).' }],
     success: { status: 200, description: 'Durably queued.' },
-    errors: [400, 401, 404, 413, 415, 429, 503],
+    errors: [400, 401, 404, 413, 429, 503],
   })
   @Post(':channel_id')
   @HttpCode(200)

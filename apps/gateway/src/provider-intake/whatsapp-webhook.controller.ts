@@ -37,12 +37,12 @@ export class WhatsappWebhookController {
 
   @ApiRoute({
     summary: 'WhatsApp Cloud API notifications (signed with X-Hub-Signature-256)',
-    description: 'Any validly signed body answers 200 once durably queued; bodies up to 10 MiB.',
+    description: 'Any validly signed body answers 200 once durably queued, JSON or not, in any content type; bodies up to 10 MiB.',
     access: 'provider',
     body: { schema: { type: 'object', additionalProperties: true, description: 'A Cloud API notification (`object: whatsapp_business_account`).' }, contentTypes: ['application/json'] },
     headers: [{ name: 'X-Hub-Signature-256', description: '`sha256=<hex HMAC-SHA256 of the raw body, key META_APP_SECRET>` (required).' }],
     success: { status: 200, description: 'Durably queued.' },
-    errors: [400, 401, 413, 415, 429, 503],
+    errors: [401, 413, 429, 503],
   })
   @Post()
   @HttpCode(200)

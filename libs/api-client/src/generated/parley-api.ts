@@ -718,7 +718,7 @@ export interface paths {
         put?: never;
         /**
          * WhatsApp Cloud API notifications (signed with X-Hub-Signature-256)
-         * @description Any validly signed body answers 200 once durably queued; bodies up to 10 MiB.
+         * @description Any validly signed body answers 200 once durably queued, JSON or not, in any content type; bodies up to 10 MiB.
          */
         post: operations["WhatsappWebhook_notify"];
         delete?: never;
@@ -4569,15 +4569,6 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The body is not `application/json`. */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
             /** @description Over the daily quota or the per-address limit; wait `Retry-After` seconds. */
             429: {
                 headers: {
@@ -4671,15 +4662,6 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description A field, parameter or the JSON itself is not valid (`errors[]` names each field and rule). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
             /** @description Missing, malformed, expired, wrongly signed or revoked credential (`WWW-Authenticate: Bearer`). */
             401: {
                 headers: {
@@ -4692,15 +4674,6 @@ export interface operations {
             };
             /** @description The body is larger than 1 MiB. */
             413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description The body is not `application/json`. */
-            415: {
                 headers: {
                     [name: string]: unknown;
                 };

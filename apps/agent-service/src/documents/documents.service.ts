@@ -2,6 +2,7 @@ import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShut
 import { InjectDataSource } from '@nestjs/typeorm';
 import {
   CreateDocumentBody,
+  documentBodyErrors,
   Topics,
   newId,
   notFoundProblem,
@@ -158,10 +159,7 @@ export class DocumentsService implements OnApplicationBootstrap, OnApplicationSh
   /** `{title, text}` or `{title?, url}`: one of the two, checked across fields. */
   private async fromJson(body: unknown): Promise<Pick<DocumentEntity, 'title' | 'source' | 'url' | 'contentType' | 'raw'>> {
     const dto = await validateDto(CreateDocumentBody, body);
-    const errors: FieldError[] = [];
-    if (dto.text !== undefined && dto.url !== undefined) errors.push({ field: 'url', message: 'give either text or url, not both' });
-    else if (dto.text === undefined && dto.url === undefined) errors.push({ field: 'text', message: 'text (with a title) or url is required' });
-    else if (dto.text !== undefined && dto.title === undefined) errors.push({ field: 'title', message: 'title is required with text' });
+    const errors: FieldError[] = documentBodyErrors(dto);
     if (errors.length === 0 && dto.url !== undefined) {
       const violation = await urlViolation(dto.url, this.config.isProduction);
       if (violation) errors.push({ field: 'url', message: violation });

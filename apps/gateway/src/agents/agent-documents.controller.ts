@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
-import { CreateDocumentBody, notFoundProblem, type DocumentRecord, type Page } from '@parley/contracts';
+import { CreateDocumentBody, documentBodyErrors, notFoundProblem, validationProblem, type DocumentRecord, type Page } from '@parley/contracts';
 import { RpcClient } from '@parley/kafka';
 import { ProblemException, validateDto } from '@parley/service-kit';
 import type { FastifyRequest } from 'fastify';
@@ -49,7 +49,7 @@ export class AgentDocumentsController {
     @Body() body: unknown,
     @RequestId() requestId: string,
   ): Promise<DocumentRecord> {
-    const upload = request.isMultipart() ? await readDocumentUpload(request) : { kind: 'json' as const, body: await validateDto(CreateDocumentBody, body) };
+    const upload = request.isMultipart() ? await readDocumentUpload(request) : { kind: 'json' as const, body: await documentJson(body) };
     return this.rpc.request('documents.create', { tenant_id: tenantId, agent, upload }, { requestId, timeoutMs: UPLOAD_TIMEOUT_MS });
   }
 
@@ -71,6 +71,14 @@ export class AgentDocumentsController {
   async delete(@Tenant() tenantId: string, @Param('agent_name', AgentNamePipe) agent: string, @Param('document_id') id: string, @RequestId() requestId: string): Promise<void> {
     await this.rpc.request('documents.delete', { tenant_id: tenantId, agent, id: documentId(id) }, { requestId });
   }
+}
+
+/** A JSON document body that passes the field rules and the rule across them (agent-service checks the URL itself). */
+async function documentJson(body: unknown): Promise<CreateDocumentBody> {
+  const dto = await validateDto(CreateDocumentBody, body);
+  const errors = documentBodyErrors(dto);
+  if (errors.length > 0) throw new ProblemException(validationProblem(errors));
+  return dto;
 }
 
 /** A document id that cannot exist is simply not found, without a call. */

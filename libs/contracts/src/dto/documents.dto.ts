@@ -1,4 +1,5 @@
 import { IsOptional, IsString, Length, MaxLength } from 'class-validator';
+import type { FieldError } from '../problem';
 
 /** Largest `text` of a text document: 1 MiB (CONTRACT.md §11). */
 export const DOCUMENT_TEXT_MAX_CHARS = 1024 * 1024;
@@ -10,7 +11,7 @@ export type DocumentFileType = (typeof DOCUMENT_FILE_TYPES)[number];
 
 /**
  * JSON body of `POST /api/v1/agents/{name}/documents`: `{title, text}` or `{title?, url}` (CONTRACT.md §11). Which of
- * the two, and that `title` comes with `text`, is checked by agent-service (one rule across fields).
+ * the two, and that `title` comes with `text`, is one rule across fields: `documentBodyErrors`.
  */
 export class CreateDocumentBody {
   @IsOptional()
@@ -27,4 +28,15 @@ export class CreateDocumentBody {
   @IsString()
   @MaxLength(2048)
   url?: string;
+}
+
+/**
+ * The rule across the fields of a valid `CreateDocumentBody`: `text` (with a `title`) or `url`, not both. The gateway
+ * checks it before calling agent-service (a bad body never waits on the owning service) and agent-service again.
+ */
+export function documentBodyErrors(dto: CreateDocumentBody): FieldError[] {
+  if (dto.text !== undefined && dto.url !== undefined) return [{ field: 'url', message: 'give either text or url, not both' }];
+  if (dto.text === undefined && dto.url === undefined) return [{ field: 'text', message: 'text (with a title) or url is required' }];
+  if (dto.text !== undefined && dto.title === undefined) return [{ field: 'title', message: 'title is required with text' }];
+  return [];
 }

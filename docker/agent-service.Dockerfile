@@ -30,7 +30,8 @@ COPY --from=build /repo/dist/node_modules ./dist/node_modules
 COPY --from=build /repo/dist/libs ./dist/libs
 COPY --from=build /repo/dist/apps/agent-service ./dist/apps/agent-service
 USER node
-EXPOSE 3001
+# the public port, and the internal one serving /metrics in production (METRICS_PORT, default PORT + 1000)
+EXPOSE 3001 4001
 HEALTHCHECK --interval=10s --timeout=3s --start-period=20s --retries=3 \
   CMD node -e "fetch('http://127.0.0.1:'+process.env.PORT+'/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
 CMD ["node", "dist/apps/agent-service/src/main.js"]

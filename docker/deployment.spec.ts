@@ -68,7 +68,8 @@ describe.each(APPS)('docker/%s.Dockerfile', (app) => {
     expect(runtime).toMatch(/^USER node$/m);
     expect(runtime).toMatch(/^HEALTHCHECK .*\n?.*\/health/m);
     expect(runtime).toContain(`CMD ["node", "dist/apps/${app}/src/main.js"]`);
-    expect(runtime).toContain(`EXPOSE ${DEFAULT_PORTS[app]}`);
+    // the public port and the internal metrics port of production (METRICS_PORT, default PORT + 1000)
+    expect(runtime).toContain(`EXPOSE ${DEFAULT_PORTS[app]} ${DEFAULT_PORTS[app] + 1000}`);
     expect(runtime).not.toMatch(/npm install|COPY \. /);
   });
 
@@ -100,7 +101,8 @@ describe('docker/app-package.cjs', () => {
 
   it('keeps app-specific packages to their app', () => {
     expect(appPackage('gateway').dependencies).toHaveProperty('@nestjs/swagger');
-    expect(appPackage('responder-service').dependencies).toHaveProperty('minisearch');
+    expect(appPackage('responder-service').dependencies).toHaveProperty('tinyld');
     expect(appPackage('webhook-service').dependencies).not.toHaveProperty('@nestjs/swagger');
+    expect(appPackage('gateway').dependencies).not.toHaveProperty('tinyld');
   });
 });

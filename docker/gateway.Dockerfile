@@ -32,7 +32,8 @@ COPY --from=build /repo/dist/libs ./dist/libs
 COPY --from=build /repo/dist/apps/gateway ./dist/apps/gateway
 COPY --from=build /repo/dist/apps/dashboard ./dist/apps/dashboard
 USER node
-EXPOSE 3000
+# the public port, and the internal one serving /metrics in production (METRICS_PORT, default PORT + 1000)
+EXPOSE 3000 4000
 HEALTHCHECK --interval=10s --timeout=3s --start-period=20s --retries=3 \
   CMD node -e "fetch('http://127.0.0.1:'+process.env.PORT+'/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
 CMD ["node", "dist/apps/gateway/src/main.js"]

@@ -1,5 +1,5 @@
 // End-to-end tier: the built services (dist/) as real processes, over HTTP, on real Kafka and PostgreSQL.
-// `npm test` builds first; run alone with `node tools/dev/swc-build.mjs && npx jest --config apps/platform-e2e/jest.config.cjs --runInBand --forceExit`.
+// `npm test` builds first; run alone with `node tools/dev/swc-build.mjs && npx jest --config apps/platform-e2e/jest.config.cjs --runInBand`.
 module.exports = {
   ...require('../../jest.preset.cjs'),
   displayName: 'platform-e2e',

@@ -50,7 +50,7 @@ const tiers = [
   {
     name: 'end-to-end',
     command: bin('jest'),
-    args: ['--config', 'apps/platform-e2e/jest.config.cjs', '--runInBand', '--forceExit'],
+    args: ['--config', 'apps/platform-e2e/jest.config.cjs', '--runInBand'],
     // each spec file starts its own stack (the API walk, the dashboard in Chromium): about 2 minutes each here
     timeoutMs: 10 * 60_000,
     needsBuild: true,

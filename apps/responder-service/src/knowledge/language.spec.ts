@@ -24,6 +24,18 @@ describe('detectLanguage', () => {
     }
   });
 
+  it('reads no language into email and web addresses, phone numbers, times and other numbers', () => {
+    for (const text of ['maria.lopez@gmail.com', 'juan.perez@hotmail.com', 'https://www.bloomdental.com/precios', 'bloomdental.com', '+44 7911 123456', '10:30', '15h30', '2026-11-26']) {
+      for (const previous of ['en', 'es', 'de'] as const) expect(detectLanguage(text, previous)).toBe(previous);
+    }
+  });
+
+  it('reads the words around them', () => {
+    expect(detectLanguage('mi correo es maria.lopez@gmail.com', 'en')).toBe('es');
+    expect(detectLanguage('meu número é +55 11 91234-5678, obrigado', 'en')).toBe('pt');
+    expect(detectLanguage('can we do 10:30 tomorrow please', 'fr')).toBe('en');
+  });
+
   it('switches when the customer clearly writes another language', () => {
     expect(detectLanguage('hello, do you speak English?', 'de')).toBe('en');
     expect(detectLanguage('gracias, hasta luego', 'en')).toBe('es');

@@ -52,6 +52,10 @@ const LETTERS: [RegExp, Language[]][] = [
   [/ç/u, ['pt', 'fr']],
 ];
 
+// What is written the same in every language: email addresses, web addresses, and any token with a digit in it (phone
+// numbers, times, prices, dates). Their letters ("maria.lopez@gmail.com") would otherwise read as some language.
+const LANGUAGE_NEUTRAL = /\S+@\S+|\b(?:https?:\/\/|www\.)\S+|\S+\.(?:com|org|net|io|es|pt|br|fr|de|mx|co|uk)\b\S*|\S*\d\S*/giu;
+
 /** How much one marker word weighs against the n-gram model's share (0..1). */
 const MARKER_WEIGHT = 0.4;
 /** Evidence below this keeps the conversation's language: "ok", "10:30" or a name say nothing about it. */
@@ -61,18 +65,20 @@ const SWITCH_MARGIN = 0.4;
 
 /**
  * The language a customer's message is written in, among the five the engine speaks. Short or ambiguous text keeps the
- * conversation's previous language (default English): a customer does not switch language by writing "ok" or "Tuesday".
+ * conversation's previous language (default English): a customer does not switch language by writing "ok" or "Tuesday",
+ * nor by a message that is only an email address, a link, a phone number or a time.
  */
 export function detectLanguage(text: string, previous?: Language | null): Language {
   const fallback = previous ?? 'en';
-  const lower = text.toLowerCase();
+  const wording = text.replace(LANGUAGE_NEUTRAL, ' ');
+  const lower = wording.toLowerCase();
   const words = lower.split(/[^\p{L}'-]+/u).filter(Boolean);
   if (words.length === 0) return fallback;
 
   const score: Record<Language, number> = { en: 0, es: 0, pt: 0, fr: 0, de: 0 };
   // The n-gram model needs a few words; on two it counts half ("Maria Lopez" must not switch a conversation).
   const ngramWeight = words.length >= 3 ? 1 : words.length === 2 ? 0.5 : 0;
-  if (ngramWeight > 0) for (const { lang, accuracy } of detectAll(text, { only: [...LANGUAGES] })) score[lang as Language] += ngramWeight * accuracy;
+  if (ngramWeight > 0) for (const { lang, accuracy } of detectAll(wording, { only: [...LANGUAGES] })) score[lang as Language] += ngramWeight * accuracy;
   for (const word of words) for (const lang of LANGUAGES) if (MARKER_SETS[lang].has(word)) score[lang] += MARKER_WEIGHT;
   for (const [letters, langs] of LETTERS) if (letters.test(lower)) for (const lang of langs) score[lang] += MARKER_WEIGHT / langs.length;
 

@@ -102,6 +102,21 @@ describe('DeterministicReplyEngine (the skills engine, no LLM)', () => {
     expect((await chat.say('thanks, bye')).state.language).toBe('en');
   });
 
+  it("reads a date in the customer's language when deciding whether the knowledge or booking answers", async () => {
+    // Knowledge covering part of a question that names a date gives way to booking, as in English.
+    const agent = {
+      ...clinic,
+      faqs: [
+        { question: 'Do you accept health insurance?', answer: 'Yes, we work with all major insurers.' },
+        { question: '¿Aceptan seguro médico?', answer: 'Sí, trabajamos con todas las aseguradoras.' },
+      ],
+    };
+    for (const text of ['do you accept health insurance on 3 December?', '¿aceptan seguro médico el 3 de diciembre?']) {
+      const reply = await engine.reply(request(text, false, agent));
+      expect({ text, skill: reply.skill, offers: reply.text }).toEqual({ text, skill: 'appointment_booking', offers: expect.stringMatching(/3 (Dec|dic)/) });
+    }
+  });
+
   it('hands over when asked in any of the five languages', async () => {
     const asks = {
       en: 'can I talk to a real person',

@@ -68,7 +68,7 @@ async function route(replyRequest: ReplyRequest): Promise<SkillAnswer> {
     const continues = bookingContinues(request);
     if (continues && state.booking?.stage === 'booked') return false;
     if (!continues && faq.score >= WHOLE_QUESTION) return true;
-    return !hasWhen(parseWhen(text, bookingOf(agent.booking).timezone, request.now));
+    return !hasWhen(parseWhen(text, bookingOf(agent.booking).timezone, request.now, { language }));
   };
   if (booking && !knowledgeFirst() && (bookingContinues(request) || wantsBooking(request))) return appointmentBooking(request);
 

@@ -121,22 +121,30 @@ describe('responder-service: replies from an OpenAI-compatible LLM', () => {
     expect(after.data).toHaveLength(1);
   });
 
-  it('captures a lead through save_lead_details: stored and announced on lead.captured', async () => {
+  it('captures a lead through save_lead_details once a name and the WhatsApp number are known (lead.captured); later details update it', async () => {
     const tenant = 'ten_llm_lead';
     await h.announceAgent(tenant, agentRecord('sales', { skills: ['lead_capture'] }));
     fake.respond((request): FakeLlmStep => {
       const result = lastToolResult(request);
-      if (!result) return { toolCalls: [{ name: 'save_lead_details', arguments: { name: 'Ann Smith', email: 'ann dot smith at example dot org', interest: 'a wedding cake' } }] };
-      return { content: result.passed_to_team ? 'Thanks Ann, our team will be in touch.' : `Missing: ${String(result.missing)}` };
+      if (!result) {
+        const said = lastUserText(request);
+        const details = said.includes('@') ? { email: said.trim(), interest: 'a wedding cake' } : { name: 'Ann Smith' };
+        return { toolCalls: [{ name: 'save_lead_details', arguments: details }] };
+      }
+      return { content: `${result.passed_to_team ? 'Thanks Ann, our team will be in touch.' : 'Not passed on.'} Next: ${String(result.ask_next)}` };
     });
     const customer = phoneNumber();
-    expect(await say(tenant, customer, "I'm Ann Smith, ann dot smith at example dot org, about a wedding cake")).toBe(
-      'Hello from sales!\n\nThanks Ann, our team will be in touch.',
-    );
+    expect(await say(tenant, customer, "I'm Ann Smith")).toBe('Hello from sales!\n\nThanks Ann, our team will be in touch. Next: email');
     const captured = await pollUntil(() => out.leads.find((m) => m.value.tenant_id === tenant), { description: 'lead.captured' });
-    expect(captured.value.data.lead).toMatchObject({ name: 'Ann Smith', email: 'ann.smith@example.org', phone: customer, interest: 'a wedding cake' });
-    const page = await h.kafka.rpc.request('leads.list', { tenant_id: tenant, limit: 10, cursor: null });
-    expect(page.data.map((l) => l.email)).toEqual(['ann.smith@example.org']);
+    expect(captured.value.data.lead).toMatchObject({ name: 'Ann Smith', email: null, phone: customer, interest: null });
+
+    expect(await say(tenant, customer, 'ann.smith@example.org')).toBe('Thanks Ann, our team will be in touch. Next: null');
+    const lead = await pollUntil(async () => {
+      const page = await h.kafka.rpc.request('leads.list', { tenant_id: tenant, limit: 10, cursor: null });
+      return page.data.length === 1 && page.data[0].email !== null && page.data;
+    }, { description: 'the lead updated with the email' });
+    expect(lead).toEqual([expect.objectContaining({ id: captured.value.data.lead.id, name: 'Ann Smith', email: 'ann.smith@example.org', phone: customer, interest: 'a wedding cake' })]);
+    expect(out.leads.messages.filter((m) => m.value.tenant_id === tenant)).toHaveLength(1);
   });
 
   it('answers messages that arrive while the model is still writing a reply together, in one reply', async () => {

@@ -1,4 +1,5 @@
 import type { ReplyRequest } from '../replies/reply-engine';
+import { leadCapture } from '../skills/lead-capture.skill';
 import { MONDAY_MORNING, bakery, clinic } from '../skills/test-agents';
 import type { RankedPassage } from './knowledge-passage';
 import { LlmCallError } from './openai.client';
@@ -6,14 +7,14 @@ import { ToolSession, type SearchKnowledge } from './skill-tools';
 
 const DELIVERY: RankedPassage = { type: 'faq', id: 'faq-2', title: 'Do you deliver cakes?', text: 'Yes, we deliver cakes within 10 km.', score: 0.9 };
 
-function session(agent = clinic, busy: number[] = [], state: ReplyRequest['state'] = {}, search?: SearchKnowledge): ToolSession {
+function session(agent = clinic, busy: number[] = [], state: ReplyRequest['state'] = {}, search?: SearchKnowledge, customer = '+447911123456'): ToolSession {
   return new ToolSession({
     tenantId: 'ten_spec',
     agent,
     conversationHistory: [],
     firstReply: false,
     message: { text: '', type: 'text', contactName: null },
-    customer: '+447911123456',
+    customer,
     state,
     now: MONDAY_MORNING,
     calendar: { busy: () => Promise.resolve(new Set(busy)) },
@@ -47,18 +48,42 @@ describe('the skills as LLM tools', () => {
     expect(s.acted).toBe(false);
   });
 
-  it('reads lead fields with the lead skill (spelt-out email, local phone) and completes the lead as an effect', async () => {
+  it('reads lead fields with the lead skill (spelt-out email, local phone); a name and the WhatsApp number make the lead an effect', async () => {
     const s = session(bakery);
     expect(await s.call('save_lead_details', JSON.stringify({ name: 'Maria', email: 'maria at gmail' }))).toMatchObject({
       invalid: { email: 'not an email address' },
       missing: ['email', 'interest'],
-      passed_to_team: false,
+      ask_next: 'email',
+      passed_to_team: true,
     });
-    expect(s.effects.lead).toBeUndefined();
+    // The same lead the lead skill stores for "I'm Maria" from this number (lead.captured).
+    const skill = leadCapture({ ...s.request, language: 'en', message: { text: "I'm Maria", type: 'text', contactName: null } });
+    expect(s.effects.lead).toEqual({ name: 'Maria', phone: '+447911123456' });
+    expect(s.effects.lead).toEqual(skill.effects?.lead);
+    expect(s.state.lead).toMatchObject({ stored: true, done: false, asking: 'email' });
+
     const done = await s.call('save_lead_details', JSON.stringify({ email: 'maria dot lopez at gmail dot com', phone: '07912 345678', interest: 'catering' }));
-    expect(done).toMatchObject({ passed_to_team: true, missing: [] });
+    expect(done).toMatchObject({ passed_to_team: true, missing: [], ask_next: null });
     expect(s.effects.lead).toEqual({ name: 'Maria', email: 'maria.lopez@gmail.com', phone: '+447912345678', interest: 'catering' });
-    expect(s.state.lead).toMatchObject({ done: true, asking: null });
+    expect(s.state.lead).toMatchObject({ done: true, asking: null, stored: true });
+  });
+
+  it('updates a stored lead only when a detail changes (lead.updated), and waits for a way to reach the person', async () => {
+    const stored: ReplyRequest['state'] = { lead: { facts: { name: 'Maria', phone: '+447911123456' }, asking: 'email', done: false, stored: true, language: 'es' } };
+    const same = session(bakery, [], stored);
+    expect(await same.call('save_lead_details', JSON.stringify({ name: 'Maria' }))).toMatchObject({ passed_to_team: true });
+    expect(same.effects.lead).toBeUndefined();
+    const changed = session(bakery, [], stored);
+    await changed.call('save_lead_details', JSON.stringify({ interest: 'a wedding cake' }));
+    expect(changed.effects.lead).toEqual({ name: 'Maria', phone: '+447911123456', interest: 'a wedding cake' });
+    expect(changed.state.lead).toMatchObject({ language: 'es', asking: 'email' });
+
+    // A business-scoped customer id is no phone number: the name alone is not a lead yet.
+    const noNumber = session(bakery, [], {}, undefined, 'BR.1234567890');
+    expect(await noNumber.call('save_lead_details', JSON.stringify({ name: 'Maria' }))).toMatchObject({ passed_to_team: false, ask_next: 'email' });
+    expect(noNumber.effects.lead).toBeUndefined();
+    await noNumber.call('save_lead_details', JSON.stringify({ email: 'maria@example.org' }));
+    expect(noNumber.effects.lead).toEqual({ name: 'Maria', email: 'maria@example.org' });
   });
 
   it('lists free slots inside opening hours and books one, refusing a taken or closed one with alternatives', async () => {

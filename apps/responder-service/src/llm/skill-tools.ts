@@ -2,7 +2,7 @@ import type { Skill } from '@parley/contracts';
 import { DateTime } from 'luxon';
 import type { ReplyEffects, ReplyRequest, SkillState } from '../replies/reply-engine';
 import { BOOKING_HORIZON_DAYS, bookingOf, checkSlot, describeHours, freeSlots, hasWhen, localDay, parseWhen, type SlotCheck } from '../skills/calendar';
-import { phoneOf } from '../skills/lead-capture.skill';
+import { leadProgress, phoneOf } from '../skills/lead-capture.skill';
 import { LEAD_FIELDS, extractLeadFacts, type LeadFacts, type LeadField } from '../skills/lead-facts';
 import type { RankedPassage } from './knowledge-passage';
 import { LlmCallError, type ChatTool } from './openai.client';
@@ -109,7 +109,8 @@ const TOOLS: SkillTool[] = [
       name: 'save_lead_details',
       description:
         "Saves the customer's contact details for the sales team. Pass only what the customer said; call again with corrections. " +
-        'The lead is passed on once name, email, phone and interest are known; ask for what is missing, one question at a time.',
+        'The lead is passed on once a name and one way to reach the person are known (their WhatsApp number counts), and ' +
+        'updated with each later detail; ask for ask_next, one question at a time.',
       parameters: objectSchema({
         name: { type: 'string' },
         email: { type: 'string' },
@@ -155,7 +156,10 @@ const TOOLS: SkillTool[] = [
   },
 ];
 
-/** The lead skill's own reading of each field (libphonenumber for phones, the email pattern), merged into its memory. */
+/**
+ * The lead skill's own reading of each field (libphonenumber for phones, the email pattern), merged into its memory as
+ * the skill merges it: the lead is an effect once a name and a way to reach the person are known, and on each change.
+ */
 function saveLeadDetails(session: ToolSession, args: Args): unknown {
   const customerNumber = phoneOf(session.request.customer);
   const previous = session.state.lead ?? { facts: {}, asking: null, done: false };
@@ -171,12 +175,10 @@ function saveLeadDetails(session: ToolSession, args: Args): unknown {
     } else if (value.length <= 200) said[field] = value;
     else invalid[field] = 'too long';
   }
-  const facts: LeadFacts = { ...(customerNumber ? { phone: customerNumber } : {}), ...previous.facts, ...said };
-  const missing = LEAD_FIELDS.filter((f) => !facts[f]);
-  const complete = missing.length === 0;
-  session.state = { ...session.state, lead: { facts, asking: complete ? null : missing[0], done: complete } };
-  if (complete) session.effects.lead = facts as Required<LeadFacts>;
-  return { saved: facts, invalid, missing, passed_to_team: complete };
+  const { facts, next, stored, effects } = leadProgress(previous, said, customerNumber);
+  session.state = { ...session.state, lead: { ...previous, facts, asking: next, done: next === null, stored } };
+  if (effects) Object.assign(session.effects, effects);
+  return { saved: facts, invalid, missing: LEAD_FIELDS.filter((f) => !facts[f]), ask_next: next, passed_to_team: stored };
 }
 
 async function findFreeSlots(session: ToolSession, day: string | null): Promise<unknown> {

@@ -1,4 +1,4 @@
-import type { SkillState } from '../replies/reply-engine';
+import type { ReplyEffects, SkillState } from '../replies/reply-engine';
 import { isNo } from './confirmations';
 import { phrasesIn } from './dialogue-phrases';
 import { extractLeadFacts, statesName, type LeadFacts, type LeadField } from './lead-facts';
@@ -52,11 +52,8 @@ export function leadCapture(request: SkillRequest): SkillAnswer {
   const refused = previous.asking !== null && said[previous.asking] === undefined && (isNo(text) || DECLINES.test(text));
   if (refused && previous.asking !== 'name') declined.push(previous.asking!);
 
-  const facts: LeadFacts = { ...(customerNumber ? { phone: customerNumber } : {}), ...previous.facts, ...said };
-  const changed = (Object.keys(facts) as LeadField[]).some((f) => previous.facts[f] !== facts[f]);
+  const { facts, next, stored, effects } = leadProgress(previous, said, customerNumber, declined);
   const corrected = (Object.keys(said) as LeadField[]).filter((f) => previous.facts[f] !== undefined && previous.facts[f] !== said[f]);
-  const complete = facts.name !== undefined && (facts.email !== undefined || facts.phone !== undefined);
-  const next = nextQuestion(facts, declined);
 
   let intro = '';
   if (corrected.length > 0) intro = say.updatedFields(corrected.map((f) => say.fieldNames[f]).join(', '));
@@ -65,9 +62,8 @@ export function leadCapture(request: SkillRequest): SkillAnswer {
   else if (refused) intro = say.leadSkipped;
   else if (text.trim() !== '' && (previous.asking === 'email' || previous.asking === 'phone')) intro = say.unreadable(previous.asking);
 
-  const lead: LeadState = { facts, asking: next, done: next === null, stored: previous.stored === true || complete, declined, language };
+  const lead: LeadState = { facts, asking: next, done: next === null, stored, declined, language };
   const state: SkillState = { ...request.state, lead };
-  const effects = complete && (changed || !previous.stored) ? { lead: facts as LeadFacts & { name: string } } : undefined;
   if (next !== null) return { text: `${intro}${say.ask[next]}`, skill: 'lead_capture', state, ...(effects ? { effects } : {}) };
 
   const name = firstName(facts.name!);
@@ -75,6 +71,28 @@ export function leadCapture(request: SkillRequest): SkillAnswer {
   // Finished: the first time it says the details went to the team; after that, that they were updated.
   const closing = previous.done ? say.leadUpdated(name, details) : `${corrected.length > 0 || refused ? intro : ''}${say.leadCaptured(name, details)}`;
   return { text: closing, skill: 'lead_capture', state, ...(effects ? { effects } : {}) };
+}
+
+/** Where a lead stands once the customer said `said`: its facts, what to ask next, and the lead effect, if any. */
+export interface LeadProgress {
+  facts: LeadFacts;
+  next: LeadField | null;
+  /** The lead is (now) stored: a name and a way to reach the person are known. */
+  stored: boolean;
+  effects?: Pick<ReplyEffects, 'lead'>;
+}
+
+/**
+ * Merges what the customer said into the lead (a later statement of a fact replaces the earlier one; the phone defaults
+ * to the customer's WhatsApp number). Once a name and a way to reach the person are known the lead is an effect (stored,
+ * `lead.captured`), and again on each later change (`lead.updated`). The lead skill and the LLM's lead tool both use it.
+ */
+export function leadProgress(previous: LeadState, said: LeadFacts, customerNumber: string | null, declined: LeadField[] = previous.declined ?? []): LeadProgress {
+  const facts: LeadFacts = { ...(customerNumber ? { phone: customerNumber } : {}), ...previous.facts, ...said };
+  const changed = (Object.keys(facts) as LeadField[]).some((f) => previous.facts[f] !== facts[f]);
+  const complete = facts.name !== undefined && (facts.email !== undefined || facts.phone !== undefined);
+  const effects = complete && (changed || !previous.stored) ? { lead: facts as LeadFacts & { name: string } } : undefined;
+  return { facts, next: nextQuestion(facts, declined), stored: previous.stored === true || complete, ...(effects ? { effects } : {}) };
 }
 
 /**

@@ -146,6 +146,7 @@ describe('attacker’s pass: cross-tenant access on every route, SQL-shaped text
     // Valid bodies, so B gets past validation to the ownership check, aimed at A's things where a body can name them.
     const bodies: Record<string, unknown> = {
       'POST /api/v1/agents/{agent_name}/test': { message: 'hello' },
+      'POST /api/v1/agents/{agent_name}/documents': { title: 'B’s notes', text: 'Planted in A’s agent.' },
       'POST /api/v1/api-keys': { name: 'b key' },
       'PATCH /api/v1/channels/{channel_id}': { is_default: true },
       'POST /api/v1/channels/whatsapp': { provider: 'sandbox', phone_number: channel.phone_number },

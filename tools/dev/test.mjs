@@ -31,9 +31,10 @@ const bin = (name) => join(root, 'node_modules', '.bin', name);
 
 /**
  * Each tier has a deadline, and all of them share one budget, so a hung test can never hold CI: the whole run ends
- * within about 29 minutes whatever happens (a normal run on 2 cores takes 15–17: integration ~10.5, end-to-end ~5).
+ * within about 34 minutes whatever happens. A fresh-clone run on 2 cores took 25 min 23 s of tiers with other work beside it
+ * (unit 5.5, integration 14, end-to-end 6), plus 2–3 min of `npm ci` before the budget's tiers.
  */
-const BUDGET_MS = Number(process.env.PARLEY_TEST_BUDGET_MS ?? 29 * 60_000);
+const BUDGET_MS = Number(process.env.PARLEY_TEST_BUDGET_MS ?? 34 * 60_000);
 const tiers = [
   {
     name: 'lint, typecheck, unit',
@@ -45,7 +46,7 @@ const tiers = [
     name: 'integration',
     command: bin('nx'),
     args: ['run-many', '-t', 'test-integration', '--parallel=1', '--outputStyle=static'],
-    timeoutMs: 17 * 60_000,
+    timeoutMs: 20 * 60_000,
   },
   {
     name: 'end-to-end',

@@ -11,7 +11,17 @@ declare module 'fastify' {
     quota?: QuotaState;
     /** Why the credential was refused on arrival; thrown once the request is logged (RequestAuthentication). */
     authFailure?: unknown;
+    /** The signed-in team member (CONTRACT.md §12) when the credential is a member's session; absent for API keys and tokens. */
+    member?: SignedInMember;
   }
+}
+
+export type MemberRole = 'owner' | 'admin' | 'agent';
+
+/** A team member acting through the dashboard (or a member's bearer token from `POST /auth/login`). */
+export interface SignedInMember {
+  id: string;
+  role: MemberRole;
 }
 
 /** The authenticated caller's tenant id. Only on routes the AuthGuard protects. */
@@ -20,6 +30,11 @@ export const Tenant = createParamDecorator((_: unknown, ctx: ExecutionContext): 
   if (!tenantId) throw new Error('@Tenant() used on a route without authentication');
   return tenantId;
 });
+
+/** The signed-in team member, or null when the caller is a program (API key, client-credentials token). */
+export const CurrentMember = createParamDecorator(
+  (_: unknown, ctx: ExecutionContext): SignedInMember | null => ctx.switchToHttp().getRequest<FastifyRequest>().member ?? null,
+);
 
 /** The request's id (`x-request-id`), passed on to the events and calls it causes. */
 export const RequestId = createParamDecorator((_: unknown, ctx: ExecutionContext): string => String(ctx.switchToHttp().getRequest<FastifyRequest>().id));

@@ -9,19 +9,28 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { delay, round } from './lib/measure.mjs';
 import { APPS, Platform, ROOT, build } from './lib/platform.mjs';
+import { costScenario } from './scenarios/cost.mjs';
 import { fanoutScenario } from './scenarios/fanout.mjs';
 import { inboundScenario } from './scenarios/inbound.mjs';
 import { outboundScenario } from './scenarios/outbound.mjs';
 import { sendScenario } from './scenarios/send.mjs';
 
-const SCENARIOS = ['send', 'inbound', 'fanout', 'outbound'];
+const SCENARIOS = ['send', 'inbound', 'fanout', 'outbound', 'cost'];
 /** Default seconds and offered rate of each scenario (BENCHMARKS.md targets). */
 const DEFAULTS = {
   send: { seconds: 30, rate: 1000 },
   inbound: { seconds: 60, rate: 200 },
   fanout: { seconds: 20, rate: 2000 },
   outbound: { seconds: 20, rate: 2000 },
+  cost: { seconds: 20, rate: 100 },
 };
+/**
+ * Scenarios whose stack runs without the sandbox's status callbacks, and why (BENCHMARKS.md: on, as in production,
+ * unless the scenario says otherwise; the row says so).
+ */
+const CALLBACKS_OFF = { inbound: 'status callbacks off (BENCHMARKS.md scenario 2)' };
+/** Seconds of the idle baseline the cost scenario measures before its traffic (BENCHMARKS.md: 60). */
+const IDLE_SECONDS = 60;
 const INBOUND_SEARCH_RATES = [400, 700, 1000];
 const INBOUND_STEP_SECONDS = 15;
 /** Services settle (JIT, first GC) this long after start-up before their idle RSS is read. */
@@ -30,20 +39,24 @@ const DOC = path.join(ROOT, 'docs/benchmarks.md');
 const START = '<!-- bench:results:start -->';
 const END = '<!-- bench:results:end -->';
 
-const usage = `usage: npm run bench -- [--scenario send,inbound,fanout,outbound] [--duration seconds] [--rate per-second]
-                        [--numbers sandbox numbers (100)] [--profile gateway,messaging-service] [--no-write]
-  --duration  seconds each scenario measures (defaults: send 30, inbound 60, fan-out 20, outbound 20)
+const usage = `usage: npm run bench -- [--scenario send,inbound,fanout,outbound,cost] [--duration seconds] [--rate per-second]
+                        [--numbers sandbox numbers (100)] [--idle seconds (60)] [--profile gateway,messaging-service] [--no-write]
+       npm run bench -- cost             (scenarios may also be named without --scenario)
+  --duration  seconds each scenario measures (defaults: send 30, inbound 60, fan-out 20, outbound 20, cost 20)
   --rate      offered rate of every scenario run (defaults: send 1000/s, inbound 200/s, fan-out 2000 deliveries/s,
-              outbound 2000/s)
+              outbound 2000/s, cost 100/s)
+  --idle      seconds of the cost scenario's idle baseline (no traffic) before it sends
   --profile   run these services under --cpu-prof; profiles go to tmp/bench-profiles/
   --no-write  print the table only; leave docs/benchmarks.md alone`;
 
 const log = (message) => process.stderr.write(`${message}\n`);
 
 function options() {
-  const { values } = parseArgs({
+  const { values, positionals } = parseArgs({
+    allowPositionals: true,
     options: {
-      scenario: { type: 'string', default: SCENARIOS.join(',') },
+      scenario: { type: 'string' },
+      idle: { type: 'string', default: String(IDLE_SECONDS) },
       duration: { type: 'string' },
       rate: { type: 'string' },
       numbers: { type: 'string', default: '100' },
@@ -56,7 +69,7 @@ function options() {
     console.log(usage);
     process.exit(0);
   }
-  const scenarios = values.scenario.split(',').map((s) => s.trim().replace(/-/g, ''));
+  const scenarios = (values.scenario ?? (positionals.length ? positionals.join(',') : SCENARIOS.join(','))).split(',').map((s) => s.trim().replace(/-/g, ''));
   const unknown = scenarios.filter((s) => !SCENARIOS.includes(s));
   const badProfile = values.profile.split(',').map((s) => s.trim()).filter((s) => s && !APPS.includes(s));
   if (badProfile.length) throw new Error(`--profile: unknown service ${badProfile.join(', ')}; one of ${APPS.join(', ')}`);
@@ -72,6 +85,7 @@ function options() {
     duration: number('duration', values.duration),
     rate: number('rate', values.rate),
     numbers: number('numbers', values.numbers),
+    idle: number('idle', values.idle),
     write: !values['no-write'],
     profile: values.profile.split(',').map((s) => s.trim()).filter(Boolean),
   };
@@ -147,7 +161,10 @@ whole stack ready ≤ 30 s); migrations before it ${migrations} s.
 **Idle RSS (MB)** after start-up, highest over the stacks: ${APPS.map((a) => `${a} ${idle[a] || '–'}`).join(', ')} (target ≤ 120 each).
 
 ${table(rows)}
-
+${rows
+  .filter((r) => r.details)
+  .map((r) => `\n${r.details}\n`)
+  .join('')}
 Peak RSS columns: gw gateway, agent agent-service, msg messaging-service, resp responder-service, wh webhook-service,
 sbx whatsapp-sandbox (target ≤ 200 MB each under load). "CPU s": CPU seconds (user + system) each process used
 during the measured time, with the same abbreviations; "CPU ms/event" divides them by the events the row counts (sends
@@ -190,24 +207,27 @@ async function main() {
     const seconds = opts.duration ?? DEFAULTS[scenario].seconds;
     const rate = opts.rate ?? DEFAULTS[scenario].rate;
     log(`\n== ${scenario}: starting the stack (own ports, database and Kafka namespace)`);
-    platform = await Platform.start({ log, profile: opts.profile });
+    platform = await Platform.start({ log, profile: opts.profile, statusCallbacks: !CALLBACKS_OFF[scenario] });
     try {
       log(`bench: stack ready in ${(platform.startMs / 1000).toFixed(1)} s (migrations ${(platform.migrateMs / 1000).toFixed(1)} s)`);
       await delay(IDLE_SETTLE_MS);
       const idle = platform.rss();
       log(`bench: idle RSS ${JSON.stringify(idle)}`);
       stacks.push({ scenario, startMs: platform.startMs, migrateMs: platform.migrateMs, idle });
-      const args = { platform, seconds, rate, numbers: opts.numbers, log };
+      const args = { platform, seconds, rate, numbers: opts.numbers, idleSeconds: opts.idle, log };
+      const first = rows.length;
       try {
         if (scenario === 'send') rows.push(...(await sendScenario(args)));
         if (scenario === 'inbound') rows.push(...(await inboundScenario({ ...args, searchRates: INBOUND_SEARCH_RATES, stepSeconds: Math.min(seconds, INBOUND_STEP_SECONDS) })));
         if (scenario === 'fanout') rows.push(...(await fanoutScenario(args)));
         if (scenario === 'outbound') rows.push(...(await outboundScenario(args)));
+        if (scenario === 'cost') rows.push(...(await costScenario(args)));
       } catch (err) {
         // One scenario's failure is reported in its row; the others still run.
         log(`bench: ${scenario} failed: ${err?.stack ?? err}`);
         rows.push({ scenario, note: `failed: ${String(err?.message ?? err).split('\n')[0].slice(0, 200)}` });
       }
+      if (CALLBACKS_OFF[scenario]) for (const r of rows.slice(first)) r.note = [CALLBACKS_OFF[scenario], r.note].filter(Boolean).join('; ');
     } finally {
       log('bench: stopping the stack');
       await platform.stop();

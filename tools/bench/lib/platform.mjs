@@ -42,8 +42,10 @@ export class Platform extends ToolsPlatform {
   /**
    * Starts the stack; `startMs` is from launching the processes to every `/health/ready` answering 200.
    * `profile`: services to run under --cpu-prof, writing to tmp/bench-profiles/ (their profile lands at stop).
+   * `statusCallbacks`: the sandbox sends sent/delivered/read for every outbound message, as Meta does in production
+   * (BENCHMARKS.md: on unless a scenario says otherwise, and its row then says so).
    */
-  static start({ log, profile = [] }) {
+  static start({ log, profile = [], statusCallbacks = true }) {
     const profileDir = path.join(ROOT, 'tmp', 'bench-profiles');
     const nodeArgs = Object.fromEntries(profile.map((app) => [app, ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, `--cpu-prof-name=${app}.${Date.now()}.cpuprofile`]]));
     return super.start({
@@ -54,8 +56,7 @@ export class Platform extends ToolsPlatform {
       // A service that exits ends the measurement rather than being restarted under it.
       restart: false,
       detached: false,
-      // Status callbacks off (BENCHMARKS.md: they would double the inbound traffic of every outbound message).
-      env: { SANDBOX_STATUS_CALLBACKS: 'false' },
+      env: { SANDBOX_STATUS_CALLBACKS: String(statusCallbacks) },
     });
   }
 

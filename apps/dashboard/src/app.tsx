@@ -1,4 +1,10 @@
-import { useEffect, type ReactNode } from 'react';
+import { useEffect, useRef, type ReactNode } from 'react';
+import type { MemberRole } from './api';
+import { AcceptInvitePage } from './pages/accept-invite-page';
+import { ForgotPasswordPage, ResetPasswordPage } from './pages/password-reset-pages';
+import { InboxPage } from './pages/inbox/inbox-page';
+import { TeamPage } from './pages/team/team-page';
+import { RoleNotice } from './components/role-notice';
 import { AgentsPage } from './pages/agents-page';
 import { ApiKeysPage } from './pages/api-keys-page';
 import { ChannelsPage } from './pages/channels-page';
@@ -14,18 +20,48 @@ import { Link, Router, useRouter } from './router';
 import { LiveEventsProvider } from './session/live-events';
 import { SessionProvider, useSession } from './session/session';
 
+interface PageEntry {
+  path: string;
+  label: string;
+  page: () => ReactNode;
+  /** Also answers the paths below it (`/inbox/{id}`). */
+  nested?: boolean;
+  /** What an `agent` member may not do here (the gateway answers 403): the page says so instead of failing. */
+  notForAgents?: string;
+  /** Left out of the menu for `agent` members. */
+  hiddenFromAgents?: boolean;
+}
+
 /** The signed-in pages, in the order of the menu. */
-const PAGES: { path: string; label: string; page: () => ReactNode }[] = [
+const PAGES: PageEntry[] = [
   { path: '/', label: 'Get started', page: () => <OnboardingPage /> },
-  { path: '/channels', label: 'WhatsApp numbers', page: () => <ChannelsPage /> },
+  { path: '/inbox', label: 'Inbox', page: () => <InboxPage />, nested: true },
+  { path: '/channels', label: 'WhatsApp numbers', page: () => <ChannelsPage />, notForAgents: 'manage WhatsApp numbers' },
   { path: '/agents', label: 'Agents', page: () => <AgentsPage /> },
   { path: '/messages', label: 'Messages', page: () => <MessagesPage /> },
   { path: '/conversations', label: 'Conversations', page: () => <ConversationsPage /> },
   { path: '/playground', label: 'Playground', page: () => <PlaygroundPage /> },
-  { path: '/webhooks', label: 'Settings → Webhooks', page: () => <WebhooksPage /> },
-  { path: '/api-keys', label: 'API keys', page: () => <ApiKeysPage /> },
+  { path: '/webhooks', label: 'Settings → Webhooks', page: () => <WebhooksPage />, notForAgents: 'manage webhooks' },
+  { path: '/api-keys', label: 'API keys', page: () => <ApiKeysPage />, notForAgents: 'manage API keys' },
+  { path: '/team', label: 'Team', page: () => <TeamPage />, notForAgents: 'manage the team', hiddenFromAgents: true },
   { path: '/usage', label: 'Usage', page: () => <UsagePage /> },
 ];
+
+/**
+ * The pages without a session. A signed-in visitor of sign-in or sign-up goes on to the dashboard; the links from an
+ * email (an invite, a password reset: their token is in the query) open whoever is signed in.
+ */
+const PUBLIC_PAGES = new Map<string, { page: () => ReactNode; signedIn: 'leave' | 'stay' }>([
+  ['/sign-in', { page: () => <SignInPage />, signedIn: 'leave' }],
+  ['/sign-up', { page: () => <SignUpPage />, signedIn: 'leave' }],
+  ['/forgot-password', { page: () => <ForgotPasswordPage />, signedIn: 'leave' }],
+  ['/reset-password', { page: () => <ResetPasswordPage />, signedIn: 'stay' }],
+  ['/accept-invite', { page: () => <AcceptInvitePage />, signedIn: 'stay' }],
+]);
+
+function findPage(path: string): PageEntry | undefined {
+  return PAGES.find((p) => p.path === path || (p.nested && path.startsWith(`${p.path}/`)));
+}
 
 export function App() {
   return (
@@ -40,16 +76,31 @@ export function App() {
 }
 
 function Shell() {
-  const { session } = useSession();
+  const { session, status, member } = useSession();
   const { path, navigate } = useRouter();
-  const signedOutPath = path === '/sign-up' ? '/sign-up' : '/sign-in';
-  // Signed out: only sign-in and sign-up exist; signed in, those two lead home.
+  const publicPage = PUBLIC_PAGES.get(path);
+  // The page asked for while signed out (a deep link, a reload after the session ended): opened once signed in.
+  const afterSignIn = useRef<string | undefined>(undefined);
   useEffect(() => {
-    if (!session && path !== signedOutPath) navigate(signedOutPath);
-    if (session && (path === '/sign-in' || path === '/sign-up')) navigate('/');
-  }, [session, path, signedOutPath, navigate]);
+    if (status === 'checking') return;
+    if (!session && !publicPage) {
+      if (path !== '/') afterSignIn.current = path;
+      navigate('/sign-in');
+    }
+    if (session && publicPage?.signedIn === 'leave') {
+      navigate(afterSignIn.current ?? '/');
+      afterSignIn.current = undefined;
+    }
+  }, [session, status, path, publicPage, navigate]);
 
-  const current = PAGES.find((p) => p.path === path);
+  const current = findPage(path);
+  let content: ReactNode;
+  if (status === 'checking') content = <p className="muted" role="status">Loading…</p>;
+  else if (publicPage && (!session || publicPage.signedIn === 'stay')) content = publicPage.page();
+  else if (!session) content = <SignInPage />;
+  else if (!current) content = <NotFound />;
+  else if (member?.role === 'agent' && current.notForAgents) content = <RoleNotice what={current.notForAgents} title={current.label} />;
+  else content = current.page();
   return (
     <>
       <a className="skip-link" href="#main">
@@ -59,9 +110,9 @@ function Shell() {
         <span className="brand">Parley</span>
         {session && <SignedInBar />}
       </header>
-      {session && <Navigation />}
+      {session && <Navigation role={member?.role} />}
       <main id="main" tabIndex={-1}>
-        {!session ? path === '/sign-up' ? <SignUpPage /> : <SignInPage /> : current ? current.page() : <NotFound />}
+        {content}
       </main>
     </>
   );
@@ -71,7 +122,9 @@ function SignedInBar() {
   const { session, signOut } = useSession();
   return (
     <div className="row">
-      <span className="muted small">signed in with {session?.via}</span>
+      <span className="small">
+        {session?.kind === 'member' ? `${session.member.name} (${session.member.role})` : `signed in with ${session?.via}`}
+      </span>
       <button type="button" className="secondary button-small" onClick={() => signOut('You signed out.')}>
         Sign out
       </button>
@@ -79,11 +132,11 @@ function SignedInBar() {
   );
 }
 
-function Navigation() {
+function Navigation({ role }: { role: MemberRole | undefined }) {
   return (
     <nav aria-label="Dashboard">
       <ul>
-        {PAGES.map((p) => (
+        {PAGES.filter((p) => !(role === 'agent' && p.hiddenFromAgents)).map((p) => (
           <li key={p.path}>
             <Link to={p.path}>{p.label}</Link>
           </li>

@@ -35,16 +35,20 @@ export function useRouter(): RouterValue {
   return useContext(RouterContext);
 }
 
-/** An in-app link: a real `<a href>` (keyboard, middle-click) that navigates without a reload. */
-export function Link({ to, children, className }: { to: string; children: ReactNode; className?: string }) {
+/**
+ * An in-app link: a real `<a href>` (keyboard, middle-click) that navigates without a reload. It is the current page
+ * when its path is the page's or a parent of it (`/inbox` while `/inbox/{id}` is open), or when `current` says so.
+ */
+export function Link({ to, children, className, current }: { to: string; children: ReactNode; className?: string; current?: boolean }) {
   const { path, navigate } = useRouter();
+  const isCurrent = current ?? (path === to || (to !== '/' && path.startsWith(`${to}/`)));
   const onClick = (event: MouseEvent<HTMLAnchorElement>) => {
     if (event.metaKey || event.ctrlKey || event.shiftKey || event.button !== 0) return;
     event.preventDefault();
     navigate(to);
   };
   return (
-    <a href={`${BASE_PATH}${to}`} onClick={onClick} className={className} aria-current={path === to ? 'page' : undefined}>
+    <a href={`${BASE_PATH}${to}`} onClick={onClick} className={className} aria-current={isCurrent ? 'page' : undefined}>
       {children}
     </a>
   );

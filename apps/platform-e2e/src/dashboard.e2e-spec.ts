@@ -78,6 +78,7 @@ describe('Dashboard in a real browser: onboarding to a first answered customer',
 
     // Signed out, the app shows sign-in; a wrong key shows the server's problem detail.
     await page.getByRole('heading', { name: 'Sign in to Parley' }).waitFor();
+    await page.getByRole('button', { name: 'Sign in with an API key instead' }).click();
     await page.getByRole('textbox', { name: 'API key' }).fill('not-a-real-key');
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('alert').waitFor();
@@ -87,6 +88,8 @@ describe('Dashboard in a real browser: onboarding to a first answered customer',
     // 1. Sign up: the credentials are shown once, with copy buttons and a warning.
     await page.getByRole('link', { name: 'Create an account' }).click();
     await page.getByLabel('Business name').fill('Acme Bakery');
+    await page.getByLabel('Your email').fill('owner@acme-bakery.example');
+    await page.getByLabel('Password').fill('correct horse battery');
     await page.getByRole('button', { name: 'Create account' }).click();
     await page.getByRole('heading', { name: 'Your account is ready' }).waitFor();
     const tenantId = await copyableValue(page, 'Tenant ID');
@@ -225,6 +228,7 @@ describe('Dashboard in a real browser: onboarding to a first answered customer',
     // Sign out, then back in with the API key from sign-up, using the keyboard only.
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByRole('heading', { name: 'Sign in to Parley' }).waitFor();
+    await page.getByRole('button', { name: 'Sign in with an API key instead' }).click();
     await page.getByRole('textbox', { name: 'API key' }).focus();
     await page.keyboard.type(apiKey);
     await page.keyboard.press('Enter');
@@ -246,6 +250,7 @@ describe('Dashboard in a real browser: onboarding to a first answered customer',
       const account = await http<{ api_key: string }>('POST', `${platform.gateway}/api/v1/accounts`, { json: { name: 'Corner Shop' } });
       expect(account.status).toBe(201);
       await phone.page.getByRole('link', { name: 'Sign in' }).click();
+      await phone.page.getByRole('button', { name: 'Sign in with an API key instead' }).click();
       await phone.page.getByRole('textbox', { name: 'API key' }).fill(account.body.api_key);
       await phone.page.getByRole('button', { name: 'Sign in' }).click();
       await phone.page.getByRole('heading', { level: 1, name: 'Get started' }).waitFor();

@@ -1,5 +1,7 @@
 import type { ParleyClient } from '@parley/api-client';
 import { unwrap } from './http';
+import { createInboxApi } from './inbox';
+import { createTeamApi } from './team';
 import type { AgentBody, ConnectChannelBody, Page, PlaygroundMessage, WebhookEventType } from './types';
 
 type DeliveryStatus = 'pending' | 'succeeded' | 'dead';
@@ -11,6 +13,9 @@ const LIST = { limit: 100 };
  */
 export function createDashboardApi(api: ParleyClient) {
   return {
+    ...createTeamApi(api),
+    ...createInboxApi(api),
+
     // accounts and credentials (no session yet: these make or take the credential)
     signUp: (name: string, email?: string) => unwrap(api.POST('/api/v1/accounts', { body: email ? { name, email } : { name } })),
     exchangeClientCredentials: (client_id: string, client_secret: string) =>

@@ -3,3 +3,5 @@ export { EVENTS_STREAM_PATH, openEventStream, type StreamState } from './event-s
 export { ApiError, createSessionClient } from './http';
 export type { SseEvent } from './sse-parser';
 export * from './types';
+export * from './inbox';
+export * from './team';

@@ -4,24 +4,26 @@ import { CopyableValue } from '../components/copy-button';
 import { ErrorNotice } from '../components/feedback';
 import { PageHeader } from '../components/page-header';
 import { useAction } from '../components/use-async';
-import { Link, useRouter } from '../router';
+import { Link } from '../router';
 import { useSession } from '../session/session';
+import { NewPasswordField } from './new-password';
 
-/** Creates an account, then shows its credentials exactly once. */
+/** Creates an account and its owner (the person signing up), then shows the program credentials exactly once. */
 export function SignUpPage() {
   const { api } = useSession();
   const [account, setAccount] = useState<Account>();
   const [name, setName] = useState('');
   const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
   const action = useAction();
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    const created = await action.run(() => api.signUp(name.trim(), email.trim() || undefined));
+    const created = await action.run(() => api.signUpWithPassword({ name: name.trim(), email: email.trim(), password }));
     if (created) setAccount(created);
   };
 
-  if (account) return <NewCredentials account={account} />;
+  if (account) return <NewCredentials account={account} email={email.trim()} password={password} />;
   return (
     <section className="narrow">
       <PageHeader title="Create your Parley account">Your business gets a WhatsApp sandbox number at once, so you can try everything.</PageHeader>
@@ -31,9 +33,10 @@ export function SignUpPage() {
           <input value={name} onChange={(e) => setName(e.target.value)} required maxLength={200} autoComplete="organization" />
         </label>
         <label>
-          Email <span className="muted">(optional)</span>
-          <input type="email" value={email} onChange={(e) => setEmail(e.target.value)} autoComplete="email" />
+          Your email
+          <input type="email" value={email} onChange={(e) => setEmail(e.target.value)} required autoComplete="email" />
         </label>
+        <NewPasswordField value={password} onChange={setPassword} label="Password" />
         <ErrorNotice error={action.error} />
         <button type="submit" disabled={action.pending}>
           {action.pending ? 'Creating…' : 'Create account'}
@@ -46,18 +49,13 @@ export function SignUpPage() {
   );
 }
 
-function NewCredentials({ account }: { account: Account }) {
-  const { api, signIn } = useSession();
-  const { navigate } = useRouter();
+/** The account's program credentials, once; then the owner's session starts (the password was just chosen). */
+function NewCredentials({ account, email, password }: { account: Account; email: string; password: string }) {
+  const { signInWithPassword } = useSession();
   const [saved, setSaved] = useState(false);
   const action = useAction();
 
-  const continueToDashboard = async () => {
-    const token = await action.run(() => api.exchangeClientCredentials(account.client_id, account.client_secret));
-    if (!token) return;
-    signIn({ token: token.access_token, via: 'client credentials' });
-    navigate('/');
-  };
+  const continueToDashboard = () => action.run(() => signInWithPassword(email, password));
 
   return (
     <section className="narrow">

@@ -26,15 +26,17 @@ export function LiveEventsProvider({ children }: { children: ReactNode }) {
   const { session, signOut } = useSession();
   const [state, setState] = useState<StreamState>('connecting');
   const listeners = useRef(new Set<Listener>());
-  const token = session?.token;
+  // A member's stream rides on the session cookie (no token); a program credential's on its bearer token.
+  const token = session?.kind === 'credential' ? session.token : undefined;
+  const open = session !== undefined;
 
   useEffect(() => {
-    if (!token) return undefined;
+    if (!open) return undefined;
     return openEventStream({
       url: `${window.location.origin}${EVENTS_STREAM_PATH}`,
       token: () => token,
       onState: setState,
-      onUnauthorized: () => signOut('Your session ended (the token expired or the key was revoked). Sign in again.'),
+      onUnauthorized: () => signOut('Your session ended (it expired, or the key was revoked). Sign in again.'),
       onEvent: (event) => {
         let data: Record<string, unknown>;
         try {
@@ -45,7 +47,7 @@ export function LiveEventsProvider({ children }: { children: ReactNode }) {
         for (const listener of listeners.current) listener({ id: event.id, type: event.event, data });
       },
     });
-  }, [token, signOut]);
+  }, [open, token, signOut]);
 
   const value = useMemo<LiveEventsValue>(
     () => ({

@@ -1,0 +1,188 @@
+import { useRef, useState, type FormEvent } from 'react';
+import type { Author, InboxState, InboxThread, Member } from '../../api';
+import { AsyncView, ErrorNotice } from '../../components/feedback';
+import { formatTime } from '../../components/format';
+import { useAction, useAsync } from '../../components/use-async';
+import { Link } from '../../router';
+import { useApi, useMember } from '../../session/session';
+import { INBOX_LIVE } from './inbox-live';
+import { STATE_LABELS, authorLabel, contactName } from './people';
+import { ReplyWindow, windowOpen } from './reply-window';
+
+interface Entry {
+  key: string;
+  kind: 'message' | 'note';
+  text: string;
+  at: string;
+  author: Author;
+}
+
+/** Messages and internal notes in the order they were written (a message of the older shape carries only its role). */
+function timeline(thread: InboxThread): Entry[] {
+  const messages: Entry[] = thread.messages.map((m, i) => ({
+    key: `m-${m.message_id ?? m.id ?? i}`,
+    kind: 'message',
+    text: m.text,
+    at: m.at,
+    author: m.author ?? (m.role === 'customer' ? { type: 'customer' } : { type: 'agent' }),
+  }));
+  const notes: Entry[] = (thread.notes ?? []).map((n) => ({ key: `n-${n.id}`, kind: 'note', text: n.text, at: n.at, author: n.author }));
+  return [...messages, ...notes].sort((a, b) => Date.parse(a.at) - Date.parse(b.at));
+}
+
+/** One conversation: its thread, who answers it, and the reply box (as the signed-in member). Live. */
+export function Thread({ id, members }: { id: string; members: readonly Member[] }) {
+  const api = useApi();
+  const thread = useAsync(() => api.thread(id), id, INBOX_LIVE);
+  return (
+    <div className="inbox-thread">
+      <p className="inbox-back">
+        <Link to="/inbox" current={false}>
+          ← All conversations
+        </Link>
+      </p>
+      <AsyncView state={thread} what="the conversation">
+        {(t) => <ThreadView thread={t} members={members} onChange={thread.reload} />}
+      </AsyncView>
+    </div>
+  );
+}
+
+function ThreadView({ thread, members, onChange }: { thread: InboxThread; members: readonly Member[]; onChange(): void }) {
+  const api = useApi();
+  const me = useMember();
+  const action = useAction();
+  const contact = contactName(thread);
+
+  const update = async (body: { state?: InboxState; assignee?: string | null }) => {
+    await action.run(() => api.updateConversation(thread.id, body));
+    onChange();
+  };
+
+  return (
+    <article className="card thread" aria-label={`Conversation with ${contact}`}>
+      <header className="thread-header">
+        <h2>{contact}</h2>
+        {contact !== thread.customer && <p className="muted small">{thread.customer}</p>}
+        <p className="small" data-testid="thread-state" data-state={thread.state}>
+          <span className={`badge state-${thread.state}`}>{STATE_LABELS[thread.state]}</span>
+          {thread.state === 'active' && ' The agent answers this customer.'}
+          {thread.state === 'handed_off' && ' The agent is silent: a person of the team answers.'}
+        </p>
+        <ReplyWindow expiresAt={thread.window_expires_at} />
+        <div className="row wrap thread-actions">
+          {thread.state !== 'handed_off' && (
+            <button type="button" disabled={action.pending} onClick={() => void update({ state: 'handed_off', ...(me ? { assignee: me.id } : {}) })}>
+              Take over
+            </button>
+          )}
+          {thread.state === 'handed_off' && (
+            <button type="button" className="secondary" disabled={action.pending} onClick={() => void update({ state: 'active' })}>
+              Give back to the agent
+            </button>
+          )}
+          {thread.state !== 'closed' && (
+            <button type="button" className="secondary" disabled={action.pending} onClick={() => void update({ state: 'closed' })}>
+              Close
+            </button>
+          )}
+          <label className="inline-label">
+            Assigned to
+            <select value={thread.assignee ?? ''} disabled={action.pending} onChange={(e) => void update({ assignee: e.target.value || null })}>
+              <option value="">nobody</option>
+              {members.map((m) => (
+                <option key={m.id} value={m.id}>
+                  {m.id === me?.id ? `${m.name} (you)` : m.name}
+                </option>
+              ))}
+            </select>
+          </label>
+        </div>
+        <ErrorNotice error={action.error} />
+      </header>
+      <ol className="chat thread-entries" aria-label="Messages and notes">
+        {timeline(thread).map((e) => (
+          <li
+            key={e.key}
+            className={e.kind === 'note' ? 'note' : `bubble bubble-${e.author.type === 'customer' ? 'customer' : e.author.type}`}
+            data-testid={e.kind === 'note' ? 'thread-note' : 'thread-message'}
+            data-author={e.author.type}
+          >
+            <p className="small author">
+              {e.kind === 'note' ? 'Internal note · ' : ''}
+              {authorLabel(e.author, contact, members, me)}
+            </p>
+            <p>{e.text}</p>
+            <p className="muted small">{formatTime(e.at)}</p>
+          </li>
+        ))}
+      </ol>
+      <Composer thread={thread} onSent={onChange} />
+    </article>
+  );
+}
+
+type Mode = 'reply' | 'note';
+
+/** The reply box (sent to the customer as the member) and internal notes (never sent). */
+function Composer({ thread, onSent }: { thread: InboxThread; onSent(): void }) {
+  const api = useApi();
+  const [mode, setMode] = useState<Mode>('reply');
+  const [text, setText] = useState('');
+  const action = useAction();
+  const box = useRef<HTMLTextAreaElement>(null);
+  const canReply = windowOpen(thread.window_expires_at);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const body = text.trim();
+    if (!body) return;
+    const done = await action.run(() => (mode === 'reply' ? api.reply(thread.id, body) : api.addNote(thread.id, body)));
+    if (done === undefined) return;
+    setText('');
+    onSent();
+    box.current?.focus();
+  };
+
+  const label = mode === 'reply' ? 'Reply to the customer' : 'Internal note';
+  return (
+    <form className="form composer" onSubmit={(e) => void submit(e)} aria-label="Write in this conversation">
+      <fieldset className="choices composer-mode">
+        <legend className="visually-hidden">Write</legend>
+        <label className="radio">
+          <input type="radio" name="composer-mode" checked={mode === 'reply'} onChange={() => setMode('reply')} />
+          Reply
+        </label>
+        <label className="radio">
+          <input type="radio" name="composer-mode" checked={mode === 'note'} onChange={() => setMode('note')} />
+          Internal note
+        </label>
+      </fieldset>
+      {mode === 'reply' && !canReply ? (
+        <p className="notice notice-warning" role="status">
+          The 24-hour window is closed: only a template message can be sent to this customer until they write again.
+        </p>
+      ) : (
+        <>
+          <label>
+            {label}
+            <textarea
+              ref={box}
+              value={text}
+              onChange={(e) => setText(e.target.value)}
+              rows={3}
+              maxLength={4096}
+              required
+              className={mode === 'note' ? 'note-input' : undefined}
+            />
+          </label>
+          {mode === 'reply' && thread.state === 'active' && <p className="small muted">Replying takes the conversation over: the agent goes silent.</p>}
+          <ErrorNotice error={action.error} />
+          <button type="submit" disabled={action.pending || !text.trim()}>
+            {mode === 'reply' ? (action.pending ? 'Sending…' : 'Send reply') : 'Add note'}
+          </button>
+        </>
+      )}
+    </form>
+  );
+}

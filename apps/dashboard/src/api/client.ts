@@ -28,10 +28,12 @@ export function createDashboardApi(api: ParleyClient) {
     connectChannel: (body: ConnectChannelBody) => unwrap(api.POST('/api/v1/channels/whatsapp', { body })),
     embeddedSignup: (body: { code: string; waba_id: string; phone_number_id: string }) => unwrap(api.POST('/api/v1/channels/whatsapp/embedded-signup', { body })),
     updateChannel: (channel_id: string, body: { agent?: string | null }) => unwrap(api.PATCH('/api/v1/channels/{channel_id}', { params: { path: { channel_id } }, body })),
+    disconnectChannel: (channel_id: string) => unwrap(api.DELETE('/api/v1/channels/{channel_id}', { params: { path: { channel_id } } })),
 
     // agents
     listAgents: () => unwrap(api.GET('/api/v1/agents', { params: { query: LIST } })),
     putAgent: (body: AgentBody) => unwrap(api.PUT('/api/v1/agents/{agent_name}', { params: { path: { agent_name: body.name } }, body })),
+    deleteAgent: (agent_name: string) => unwrap(api.DELETE('/api/v1/agents/{agent_name}', { params: { path: { agent_name } } })),
     agentVersions: (agent_name: string) => unwrap(api.GET('/api/v1/agents/{agent_name}/versions', { params: { path: { agent_name }, query: LIST } })),
     agentVersion: (agent_name: string, version: number) =>
       unwrap(api.GET('/api/v1/agents/{agent_name}/versions/{version}', { params: { path: { agent_name, version: String(version) } } })),
@@ -56,7 +58,7 @@ export function createDashboardApi(api: ParleyClient) {
     // settings → webhooks
     listWebhooks: () => unwrap(api.GET('/api/v1/webhooks', { params: { query: LIST } })),
     createWebhook: (body: { url: string; description?: string; events?: WebhookEventType[] }) => unwrap(api.POST('/api/v1/webhooks', { body })),
-    updateWebhook: (id: string, body: { enabled?: boolean }) => unwrap(api.PATCH('/api/v1/webhooks/{id}', { params: { path: { id } }, body })),
+    updateWebhook: (id: string, body: { enabled?: boolean; url?: string; description?: string; events?: WebhookEventType[] }) => unwrap(api.PATCH('/api/v1/webhooks/{id}', { params: { path: { id } }, body })),
     deleteWebhook: (id: string) => unwrap(api.DELETE('/api/v1/webhooks/{id}', { params: { path: { id } } })),
     webhookSecret: (id: string) => unwrap(api.GET('/api/v1/webhooks/{id}/secret', { params: { path: { id } } })),
     rotateWebhookSecret: (id: string) => unwrap(api.POST('/api/v1/webhooks/{id}/rotate-secret', { params: { path: { id } } })),

@@ -1,8 +1,9 @@
 import { useState, type FormEvent } from 'react';
-import { SKILLS, WEEKDAYS, type Agent, type AgentBody, type Booking, type Faq, type Skill, type Weekday } from '../api';
+import { SKILLS, type Agent, type AgentBody, type Booking, type Faq, type Skill } from '../api';
 import { ErrorNotice } from '../components/feedback';
 import { useAction } from '../components/use-async';
 import { useApi } from '../session/session';
+import { OpeningHoursEditor, TimeZoneField } from './booking-hours';
 
 const SKILL_LABELS: Record<Skill, string> = {
   faq_responder: 'Answer questions from your FAQs',
@@ -16,18 +17,6 @@ const DEFAULT_BOOKING: Booking = {
   opening_hours: Object.fromEntries(['mon', 'tue', 'wed', 'thu', 'fri'].map((d) => [d, [['09:00', '17:00']]])),
 };
 
-/** "09:00-12:00, 13:00-17:00" ⇄ [["09:00","12:00"],["13:00","17:00"]]; empty = closed. */
-const hoursToText = (ranges: string[][] | undefined) => (ranges ?? []).map(([from, to]) => `${from}-${to}`).join(', ');
-const textToHours = (text: string): string[][] =>
-  text
-    .split(',')
-    .map((r) => r.trim())
-    .filter(Boolean)
-    .map((r) => {
-      const [from = '', to = ''] = r.split('-').map((t) => t.trim());
-      return [from, to];
-    });
-
 /** Creates or replaces an agent (a PUT of the whole agent; a change makes a new version). */
 export function AgentEditor({ agent, onSaved }: { agent?: Agent; onSaved(agent: Agent): void }) {
   const api = useApi();
@@ -37,9 +26,6 @@ export function AgentEditor({ agent, onSaved }: { agent?: Agent; onSaved(agent: 
   const [skills, setSkills] = useState<Skill[]>(agent?.skills ?? ['faq_responder']);
   const [faqs, setFaqs] = useState<Faq[]>(agent?.faqs ?? []);
   const [booking, setBooking] = useState<Booking>(agent?.booking ?? DEFAULT_BOOKING);
-  const [hoursText, setHoursText] = useState<Record<Weekday, string>>(
-    () => Object.fromEntries(WEEKDAYS.map((d) => [d, hoursToText((agent?.booking ?? DEFAULT_BOOKING).opening_hours[d])])) as Record<Weekday, string>,
-  );
   const action = useAction();
 
   const toggleSkill = (skill: Skill) => setSkills((s) => (s.includes(skill) ? s.filter((x) => x !== skill) : [...s, skill]));
@@ -48,10 +34,7 @@ export function AgentEditor({ agent, onSaved }: { agent?: Agent; onSaved(agent: 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     const body: AgentBody = { name: name.trim(), instruction, greeting, skills, faqs: faqs.filter((f) => f.question.trim() || f.answer.trim()) };
-    if (skills.includes('appointment_booking')) {
-      const opening_hours = Object.fromEntries(WEEKDAYS.map((d) => [d, textToHours(hoursText[d])]).filter(([, r]) => r.length > 0));
-      body.booking = { ...booking, opening_hours };
-    }
+    if (skills.includes('appointment_booking')) body.booking = booking;
     const result = await action.run(() => api.putAgent(body));
     if (result) onSaved(result);
   };
@@ -67,20 +50,24 @@ export function AgentEditor({ agent, onSaved }: { agent?: Agent; onSaved(agent: 
           required
           disabled={Boolean(agent)}
           pattern="[A-Za-z0-9][A-Za-z0-9_.\-]{0,63}"
-          aria-describedby="agent-name-hint"
+          {...action.bind('name')}
+          aria-describedby={action.bind('name')['aria-describedby'] ?? 'agent-name-hint'}
         />
       </label>
+      {action.fieldError('name')}
       <p id="agent-name-hint" className="muted small">
         Letters, digits, “_”, “.” and “-”; it names the agent in the API.
       </p>
       <label>
         Instruction
-        <textarea value={instruction} onChange={(e) => setInstruction(e.target.value)} required maxLength={8000} rows={4} />
+        <textarea value={instruction} onChange={(e) => setInstruction(e.target.value)} required maxLength={8000} rows={4} {...action.bind('instruction')} />
       </label>
+      {action.fieldError('instruction')}
       <label>
         Greeting <span className="muted">(starts the first reply of each conversation)</span>
-        <input value={greeting} onChange={(e) => setGreeting(e.target.value)} maxLength={1000} />
+        <input value={greeting} onChange={(e) => setGreeting(e.target.value)} maxLength={1000} {...action.bind('greeting')} />
       </label>
+      {action.fieldError('greeting')}
       <fieldset className="choices">
         <legend>Skills</legend>
         {SKILLS.map((skill) => (
@@ -98,12 +85,14 @@ export function AgentEditor({ agent, onSaved }: { agent?: Agent; onSaved(agent: 
             <div key={i} className="faq">
               <label>
                 Question {i + 1}
-                <input value={faq.question} onChange={(e) => setFaq(i, { question: e.target.value })} />
+                <input value={faq.question} onChange={(e) => setFaq(i, { question: e.target.value })} {...action.bind(`faqs[${i}].question`)} />
               </label>
+              {action.fieldError(`faqs[${i}].question`)}
               <label>
                 Answer {i + 1}
-                <textarea value={faq.answer} onChange={(e) => setFaq(i, { answer: e.target.value })} rows={2} />
+                <textarea value={faq.answer} onChange={(e) => setFaq(i, { answer: e.target.value })} rows={2} {...action.bind(`faqs[${i}].answer`)} />
               </label>
+              {action.fieldError(`faqs[${i}].answer`)}
               <button type="button" className="secondary button-small" onClick={() => setFaqs((f) => f.filter((_, j) => j !== i))}>
                 Remove FAQ {i + 1}
               </button>
@@ -117,25 +106,24 @@ export function AgentEditor({ agent, onSaved }: { agent?: Agent; onSaved(agent: 
       {skills.includes('appointment_booking') && (
         <fieldset>
           <legend>Booking hours</legend>
-          <div className="row">
-            <label>
-              Time zone (IANA)
-              <input value={booking.timezone} onChange={(e) => setBooking({ ...booking, timezone: e.target.value })} required />
-            </label>
+          <div className="row wrap">
+            <TimeZoneField value={booking.timezone} onChange={(timezone) => setBooking({ ...booking, timezone })} field={action.bind('booking.timezone')} />
             <label>
               Slot (minutes)
-              <input type="number" min={5} max={480} value={booking.slot_minutes} onChange={(e) => setBooking({ ...booking, slot_minutes: Number(e.target.value) })} />
+              <input
+                type="number"
+                min={5}
+                max={480}
+                value={booking.slot_minutes}
+                onChange={(e) => setBooking({ ...booking, slot_minutes: Number(e.target.value) })}
+                {...action.bind('booking.slot_minutes')}
+              />
             </label>
           </div>
-          <p className="muted">Opening hours per day, e.g. “09:00-12:00, 13:00-17:00”; empty = closed.</p>
-          <div className="hours">
-            {WEEKDAYS.map((d) => (
-              <label key={d}>
-                {d}
-                <input value={hoursText[d]} onChange={(e) => setHoursText({ ...hoursText, [d]: e.target.value })} />
-              </label>
-            ))}
-          </div>
+          {action.fieldError('booking.timezone')}
+          {action.fieldError('booking.slot_minutes')}
+          <p className="muted small">Customers can book in these hours, in the agent’s time zone. A day without hours is closed.</p>
+          <OpeningHoursEditor hours={booking.opening_hours} onChange={(opening_hours) => setBooking({ ...booking, opening_hours })} />
         </fieldset>
       )}
       <ErrorNotice error={action.error} />

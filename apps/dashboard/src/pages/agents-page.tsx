@@ -1,9 +1,9 @@
 import { useState } from 'react';
 import type { Agent } from '../api';
-import { AsyncView } from '../components/feedback';
+import { AsyncView, ErrorNotice } from '../components/feedback';
 import { formatTime } from '../components/format';
 import { PageHeader } from '../components/page-header';
-import { useAsync } from '../components/use-async';
+import { useAction, useAsync } from '../components/use-async';
 import { useApi } from '../session/session';
 import { AgentEditor } from './agent-editor';
 import { AgentKnowledge } from './agent-knowledge';
@@ -20,6 +20,17 @@ export function AgentsPage() {
   const saved = (agent: Agent) => {
     agents.reload();
     setSelected(agent.name);
+  };
+  const removal = useAction();
+  const remove = async (agent: Agent) => {
+    if (!window.confirm(`Delete the agent ${agent.name}? Numbers it answers fall back to your default agent.`)) return;
+    const deleted = await removal.run(async () => {
+      await api.deleteAgent(agent.name);
+      return true;
+    });
+    if (!deleted) return;
+    setSelected(undefined);
+    agents.reload();
   };
 
   return (
@@ -48,6 +59,14 @@ export function AgentsPage() {
           <AgentKnowledge key={`knowledge:${current.name}`} agent={current.name} />
           <AgentTester agent={current.name} />
           <AgentVersions agent={current} onRestored={saved} />
+          <section className="card" aria-labelledby="delete-agent-title">
+            <h2 id="delete-agent-title">Delete {current.name}</h2>
+            <p className="muted">Its versions and documents go with it. Numbers it answers fall back to your default agent.</p>
+            <ErrorNotice error={removal.error} />
+            <button type="button" className="danger" onClick={() => void remove(current)} disabled={removal.pending}>
+              Delete agent
+            </button>
+          </section>
         </>
       )}
     </section>

@@ -3,6 +3,7 @@ import type { Agent, Channel, Provider } from '../api';
 import { CopyableValue } from '../components/copy-button';
 import { AsyncView, ErrorNotice } from '../components/feedback';
 import { PageHeader } from '../components/page-header';
+import { normalisePhone } from '../components/phone';
 import { useAction, useAsync } from '../components/use-async';
 import { useApi } from '../session/session';
 
@@ -37,11 +38,16 @@ function ChannelTable({ channels, agents, onChange }: { channels: Channel[]; age
     await action.run(() => api.updateChannel(channel.id, { agent: agent === '' ? null : agent }));
     onChange();
   };
+  const disconnect = async (channel: Channel) => {
+    if (!window.confirm(`Disconnect ${channel.phone_number}? Customers who write to it are no longer answered.`)) return;
+    await action.run(() => api.disconnectChannel(channel.id));
+    onChange();
+  };
   return (
     <>
       <ErrorNotice error={action.error} />
       <div className="table-wrap">
-        <table>
+        <table className="stacked-table">
           <caption className="visually-hidden">Connected WhatsApp numbers</caption>
           <thead>
             <tr>
@@ -49,19 +55,22 @@ function ChannelTable({ channels, agents, onChange }: { channels: Channel[]; age
               <th scope="col">Provider</th>
               <th scope="col">Status</th>
               <th scope="col">Answering agent</th>
+              <th scope="col">
+                <span className="visually-hidden">Actions</span>
+              </th>
             </tr>
           </thead>
           <tbody>
             {channels.map((c) => (
               <tr key={c.id} data-testid={`channel-${c.phone_number}`}>
-                <td>
+                <td data-label="Number">
                   {c.phone_number} {c.is_default && <span className="badge">default</span>}
                 </td>
-                <td>{c.provider}</td>
-                <td>
+                <td data-label="Provider">{c.provider}</td>
+                <td data-label="Status">
                   <span className={`status status-${c.status}`}>{c.status}</span>
                 </td>
-                <td>
+                <td data-label="Answering agent">
                   <label className="visually-hidden" htmlFor={`agent-${c.id}`}>
                     Agent answering {c.phone_number}
                   </label>
@@ -73,6 +82,11 @@ function ChannelTable({ channels, agents, onChange }: { channels: Channel[]; age
                       </option>
                     ))}
                   </select>
+                </td>
+                <td>
+                  <button type="button" className="danger button-small" onClick={() => void disconnect(c)} disabled={action.pending} aria-label={`Disconnect ${c.phone_number}`}>
+                    Disconnect
+                  </button>
                 </td>
               </tr>
             ))}
@@ -152,12 +166,14 @@ function EmbeddedSignup({ onConnected }: { onConnected(): void }) {
       </p>
       <label>
         WhatsApp business account id
-        <input value={wabaId} onChange={(e) => setWabaId(e.target.value)} required pattern="\d+" inputMode="numeric" />
+        <input value={wabaId} onChange={(e) => setWabaId(e.target.value)} required pattern="\d+" inputMode="numeric" {...action.bind('waba_id')} />
       </label>
+      {action.fieldError('waba_id')}
       <label>
         Phone number id
-        <input value={phoneNumberId} onChange={(e) => setPhoneNumberId(e.target.value)} required pattern="\d+" inputMode="numeric" />
+        <input value={phoneNumberId} onChange={(e) => setPhoneNumberId(e.target.value)} required pattern="\d+" inputMode="numeric" {...action.bind('phone_number_id')} />
       </label>
+      {action.fieldError('phone_number_id')}
       <ErrorNotice error={action.error} />
       <div className="row">
         <button type="submit" disabled={action.pending}>
@@ -179,7 +195,7 @@ function ThreeSixtyDialogForm({ onConnected }: { onConnected(): void }) {
   const action = useAction();
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    const channel = await action.run(() => api.connectChannel({ provider: '360dialog', phone_number: phone.trim(), access_token: apiKey.trim() }));
+    const channel = await action.run(() => api.connectChannel({ provider: '360dialog', phone_number: normalisePhone(phone), access_token: apiKey.trim() }));
     if (!channel) return;
     setInboundToken(channel.inbound_token);
     onConnected();
@@ -187,13 +203,15 @@ function ThreeSixtyDialogForm({ onConnected }: { onConnected(): void }) {
   return (
     <form className="form" onSubmit={(e) => void submit(e)}>
       <label>
-        Phone number (E.164, e.g. +14155550100)
-        <input value={phone} onChange={(e) => setPhone(e.target.value)} required type="tel" />
+        Phone number (with its country code, e.g. +1 415 555 0100)
+        <input value={phone} onChange={(e) => setPhone(e.target.value)} required type="tel" {...action.bind('phone_number')} />
       </label>
+      {action.fieldError('phone_number')}
       <label>
         360dialog API key
-        <input value={apiKey} onChange={(e) => setApiKey(e.target.value)} required type="password" autoComplete="off" />
+        <input value={apiKey} onChange={(e) => setApiKey(e.target.value)} required type="password" autoComplete="off" {...action.bind('access_token')} />
       </label>
+      {action.fieldError('access_token')}
       <ErrorNotice error={action.error} />
       <button type="submit" disabled={action.pending}>
         Connect

@@ -1,6 +1,6 @@
 import { useRef, useState, type ReactNode } from 'react';
 import { AsyncView, ErrorNotice } from '../components/feedback';
-import { formatTime } from '../components/format';
+import { formatTime, formatTimeIn } from '../components/format';
 import { APPOINTMENTS_LIVE, CONVERSATIONS_LIVE, LEADS_LIVE, concernsCustomer } from '../components/live-refresh';
 import { PageHeader } from '../components/page-header';
 import { useAction, useAsync, type AsyncState } from '../components/use-async';
@@ -99,14 +99,21 @@ function Appointments() {
   const api = useApi();
   const appointments = useAsync(() => api.listAppointments(), 'appointments', APPOINTMENTS_LIVE);
   return (
-    <RecordsCard id="appointments" title="Bookings" state={appointments} what="bookings" empty="No appointments booked yet." columns={['Customer', 'Starts', 'Ends', 'Status']}>
+    <RecordsCard
+      id="appointments"
+      title="Bookings"
+      note="Times are shown in the agent’s time zone (the one customers book in), not your own."
+      state={appointments}
+      what="bookings"
+      empty="No appointments booked yet."
+      columns={['Customer', 'Starts', 'Ends', 'Time zone', 'Status']}
+    >
       {(a) => (
         <>
           <td>{a.customer}</td>
-          <td>
-            {formatTime(a.starts_at)} <span className="muted">({a.timezone})</span>
-          </td>
-          <td>{formatTime(a.ends_at)}</td>
+          <td data-testid="booking-starts">{formatTimeIn(a.starts_at, a.timezone)}</td>
+          <td data-testid="booking-ends">{formatTimeIn(a.ends_at, a.timezone)}</td>
+          <td>{a.timezone}</td>
           <td>{a.status}</td>
         </>
       )}
@@ -118,6 +125,7 @@ function Appointments() {
 function RecordsCard<T extends { id: string }>({
   id,
   title,
+  note,
   state,
   what,
   empty,
@@ -126,6 +134,8 @@ function RecordsCard<T extends { id: string }>({
 }: {
   id: string;
   title: string;
+  /** Said under the title (how to read the records). */
+  note?: string;
   state: AsyncState<{ data: T[] }>;
   what: string;
   empty: string;
@@ -135,6 +145,7 @@ function RecordsCard<T extends { id: string }>({
   return (
     <section className="card" aria-labelledby={`${id}-title`}>
       <h2 id={`${id}-title`}>{title}</h2>
+      {note && <p className="muted small">{note}</p>}
       <AsyncView state={state} what={what} isEmpty={(p) => p.data.length === 0} empty={empty}>
         {(page) => (
           <div className="table-wrap">

@@ -5,6 +5,7 @@ import { formatTime } from '../components/format';
 import { LiveIndicator } from '../components/live-indicator';
 import { MESSAGES_LIVE } from '../components/live-refresh';
 import { PageHeader } from '../components/page-header';
+import { normalisePhone } from '../components/phone';
 import { useAction, useAsync } from '../components/use-async';
 import { useApi } from '../session/session';
 
@@ -67,7 +68,7 @@ function SendMessage({ onSent }: { onSent(): void }) {
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     setSent(undefined);
-    const answer = await action.run(() => api.send({ to: to.trim(), message: text }));
+    const answer = await action.run(() => api.send({ to: normalisePhone(to), message: text }));
     if (!answer) return;
     setSent(answer.message_id);
     setText('');
@@ -77,13 +78,15 @@ function SendMessage({ onSent }: { onSent(): void }) {
     <form className="form card" onSubmit={(e) => void submit(e)} aria-label="Send a message">
       <h2>Send a message</h2>
       <label>
-        To (WhatsApp number, e.g. +14155550123)
-        <input type="tel" value={to} onChange={(e) => setTo(e.target.value)} required />
+        To (WhatsApp number with its country code, e.g. +1 415 555 0123)
+        <input type="tel" value={to} onChange={(e) => setTo(e.target.value)} required autoComplete="tel" {...action.bind('to')} />
       </label>
+      {action.fieldError('to')}
       <label>
         Message
-        <textarea value={text} onChange={(e) => setText(e.target.value)} required maxLength={4096} rows={2} />
+        <textarea value={text} onChange={(e) => setText(e.target.value)} required maxLength={4096} rows={2} {...action.bind('message')} />
       </label>
+      {action.fieldError('message')}
       <ErrorNotice error={action.error} />
       <button type="submit" disabled={action.pending}>
         {action.pending ? 'Sending…' : 'Send'}

@@ -1,4 +1,5 @@
 import { AsyncView } from '../components/feedback';
+import { countOf } from '../components/format';
 import { PageHeader } from '../components/page-header';
 import { useAsync } from '../components/use-async';
 import { Link } from '../router';
@@ -26,10 +27,10 @@ export function OnboardingPage() {
         {(p) => {
           const steps = [
             { done: true, title: 'Create your account', detail: 'Done: you are signed in.', to: '/api-keys', action: 'Manage API keys' },
-            { done: p.numbers > 0, title: 'Connect a WhatsApp number', detail: `${p.numbers} number(s) connected.`, to: '/channels', action: 'Connect a number' },
-            { done: p.agents > 0, title: 'Configure an agent', detail: `${p.agents} agent(s).`, to: '/agents', action: 'Create an agent' },
+            { done: p.numbers > 0, title: 'Connect a WhatsApp number', detail: `${countOf(p.numbers, 'number')} connected.`, to: '/channels', action: 'Connect a number' },
+            { done: p.agents > 0, title: 'Configure an agent', detail: `${countOf(p.agents, 'agent')}.`, to: '/agents', action: 'Create an agent' },
             { done: p.sent > 0, title: 'Send a message', detail: p.sent > 0 ? 'You have sent messages.' : 'Nothing sent yet.', to: '/messages', action: 'Send a message' },
-            { done: p.webhooks > 0, title: 'Register your webhook URL', detail: `${p.webhooks} endpoint(s).`, to: '/webhooks', action: 'Add a webhook' },
+            { done: p.webhooks > 0, title: 'Register your webhook URL', detail: `${countOf(p.webhooks, 'endpoint')}.`, to: '/webhooks', action: 'Add a webhook' },
           ];
           const doneCount = steps.filter((s) => s.done).length;
           return (

@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import type { Channel, WebhookDelivery } from '../api';
 import { AsyncView, ErrorNotice } from '../components/feedback';
 import { formatTime } from '../components/format';
@@ -16,8 +16,40 @@ interface ChatLine {
   at: number;
 }
 
-/** A test customer number of its own for each visit, so earlier playground chats do not mix in. */
 const randomCustomer = () => `+1415555${String(Math.floor(Math.random() * 10_000)).padStart(4, '0')}`;
+
+/** The customer played on a number with its agent, and what they wrote (the sandbox keeps only what they received). */
+interface PlayedCustomer {
+  /** The storage key it is kept under (its number and agent). */
+  key: string;
+  customer: string;
+  written: ChatLine[];
+}
+
+const KEPT_LINES = 100;
+const storageKey = (channel: Channel) => `parley.playground:${channel.id}:${channel.agent ?? 'default'}`;
+
+/**
+ * The same test customer on every visit (per number and agent), kept in this browser, so the conversation with the
+ * agent goes on where it was left; "New customer" starts another one.
+ */
+function loadPlayed(key: string): PlayedCustomer {
+  try {
+    const kept = JSON.parse(window.localStorage.getItem(key) ?? 'null') as PlayedCustomer | null;
+    if (kept && typeof kept.customer === 'string' && Array.isArray(kept.written)) return { ...kept, key };
+  } catch {
+    // unreadable (or storage refused): a new customer
+  }
+  return { key, customer: randomCustomer(), written: [] };
+}
+
+function savePlayed(played: PlayedCustomer): void {
+  try {
+    window.localStorage.setItem(played.key, JSON.stringify({ ...played, written: played.written.slice(-KEPT_LINES) }));
+  } catch {
+    // storage full or refused: the chat still works, it is just not kept
+  }
+}
 
 /** Chat as a customer through the WhatsApp sandbox; the agent's reply and the webhook events appear live. */
 export function PlaygroundPage() {
@@ -36,13 +68,17 @@ export function PlaygroundPage() {
 function Chat({ channels }: { channels: Channel[] }) {
   const api = useApi();
   const [channelId, setChannelId] = useState(channels.find((c) => c.is_default)?.id ?? channels[0].id);
-  const [customer] = useState(randomCustomer);
   const [startedAt] = useState(() => new Date().toISOString());
   const [text, setText] = useState('');
-  const [written, setWritten] = useState<ChatLine[]>([]);
   const [queued, setQueued] = useState(false);
   const action = useAction();
   const channel = channels.find((c) => c.id === channelId) ?? channels[0];
+  const key = storageKey(channel);
+  const [played, setPlayed] = useState(() => loadPlayed(key));
+  // Another number (or its agent changed): its own customer, adjusted during render so the old one is never saved there.
+  if (played.key !== key) setPlayed(loadPlayed(key));
+  useEffect(() => savePlayed(played), [played]);
+  const { customer, written } = played;
 
   // The agent's reply reaches the sandbox just before its `sent` status: that event (or a later status) refreshes the chat.
   const replies = useAsync(() => api.playgroundMessages(customer), `playground:${customer}`, { ...MESSAGES_LIVE, filter: (event) => concernsCustomer(event, customer) });
@@ -50,7 +86,7 @@ function Chat({ channels }: { channels: Channel[] }) {
     ...written,
     ...(replies.data?.data ?? [])
       .filter((m) => m.phone_number_id === channel.phone_number_id)
-      .map((m) => ({ id: m.id, who: 'business' as const, text: m.text?.body ?? `(${m.type})`, at: Number(m.timestamp) * 1000 })),
+      .map((m) => ({ id: m.id, who: 'business' as const, text: m.text?.body ?? `(${m.type})`, at: Date.parse(m.timestamp) })),
   ].sort((a, b) => a.at - b.at);
 
   const submit = async (event: FormEvent) => {
@@ -58,7 +94,7 @@ function Chat({ channels }: { channels: Channel[] }) {
     const message = text;
     const answer = await action.run(() => api.playgroundWrite({ from: customer, to: channel.phone_number, text: message }));
     if (!answer) return;
-    setWritten((w) => [...w, { id: answer.id, who: 'customer', text: message, at: Date.now() }]);
+    setPlayed((p) => ({ ...p, written: [...p.written, { id: answer.id, who: 'customer', text: message, at: Date.now() }] }));
     setQueued(answer.queued === true);
     setText('');
     replies.reload();
@@ -80,7 +116,10 @@ function Chat({ channels }: { channels: Channel[] }) {
             </select>
           </label>
           <p className="muted">
-            You are the customer <strong data-testid="playground-customer">{customer}</strong>
+            You are the customer <strong data-testid="playground-customer">{customer}</strong>{' '}
+            <button type="button" className="secondary button-small" onClick={() => setPlayed({ key, customer: randomCustomer(), written: [] })}>
+              New customer
+            </button>
           </p>
         </div>
         <ol className="chat" aria-live="polite" aria-label="Conversation">

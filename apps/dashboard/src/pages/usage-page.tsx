@@ -1,5 +1,5 @@
 import { AsyncView } from '../components/feedback';
-import { formatTime } from '../components/format';
+import { countOf, formatTime } from '../components/format';
 import { PageHeader } from '../components/page-header';
 import { useAsync } from '../components/use-async';
 import { useApi } from '../session/session';
@@ -19,7 +19,7 @@ export function UsagePage() {
             </p>
             {u.limit === null ? (
               <p data-testid="usage-summary">
-                {u.used_today} requests today (unlimited plan).
+                {countOf(u.used_today, 'request')} today (unlimited plan).
               </p>
             ) : (
               <>

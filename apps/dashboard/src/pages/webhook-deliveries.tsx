@@ -1,17 +1,29 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { WebhookDelivery } from '../api';
 import { AsyncView, ErrorNotice } from '../components/feedback';
-import { formatTime } from '../components/format';
+import { countOf, formatTime } from '../components/format';
 import { DELIVERIES_LIVE } from '../components/live-refresh';
 import { useAction, useAsync } from '../components/use-async';
 import { useApi } from '../session/session';
 
-/** An endpoint's deliveries with every attempt, refreshed while shown; a delivery can be sent again. */
-export function WebhookDeliveries({ endpointId }: { endpointId: string }) {
+/** After a test event, when the deliveries list looks again (ms): the webhook service delivers it a moment later. */
+const AFTER_TEST_MS = [500, 1500, 4000, 10_000];
+
+/**
+ * An endpoint's deliveries with every attempt, refreshed while shown; a delivery can be sent again. `refreshAfter`
+ * changes when a test event was sent (no stream event announces it), and the list then looks again a few times.
+ */
+export function WebhookDeliveries({ endpointId, refreshAfter = 0 }: { endpointId: string; refreshAfter?: number }) {
   const api = useApi();
   const [status, setStatus] = useState<'' | WebhookDelivery['status']>('');
   const deliveries = useAsync(() => api.deliveries(endpointId, status || undefined), `${endpointId}:${status}`, DELIVERIES_LIVE);
   const action = useAction();
+  const { reload } = deliveries;
+  useEffect(() => {
+    if (refreshAfter === 0) return undefined;
+    const timers = AFTER_TEST_MS.map((ms) => window.setTimeout(reload, ms));
+    return () => timers.forEach((t) => window.clearTimeout(t));
+  }, [refreshAfter, reload]);
   const retry = async (d: WebhookDelivery) => {
     await action.run(() => api.retryDelivery(endpointId, d.id));
     deliveries.reload();
@@ -40,7 +52,7 @@ export function WebhookDeliveries({ endpointId }: { endpointId: string }) {
                   <summary>
                     <strong>{d.event_type}</strong> <span className={`status status-${d.status}`}>{d.status}</span>{' '}
                     <span className="muted">
-                      {d.attempt_count} attempt(s) · {formatTime(d.created_at)}
+                      {countOf(d.attempt_count, 'attempt')} · {formatTime(d.created_at)}
                     </span>
                   </summary>
                   <p className="muted">

@@ -2,6 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { WEBHOOK_EVENTS, type WebhookEndpoint, type WebhookEventType } from '../api';
 import { CopyableValue } from '../components/copy-button';
 import { AsyncView, ErrorNotice } from '../components/feedback';
+import { countOf } from '../components/format';
 import { PageHeader } from '../components/page-header';
 import { useAction, useAsync } from '../components/use-async';
 import { useApi } from '../session/session';
@@ -46,21 +47,15 @@ function AddWebhook({ onAdded }: { onAdded(): void }) {
       <h2>Add an endpoint</h2>
       <label>
         URL
-        <input type="url" value={url} onChange={(e) => setUrl(e.target.value)} required placeholder="https://example.com/parley-events" />
+        <input type="url" value={url} onChange={(e) => setUrl(e.target.value)} required placeholder="https://example.com/parley-events" {...action.bind('url')} />
       </label>
+      {action.fieldError('url')}
       <label>
         Description <span className="muted">(optional)</span>
-        <input value={description} onChange={(e) => setDescription(e.target.value)} maxLength={500} />
+        <input value={description} onChange={(e) => setDescription(e.target.value)} maxLength={500} {...action.bind('description')} />
       </label>
-      <fieldset className="choices">
-        <legend>Events</legend>
-        {WEBHOOK_EVENTS.map((type) => (
-          <label key={type} className="checkbox">
-            <input type="checkbox" checked={events.includes(type)} onChange={() => setEvents((ev) => (ev.includes(type) ? ev.filter((x) => x !== type) : [...ev, type]))} />
-            {type}
-          </label>
-        ))}
-      </fieldset>
+      {action.fieldError('description')}
+      <EventChoices events={events} onChange={setEvents} />
       <ErrorNotice error={action.error} />
       <button type="submit" disabled={action.pending || events.length === 0}>
         Add endpoint
@@ -77,11 +72,67 @@ function AddWebhook({ onAdded }: { onAdded(): void }) {
   );
 }
 
+/** The event types an endpoint receives, one checkbox each. */
+function EventChoices({ events, onChange }: { events: WebhookEventType[]; onChange(events: WebhookEventType[]): void }) {
+  return (
+    <fieldset className="choices">
+      <legend>Events</legend>
+      {WEBHOOK_EVENTS.map((type) => (
+        <label key={type} className="checkbox">
+          <input type="checkbox" checked={events.includes(type)} onChange={() => onChange(events.includes(type) ? events.filter((x) => x !== type) : [...events, type])} />
+          {type}
+        </label>
+      ))}
+    </fieldset>
+  );
+}
+
+/** Changes an endpoint's URL, description and events (a PATCH; its secret and deliveries stay). */
+function EditWebhook({ endpoint, onSaved, onCancel }: { endpoint: WebhookEndpoint; onSaved(): void; onCancel(): void }) {
+  const api = useApi();
+  const [url, setUrl] = useState(endpoint.url);
+  const [description, setDescription] = useState(endpoint.description ?? '');
+  const [events, setEvents] = useState<WebhookEventType[]>(endpoint.events);
+  const action = useAction();
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const saved = await action.run(() => api.updateWebhook(endpoint.id, { url: url.trim(), description: description.trim(), events }));
+    if (saved) onSaved();
+  };
+  return (
+    <form className="form" onSubmit={(e) => void submit(e)} aria-label={`Edit webhook ${endpoint.url}`}>
+      <label>
+        URL
+        <input type="url" value={url} onChange={(e) => setUrl(e.target.value)} required {...action.bind('url')} />
+      </label>
+      {action.fieldError('url')}
+      <label>
+        Description <span className="muted">(optional)</span>
+        <input value={description} onChange={(e) => setDescription(e.target.value)} maxLength={500} {...action.bind('description')} />
+      </label>
+      {action.fieldError('description')}
+      <EventChoices events={events} onChange={setEvents} />
+      <ErrorNotice error={action.error} />
+      <div className="row wrap">
+        <button type="submit" disabled={action.pending || events.length === 0}>
+          {action.pending ? 'Saving…' : 'Save endpoint'}
+        </button>
+        <button type="button" className="secondary" onClick={onCancel}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}
+
 function EndpointCard({ endpoint, onChange }: { endpoint: WebhookEndpoint; onChange(): void }) {
   const api = useApi();
   const [secret, setSecret] = useState<string>();
   const [note, setNote] = useState<string>();
-  const [since, setSince] = useState(() => new Date(Date.now() - 3_600_000).toISOString().slice(0, 16));
+  const [since, setSince] = useState(() => localDateTime(new Date(Date.now() - 3_600_000)));
+  const [editing, setEditing] = useState(false);
+  // Bumped after "Send a test event": the deliveries list looks again while the test is delivered.
+  const [tested, setTested] = useState(0);
   const action = useAction();
   const act = async (what: () => Promise<string | undefined>) => {
     setNote(undefined);
@@ -95,6 +146,17 @@ function EndpointCard({ endpoint, onChange }: { endpoint: WebhookEndpoint; onCha
         {endpoint.description ? `${endpoint.description} · ` : ''}
         {endpoint.enabled ? 'enabled' : 'disabled'} · {endpoint.events.join(', ')}
       </p>
+      {editing && (
+        <EditWebhook
+          endpoint={endpoint}
+          onCancel={() => setEditing(false)}
+          onSaved={() => {
+            setEditing(false);
+            setNote('Endpoint saved.');
+            onChange();
+          }}
+        />
+      )}
       {secret && (
         <dl>
           <CopyableValue label="Signing secret" value={secret} />
@@ -117,7 +179,22 @@ function EndpointCard({ endpoint, onChange }: { endpoint: WebhookEndpoint; onCha
         >
           Rotate secret
         </button>
-        <button type="button" className="secondary" onClick={() => void act(async () => `Test event queued (${(await api.testWebhook(endpoint.id)).event_id}).`)}>
+        {!editing && (
+          <button type="button" className="secondary" onClick={() => setEditing(true)}>
+            Edit
+          </button>
+        )}
+        <button
+          type="button"
+          className="secondary"
+          onClick={() =>
+            void act(async () => {
+              const { event_id } = await api.testWebhook(endpoint.id);
+              setTested((n) => n + 1);
+              return `Test event queued (${event_id}).`;
+            })
+          }
+        >
           Send a test event
         </button>
         <button
@@ -152,7 +229,9 @@ function EndpointCard({ endpoint, onChange }: { endpoint: WebhookEndpoint; onCha
         className="row wrap"
         onSubmit={(e) => {
           e.preventDefault();
-          void act(async () => `${(await api.replayWebhook(endpoint.id, new Date(since).toISOString())).deliveries} event(s) queued again.`);
+          const from = new Date(since);
+          if (!window.confirm(`Send again every event since ${from.toLocaleString()} to ${endpoint.url}? Your endpoint receives each one a second time.`)) return;
+          void act(async () => `${countOf((await api.replayWebhook(endpoint.id, from.toISOString())).deliveries, 'event')} queued again.`);
         }}
       >
         <label>
@@ -169,7 +248,13 @@ function EndpointCard({ endpoint, onChange }: { endpoint: WebhookEndpoint; onCha
           {note}
         </p>
       )}
-      <WebhookDeliveries endpointId={endpoint.id} />
+      <WebhookDeliveries endpointId={endpoint.id} refreshAfter={tested} />
     </article>
   );
+}
+
+/** A date as the value of a `datetime-local` input: the reader's local time, to the minute. */
+function localDateTime(date: Date): string {
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
 }

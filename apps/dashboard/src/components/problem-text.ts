@@ -1,0 +1,86 @@
+/**
+ * The API's field errors (`errors[]` of a problem, CONTRACT §1) are written for programmers: "to must be an E.164 phone
+ * number such as +14155550100", "faqs[0].question must be…". People read a sentence about the field they see instead.
+ * Every form shows field errors through `fieldSentence`.
+ */
+
+/** What a person calls each field of the API's bodies (the last part of its path). */
+const FIELD_NAMES: Record<string, string> = {
+  to: 'The WhatsApp number',
+  from: 'The sending number',
+  phone_number: 'The phone number',
+  phone_number_id: 'The phone number id',
+  waba_id: 'The WhatsApp business account id',
+  access_token: 'The API key',
+  message: 'The message',
+  text: 'The text',
+  url: 'The URL',
+  description: 'The description',
+  events: 'The events',
+  name: 'The name',
+  instruction: 'The instruction',
+  greeting: 'The greeting',
+  skills: 'The skills',
+  question: 'The question',
+  answer: 'The answer',
+  timezone: 'The time zone',
+  slot_minutes: 'The slot length',
+  opening_hours: 'The opening hours',
+  title: 'The title',
+  file: 'The file',
+  since: 'The start time',
+  email: 'The email address',
+  password: 'The password',
+  agent: 'The agent',
+};
+
+const DAY_NAMES: Record<string, string> = {
+  mon: 'Monday',
+  tue: 'Tuesday',
+  wed: 'Wednesday',
+  thu: 'Thursday',
+  fri: 'Friday',
+  sat: 'Saturday',
+  sun: 'Sunday',
+};
+
+/** Rules whose wording is technical, said plainly (matched on the message after the field path). */
+const RULES: [RegExp, string][] = [
+  [/^must be an E\.164 phone number.*/i, 'must start with + and the country code, e.g. +14155550123'],
+  [/^must be an absolute http\(s\) URL.*/i, 'must be a full web address, starting with https://'],
+  [/^must be an? (RFC 3339|ISO 8601).*/i, 'must be a date and time'],
+  [/^must be a valid IANA time ?zone.*/i, 'must be a time zone from the list'],
+  [/^must not contain NUL.*/i, 'contains a character that is not allowed'],
+  [/^is not an allowed field.*/i, 'is not something this form can set'],
+];
+
+/** "faqs[0].question" → "The question of FAQ 1"; "booking.opening_hours.mon[0]" → "Monday's opening hours". */
+export function fieldName(path: string): string {
+  const day = /opening_hours\.(\w{3})/.exec(path)?.[1];
+  if (day && DAY_NAMES[day]) return `${DAY_NAMES[day]}’s opening hours`;
+  const faq = /^faqs\[(\d+)\]\.(question|answer)$/.exec(path);
+  if (faq) return `The ${faq[2]} of FAQ ${Number(faq[1]) + 1}`;
+  const last = path.split('.').pop()?.replace(/\[\d+\]$/, '') ?? path;
+  return FIELD_NAMES[last] ?? `The ${last.replace(/_/g, ' ')}`;
+}
+
+/** One field error as a sentence for people: "The WhatsApp number must start with + and the country code, e.g. …". */
+export function fieldSentence(field: string, message: string): string {
+  // The API starts its message with the field's path (or, for nested fields, its last part): drop it.
+  const last = field.split('.').pop() ?? field;
+  let rule = message;
+  for (const prefix of [field, last, last.replace(/\[\d+\]$/, '')]) {
+    if (rule.startsWith(`${prefix} `)) {
+      rule = rule.slice(prefix.length + 1);
+      break;
+    }
+  }
+  for (const [pattern, plain] of RULES) {
+    if (pattern.test(rule)) {
+      rule = plain;
+      break;
+    }
+  }
+  const sentence = `${fieldName(field)} ${rule}`.trim();
+  return /[.!?]$/.test(sentence) ? sentence : `${sentence}.`;
+}

@@ -16,7 +16,7 @@ import { startPlatform, type Platform } from './support/platform';
 // a customer asks the bot for a person, the member answers from the inbox as themselves, and gives the conversation back
 // to the agent, which answers the next message. The inbox screenshots of docs/screenshots/ are taken here.
 
-const OWNER = { business: 'Corner Bakery', email: 'owner@corner-bakery.example', password: 'flour-and-water-42' };
+const OWNER = { business: 'Corner Bakery', name: 'Olivia Baker', email: 'owner@corner-bakery.example', password: 'flour-and-water-42' };
 const MEMBER = { name: 'Sam Rivera', email: 'sam@corner-bakery.example', password: 'sourdough-starter-7' };
 const FAQ = { question: 'What are your opening hours?', answer: 'We are open Monday to Saturday, 8am to 6pm.' };
 const ASK_FOR_PERSON = 'Can I talk to a real person please?';
@@ -70,6 +70,7 @@ describe('Dashboard in a real browser: team members, sessions and the inbox', ()
     await page.goto(`${platform.gateway}/dashboard/sign-up`);
     await page.getByRole('heading', { name: 'Create your Parley account' }).waitFor();
     await page.getByLabel('Business name').fill(OWNER.business);
+    await page.getByLabel(/^Your name/).fill(OWNER.name);
     await page.getByLabel('Your email').fill(OWNER.email);
     await page.getByLabel('Password').fill(OWNER.password);
     await page.getByRole('button', { name: 'Create account' }).click();
@@ -84,7 +85,7 @@ describe('Dashboard in a real browser: team members, sessions and the inbox', ()
     expect(cookies.find((c) => c.httpOnly && c.sameSite === 'Strict')).toBeDefined();
     await page.reload();
     await page.getByRole('heading', { level: 1, name: 'Get started' }).waitFor();
-    await page.getByText(/\(owner\)/).waitFor();
+    await page.getByText(`${OWNER.name} (owner)`).waitFor();
 
     // A program sets up the bot (the number's agent), with the API key shown at sign-up.
     const api = apiClient(platform.gateway, apiKey);

@@ -5,8 +5,8 @@ import { loose, unwrap } from './http';
 
 export type InboxState = 'active' | 'handed_off' | 'closed';
 
-/** Who wrote a message: the customer, the bot (by its agent's name), or a team member. */
-export type Author = { type: 'customer' } | { type: 'agent'; name?: string } | { type: 'member'; id: string; name?: string };
+/** Who wrote a message: the customer, the bot (by its agent's name), a team member, or a program through the API. */
+export type Author = { type: 'customer' } | { type: 'agent'; name?: string } | { type: 'member'; id: string } | { type: 'api' };
 
 export interface InboxConversation {
   id: string;
@@ -18,21 +18,20 @@ export interface InboxConversation {
   /** The lead's name when the agent learnt it. */
   contact_name: string | null;
   customer: string;
-  channel?: string;
-  channel_id?: string;
-  last_message_at?: string;
-  /** When the customer's 24-hour service window closes (null: closed, or never opened). */
+  channel: string;
+  channel_id: string;
+  /** When the customer last wrote. */
+  last_message_at: string;
+  /** The customer's last message + 24 h: after it, only a template may be sent. */
   window_expires_at: string | null;
 }
 
 export interface ThreadMessage {
-  message_id?: string;
-  id?: string;
+  message_id: string;
   text: string;
   at: string;
   author: Author;
-  /** The older shape, before authors: `customer` | `agent`. */
-  role?: 'customer' | 'agent';
+  role: 'customer' | 'agent' | 'member';
 }
 
 export interface ThreadNote {
@@ -42,14 +41,15 @@ export interface ThreadNote {
   author: Author;
 }
 
+/** A conversation with its thread and its notes, each oldest first. */
 export interface InboxThread extends InboxConversation {
   messages: ThreadMessage[];
-  notes?: ThreadNote[];
+  notes: ThreadNote[];
 }
 
 export interface InboxFilter {
   state?: InboxState;
-  /** A member id, `me`, or `none` (unassigned); absent: anyone. */
+  /** A member id, `me` (the signed-in member), or `none` (unassigned); absent: anyone. */
   assignee?: string;
   q?: string;
 }

@@ -30,7 +30,7 @@ export function createTeamApi(client: ParleyClient) {
   const api = loose(client);
   return {
     /** Makes the account and its owner; the answer carries the program credentials, shown once. */
-    signUpWithPassword: (body: { name: string; email: string; password: string }) => unwrap(client.POST('/api/v1/accounts', { body: body as never })),
+    signUpWithPassword: (body: { name: string; email: string; password: string; owner_name?: string }) => unwrap(client.POST('/api/v1/accounts', { body: body as never })),
     /** Starts a session: the gateway sets the httpOnly session cookie (and the readable CSRF cookie). */
     login: (email: string, password: string) => unwrap(api.POST('/auth/login', { body: { email, password } })) as Promise<LoginAnswer>,
     logout: () => unwrap(api.POST('/auth/logout')),

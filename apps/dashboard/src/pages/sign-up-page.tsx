@@ -13,13 +13,14 @@ export function SignUpPage() {
   const { api } = useSession();
   const [account, setAccount] = useState<Account>();
   const [name, setName] = useState('');
+  const [ownerName, setOwnerName] = useState('');
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const action = useAction();
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    const created = await action.run(() => api.signUpWithPassword({ name: name.trim(), email: email.trim(), password }));
+    const created = await action.run(() => api.signUpWithPassword({ name: name.trim(), email: email.trim(), password, ...(ownerName.trim() ? { owner_name: ownerName.trim() } : {}) }));
     if (created) setAccount(created);
   };
 
@@ -31,6 +32,10 @@ export function SignUpPage() {
         <label>
           Business name
           <input value={name} onChange={(e) => setName(e.target.value)} required maxLength={200} autoComplete="organization" />
+        </label>
+        <label>
+          Your name <span className="muted">(optional: how your team sees you)</span>
+          <input value={ownerName} onChange={(e) => setOwnerName(e.target.value)} maxLength={200} autoComplete="name" />
         </label>
         <label>
           Your email

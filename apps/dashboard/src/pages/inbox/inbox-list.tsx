@@ -5,8 +5,7 @@ import { formatTime } from '../../components/format';
 import { LiveIndicator } from '../../components/live-indicator';
 import { useAsync } from '../../components/use-async';
 import { Link } from '../../router';
-import { useMember } from '../../session/session';
-import { useApi } from '../../session/session';
+import { useApi, useMember } from '../../session/session';
 import { INBOX_LIVE } from './inbox-live';
 import { STATE_LABELS, contactName, memberName } from './people';
 
@@ -28,7 +27,7 @@ export function InboxList({ openId, members }: { openId: string | undefined; mem
 
   const filter: InboxFilter = {
     ...(state ? { state } : {}),
-    ...(assignee === 'me' && me ? { assignee: me.id } : assignee === 'unassigned' ? { assignee: 'none' } : {}),
+    ...(assignee === 'me' ? { assignee: 'me' } : assignee === 'unassigned' ? { assignee: 'none' } : {}),
     ...(q ? { q } : {}),
   };
   const conversations = useAsync(() => api.inbox(filter), JSON.stringify(filter), INBOX_LIVE);

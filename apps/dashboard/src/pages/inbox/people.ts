@@ -26,6 +26,8 @@ export function authorLabel(author: Author, contact: string, members: readonly M
     case 'agent':
       return author.name ? `Agent ${author.name}` : 'Agent';
     case 'member':
-      return author.id === me?.id ? 'You' : (author.name ?? memberName(author.id, members, me) ?? 'A team member');
+      return author.id === me?.id ? 'You' : (memberName(author.id, members, me) ?? 'A team member');
+    case 'api':
+      return 'Sent through the API';
   }
 }

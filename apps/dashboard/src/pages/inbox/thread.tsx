@@ -5,7 +5,7 @@ import { formatTime } from '../../components/format';
 import { useAction, useAsync } from '../../components/use-async';
 import { Link } from '../../router';
 import { useApi, useMember } from '../../session/session';
-import { INBOX_LIVE } from './inbox-live';
+import { INBOX_LIVE, concernsConversation } from './inbox-live';
 import { STATE_LABELS, authorLabel, contactName } from './people';
 import { ReplyWindow, windowOpen } from './reply-window';
 
@@ -17,23 +17,17 @@ interface Entry {
   author: Author;
 }
 
-/** Messages and internal notes in the order they were written (a message of the older shape carries only its role). */
+/** Messages and internal notes in the order they were written (the API lists them apart, each oldest first). */
 function timeline(thread: InboxThread): Entry[] {
-  const messages: Entry[] = thread.messages.map((m, i) => ({
-    key: `m-${m.message_id ?? m.id ?? i}`,
-    kind: 'message',
-    text: m.text,
-    at: m.at,
-    author: m.author ?? (m.role === 'customer' ? { type: 'customer' } : { type: 'agent' }),
-  }));
-  const notes: Entry[] = (thread.notes ?? []).map((n) => ({ key: `n-${n.id}`, kind: 'note', text: n.text, at: n.at, author: n.author }));
+  const messages: Entry[] = thread.messages.map((m) => ({ key: `m-${m.message_id}`, kind: 'message', text: m.text, at: m.at, author: m.author }));
+  const notes: Entry[] = thread.notes.map((n) => ({ key: `n-${n.id}`, kind: 'note', text: n.text, at: n.at, author: n.author }));
   return [...messages, ...notes].sort((a, b) => Date.parse(a.at) - Date.parse(b.at));
 }
 
 /** One conversation: its thread, who answers it, and the reply box (as the signed-in member). Live. */
 export function Thread({ id, members }: { id: string; members: readonly Member[] }) {
   const api = useApi();
-  const thread = useAsync(() => api.thread(id), id, INBOX_LIVE);
+  const thread = useAsync(() => api.thread(id), id, { ...INBOX_LIVE, filter: (event) => concernsConversation(event, id) });
   return (
     <div className="inbox-thread">
       <p className="inbox-back">
@@ -104,7 +98,7 @@ function ThreadView({ thread, members, onChange }: { thread: InboxThread; member
         {timeline(thread).map((e) => (
           <li
             key={e.key}
-            className={e.kind === 'note' ? 'note' : `bubble bubble-${e.author.type === 'customer' ? 'customer' : e.author.type}`}
+            className={e.kind === 'note' ? 'note' : `bubble bubble-${e.author.type === 'api' ? 'member' : e.author.type}`}
             data-testid={e.kind === 'note' ? 'thread-note' : 'thread-message'}
             data-author={e.author.type}
           >
@@ -131,7 +125,8 @@ function Composer({ thread, onSent }: { thread: InboxThread; onSent(): void }) {
   const [text, setText] = useState('');
   const action = useAction();
   const box = useRef<HTMLTextAreaElement>(null);
-  const canReply = windowOpen(thread.window_expires_at);
+  const closed = thread.state === 'closed';
+  const canReply = !closed && windowOpen(thread.window_expires_at);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -160,7 +155,9 @@ function Composer({ thread, onSent }: { thread: InboxThread; onSent(): void }) {
       </fieldset>
       {mode === 'reply' && !canReply ? (
         <p className="notice notice-warning" role="status">
-          The 24-hour window is closed: only a template message can be sent to this customer until they write again.
+          {closed
+            ? 'This conversation is closed. Take it over to reply.'
+            : 'The 24-hour window is closed: only a template message can be sent to this customer until they write again.'}
         </p>
       ) : (
         <>

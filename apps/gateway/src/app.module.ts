@@ -19,6 +19,8 @@ import { OAuthModule } from './oauth/oauth.module';
 import { ProviderIntakeModule } from './provider-intake/provider-intake.module';
 import { RedisModule } from './redis/redis.module';
 import { SendModule } from './send/send.module';
+import { SignInModule } from './sign-in/sign-in.module';
+import { TeamModule } from './team/team.module';
 import { UsageModule } from './usage/usage.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 
@@ -64,6 +66,8 @@ export function gatewayModule(config: GatewayConfig = loadConfig(GatewayConfig))
       AdminModule,
       DashboardModule,
       EventsStreamModule,
+      TeamModule,
+      SignInModule,
     ],
   })
   class GatewayModule {}

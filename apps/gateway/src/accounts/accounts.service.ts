@@ -7,6 +7,7 @@ import { DataSource } from 'typeorm';
 import { ApiKeysService } from '../api-keys/api-keys.service';
 import { GatewayConfig } from '../config/gateway.config';
 import { OAuthService } from '../oauth/oauth.service';
+import { TeamService } from '../team/team.service';
 import { TenantEntity } from './tenant.entity';
 
 /** `POST /api/v1/accounts` answer: the secret and the key are shown this once. */
@@ -18,7 +19,10 @@ export interface CreatedAccount {
   api_key: string;
 }
 
-/** Sign-up: a tenant with its OAuth client and first API key, plus (with the sandbox on) its own sandbox number. */
+/**
+ * Sign-up: a tenant with its OAuth client and first API key, plus (with the sandbox on) its own sandbox number, and
+ * with `{email, password}` its first team member, the `owner` (CONTRACT.md §12).
+ */
 @Injectable()
 export class AccountsService {
   private readonly logger = new Logger(AccountsService.name);
@@ -29,6 +33,7 @@ export class AccountsService {
     private readonly apiKeys: ApiKeysService,
     private readonly rpc: RpcClient,
     private readonly config: GatewayConfig,
+    private readonly team: TeamService,
   ) {}
 
   async create(body: CreateAccountBody, requestId: string): Promise<CreatedAccount> {
@@ -37,6 +42,9 @@ export class AccountsService {
       await tx.save(tx.getRepository(TenantEntity).create({ id: tenantId, name: body.name, email: body.email ?? null, plan: 'free' }));
       const client = await this.oauth.registerClient(tx, tenantId);
       const key = await this.apiKeys.createIn(tx, tenantId, 'default');
+      if (body.email && body.password) {
+        await this.team.createOwnerIn(tx, tenantId, { email: body.email, name: body.owner_name ?? body.email.split('@')[0], password: body.password });
+      }
       return { ...client, api_key: key.api_key };
     });
     if (this.config.SANDBOX_ENABLED) await this.provisionSandbox(tenantId, requestId);

@@ -6,8 +6,10 @@ import { CreateApiKeyBody } from './create-api-key.dto';
 import type { ApiKeyRecord, CreatedApiKey } from './api-keys.mapper';
 import { ApiKeysService } from './api-keys.service';
 import { ApiRoute } from '../openapi/api-route.decorator';
+import { MANAGERS, Roles } from '../auth/roles';
 
 @Controller('api/v1/api-keys')
+@Roles(...MANAGERS)
 export class ApiKeysController {
   constructor(private readonly keys: ApiKeysService) {}
 

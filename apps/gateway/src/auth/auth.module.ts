@@ -4,10 +4,12 @@ import { JwtModule } from '@nestjs/jwt';
 import { ApiKeysModule } from '../api-keys/api-keys.module';
 import { GatewayConfig } from '../config/gateway.config';
 import { QuotasModule } from '../quotas/quotas.module';
+import { SessionsModule } from '../sign-in/sessions.module';
 import { TenantsModule } from '../tenants/tenants.module';
 import { AuthGuard } from './auth.guard';
 import { AuthService } from './auth.service';
 import { RequestAuthentication } from './request-authentication';
+import { RolesGuard } from './roles';
 import { JWT_ALGORITHM, TokenService } from './token.service';
 
 @Module({
@@ -19,8 +21,10 @@ import { JWT_ALGORITHM, TokenService } from './token.service';
     ApiKeysModule,
     TenantsModule,
     QuotasModule,
+    SessionsModule,
   ],
-  providers: [TokenService, AuthService, RequestAuthentication, { provide: APP_GUARD, useClass: AuthGuard }],
+  // Global guards run in this order: the credential first, then the member's role.
+  providers: [TokenService, AuthService, RequestAuthentication, { provide: APP_GUARD, useClass: AuthGuard }, { provide: APP_GUARD, useClass: RolesGuard }],
   exports: [TokenService, RequestAuthentication],
 })
 export class AuthModule {}

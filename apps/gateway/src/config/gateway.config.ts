@@ -65,4 +65,55 @@ export class GatewayConfig extends BaseConfig {
   @IsInt()
   @Min(1)
   INTAKE_AUTH_FAILURES_PER_MINUTE = 30;
+
+  /**
+   * A team member's dashboard session (CONTRACT.md §12): it ends after this many seconds without a request (sliding:
+   * each request renews it), and in any case `SESSION_MAX_AGE_SECONDS` after sign-in.
+   */
+  @IsInt()
+  @Min(1)
+  SESSION_TTL_SECONDS = 86_400;
+
+  @IsInt()
+  @Min(1)
+  SESSION_MAX_AGE_SECONDS = 30 * 86_400;
+
+  /** Requests one team member's session may make per UTC day (they do not spend the tenant's API quota). */
+  @IsInt()
+  @Min(1)
+  MEMBER_DAILY_REQUEST_LIMIT = 20_000;
+
+  /** Failed sign-ins for one email within `LOGIN_LOCK_WINDOW_SECONDS` before sign-in is refused with 429. */
+  @IsInt()
+  @Min(1)
+  LOGIN_FAILURES_BEFORE_LOCK = 10;
+
+  @IsInt()
+  @Min(1)
+  LOGIN_LOCK_WINDOW_SECONDS = 900;
+
+  /** How long an invitation link and a password-reset link stay valid. */
+  @IsInt()
+  @Min(1)
+  INVITE_TTL_SECONDS = 7 * 86_400;
+
+  @IsInt()
+  @Min(1)
+  PASSWORD_RESET_TTL_SECONDS = 3600;
+
+  /**
+   * scrypt cost of new password hashes, as log2(N) with r=8, p=1: 17 is OWASP's recommendation (128 MiB, 2^17).
+   * Stored hashes carry their own parameters, so raising it later leaves existing passwords valid.
+   */
+  @IsInt()
+  @Min(14)
+  @Max(20)
+  PASSWORD_SCRYPT_LOG_N = 17;
+
+  /**
+   * The public address of the gateway (scheme and host), for the links of invitations and password resets. Empty: the
+   * address the request that makes the link came to.
+   */
+  @Matches(/^(https?:\/\/[^\s/]+)?$/, { message: 'PUBLIC_BASE_URL must be an http(s) origin without a path, or empty' })
+  PUBLIC_BASE_URL = '';
 }

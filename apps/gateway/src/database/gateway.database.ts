@@ -2,10 +2,14 @@ import type { ServiceDatabase } from '@parley/service-kit';
 import { TenantEntity } from '../accounts/tenant.entity';
 import { ApiKeyEntity } from '../api-keys/api-key.entity';
 import { OAuthClientEntity } from '../oauth/oauth-client.entity';
+import { MemberSessionEntity } from '../sign-in/member-session.entity';
+import { MemberTokenEntity } from '../team/member-token.entity';
+import { MemberEntity } from '../team/member.entity';
 import { CreateGateway1763856000000 } from './migrations/1763856000000-CreateGateway';
+import { CreateTeamMembers1795651200000 } from './migrations/1795651200000-CreateTeamMembers';
 
 export const gatewayDatabase: ServiceDatabase = {
   schema: 'gateway',
-  entities: [TenantEntity, OAuthClientEntity, ApiKeyEntity],
-  migrations: [CreateGateway1763856000000],
+  entities: [TenantEntity, OAuthClientEntity, ApiKeyEntity, MemberEntity, MemberTokenEntity, MemberSessionEntity],
+  migrations: [CreateGateway1763856000000, CreateTeamMembers1795651200000],
 };

@@ -7,7 +7,7 @@ import { API_ROUTE_DOCUMENTED } from './route-scan';
 /** Who may call a route; decides its security requirement and the errors every such route can answer. */
 export type RouteAccess = 'tenant' | 'public' | 'admin' | 'oauth-client' | 'provider';
 
-export const SECURITY = { oauth2: 'oauth2', apiKey: 'apiKey', clientBasic: 'clientBasic', adminToken: 'adminToken' } as const;
+export const SECURITY = { oauth2: 'oauth2', apiKey: 'apiKey', memberSession: 'memberSession', clientBasic: 'clientBasic', adminToken: 'adminToken' } as const;
 
 export interface ApiRouteOptions {
   summary: string;
@@ -39,7 +39,7 @@ export const DOCUMENTED_BODIES = new Map<DtoClass, { tenantScoped: boolean }>();
 const ERROR_TEXT: Record<number, string> = {
   400: 'A field, parameter or the JSON itself is not valid (`errors[]` names each field and rule).',
   401: 'Missing, malformed, expired, wrongly signed or revoked credential (`WWW-Authenticate: Bearer`).',
-  403: 'The body `tenant_id` is not the caller’s tenant.',
+  403: 'The body `tenant_id` is not the caller’s tenant, the signed-in team member’s role may not do this, or a session-cookie request lacks its `X-CSRF-Token`.',
   404: 'No such resource for this tenant.',
   409: 'Conflict with the current state (e.g. an `Idempotency-Key` reused with another body).',
   413: 'The body is larger than 1 MiB.',
@@ -92,7 +92,7 @@ export function ApiRoute(options: ApiRouteOptions): MethodDecorator {
 export function securityOf(access: RouteAccess): Record<string, string[]>[] {
   switch (access) {
     case 'tenant':
-      return [{ [SECURITY.oauth2]: [] }, { [SECURITY.apiKey]: [] }];
+      return [{ [SECURITY.oauth2]: [] }, { [SECURITY.apiKey]: [] }, { [SECURITY.memberSession]: [] }];
     case 'admin':
       return [{ [SECURITY.adminToken]: [] }];
     case 'oauth-client':

@@ -19,7 +19,8 @@ const DESCRIPTION = [
   'The public API of Parley: conversational AI agents on WhatsApp.',
   '',
   'Authenticate tenant routes with `Authorization: Bearer <token>`, where the token is an access token from',
-  '`POST /oauth/token` (OAuth2 client credentials) or an API key (`parley_sk_…`). Errors are RFC 9457',
+  '`POST /oauth/token` (OAuth2 client credentials) or an API key (`parley_sk_…`); team members sign in to the dashboard',
+  'with `POST /auth/login` (a session cookie, or the access token it answers). Errors are RFC 9457',
   '`application/problem+json` with a stable `type` URI, except `/oauth/token`, which answers RFC 6749 OAuth errors.',
   'Every authenticated answer carries the IETF `RateLimit` header of the tenant’s daily quota.',
 ].join('\n');
@@ -49,6 +50,15 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
       SECURITY.oauth2,
     )
     .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'parley_sk_…', description: 'An API key as the bearer token.' }, SECURITY.apiKey)
+    .addCookieAuth(
+      'parley_session',
+      {
+        type: 'apiKey',
+        in: 'cookie',
+        description: 'A team member’s dashboard session (`POST /auth/login`); `POST`/`PUT`/`PATCH`/`DELETE` also need `X-CSRF-Token` (the `parley_csrf` cookie).',
+      },
+      SECURITY.memberSession,
+    )
     .addBasicAuth({ type: 'http', scheme: 'basic', description: 'HTTP Basic client authentication (`client_id:client_secret`) at the token route.' }, SECURITY.clientBasic)
     .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'The operator token (`ADMIN_TOKEN`).' }, SECURITY.adminToken)
     .build();
@@ -133,6 +143,7 @@ function tagOf(path: string): string {
   if (path.startsWith('/webhooks/')) return 'provider-webhooks';
   if (path.startsWith('/admin/')) return 'admin';
   if (path.startsWith('/oauth/') || path === '/api/v1/accounts') return 'accounts';
+  if (path.startsWith('/auth/')) return 'team';
   if (path === '/v1/send') return 'messages';
   if (path in OPERATIONAL) return 'operations';
   return path.replace(/^\/(api\/)?v1\//, '').split('/')[0];

@@ -27,6 +27,8 @@ const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
 /** Routes that serve the reference itself or a UI (not API operations). */
 const NOT_OPERATIONS = [OPENAPI_JSON_PATH, DOCS_PATH, ...UI_PATHS];
 const isOperation = (url: string) => !NOT_OPERATIONS.some((prefix) => url === prefix || url.startsWith(`${prefix}/`));
+/** Tenant-prefixed routes anyone may call: sign-up, and accepting an invitation (the link's token is the credential). */
+const PUBLIC_TENANT_PATHS = ['/api/v1/accounts', '/api/v1/team/accept'];
 
 /** Fastify's `/api/v1/agents/:agent_name` → OpenAPI's `/api/v1/agents/{agent_name}`. */
 const toOpenApiPath = (url: string) => url.replace(/:([A-Za-z0-9_]+)/g, '{$1}').replace(/\/+$/, '') || '/';
@@ -79,8 +81,8 @@ describe('gateway: OpenAPI document, reference page and typed client', () => {
         const where = `${method.toUpperCase()} ${path}`;
         const statuses = Object.keys(operation.responses);
         expect({ where, success: statuses.some((s) => /^2\d\d$/.test(s)) }).toEqual({ where, success: true });
-        if (/^\/(api\/)?v1\//.test(path) && path !== '/api/v1/accounts') {
-          expect({ where, security: operation.security }).toEqual({ where, security: [{ oauth2: [] }, { apiKey: [] }] });
+        if (/^\/(api\/)?v1\//.test(path) && !PUBLIC_TENANT_PATHS.includes(path)) {
+          expect({ where, security: operation.security }).toEqual({ where, security: [{ oauth2: [] }, { apiKey: [] }, { memberSession: [] }] });
           expect({ where, has401: statuses.includes('401'), has429: statuses.includes('429') }).toEqual({ where, has401: true, has429: true });
           const unauthorized = operation.responses['401'] as { content: Record<string, unknown> };
           expect({ where, media: Object.keys(unauthorized.content) }).toEqual({ where, media: ['application/problem+json'] });
@@ -90,7 +92,7 @@ describe('gateway: OpenAPI document, reference page and typed client', () => {
       }
     }
     expect(Object.keys(document.paths['/webhooks/whatsapp'].post?.responses ?? {}).sort()).toEqual(['200', '401', '413', '429', '503']);
-    expect(Object.keys(document.components?.securitySchemes ?? {}).sort()).toEqual(['adminToken', 'apiKey', 'clientBasic', 'oauth2']);
+    expect(Object.keys(document.components?.securitySchemes ?? {}).sort()).toEqual(['adminToken', 'apiKey', 'clientBasic', 'memberSession', 'oauth2']);
     expect(document.paths['/oauth/token'].post?.requestBody).toEqual(
       expect.objectContaining({ content: expect.objectContaining({ 'application/x-www-form-urlencoded': expect.anything(), 'application/json': expect.anything() }) }),
     );

@@ -1,6 +1,7 @@
 import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
-import { DELIVERY_STATUSES, MESSAGE_STATUSES, ProblemTypes, SKILLS, SUPPORTED_CHANNELS, WEBHOOK_EVENT_TYPES, WHATSAPP_PROVIDERS } from '@parley/contracts';
+import { CONVERSATION_STATES, DELIVERY_STATUSES, MESSAGE_STATUSES, ProblemTypes, SKILLS, SUPPORTED_CHANNELS, WEBHOOK_EVENT_TYPES, WHATSAPP_PROVIDERS } from '@parley/contracts';
 import { PLANS } from '../accounts/tenant.entity';
+import { MEMBER_ROLES } from '../team/member.entity';
 import { schemaRef, type Schema } from './dto-schema';
 
 /*
@@ -63,13 +64,41 @@ const webhookEndpoint = {
 
 const accepted: SchemaObject = { type: 'boolean', enum: [true] };
 
+const messageAuthor: SchemaObject = {
+  oneOf: [
+    record({ type: enumOf(['customer']) }),
+    record({ type: enumOf(['agent']), name: string }),
+    record({ type: enumOf(['member']), id: id('usr') }),
+    record({ type: enumOf(['api']) }),
+  ],
+  description: 'Who wrote it: the customer, the bot (its agent’s name), a team member, or a program (API key) replying as a person.',
+};
+const inboxActor: SchemaObject = { oneOf: [record({ type: enumOf(['member']), id: id('usr') }), record({ type: enumOf(['api']) })] };
+
 const conversationSummary = {
   id: id('cnv'),
-  customer: string,
+  channel: enumOf(SUPPORTED_CHANNELS),
   channel_id: id('chn'),
-  state: enumOf(['active', 'handed_off']),
+  customer: string,
+  contact_name: nullable({ type: 'string', description: 'The lead’s name when known, else the customer’s WhatsApp profile name.' }),
+  state: enumOf(CONVERSATION_STATES),
+  assignee: nullable(id('usr')),
+  unread: { type: 'integer', minimum: 0, description: 'Customer messages since a member last opened or answered it (since the handoff while a person answers).' },
+  last_message: nullable(record({ text: string, author: messageAuthor, at: timestamp })),
+  window_expires_at: { ...timestamp, description: 'The customer’s last message + 24 h; after it only a template may be sent.' },
   started_at: timestamp,
-  last_message_at: timestamp,
+  last_message_at: { ...timestamp, description: 'When the customer last wrote.' },
+};
+const conversationMessage = record({ message_id: id('msg'), role: enumOf(['customer', 'agent', 'member']), author: messageAuthor, text: string, at: timestamp });
+const conversationNote = record({ id: id('nte'), conversation_id: id('cnv'), text: string, author: inboxActor, at: timestamp });
+
+const teamMember = {
+  id: id('usr'),
+  email: { type: 'string', format: 'email' },
+  name: string,
+  role: enumOf(MEMBER_ROLES),
+  status: enumOf(['invited', 'active']),
+  created_at: timestamp,
 };
 
 /** Every response schema, by component name. */
@@ -174,8 +203,11 @@ export const RESPONSE_SCHEMAS: Record<string, SchemaObject> = {
   Conversation: record(conversationSummary),
   ConversationDetail: record({
     ...conversationSummary,
-    messages: { type: 'array', items: record({ message_id: id('msg'), role: enumOf(['customer', 'agent']), text: string, at: timestamp }) },
+    messages: { type: 'array', items: conversationMessage, description: 'The whole thread, oldest first.' },
+    notes: { type: 'array', items: conversationNote, description: 'Internal notes, oldest first (merge by `at` to interleave).' },
   }),
+  ConversationMessage: conversationMessage,
+  ConversationNote: conversationNote,
   Lead: record({ id: id('led'), name: nullable(string), email: nullable(string), phone: nullable(string), interest: nullable(string), conversation_id: id('cnv'), created_at: timestamp }),
   Appointment: record({
     id: id('apt'),
@@ -188,8 +220,10 @@ export const RESPONSE_SCHEMAS: Record<string, SchemaObject> = {
   }),
   Usage: record({ plan: enumOf(PLANS), limit: nullable({ type: 'integer' }), used_today: { type: 'integer' }, resets_at: timestamp }),
   TenantPlan: record({ tenant_id: id('ten'), plan: enumOf(PLANS) }),
+  TeamMember: record(teamMember),
+  InvitedMember: record({ ...teamMember, invite_url: { type: 'string', format: 'uri', description: 'The invitation link, shown this once.' } }),
   ...Object.fromEntries(
-    ['Agent', 'AgentVersionSummary', 'ApiKey', 'Appointment', 'Channel', 'Conversation', 'Document', 'Lead', 'Message', 'Webhook', 'WebhookDelivery'].map((item) => [
+    ['Agent', 'AgentVersionSummary', 'ApiKey', 'Appointment', 'Channel', 'Conversation', 'Document', 'Lead', 'Message', 'TeamMember', 'Webhook', 'WebhookDelivery'].map((item) => [
       `${item}Page`,
       pageOf(item),
     ]),

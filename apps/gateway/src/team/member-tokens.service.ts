@@ -1,0 +1,36 @@
+import { Injectable } from '@nestjs/common';
+import { createHash, randomBytes } from 'node:crypto';
+import { LessThan, type EntityManager } from 'typeorm';
+import { MemberTokenEntity, type MemberTokenPurpose } from './member-token.entity';
+
+const hashToken = (token: string) => createHash('sha256').update(token, 'utf8').digest('hex');
+
+/**
+ * Single-use link tokens for invitations and password resets: 256 random bits, stored as a SHA-256 (enough for a
+ * secret with nothing to brute-force, and an indexed lookup), expiring, and deleted when used.
+ */
+@Injectable()
+export class MemberTokensService {
+  /** A new token for the member; earlier unused ones of the same purpose stop working (the newest link is the one). */
+  async issue(manager: EntityManager, memberId: string, purpose: MemberTokenPurpose, ttlSeconds: number): Promise<string> {
+    const token = randomBytes(32).toString('base64url');
+    const repo = manager.getRepository(MemberTokenEntity);
+    await repo.delete({ memberId, purpose });
+    await repo.delete({ expiresAt: LessThan(new Date()) });
+    await repo.insert({ tokenHash: hashToken(token), memberId, purpose, expiresAt: new Date(Date.now() + ttlSeconds * 1000) });
+    return token;
+  }
+
+  /** Uses a token up: the member it was issued to, or null when it is unknown, used or expired. */
+  async consume(manager: EntityManager, token: string, purpose: MemberTokenPurpose): Promise<string | null> {
+    const deleted = await manager
+      .getRepository(MemberTokenEntity)
+      .createQueryBuilder()
+      .delete()
+      .where('token_hash = :hash AND purpose = :purpose', { hash: hashToken(token), purpose })
+      .returning('member_id, expires_at')
+      .execute();
+    const row = (deleted.raw as { member_id: string; expires_at: Date }[])[0];
+    return row && new Date(row.expires_at).getTime() > Date.now() ? row.member_id : null;
+  }
+}

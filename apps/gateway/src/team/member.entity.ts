@@ -1,0 +1,37 @@
+import { Column, CreateDateColumn, Entity, PrimaryColumn, UpdateDateColumn } from 'typeorm';
+import type { MemberRole } from '../http/request-context';
+
+export const MEMBER_ROLES = ['owner', 'admin', 'agent'] as const satisfies readonly MemberRole[];
+export type MemberStatus = 'invited' | 'active';
+
+/** A person of a tenant who signs in to the dashboard (CONTRACT.md §12). The email is stored lower-cased. */
+@Entity({ name: 'members' })
+export class MemberEntity {
+  @PrimaryColumn({ type: 'text' })
+  id!: string;
+
+  @Column({ name: 'tenant_id', type: 'text' })
+  tenantId!: string;
+
+  @Column({ type: 'text' })
+  email!: string;
+
+  @Column({ type: 'text' })
+  name!: string;
+
+  @Column({ type: 'text' })
+  role!: MemberRole;
+
+  @Column({ type: 'text' })
+  status!: MemberStatus;
+
+  /** scrypt (sign-in/passwords.ts); null until an invitation is accepted. */
+  @Column({ name: 'password_hash', type: 'text', nullable: true })
+  passwordHash!: string | null;
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  createdAt!: Date;
+
+  @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' })
+  updatedAt!: Date;
+}

@@ -1,0 +1,102 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Req } from '@nestjs/common';
+import type { Page } from '@parley/contracts';
+import { notFoundProblem } from '@parley/contracts';
+import { ProblemException } from '@parley/service-kit';
+import type { FastifyRequest } from 'fastify';
+import { EVERY_ROLE, MANAGERS, Roles } from '../auth/roles';
+import { GatewayConfig } from '../config/gateway.config';
+import { ListQueryDto } from '../http/list-query.dto';
+import { PrefixedIdPipe } from '../http/param-pipes';
+import { publicBaseUrl } from '../http/public-base-url';
+import { CurrentMember, Public, Tenant, type SignedInMember } from '../http/request-context';
+import { ApiRoute } from '../openapi/api-route.decorator';
+import { InviteMemberBody, SetPasswordBody, UpdateMemberBody } from './team.dto';
+import type { InvitedMember, MemberRecord } from './team.mapper';
+import { TeamService } from './team.service';
+
+const MemberId = new PrefixedIdPipe('usr', 'Team member');
+
+/** The people who sign in to the dashboard (CONTRACT.md §12). Managing them takes an owner or an admin. */
+@Controller('api/v1/team')
+@Roles(...MANAGERS)
+export class TeamController {
+  constructor(
+    private readonly team: TeamService,
+    private readonly config: GatewayConfig,
+  ) {}
+
+  @ApiRoute({
+    summary: 'Invite a team member',
+    description: 'The invitation link (`invite_url`) is shown this once; in development it is also written to the log. It expires after `INVITE_TTL_SECONDS` (7 days). Owners and admins only; an admin may not invite an owner.',
+    access: 'tenant',
+    body: InviteMemberBody,
+    success: { status: 201, description: 'Invited.', schema: 'InvitedMember' },
+    errors: [409],
+  })
+  @Post()
+  @HttpCode(201)
+  invite(@Tenant() tenantId: string, @CurrentMember() actor: SignedInMember | null, @Body() body: InviteMemberBody, @Req() request: FastifyRequest): Promise<InvitedMember> {
+    return this.team.invite(tenantId, actor, body, publicBaseUrl(this.config, request));
+  }
+
+  @ApiRoute({
+    summary: 'Accept an invitation (set the password)',
+    description: 'Takes the `token` of the invitation link; the member becomes `active` and can sign in with `POST /auth/login`. The token works once.',
+    access: 'public',
+    body: SetPasswordBody,
+    success: { status: 200, description: 'The member, now active.', schema: 'TeamMember' },
+  })
+  @Post('accept')
+  @Public()
+  @HttpCode(200)
+  accept(@Body() body: SetPasswordBody): Promise<MemberRecord> {
+    return this.team.accept(body.token, body.password);
+  }
+
+  @ApiRoute({ summary: 'List team members and invitations', access: 'tenant', query: ListQueryDto, success: { status: 200, description: 'A page of members.', schema: 'TeamMemberPage' } })
+  @Get()
+  @Roles(...EVERY_ROLE)
+  list(@Tenant() tenantId: string, @Query() query: ListQueryDto): Promise<Page<MemberRecord>> {
+    return this.team.list(tenantId, query.limit, query.cursor ?? null);
+  }
+
+  @ApiRoute({
+    summary: 'The signed-in team member',
+    description: 'For a team member’s session or access token; a program’s credential (API key, client token) is no member: 404.',
+    access: 'tenant',
+    success: { status: 200, description: 'The member.', schema: 'TeamMember' },
+    errors: [404],
+  })
+  @Get('me')
+  @Roles(...EVERY_ROLE)
+  me(@Tenant() tenantId: string, @CurrentMember() member: SignedInMember | null): Promise<MemberRecord> {
+    if (!member) throw new ProblemException(notFoundProblem('A team member for this credential (it is an API key or client token)'));
+    return this.team.get(tenantId, member.id);
+  }
+
+  @ApiRoute({
+    summary: 'Change a member’s role',
+    description: 'Owners and admins only; an admin may not change an owner or make anyone an owner. The last owner cannot be demoted (409).',
+    access: 'tenant',
+    body: UpdateMemberBody,
+    success: { status: 200, description: 'The member.', schema: 'TeamMember' },
+    errors: [404, 409],
+  })
+  @Patch(':id')
+  changeRole(@Tenant() tenantId: string, @CurrentMember() actor: SignedInMember | null, @Param('id', MemberId) id: string, @Body() body: UpdateMemberBody): Promise<MemberRecord> {
+    return this.team.changeRole(tenantId, actor, id, body.role);
+  }
+
+  @ApiRoute({
+    summary: 'Remove a member (or withdraw an invitation)',
+    description: 'Their sessions end at once. Owners and admins only; an admin may not remove an owner. The last owner cannot be removed (409).',
+    access: 'tenant',
+    success: { status: 204, description: 'Removed.' },
+    errors: [404, 409],
+  })
+  @Delete(':id')
+  @HttpCode(204)
+  async remove(@Tenant() tenantId: string, @CurrentMember() actor: SignedInMember | null, @Param('id', MemberId) id: string): Promise<void> {
+    await this.team.remove(tenantId, actor, id);
+  }
+}

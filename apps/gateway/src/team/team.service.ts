@@ -1,0 +1,139 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { ProblemTypes, newId, notFoundProblem, problem, validationProblem, type Page } from '@parley/contracts';
+import { ListCursors, ProblemException, redactSecretShapes } from '@parley/service-kit';
+import { DataSource, QueryFailedError, type EntityManager } from 'typeorm';
+import { TenantEntity } from '../accounts/tenant.entity';
+import { GatewayConfig } from '../config/gateway.config';
+import type { MemberRole, SignedInMember } from '../http/request-context';
+import { normaliseEmail } from '../sign-in/login-throttle';
+import { hashPassword } from '../sign-in/passwords';
+import { MemberTokensService } from './member-tokens.service';
+import { MemberEntity } from './member.entity';
+import { toMemberRecord, type InvitedMember, type MemberRecord } from './team.mapper';
+
+/** Where the dashboard takes an invitation link (the page sets the password with `POST /api/v1/team/accept`). */
+export const ACCEPT_INVITE_PATH = '/dashboard/accept-invite';
+
+const isUniqueViolation = (err: unknown) => err instanceof QueryFailedError && (err.driverError as { code?: string } | undefined)?.code === '23505';
+
+const forbidden = (detail: string) => new ProblemException(problem(403, ProblemTypes.forbidden, 'Forbidden', detail));
+
+/**
+ * A tenant's team (CONTRACT.md §12): invitations, roles, removal. The rules beyond the role guard: an admin may not
+ * invite, change or remove an owner, nor make anyone one; the last active owner can be neither demoted nor removed;
+ * an email is a member of a tenant once. `actor` is null for a program (API key, client token): full access.
+ */
+@Injectable()
+export class TeamService {
+  private readonly logger = new Logger(TeamService.name);
+
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly tokens: MemberTokensService,
+    private readonly cursors: ListCursors,
+    private readonly config: GatewayConfig,
+  ) {}
+
+  /** The account's creator, signed up with a password (inside sign-up's transaction). */
+  async createOwnerIn(manager: EntityManager, tenantId: string, owner: { email: string; name: string; password: string }): Promise<MemberEntity> {
+    const repo = manager.getRepository(MemberEntity);
+    const passwordHash = await hashPassword(owner.password, this.config.PASSWORD_SCRYPT_LOG_N);
+    return repo.save(repo.create({ id: newId('usr'), tenantId, email: normaliseEmail(owner.email), name: owner.name, role: 'owner', status: 'active', passwordHash }));
+  }
+
+  async invite(tenantId: string, actor: SignedInMember | null, body: { email: string; name: string; role: MemberRole }, linkBase: string): Promise<InvitedMember> {
+    if (actor?.role === 'admin' && body.role === 'owner') throw forbidden('An admin may not invite an owner; ask an owner.');
+    const email = normaliseEmail(body.email);
+    try {
+      return await this.db.transaction(async (tx) => {
+        const repo = tx.getRepository(MemberEntity);
+        const member = await repo.save(repo.create({ id: newId('usr'), tenantId, email, name: body.name, role: body.role, status: 'invited', passwordHash: null }));
+        const token = await this.tokens.issue(tx, member.id, 'invite', this.config.INVITE_TTL_SECONDS);
+        const inviteUrl = `${linkBase}${ACCEPT_INVITE_PATH}?token=${token}`;
+        // There is no mail service yet: in development the link is also in the log, for whoever runs the stack.
+        if (!this.config.isProduction) this.logger.log(`Invitation for ${email} (${member.id}, ${tenantId}): ${inviteUrl}`);
+        return { ...toMemberRecord(member), invite_url: inviteUrl };
+      });
+    } catch (err) {
+      if (isUniqueViolation(err)) {
+        throw new ProblemException(problem(409, ProblemTypes.conflict, 'Conflict', `${email} is already a member of this team (or invited).`, [{ field: 'email', message: 'email is already a member of this team' }]));
+      }
+      throw err;
+    }
+  }
+
+  /** Sets the invited member's password and makes them active; the token is used up. */
+  async accept(token: string, password: string): Promise<MemberRecord> {
+    return this.db.transaction(async (tx) => {
+      const memberId = await this.tokens.consume(tx, token, 'invite');
+      const member = memberId ? await tx.getRepository(MemberEntity).findOneBy({ id: memberId, status: 'invited' }) : null;
+      if (!member) throw new ProblemException(validationProblem([{ field: 'token', message: 'token is not a valid invitation: it is unknown, used or expired' }], 'The invitation cannot be accepted.'));
+      member.passwordHash = await hashPassword(password, this.config.PASSWORD_SCRYPT_LOG_N);
+      member.status = 'active';
+      return toMemberRecord(await tx.save(member));
+    });
+  }
+
+  async list(tenantId: string, limit: number, cursor: string | null): Promise<Page<MemberRecord>> {
+    const cursors = this.cursors.of(tenantId, 'team');
+    const after = cursors.after(cursor);
+    const qb = this.db.getRepository(MemberEntity).createQueryBuilder('m').where('m.tenant_id = :tenantId', { tenantId }).orderBy('m.id', 'DESC').take(limit + 1);
+    if (after !== null) qb.andWhere('m.id < :after', { after });
+    const rows = await qb.getMany();
+    return { data: rows.slice(0, limit).map(toMemberRecord), next_cursor: cursors.next(rows, limit, (row) => row.id) };
+  }
+
+  async get(tenantId: string, id: string): Promise<MemberRecord> {
+    const member = await this.db.getRepository(MemberEntity).findOneBy({ id, tenantId });
+    if (!member) throw notFound(id);
+    return toMemberRecord(member);
+  }
+
+  async changeRole(tenantId: string, actor: SignedInMember | null, id: string, role: MemberRole): Promise<MemberRecord> {
+    return this.db.transaction(async (tx) => {
+      const member = await this.lockedMember(tx, tenantId, id);
+      if (actor?.role === 'admin' && (member.role === 'owner' || role === 'owner')) throw forbidden('An admin may not change an owner, nor make anyone an owner; ask an owner.');
+      if (member.role === 'owner' && role !== 'owner') await this.keepAnOwner(tx, member, 'demoted');
+      member.role = role;
+      return toMemberRecord(await tx.save(member));
+    });
+  }
+
+  /** Removes a member (or withdraws an invitation); their sessions end with them. */
+  async remove(tenantId: string, actor: SignedInMember | null, id: string): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      const member = await this.lockedMember(tx, tenantId, id);
+      if (actor?.role === 'admin' && member.role === 'owner') throw forbidden('An admin may not remove an owner; ask an owner.');
+      if (member.role === 'owner') await this.keepAnOwner(tx, member, 'removed');
+      await tx.getRepository(MemberEntity).delete({ id: member.id });
+    });
+  }
+
+  /**
+   * The member, with the tenant's row locked for the transaction: team changes of one tenant take turns, so two
+   * owners demoting each other at once cannot leave the tenant without one.
+   */
+  private async lockedMember(tx: EntityManager, tenantId: string, id: string): Promise<MemberEntity> {
+    await tx.getRepository(TenantEntity).createQueryBuilder('t').setLock('pessimistic_write').where('t.id = :tenantId', { tenantId }).getOne();
+    const member = await tx.getRepository(MemberEntity).findOneBy({ id, tenantId });
+    if (!member) throw notFound(id);
+    return member;
+  }
+
+  private async keepAnOwner(tx: EntityManager, owner: MemberEntity, change: string): Promise<void> {
+    if (owner.status !== 'active') return;
+    const others = await tx
+      .getRepository(MemberEntity)
+      .createQueryBuilder('m')
+      .where("m.tenant_id = :tenantId AND m.role = 'owner' AND m.status = 'active' AND m.id <> :id", { tenantId: owner.tenantId, id: owner.id })
+      .getCount();
+    if (others === 0) {
+      throw new ProblemException(problem(409, ProblemTypes.conflict, 'Conflict', `The last owner cannot be ${change}; make another member an owner first.`));
+    }
+  }
+}
+
+function notFound(id: string): ProblemException {
+  return new ProblemException(notFoundProblem(`Team member "${redactSecretShapes(id).slice(0, 100)}"`));
+}

@@ -6,6 +6,7 @@ import { LoggerModule } from 'nestjs-pino';
 import { AgentsModule } from './agents/agents.module';
 import { ResponderServiceConfig } from './config/responder-service.config';
 import { ConversationsModule } from './conversations/conversations.module';
+import { InboxLinksModule } from './conversations/inbox-links.module';
 import { responderServiceDatabase } from './database/responder-service.database';
 import { RepliesModule } from './replies/replies.module';
 
@@ -20,6 +21,7 @@ export function responderServiceModule(config: ResponderServiceConfig = loadConf
       }),
       HealthModule,
       CursorsModule.forRoot(config.CURSOR_SECRET),
+      InboxLinksModule.forRoot(config.PUBLIC_URL),
       AgentsModule,
       ConversationsModule,
       RepliesModule.forRoot(config),

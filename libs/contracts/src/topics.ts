@@ -29,6 +29,8 @@ export const Topics = {
   AppointmentCancelled: 'appointment.cancelled',
   /** Public event: a conversation was handed off to a human. Key: `${tenant_id}:${customer}`. */
   ConversationHandoff: 'conversation.handoff',
+  /** Dashboard only: an inbox conversation changed (message, state, assignee, unread, note). Key: `${tenant_id}:${customer}`. */
+  ConversationUpdated: 'conversation.updated',
   /** A WhatsApp channel changed or was disconnected (full record; compacted). Key: `${tenant_id}:${channel_id}`. */
   ChannelChanged: 'channel.changed',
 } as const;
@@ -85,6 +87,7 @@ export const TOPIC_SPECS: readonly TopicSpec[] = [
   { name: Topics.AppointmentRescheduled, partitions: 4 },
   { name: Topics.AppointmentCancelled, partitions: 4 },
   { name: Topics.ConversationHandoff, partitions: 4 },
+  { name: Topics.ConversationUpdated, partitions: 4, config: { 'retention.ms': String(DAY_MS) } },
   { name: Topics.ChannelChanged, partitions: 4, config: { 'cleanup.policy': 'compact' } },
   ...Object.values(RpcTopics).map((name) => ({
     name,

@@ -1,37 +1,151 @@
-import { Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import type { ConversationRecord, ConversationSummary, Page } from '@parley/contracts';
+import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import {
+  ConversationNoteBody,
+  ConversationReplyBody,
+  UpdateConversationBody,
+  validationProblem,
+  type ConversationFilter,
+  type ConversationNoteRecord,
+  type ConversationRecord,
+  type ConversationSummary,
+  type ConversationTurnRecord,
+  type InboxActor,
+  type Page,
+} from '@parley/contracts';
 import { RpcClient } from '@parley/kafka';
-import { ListQueryDto, pageOf } from '../http/list-query.dto';
+import { ProblemException } from '@parley/service-kit';
+import { pageOf } from '../http/list-query.dto';
 import { PrefixedIdPipe } from '../http/param-pipes';
-import { RequestId, Tenant } from '../http/request-context';
+import { CurrentMember, RequestId, Tenant, type SignedInMember } from '../http/request-context';
 import { ApiRoute } from '../openapi/api-route.decorator';
+import { ConversationListQueryDto } from './conversation-list-query.dto';
 
-/** Conversations (CONTRACT.md §9, §10), owned by responder-service. */
+const ConversationId = new PrefixedIdPipe('cnv', 'Conversation');
+
+/**
+ * Conversations and the inbox (CONTRACT.md §9, §10, §12), owned by responder-service. Who acts is the signed-in
+ * member, or `api` for a program (API key, client-credentials token).
+ */
 @Controller('api/v1/conversations')
 export class ConversationsController {
   constructor(private readonly rpc: RpcClient) {}
 
-  @ApiRoute({ summary: 'List conversations', access: 'tenant', query: ListQueryDto, success: { status: 200, description: 'A page of conversations.', schema: 'ConversationPage' } })
+  @ApiRoute({
+    summary: 'List conversations (the inbox)',
+    description: 'Newest first. `assignee=me` needs a signed-in team member; `q` searches the contact’s name and number and the last message’s text.',
+    access: 'tenant',
+    query: ConversationListQueryDto,
+    success: { status: 200, description: 'A page of conversations.', schema: 'ConversationPage' },
+  })
   @Get()
-  list(@Tenant() tenantId: string, @Query() query: ListQueryDto, @RequestId() requestId: string): Promise<Page<ConversationSummary>> {
-    return this.rpc.request('conversations.list', { tenant_id: tenantId, ...pageOf(query) }, { requestId });
+  list(
+    @Tenant() tenantId: string,
+    @Query() query: ConversationListQueryDto,
+    @CurrentMember() member: SignedInMember | null,
+    @RequestId() requestId: string,
+  ): Promise<Page<ConversationSummary>> {
+    const filter: ConversationFilter = {
+      state: query.state ?? null,
+      assignee: query.assignee === 'me' ? memberOrRefuse(member) : (query.assignee ?? null),
+      channel: query.channel ?? null,
+      q: query.q ?? null,
+    };
+    return this.rpc.request('conversations.list', { tenant_id: tenantId, ...pageOf(query), ...filter }, { requestId });
   }
 
-  @ApiRoute({ summary: 'Get a conversation with its messages', access: 'tenant', success: { status: 200, description: 'The conversation.', schema: 'ConversationDetail' }, errors: [404] })
+  @ApiRoute({
+    summary: 'Get a conversation with its thread and notes',
+    description: 'Messages oldest first, each with its `author`; internal notes as a separate list, oldest first. Opened by a signed-in team member, it is marked read (`unread` 0).',
+    access: 'tenant',
+    success: { status: 200, description: 'The conversation.', schema: 'ConversationDetail' },
+    errors: [404],
+  })
   @Get(':id')
-  get(@Tenant() tenantId: string, @Param('id', new PrefixedIdPipe('cnv', 'Conversation')) id: string, @RequestId() requestId: string): Promise<ConversationRecord> {
-    return this.rpc.request('conversations.get', { tenant_id: tenantId, id }, { requestId });
+  get(
+    @Tenant() tenantId: string,
+    @Param('id', ConversationId) id: string,
+    @CurrentMember() member: SignedInMember | null,
+    @RequestId() requestId: string,
+  ): Promise<ConversationRecord> {
+    return this.rpc.request('conversations.get', { tenant_id: tenantId, id, reader: member?.id ?? null }, { requestId });
   }
 
-  /** The tenant takes a handed-off conversation back: the agent answers again. */
+  @ApiRoute({
+    summary: 'Take over, give back, close or assign a conversation',
+    description: '`state`: `handed_off` (a person answers, the agent is silent), `active` (the agent answers again), `closed`. `assignee`: a team member id or null.',
+    access: 'tenant',
+    body: UpdateConversationBody,
+    success: { status: 200, description: 'The conversation.', schema: 'Conversation' },
+    errors: [404],
+  })
+  @Patch(':id')
+  update(
+    @Tenant() tenantId: string,
+    @Param('id', ConversationId) id: string,
+    @Body() body: UpdateConversationBody,
+    @CurrentMember() member: SignedInMember | null,
+    @RequestId() requestId: string,
+  ): Promise<ConversationSummary> {
+    if (body.state === undefined && body.assignee === undefined) {
+      throw new ProblemException(validationProblem([{ field: 'state', message: 'give state, assignee or both' }]));
+    }
+    return this.rpc.request('conversations.update', { tenant_id: tenantId, id, change: body, actor: actorOf(member) }, { requestId });
+  }
+
+  /** The tenant takes a handed-off conversation back: the agent answers again (= PATCH `{state: "active"}`). */
   @ApiRoute({ summary: 'Release a handed-off conversation back to the agent', access: 'tenant', success: { status: 200, description: 'The conversation.', schema: 'Conversation' }, errors: [404] })
   @Post(':id/release')
   @HttpCode(200)
-  release(
-    @Tenant() tenantId: string,
-    @Param('id', new PrefixedIdPipe('cnv', 'Conversation')) id: string,
-    @RequestId() requestId: string,
-  ): Promise<ConversationSummary> {
+  release(@Tenant() tenantId: string, @Param('id', ConversationId) id: string, @RequestId() requestId: string): Promise<ConversationSummary> {
     return this.rpc.request('conversations.release', { tenant_id: tenantId, id }, { requestId });
   }
+
+  @ApiRoute({
+    summary: 'Reply to the customer as a person',
+    description:
+      'Sent like any message (`message.outbound`); stored in the thread with `author: {type: "member", id}`. Replying to an `active` conversation hands it off. More than 24 h after the customer last wrote, only a template may be sent (`POST /v1/send`): 409 `customer-service-window-closed`; a closed conversation answers 409 too.',
+    access: 'tenant',
+    body: ConversationReplyBody,
+    success: { status: 201, description: 'The message as stored in the thread.', schema: 'ConversationMessage' },
+    errors: [404, 409, 503],
+  })
+  @Post(':id/messages')
+  @HttpCode(201)
+  reply(
+    @Tenant() tenantId: string,
+    @Param('id', ConversationId) id: string,
+    @Body() body: ConversationReplyBody,
+    @CurrentMember() member: SignedInMember | null,
+    @RequestId() requestId: string,
+  ): Promise<ConversationTurnRecord> {
+    return this.rpc.request('conversations.reply', { tenant_id: tenantId, id, message: body.message, actor: actorOf(member) }, { requestId });
+  }
+
+  @ApiRoute({
+    summary: 'Add an internal note (never sent to the customer)',
+    access: 'tenant',
+    body: ConversationNoteBody,
+    success: { status: 201, description: 'The note.', schema: 'ConversationNote' },
+    errors: [404],
+  })
+  @Post(':id/notes')
+  @HttpCode(201)
+  note(
+    @Tenant() tenantId: string,
+    @Param('id', ConversationId) id: string,
+    @Body() body: ConversationNoteBody,
+    @CurrentMember() member: SignedInMember | null,
+    @RequestId() requestId: string,
+  ): Promise<ConversationNoteRecord> {
+    return this.rpc.request('conversations.note', { tenant_id: tenantId, id, text: body.text, actor: actorOf(member) }, { requestId });
+  }
+}
+
+function actorOf(member: SignedInMember | null): InboxActor {
+  return member ? { type: 'member', id: member.id } : { type: 'api' };
+}
+
+function memberOrRefuse(member: SignedInMember | null): string {
+  if (member) return member.id;
+  throw new ProblemException(validationProblem([{ field: 'assignee', message: 'assignee=me needs a signed-in team member; an API key names the member (usr_…)' }]));
 }

@@ -7,7 +7,10 @@ import type { ServerResponse } from 'node:http';
 import { SseConnection, type SseLimits } from './sse-connection';
 import { eventFrame } from './sse-frame';
 
-/** The public events the dashboard shows: exactly the tenant webhook bodies (CONTRACT.md §5), nothing internal. */
+/**
+ * The events the dashboard shows: the tenant webhook bodies (CONTRACT.md §5), and `conversation.updated`, the inbox's
+ * live feed (§12), which is the dashboard's alone; nothing internal.
+ */
 export const STREAMED_TOPICS = [
   Topics.MessageReceived,
   Topics.MessageStatus,
@@ -17,6 +20,7 @@ export const STREAMED_TOPICS = [
   Topics.AppointmentRescheduled,
   Topics.AppointmentCancelled,
   Topics.ConversationHandoff,
+  Topics.ConversationUpdated,
 ] as const;
 
 /** Open streams one tenant may hold on one instance (a few dashboard tabs; more is a leak or abuse). */

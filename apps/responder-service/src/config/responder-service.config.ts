@@ -4,6 +4,10 @@ import { IsInt, IsString, IsUrl, Max, Min, ValidateIf } from 'class-validator';
 export class ResponderServiceConfig extends BaseConfig {
   override PORT = 3003;
 
+  /** The gateway's public base URL: links into the dashboard (`conversation.handoff`'s `dashboard_url`). */
+  @IsUrl({ require_tld: false, protocols: ['http', 'https'], require_protocol: true }, { message: 'PUBLIC_URL must be an http(s) URL' })
+  PUBLIC_URL = 'http://127.0.0.1:3000';
+
   /** OpenAI-compatible endpoint including `/v1`; empty: replies come from the deterministic engine. */
   @ValidateIf((c: ResponderServiceConfig) => c.LLM_BASE_URL !== '')
   @IsUrl({ require_tld: false, protocols: ['http', 'https'], require_protocol: true }, { message: 'LLM_BASE_URL must be an http(s) URL or empty' })

@@ -1,8 +1,10 @@
+import type { ConversationState, InboxActor, LastMessage, MessageAuthor } from '@parley/contracts';
 import { Column, Entity, PrimaryColumn, PrimaryGeneratedColumn } from 'typeorm';
 import type { SkillState } from '../replies/reply-engine';
 
-export type ConversationState = 'active' | 'handed_off';
-export type TurnRole = 'customer' | 'agent';
+export type { ConversationState };
+/** `member`: a person's reply from the inbox (a member's, or a program's through the API). */
+export type TurnRole = 'customer' | 'agent' | 'member';
 
 /** A tenant's business number + a customer, until 24 h of silence (CONTRACT.md §10). */
 @Entity({ name: 'conversations' })
@@ -39,6 +41,26 @@ export class ConversationEntity {
   /** When the customer last wrote (their message's received_at): what 24 h of silence is measured from. */
   @Column({ name: 'last_message_at', type: 'timestamptz' })
   lastMessageAt!: Date;
+
+  /** The team member it is assigned to (`usr_…`). */
+  @Column({ type: 'text', nullable: true })
+  assignee!: string | null;
+
+  /** Customer messages no person has read: those the agent did not answer, since a member last opened or answered it. */
+  @Column({ type: 'int', default: 0 })
+  unread!: number;
+
+  /** The lead's name, once the agent learnt it: the contact's name in the inbox. */
+  @Column({ name: 'lead_name', type: 'text', nullable: true })
+  leadName!: string | null;
+
+  /** The customer's WhatsApp profile name, when the provider sent one: the contact's name until the lead's is known. */
+  @Column({ name: 'profile_name', type: 'text', nullable: true })
+  profileName!: string | null;
+
+  /** The thread's newest message, in either direction. */
+  @Column({ name: 'last_message', type: 'jsonb', nullable: true })
+  lastMessage!: LastMessage | null;
 }
 
 /** One turn of a conversation's bounded memory. */
@@ -60,8 +82,34 @@ export class ConversationMessageEntity {
   @Column({ type: 'text' })
   role!: TurnRole;
 
+  /** Who wrote an agent's or a person's message; null for the customer's. */
+  @Column({ type: 'jsonb', nullable: true })
+  author!: MessageAuthor | null;
+
   @Column({ type: 'text' })
   text!: string;
+
+  @Column({ type: 'timestamptz' })
+  at!: Date;
+}
+
+/** An internal note on a conversation (`nte_…`): never sent to the customer. */
+@Entity({ name: 'conversation_notes' })
+export class ConversationNoteEntity {
+  @PrimaryColumn({ type: 'text' })
+  id!: string;
+
+  @Column({ name: 'tenant_id', type: 'text' })
+  tenantId!: string;
+
+  @Column({ name: 'conversation_id', type: 'text' })
+  conversationId!: string;
+
+  @Column({ type: 'text' })
+  text!: string;
+
+  @Column({ type: 'jsonb' })
+  author!: InboxActor;
 
   @Column({ type: 'timestamptz' })
   at!: Date;

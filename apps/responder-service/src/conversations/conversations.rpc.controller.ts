@@ -2,24 +2,43 @@ import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import type { RpcRequest, RpcResponse } from '@parley/contracts';
 import { ConversationsService } from './conversations.service';
+import { InboxService } from './inbox.service';
 
-/** Conversation reads and release (CONTRACT.md §9). */
+/** Conversations and the inbox (CONTRACT.md §9, §12). */
 @Controller()
 export class ConversationsRpcController {
-  constructor(private readonly conversations: ConversationsService) {}
+  constructor(
+    private readonly conversations: ConversationsService,
+    private readonly inbox: InboxService,
+  ) {}
 
   @MessagePattern('conversations.list')
   list(@Payload() req: RpcRequest<'conversations.list'>): Promise<RpcResponse<'conversations.list'>> {
-    return this.conversations.list(req.tenant_id, req.limit, req.cursor);
+    return this.conversations.list(req.tenant_id, req.limit, req.cursor, req);
   }
 
   @MessagePattern('conversations.get')
   get(@Payload() req: RpcRequest<'conversations.get'>): Promise<RpcResponse<'conversations.get'>> {
-    return this.conversations.get(req.tenant_id, req.id);
+    return this.inbox.open(req.tenant_id, req.id, req.reader ?? null);
+  }
+
+  @MessagePattern('conversations.update')
+  update(@Payload() req: RpcRequest<'conversations.update'>): Promise<RpcResponse<'conversations.update'>> {
+    return this.inbox.update(req.tenant_id, req.id, req.change);
   }
 
   @MessagePattern('conversations.release')
   release(@Payload() req: RpcRequest<'conversations.release'>): Promise<RpcResponse<'conversations.release'>> {
-    return this.conversations.release(req.tenant_id, req.id);
+    return this.inbox.release(req.tenant_id, req.id);
+  }
+
+  @MessagePattern('conversations.reply')
+  reply(@Payload() req: RpcRequest<'conversations.reply'>): Promise<RpcResponse<'conversations.reply'>> {
+    return this.inbox.reply(req.tenant_id, req.id, req.message, req.actor);
+  }
+
+  @MessagePattern('conversations.note')
+  note(@Payload() req: RpcRequest<'conversations.note'>): Promise<RpcResponse<'conversations.note'>> {
+    return this.inbox.note(req.tenant_id, req.id, req.text, req.actor);
   }
 }

@@ -1,16 +1,27 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { newId, notFoundProblem, type ConversationRecord, type ConversationSummary, type Page } from '@parley/contracts';
+import {
+  newId,
+  notFoundProblem,
+  type ConversationFilter,
+  type ConversationNoteRecord,
+  type ConversationSummary,
+  type ConversationTurnRecord,
+  type MessageAuthor,
+  type Page,
+} from '@parley/contracts';
 import { ListCursors, ProblemException } from '@parley/service-kit';
 import { DataSource, type EntityManager } from 'typeorm';
 import { pageAfter } from '../common/pages';
-import type { SkillState } from '../replies/reply-engine';
-import { ConversationEntity, ConversationMessageEntity, type TurnRole } from './conversation.entity';
+import { ConversationEntity, ConversationMessageEntity, ConversationNoteEntity, type TurnRole } from './conversation.entity';
+import { toSummary } from './inbox-events';
 
 /** A conversation starts anew after this much silence (CONTRACT.md §10). */
 export const CONVERSATION_SILENCE_MS = 24 * 60 * 60 * 1000;
-/** Turns kept per conversation: the memory a reply is computed from. Older ones are pruned. */
+/** Turns a reply is computed from: the newest of the thread. */
 export const CONVERSATION_MEMORY = 50;
+/** Messages one read of a thread returns: its newest. */
+export const THREAD_LIMIT = 1000;
 
 export interface ConversationParty {
   channelId: string;
@@ -21,12 +32,14 @@ export interface ConversationParty {
 export interface Turn {
   messageId: string;
   role: TurnRole;
+  /** Null for the customer's messages. */
+  author: MessageAuthor | null;
   text: string;
   at: Date;
 }
 
 /**
- * Conversations and their bounded memory. Every method runs inside the caller's transaction, which must hold
+ * Conversations, their threads and notes. Methods taking a transaction run inside the caller's, which must hold
  * `lock()` for the conversation's parties first, so one conversation is never advanced by two handlers at once.
  */
 @Injectable()
@@ -36,46 +49,48 @@ export class ConversationsService {
     private readonly cursors: ListCursors,
   ) {}
 
-  async list(tenantId: string, limit: number, cursor: string | null): Promise<Page<ConversationSummary>> {
+  /** The inbox: newest first, filtered (CONTRACT.md §12). */
+  async list(tenantId: string, limit: number, cursor: string | null, filter: Partial<ConversationFilter> = {}): Promise<Page<ConversationSummary>> {
     const qb = this.db.getRepository(ConversationEntity).createQueryBuilder('c').where('c.tenant_id = :tenantId', { tenantId });
+    if (filter.state) qb.andWhere('c.state = :state', { state: filter.state });
+    if (filter.assignee === 'none') qb.andWhere('c.assignee IS NULL');
+    else if (filter.assignee) qb.andWhere('c.assignee = :assignee', { assignee: filter.assignee });
+    // Every conversation is on WhatsApp today: a channel kind filters nothing, a channel id its conversations.
+    if (filter.channel?.startsWith('chn_')) qb.andWhere('c.channel_id = :channelId', { channelId: filter.channel });
+    if (filter.q) {
+      const digits = filter.q.replace(/\D/g, '');
+      // "+1 (415) 555" finds +1415555…: a query that is a phone number is matched on its digits.
+      const phoneLike = /^[\d\s()+.-]+$/.test(filter.q) && digits.length >= 3;
+      qb.andWhere(
+        `(coalesce(c.lead_name, c.profile_name) ILIKE :q OR c.customer ILIKE :q OR c.last_message->>'text' ILIKE :q${phoneLike ? ` OR regexp_replace(c.customer, '\\D', '', 'g') LIKE :digits` : ''})`,
+        { q: `%${escapeLike(filter.q)}%`, digits: `%${digits}%` },
+      );
+    }
     const page = await pageAfter(qb, 'c', limit, cursor, this.cursors.of(tenantId, 'conversations'));
     return { data: page.rows.map(toSummary), next_cursor: page.nextCursor };
   }
 
-  /** The conversation with its remembered messages; another tenant's is not found. */
-  async get(tenantId: string, id: string): Promise<ConversationRecord> {
-    const conversation = await this.find(this.db.manager, tenantId, id);
-    const turns = await this.history(this.db.manager, tenantId, id);
-    return {
-      ...toSummary(conversation),
-      messages: turns.map((t) => ({ message_id: t.messageId, role: t.role, text: t.text, at: t.at.toISOString() })),
-    };
-  }
-
-  /**
-   * The tenant takes the conversation back from the human: the agent answers again. Taken under the conversation's
-   * lock, so a reply being computed right now sees either the old state or the new one, never half of it.
-   */
-  async release(tenantId: string, id: string): Promise<ConversationSummary> {
-    return this.db.transaction(async (tx) => {
-      const found = await this.find(tx, tenantId, id);
-      await this.lock(tx, tenantId, found.businessNumber, found.customer);
-      const conversation = await this.find(tx, tenantId, id);
-      if (conversation.state !== 'active') {
-        // A fresh start for the skills' give-up counters; what they collected (lead facts, a booking) stays.
-        const skillState: SkillState = { ...conversation.skillState, humanOffered: false, unknownStreak: 0 };
-        if (skillState.booking) skillState.booking = { ...skillState.booking, misses: 0 };
-        await tx.getRepository(ConversationEntity).update({ id, tenantId }, { state: 'active', skillState });
-        conversation.state = 'active';
-      }
-      return toSummary(conversation);
-    });
-  }
-
-  private async find(manager: EntityManager, tenantId: string, id: string): Promise<ConversationEntity> {
+  /** The conversation; another tenant's is not found. */
+  async find(manager: EntityManager, tenantId: string, id: string): Promise<ConversationEntity> {
     const conversation = await manager.getRepository(ConversationEntity).findOne({ where: { id, tenantId } });
     if (!conversation) throw new ProblemException(notFoundProblem(`Conversation "${id}"`));
     return conversation;
+  }
+
+  /** The conversation, read again under its lock (taken here) in the caller's transaction. */
+  async findLocked(tx: EntityManager, tenantId: string, id: string): Promise<ConversationEntity> {
+    const found = await this.find(tx, tenantId, id);
+    await this.lock(tx, tenantId, found.businessNumber, found.customer);
+    return this.find(tx, tenantId, id);
+  }
+
+  /** The thread (its newest THREAD_LIMIT messages) and the notes, oldest first. */
+  async thread(manager: EntityManager, tenantId: string, id: string): Promise<{ messages: ConversationTurnRecord[]; notes: ConversationNoteRecord[] }> {
+    const [messages, notes] = await Promise.all([
+      manager.getRepository(ConversationMessageEntity).find({ where: { tenantId, conversationId: id }, order: { id: 'DESC' }, take: THREAD_LIMIT }),
+      manager.getRepository(ConversationNoteEntity).find({ where: { tenantId, conversationId: id }, order: { id: 'ASC' } }),
+    ]);
+    return { messages: messages.reverse().map(toTurnRecord), notes: notes.map(toNoteRecord) };
   }
 
   /** Serialises work on one tenant number + customer until the transaction ends. */
@@ -96,27 +111,39 @@ export class ConversationsService {
       skillState: {},
       startedAt: at,
       lastMessageAt: at,
+      assignee: null,
+      unread: 0,
+      leadName: null,
+      profileName: null,
+      lastMessage: null,
     };
   }
 
-  /** The remembered turns, oldest first. */
+  /** The remembered turns a reply is computed from, oldest first. */
   async history(tx: EntityManager, tenantId: string, conversationId: string): Promise<Turn[]> {
     const rows = await tx.getRepository(ConversationMessageEntity).find({
       where: { tenantId, conversationId },
       order: { id: 'DESC' },
       take: CONVERSATION_MEMORY,
     });
-    return rows.reverse().map((r) => ({ messageId: r.messageId, role: r.role, text: r.text, at: r.at }));
+    return rows.reverse().map((r) => ({ messageId: r.messageId, role: r.role, author: r.author, text: r.text, at: r.at }));
   }
 }
 
-function toSummary(c: ConversationEntity): ConversationSummary {
-  return {
-    id: c.id,
-    customer: c.customer,
-    channel_id: c.channelId,
-    state: c.state,
-    started_at: c.startedAt.toISOString(),
-    last_message_at: c.lastMessageAt.toISOString(),
-  };
+/** The author of a stored turn (turns written before authors were stored name no agent). */
+export function authorOf(role: TurnRole, author: MessageAuthor | null): MessageAuthor {
+  if (author) return author;
+  return role === 'customer' ? { type: 'customer' } : role === 'agent' ? { type: 'agent', name: 'agent' } : { type: 'api' };
+}
+
+function toTurnRecord(m: ConversationMessageEntity): ConversationTurnRecord {
+  return { message_id: m.messageId, role: m.role, author: authorOf(m.role, m.author), text: m.text, at: m.at.toISOString() };
+}
+
+export function toNoteRecord(n: ConversationNoteEntity): ConversationNoteRecord {
+  return { id: n.id, conversation_id: n.conversationId, text: n.text, author: n.author, at: n.at.toISOString() };
+}
+
+function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
 }

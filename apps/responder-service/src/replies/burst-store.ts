@@ -1,4 +1,4 @@
-import type { AgentRecord } from '@parley/contracts';
+import type { AgentRecord, LastMessage } from '@parley/contracts';
 import type { EntityManager } from 'typeorm';
 import { selectAgent } from '../agents/agent-selection';
 import type { ConversationEntity } from '../conversations/conversation.entity';
@@ -25,6 +25,12 @@ export interface ConversationChange {
   turns: Turn[];
   handedOff: boolean;
   skillState?: SkillState;
+  /** Customer messages of the burst no one answered or that a person must answer: they count as unread. */
+  unreadAdded: number;
+  lastMessage: LastMessage;
+  /** The lead's name if the burst stored one, and the customer's WhatsApp profile name if it carried one. */
+  leadName: string | null;
+  profileName: string | null;
 }
 
 interface StateRow {
@@ -59,7 +65,8 @@ export class BurstStore {
     const [row]: StateRow[] = await manager.query(
       `WITH conv AS (
          SELECT id, tenant_id AS "tenantId", channel_id AS "channelId", business_number AS "businessNumber", customer, state,
-                reply_count AS "replyCount", skill_state AS "skillState", started_at AS "startedAt", last_message_at AS "lastMessageAt"
+                reply_count AS "replyCount", skill_state AS "skillState", started_at AS "startedAt", last_message_at AS "lastMessageAt",
+                assignee, unread, lead_name AS "leadName", profile_name AS "profileName", last_message AS "lastMessage"
            FROM conversations WHERE tenant_id = $1 AND business_number = $2 AND customer = $3
           ORDER BY last_message_at DESC LIMIT 1)
        SELECT
@@ -74,72 +81,86 @@ export class BurstStore {
            WHERE a.record IS NOT NULL) AS agents,
          (SELECT row_to_json(conv) FROM conv) AS conversation,
          CASE WHEN $6::boolean THEN (SELECT coalesce(json_agg(h ORDER BY h.id), '[]') FROM (
-            SELECT id, message_id AS "messageId", role, text, at FROM conversation_messages
+            SELECT id, message_id AS "messageId", role, author, text, at FROM conversation_messages
              WHERE tenant_id = $1 AND conversation_id = (SELECT id FROM conv) ORDER BY id DESC LIMIT $7) h) END AS history`,
       [tenantId, party.businessNumber, party.customer, inboundMessageIds, channelAgent, withHistory, CONVERSATION_MEMORY],
     );
     const stored = row.processed.map(toProcessed);
     const latest = row.conversation ? toConversation(row.conversation) : null;
-    // A conversation silent for 24 h is over: the message starts a new one (CONTRACT.md §10).
-    const current = latest && at.getTime() - latest.lastMessageAt.getTime() <= CONVERSATION_SILENCE_MS ? latest : null;
+    // A conversation silent for 24 h is over, and so is a closed one: the message starts a new one (CONTRACT.md §10, §12).
+    const current = latest && latest.state !== 'closed' && at.getTime() - latest.lastMessageAt.getTime() <= CONVERSATION_SILENCE_MS ? latest : null;
     return {
       processed: inboundMessageIds.flatMap((id) => stored.filter((r) => r.inboundMessageId === id)),
       agent: selectAgent(channelAgent, row.agents),
       conversation: current,
-      history: current && row.history ? row.history.map((t) => ({ messageId: t.messageId, role: t.role, text: t.text, at: new Date(t.at) })) : [],
+      history: current && row.history ? row.history.map((t) => ({ messageId: t.messageId, role: t.role, author: t.author, text: t.text, at: new Date(t.at) })) : [],
+    };
+  }
+
+  /** The conversation as a burst's change leaves it. */
+  static next(change: ConversationChange): ConversationEntity {
+    const { conversation: c, turns } = change;
+    // The customer's messages drive the clock (a reply follows at once), so a backlog handled late does not stretch a
+    // conversation that, as the customer saw it, had long gone silent.
+    const lastMessageAt = new Date(Math.max(c.lastMessageAt.getTime(), ...turns.filter((t) => t.role === 'customer').map((t) => t.at.getTime())));
+    return {
+      ...c,
+      lastMessageAt,
+      replyCount: c.replyCount + turns.filter((t) => t.role === 'agent').length,
+      state: change.handedOff ? 'handed_off' : c.state,
+      skillState: change.skillState ?? c.skillState,
+      unread: c.unread + change.unreadAdded,
+      lastMessage: change.lastMessage,
+      leadName: change.leadName ?? c.leadName,
+      profileName: change.profileName ?? c.profileName,
     };
   }
 
   /**
    * Writes a burst's outcome in one statement: the conversation (started or advanced: replies counted, hand-off, skill
-   * state), its new turns with the memory pruned to the newest CONVERSATION_MEMORY, and the outcome rows. The caller
-   * holds the conversation's lock.
+   * state, the inbox's unread count, last message and contact name), its new turns (the thread keeps them all; replies
+   * read only the newest CONVERSATION_MEMORY), and the outcome rows. The caller holds the conversation's lock.
    */
   static async write(tx: EntityManager, tenantId: string, change: ConversationChange, outcomes: ProcessedMessageEntity[]): Promise<void> {
-    const { conversation: c, turns } = change;
-    // The customer's messages drive the clock (a reply follows at once), so a backlog handled late does not stretch a
-    // conversation that, as the customer saw it, had long gone silent.
-    const lastAt = new Date(Math.max(c.lastMessageAt.getTime(), ...turns.filter((t) => t.role === 'customer').map((t) => t.at.getTime())));
-    const replyCount = c.replyCount + turns.filter((t) => t.role === 'agent').length;
-    const state = change.handedOff ? 'handed_off' : c.state;
-    const skillState = change.skillState ?? c.skillState;
-    // One statement sees the memory as it was before it: the new turns are not among the rows it prunes, so it keeps
-    // the newest (memory − new) old ones; turns beyond the memory would be pruned at once, so they are not written.
-    const kept = turns.slice(-CONVERSATION_MEMORY);
+    const { turns } = change;
+    const c = BurstStore.next(change);
     const params: unknown[] = [
       c.id,
       tenantId,
-      lastAt,
-      replyCount,
-      state,
-      JSON.stringify(skillState),
-      CONVERSATION_MEMORY - kept.length,
-      kept.map((t) => t.messageId),
-      kept.map((t) => t.role),
-      kept.map((t) => t.text),
-      kept.map((t) => t.at),
+      c.lastMessageAt,
+      c.replyCount,
+      c.state,
+      JSON.stringify(c.skillState),
+      c.unread,
+      JSON.stringify(c.lastMessage),
+      turns.map((t) => t.messageId),
+      turns.map((t) => t.role),
+      turns.map((t) => (t.author ? JSON.stringify(t.author) : null)),
+      turns.map((t) => t.text),
+      turns.map((t) => t.at),
       outcomes.map((o) => o.inboundMessageId),
       outcomes.map((o) => o.replyMessageId),
       outcomes.map((o) => JSON.stringify(o.events)),
+      c.leadName,
+      c.profileName,
     ];
     // Every parameter must appear in the statement (PostgreSQL cannot type an unused one): a start's own come last.
     const conversationStatement = change.isNew
-      ? `INSERT INTO conversations (id, tenant_id, channel_id, business_number, customer, state, reply_count, skill_state, started_at, last_message_at)
-         VALUES ($1, $2, $15, $16, $17, $5, $4, $6::jsonb, $18, $3)`
-      : `UPDATE conversations SET last_message_at = $3, reply_count = $4, state = $5, skill_state = $6::jsonb WHERE id = $1 AND tenant_id = $2`;
+      ? `INSERT INTO conversations (id, tenant_id, channel_id, business_number, customer, state, reply_count, skill_state, started_at, last_message_at,
+                                    unread, last_message, lead_name, profile_name)
+         VALUES ($1, $2, $19, $20, $21, $5, $4, $6::jsonb, $22, $3, $7, $8::jsonb, $17, $18)`
+      : `UPDATE conversations SET last_message_at = $3, reply_count = $4, state = $5, skill_state = $6::jsonb, unread = $7,
+                last_message = $8::jsonb, lead_name = $17, profile_name = $18
+          WHERE id = $1 AND tenant_id = $2`;
     if (change.isNew) params.push(c.channelId, c.businessNumber, c.customer, c.startedAt);
     await tx.query(
       `WITH conv AS (${conversationStatement}),
-       pruned AS (
-         DELETE FROM conversation_messages
-          WHERE conversation_id = $1 AND tenant_id = $2
-            AND id <= (SELECT id FROM conversation_messages WHERE conversation_id = $1 ORDER BY id DESC OFFSET $7 LIMIT 1)),
        turns AS (
-         INSERT INTO conversation_messages (conversation_id, tenant_id, message_id, role, text, at)
-         SELECT $1, $2, * FROM unnest($8::text[], $9::text[], $10::text[], $11::timestamptz[])),
+         INSERT INTO conversation_messages (conversation_id, tenant_id, message_id, role, author, text, at)
+         SELECT $1, $2, m, r, a::jsonb, t, at FROM unnest($9::text[], $10::text[], $11::text[], $12::text[], $13::timestamptz[]) AS u(m, r, a, t, at)),
        outcomes AS (
          INSERT INTO processed_messages (inbound_message_id, tenant_id, conversation_id, reply_message_id, events, published_at)
-         SELECT i, $2, $1, r, e::jsonb, NULL FROM unnest($12::text[], $13::text[], $14::text[]) AS o(i, r, e))
+         SELECT i, $2, $1, r, e::jsonb, NULL FROM unnest($14::text[], $15::text[], $16::text[]) AS o(i, r, e))
        SELECT 1`,
       params,
     );

@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { Headers, notFoundProblem, type AgentRecord, type AgentTestResult, type MessageInboundData } from '@parley/contracts';
+import { Headers, notFoundProblem, type AgentRecord, type MessageAuthor, type AgentTestResult, type MessageInboundData } from '@parley/contracts';
 import { EventPublisher } from '@parley/kafka';
 import { ProblemException } from '@parley/service-kit';
 import { DataSource, type EntityManager } from 'typeorm';
@@ -9,9 +9,10 @@ import { AppointmentsService } from '../appointments/appointments.service';
 import { LeadsService } from '../leads/leads.service';
 import type { ConversationEntity } from '../conversations/conversation.entity';
 import { ConversationsService, type ConversationParty, type Turn } from '../conversations/conversations.service';
+import { conversationUpdatedEvent, handoffEvent, InboxLinks } from '../conversations/inbox-events';
 import { detectLanguage } from '../knowledge/language';
 import { AgentDocumentsService } from '../documents/agent-documents.service';
-import { BurstStore, outcomeRow, type BurstState } from './burst-store';
+import { BurstStore, outcomeRow, type BurstState, type ConversationChange } from './burst-store';
 import type { ProcessedMessageEntity } from './processed-message.entity';
 import { PublishedMarks } from './published-marks';
 import { ReplyEngine, type Reply } from './reply-engine';
@@ -80,6 +81,7 @@ export class RepliesService {
     private readonly appointments: AppointmentsService,
     private readonly marks: PublishedMarks,
     private readonly documents: AgentDocumentsService,
+    private readonly links: InboxLinks,
   ) {}
 
   /** Handles delivered messages, in order; those of one conversation together. */
@@ -185,7 +187,8 @@ export class RepliesService {
     const reply = await this.engine.reply({
       tenantId,
       agent,
-      conversationHistory: history.map((t) => ({ role: t.role, text: t.text, at: t.at.toISOString() })),
+      // A person's replies from the inbox are the business speaking, like the agent's.
+      conversationHistory: history.map((t) => ({ role: t.role === 'customer' ? 'customer' : 'agent', text: t.text, at: t.at.toISOString() })),
       firstReply: (conversation?.replyCount ?? 0) === 0,
       // A burst is answered as one message: "hi" + "do you deliver?" + "to Leeds" read together.
       message: { text: answered.map((i) => i.text).join('\n'), type: lastAnswered.type, contactName: lastAnswered.contact_name },
@@ -240,26 +243,44 @@ export class RepliesService {
         ? await this.leads.save(tx, tenantId, { conversationId: conversation.id, agentName: agent.name, customer: last.from, ...reply.effects.lead })
         : null;
 
-    const turns: Turn[] = fresh.map((i) => ({ messageId: i.message_id, role: 'customer', text: i.text, at: new Date(i.received_at) }));
-    if (sent) turns.push({ messageId: sent.messageId, role: 'agent', text: sent.text, at: sent.acceptedAt });
+    const turns: Turn[] = fresh.map((i) => ({ messageId: i.message_id, role: 'customer', author: null, text: i.text, at: new Date(i.received_at) }));
+    const agentAuthor = sent ? agentAuthorOf(sent) : null;
+    if (sent && agentAuthor) turns.push({ messageId: sent.messageId, role: 'agent', author: agentAuthor, text: sent.text, at: sent.acceptedAt });
+    const handedOff = reply?.handoff ?? false;
+    const change: ConversationChange = {
+      conversation,
+      isNew: current === null,
+      turns,
+      handedOff,
+      skillState: reply?.state,
+      // The inbox counts what a person has to read: messages the agent left unanswered or handed to a person.
+      unreadAdded: !sent || handedOff || conversation.state === 'handed_off' ? fresh.length : 0,
+      lastMessage:
+        sent && agentAuthor
+          ? { text: sent.text, author: agentAuthor, at: sent.acceptedAt.toISOString() }
+          : { text: last.text, author: { type: 'customer' }, at: last.received_at },
+      leadName: lead?.lead.name ?? null,
+      profileName: fresh.map((i) => i.contact_name).filter((n): n is string => !!n).pop() ?? null,
+    };
+    const after = BurstStore.next(change);
 
     const rows = fresh.map((inbound) => {
       const answers = sent !== null && sent.inReplyTo.includes(inbound.message_id);
       const events = [receivedEvent(tenantId, inbound, answers ? sent : null)];
       if (sent && inbound === lastAnswered) {
         events.unshift(outboundEvent(tenantId, inbound, sent));
-        const outcome: ReplyOutcome = {
-          conversationId: conversation.id,
-          agentName: sent.agentName,
-          lead,
-          appointment,
-          handoffReason: reply?.handoff ? (reply.handoffReason ?? 'skill_gave_up') : null,
-        };
+        const outcome: ReplyOutcome = { conversationId: conversation.id, agentName: sent.agentName, lead, appointment };
         events.push(...engagementEvents(tenantId, inbound, outcome, sent.acceptedAt));
+        if (handedOff) {
+          const reason = reply?.handoffReason ?? 'skill_gave_up';
+          events.push(handoffEvent(tenantId, after, this.links, { agent: sent.agentName, reason, at: sent.acceptedAt, causeId: inbound.message_id }));
+        }
       }
+      // The dashboards' inbox follows every message of the conversation.
+      if (inbound === last) events.push(conversationUpdatedEvent(tenantId, after, 'message', sent?.acceptedAt ?? new Date(inbound.received_at), inbound.message_id));
       return outcomeRow(tenantId, conversation.id, inbound.message_id, answers ? sent.messageId : null, events);
     });
-    await BurstStore.write(tx, tenantId, { conversation, isNew: current === null, turns, handedOff: reply?.handoff ?? false, skillState: reply?.state }, rows);
+    await BurstStore.write(tx, tenantId, change, rows);
 
     const handled = sent ? `replied ${sent.messageId} (skill ${reply?.skill ?? 'none'}${reply?.handoff ? ', handed off' : ''})` : `no reply (${draft.silence})`;
     this.logger.log(`inbound ${fresh.map((i) => i.message_id).join(', ')} in ${conversation.id}: ${handled}`);
@@ -306,6 +327,11 @@ export function silenceReason(agent: AgentRecord | null, conversation: Conversat
   if (conversation?.state === 'handed_off') return 'handed_off';
   if (answerable.length === 0) return 'stale';
   return null;
+}
+
+/** The thread's author of the business's automatic reply: the agent, by name. */
+function agentAuthorOf(sent: SentReply): MessageAuthor {
+  return { type: 'agent', name: sent.agentName ?? 'agent' };
 }
 
 /** Written more than 24 h before it arrived: not answered. */

@@ -6,7 +6,6 @@ import {
   type AppointmentCancelledData,
   type AppointmentRecord,
   type AppointmentRescheduledData,
-  type ConversationHandoffData,
   type LeadCapturedData,
   type LeadUpdatedData,
   type MessageInboundData,
@@ -87,12 +86,11 @@ export interface ReplyOutcome {
   agentName: string;
   lead: SavedLead | null;
   appointment: AppointmentChange | null;
-  handoffReason: string | null;
 }
 
 /**
- * `lead.captured` or `lead.updated`, `appointment.booked`, `.rescheduled` or `.cancelled`, and `conversation.handoff`
- * for one handled inbound message. Their ids derive from the inbound message like the reply's, so republishing after
+ * `lead.captured` or `lead.updated`, and `appointment.booked`, `.rescheduled` or `.cancelled` for one handled inbound
+ * message (`conversation.handoff` is built with the conversation, inbox-events.ts). Their ids derive from the inbound message like the reply's, so republishing after
  * a crash cannot duplicate them.
  */
 export function engagementEvents(tenantId: string, inbound: MessageInboundData, outcome: ReplyOutcome, at: Date): StoredEvent[] {
@@ -128,20 +126,6 @@ export function engagementEvents(tenantId: string, inbound: MessageInboundData, 
       topic: Topics.AppointmentCancelled,
       key,
       value: EventPublisher.envelope(Topics.AppointmentCancelled, tenantId, data, derivedId('evt', 'appointment.cancelled', inbound.message_id)),
-    });
-  }
-  if (outcome.handoffReason) {
-    const data: ConversationHandoffData = {
-      event: 'conversation.handoff',
-      ...common,
-      conversation_id: outcome.conversationId,
-      customer: inbound.from,
-      reason: outcome.handoffReason,
-    };
-    events.push({
-      topic: Topics.ConversationHandoff,
-      key,
-      value: EventPublisher.envelope(Topics.ConversationHandoff, tenantId, data, derivedId('evt', 'handoff', inbound.message_id)),
     });
   }
   return events;

@@ -7,3 +7,4 @@ export * from './send.dto';
 export * from './webhooks.dto';
 export * from './channels.dto';
 export * from './documents.dto';
+export * from './conversations.dto';

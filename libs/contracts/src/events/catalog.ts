@@ -7,6 +7,7 @@ import type {
   AppointmentCancelledEvent,
   AppointmentRescheduledEvent,
   ConversationHandoffEvent,
+  ConversationUpdatedEvent,
   LeadCapturedEvent,
   LeadUpdatedEvent,
 } from './engagement';
@@ -30,6 +31,7 @@ export interface EventsByTopic {
   'appointment.rescheduled': AppointmentRescheduledEvent;
   'appointment.cancelled': AppointmentCancelledEvent;
   'conversation.handoff': ConversationHandoffEvent;
+  'conversation.updated': ConversationUpdatedEvent;
   'channel.changed': ChannelChangedEvent;
 }
 export type EventTopic = keyof EventsByTopic;
@@ -122,7 +124,13 @@ export const EVENT_ROUTES: Readonly<Record<EventTopic, EventRoute>> = {
     key: '`${tenant_id}:${customer}`',
     producers: ['responder-service'],
     consumers: ['webhook-service', 'gateway'],
-    summary: 'Public webhook event: a conversation was handed off to a human.',
+    summary: 'Public webhook event: a conversation was handed off to a person (by the agent, or a member taking over or replying), with its inbox link.',
+  },
+  [Topics.ConversationUpdated]: {
+    key: '`${tenant_id}:${customer}`',
+    producers: ['responder-service'],
+    consumers: ['gateway'],
+    summary: 'Dashboard only (events stream, not webhooks): an inbox conversation changed; carries it as it now is.',
   },
   [Topics.ChannelChanged]: {
     key: '`${tenant_id}:${channel_id}` (compacted: the last record per channel survives)',

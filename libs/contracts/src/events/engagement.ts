@@ -1,3 +1,4 @@
+import type { ConversationSummary } from '../rpc/responder.rpc';
 import type { EventEnvelope } from './envelope';
 
 /** A lead collected by the `lead_capture` skill (a name and a way to reach the person, then whatever else was said) (`GET /api/v1/leads`, CONTRACT.md §9). */
@@ -74,7 +75,10 @@ export interface AppointmentCancelledData {
   at: string;
 }
 
-/** `conversation.handoff` (public webhook body): the agent went silent until the tenant releases the conversation. */
+/**
+ * `conversation.handoff` (public webhook body): a person answers the conversation now and the agent is silent until it
+ * is given back; sent once per handoff, by the agent's handoff or a member taking over or replying.
+ */
 export interface ConversationHandoffData {
   event: 'conversation.handoff';
   tenant_id: string;
@@ -82,7 +86,26 @@ export interface ConversationHandoffData {
   conversation_id: string;
   customer: string;
   agent: string | null;
-  reason: 'customer_asked_for_human' | 'skill_gave_up' | string;
+  reason: 'customer_asked_for_human' | 'skill_gave_up' | 'member_took_over' | 'member_replied' | string;
+  at: string;
+  /** The conversation in the dashboard's inbox: `{gateway public URL}/dashboard/inbox/{conversation_id}`. */
+  dashboard_url?: string;
+  /** The lead's name or the customer's WhatsApp profile name, when known. */
+  contact_name?: string | null;
+}
+
+/** What changed a conversation in the inbox. */
+export type ConversationUpdateKind = 'message' | 'state' | 'assignee' | 'read' | 'note';
+
+/**
+ * `conversation.updated` (dashboard only, on the events stream; not a webhook event): a conversation of the inbox
+ * changed (a message in either direction, its state, assignee or unread count, a note); `conversation` is it as it now is.
+ */
+export interface ConversationUpdatedData {
+  event: 'conversation.updated';
+  tenant_id: string;
+  change: ConversationUpdateKind;
+  conversation: ConversationSummary;
   at: string;
 }
 
@@ -102,3 +125,4 @@ export type AppointmentBookedEvent = EventEnvelope<'appointment.booked', Appoint
 export type AppointmentRescheduledEvent = EventEnvelope<'appointment.rescheduled', AppointmentRescheduledData>;
 export type AppointmentCancelledEvent = EventEnvelope<'appointment.cancelled', AppointmentCancelledData>;
 export type ConversationHandoffEvent = EventEnvelope<'conversation.handoff', ConversationHandoffData>;
+export type ConversationUpdatedEvent = EventEnvelope<'conversation.updated', ConversationUpdatedData>;

@@ -25,7 +25,10 @@ export interface MessageOutboundData {
   /** Customer: E.164 number or a business-scoped user id. */
   to: string;
   content: OutboundContent;
+  /** `api` also for a person's reply from the inbox (then `author` names them). */
   origin: 'api' | 'agent';
+  /** For a person's reply from the inbox (CONTRACT.md §12): the member, or `api` for a program. */
+  author?: { type: 'member'; id: string } | { type: 'api' };
   /** For agent replies: the inbound message(s) answered. */
   in_reply_to?: string[];
   accepted_at: string;

@@ -23,25 +23,87 @@ export interface AgentTestResult {
   sources: KnowledgeSource[];
 }
 
+export type ConversationState = 'active' | 'handed_off' | 'closed';
+export const CONVERSATION_STATES: readonly ConversationState[] = ['active', 'handed_off', 'closed'];
+
+/**
+ * Who wrote a message of a conversation (CONTRACT.md §12): the customer, the bot (by its agent's name), a team member,
+ * or a program through the API with no member signed in.
+ */
+export type MessageAuthor = { type: 'customer' } | { type: 'agent'; name: string } | { type: 'member'; id: string } | { type: 'api' };
+/** Who wrote a note or changed a conversation: a team member, or a program (API key, client-credentials token). */
+export type InboxActor = { type: 'member'; id: string } | { type: 'api' };
+
+export interface LastMessage {
+  text: string;
+  author: MessageAuthor;
+  at: string;
+}
+
+/** A conversation as the inbox lists it (`GET /api/v1/conversations`, CONTRACT.md §9, §12). */
 export interface ConversationSummary {
   id: string;
-  customer: string;
+  channel: 'whatsapp';
   channel_id: string;
-  state: 'active' | 'handed_off';
+  /** The customer's number (E.164) or business-scoped user id. */
+  customer: string;
+  /** The lead's name when the agent learnt it, else the customer's WhatsApp profile name, else null. */
+  contact_name: string | null;
+  state: ConversationState;
+  /** The team member (`usr_…`) it is assigned to, or null. */
+  assignee: string | null;
+  /** Customer messages since a member last opened or answered it (counted while a person answers: since the handoff). */
+  unread: number;
+  last_message: LastMessage | null;
+  /** The customer's last message + 24 h: after it, only a template may be sent (CONTRACT.md §4). */
+  window_expires_at: string;
   started_at: string;
+  /** When the customer last wrote. */
   last_message_at: string;
 }
 
 export interface ConversationTurnRecord {
   message_id: string;
-  role: 'customer' | 'agent';
+  /** `agent` for the bot; `member` for a person's reply (a member's or a program's, see `author`). */
+  role: 'customer' | 'agent' | 'member';
+  author: MessageAuthor;
   text: string;
   at: string;
 }
 
-/** `GET /api/v1/conversations/{id}`: the conversation with its remembered messages, oldest first. */
+/** An internal note on a conversation: never sent to the customer. */
+export interface ConversationNoteRecord {
+  id: string;
+  conversation_id: string;
+  text: string;
+  author: InboxActor;
+  at: string;
+}
+
+/**
+ * `GET /api/v1/conversations/{id}`: the conversation with its whole thread, oldest first, and its internal notes as a
+ * separate list, oldest first (merge them by `at` to interleave).
+ */
 export interface ConversationRecord extends ConversationSummary {
   messages: ConversationTurnRecord[];
+  notes: ConversationNoteRecord[];
+}
+
+/** `GET /api/v1/conversations` filters, resolved by the gateway (`assignee=me` becomes the member's id). */
+export interface ConversationFilter {
+  state: ConversationState | null;
+  /** A member id, `none` (unassigned), or null (anyone). */
+  assignee: string | null;
+  /** A channel id (`chn_…`) or a channel kind (`whatsapp`), or null. */
+  channel: string | null;
+  /** Searched in the contact's name and number and the last message's text. */
+  q: string | null;
+}
+
+/** `PATCH /api/v1/conversations/{id}`: take over (`handed_off`), give back (`active`), close; assign or unassign. */
+export interface ConversationChange {
+  state?: ConversationState;
+  assignee?: string | null;
 }
 
 /** responder-service's request-reply patterns. */
@@ -51,9 +113,14 @@ export interface ResponderRpc {
     request: TenantScoped & { agent: string; message: string; from: string | null };
     response: AgentTestResult;
   };
-  'conversations.list': { service: 'responder'; request: TenantScoped & ListQuery; response: Page<ConversationSummary> };
-  'conversations.get': { service: 'responder'; request: TenantScoped & { id: string }; response: ConversationRecord };
+  'conversations.list': { service: 'responder'; request: TenantScoped & ListQuery & Partial<ConversationFilter>; response: Page<ConversationSummary> };
+  /** `reader`: the member opening it, whose opening marks it read (null: a program reads it, nothing changes). */
+  'conversations.get': { service: 'responder'; request: TenantScoped & { id: string; reader?: string | null }; response: ConversationRecord };
   'conversations.release': { service: 'responder'; request: TenantScoped & { id: string }; response: ConversationSummary };
+  'conversations.update': { service: 'responder'; request: TenantScoped & { id: string; change: ConversationChange; actor: InboxActor }; response: ConversationSummary };
+  /** A person's reply, sent through message.outbound; answers the stored message. */
+  'conversations.reply': { service: 'responder'; request: TenantScoped & { id: string; message: string; actor: InboxActor }; response: ConversationTurnRecord };
+  'conversations.note': { service: 'responder'; request: TenantScoped & { id: string; text: string; actor: InboxActor }; response: ConversationNoteRecord };
   'leads.list': { service: 'responder'; request: TenantScoped & ListQuery; response: Page<LeadRecord> };
   'appointments.list': { service: 'responder'; request: TenantScoped & ListQuery; response: Page<AppointmentRecord> };
 }

@@ -1,0 +1,31 @@
+import { CONVERSATION_STATES, MEMBER_ID_PATTERN, SUPPORTED_CHANNELS, type ConversationState } from '@parley/contracts';
+import { IsIn, IsOptional, IsString, Length, Matches } from 'class-validator';
+import { ListQueryDto } from '../http/list-query.dto';
+
+const ASSIGNEE_RULE = 'assignee must be a team member id (usr_…), me or none';
+const CHANNEL_RULE = `channel must be a channel id (chn_…) or one of: ${SUPPORTED_CHANNELS.join(', ')}`;
+
+/** `GET /api/v1/conversations?state=&assignee=&channel=&q=&limit=&cursor=`: the inbox (CONTRACT.md §12). */
+export class ConversationListQueryDto extends ListQueryDto {
+  @IsOptional()
+  @IsIn(CONVERSATION_STATES, { message: `state must be one of: ${CONVERSATION_STATES.join(', ')}` })
+  state?: ConversationState;
+
+  /** A member id, `me` (the signed-in member) or `none` (unassigned). */
+  @IsOptional()
+  @IsString({ message: ASSIGNEE_RULE })
+  @Matches(new RegExp(`^(me|none|${MEMBER_ID_PATTERN.source.slice(1, -1)})$`), { message: ASSIGNEE_RULE })
+  assignee?: string;
+
+  /** A channel id, or a channel kind. */
+  @IsOptional()
+  @IsString({ message: CHANNEL_RULE })
+  @Matches(new RegExp(`^(chn_[0-9A-HJKMNP-TV-Z]{26}|${SUPPORTED_CHANNELS.join('|')})$`), { message: CHANNEL_RULE })
+  channel?: string;
+
+  /** Searched (case-insensitively) in the contact's name and number and the last message's text. */
+  @IsOptional()
+  @IsString()
+  @Length(1, 200, { message: 'q must be 1 to 200 characters' })
+  q?: string;
+}

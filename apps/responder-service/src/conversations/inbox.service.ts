@@ -1,0 +1,168 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import {
+  Headers,
+  ProblemTypes,
+  Topics,
+  conversationKey,
+  newId,
+  problem,
+  type ConversationChange,
+  type ConversationNoteRecord,
+  type ConversationRecord,
+  type ConversationSummary,
+  type ConversationTurnRecord,
+  type InboxActor,
+  type MessageAuthor,
+  type MessageOutboundData,
+} from '@parley/contracts';
+import { EventPublisher } from '@parley/kafka';
+import { ProblemException } from '@parley/service-kit';
+import { DataSource, type EntityManager } from 'typeorm';
+import type { StoredEvent } from '../replies/processed-message.entity';
+import type { SkillState } from '../replies/reply-engine';
+import { ConversationEntity, ConversationMessageEntity, ConversationNoteEntity } from './conversation.entity';
+import { ConversationsService, toNoteRecord } from './conversations.service';
+import { InboxLinks, SERVICE_WINDOW_MS, conversationUpdatedEvent, handoffEvent, toSummary } from './inbox-events';
+
+const PUBLISH_TIMEOUT_MS = 10_000;
+
+/** What one inbox action changed: the conversation's next columns and the events announcing it. */
+interface Applied<T> {
+  changes: Partial<ConversationEntity>;
+  events: StoredEvent[];
+  result: T;
+}
+
+/**
+ * What people do in the inbox (CONTRACT.md §12): open a conversation (marks it read), take it over, give it back,
+ * close it, assign it, reply as a person, add a note. Each runs under the conversation's lock, so it never interleaves
+ * with the agent's reply to the same customer, and publishes its events before committing: an action answered is
+ * announced (and a reply queued for sending), and one whose events cannot be published changes nothing.
+ */
+@Injectable()
+export class InboxService {
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly conversations: ConversationsService,
+    private readonly publisher: EventPublisher,
+    private readonly links: InboxLinks,
+  ) {}
+
+  /** The conversation with its thread; a member (`reader`) opening it reads its unread messages. */
+  async open(tenantId: string, id: string, reader: string | null): Promise<ConversationRecord> {
+    let conversation = await this.conversations.find(this.db.manager, tenantId, id);
+    if (reader && conversation.unread > 0) {
+      conversation = await this.act(tenantId, id, (c) => {
+        const read = { ...c, unread: 0 };
+        return { changes: { unread: 0 }, events: [conversationUpdatedEvent(tenantId, read, 'read', new Date())], result: read };
+      });
+    }
+    return { ...toSummary(conversation), ...(await this.conversations.thread(this.db.manager, tenantId, id)) };
+  }
+
+  /** Take over (`handed_off`), give back (`active`), close; assign or unassign. */
+  update(tenantId: string, id: string, change: ConversationChange): Promise<ConversationSummary> {
+    return this.act(tenantId, id, (c) => {
+      const now = new Date();
+      const changes: Partial<ConversationEntity> = {};
+      if (change.assignee !== undefined && change.assignee !== c.assignee) changes.assignee = change.assignee;
+      if (change.state !== undefined && change.state !== c.state) {
+        changes.state = change.state;
+        if (change.state === 'active') changes.skillState = givenBack(c.skillState);
+      }
+      const next = { ...c, ...changes };
+      const events: StoredEvent[] = [];
+      if (changes.state === 'handed_off') events.push(handoffEvent(tenantId, next, this.links, { agent: null, reason: 'member_took_over', at: now }));
+      if (changes.state !== undefined || changes.assignee !== undefined) {
+        events.push(conversationUpdatedEvent(tenantId, next, changes.state !== undefined ? 'state' : 'assignee', now));
+      }
+      return { changes, events, result: toSummary(next) };
+    });
+  }
+
+  /** `POST …/release`: the agent answers again (= update to `active`). */
+  release(tenantId: string, id: string): Promise<ConversationSummary> {
+    return this.update(tenantId, id, { state: 'active' });
+  }
+
+  /**
+   * A person's reply: sent through `message.outbound` like any message, stored in the thread with its author. It hands
+   * an `active` conversation off (the agent falls silent) and reads the customer's messages. Refused (409) on a closed
+   * conversation and outside the customer-service window, where only a template may be sent.
+   */
+  reply(tenantId: string, id: string, text: string, actor: InboxActor): Promise<ConversationTurnRecord> {
+    return this.act(tenantId, id, async (c, tx) => {
+      const now = new Date();
+      if (c.state === 'closed') {
+        throw new ProblemException(problem(409, ProblemTypes.conflict, 'Conversation Closed', `Conversation "${id}" is closed; reopen it (PATCH state) to reply.`));
+      }
+      const windowEnds = c.lastMessageAt.getTime() + SERVICE_WINDOW_MS;
+      if (now.getTime() > windowEnds) {
+        throw new ProblemException(
+          problem(
+            409,
+            ProblemTypes.windowClosed,
+            'Customer Service Window Closed',
+            `The customer last wrote more than 24 hours ago (the window closed at ${new Date(windowEnds).toISOString()}): only a template can be sent now (POST /v1/send with template).`,
+          ),
+        );
+      }
+      const author: MessageAuthor = actor;
+      const messageId = newId('msg');
+      await tx.getRepository(ConversationMessageEntity).insert({ conversationId: c.id, tenantId, messageId, role: 'member', author, text, at: now });
+      const changes: Partial<ConversationEntity> = { unread: 0, lastMessage: { text, author, at: now.toISOString() } };
+      if (c.state === 'active') changes.state = 'handed_off';
+      const next = { ...c, ...changes };
+      const outbound: MessageOutboundData = {
+        message_id: messageId,
+        channel: 'whatsapp',
+        channel_id: c.channelId,
+        from: c.businessNumber,
+        to: c.customer,
+        content: { type: 'text', text },
+        origin: 'api',
+        author: actor,
+        accepted_at: now.toISOString(),
+      };
+      const events: StoredEvent[] = [
+        { topic: Topics.MessageOutbound, key: conversationKey(tenantId, c.customer), value: EventPublisher.envelope(Topics.MessageOutbound, tenantId, outbound) },
+        conversationUpdatedEvent(tenantId, next, 'message', now),
+      ];
+      if (changes.state === 'handed_off') events.push(handoffEvent(tenantId, next, this.links, { agent: null, reason: 'member_replied', at: now }));
+      return { changes, events, result: { message_id: messageId, role: 'member' as const, author, text, at: now.toISOString() } };
+    });
+  }
+
+  /** An internal note: stored beside the thread, never sent to the customer. */
+  note(tenantId: string, id: string, text: string, actor: InboxActor): Promise<ConversationNoteRecord> {
+    return this.act(tenantId, id, async (c, tx) => {
+      const note: ConversationNoteEntity = { id: newId('nte'), tenantId, conversationId: c.id, text, author: actor, at: new Date() };
+      await tx.getRepository(ConversationNoteEntity).insert(note);
+      return { changes: {}, events: [conversationUpdatedEvent(tenantId, c, 'note', note.at)], result: toNoteRecord(note) };
+    });
+  }
+
+  /** Runs an action under the conversation's lock: writes its changes, publishes its events, then commits. */
+  private act<T>(tenantId: string, id: string, action: (c: ConversationEntity, tx: EntityManager) => Applied<T> | Promise<Applied<T>>): Promise<T> {
+    return this.db.transaction(async (tx) => {
+      const conversation = await this.conversations.findLocked(tx, tenantId, id);
+      const { changes, events, result } = await action(conversation, tx);
+      if (Object.keys(changes).length > 0) await tx.getRepository(ConversationEntity).update({ id, tenantId }, changes);
+      if (events.length > 0) {
+        await this.publisher.publish(
+          events.map((e) => ({ topic: e.topic, key: e.key, value: e.value, headers: { [Headers.EventType]: e.value.type } })),
+          { timeoutMs: PUBLISH_TIMEOUT_MS },
+        );
+      }
+      return result;
+    });
+  }
+}
+
+/** A fresh start for the skills' give-up counters when the agent answers again; what they collected stays. */
+function givenBack(state: SkillState): SkillState {
+  const next: SkillState = { ...state, humanOffered: false, unknownStreak: 0 };
+  if (next.booking) next.booking = { ...next.booking, misses: 0 };
+  return next;
+}

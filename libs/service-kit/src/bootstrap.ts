@@ -14,7 +14,7 @@ import { answerClientError } from './http/client-errors';
 import { DEFAULT_HTTP_TIMEOUTS, applyHttpTimeouts } from './http/http-timeouts';
 import { ProblemFilter, sendProblem } from './http/problem.filter';
 import { ProblemValidationPipe } from './http/validation';
-import { requestScope } from './logging/logging';
+import { logCompletedRequest, requestScope } from './logging/logging';
 
 export const ONE_MIB = 1024 * 1024;
 
@@ -108,17 +108,14 @@ export async function createServiceApp(module: Type<unknown>, options: Bootstrap
   }
   // Slow clients are cut off even where the config is not at hand (tests); startServiceApp applies the configured ones.
   applyHttpTimeouts(fastify.server, DEFAULT_HTTP_TIMEOUTS);
-  // Make the id fastify chose visible to the logger and echo it back on every answer.
-  fastify.addHook('onRequest', (request, _reply, done) => {
-    request.raw.headers['x-request-id'] = String(request.id);
-    done();
-  });
+  // Echo the request id (the caller's `x-request-id`, else a fresh one) on every answer.
   fastify.addHook('onSend', (request, reply, _payload, done) => {
     void reply.header('x-request-id', String(request.id));
     done();
   });
   fastify.addHook('onResponse', (request, reply, done) => {
     httpDuration.observe({ method: request.method, route: request.routeOptions.url ?? 'unmatched', status: String(reply.statusCode) }, reply.elapsedTime / 1000);
+    logCompletedRequest(request, reply);
     done();
   });
   if (options.bodyLimits?.length) {

@@ -56,7 +56,8 @@ export class Platform extends ToolsPlatform {
       // A service that exits ends the measurement rather than being restarted under it.
       restart: false,
       detached: false,
-      env: { SANDBOX_STATUS_CALLBACKS: String(statusCallbacks) },
+      // At `info`, as `npm start` and production run them: what a service logs per request or event is part of its cost.
+      env: { SANDBOX_STATUS_CALLBACKS: String(statusCallbacks), LOG_LEVEL: 'info' },
     });
   }
 

@@ -79,7 +79,7 @@ export class SendService {
         timeoutMs: ACCEPT_TIMEOUT_MS,
       });
     } catch (err) {
-      this.logger.warn(`send ${messageId} not accepted by the broker: ${String(err)}`);
+      this.logger.warn(`send ${messageId} (request ${requestId}) not accepted by the broker: ${String(err)}`);
       throw new ProblemException(
         problem(503, ProblemTypes.unavailable, 'Service Unavailable', 'The message could not be queued right now and was not sent; retry shortly.'),
         { 'retry-after': '5' },

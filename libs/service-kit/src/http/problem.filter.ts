@@ -66,7 +66,7 @@ function fastifyDetail(exception: unknown): string {
 
 export function sendProblem(reply: FastifyReply, request: FastifyRequest, exception: unknown, logger: Logger): void {
   const { problem: p, headers, unexpected } = toProblem(exception);
-  if (unexpected) logger.error(`unexpected error on ${request.method} ${loggableUrl(request.url)}`, exception instanceof Error ? exception.stack : String(exception));
+  if (unexpected) logger.error(`unexpected error on ${request.method} ${loggableUrl(request.url)} (request ${String(request.id)})`, exception instanceof Error ? exception.stack : String(exception));
   // Malformed JSON arrives as fastify's own 400: give it its own stable type.
   const body =
     (exception as { code?: string })?.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || (exception as { code?: string })?.code === 'FST_ERR_CTP_EMPTY_JSON_BODY'

@@ -46,6 +46,9 @@ export class ProblemValidationPipe extends ValidationPipe {
   }
 
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    // A custom parameter (the tenant, the request id, a header) is never validated (as ValidationPipe itself decides,
+    // validateCustomDecorators being off): answered at once, on every parameter of every request.
+    if (metadata.type === 'custom') return value;
     const typedBody = metadata.type === 'body' && !!metadata.metatype && this.toValidate(metadata);
     if (typedBody && (typeof value !== 'object' || value === null || Array.isArray(value))) {
       throw new ProblemException(problem(400, ProblemTypes.validation, 'Invalid request', 'The request body must be a JSON object.'));

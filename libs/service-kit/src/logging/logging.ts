@@ -1,9 +1,7 @@
-import { RequestMethod } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Params } from 'nestjs-pino';
 import { PinoLogger } from 'nestjs-pino';
 import { Store, storage } from 'nestjs-pino/storage';
-import type { IncomingMessage } from 'node:http';
-import { randomUUID } from 'node:crypto';
 import { loggableUrl } from './secret-shapes';
 
 /** Fields never written to logs: credentials, signatures, and customers' phone numbers. */
@@ -24,8 +22,10 @@ export const REDACTED_PATHS = [
 ];
 
 /**
- * nestjs-pino settings: JSON logs, request id from `x-request-id`, secrets and numbers redacted, health quiet, 2xx/3xx
- * completions at debug.
+ * nestjs-pino settings: JSON logs at `level`, secrets and numbers redacted. No per-request middleware (`forRoutes: []`):
+ * pino-http made a child logger per request, serialised its bindings and ran the rest of the request inside an
+ * AsyncLocalStorage scope, a measurable share of every hot route's CPU (issue 19). Requests are logged by
+ * `logCompletedRequest` instead, from the Fastify hook that already runs for each answer.
  */
 export function loggerParams(service: string, level: string): Params {
   return {
@@ -33,22 +33,36 @@ export function loggerParams(service: string, level: string): Params {
       level,
       base: { service },
       redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
-      genReqId: (req: IncomingMessage) => (req.headers['x-request-id'] as string | undefined) ?? randomUUID(),
-      customAttributeKeys: { reqId: 'request_id' },
-      // A line per successful request costs hot paths more than it tells; failures stay at info and error.
-      customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'info' : 'debug'),
+      // pino-http wraps these: `req` receives its request mapping, `res` its response mapping (statusCode once sent).
       serializers: {
         req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, url: loggableUrl(req.url) }),
         res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
       },
       transport: undefined,
     },
-    exclude: [
-      { method: RequestMethod.GET, path: 'health' },
-      { method: RequestMethod.GET, path: 'health/ready' },
-      { method: RequestMethod.GET, path: 'metrics' },
-    ],
+    forRoutes: [],
   };
+}
+
+/** Routes polled by orchestrators and scrapers: never logged, whatever they answer. */
+const QUIET_ROUTES = new Set(['GET /health', 'GET /health/ready', 'GET /metrics']);
+
+/**
+ * One line per answered request: a failure at `info` (4xx) or `error` (5xx), a success only at `debug` (a line per
+ * successful request costs hot paths more than it tells). Same shape as pino-http's: `req` (id, method, URL without
+ * secrets), `res.statusCode`, `responseTime` (ms), "request completed". Nothing is built when the level is off.
+ */
+export function logCompletedRequest(request: FastifyRequest, reply: FastifyReply): void {
+  const status = reply.statusCode;
+  const level = status >= 500 ? 'error' : status >= 400 ? 'info' : 'debug';
+  const root = PinoLogger.root;
+  if (!root?.isLevelEnabled(level)) return;
+  const url = request.routeOptions.url;
+  if (url !== undefined && QUIET_ROUTES.has(`${request.method} ${url}`)) return;
+  root[level](
+    { req: { id: String(request.id), method: request.method, url: request.url }, res: reply.raw, responseTime: Math.round(reply.elapsedTime) },
+    'request completed',
+  );
 }
 
 /** Runs a Kafka message's handling with a logger bound to its request id, like an HTTP request's. */

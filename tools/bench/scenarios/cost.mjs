@@ -140,7 +140,7 @@ export async function costScenario({ platform, seconds, rate, idleSeconds, log }
     ...(idleRate(idle.machine) > BUSY_MACHINE_MS_PER_S
       ? [`- **the machine was busy with other work** (${round(idleRate(idle.machine) / 10, 0)}% of one core with our stack idle, on ${os.cpus().length} cores): the machine-wide figure is unreliable; read the sum over our processes.`]
       : []),
-    `- per process, CPU ms per message over idle: ${names.map((name) => `${name} ${perMessage[name]}`).join(', ')}; ours summed from the processes (services without the sandbox, Kafka, PostgreSQL, Redis): ${round(measured, 2)}.`,
+    `- per process, CPU ms per message over idle (and in all, idle included): ${names.map((name) => `${name} ${perMessage[name]} (${round(used.groups[name] / n, 2)})`).join(', ')}; ours summed from the processes (services without the sandbox, Kafka, PostgreSQL, Redis): ${round(measured, 2)}.`,
     `- idle: the stack (five services, sandbox apart) ${stackIdle}% of one core (target ≤ 10); each: ${names.filter((name) => platform.pids()[name]).map((name) => `${name} ${idlePercent(name)}%`).join(', ')}; Kafka ${idlePercent('kafka')}%, PostgreSQL backends ${idlePercent('postgres backends')}% (shared processes ${idlePercent('postgres shared')}%, other databases included), Redis ${idlePercent('redis')}%.`,
     `- RSS under this load (peak MB): ${Object.entries(rss).map(([app, mb]) => `${app} ${mb}`).join(', ')}.`,
   ];

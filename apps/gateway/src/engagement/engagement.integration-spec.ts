@@ -25,7 +25,7 @@ describe('gateway: conversations, leads and appointments routes', () => {
     await gw?.close();
   });
 
-  const call = (method: string, path: string) => gw.request(method, `/api/v1${path}`, { token: account.api_key });
+  const call = (method: string, path: string, body?: unknown) => gw.request(method, `/api/v1${path}`, { token: account.api_key, body });
 
   it('refuses bad list queries and impossible ids itself, without a call', async () => {
     const started = Date.now();
@@ -33,16 +33,37 @@ describe('gateway: conversations, leads and appointments routes', () => {
       const answer = await call('GET', path);
       expect({ path, status: answer.status, fields: [...new Set(answer.body.errors.map((e: { field: string }) => e.field))] }).toEqual({ path, status: 400, fields: ['limit'] });
     }
-    for (const [method, path] of [
+    for (const [method, path, body] of [
       ['GET', '/conversations/nope'],
       ['GET', `/conversations/${newId('led')}`],
       ['POST', '/conversations/nope/release'],
-    ]) {
-      const answer = await call(method, path);
+      ['PATCH', '/conversations/nope', { state: 'closed' }],
+      ['POST', `/conversations/${newId('led')}/messages`, { message: 'hi' }],
+      ['POST', '/conversations/nope/notes', { text: 'hi' }],
+    ] as [string, string, unknown?][]) {
+      const answer = await call(method, path, body);
       expect({ path, status: answer.status }).toEqual({ path, status: 404 });
       expect(answer.headers.get('content-type')).toMatch(/application\/problem\+json/);
     }
-    expect(Date.now() - started).toBeLessThan(3000);
+    // The inbox's filters and bodies (CONTRACT.md §12).
+    for (const [method, path, body, field] of [
+      ['GET', '/conversations?state=open', undefined, 'state'],
+      ['GET', '/conversations?assignee=bob', undefined, 'assignee'],
+      ['GET', '/conversations?assignee=me', undefined, 'assignee'], // an API key is no team member
+      ['GET', '/conversations?channel=sms', undefined, 'channel'],
+      ['GET', `/conversations?q=${'x'.repeat(201)}`, undefined, 'q'],
+      ['PATCH', `/conversations/${conversationId}`, {}, 'state'],
+      ['PATCH', `/conversations/${conversationId}`, { state: 'archived' }, 'state'],
+      ['PATCH', `/conversations/${conversationId}`, { assignee: 'key_01JD8Z9D1B2C3D4E5F6G7H8J9K' }, 'assignee'],
+      ['PATCH', `/conversations/${conversationId}`, { state: 'closed', mood: 'calm' }, 'mood'],
+      ['POST', `/conversations/${conversationId}/messages`, { message: '' }, 'message'],
+      ['POST', `/conversations/${conversationId}/messages`, {}, 'message'],
+      ['POST', `/conversations/${conversationId}/notes`, { text: 'x'.repeat(4097) }, 'text'],
+    ] as const) {
+      const answer = await call(method, path, body);
+      expect({ path, body, status: answer.status, fields: [...new Set(answer.body.errors?.map((e: { field: string }) => e.field))] }).toEqual({ path, body, status: 400, fields: [field] });
+    }
+    expect(Date.now() - started).toBeLessThan(5000);
     expect(requests.messages).toEqual([]);
   });
 
@@ -52,20 +73,27 @@ describe('gateway: conversations, leads and appointments routes', () => {
 
   it('forwards each route to responder-service as its pattern with the caller tenant, and answers 503 when nobody replies', async () => {
     const answers = await Promise.all([
-      call('GET', '/conversations?limit=10'),
+      call('GET', '/conversations?limit=10&state=handed_off&assignee=none&channel=whatsapp&q=Maria'),
       call('GET', `/conversations/${conversationId}`),
       call('POST', `/conversations/${conversationId}/release`),
+      call('PATCH', `/conversations/${conversationId}`, { state: 'handed_off', assignee: 'usr_01JD8Z9D1B2C3D4E5F6G7H8J9K' }),
+      call('POST', `/conversations/${conversationId}/messages`, { message: 'Hi, Tom here.' }),
+      call('POST', `/conversations/${conversationId}/notes`, { text: 'VIP' }),
       call('GET', '/leads?cursor=led_X'),
       call('GET', '/appointments'),
     ]);
-    expect(answers.map((a) => a.status)).toEqual([503, 503, 503, 503, 503]);
-    await pollUntil(() => requests.messages.length >= 5, { description: 'five requests on the responder-service topic' });
+    expect(answers.map((a) => a.status)).toEqual([503, 503, 503, 503, 503, 503, 503, 503]);
+    await pollUntil(() => requests.messages.length >= 8, { description: 'eight requests on the responder-service topic' });
     const byPattern = Object.fromEntries(requests.messages.map((m) => [m.headers[Headers.RpcPattern], m.value]));
     const tenant_id = account.tenant_id;
     expect(byPattern).toEqual({
-      'conversations.list': { tenant_id, limit: 10, cursor: null },
-      'conversations.get': { tenant_id, id: conversationId },
+      'conversations.list': { tenant_id, limit: 10, cursor: null, state: 'handed_off', assignee: 'none', channel: 'whatsapp', q: 'Maria' },
+      // With an API key no member reads it (only a member's opening marks it read) or acts (`api`).
+      'conversations.get': { tenant_id, id: conversationId, reader: null },
       'conversations.release': { tenant_id, id: conversationId },
+      'conversations.update': { tenant_id, id: conversationId, change: { state: 'handed_off', assignee: 'usr_01JD8Z9D1B2C3D4E5F6G7H8J9K' }, actor: { type: 'api' } },
+      'conversations.reply': { tenant_id, id: conversationId, message: 'Hi, Tom here.', actor: { type: 'api' } },
+      'conversations.note': { tenant_id, id: conversationId, text: 'VIP', actor: { type: 'api' } },
       'leads.list': { tenant_id, limit: 50, cursor: 'led_X' },
       'appointments.list': { tenant_id, limit: 50, cursor: null },
     });

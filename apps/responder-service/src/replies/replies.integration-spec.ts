@@ -236,7 +236,7 @@ describe('responder-service: replies to message.inbound over Kafka and PostgreSQ
     expect(conversations).toEqual([{ state: 'active' }, { state: 'active' }]);
   });
 
-  it(`remembers only the last ${CONVERSATION_MEMORY} turns of a conversation`, async () => {
+  it(`keeps the whole thread of a conversation (replies read its last ${CONVERSATION_MEMORY} turns)`, async () => {
     const tenant = 'ten_memory';
     const customer = phoneNumber();
     // No skills: every message gets a plain acknowledgement (an FAQ agent would hand these unanswerable ones to a person).
@@ -250,10 +250,10 @@ describe('responder-service: replies to message.inbound over Kafka and PostgreSQ
         WHERE c.tenant_id = $1 AND c.customer = $2 ORDER BY m.id`,
       [tenant, customer],
     );
-    expect(rows).toHaveLength(CONVERSATION_MEMORY);
+    expect(rows).toHaveLength(events.length * 2);
     expect(rows[rows.length - 2]).toEqual({ message_id: events[events.length - 1].data.message_id, role: 'customer' });
     expect(rows[rows.length - 1].role).toBe('agent');
-    // Pruned turns do not make the agent greet again.
+    // Turns beyond the memory do not make the agent greet again.
     const greeted = received.messages.filter((m) => events.some((e) => e.data.message_id === m.value.data.message_id) && m.value.data.agent_response?.startsWith('Hello from support!'));
     expect(greeted).toHaveLength(1);
   });

@@ -78,6 +78,8 @@ describe('responder-service: the skills engine in conversations over Kafka', () 
       agent: 'bakery',
       reason: 'customer_asked_for_human',
       at: expect.any(String),
+      dashboard_url: `http://127.0.0.1:3000/dashboard/inbox/${conversationId}`,
+      contact_name: null,
     });
 
     // Handed off: the message is reported, the agent stays silent.

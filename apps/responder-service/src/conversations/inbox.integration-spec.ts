@@ -1,0 +1,171 @@
+import { ProblemTypes, Topics, type ConversationUpdatedEvent, type MessageInboundEvent } from '@parley/contracts';
+import type { TopicProbe } from '@parley/kafka';
+import { pollUntil } from '@parley/testing';
+import { BUSINESS, ResponderHarness, agentRecord, inboundEvent, phoneNumber, type ResponderOutputs } from '../test/responder-harness';
+
+const MEMBER = 'usr_01JD8Z9D1B2C3D4E5F6G7H8J9K';
+const OTHER_MEMBER = 'usr_01JD8Z9D1B2C3D4E5F6G7H8J9M';
+
+/** The inbox (CONTRACT.md §12) over real Kafka and PostgreSQL: handoff, unread, a person's replies, notes, filters. */
+describe('responder-service: the inbox', () => {
+  let h: ResponderHarness;
+  let out: ResponderOutputs;
+  let updates: TopicProbe<ConversationUpdatedEvent>;
+
+  beforeAll(async () => {
+    h = await ResponderHarness.start('inbox');
+    out = await h.probeOutputs();
+    updates = await h.kafka.probe<ConversationUpdatedEvent>(Topics.ConversationUpdated);
+  });
+
+  afterAll(async () => {
+    await updates?.stop();
+    await h?.close();
+  });
+
+  const rpc = () => h.kafka.rpc;
+  const receivedFor = (id: string) => out.received.messages.find((m) => m.value.data.message_id === id);
+
+  /** One customer message; the agent's answer as message.received reports it (null: silent). */
+  async function say(tenant: string, customer: string, text: string, extra: Partial<MessageInboundEvent['data']> = {}): Promise<string | null> {
+    const event = inboundEvent(tenant, { from: customer, to: BUSINESS, text, ...extra });
+    await h.deliverInbound(event);
+    const got = await pollUntil(() => receivedFor(event.data.message_id), { description: `message.received of "${text}"` });
+    return got.value.data.agent_response;
+  }
+
+  async function conversationOf(tenant: string, customer: string): Promise<string> {
+    const rows: { id: string }[] = await h.sql.query('SELECT id FROM conversations WHERE tenant_id = $1 AND customer = $2 ORDER BY id DESC', [tenant, customer]);
+    return rows[0].id;
+  }
+
+  it('hands off once when the customer asks for a person: told once, silent after, unread counted, conversation.handoff with the inbox link', async () => {
+    const tenant = 'ten_inbox_handoff';
+    const customer = phoneNumber();
+    await h.announceAgent(tenant, agentRecord('support'));
+
+    expect(await say(tenant, customer, 'I want to talk to a person please', { contact_name: 'Maria WhatsApp' })).toContain('passing you to a member of our team');
+    const id = await conversationOf(tenant, customer);
+    expect(await say(tenant, customer, 'hello?')).toBeNull();
+    expect(await say(tenant, customer, 'I want to speak to a human!')).toBeNull();
+
+    const record = await rpc().request('conversations.get', { tenant_id: tenant, id, reader: null });
+    expect(record).toMatchObject({ state: 'handed_off', unread: 3, contact_name: 'Maria WhatsApp', customer, channel: 'whatsapp', assignee: null });
+    expect(record.last_message).toMatchObject({ text: 'I want to speak to a human!', author: { type: 'customer' } });
+    expect(Date.parse(record.window_expires_at) - Date.parse(record.last_message_at)).toBe(24 * 60 * 60 * 1000);
+    expect(record.messages.map((m) => m.author)).toEqual([{ type: 'customer' }, { type: 'agent', name: 'support' }, { type: 'customer' }, { type: 'customer' }]);
+    // The customer was told once: one reply in the whole conversation.
+    expect(out.outbound.messages.filter((m) => m.value.data.to === customer)).toHaveLength(1);
+
+    const handoffs = out.handoffs.messages.filter((m) => m.value.data.conversation_id === id);
+    expect(handoffs).toHaveLength(1);
+    expect(handoffs[0].value.data).toMatchObject({ reason: 'customer_asked_for_human', dashboard_url: `http://127.0.0.1:3000/dashboard/inbox/${id}`, contact_name: 'Maria WhatsApp' });
+
+    // The dashboards heard of each message, the latest with the unread count.
+    await pollUntil(() => updates.messages.some((m) => m.value.data.conversation.id === id && m.value.data.conversation.unread === 3), {
+      description: 'conversation.updated with unread 3',
+    });
+
+    // A program reading it leaves it unread; a member opening it reads it.
+    expect((await rpc().request('conversations.get', { tenant_id: tenant, id, reader: null })).unread).toBe(3);
+    expect((await rpc().request('conversations.get', { tenant_id: tenant, id, reader: MEMBER })).unread).toBe(0);
+    await pollUntil(() => updates.messages.some((m) => m.value.data.conversation.id === id && m.value.data.change === 'read'), { description: 'conversation.updated read' });
+    expect(await say(tenant, customer, 'still there?')).toBeNull();
+    expect((await rpc().request('conversations.get', { tenant_id: tenant, id, reader: null })).unread).toBe(1);
+  });
+
+  it('a member replies through message.outbound, notes never reach the customer, give back lets the agent answer again', async () => {
+    const tenant = 'ten_inbox_reply';
+    const customer = phoneNumber();
+    await h.announceAgent(tenant, agentRecord('support', { faqs: [{ question: 'What are your opening hours?', answer: 'We open at 8:00.' }] }));
+    expect(await say(tenant, customer, 'what are your opening hours?')).toContain('We open at 8:00.');
+    const id = await conversationOf(tenant, customer);
+
+    const note = await rpc().request('conversations.note', { tenant_id: tenant, id, text: 'VIP, be nice', actor: { type: 'member', id: MEMBER } });
+    expect(note).toMatchObject({ id: expect.stringMatching(/^nte_/), conversation_id: id, text: 'VIP, be nice', author: { type: 'member', id: MEMBER } });
+
+    // Replying to an active conversation hands it off.
+    const reply = await rpc().request('conversations.reply', { tenant_id: tenant, id, message: 'Hi, Tom here from the shop.', actor: { type: 'member', id: MEMBER } });
+    expect(reply).toMatchObject({ role: 'member', author: { type: 'member', id: MEMBER }, text: 'Hi, Tom here from the shop.' });
+    const sent = await pollUntil(() => out.outbound.messages.find((m) => m.value.data.message_id === reply.message_id), { description: 'the member reply on message.outbound' });
+    expect(sent.value.data).toMatchObject({ to: customer, from: BUSINESS, content: { type: 'text', text: 'Hi, Tom here from the shop.' }, author: { type: 'member', id: MEMBER } });
+    expect(out.outbound.messages.filter((m) => m.value.data.to === customer).map((m) => m.value.data.content)).not.toContainEqual(expect.objectContaining({ text: 'VIP, be nice' }));
+    const handoff = await pollUntil(() => out.handoffs.messages.find((m) => m.value.data.conversation_id === id), { description: 'conversation.handoff' });
+    expect(handoff.value.data.reason).toBe('member_replied');
+
+    expect(await say(tenant, customer, 'thanks Tom, what about Sunday?')).toBeNull();
+    const thread = await rpc().request('conversations.get', { tenant_id: tenant, id, reader: MEMBER });
+    expect(thread.messages.map((m) => [m.role, m.author])).toEqual([
+      ['customer', { type: 'customer' }],
+      ['agent', { type: 'agent', name: 'support' }],
+      ['member', { type: 'member', id: MEMBER }],
+      ['customer', { type: 'customer' }],
+    ]);
+    expect(thread.notes.map((n) => n.text)).toEqual(['VIP, be nice']);
+
+    // Assign, then give back: the agent answers the next message.
+    expect(await rpc().request('conversations.update', { tenant_id: tenant, id, change: { assignee: OTHER_MEMBER }, actor: { type: 'api' } })).toMatchObject({ assignee: OTHER_MEMBER, state: 'handed_off' });
+    expect(await rpc().request('conversations.update', { tenant_id: tenant, id, change: { state: 'active' }, actor: { type: 'api' } })).toMatchObject({ state: 'active' });
+    expect(await say(tenant, customer, 'what are your opening hours?')).toContain('We open at 8:00.');
+
+    // Take over by PATCH: a handoff event, and the agent is silent again.
+    await rpc().request('conversations.update', { tenant_id: tenant, id, change: { state: 'handed_off' }, actor: { type: 'member', id: MEMBER } });
+    await pollUntil(() => out.handoffs.messages.some((m) => m.value.data.conversation_id === id && m.value.data.reason === 'member_took_over'), { description: 'take-over handoff' });
+    expect(await say(tenant, customer, 'what are your opening hours?')).toBeNull();
+  });
+
+  it('close: the next customer message starts a new conversation; a reply to a closed one or outside the 24 h window is refused', async () => {
+    const tenant = 'ten_inbox_close';
+    const customer = phoneNumber();
+    await h.announceAgent(tenant, agentRecord('support'));
+    await say(tenant, customer, 'hi');
+    const id = await conversationOf(tenant, customer);
+    expect(await rpc().request('conversations.update', { tenant_id: tenant, id, change: { state: 'closed' }, actor: { type: 'api' } })).toMatchObject({ state: 'closed' });
+    await expect(rpc().request('conversations.reply', { tenant_id: tenant, id, message: 'hello', actor: { type: 'api' } })).rejects.toMatchObject({ problem: { status: 409 } });
+    expect(await say(tenant, customer, 'hi again')).toContain('Hello from support!');
+    expect(await conversationOf(tenant, customer)).not.toBe(id);
+
+    const late = phoneNumber();
+    const dayAgo = new Date(Date.now() - 25 * 60 * 60 * 1000).toISOString();
+    await say(tenant, late, 'an old message', { sent_at: dayAgo, received_at: dayAgo });
+    const old = await conversationOf(tenant, late);
+    await expect(rpc().request('conversations.reply', { tenant_id: tenant, id: old, message: 'sorry for the wait', actor: { type: 'api' } })).rejects.toMatchObject({
+      problem: { status: 409, type: ProblemTypes.windowClosed },
+    });
+  });
+
+  it('lists with filters and search, and hides other tenants’ conversations', async () => {
+    const tenant = 'ten_inbox_list';
+    await h.announceAgent(tenant, agentRecord('support'));
+    const [maria, bob] = ['+14155550123', phoneNumber()];
+    await say(tenant, maria, 'I want to talk to a person', { contact_name: 'Maria Lopez' });
+    await say(tenant, bob, 'do you sell blue widgets?');
+    const [mariaId, bobId] = [await conversationOf(tenant, maria), await conversationOf(tenant, bob)];
+    await rpc().request('conversations.update', { tenant_id: tenant, id: bobId, change: { assignee: MEMBER }, actor: { type: 'api' } });
+
+    const ids = async (filter: Record<string, string>) =>
+      (await rpc().request('conversations.list', { tenant_id: tenant, limit: 50, cursor: null, ...filter })).data.map((c) => c.id);
+    expect(await ids({})).toEqual([bobId, mariaId]);
+    expect(await ids({ state: 'handed_off' })).toEqual([mariaId]);
+    expect(await ids({ assignee: MEMBER })).toEqual([bobId]);
+    expect(await ids({ assignee: 'none' })).toEqual([mariaId]);
+    expect(await ids({ q: 'maria' })).toEqual([mariaId]);
+    expect(await ids({ q: '(415) 555-0123' })).toEqual([mariaId]);
+    expect(await ids({ q: 'blue widg' })).toEqual([]); // the agent answered last: its reply is the last message
+    expect(await ids({ q: '100%' })).toEqual([]);
+    expect(await ids({ channel: 'chn_01JCHANNEL0000000000000000' })).toEqual([bobId, mariaId]);
+    expect(await ids({ channel: 'chn_01JCHANNEL0000000000000001' })).toEqual([]);
+
+    const other = { tenant_id: 'ten_inbox_other', id: mariaId };
+    expect((await rpc().request('conversations.list', { tenant_id: other.tenant_id, limit: 50, cursor: null })).data).toEqual([]);
+    for (const call of [
+      rpc().request('conversations.get', { ...other, reader: MEMBER }),
+      rpc().request('conversations.update', { ...other, change: { state: 'closed' }, actor: { type: 'api' } }),
+      rpc().request('conversations.reply', { ...other, message: 'hi', actor: { type: 'api' } }),
+      rpc().request('conversations.note', { ...other, text: 'hi', actor: { type: 'api' } }),
+    ]) {
+      await expect(call).rejects.toMatchObject({ problem: { status: 404 } });
+    }
+    expect(out.outbound.messages.filter((m) => m.value.data.to === maria)).toHaveLength(1);
+  });
+});

@@ -295,7 +295,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List conversations */
+        /**
+         * List conversations (the inbox)
+         * @description Newest first. `assignee=me` needs a signed-in team member; `q` searches the contact’s name and number and the last message’s text.
+         */
         get: operations["Conversations_list"];
         put?: never;
         post?: never;
@@ -312,10 +315,54 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a conversation with its messages */
+        /**
+         * Get a conversation with its thread and notes
+         * @description Messages oldest first, each with its `author`; internal notes as a separate list, oldest first. Opened by a signed-in team member, it is marked read (`unread` 0).
+         */
         get: operations["Conversations_get"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Take over, give back, close or assign a conversation
+         * @description `state`: `handed_off` (a person answers, the agent is silent), `active` (the agent answers again), `closed`. `assignee`: a team member id or null.
+         */
+        patch: operations["Conversations_update"];
+        trace?: never;
+    };
+    "/api/v1/conversations/{id}/messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reply to the customer as a person
+         * @description Sent like any message (`message.outbound`); stored in the thread with `author: {type: "member", id}`. Replying to an `active` conversation hands it off. More than 24 h after the customer last wrote, only a template may be sent (`POST /v1/send`): 409 `customer-service-window-closed`; a closed conversation answers 409 too.
+         */
+        post: operations["Conversations_reply"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/conversations/{id}/notes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Add an internal note (never sent to the customer) */
+        post: operations["Conversations_note"];
         delete?: never;
         options?: never;
         head?: never;
@@ -348,7 +395,7 @@ export interface paths {
         };
         /**
          * Stream the tenant’s events (server-sent events)
-         * @description The dashboard’s live updates (CONTRACT.md §8): one long-lived answer that counts as one request against the daily quota. Each event is `id: <event id>`, `event: <type>` (`message.received`, `message.status`, `lead.captured`, `lead.updated`, `appointment.booked`, `appointment.rescheduled`, `appointment.cancelled`, `conversation.handoff`) and `data: <the webhook body of that event, JSON>`, for the caller’s tenant only, from the moment the stream opens. A `: keep-alive` comment comes every 15 s; `retry:` suggests the reconnection delay. A client that stops reading is disconnected; on reconnecting it should refetch what it shows. At most 10 streams per tenant are open at once (429 beyond).
+         * @description The dashboard’s live updates (CONTRACT.md §8): one long-lived answer that counts as one request against the daily quota. Each event is `id: <event id>`, `event: <type>` (`message.received`, `message.status`, `lead.captured`, `lead.updated`, `appointment.booked`, `appointment.rescheduled`, `appointment.cancelled`, `conversation.handoff`, `conversation.updated`) and `data: <the webhook body of that event, JSON>`, for the caller’s tenant only, from the moment the stream opens. A `: keep-alive` comment comes every 15 s; `retry:` suggests the reconnection delay. A client that stops reading is disconnected; on reconnecting it should refetch what it shows. At most 10 streams per tenant are open at once (429 beyond).
          */
         get: operations["EventsStream_stream"];
         put?: never;
@@ -434,6 +481,91 @@ export interface paths {
             cookie?: never;
         };
         get: operations["Playground_messages"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/team": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List team members and invitations */
+        get: operations["Team_list"];
+        put?: never;
+        /**
+         * Invite a team member
+         * @description The invitation link (`invite_url`) is shown this once; in development it is also written to the log. It expires after `INVITE_TTL_SECONDS` (7 days). Owners and admins only; an admin may not invite an owner.
+         */
+        post: operations["Team_invite"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/team/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a member (or withdraw an invitation)
+         * @description Their sessions end at once. Owners and admins only; an admin may not remove an owner. The last owner cannot be removed (409).
+         */
+        delete: operations["Team_remove"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a member’s role
+         * @description Owners and admins only; an admin may not change an owner or make anyone an owner. The last owner cannot be demoted (409).
+         */
+        patch: operations["Team_changeRole"];
+        trace?: never;
+    };
+    "/api/v1/team/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accept an invitation (set the password)
+         * @description Takes the `token` of the invitation link; the member becomes `active` and can sign in with `POST /auth/login`. The token works once.
+         */
+        post: operations["Team_accept"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/team/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The signed-in team member
+         * @description For a team member’s session or access token; a program’s credential (API key, client token) is no member: 404.
+         */
+        get: operations["Team_me"];
         put?: never;
         post?: never;
         delete?: never;
@@ -592,6 +724,86 @@ export interface paths {
         put?: never;
         /** Send a webhook.test event to this endpoint */
         post: operations["Webhooks_test"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/login": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign in as a team member
+         * @description Answers an access token naming the tenant and the member (valid while the session lasts, at most `JWT_TTL_SECONDS`) and sets the dashboard’s session cookies: `parley_session` (httpOnly, SameSite=Strict, Secure in production) and `parley_csrf`, whose value a cookie-authenticated `POST`/`PUT`/`PATCH`/`DELETE` must echo in `X-CSRF-Token`. The session ends after `SESSION_TTL_SECONDS` without use (sliding) or `SESSION_MAX_AGE_SECONDS` after sign-in. 10 failed sign-ins for an email within 15 minutes lock it (429) until the window ends. An email in several teams may name `tenant_id`; otherwise the newest membership whose password matches signs in.
+         */
+        post: operations["SignIn_login"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/logout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign out
+         * @description Ends the session of the cookie (or of the member’s bearer access token) and clears the cookies. Always 204.
+         */
+        post: operations["SignIn_logout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/password-reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Forgot password: send a reset link
+         * @description Always 202, whether or not the email has an account. The link (valid `PASSWORD_RESET_TTL_SECONDS`, once) is written to the log in development; there is no mail delivery yet.
+         */
+        post: operations["SignIn_requestReset"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/password-reset/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set a new password with a reset link’s token
+         * @description The token works once; every session of the member ends.
+         */
+        post: operations["SignIn_confirmReset"];
         delete?: never;
         options?: never;
         head?: never;
@@ -907,48 +1119,217 @@ export interface components {
             waba_id?: string;
         };
         Conversation: {
+            /** @example usr_01JD3S4ZC5Q2X8V6N7M9P0R1T2 */
+            assignee: string | null;
+            /** @enum {string} */
+            channel: "whatsapp";
             /** @example chn_01JD3S4ZC5Q2X8V6N7M9P0R1T2 */
             channel_id: string;
+            /** @description The lead’s name when known, else the customer’s WhatsApp profile name. */
+            contact_name: string | null;
             customer: string;
             /** @example cnv_01JD3S4ZC5Q2X8V6N7M9P0R1T2 */
             id: string;
-            /** Format: date-time */
+            last_message: {
+                /** Format: date-time */
+                at: string;
+                /** @description Who wrote it: the customer, the bot (its agent’s name), a team member, or a program (API key) replying as a person. */
+                author: {
+                    /** @enum {string} */
+                    type: "customer";
+                } | {
+                    name: string;
+                    /** @enum {string} */
+                    type: "agent";
+                } | {
+                    /** @example usr_01JD3S4ZC5Q2X8V6N7M9P0R1T2 */
+                    id: string;
+                    /** @enum {string} */
+                    type: "member";
+                } | {
+                    /** @enum {string} */
+                    type: "api";
+                };
+                text: string;
+            } | null;
+            /**
+             * Format: date-time
+             * @description When the customer last wrote.
+             */
             last_message_at: string;
             /** Format: date-time */
             started_at: string;
             /** @enum {string} */
-            state: "active" | "handed_off";
+            state: "active" | "handed_off" | "closed";
+            /** @description Customer messages since a member last opened or answered it (since the handoff while a person answers). */
+            unread: number;
+            /**
+             * Format: date-time
+             * @description The customer’s last message + 24 h; after it only a template may be sent.
+             */
+            window_expires_at: string;
         };
         ConversationDetail: {
+            /** @example usr_01JD3S4ZC5Q2X8V6N7M9P0R1T2 */
+            assignee: string | null;
+            /** @enum {string} */
+            channel: "whatsapp";
             /** @example chn_01JD3S4ZC5Q2X8V6N7M9P0R1T2 */
             channel_id: string;
+            /** @description The lead’s name when known, else the customer’s WhatsApp profile name. */
+            contact_name: string | null;
             customer: string;
             /** @example cnv_01JD3S4ZC5Q2X8V6N7M9P0R1T2 */
             id: string;
-            /** Format: date-time */
+            last_message: {
+                /** Format: date-time */
+                at: string;
+                /** @description Who wrote it: the customer, the bot (its agent’s name), a team member, or a program (API key) replying as a person. */
+                author: {
+                    /** @enum {string} */
+                    type: "customer";
+                } | {
+                    name: string;
+                    /** @enum {string} */
+                    type: "agent";
+                } | {
+                    /** @example usr_01JD3S4ZC5Q2X8V6N7M9P0R1T2 */
+                    id: string;
+                    /** @enum {string} */
+                    type: "member";
+                } | {
+                    /** @enum {string} */
+                    type: "api";
+                };
+                text: string;
+            } | null;
+            /**
+             * Format: date-time
+             * @description When the customer last wrote.
+             */
             last_message_at: string;
+            /** @description The whole thread, oldest first. */
             messages: {
                 /** Format: date-time */
                 at: string;
+                /** @description Who wrote it: the customer, the bot (its agent’s name), a team member, or a program (API key) replying as a person. */
+                author: {
+                    /** @enum {string} */
+                    type: "customer";
+                } | {
+                    name: string;
+                    /** @enum {string} */
+                    type: "agent";
+                } | {
+                    /** @example usr_01JD3S4ZC5Q2X8V6N7M9P0R1T2 */
+                    id: string;
+                    /** @enum {string} */
+                    type: "member";
+                } | {
+                    /** @enum {string} */
+                    type: "api";
+                };
                 /** @example msg_01JD3S4ZC5Q2X8V6N7M9P0R1T2 */
                 message_id: string;
                 /** @enum {string} */
-                role: "customer" | "agent";
+                role: "customer" | "agent" | "member";
+                text: string;
+            }[];
+            /** @description Internal notes, oldest first (merge by `at` to interleave). */
+            notes: {
+                /** Format: date-time */
+                at: string;
+                author: {
+                    /** @example usr_01JD3S4ZC5Q2X8V6N7M9P0R1T2 */
+                    id: string;
+                    /** @enum {string} */
+                    type: "member";
+                } | {
+                    /** @enum {string} */
+                    type: "api";
+                };
+                /** @example cnv_01JD3S4ZC5Q2X8V6N7M9P0R1T2 */
+                conversation_id: string;
+                /** @example nte_01JD3S4ZC5Q2X8V6N7M9P0R1T2 */
+                id: string;
                 text: string;
             }[];
             /** Format: date-time */
             started_at: string;
             /** @enum {string} */
-            state: "active" | "handed_off";
+            state: "active" | "handed_off" | "closed";
+            /** @description Customer messages since a member last opened or answered it (since the handoff while a person answers). */
+            unread: number;
+            /**
+             * Format: date-time
+             * @description The customer’s last message + 24 h; after it only a template may be sent.
+             */
+            window_expires_at: string;
+        };
+        ConversationMessage: {
+            /** Format: date-time */
+            at: string;
+            /** @description Who wrote it: the customer, the bot (its agent’s name), a team member, or a program (API key) replying as a person. */
+            author: {
+                /** @enum {string} */
+                type: "customer";
+            } | {
+                name: string;
+                /** @enum {string} */
+                type: "agent";
+            } | {
+                /** @example usr_01JD3S4ZC5Q2X8V6N7M9P0R1T2 */
+                id: string;
+                /** @enum {string} */
+                type: "member";
+            } | {
+                /** @enum {string} */
+                type: "api";
+            };
+            /** @example msg_01JD3S4ZC5Q2X8V6N7M9P0R1T2 */
+            message_id: string;
+            /** @enum {string} */
+            role: "customer" | "agent" | "member";
+            text: string;
+        };
+        ConversationNote: {
+            /** Format: date-time */
+            at: string;
+            author: {
+                /** @example usr_01JD3S4ZC5Q2X8V6N7M9P0R1T2 */
+                id: string;
+                /** @enum {string} */
+                type: "member";
+            } | {
+                /** @enum {string} */
+                type: "api";
+            };
+            /** @example cnv_01JD3S4ZC5Q2X8V6N7M9P0R1T2 */
+            conversation_id: string;
+            /** @example nte_01JD3S4ZC5Q2X8V6N7M9P0R1T2 */
+            id: string;
+            text: string;
+        };
+        ConversationNoteBody: {
+            /** @description The caller’s own tenant id (optional). */
+            tenant_id?: string;
+            text: string;
         };
         ConversationPage: {
             data: components["schemas"]["Conversation"][];
             next_cursor: string | null;
         };
+        ConversationReplyBody: {
+            message: string;
+            /** @description The caller’s own tenant id (optional). */
+            tenant_id?: string;
+        };
         CreateAccountBody: {
             /** Format: email */
             email?: string;
             name: string;
+            owner_name?: string;
+            password?: string;
         };
         CreateApiKeyBody: {
             name?: string;
@@ -1031,6 +1412,33 @@ export interface components {
         Health: {
             status: string;
         };
+        InvitedMember: {
+            /** Format: date-time */
+            created_at: string;
+            /** Format: email */
+            email: string;
+            /** @example usr_01JD3S4ZC5Q2X8V6N7M9P0R1T2 */
+            id: string;
+            /**
+             * Format: uri
+             * @description The invitation link, shown this once.
+             */
+            invite_url: string;
+            name: string;
+            /** @enum {string} */
+            role: "owner" | "admin" | "agent";
+            /** @enum {string} */
+            status: "invited" | "active";
+        };
+        InviteMemberBody: {
+            /** Format: email */
+            email: string;
+            name: string;
+            /** @enum {string} */
+            role: "owner" | "admin" | "agent";
+            /** @description The caller’s own tenant id (optional). */
+            tenant_id?: string;
+        };
         Lead: {
             /** @example cnv_01JD3S4ZC5Q2X8V6N7M9P0R1T2 */
             conversation_id: string;
@@ -1046,6 +1454,11 @@ export interface components {
         LeadPage: {
             data: components["schemas"]["Lead"][];
             next_cursor: string | null;
+        };
+        LoginBody: {
+            email: string;
+            password: string;
+            tenant_id?: string;
         };
         Message: {
             /** @enum {string} */
@@ -1081,6 +1494,9 @@ export interface components {
             error: "invalid_request" | "invalid_client" | "unsupported_grant_type";
             error_description?: string;
         };
+        PasswordResetBody: {
+            email: string;
+        };
         PlaygroundInboundBody: {
             /** @description E.164 phone number with a leading + (checked against real numbering plans). */
             from: string;
@@ -1102,7 +1518,7 @@ export interface components {
             title: string;
             /**
              * Format: uri
-             * @description Stable per kind of error, e.g. `https://parley.dev/problems/validation-error`, `https://parley.dev/problems/malformed-json`, `https://parley.dev/problems/unsupported-media-type`, `https://parley.dev/problems/payload-too-large`, `https://parley.dev/problems/unauthorized`, `https://parley.dev/problems/forbidden`, `https://parley.dev/problems/not-found`, `https://parley.dev/problems/method-not-allowed`, `https://parley.dev/problems/conflict`, `https://parley.dev/problems/idempotency-key-reused`, `https://parley.dev/problems/rate-limited`, `https://parley.dev/problems/quota-exceeded`, `https://parley.dev/problems/service-unavailable`, `https://parley.dev/problems/internal-error`.
+             * @description Stable per kind of error, e.g. `https://parley.dev/problems/validation-error`, `https://parley.dev/problems/malformed-json`, `https://parley.dev/problems/unsupported-media-type`, `https://parley.dev/problems/payload-too-large`, `https://parley.dev/problems/unauthorized`, `https://parley.dev/problems/forbidden`, `https://parley.dev/problems/not-found`, `https://parley.dev/problems/method-not-allowed`, `https://parley.dev/problems/conflict`, `https://parley.dev/problems/customer-service-window-closed`, `https://parley.dev/problems/idempotency-key-reused`, `https://parley.dev/problems/rate-limited`, `https://parley.dev/problems/quota-exceeded`, `https://parley.dev/problems/service-unavailable`, `https://parley.dev/problems/internal-error`.
              */
             type: string;
         };
@@ -1148,6 +1564,27 @@ export interface components {
             /** @enum {string} */
             status: "sent";
         };
+        SetPasswordBody: {
+            password: string;
+            token: string;
+        };
+        TeamMember: {
+            /** Format: date-time */
+            created_at: string;
+            /** Format: email */
+            email: string;
+            /** @example usr_01JD3S4ZC5Q2X8V6N7M9P0R1T2 */
+            id: string;
+            name: string;
+            /** @enum {string} */
+            role: "owner" | "admin" | "agent";
+            /** @enum {string} */
+            status: "invited" | "active";
+        };
+        TeamMemberPage: {
+            data: components["schemas"]["TeamMember"][];
+            next_cursor: string | null;
+        };
         TemplateDto: {
             components?: unknown[];
             language: components["schemas"]["TemplateLanguageDto"];
@@ -1188,6 +1625,19 @@ export interface components {
             /** @enum {boolean} */
             is_default?: true;
             send_limit_per_second?: number | null;
+            /** @description The caller’s own tenant id (optional). */
+            tenant_id?: string;
+        };
+        UpdateConversationBody: {
+            assignee?: string | null;
+            /** @enum {string} */
+            state?: "active" | "handed_off" | "closed";
+            /** @description The caller’s own tenant id (optional). */
+            tenant_id?: string;
+        };
+        UpdateMemberBody: {
+            /** @enum {string} */
+            role: "owner" | "admin" | "agent";
             /** @description The caller’s own tenant id (optional). */
             tenant_id?: string;
         };
@@ -1596,7 +2046,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The body `tenant_id` is not the caller’s tenant. */
+            /** @description The body `tenant_id` is not the caller’s tenant, the signed-in team member’s role may not do this, or a session-cookie request lacks its `X-CSRF-Token`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1838,7 +2288,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The body `tenant_id` is not the caller’s tenant. */
+            /** @description The body `tenant_id` is not the caller’s tenant, the signed-in team member’s role may not do this, or a session-cookie request lacks its `X-CSRF-Token`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2075,7 +2525,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The body `tenant_id` is not the caller’s tenant. */
+            /** @description The body `tenant_id` is not the caller’s tenant, the signed-in team member’s role may not do this, or a session-cookie request lacks its `X-CSRF-Token`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2313,6 +2763,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description The body `tenant_id` is not the caller’s tenant, the signed-in team member’s role may not do this, or a session-cookie request lacks its `X-CSRF-Token`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
             /** @description Over the daily quota or the per-address limit; wait `Retry-After` seconds. */
             429: {
                 headers: {
@@ -2371,7 +2830,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The body `tenant_id` is not the caller’s tenant. */
+            /** @description The body `tenant_id` is not the caller’s tenant, the signed-in team member’s role may not do this, or a session-cookie request lacks its `X-CSRF-Token`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2437,6 +2896,15 @@ export interface operations {
             401: {
                 headers: {
                     "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body `tenant_id` is not the caller’s tenant, the signed-in team member’s role may not do this, or a session-cookie request lacks its `X-CSRF-Token`. */
+            403: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -2566,6 +3034,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description The body `tenant_id` is not the caller’s tenant, the signed-in team member’s role may not do this, or a session-cookie request lacks its `X-CSRF-Token`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
             /** @description Over the daily quota or the per-address limit; wait `Retry-After` seconds. */
             429: {
                 headers: {
@@ -2605,6 +3082,15 @@ export interface operations {
             401: {
                 headers: {
                     "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body `tenant_id` is not the caller’s tenant, the signed-in team member’s role may not do this, or a session-cookie request lacks its `X-CSRF-Token`. */
+            403: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -2680,7 +3166,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The body `tenant_id` is not the caller’s tenant. */
+            /** @description The body `tenant_id` is not the caller’s tenant, the signed-in team member’s role may not do this, or a session-cookie request lacks its `X-CSRF-Token`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2774,7 +3260,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The body `tenant_id` is not the caller’s tenant. */
+            /** @description The body `tenant_id` is not the caller’s tenant, the signed-in team member’s role may not do this, or a session-cookie request lacks its `X-CSRF-Token`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2879,7 +3365,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The body `tenant_id` is not the caller’s tenant. */
+            /** @description The body `tenant_id` is not the caller’s tenant, the signed-in team member’s role may not do this, or a session-cookie request lacks its `X-CSRF-Token`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2942,8 +3428,12 @@ export interface operations {
     Conversations_list: {
         parameters: {
             query?: {
+                assignee?: string;
+                channel?: string;
                 cursor?: string;
                 limit?: number;
+                q?: string;
+                state?: "active" | "handed_off" | "closed";
             };
             header?: never;
             path?: never;
@@ -3032,6 +3522,314 @@ export interface operations {
             };
             /** @description No such resource for this tenant. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Over the daily quota or the per-address limit; wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    Conversations_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateConversationBody"];
+            };
+        };
+        responses: {
+            /** @description The conversation. */
+            200: {
+                headers: {
+                    /** @description Remaining daily quota: `"daily";r=<remaining>;t=<seconds to reset>` (`r=999999999999999` on an unlimited plan). */
+                    RateLimit?: string;
+                    /** @description The daily quota policy, e.g. `"daily";q=500;w=86400` (absent on an unlimited plan). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Conversation"];
+                };
+            };
+            /** @description A field, parameter or the JSON itself is not valid (`errors[]` names each field and rule). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Missing, malformed, expired, wrongly signed or revoked credential (`WWW-Authenticate: Bearer`). */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body `tenant_id` is not the caller’s tenant, the signed-in team member’s role may not do this, or a session-cookie request lacks its `X-CSRF-Token`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No such resource for this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is not `application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Over the daily quota or the per-address limit; wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    Conversations_reply: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ConversationReplyBody"];
+            };
+        };
+        responses: {
+            /** @description The message as stored in the thread. */
+            201: {
+                headers: {
+                    /** @description Remaining daily quota: `"daily";r=<remaining>;t=<seconds to reset>` (`r=999999999999999` on an unlimited plan). */
+                    RateLimit?: string;
+                    /** @description The daily quota policy, e.g. `"daily";q=500;w=86400` (absent on an unlimited plan). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConversationMessage"];
+                };
+            };
+            /** @description A field, parameter or the JSON itself is not valid (`errors[]` names each field and rule). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Missing, malformed, expired, wrongly signed or revoked credential (`WWW-Authenticate: Bearer`). */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body `tenant_id` is not the caller’s tenant, the signed-in team member’s role may not do this, or a session-cookie request lacks its `X-CSRF-Token`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No such resource for this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Conflict with the current state (e.g. an `Idempotency-Key` reused with another body). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is not `application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Over the daily quota or the per-address limit; wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description A dependency (Kafka, an owning service) cannot take the request now; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    Conversations_note: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ConversationNoteBody"];
+            };
+        };
+        responses: {
+            /** @description The note. */
+            201: {
+                headers: {
+                    /** @description Remaining daily quota: `"daily";r=<remaining>;t=<seconds to reset>` (`r=999999999999999` on an unlimited plan). */
+                    RateLimit?: string;
+                    /** @description The daily quota policy, e.g. `"daily";q=500;w=86400` (absent on an unlimited plan). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConversationNote"];
+                };
+            };
+            /** @description A field, parameter or the JSON itself is not valid (`errors[]` names each field and rule). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Missing, malformed, expired, wrongly signed or revoked credential (`WWW-Authenticate: Bearer`). */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body `tenant_id` is not the caller’s tenant, the signed-in team member’s role may not do this, or a session-cookie request lacks its `X-CSRF-Token`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No such resource for this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is not `application/json`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3380,7 +4178,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The body `tenant_id` is not the caller’s tenant. */
+            /** @description The body `tenant_id` is not the caller’s tenant, the signed-in team member’s role may not do this, or a session-cookie request lacks its `X-CSRF-Token`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3454,6 +4252,466 @@ export interface operations {
             401: {
                 headers: {
                     "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Over the daily quota or the per-address limit; wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    Team_list: {
+        parameters: {
+            query?: {
+                cursor?: string;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of members. */
+            200: {
+                headers: {
+                    /** @description Remaining daily quota: `"daily";r=<remaining>;t=<seconds to reset>` (`r=999999999999999` on an unlimited plan). */
+                    RateLimit?: string;
+                    /** @description The daily quota policy, e.g. `"daily";q=500;w=86400` (absent on an unlimited plan). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TeamMemberPage"];
+                };
+            };
+            /** @description A field, parameter or the JSON itself is not valid (`errors[]` names each field and rule). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Missing, malformed, expired, wrongly signed or revoked credential (`WWW-Authenticate: Bearer`). */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body `tenant_id` is not the caller’s tenant, the signed-in team member’s role may not do this, or a session-cookie request lacks its `X-CSRF-Token`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Over the daily quota or the per-address limit; wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    Team_invite: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InviteMemberBody"];
+            };
+        };
+        responses: {
+            /** @description Invited. */
+            201: {
+                headers: {
+                    /** @description Remaining daily quota: `"daily";r=<remaining>;t=<seconds to reset>` (`r=999999999999999` on an unlimited plan). */
+                    RateLimit?: string;
+                    /** @description The daily quota policy, e.g. `"daily";q=500;w=86400` (absent on an unlimited plan). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvitedMember"];
+                };
+            };
+            /** @description A field, parameter or the JSON itself is not valid (`errors[]` names each field and rule). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Missing, malformed, expired, wrongly signed or revoked credential (`WWW-Authenticate: Bearer`). */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body `tenant_id` is not the caller’s tenant, the signed-in team member’s role may not do this, or a session-cookie request lacks its `X-CSRF-Token`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Conflict with the current state (e.g. an `Idempotency-Key` reused with another body). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is not `application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Over the daily quota or the per-address limit; wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    Team_remove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed. */
+            204: {
+                headers: {
+                    /** @description Remaining daily quota: `"daily";r=<remaining>;t=<seconds to reset>` (`r=999999999999999` on an unlimited plan). */
+                    RateLimit?: string;
+                    /** @description The daily quota policy, e.g. `"daily";q=500;w=86400` (absent on an unlimited plan). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, malformed, expired, wrongly signed or revoked credential (`WWW-Authenticate: Bearer`). */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body `tenant_id` is not the caller’s tenant, the signed-in team member’s role may not do this, or a session-cookie request lacks its `X-CSRF-Token`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No such resource for this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Conflict with the current state (e.g. an `Idempotency-Key` reused with another body). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Over the daily quota or the per-address limit; wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    Team_changeRole: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateMemberBody"];
+            };
+        };
+        responses: {
+            /** @description The member. */
+            200: {
+                headers: {
+                    /** @description Remaining daily quota: `"daily";r=<remaining>;t=<seconds to reset>` (`r=999999999999999` on an unlimited plan). */
+                    RateLimit?: string;
+                    /** @description The daily quota policy, e.g. `"daily";q=500;w=86400` (absent on an unlimited plan). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TeamMember"];
+                };
+            };
+            /** @description A field, parameter or the JSON itself is not valid (`errors[]` names each field and rule). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Missing, malformed, expired, wrongly signed or revoked credential (`WWW-Authenticate: Bearer`). */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body `tenant_id` is not the caller’s tenant, the signed-in team member’s role may not do this, or a session-cookie request lacks its `X-CSRF-Token`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No such resource for this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Conflict with the current state (e.g. an `Idempotency-Key` reused with another body). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is not `application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Over the daily quota or the per-address limit; wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    Team_accept: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SetPasswordBody"];
+            };
+        };
+        responses: {
+            /** @description The member, now active. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TeamMember"];
+                };
+            };
+            /** @description A field, parameter or the JSON itself is not valid (`errors[]` names each field and rule). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body `tenant_id` is not the caller’s tenant, the signed-in team member’s role may not do this, or a session-cookie request lacks its `X-CSRF-Token`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is not `application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    Team_me: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The member. */
+            200: {
+                headers: {
+                    /** @description Remaining daily quota: `"daily";r=<remaining>;t=<seconds to reset>` (`r=999999999999999` on an unlimited plan). */
+                    RateLimit?: string;
+                    /** @description The daily quota policy, e.g. `"daily";q=500;w=86400` (absent on an unlimited plan). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TeamMember"];
+                };
+            };
+            /** @description Missing, malformed, expired, wrongly signed or revoked credential (`WWW-Authenticate: Bearer`). */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body `tenant_id` is not the caller’s tenant, the signed-in team member’s role may not do this, or a session-cookie request lacks its `X-CSRF-Token`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No such resource for this tenant. */
+            404: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -3562,6 +4820,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description The body `tenant_id` is not the caller’s tenant, the signed-in team member’s role may not do this, or a session-cookie request lacks its `X-CSRF-Token`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
             /** @description Over the daily quota or the per-address limit; wait `Retry-After` seconds. */
             429: {
                 headers: {
@@ -3620,7 +4887,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The body `tenant_id` is not the caller’s tenant. */
+            /** @description The body `tenant_id` is not the caller’s tenant, the signed-in team member’s role may not do this, or a session-cookie request lacks its `X-CSRF-Token`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3694,6 +4961,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description The body `tenant_id` is not the caller’s tenant, the signed-in team member’s role may not do this, or a session-cookie request lacks its `X-CSRF-Token`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
             /** @description No such resource for this tenant. */
             404: {
                 headers: {
@@ -3742,6 +5018,15 @@ export interface operations {
             401: {
                 headers: {
                     "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body `tenant_id` is not the caller’s tenant, the signed-in team member’s role may not do this, or a session-cookie request lacks its `X-CSRF-Token`. */
+            403: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -3817,7 +5102,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The body `tenant_id` is not the caller’s tenant. */
+            /** @description The body `tenant_id` is not the caller’s tenant, the signed-in team member’s role may not do this, or a session-cookie request lacks its `X-CSRF-Token`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3913,6 +5198,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description The body `tenant_id` is not the caller’s tenant, the signed-in team member’s role may not do this, or a session-cookie request lacks its `X-CSRF-Token`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
             /** @description No such resource for this tenant. */
             404: {
                 headers: {
@@ -3964,6 +5258,15 @@ export interface operations {
             401: {
                 headers: {
                     "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body `tenant_id` is not the caller’s tenant, the signed-in team member’s role may not do this, or a session-cookie request lacks its `X-CSRF-Token`. */
+            403: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -4039,7 +5342,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The body `tenant_id` is not the caller’s tenant. */
+            /** @description The body `tenant_id` is not the caller’s tenant, the signed-in team member’s role may not do this, or a session-cookie request lacks its `X-CSRF-Token`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4122,6 +5425,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description The body `tenant_id` is not the caller’s tenant, the signed-in team member’s role may not do this, or a session-cookie request lacks its `X-CSRF-Token`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
             /** @description No such resource for this tenant. */
             404: {
                 headers: {
@@ -4172,6 +5484,15 @@ export interface operations {
             401: {
                 headers: {
                     "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body `tenant_id` is not the caller’s tenant, the signed-in team member’s role may not do this, or a session-cookie request lacks its `X-CSRF-Token`. */
+            403: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -4234,6 +5555,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description The body `tenant_id` is not the caller’s tenant, the signed-in team member’s role may not do this, or a session-cookie request lacks its `X-CSRF-Token`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
             /** @description No such resource for this tenant. */
             404: {
                 headers: {
@@ -4248,6 +5578,196 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    SignIn_login: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LoginBody"];
+            };
+        };
+        responses: {
+            /** @description Signed in. */
+            200: {
+                headers: {
+                    /** @description The session and CSRF cookies. */
+                    "Set-Cookie"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccessToken"];
+                };
+            };
+            /** @description A field, parameter or the JSON itself is not valid (`errors[]` names each field and rule). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Missing, malformed, expired, wrongly signed or revoked credential (`WWW-Authenticate: Bearer`). */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is not `application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Over the daily quota or the per-address limit; wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    SignIn_logout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Signed out. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    SignIn_requestReset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PasswordResetBody"];
+            };
+        };
+        responses: {
+            /** @description Accepted. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A field, parameter or the JSON itself is not valid (`errors[]` names each field and rule). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is not `application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    SignIn_confirmReset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SetPasswordBody"];
+            };
+        };
+        responses: {
+            /** @description Password changed. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A field, parameter or the JSON itself is not valid (`errors[]` names each field and rule). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is not `application/json`. */
+            415: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -4445,7 +5965,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The body `tenant_id` is not the caller’s tenant. */
+            /** @description The body `tenant_id` is not the caller’s tenant, the signed-in team member’s role may not do this, or a session-cookie request lacks its `X-CSRF-Token`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4615,7 +6135,7 @@ export interface operations {
                     "text/plain": string;
                 };
             };
-            /** @description The body `tenant_id` is not the caller’s tenant. */
+            /** @description The body `tenant_id` is not the caller’s tenant, the signed-in team member’s role may not do this, or a session-cookie request lacks its `X-CSRF-Token`. */
             403: {
                 headers: {
                     [name: string]: unknown;

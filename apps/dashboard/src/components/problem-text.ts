@@ -46,10 +46,10 @@ const DAY_NAMES: Record<string, string> = {
 
 /** Rules whose wording is technical, said plainly (matched on the message after the field path). */
 const RULES: [RegExp, string][] = [
-  [/^must be an E\.164 phone number.*/i, 'must start with + and the country code, e.g. +14155550123'],
+  [/^must be (an E\.164 phone number|a valid phone number in E\.164 format).*/i, 'must be a whole phone number with + and the country code, e.g. +1 415 555 0123'],
   [/^must be an absolute http\(s\) URL.*/i, 'must be a full web address, starting with https://'],
   [/^must be an? (RFC 3339|ISO 8601).*/i, 'must be a date and time'],
-  [/^must be a valid IANA time ?zone.*/i, 'must be a time zone from the list'],
+  [/^must be an? (valid )?IANA time ?zone.*/i, 'must be a time zone from the list, e.g. Europe/Berlin'],
   [/^must not contain NUL.*/i, 'contains a character that is not allowed'],
   [/^is not an allowed field.*/i, 'is not something this form can set'],
 ];
@@ -81,6 +81,8 @@ export function fieldSentence(field: string, message: string): string {
       break;
     }
   }
+  // Opening-hours rules name the day by its key ("mon ranges must be in order"): say the day.
+  rule = rule.replace(/\b(mon|tue|wed|thu|fri|sat|sun)\b/g, (day) => DAY_NAMES[day] ?? day);
   const sentence = `${fieldName(field)} ${rule}`.trim();
   return /[.!?]$/.test(sentence) ? sentence : `${sentence}.`;
 }

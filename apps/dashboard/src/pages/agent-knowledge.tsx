@@ -126,26 +126,30 @@ function AddDocument({ agent, onAdded }: { agent: string; onAdded(): void }) {
       </fieldset>
       <label>
         Title {source !== 'text' && <span className="muted">(optional)</span>}
-        <input value={title} onChange={(e) => setTitle(e.target.value)} required={source === 'text'} maxLength={200} />
+        <input value={title} onChange={(e) => setTitle(e.target.value)} required={source === 'text'} maxLength={200} {...action.bind('title')} />
       </label>
+      {action.fieldError('title')}
       {source === 'text' && (
         <label>
           Text <span className="muted">(plain text or Markdown; headings keep passages together)</span>
-          <textarea value={text} onChange={(e) => setText(e.target.value)} required rows={6} />
+          <textarea value={text} onChange={(e) => setText(e.target.value)} required rows={6} {...action.bind('text')} />
         </label>
       )}
       {source === 'url' && (
         <label>
           Address
-          <input type="url" value={url} onChange={(e) => setUrl(e.target.value)} required placeholder="https://example.com/prices" />
+          <input type="url" value={url} onChange={(e) => setUrl(e.target.value)} required placeholder="https://example.com/prices" {...action.bind('url')} />
         </label>
       )}
       {source === 'file' && (
         <label>
           File <span className="muted">(.txt, .md, .html or .pdf; up to 10 MiB)</span>
-          <input type="file" accept=".txt,.md,.markdown,.html,.htm,.pdf,text/plain,text/markdown,text/html,application/pdf" onChange={(e) => pickFile(e.target.files?.[0] ?? null)} required />
+          <input type="file" accept=".txt,.md,.markdown,.html,.htm,.pdf,text/plain,text/markdown,text/html,application/pdf" onChange={(e) => pickFile(e.target.files?.[0] ?? null)} required {...action.bind('file')} />
         </label>
       )}
+      {action.fieldError('text')}
+      {action.fieldError('url')}
+      {action.fieldError('file')}
       <ErrorNotice error={fileError ?? action.error} />
       <button type="submit" disabled={action.pending || Boolean(fileError)}>
         {action.pending ? 'Adding…' : 'Add document'}

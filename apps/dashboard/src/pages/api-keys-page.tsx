@@ -34,8 +34,9 @@ export function ApiKeysPage() {
       <form className="form card" onSubmit={(e) => void create(e)} aria-label="Create an API key">
         <label>
           Name <span className="muted">(optional, e.g. “CRM sync”)</span>
-          <input value={name} onChange={(e) => setName(e.target.value)} maxLength={100} />
+          <input value={name} onChange={(e) => setName(e.target.value)} maxLength={100} {...action.bind('name')} />
         </label>
+        {action.fieldError('name')}
         <button type="submit" disabled={action.pending}>
           Create key
         </button>

@@ -3,7 +3,8 @@
 /** The cookies of a `Cookie` header by name (the first of a repeated name wins, as browsers send the most specific first). */
 export function parseCookies(header: string | undefined): Map<string, string> {
   const cookies = new Map<string, string>();
-  for (const pair of (header ?? '').split(';')) {
+  for (const part of (header ?? '').split(';')) {
+    const pair = part.trim();
     const eq = pair.indexOf('=');
     if (eq <= 0) continue;
     const name = pair.slice(0, eq).trim();

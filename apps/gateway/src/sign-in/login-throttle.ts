@@ -27,8 +27,7 @@ export class LoginThrottle {
     const key = this.key(email);
     try {
       const [[, count], [, ttl]] = ((await this.redis.client.multi().get(key).ttl(key).exec()) ?? []) as [unknown, unknown][];
-      if (Number(count ?? 0) < this.config.LOGIN_FAILURES_BEFORE_LOCK) return { locked: false };
-      return { locked: true, retryAfter: Math.max(1, Number(ttl)) };
+      return standingOf(Number(count ?? 0), Number(ttl), this.config.LOGIN_FAILURES_BEFORE_LOCK);
     } catch (err) {
       this.warn(`login throttle not checked (failing open): ${String(err)}`);
       return { locked: false };
@@ -53,6 +52,15 @@ export class LoginThrottle {
   private key(email: string): string {
     return `${this.redis.prefix}login-failures:${createHash('sha256').update(normaliseEmail(email)).digest('hex')}`;
   }
+}
+
+/**
+ * The standing of an email with `failures` counted in a window that ends in `ttlSeconds` (Redis TTL: -2 when the
+ * counter is gone, -1 without expiry): locked from the `limit`-th failure until the window ends.
+ */
+export function standingOf(failures: number, ttlSeconds: number, limit: number): LoginStanding {
+  if (!(failures >= limit) || ttlSeconds === -2) return { locked: false };
+  return { locked: true, retryAfter: Math.max(1, ttlSeconds) };
 }
 
 /** Emails are compared case-insensitively and without surrounding spaces everywhere (stored lower-cased). */

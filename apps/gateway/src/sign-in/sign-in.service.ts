@@ -1,10 +1,11 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { ProblemTypes, problem, validationProblem } from '@parley/contracts';
 import { ProblemException } from '@parley/service-kit';
 import { DataSource } from 'typeorm';
 import { TokenService, type IssuedToken } from '../auth/token.service';
 import { GatewayConfig } from '../config/gateway.config';
+import { MemberLinks } from '../team/member-links';
 import { MemberTokensService } from '../team/member-tokens.service';
 import { MemberEntity } from '../team/member.entity';
 import { LoginThrottle, normaliseEmail } from './login-throttle';
@@ -32,7 +33,6 @@ export interface SignedIn {
  */
 @Injectable()
 export class SignInService {
-  private readonly logger = new Logger(SignInService.name);
   private readonly decoy: DecoyPassword;
 
   constructor(
@@ -40,6 +40,7 @@ export class SignInService {
     private readonly sessions: SessionsService,
     private readonly tokens: TokenService,
     private readonly memberTokens: MemberTokensService,
+    private readonly links: MemberLinks,
     private readonly throttle: LoginThrottle,
     private readonly config: GatewayConfig,
   ) {
@@ -65,7 +66,7 @@ export class SignInService {
   }
 
   /**
-   * Sends (for now: logs, in development) a reset link for each active membership of the email. The answer is the
+   * Sends (for now: logs, in development; see MemberLinks) a reset link for each active membership of the email. The answer is the
    * same whether or not the email has any (no account enumeration).
    */
   async requestReset(email: string, linkBase: string): Promise<void> {
@@ -76,9 +77,7 @@ export class SignInService {
     });
     for (const member of members) {
       const token = await this.memberTokens.issue(this.db.manager, member.id, 'password_reset', this.config.PASSWORD_RESET_TTL_SECONDS);
-      const link = `${linkBase}${RESET_PASSWORD_PATH}?token=${token}`;
-      // There is no mail service yet: in development the link goes to the log, for whoever runs the stack.
-      if (!this.config.isProduction) this.logger.log(`Password reset for ${member.email} (${member.id}, ${member.tenantId}): ${link}`);
+      this.links.deliver('password reset', member, `${linkBase}${RESET_PASSWORD_PATH}?token=${token}`);
     }
   }
 

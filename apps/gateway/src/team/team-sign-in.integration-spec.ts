@@ -2,6 +2,7 @@ import { JwtService } from '@nestjs/jwt';
 import { pollUntil } from '@parley/testing';
 import type { CreatedAccount } from '../accounts/accounts.service';
 import { GatewayTestApp, TEST_JWT_SECRET, type HttpAnswer, type RequestOptions } from '../test/gateway-test-app';
+import { MemberLinks } from './member-links';
 
 const PROBLEMS = 'https://parley.dev/problems';
 const PASSWORD = 'correct horse battery';
@@ -40,22 +41,6 @@ class Browser {
   }
 }
 
-/** Everything the process writes to stdout while `work` runs (where the development log puts invitation and reset links). */
-async function capturingOutput(work: () => Promise<unknown>): Promise<string> {
-  const lines: string[] = [];
-  const original = process.stdout.write;
-  process.stdout.write = ((chunk: unknown) => {
-    lines.push(String(Buffer.isBuffer(chunk) ? chunk.toString('utf8') : chunk));
-    return true;
-  }) as typeof process.stdout.write;
-  try {
-    await work();
-  } finally {
-    process.stdout.write = original;
-  }
-  return lines.join('');
-}
-
 const expectProblem = (answer: HttpAnswer, status: number, type: string) => {
   expect({ status: answer.status, type: answer.body?.type, media: answer.headers.get('content-type') }).toEqual({
     status,
@@ -68,11 +53,11 @@ const expectProblem = (answer: HttpAnswer, status: number, type: string) => {
  * CONTRACT.md §12, team members and sign-in: the owner at sign-up, invitations, sessions in an httpOnly cookie with
  * CSRF protection, member access tokens, roles, login throttling, session expiry, the member allowance apart from the
  * tenant's quota, password reset, and tenant isolation. One gateway on real PostgreSQL, Redis and Kafka, plus a
- * sibling on the same database with short sessions and an info-level log.
+ * production sibling on the same database with short-lived sessions and invitations.
  */
 describe('gateway: team members, sign-in and sessions (real PostgreSQL, Redis and Kafka)', () => {
   let gw: GatewayTestApp;
-  let shortSessions: GatewayTestApp;
+  let shortLived: GatewayTestApp;
   let account: CreatedAccount;
   let ownerEmail: string;
   let owner: Browser;
@@ -91,7 +76,8 @@ describe('gateway: team members, sign-in and sessions (real PostgreSQL, Redis an
 
   beforeAll(async () => {
     gw = await GatewayTestApp.start('gwteam', ENV);
-    shortSessions = await gw.sibling({ ...ENV, SESSION_TTL_SECONDS: '2', LOG_LEVEL: 'info' });
+    // Production (Secure cookies) with short-lived sessions and invitations, on the same database.
+    shortLived = await gw.sibling({ ...ENV, NODE_ENV: 'production', ADMIN_TOKEN: 'test-admin-token-for-production', SESSION_TTL_SECONDS: '2', INVITE_TTL_SECONDS: '1' });
     ownerEmail = uniqueEmail('Owner');
     const answer = await gw.request('POST', '/api/v1/accounts', { body: { name: 'Team Bakery', email: ownerEmail, password: PASSWORD, owner_name: 'Olivia' } });
     expect(answer.status).toBe(201);
@@ -101,7 +87,7 @@ describe('gateway: team members, sign-in and sessions (real PostgreSQL, Redis an
   });
 
   afterAll(async () => {
-    await shortSessions?.close();
+    await shortLived?.close();
     await gw?.close();
   });
 
@@ -164,14 +150,9 @@ describe('gateway: team members, sign-in and sessions (real PostgreSQL, Redis an
     });
 
     it('sets Secure on the cookies in production', async () => {
-      const production = await gw.sibling({ ...ENV, NODE_ENV: 'production', ADMIN_TOKEN: 'test-admin-token-for-production' });
-      try {
-        const answer = await new Browser(production).login(ownerEmail, PASSWORD);
-        expect(answer.status).toBe(200);
-        expect(answer.headers.getSetCookie().map((c) => c.includes('; Secure'))).toEqual([true, true]);
-      } finally {
-        await production.close();
-      }
+      const answer = await new Browser(shortLived).login(ownerEmail, PASSWORD);
+      expect(answer.status).toBe(200);
+      expect(answer.headers.getSetCookie().map((c) => c.includes('; Secure'))).toEqual([true, true]);
     });
   });
 
@@ -215,18 +196,13 @@ describe('gateway: team members, sign-in and sessions (real PostgreSQL, Redis an
     });
 
     it('refuses an expired invitation', async () => {
-      const quick = await gw.sibling({ ...ENV, INVITE_TTL_SECONDS: '1' });
-      try {
-        const invited = await quick.request('POST', '/api/v1/team', { token: account.api_key, body: { email: uniqueEmail('late'), name: 'Late', role: 'agent' } });
-        expect(invited.status).toBe(201);
-        const token = new URL(invited.body.invite_url).searchParams.get('token');
-        // The link is good for one second: wait for it to lapse, then it is refused.
-        await pollUntil(() => Date.now() > Date.parse(invited.body.created_at) + 1500, { timeoutMs: 5000, description: 'the invitation to expire' });
-        const late = await quick.request('POST', '/api/v1/team/accept', { body: { token, password: PASSWORD } });
-        expect(late.body.errors).toEqual([{ field: 'token', message: expect.stringContaining('expired') }]);
-      } finally {
-        await quick.close();
-      }
+      const invited = await shortLived.request('POST', '/api/v1/team', { token: account.api_key, body: { email: uniqueEmail('late'), name: 'Late', role: 'agent' } });
+      expect(invited.status).toBe(201);
+      const token = new URL(invited.body.invite_url).searchParams.get('token');
+      // The link is good for one second: once that has passed, it is refused.
+      await pollUntil(() => Date.now() > Date.parse(invited.body.created_at) + 1500, { timeoutMs: 5000, description: 'the invitation to expire' });
+      const late = await shortLived.request('POST', '/api/v1/team/accept', { body: { token, password: PASSWORD } });
+      expect(late.body.errors).toEqual([{ field: 'token', message: expect.stringContaining('expired') }]);
     });
 
     it('validates the invitation body, naming each field', async () => {
@@ -360,7 +336,7 @@ describe('gateway: team members, sign-in and sessions (real PostgreSQL, Redis an
     });
 
     it('ends an idle session after SESSION_TTL_SECONDS (401), while use keeps it alive', async () => {
-      const browser = new Browser(shortSessions);
+      const browser = new Browser(shortLived);
       expect((await browser.login(ownerEmail, PASSWORD)).status).toBe(200);
       const signedInAt = Date.now();
       // Used every half second, it outlives its 2-second idle time.
@@ -397,22 +373,22 @@ describe('gateway: team members, sign-in and sessions (real PostgreSQL, Redis an
   });
 
   describe('forgot password', () => {
-    it('logs a single-use link in development, answers 202 for any email, and the new password replaces the old', async () => {
+    it('hands out a single-use link, answers 202 for any email, and the new password replaces the old', async () => {
       const member = await join('agent', 'forgetful');
-      let answers: HttpAnswer[] = [];
-      const log = await capturingOutput(async () => {
-        answers = [
-          await shortSessions.request('POST', '/auth/password-reset', { body: { email: member.email.toUpperCase() } }),
-          await shortSessions.request('POST', '/auth/password-reset', { body: { email: uniqueEmail('stranger') } }),
-        ];
-      });
+      // The link's way out (the development log, for now), observed as it is called.
+      const deliver = jest.spyOn(gw.app.get(MemberLinks), 'deliver');
+      const answers = [
+        await gw.request('POST', '/auth/password-reset', { body: { email: member.email.toUpperCase() } }),
+        await gw.request('POST', '/auth/password-reset', { body: { email: uniqueEmail('stranger') } }),
+      ];
+      const calls = [...deliver.mock.calls];
+      deliver.mockRestore();
       expect(answers.map((a) => [a.status, a.body])).toEqual([
         [202, ''],
         [202, ''],
       ]);
-      const links = [...log.matchAll(/\/dashboard\/reset-password\?token=([A-Za-z0-9_-]{43})/g)].map((m) => m[1]);
-      expect(links).toHaveLength(1);
-      const [token] = links;
+      expect(calls).toEqual([['password reset', expect.objectContaining({ id: member.id }), expect.stringMatching(/\/dashboard\/reset-password\?token=[A-Za-z0-9_-]{43}$/)]]);
+      const token = new URL(calls[0][2]).searchParams.get('token');
 
       const weak = await gw.request('POST', '/auth/password-reset/confirm', { body: { token, password: 'short' } });
       expect(weak.body.errors).toEqual([{ field: 'password', message: expect.any(String) }]);

@@ -1,4 +1,4 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { ProblemTypes, newId, notFoundProblem, problem, validationProblem, type Page } from '@parley/contracts';
 import { ListCursors, ProblemException, redactSecretShapes } from '@parley/service-kit';
@@ -8,6 +8,7 @@ import { GatewayConfig } from '../config/gateway.config';
 import type { MemberRole, SignedInMember } from '../http/request-context';
 import { normaliseEmail } from '../sign-in/login-throttle';
 import { hashPassword } from '../sign-in/passwords';
+import { MemberLinks } from './member-links';
 import { MemberTokensService } from './member-tokens.service';
 import { MemberEntity } from './member.entity';
 import { toMemberRecord, type InvitedMember, type MemberRecord } from './team.mapper';
@@ -26,11 +27,10 @@ const forbidden = (detail: string) => new ProblemException(problem(403, ProblemT
  */
 @Injectable()
 export class TeamService {
-  private readonly logger = new Logger(TeamService.name);
-
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     private readonly tokens: MemberTokensService,
+    private readonly links: MemberLinks,
     private readonly cursors: ListCursors,
     private readonly config: GatewayConfig,
   ) {}
@@ -51,8 +51,7 @@ export class TeamService {
         const member = await repo.save(repo.create({ id: newId('usr'), tenantId, email, name: body.name, role: body.role, status: 'invited', passwordHash: null }));
         const token = await this.tokens.issue(tx, member.id, 'invite', this.config.INVITE_TTL_SECONDS);
         const inviteUrl = `${linkBase}${ACCEPT_INVITE_PATH}?token=${token}`;
-        // There is no mail service yet: in development the link is also in the log, for whoever runs the stack.
-        if (!this.config.isProduction) this.logger.log(`Invitation for ${email} (${member.id}, ${tenantId}): ${inviteUrl}`);
+        this.links.deliver('invitation', member, inviteUrl);
         return { ...toMemberRecord(member), invite_url: inviteUrl };
       });
     } catch (err) {

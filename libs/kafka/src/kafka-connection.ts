@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/
 import { TOPIC_SPECS, type TopicSpec } from '@parley/contracts';
 import { ConfigResourceTypes, Kafka, logLevel, type Admin, type Consumer, type ConsumerConfig, type LogEntry } from 'kafkajs';
 import { retryRetriable } from './errors';
+import './kafkajs-patches';
 import { KAFKA_OPTIONS, type KafkaOptions } from './kafka.options';
 
 export type ConsumerState = 'idle' | 'starting' | 'running' | 'crashed';

@@ -18,6 +18,7 @@ import { OffsetWatermark, groupByKey, runBounded } from './batch-groups';
 import { RpcProblemError, isTransientError, retryRetriable } from './errors';
 import { EventPublisher } from './event-publisher';
 import { KafkaConnection } from './kafka-connection';
+import { OffsetCommitter } from './offset-committer';
 
 /** What a handler gets besides the payload (`@Ctx()`). */
 export class KafkaContext {
@@ -69,13 +70,18 @@ const HANDLER_HEARTBEAT_MS = 1_000;
 const RETRY_MAX_MS = 30_000;
 /** Key groups of one fetched partition batch handled at once (`batchGroupsConcurrently`). */
 const DEFAULT_BATCH_GROUPS_CONCURRENTLY = 64;
+/** How long handled offsets may wait to be committed (`commitIntervalMs`): what a crash may replay. */
+const DEFAULT_COMMIT_INTERVAL_MS = 1_000;
+/** How long shutdown waits for the last commit before leaving the group (the rest is replayed to the next owner). */
+const SHUTDOWN_COMMIT_TIMEOUT_MS = 5_000;
 
 /**
  * A Nest microservice transport over kafkajs: `@EventPattern(topic)` handlers consume that topic; `@MessagePattern`
  * handlers answer request-reply calls on the owning service's request topic.
  *
  * Delivery is at-least-once: an offset is committed only after its handler finished (or the message was
- * dead-lettered), so handlers must be idempotent on the envelope id. A handler that fails with a transient error
+ * dead-lettered), so handlers must be idempotent on the envelope id. Handled offsets are committed on an interval
+ * (OffsetCommitter), and before a rebalance or shutdown hands the partitions on. A handler that fails with a transient error
  * (database or broker down) is retried without limit; any other failure is retried a few times and then the
  * message goes to `<topic>.dlq`, so one poison message never blocks its partition.
  * The app must let handlers' original errors through (RpcPassThroughFilter, or service-kit's ProblemFilter).
@@ -87,9 +93,12 @@ const DEFAULT_BATCH_GROUPS_CONCURRENTLY = 64;
 export class KafkaTransport extends Server implements CustomTransportStrategy {
   private readonly log = new Logger('KafkaTransport');
   private consumers: Consumer[] = [];
+  private readonly committers: OffsetCommitter[] = [];
   private expectedConsumers = 0;
   private readonly joined = new Set<string>();
   private stopping = false;
+  /** Fetched batches being handled; shutdown commits once they are done. */
+  private readonly inFlight = new Set<Promise<void>>();
 
   constructor(
     private readonly connection: KafkaConnection,
@@ -152,32 +161,58 @@ export class KafkaTransport extends Server implements CustomTransportStrategy {
       this.log.error(`consumer ${groupId} crashed for good: ${String(payload.error)}; exiting`);
       process.exit(70);
     });
-    consumer.on(consumer.events.GROUP_JOIN, () => {
+    const committer = new OffsetCommitter(
+      (offsets) => consumer.commitOffsets(offsets),
+      this.connection.options.commitIntervalMs ?? DEFAULT_COMMIT_INTERVAL_MS,
+      (err) => this.log.warn(`committing offsets of ${groupId} failed (retried; a crash meanwhile replays them): ${describe(err)}`),
+    );
+    this.committers.push(committer);
+    // Before the partitions move to another member: what is handled is committed, so it is not replayed.
+    consumer.on(consumer.events.REBALANCING, () => void committer.flush());
+    consumer.on(consumer.events.GROUP_JOIN, ({ payload }) => {
+      committer.retain(payload.memberAssignment);
       this.joined.add(groupId);
       if (this.joined.size >= this.expectedConsumers && this.connection.consumerState !== 'crashed') this.connection.consumerState = 'running';
     });
     await consumer.connect();
     // Topics just created may not be in every broker's metadata yet ("does not host this topic-partition"): retry.
     await retryRetriable(() => consumer.subscribe({ topics: topics.map((t) => this.connection.topic(t)), fromBeginning: true }));
-    await consumer.run(
-      batched
-        ? { partitionsConsumedConcurrently: concurrency, eachBatchAutoResolve: false, eachBatch: (payload) => this.onBatch(payload) }
-        : { partitionsConsumedConcurrently: concurrency, eachMessage: (payload) => this.onMessage(payload) },
-    );
+    // Offsets are committed by the committer, never by kafkajs after each batch.
+    await consumer.run({
+      autoCommit: false,
+      eachBatchAutoResolve: false,
+      partitionsConsumedConcurrently: concurrency,
+      eachBatch: (payload) => this.track(this.onBatch(payload, committer, batched)),
+    });
     return consumer;
   }
 
+  private async track(work: Promise<void>): Promise<void> {
+    this.inFlight.add(work);
+    try {
+      await work;
+    } finally {
+      this.inFlight.delete(work);
+    }
+  }
+
   /**
-   * A fetched batch of one partition. Topics without a batch handler go message by message as in `onMessage`; for a
-   * batch handler, the messages are grouped by key (first appearance order) and each group handled in one call, up
-   * to `batchGroupsConcurrently` groups at once.
+   * A fetched batch of one partition. Topics without a batch handler (and requests) go message by message as in
+   * `onMessage`; for a batch handler, the messages are grouped by key (first appearance order) and each group handled
+   * in one call, up to `batchGroupsConcurrently` groups at once. Each handled offset is resolved (kafkajs fetches on
+   * from there) and handed to the committer.
    */
-  private async onBatch({ batch, resolveOffset, heartbeat, isRunning, isStale }: EachBatchPayload): Promise<void> {
+  private async onBatch({ batch, resolveOffset: resolve, heartbeat, isRunning, isStale }: EachBatchPayload, committer: OffsetCommitter, batched: boolean): Promise<void> {
+    if (this.stopping) return;
+    const resolveOffset = (offset: string) => {
+      resolve(offset);
+      committer.handled(batch.topic, batch.partition, offset);
+    };
     const logicalTopic = this.connection.logicalTopic(batch.topic);
     const handler = this.messageHandlers.get(logicalTopic);
-    if (!handler || !isBatchHandler(handler)) {
+    if (!batched || !handler || !isBatchHandler(handler)) {
       for (const message of batch.messages) {
-        if (!isRunning() || isStale()) return;
+        if (!isRunning() || isStale() || this.stopping) return;
         await this.onMessage({ topic: batch.topic, partition: batch.partition, message, heartbeat, pause: () => () => undefined });
         resolveOffset(message.offset);
         await heartbeat();
@@ -189,7 +224,7 @@ export class KafkaTransport extends Server implements CustomTransportStrategy {
     // Offsets are resolved only through the watermark, so a group finishing early never commits past an unhandled one.
     const watermark = new OffsetWatermark(batch.messages.map((m) => m.offset));
     const limit = Math.max(1, this.connection.options.batchGroupsConcurrently ?? DEFAULT_BATCH_GROUPS_CONCURRENTLY);
-    await runBounded(groupByKey(batch.messages), limit, () => isRunning() && !isStale(), async ([key, messages]) => {
+    await runBounded(groupByKey(batch.messages), limit, () => isRunning() && !isStale() && !this.stopping, async ([key, messages]) => {
       await this.handleGroup(handler, logicalTopic, batch.partition, key, messages, heartbeat);
       const committable = watermark.settle(messages.map((m) => m.offset));
       if (committable !== null) resolveOffset(committable);
@@ -362,6 +397,11 @@ export class KafkaTransport extends Server implements CustomTransportStrategy {
 
   async close(): Promise<void> {
     this.stopping = true;
+    // Handlers finish (or give up, as they do once stopping), then what they handled is committed while the
+    // consumers still belong to their groups; only then do they leave.
+    await Promise.allSettled([...this.inFlight]);
+    await Promise.all(this.committers.map((c) => withTimeout(c.flush(), SHUTDOWN_COMMIT_TIMEOUT_MS)));
+    for (const committer of this.committers) committer.stop();
     await Promise.all(this.consumers.map((c) => c.disconnect().catch(() => undefined)));
     this.connection.consumerState = 'idle';
   }
@@ -419,6 +459,13 @@ function safeJson(raw: string): unknown {
   } catch {
     return { unparseable: raw.slice(0, 100_000) };
   }
+}
+
+/** Waits for work at most `ms`, then goes on regardless (the work keeps running). */
+async function withTimeout(work: Promise<void>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([work, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
+  clearTimeout(timer);
 }
 
 async function sleepWithHeartbeat(ms: number, heartbeat: () => Promise<void>): Promise<void> {

@@ -19,6 +19,12 @@ export interface KafkaOptions {
    * are always in one group, in order; commits never pass a message not yet handled.
    */
   batchGroupsConcurrently?: number;
+  /**
+   * How long handled offsets may wait before they are committed (default 1000 ms). Commits are batched per consumer
+   * over this interval instead of one per fetched batch; a crash replays at most this much handled work (handlers are
+   * idempotent), a rebalance or shutdown commits first.
+   */
+  commitIntervalMs?: number;
   /** Attempts of a failing event handler before its message goes to `<topic>.dlq`. */
   maxHandlerAttempts?: number;
   /** Whether this process makes request-reply calls (starts the reply consumer). */

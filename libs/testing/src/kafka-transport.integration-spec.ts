@@ -92,4 +92,43 @@ describe('KafkaTransport delivery guarantees (real broker)', () => {
     await expect(harness.rpc.request('agents.get', { tenant_id: 'ten_T', name: 'x' })).resolves.toEqual({ name: 'x' });
     await expect(harness.rpc.request('agents.get', { tenant_id: 'ten_T', name: 'missing' })).rejects.toMatchObject({ problem: { status: 404 } });
   });
+
+  it('commits handled offsets on its interval: every partition of the topic ends committed up to its end', async () => {
+    await send('evt_commit_1', 'fine');
+    await send('evt_commit_2', 'fine');
+    await pollUntil(() => seen.has('evt_commit_2'), { description: 'the messages handled' });
+    const group = connection.group(`transport-test.${Topics.MessageInbound}`);
+    await pollUntil(async () => (await uncommitted(connection, group, Topics.MessageInbound)) === 0, { description: 'every handled offset committed', timeoutMs: 10_000 });
+  });
+
+  it('commits what it handled when it shuts down, however long its interval, so the next instance replays nothing', async () => {
+    const ns = uniqueKafkaNamespace('commit');
+    const conn = new KafkaConnection({ brokers: testInfra().kafkaBrokers.split(','), clientId: 'commit-test', namespace: ns, commitIntervalMs: 600_000 });
+    const pub = new EventPublisher(conn);
+    const app = await NestFactory.createMicroservice(ProbeModule, { strategy: new KafkaTransport(conn, pub), logger: ['error'] });
+    app.useGlobalFilters(new RpcPassThroughFilter());
+    await app.listen();
+    const group = conn.group(`commit-test.${Topics.MessageInbound}`);
+    try {
+      for (const id of ['evt_shutdown_1', 'evt_shutdown_2']) {
+        await pub.publishEvent({ id, type: 'message.inbound', version: 1, tenant_id: 'ten_T', occurred_at: new Date().toISOString(), data: { kind: 'fine' } }, 'ten_T:+2');
+      }
+      await pollUntil(() => seen.has('evt_shutdown_2'), { description: 'the messages handled' });
+      expect(await uncommitted(conn, group, Topics.MessageInbound)).toBe(2); // no commit per batch
+      await app.close();
+      expect(await uncommitted(conn, group, Topics.MessageInbound)).toBe(0);
+    } finally {
+      await app.close();
+      await pub.onApplicationShutdown();
+      await conn.onApplicationShutdown();
+    }
+  });
 });
+
+/** Messages of the topic past the group's committed offsets (a partition never committed counts from 0). */
+async function uncommitted(connection: KafkaConnection, groupId: string, topic: string): Promise<number> {
+  const admin = await connection.connectedAdmin();
+  const [ends, [committed]] = await Promise.all([admin.fetchTopicOffsets(connection.topic(topic)), admin.fetchOffsets({ groupId, topics: [connection.topic(topic)] })]);
+  const at = new Map(committed.partitions.map((p) => [p.partition, Math.max(0, Number(p.offset))]));
+  return ends.reduce((sum, p) => sum + Number(p.high) - (at.get(p.partition) ?? 0), 0);
+}

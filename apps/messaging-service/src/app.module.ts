@@ -9,6 +9,7 @@ import { MessagingServiceConfig } from './config/messaging-service.config';
 import { messagingServiceDatabase } from './database/messaging-service.database';
 import { InboundModule } from './inbound/inbound.module';
 import { MessagesModule } from './messages/messages.module';
+import { OptOutsModule } from './opt-outs/opt-outs.module';
 
 /** Builds the root module around one validated config (tests pass their own). */
 export function messagingServiceModule(config: MessagingServiceConfig = loadConfig(MessagingServiceConfig)) {
@@ -26,6 +27,7 @@ export function messagingServiceModule(config: MessagingServiceConfig = loadConf
       ChannelsModule,
       MessagesModule,
       InboundModule,
+      OptOutsModule,
     ],
   })
   class MessagingServiceModule {}

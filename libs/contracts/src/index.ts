@@ -8,3 +8,4 @@ export * from './rpc/agents.rpc';
 export * from './rpc/messaging.rpc';
 export * from './rpc/webhooks.rpc';
 export * from './rpc/responder.rpc';
+export * from './rpc/templates.rpc';

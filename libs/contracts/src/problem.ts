@@ -27,6 +27,8 @@ export const ProblemTypes = {
   notFound: `${BASE}/not-found`,
   methodNotAllowed: `${BASE}/method-not-allowed`,
   conflict: `${BASE}/conflict`,
+  /** A marketing template to a customer who opted out of the tenant's marketing (CONTRACT.md §12). */
+  optedOut: `${BASE}/opted-out`,
   /** A free-form message to a customer who has not written in 24 h: only a template may be sent (CONTRACT.md §4, §12). */
   windowClosed: `${BASE}/customer-service-window-closed`,
   idempotencyMismatch: `${BASE}/idempotency-key-reused`,

@@ -33,6 +33,12 @@ export const Topics = {
   ConversationUpdated: 'conversation.updated',
   /** A WhatsApp channel changed or was disconnected (full record; compacted). Key: `${tenant_id}:${channel_id}`. */
   ChannelChanged: 'channel.changed',
+  /** Public event: a customer opted out of the tenant's marketing (STOP). Key: `${tenant_id}:${customer}`. */
+  ContactOptedOut: 'contact.opted_out',
+  /** Public event: a customer opted back in (START). Key: `${tenant_id}:${customer}`. */
+  ContactOptedIn: 'contact.opted_in',
+  /** Public event: the provider approved or rejected a message template. Key: `${tenant_id}:${template_id}`. */
+  TemplateStatus: 'template.status',
 } as const;
 export type Topic = (typeof Topics)[keyof typeof Topics];
 
@@ -89,6 +95,9 @@ export const TOPIC_SPECS: readonly TopicSpec[] = [
   { name: Topics.ConversationHandoff, partitions: 4 },
   { name: Topics.ConversationUpdated, partitions: 4, config: { 'retention.ms': String(DAY_MS) } },
   { name: Topics.ChannelChanged, partitions: 4, config: { 'cleanup.policy': 'compact' } },
+  { name: Topics.ContactOptedOut, partitions: 4 },
+  { name: Topics.ContactOptedIn, partitions: 4 },
+  { name: Topics.TemplateStatus, partitions: 4 },
   ...Object.values(RpcTopics).map((name) => ({
     name,
     partitions: 4,
@@ -109,6 +118,9 @@ export const TOPIC_SPECS: readonly TopicSpec[] = [
     Topics.AppointmentRescheduled,
     Topics.AppointmentCancelled,
     Topics.ConversationHandoff,
+    Topics.ContactOptedOut,
+    Topics.ContactOptedIn,
+    Topics.TemplateStatus,
   ].map(
     (name) => ({
       name: `${name}${DLQ_SUFFIX}`,

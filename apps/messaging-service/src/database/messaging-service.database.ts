@@ -5,9 +5,10 @@ import { CreateChannelsAndMessages1763856000000 } from './migrations/17638560000
 import { ChannelSettingsAndSendQueue1764115200000 } from './migrations/1764115200000-ChannelSettingsAndSendQueue';
 import { PendingStatusesAndSendAttempts1764288000000 } from './migrations/1764288000000-PendingStatusesAndSendAttempts';
 import { OutboundSendingNumber1764374400000 } from './migrations/1764374400000-OutboundSendingNumber';
+import { OptOutsAndTemplates1764547200000 } from './migrations/1764547200000-OptOutsAndTemplates';
 
 export const messagingServiceDatabase: ServiceDatabase = {
   schema: 'messaging',
   entities: [ChannelEntity, MessageEntity],
-  migrations: [CreateChannelsAndMessages1763856000000, ChannelSettingsAndSendQueue1764115200000, PendingStatusesAndSendAttempts1764288000000, OutboundSendingNumber1764374400000],
+  migrations: [CreateChannelsAndMessages1763856000000, ChannelSettingsAndSendQueue1764115200000, PendingStatusesAndSendAttempts1764288000000, OutboundSendingNumber1764374400000, OptOutsAndTemplates1764547200000],
 };

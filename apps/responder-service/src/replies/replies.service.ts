@@ -16,7 +16,8 @@ import { BurstStore, outcomeRow, type BurstState, type ConversationChange } from
 import type { ProcessedMessageEntity } from './processed-message.entity';
 import { PublishedMarks } from './published-marks';
 import { ReplyEngine, type Reply } from './reply-engine';
-import { engagementEvents, outboundEvent, receivedEvent, replyMessageId, type AppointmentChange, type ReplyOutcome, type SentReply } from './reply-events';
+import { engagementEvents, optChangeEvent, outboundEvent, receivedEvent, replyMessageId, type AppointmentChange, type ReplyOutcome, type SentReply } from './reply-events';
+import { OPT_CONFIRMATIONS, confirmationLanguage, optRequestOf, type OptRequest } from './opt-out';
 
 /** A message written longer ago than this is not answered (the customer-service window, CONTRACT.md §5). */
 export const STALE_AFTER_MS = 24 * 60 * 60 * 1000;
@@ -47,6 +48,8 @@ interface Draft {
   answered: MessageInboundData[];
   silence: SilenceReason | null;
   reply: Reply | null;
+  /** A STOP or START in the burst (the last one): answered with its confirmation only, whoever else would answer. */
+  opt?: { request: OptRequest; inbound: MessageInboundData };
 }
 
 /** The snapshot a draft is valid for was changed before it could commit: draft again. */
@@ -181,6 +184,13 @@ export class RepliesService {
     const answered = fresh.filter((i) => !isStale(i));
     const silence = silenceReason(agent, conversation, answered);
     const fingerprint = snapshotOf(agent, conversation);
+    const opt = lastOptRequest(fresh);
+    if (opt) {
+      // Recorded and announced whatever the conversation's state; the agent confirms it (even when handed off or late)
+      // and says nothing else. With no agent nothing is replied (CONTRACT.md §6): the tenant's webhook has the event.
+      const reply = agent ? optConfirmation(opt.request, conversation) : null;
+      return { agent, fingerprint, answered: fresh, silence: agent ? null : 'no_agent', reply, opt };
+    }
     if (!agent || silence !== null) return { agent, fingerprint, answered, silence, reply: null };
 
     const lastAnswered = answered[answered.length - 1];
@@ -278,6 +288,7 @@ export class RepliesService {
       }
       // The dashboards' inbox follows every message of the conversation.
       if (inbound === last) events.push(conversationUpdatedEvent(tenantId, after, 'message', sent?.acceptedAt ?? new Date(inbound.received_at), inbound.message_id));
+      if (draft.opt?.inbound === inbound) events.push(optChangeEvent(tenantId, inbound, draft.opt.request));
       return outcomeRow(tenantId, conversation.id, inbound.message_id, answers ? sent.messageId : null, events);
     });
     await BurstStore.write(tx, tenantId, change, rows);
@@ -327,6 +338,21 @@ export function silenceReason(agent: AgentRecord | null, conversation: Conversat
   if (conversation?.state === 'handed_off') return 'handed_off';
   if (answerable.length === 0) return 'stale';
   return null;
+}
+
+/** The last message of a burst that opts the customer out of marketing or back in, if any. */
+function lastOptRequest(fresh: MessageInboundData[]): Draft['opt'] {
+  for (let i = fresh.length - 1; i >= 0; i--) {
+    const request = fresh[i].type === 'text' ? optRequestOf(fresh[i].text) : null;
+    if (request) return { request, inbound: fresh[i] };
+  }
+  return undefined;
+}
+
+/** The one-line confirmation of an opt-out or opt-in, in the conversation's language; the skills' memory is kept. */
+function optConfirmation(request: OptRequest, conversation: ConversationEntity | null): Reply {
+  const state = conversation?.skillState ?? {};
+  return { text: OPT_CONFIRMATIONS[confirmationLanguage(request, state.language)][request.change], skill: null, handoff: false, state, effects: {} };
 }
 
 /** The thread's author of the business's automatic reply: the agent, by name. */

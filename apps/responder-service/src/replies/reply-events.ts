@@ -6,6 +6,8 @@ import {
   type AppointmentCancelledData,
   type AppointmentRecord,
   type AppointmentRescheduledData,
+  type ContactOptedInData,
+  type ContactOptedOutData,
   type LeadCapturedData,
   type LeadUpdatedData,
   type MessageInboundData,
@@ -16,6 +18,7 @@ import { EventPublisher } from '@parley/kafka';
 import type { HeldSlot } from '../appointments/appointments.service';
 import type { SavedLead } from '../leads/leads.service';
 import type { StoredEvent } from './processed-message.entity';
+import type { OptRequest } from './opt-out';
 
 /** The reply's message id: derived from the inbound one, so every retry lands on the same send. */
 export function replyMessageId(inboundMessageId: string): string {
@@ -129,4 +132,17 @@ export function engagementEvents(tenantId: string, inbound: MessageInboundData, 
     });
   }
   return events;
+}
+
+/** `contact.opted_out` or `contact.opted_in` for the customer's message that asked for it; its id derives from that message. */
+export function optChangeEvent(tenantId: string, inbound: MessageInboundData, request: OptRequest): StoredEvent {
+  const common = { tenant_id: tenantId, channel: 'whatsapp' as const, customer: inbound.from, message_id: inbound.message_id, keyword: request.keyword, at: inbound.received_at };
+  const key = conversationKey(tenantId, inbound.from);
+  const id = derivedId('evt', request.change, inbound.message_id);
+  if (request.change === 'opted_out') {
+    const data: ContactOptedOutData = { event: 'contact.opted_out', ...common };
+    return { topic: Topics.ContactOptedOut, key, value: EventPublisher.envelope(Topics.ContactOptedOut, tenantId, data, id) };
+  }
+  const data: ContactOptedInData = { event: 'contact.opted_in', ...common };
+  return { topic: Topics.ContactOptedIn, key, value: EventPublisher.envelope(Topics.ContactOptedIn, tenantId, data, id) };
 }

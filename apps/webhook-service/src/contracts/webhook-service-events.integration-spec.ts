@@ -14,6 +14,9 @@ const CONSUMED = [
   Topics.AppointmentRescheduled,
   Topics.AppointmentCancelled,
   Topics.ConversationHandoff,
+  Topics.ContactOptedOut,
+  Topics.ContactOptedIn,
+  Topics.TemplateStatus,
 ];
 
 /**

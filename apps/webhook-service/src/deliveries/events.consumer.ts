@@ -5,11 +5,14 @@ import {
   type AppointmentBookedEvent,
   type AppointmentCancelledEvent,
   type AppointmentRescheduledEvent,
+  type ContactOptedInEvent,
+  type ContactOptedOutEvent,
   type ConversationHandoffEvent,
   type LeadCapturedEvent,
   type LeadUpdatedEvent,
   type MessageReceivedEvent,
   type MessageStatusEvent,
+  type TemplateStatusEvent,
 } from '@parley/contracts';
 import { DeliveriesService } from './deliveries.service';
 
@@ -55,6 +58,21 @@ export class EventsConsumer {
 
   @EventPattern(Topics.ConversationHandoff)
   async onConversationHandoff(@Payload() event: ConversationHandoffEvent): Promise<void> {
+    await this.deliveries.ingest(event);
+  }
+
+  @EventPattern(Topics.ContactOptedOut)
+  async onContactOptedOut(@Payload() event: ContactOptedOutEvent): Promise<void> {
+    await this.deliveries.ingest(event);
+  }
+
+  @EventPattern(Topics.ContactOptedIn)
+  async onContactOptedIn(@Payload() event: ContactOptedInEvent): Promise<void> {
+    await this.deliveries.ingest(event);
+  }
+
+  @EventPattern(Topics.TemplateStatus)
+  async onTemplateStatus(@Payload() event: TemplateStatusEvent): Promise<void> {
     await this.deliveries.ingest(event);
   }
 }

@@ -5,6 +5,8 @@ describe('orderingKeyOf: the conversation of a public event', () => {
     expect(orderingKeyOf('ten_1', 'message.received', { from: '+491' })).toBe('ten_1:+491');
     expect(orderingKeyOf('ten_1', 'message.status', { to: '+491' })).toBe('ten_1:+491');
     expect(orderingKeyOf('ten_1', 'conversation.handoff', { customer: '+491' })).toBe('ten_1:+491');
+    expect(orderingKeyOf('ten_1', 'contact.opted_out', { customer: '+491' })).toBe('ten_1:+491');
+    expect(orderingKeyOf('ten_1', 'contact.opted_in', { customer: '+491' })).toBe('ten_1:+491');
     expect(orderingKeyOf('ten_1', 'appointment.booked', { appointment: { customer: '+491' } })).toBe('ten_1:+491');
     expect(orderingKeyOf('ten_1', 'lead.captured', { lead: { phone: '+491', conversation_id: 'cnv_1' } })).toBe('ten_1:+491');
     expect(orderingKeyOf('ten_1', 'lead.updated', { lead: { phone: '+491', conversation_id: 'cnv_1' } })).toBe('ten_1:+491');

@@ -20,6 +20,8 @@ export function orderingKeyOf(tenantId: string, type: string, data: Data): strin
       customer = text(data.to);
       break;
     case 'conversation.handoff':
+    case 'contact.opted_out':
+    case 'contact.opted_in':
       customer = text(data.customer);
       break;
     case 'appointment.booked':

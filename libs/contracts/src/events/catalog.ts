@@ -1,6 +1,8 @@
 import { Topics } from '../topics';
 import type { AgentChangedEvent } from './agents';
 import type { ChannelChangedEvent } from './channels';
+import type { ContactOptedInEvent, ContactOptedOutEvent } from './contacts';
+import type { TemplateStatusEvent } from './templates';
 import type { DocumentChangedEvent } from './documents';
 import type {
   AppointmentBookedEvent,
@@ -33,6 +35,9 @@ export interface EventsByTopic {
   'conversation.handoff': ConversationHandoffEvent;
   'conversation.updated': ConversationUpdatedEvent;
   'channel.changed': ChannelChangedEvent;
+  'contact.opted_out': ContactOptedOutEvent;
+  'contact.opted_in': ContactOptedInEvent;
+  'template.status': TemplateStatusEvent;
 }
 export type EventTopic = keyof EventsByTopic;
 
@@ -137,6 +142,24 @@ export const EVENT_ROUTES: Readonly<Record<EventTopic, EventRoute>> = {
     producers: ['messaging-service'],
     consumers: ['gateway'],
     summary: 'A WhatsApp channel after a change, or `channel: null` once it was disconnected.',
+  },
+  [Topics.ContactOptedOut]: {
+    key: '`${tenant_id}:${customer}`',
+    producers: ['responder-service'],
+    consumers: ['messaging-service', 'webhook-service'],
+    summary: "Public webhook event: a customer wrote STOP (or an equivalent) and is out of the tenant's marketing; messaging-service refuses marketing templates to them.",
+  },
+  [Topics.ContactOptedIn]: {
+    key: '`${tenant_id}:${customer}`',
+    producers: ['responder-service'],
+    consumers: ['messaging-service', 'webhook-service'],
+    summary: "Public webhook event: a customer wrote START (or an equivalent) and may get the tenant's marketing again.",
+  },
+  [Topics.TemplateStatus]: {
+    key: '`${tenant_id}:${template_id}`',
+    producers: ['messaging-service'],
+    consumers: ['webhook-service'],
+    summary: "Public webhook event: the provider approved or rejected a message template (the whole template as it now is, with the rejection's reason).",
   },
 };
 

@@ -4,4 +4,6 @@ export * from './agents';
 export * from './engagement';
 export * from './channels';
 export * from './documents';
+export * from './contacts';
+export * from './templates';
 export * from './catalog';

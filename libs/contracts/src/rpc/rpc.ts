@@ -3,6 +3,7 @@ import type { RpcService } from '../topics';
 import type { AgentsRpc } from './agents.rpc';
 import type { MessagingRpc } from './messaging.rpc';
 import type { ResponderRpc } from './responder.rpc';
+import type { TemplatesRpc } from './templates.rpc';
 import type { WebhooksRpc } from './webhooks.rpc';
 
 /** Reply of a request-reply call: the result, or a problem that the gateway answers with as it is. */
@@ -27,7 +28,7 @@ export interface Page<T> {
  * Request-reply patterns: which service owns each, and its request and response types. Each owning service keeps
  * its patterns in its own file (`rpc/<service>.rpc.ts`); the typed client and the handlers agree by construction.
  */
-export interface RpcPatterns extends AgentsRpc, MessagingRpc, WebhooksRpc, ResponderRpc {}
+export interface RpcPatterns extends AgentsRpc, MessagingRpc, WebhooksRpc, ResponderRpc, TemplatesRpc {}
 
 export type RpcPattern = keyof RpcPatterns;
 export type RpcRequest<P extends RpcPattern> = RpcPatterns[P]['request'];
@@ -39,6 +40,7 @@ export const RPC_OWNERS: Record<string, RpcService> = {
   documents: 'agents',
   channels: 'messaging',
   messages: 'messaging',
+  templates: 'messaging',
   webhooks: 'webhooks',
   deliveries: 'webhooks',
   conversations: 'responder',

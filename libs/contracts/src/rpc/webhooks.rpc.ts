@@ -10,6 +10,9 @@ export const WEBHOOK_EVENT_TYPES = [
   'appointment.rescheduled',
   'appointment.cancelled',
   'conversation.handoff',
+  'contact.opted_out',
+  'contact.opted_in',
+  'template.status',
   'webhook.endpoint_disabled',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];

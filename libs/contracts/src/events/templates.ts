@@ -1,0 +1,31 @@
+import type { EventEnvelope } from './envelope';
+
+export const TEMPLATE_CATEGORIES = ['MARKETING', 'UTILITY', 'AUTHENTICATION'] as const;
+export type TemplateCategory = (typeof TEMPLATE_CATEGORIES)[number];
+export type TemplateStatus = 'PENDING' | 'APPROVED' | 'REJECTED';
+
+/** A message template (CONTRACT.md §13) as the API answers it. `components` are in the Cloud API's shape. */
+export interface TemplateRecord {
+  id: string;
+  channel_id: string;
+  name: string;
+  language: string;
+  category: TemplateCategory;
+  components: unknown[];
+  status: TemplateStatus;
+  /** Why the provider rejected it; null otherwise. */
+  reason: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** `template.status` (public webhook body): the provider approved or rejected a template. */
+export interface TemplateStatusData {
+  event: 'template.status';
+  tenant_id: string;
+  channel: 'whatsapp';
+  template: TemplateRecord;
+  at: string;
+}
+
+export type TemplateStatusEvent = EventEnvelope<'template.status', TemplateStatusData>;

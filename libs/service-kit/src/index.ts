@@ -16,4 +16,6 @@ export * from './health/health.module';
 export * from './health/metrics';
 export * from './database/database';
 export * from './database/group-commit';
+export * from './database/pg-listener';
+export * from './scheduling/wakeup';
 export * from './bootstrap';

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
+import { AnnouncementsModule } from '../announcements/announcements.module';
 import { AgentsRpcController } from './agents.rpc.controller';
 import { AgentsService } from './agents.service';
 
-@Module({ controllers: [AgentsRpcController], providers: [AgentsService], exports: [AgentsService] })
+@Module({ imports: [AnnouncementsModule], controllers: [AgentsRpcController], providers: [AgentsService], exports: [AgentsService] })
 export class AgentsModule {}

@@ -1,4 +1,4 @@
-import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import {
   Topics,
@@ -14,11 +14,11 @@ import {
 import { EventPublisher } from '@parley/kafka';
 import { ListCursors, ProblemException, validateDto } from '@parley/service-kit';
 import { DataSource, IsNull, type EntityManager } from 'typeorm';
+import { AnnouncementRelay } from '../announcements/announcement-relay';
 import { deleteAgentDocuments } from '../documents/documents.service';
 import { AgentEntity, AgentVersionEntity } from './agent.entity';
 import { agentBody, sameBody, toAgentRecord, toVersionRecord, toVersionSummary, type AgentBody } from './agents.mapper';
 
-const RELAY_INTERVAL_MS = 2000;
 const UNIQUE_VIOLATION = '23505';
 
 /**
@@ -27,15 +27,17 @@ const UNIQUE_VIOLATION = '23505';
  * always catches up.
  */
 @Injectable()
-export class AgentsService implements OnApplicationBootstrap, OnApplicationShutdown {
+export class AgentsService {
   private readonly logger = new Logger(AgentsService.name);
-  private relayTimer?: NodeJS.Timeout;
 
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     private readonly publisher: EventPublisher,
     private readonly cursors: ListCursors,
-  ) {}
+    private readonly relay: AnnouncementRelay,
+  ) {
+    relay.register({ name: 'agents', relayPending: () => this.relayPending() });
+  }
 
   /** PUT semantics: the body replaces the whole agent. An identical body keeps the version. */
   async upsert(tenantId: string, name: string, rawBody: unknown, requestId?: string): Promise<{ created: boolean; agent: AgentRecord }> {
@@ -103,6 +105,8 @@ export class AgentsService implements OnApplicationBootstrap, OnApplicationShutd
       return tx.save(agent);
     });
     await this.announce(entity, requestId);
+    // The agent's documents were left to the relay (their tombstones).
+    this.relay.wake();
   }
 
   private async upsertWithRetry(tenantId: string, body: AgentBody) {
@@ -156,6 +160,7 @@ export class AgentsService implements OnApplicationBootstrap, OnApplicationShutd
       );
     } catch (err) {
       this.logger.warn(`agent.changed for ${entity.id} not published yet (the relay retries): ${String(err)}`);
+      this.relay.retrySoon();
       return;
     }
     if (deleted) await this.db.getRepository(AgentEntity).delete({ id: entity.id, version: entity.version });
@@ -174,16 +179,5 @@ export class AgentsService implements OnApplicationBootstrap, OnApplicationShutd
       .getMany();
     for (const agent of pending) await this.announce(agent);
     return pending.length;
-  }
-
-  onApplicationBootstrap(): void {
-    this.relayTimer = setInterval(() => {
-      this.relayPending().catch((err: unknown) => this.logger.warn(`relay failed: ${String(err)}`));
-    }, RELAY_INTERVAL_MS);
-    this.relayTimer.unref();
-  }
-
-  onApplicationShutdown(): void {
-    clearInterval(this.relayTimer);
   }
 }

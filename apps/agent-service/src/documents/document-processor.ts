@@ -1,5 +1,6 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
+import { sleepUntilDue } from '@parley/service-kit';
 import type { DocumentFileType, DocumentPassageData } from '@parley/contracts';
 import { DataSource } from 'typeorm';
 import { AgentServiceConfig } from '../config/agent-service.config';
@@ -12,7 +13,14 @@ import { DocumentRejected } from './document-rejected';
 export const PROCESSING_LEASE_MS = 2 * 60 * 1000;
 /** Attempts before a document that keeps failing for no reason of its own (crashes, bugs) is marked failed. */
 const MAX_ATTEMPTS = 3;
-const POLL_INTERVAL_MS = 1000;
+/**
+ * An upload wakes its instance's processor; otherwise it sleeps until the earliest lease runs out (a worker that died
+ * mid-document) or, at most, this long: the safety sweep for uploads no wake-up reached (an instance that crashed
+ * between accepting a document and processing it).
+ */
+const SWEEP_MS = 30_000;
+/** Shortest sleep, so a lease that ran out but whose row is locked by another claim does not spin the loop. */
+const MIN_SLEEP_MS = 1_000;
 
 /** What the processor hands on when a document became ready (the service announces it). */
 export type ReadyListener = (document: DocumentEntity) => Promise<void>;
@@ -42,15 +50,17 @@ export class DocumentProcessor implements OnApplicationBootstrap, OnApplicationS
     this.onReady = listener;
   }
 
-  /** Processes whatever is waiting, now (after an upload) rather than at the next poll. */
+  /** Processes whatever is waiting, now (after an upload) rather than at the next sweep. */
   wake(): void {
     if (this.stopped) return;
     if (this.running) {
       this.again = true;
       return;
     }
+    clearTimeout(this.timer);
     this.running = this.drain()
       .catch((err: unknown) => this.logger.warn(`document processing failed: ${String(err)}`))
+      .then(() => this.sleep())
       .finally(() => {
         this.running = undefined;
         if (this.again) {
@@ -68,6 +78,22 @@ export class DocumentProcessor implements OnApplicationBootstrap, OnApplicationS
       processed++;
     }
     return processed;
+  }
+
+  /** Sets the next look: when the earliest lease runs out, at most SWEEP_MS from now. */
+  private async sleep(): Promise<void> {
+    let leaseEndsInMs: number | null = SWEEP_MS;
+    try {
+      const [row] = (await this.db.query(
+        `SELECT (EXTRACT(EPOCH FROM min(lease_until) - now()) * 1000)::float8 AS ms FROM documents WHERE status = 'processing' AND deleted_at IS NULL`,
+      )) as { ms: number | null }[];
+      leaseEndsInMs = row.ms;
+    } catch (err) {
+      this.logger.warn(`could not read document leases: ${String(err)}`);
+    }
+    if (this.stopped) return;
+    this.timer = setTimeout(() => this.wake(), sleepUntilDue(leaseEndsInMs, MIN_SLEEP_MS, SWEEP_MS));
+    this.timer.unref();
   }
 
   private async claim(): Promise<DocumentEntity | null> {
@@ -142,15 +168,13 @@ export class DocumentProcessor implements OnApplicationBootstrap, OnApplicationS
   }
 
   onApplicationBootstrap(): void {
-    // Picks up what was accepted before a restart, and claims whose worker died.
-    this.timer = setInterval(() => this.wake(), POLL_INTERVAL_MS);
-    this.timer.unref();
+    // Picks up what was accepted before a restart; then sleeps until a lease runs out or the sweep.
     this.wake();
   }
 
   async onApplicationShutdown(): Promise<void> {
     this.stopped = true;
-    clearInterval(this.timer);
+    clearTimeout(this.timer);
     await this.running;
   }
 }

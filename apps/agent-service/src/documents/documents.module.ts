@@ -1,4 +1,5 @@
 import { Module, type DynamicModule } from '@nestjs/common';
+import { AnnouncementsModule } from '../announcements/announcements.module';
 import { AgentServiceConfig } from '../config/agent-service.config';
 import { DocumentProcessor } from './document-processor';
 import { DocumentsRpcController } from './documents.rpc.controller';
@@ -10,6 +11,7 @@ export class DocumentsModule {
   static forRoot(config: AgentServiceConfig): DynamicModule {
     return {
       module: DocumentsModule,
+      imports: [AnnouncementsModule],
       controllers: [DocumentsRpcController],
       providers: [{ provide: AgentServiceConfig, useValue: config }, DocumentsService, DocumentProcessor],
     };

@@ -1,4 +1,4 @@
-import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import {
   CreateDocumentBody,
@@ -17,13 +17,13 @@ import { EventPublisher } from '@parley/kafka';
 import { ListCursors, ProblemException, urlViolation, validateDto } from '@parley/service-kit';
 import { DataSource, IsNull, type EntityManager } from 'typeorm';
 import { AgentEntity } from '../agents/agent.entity';
+import { AnnouncementRelay } from '../announcements/announcement-relay';
 import { AgentServiceConfig } from '../config/agent-service.config';
 import { DocumentEntity } from './document.entity';
 import { contentMismatch, documentFormat } from './document-formats';
 import { DocumentProcessor } from './document-processor';
 import { toDocumentRecord } from './documents.mapper';
 
-const RELAY_INTERVAL_MS = 1000;
 const PUBLISH_TIMEOUT_MS = 5000;
 
 /**
@@ -32,9 +32,8 @@ const PUBLISH_TIMEOUT_MS = 5000;
  * deleted is announced on `document.changed`, and a change whose announcement failed is re-announced by the relay.
  */
 @Injectable()
-export class DocumentsService implements OnApplicationBootstrap, OnApplicationShutdown {
+export class DocumentsService {
   private readonly logger = new Logger(DocumentsService.name);
-  private relayTimer?: NodeJS.Timeout;
 
   constructor(
     @InjectDataSource() private readonly db: DataSource,
@@ -42,8 +41,10 @@ export class DocumentsService implements OnApplicationBootstrap, OnApplicationSh
     private readonly processor: DocumentProcessor,
     private readonly config: AgentServiceConfig,
     private readonly cursors: ListCursors,
+    private readonly relay: AnnouncementRelay,
   ) {
     this.processor.whenReady((document) => this.announce(document));
+    relay.register({ name: 'documents', relayPending: () => this.relayPending() });
   }
 
   async create(tenantId: string, agentName: string, upload: DocumentUpload): Promise<DocumentRecord> {
@@ -125,6 +126,7 @@ export class DocumentsService implements OnApplicationBootstrap, OnApplicationSh
       );
     } catch (err) {
       this.logger.warn(`document.changed for ${entity.id} not published yet (the relay retries): ${String(err)}`);
+      this.relay.retrySoon();
       return;
     }
     const repo = this.db.getRepository(DocumentEntity);
@@ -145,16 +147,6 @@ export class DocumentsService implements OnApplicationBootstrap, OnApplicationSh
     return pending.length;
   }
 
-  onApplicationBootstrap(): void {
-    this.relayTimer = setInterval(() => {
-      this.relayPending().catch((err: unknown) => this.logger.warn(`relay failed: ${String(err)}`));
-    }, RELAY_INTERVAL_MS);
-    this.relayTimer.unref();
-  }
-
-  onApplicationShutdown(): void {
-    clearInterval(this.relayTimer);
-  }
 
   /** `{title, text}` or `{title?, url}`: one of the two, checked across fields. */
   private async fromJson(body: unknown): Promise<Pick<DocumentEntity, 'title' | 'source' | 'url' | 'contentType' | 'raw'>> {

@@ -4,6 +4,9 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { GroupCommit } from '@parley/service-kit';
 import type { MessageEntity } from '../messages/message.entity';
 
+/** The channel the send queue NOTIFYs when rows are queued or their due time moves (migration SendQueueNotify). */
+export const SEND_QUEUE_CHANNEL = 'messaging_send_queue';
+
 /** How long a claim holds: a worker that died mid-send releases its rows after this (they are sent again). */
 export const CLAIM_MS = 30_000;
 
@@ -190,6 +193,17 @@ export class SendQueue {
   /** The message was accepted or failed for good. */
   async remove(tenantId: string, messageId: string, tx: EntityManager = this.db.manager): Promise<void> {
     await tx.query(`DELETE FROM send_queue WHERE message_id = $1 AND tenant_id = $2`, [messageId, tenantId]);
+  }
+
+  /**
+   * Milliseconds until the next row can be claimed (due and not claimed, or its claim lapsed), negative when one can
+   * now; null when the queue is empty.
+   */
+  async nextDueInMs(): Promise<number | null> {
+    const [row] = (await this.db.query(
+      `SELECT (EXTRACT(EPOCH FROM min(GREATEST(due_at, claimed_until)) - now()) * 1000)::float8 AS ms FROM send_queue`,
+    )) as { ms: number | null }[];
+    return row.ms;
   }
 
   /** Rows waiting (due or not): for metrics and tests. */

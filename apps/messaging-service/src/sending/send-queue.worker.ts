@@ -1,7 +1,8 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { requestScope } from '@parley/service-kit';
+import { PgListener, Wakeup, requestScope, sleepUntilDue } from '@parley/service-kit';
+import { MessagingServiceConfig } from '../config/messaging-service.config';
 import { SendDispatcher } from './send-dispatcher.service';
-import { SendQueue, type QueuedSend } from './send-queue';
+import { SEND_QUEUE_CHANNEL, SendQueue, type QueuedSend } from './send-queue';
 
 /**
  * Conversations one instance works at once (each waits for its slot or its provider). Their database writes share
@@ -17,15 +18,21 @@ const MAX_IN_FLIGHT = 128;
 const MAX_SETTLING = 512;
 /** A pass waiting on full slots resumes once this many are free, so claims stay batches rather than single rows. */
 const RESUME_AT_FREE = MAX_IN_FLIGHT / 4;
-/** Pause between passes that found nothing due (a pass that found work is followed at once). */
+/** Shortest pause between passes that found nothing due (a pass that found work is followed at once). */
 const IDLE_MS = 25;
+/**
+ * Longest pause: the safety sweep. Writes wake the worker (NOTIFY) and it sleeps until the next row is due, so this
+ * only finds what no wake-up announced (a notification lost while the LISTEN connection was down).
+ */
+const SWEEP_MS = 30_000;
 /** After failed passes (the database is down, say) the pause doubles up to this, so an outage logs a few lines a minute. */
 const FAILING_MAX_MS = 5_000;
 
 /**
  * Works the send queue in its own loop, apart from the Kafka consumers: a slow or failing provider delays only its
  * own messages. Claiming never waits for sends, so rows come up on time for their slots; messages to one customer
- * claimed together go out in queue order, other conversations alongside.
+ * claimed together go out in queue order, other conversations alongside. An idle worker sleeps until the next row is
+ * due, woken early by the queue's NOTIFY (any instance's write) or by freed slots.
  */
 @Injectable()
 export class SendQueueWorker implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -34,23 +41,37 @@ export class SendQueueWorker implements OnApplicationBootstrap, OnApplicationShu
   private readonly settling = new Set<Promise<void>>();
   private running = false;
   private loop: Promise<void> | null = null;
-  /** Ends the loop's current pause early (a stop, or slots freed while it waited on full ones). */
-  private stopTimer: (() => void) | null = null;
+  /** Ends the loop's pause early: a stop, a change to the queue, or slots freed while it waited on full ones. */
+  private readonly wakeup = new Wakeup();
+  private readonly listener: PgListener;
   private waitingForRoom = false;
 
   constructor(
     private readonly queue: SendQueue,
     private readonly dispatcher: SendDispatcher,
-  ) {}
+    config: MessagingServiceConfig,
+  ) {
+    this.listener = new PgListener({
+      url: config.DATABASE_URL,
+      channels: [SEND_QUEUE_CHANNEL],
+      applicationName: 'messaging-send-queue',
+      onNotify: () => this.wakeup.wake(),
+      // (Re)connected: anything notified meanwhile went unheard; look once.
+      onListening: () => this.wakeup.wake(),
+      warn: (message) => this.logger.warn(`send queue: ${message}`),
+    });
+  }
 
   onApplicationBootstrap(): void {
     this.running = true;
+    this.listener.start();
     this.loop = this.run();
   }
 
   async onApplicationShutdown(): Promise<void> {
     this.running = false;
-    this.stopTimer?.();
+    this.wakeup.wake();
+    await this.listener.stop();
     await this.loop;
     await Promise.allSettled([...this.inFlight]);
     await Promise.allSettled([...this.settling]);
@@ -60,12 +81,14 @@ export class SendQueueWorker implements OnApplicationBootstrap, OnApplicationShu
     let failures = 0;
     while (this.running) {
       let claimed = 0;
+      let pauseMs = SWEEP_MS; // full slots: freed() wakes the loop
       const room = this.room();
       if (room > 0) {
         try {
           const items = await this.queue.claim(room);
           claimed = items.length;
           this.start(items);
+          if (claimed === 0) pauseMs = sleepUntilDue(await this.queue.nextDueInMs(), IDLE_MS, SWEEP_MS);
           if (failures > 0) this.logger.log(`send queue passes work again after ${failures} failed`);
           failures = 0;
         } catch (err) {
@@ -76,7 +99,7 @@ export class SendQueueWorker implements OnApplicationBootstrap, OnApplicationShu
       }
       if (claimed === 0 && this.running) {
         this.waitingForRoom = room <= 0;
-        await this.pause(failures === 0 ? IDLE_MS : Math.min(FAILING_MAX_MS, IDLE_MS * 2 ** failures));
+        await this.wakeup.sleep(failures === 0 ? pauseMs : Math.min(FAILING_MAX_MS, IDLE_MS * 2 ** failures));
         this.waitingForRoom = false;
       }
     }
@@ -89,7 +112,7 @@ export class SendQueueWorker implements OnApplicationBootstrap, OnApplicationShu
 
   /** A slot freed: a loop waiting on full slots claims again once enough are free (no need to wait out its pause). */
   private freed(): void {
-    if (this.waitingForRoom && this.room() >= RESUME_AT_FREE) this.stopTimer?.();
+    if (this.waitingForRoom && this.room() >= RESUME_AT_FREE) this.wakeup.wake();
   }
 
   private start(items: QueuedSend[]): void {
@@ -133,18 +156,5 @@ export class SendQueueWorker implements OnApplicationBootstrap, OnApplicationShu
   private leftClaimed(item: QueuedSend, err: unknown): void {
     // Left claimed: it comes back when the claim lapses (an attempt on record then waits for its outcome).
     this.logger.warn(`send of ${item.messageId} failed unexpectedly, retried after its claim lapses: ${String(err)}`);
-  }
-
-  private pause(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        this.stopTimer = null;
-        resolve();
-      }, ms);
-      this.stopTimer = () => {
-        clearTimeout(timer);
-        resolve();
-      };
-    });
   }
 }

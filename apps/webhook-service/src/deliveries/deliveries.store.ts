@@ -103,6 +103,9 @@ interface ClaimRow {
 /** Rows per statement when replay creates deliveries. */
 const REPLAY_BATCH = 1000;
 
+/** The channel new deliveries and endpoint changes NOTIFY (migration DeliveriesNotify). */
+export const DELIVERIES_CHANNEL = 'webhook_deliveries';
+
 /** SQL of the delivery queue: fan-out on ingest, claims with leases, and the result of each attempt. */
 @Injectable()
 export class DeliveriesStore {
@@ -223,6 +226,31 @@ export class DeliveriesStore {
       [limit, perEndpointCap, leaseSeconds],
     )) as [ClaimRow[], number];
     return rows.map(toClaimed);
+  }
+
+  /**
+   * Milliseconds until the next delivery of an enabled endpoint comes due (negative: one is due now but was not
+   * claimable, e.g. its endpoint is at its cap or an earlier one of its conversation is pending); null when none is
+   * waiting. Read per endpoint like the claim (one index probe each). Leases of a crashed worker are left to the
+   * dispatcher's safety sweep.
+   */
+  async nextDueInMs(): Promise<number | null> {
+    const [row] = (await this.db.query(
+      `WITH RECURSIVE queued(endpoint_id) AS (
+         (SELECT endpoint_id FROM deliveries WHERE status = 'pending' ORDER BY endpoint_id LIMIT 1)
+         UNION ALL
+         SELECT (SELECT d.endpoint_id FROM deliveries d WHERE d.status = 'pending' AND d.endpoint_id > q.endpoint_id ORDER BY d.endpoint_id LIMIT 1)
+         FROM queued q WHERE q.endpoint_id IS NOT NULL
+       )
+       SELECT (EXTRACT(EPOCH FROM min(n.at) - now()) * 1000)::float8 AS ms
+       FROM queued q JOIN endpoints e ON e.id = q.endpoint_id AND e.enabled
+       CROSS JOIN LATERAL (
+         SELECT d.next_attempt_at AS at FROM deliveries d
+         WHERE d.endpoint_id = q.endpoint_id AND d.status = 'pending' AND (d.locked_until IS NULL OR d.locked_until <= now())
+         ORDER BY d.next_attempt_at LIMIT 1
+       ) n`,
+    )) as { ms: number | null }[];
+    return row?.ms ?? null;
   }
 
   /**

@@ -1,10 +1,11 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { AsyncResource } from 'node:async_hooks';
 import { setMaxListeners } from 'node:events';
+import { PgListener, sleepUntilDue } from '@parley/service-kit';
 import { Counter, Histogram } from 'prom-client';
 import { WebhookServiceConfig } from '../config/webhook-service.config';
 import { WebhookHttpClient, type WebhookPostResult } from '../egress/webhook-http-client';
-import { DeliveriesStore, type AttemptOutcome, type AttemptRecord, type ClaimedDelivery } from './deliveries.store';
+import { DELIVERIES_CHANNEL, DeliveriesStore, type AttemptOutcome, type AttemptRecord, type ClaimedDelivery } from './deliveries.store';
 import { decideAfterAttempt } from './retry-policy';
 import { webhookHeaders } from './signing';
 import { SuccessRecorder } from './success-recorder';
@@ -16,8 +17,17 @@ export const MAX_IN_FLIGHT = 128;
  * most one endpoint gets at once: as many as the HTTP client keeps sockets per origin.
  */
 export const PER_ENDPOINT_IN_FLIGHT = 16;
-/** How often due retries (and work another instance ingested) are looked for. */
-const POLL_INTERVAL_MS = 500;
+/**
+ * While deliveries are in flight (and after a failed claim) the queue is looked at again this often: rows held back
+ * by an endpoint's cap or an earlier delivery of their conversation become claimable without a wake-up of their own.
+ */
+const BUSY_RECHECK_MS = 500;
+/**
+ * Longest sleep of an idle dispatcher: the safety sweep. New work wakes it (in-process, or NOTIFY from another
+ * instance) and retries by a timer set to the next due time, so this finds only what no wake-up announced: a
+ * notification lost while the LISTEN connection was down, the lease of a worker that crashed.
+ */
+const SWEEP_MS = 30_000;
 /** A claim's lease beyond the request time-out, after which a crashed worker's claim is due again. */
 const LEASE_MARGIN_SECONDS = 30;
 
@@ -36,7 +46,8 @@ const dispatchLag = new Histogram({
 /**
  * Works the delivery queue in Postgres, apart from the Kafka consumers (a slow endpoint never blocks a partition):
  * claims due deliveries with leases, POSTs each signed event, records every attempt and schedules the next.
- * Woken at once when new deliveries are ingested; polls for due retries in between.
+ * Woken at once when new deliveries are ingested (here, or NOTIFY from another instance); an idle dispatcher sleeps
+ * until its next retry is due.
  */
 @Injectable()
 export class DeliveryDispatcher implements OnApplicationBootstrap, OnModuleDestroy {
@@ -49,6 +60,7 @@ export class DeliveryDispatcher implements OnApplicationBootstrap, OnModuleDestr
   private pumpAgain = false;
   private pumpScheduled = false;
   private timer?: NodeJS.Timeout;
+  private readonly listener: PgListener;
   /**
    * Pumps in the context the dispatcher was created in, not the caller's: a wake-up from a Kafka handler must not
    * tag every attempt of the batch it starts with that one message's request id.
@@ -68,6 +80,15 @@ export class DeliveryDispatcher implements OnApplicationBootstrap, OnModuleDestr
     setMaxListeners(MAX_IN_FLIGHT * 2, this.shutdown.signal);
     this.schedule = config.retryScheduleSeconds;
     this.leaseSeconds = Math.ceil(config.WEBHOOK_TIMEOUT_MS / 1000) + LEASE_MARGIN_SECONDS;
+    this.listener = new PgListener({
+      url: config.DATABASE_URL,
+      channels: [DELIVERIES_CHANNEL],
+      applicationName: 'webhook-deliveries',
+      onNotify: () => this.wake(),
+      // (Re)connected: anything notified meanwhile went unheard; look once.
+      onListening: () => this.wake(),
+      warn: (message) => this.logger.warn(`deliveries: ${message}`),
+    });
   }
 
   /**
@@ -87,6 +108,7 @@ export class DeliveryDispatcher implements OnApplicationBootstrap, OnModuleDestr
       return;
     }
     this.pumping = true;
+    let recheckMs = SWEEP_MS; // every slot busy: each attempt that ends wakes the dispatcher
     try {
       do {
         this.pumpAgain = false;
@@ -95,13 +117,25 @@ export class DeliveryDispatcher implements OnApplicationBootstrap, OnModuleDestr
         const claimed = await this.store.claimDue(free, PER_ENDPOINT_IN_FLIGHT, this.leaseSeconds);
         for (const delivery of claimed) this.launch(delivery);
         if (claimed.length === free) this.pumpAgain = true; // there may be more due
+        else if (claimed.length > 0) recheckMs = BUSY_RECHECK_MS;
+        else recheckMs = sleepUntilDue(await this.store.nextDueInMs(), BUSY_RECHECK_MS, SWEEP_MS);
       } while (this.pumpAgain && !this.shutdown.signal.aborted);
     } catch (err) {
-      // The database is unreachable: the poll tries again shortly.
+      // The database is unreachable: look again shortly.
       this.logger.warn(`claiming due deliveries failed: ${String(err)}`);
+      recheckMs = BUSY_RECHECK_MS;
     } finally {
       this.pumping = false;
+      this.wakeIn(recheckMs);
     }
+  }
+
+  /** The next look at the queue unless something wakes the dispatcher first. */
+  private wakeIn(ms: number): void {
+    clearTimeout(this.timer);
+    if (this.shutdown.signal.aborted) return;
+    this.timer = setTimeout(() => this.wake(), ms);
+    this.timer.unref();
   }
 
   private launch(delivery: ClaimedDelivery): void {
@@ -166,14 +200,14 @@ export class DeliveryDispatcher implements OnApplicationBootstrap, OnModuleDestr
   }
 
   onApplicationBootstrap(): void {
-    this.timer = setInterval(() => this.wake(), POLL_INTERVAL_MS);
-    this.timer.unref();
+    this.listener.start();
     this.wake();
   }
 
   /** Stops claiming, cuts in-flight requests short and gives their deliveries back before the database closes. */
   async onModuleDestroy(): Promise<void> {
-    clearInterval(this.timer);
+    clearTimeout(this.timer);
+    await this.listener.stop();
     const claimed = [...this.inFlight.keys()];
     this.shutdown.abort();
     await Promise.allSettled([...this.inFlight.values()]);

@@ -1,5 +1,5 @@
 import { Injectable, Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
-import { GroupCommit } from '@parley/service-kit';
+import { GroupCommit, Wakeup, sleepUntilDue } from '@parley/service-kit';
 import { WhatsappSandboxConfig } from '../config/whatsapp-sandbox.config';
 import { GatewayNotifier, NOTIFY_TIMEOUT_MS, describeFailure } from './gateway-notifier.service';
 import { NotificationOutbox, type ClaimedNotification, type Settlement } from './notification-outbox.store';
@@ -9,8 +9,13 @@ import { pastGiveUp, retryDelayMs } from './retry-schedule';
 const MAX_IN_FLIGHT = 64;
 /** Free slots worth a claim: fewer would cost a round trip per notification under load. */
 const MIN_CLAIM = 16;
-/** How often an idle dispatcher looks for notifications that came due (retries, a dead predecessor's leases). */
-const IDLE_POLL_MS = 200;
+/** How often a dispatcher with notifications in flight looks for more that came due (their settlements wake it too). */
+const BUSY_POLL_MS = 200;
+/**
+ * Longest sleep of an idle dispatcher, which otherwise sleeps until its next notification is due (recording one wakes
+ * it): the safety sweep, for what nothing announced (rows another process wrote).
+ */
+const SWEEP_MS = 30_000;
 /** Pause after the database failed a claim. */
 const DB_FAILURE_PAUSE_MS = 1_000;
 /** A claim outlives the POST's own time-out, so a live instance's attempt is never taken over; a dead one's is, after this. */
@@ -30,8 +35,7 @@ export class NotificationDispatcher implements OnApplicationBootstrap, BeforeApp
   private readonly settler: GroupCommit<Settlement, void>;
   private readonly inFlight = new Set<Promise<unknown>>();
   private loop: Promise<void> | null = null;
-  private wakeUp: (() => void) | null = null;
-  private woken = false;
+  private readonly wakeup = new Wakeup();
 
   constructor(
     private readonly config: WhatsappSandboxConfig,
@@ -62,8 +66,7 @@ export class NotificationDispatcher implements OnApplicationBootstrap, BeforeApp
 
   /** Something was recorded or settled: look for due notifications now rather than at the next poll. */
   wake(): void {
-    if (this.wakeUp) this.wakeUp();
-    else this.woken = true;
+    this.wakeup.wake();
   }
 
   /** Stops claiming, interrupts the POSTs under way and hands their notifications back (due at once) before the database closes. */
@@ -83,13 +86,13 @@ export class NotificationDispatcher implements OnApplicationBootstrap, BeforeApp
           claimed = await this.outbox.claim(free, LEASE_MS);
         } catch (err) {
           this.logger.warn(`could not claim notifications: ${String(err)}`);
-          await this.pause(DB_FAILURE_PAUSE_MS);
+          await this.wakeup.sleep(DB_FAILURE_PAUSE_MS);
           continue;
         }
         for (const notification of claimed) this.track(this.attempt(notification));
         if (claimed.length === free) continue; // a full claim: more may be due
       }
-      await this.pause(IDLE_POLL_MS);
+      await this.wakeup.sleep(await this.idleMs());
     }
   }
 
@@ -125,20 +128,14 @@ export class NotificationDispatcher implements OnApplicationBootstrap, BeforeApp
     return { id, attempts, outcome: 'retry', delayMs, error: failure };
   }
 
-  /** Waits `ms`, or less when woken; returns at once if woken while busy. */
-  private pause(ms: number): Promise<void> {
-    if (this.woken) {
-      this.woken = false;
-      return Promise.resolve();
+  /** How long to sleep when nothing more can be claimed now. */
+  private async idleMs(): Promise<number> {
+    if (this.inFlight.size > 0) return BUSY_POLL_MS;
+    try {
+      return sleepUntilDue(await this.outbox.nextDueInMs(), BUSY_POLL_MS, SWEEP_MS);
+    } catch (err) {
+      this.logger.warn(`could not read the next due notification: ${String(err)}`);
+      return DB_FAILURE_PAUSE_MS;
     }
-    return new Promise((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        this.wakeUp = null;
-        resolve();
-      };
-      const timer = setTimeout(done, ms);
-      this.wakeUp = done;
-    });
   }
 }

@@ -124,6 +124,18 @@ export class NotificationOutbox {
     }
   }
 
+  /**
+   * Milliseconds until the next notification first in line for its key comes due (a claimed one's lease counts as its
+   * due time); negative when one is due now, null when nothing is owed.
+   */
+  async nextDueInMs(): Promise<number | null> {
+    const [row] = (await this.db.query(
+      `SELECT (EXTRACT(EPOCH FROM min(c.due_at) - now()) * 1000)::float8 AS ms FROM notifications c
+       WHERE NOT EXISTS (SELECT 1 FROM notifications e WHERE e.message_key = c.message_key AND e.id < c.id)`,
+    )) as { ms: number | null }[];
+    return row.ms;
+  }
+
   /** How many notifications are still owed (health of the outbox, and tests). */
   async pendingCount(): Promise<number> {
     const [row] = (await this.db.query(`SELECT count(*)::int AS n FROM notifications`)) as { n: number }[];

@@ -5,7 +5,9 @@ import type { AddressInfo } from 'node:net';
 import { collectDefaultMetrics, register } from 'prom-client';
 import type { BaseConfig } from '../config/base.config';
 
-collectDefaultMetrics();
+// The event-loop delay histogram samples on a timer: prom-client's 10 ms default wakes every idle process 100 times a
+// second (~0.6% of a core each); 100 ms still shows any stall that matters.
+collectDefaultMetrics({ eventLoopMonitoringPrecision: 100 });
 
 export const METRICS_PATH = '/metrics';
 

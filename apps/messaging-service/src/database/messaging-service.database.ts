@@ -6,10 +6,10 @@ import { ChannelSettingsAndSendQueue1764115200000 } from './migrations/176411520
 import { PendingStatusesAndSendAttempts1764288000000 } from './migrations/1764288000000-PendingStatusesAndSendAttempts';
 import { OutboundSendingNumber1764374400000 } from './migrations/1764374400000-OutboundSendingNumber';
 import { OptOutsAndTemplates1764547200000 } from './migrations/1764547200000-OptOutsAndTemplates';
-import { SendQueueNotify1764460800000 } from './migrations/1764460800000-SendQueueNotify';
+import { SendQueueNotify1764633600000 } from './migrations/1764633600000-SendQueueNotify';
 
 export const messagingServiceDatabase: ServiceDatabase = {
   schema: 'messaging',
   entities: [ChannelEntity, MessageEntity],
-  migrations: [CreateChannelsAndMessages1763856000000, ChannelSettingsAndSendQueue1764115200000, PendingStatusesAndSendAttempts1764288000000, OutboundSendingNumber1764374400000, SendQueueNotify1764460800000, OptOutsAndTemplates1764547200000],
+  migrations: [CreateChannelsAndMessages1763856000000, ChannelSettingsAndSendQueue1764115200000, PendingStatusesAndSendAttempts1764288000000, OutboundSendingNumber1764374400000, OptOutsAndTemplates1764547200000, SendQueueNotify1764633600000],
 };

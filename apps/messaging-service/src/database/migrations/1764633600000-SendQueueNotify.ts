@@ -4,8 +4,8 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * The send queue tells its workers when it changes, so an idle worker sleeps instead of polling: a statement that
  * queues rows or moves their due time NOTIFYs `messaging_send_queue` (delivered at commit, once per transaction).
  */
-export class SendQueueNotify1764460800000 implements MigrationInterface {
-  name = 'SendQueueNotify1764460800000';
+export class SendQueueNotify1764633600000 implements MigrationInterface {
+  name = 'SendQueueNotify1764633600000';
 
   async up(q: QueryRunner): Promise<void> {
     await q.query(`

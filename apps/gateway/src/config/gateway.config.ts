@@ -61,6 +61,14 @@ export class GatewayConfig extends BaseConfig {
   @Min(1)
   TOKEN_RATE_LIMIT_PER_MINUTE = 60;
 
+  /**
+   * Sign-in, password-reset and invitation-acceptance requests one client address may make per minute (loopback exempt
+   * outside production), besides the per-email lock on failed sign-ins.
+   */
+  @IsInt()
+  @Min(1)
+  SIGN_IN_RATE_LIMIT_PER_MINUTE = 30;
+
   /** Failed credentials (verify token, signature, channel token) one client address may present per minute at provider intake. */
   @IsInt()
   @Min(1)

@@ -7,7 +7,7 @@ import { GatewayConfig } from '../config/gateway.config';
 import { OAuthError } from '../oauth/oauth.errors';
 import { AddressRateLimiter, type AddressLimit } from './address-rate-limiter';
 
-export type AddressLimitName = 'accounts' | 'token';
+export type AddressLimitName = 'accounts' | 'token' | 'sign-in';
 const ADDRESS_LIMIT = 'parley:address-limit';
 
 /** Limits the route per client address (with `@UseGuards(AddressLimitGuard)`); the guard runs before the body is validated. */
@@ -38,8 +38,13 @@ export class AddressLimitGuard implements CanActivate {
   }
 
   private rule(name: AddressLimitName): AddressLimit {
-    return name === 'accounts'
-      ? { name, limit: this.config.ACCOUNT_RATE_LIMIT_PER_HOUR, windowSeconds: 3600 }
-      : { name, limit: this.config.TOKEN_RATE_LIMIT_PER_MINUTE, windowSeconds: 60 };
+    switch (name) {
+      case 'accounts':
+        return { name, limit: this.config.ACCOUNT_RATE_LIMIT_PER_HOUR, windowSeconds: 3600 };
+      case 'token':
+        return { name, limit: this.config.TOKEN_RATE_LIMIT_PER_MINUTE, windowSeconds: 60 };
+      case 'sign-in':
+        return { name, limit: this.config.SIGN_IN_RATE_LIMIT_PER_MINUTE, windowSeconds: 60 };
+    }
   }
 }

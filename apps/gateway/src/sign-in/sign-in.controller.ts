@@ -1,4 +1,4 @@
-import { Body, Controller, Headers, HttpCode, Post, Req, Res } from '@nestjs/common';
+import { Body, Controller, Headers, HttpCode, Post, Req, Res, UseGuards } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { IssuedToken } from '../auth/token.service';
 import { TokenService } from '../auth/token.service';
@@ -6,14 +6,20 @@ import { GatewayConfig } from '../config/gateway.config';
 import { parseCookies } from '../http/cookies';
 import { publicBaseUrl } from '../http/public-base-url';
 import { ApiRoute } from '../openapi/api-route.decorator';
+import { AddressLimitGuard, LimitPerAddress } from '../rate-limits/address-limit.guard';
 import { SetPasswordBody } from '../team/team.dto';
 import { SESSION_COOKIE, clearSessionCookies, setSessionCookies } from './session-cookies';
 import { SessionsService } from './sessions.service';
 import { LoginBody, PasswordResetBody } from './sign-in.dto';
 import { SignInService } from './sign-in.service';
 
-/** Team members sign in and out (CONTRACT.md §12); programs keep using `/oauth/token` and API keys. */
+/**
+ * Team members sign in and out (CONTRACT.md §12); programs keep using `/oauth/token` and API keys. Each client address
+ * may call these routes `SIGN_IN_RATE_LIMIT_PER_MINUTE` times a minute.
+ */
 @Controller('auth')
+@LimitPerAddress('sign-in')
+@UseGuards(AddressLimitGuard)
 export class SignInController {
   constructor(
     private readonly signIn: SignInService,
@@ -50,6 +56,7 @@ export class SignInController {
     description: 'Ends the session of the cookie (or of the member’s bearer access token) and clears the cookies. Always 204.',
     access: 'public',
     success: { status: 204, description: 'Signed out.' },
+    errors: [429],
   })
   @Post('logout')
   @HttpCode(204)
@@ -68,6 +75,7 @@ export class SignInController {
     access: 'public',
     body: PasswordResetBody,
     success: { status: 202, description: 'Accepted.' },
+    errors: [429],
   })
   @Post('password-reset')
   @HttpCode(202)
@@ -81,6 +89,7 @@ export class SignInController {
     access: 'public',
     body: SetPasswordBody,
     success: { status: 204, description: 'Password changed.' },
+    errors: [429],
   })
   @Post('password-reset/confirm')
   @HttpCode(204)

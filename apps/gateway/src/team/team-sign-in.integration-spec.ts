@@ -63,7 +63,7 @@ describe('gateway: team members, sign-in and sessions (real PostgreSQL, Redis an
   let owner: Browser;
 
   /** An invited and accepted member of `account`, signed in. */
-  const join = async (role: 'admin' | 'agent' | 'owner', name = role): Promise<{ id: string; email: string; browser: Browser }> => {
+  const join = async (role: 'admin' | 'agent' | 'owner', name: string = role): Promise<{ id: string; email: string; browser: Browser }> => {
     const email = uniqueEmail(name);
     const invited = await owner.request('POST', '/api/v1/team', { body: { email, name, role }, csrf: true });
     expect(invited.status).toBe(201);

@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Req } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Req, UseGuards } from '@nestjs/common';
 import type { Page } from '@parley/contracts';
 import { notFoundProblem } from '@parley/contracts';
 import { ProblemException } from '@parley/service-kit';
@@ -10,6 +10,7 @@ import { PrefixedIdPipe } from '../http/param-pipes';
 import { publicBaseUrl } from '../http/public-base-url';
 import { CurrentMember, Public, Tenant, type SignedInMember } from '../http/request-context';
 import { ApiRoute } from '../openapi/api-route.decorator';
+import { AddressLimitGuard, LimitPerAddress } from '../rate-limits/address-limit.guard';
 import { InviteMemberBody, SetPasswordBody, UpdateMemberBody } from './team.dto';
 import type { InvitedMember, MemberRecord } from './team.mapper';
 import { TeamService } from './team.service';
@@ -45,9 +46,12 @@ export class TeamController {
     access: 'public',
     body: SetPasswordBody,
     success: { status: 200, description: 'The member, now active.', schema: 'TeamMember' },
+    errors: [429],
   })
   @Post('accept')
   @Public()
+  @LimitPerAddress('sign-in')
+  @UseGuards(AddressLimitGuard)
   @HttpCode(200)
   accept(@Body() body: SetPasswordBody): Promise<MemberRecord> {
     return this.team.accept(body.token, body.password);

@@ -18,6 +18,7 @@ import { pageOf } from '../http/list-query.dto';
 import { PrefixedIdPipe } from '../http/param-pipes';
 import { CurrentMember, RequestId, Tenant, type SignedInMember } from '../http/request-context';
 import { ApiRoute } from '../openapi/api-route.decorator';
+import { TeamService } from '../team/team.service';
 import { ConversationListQueryDto } from './conversation-list-query.dto';
 
 const ConversationId = new PrefixedIdPipe('cnv', 'Conversation');
@@ -28,7 +29,10 @@ const ConversationId = new PrefixedIdPipe('cnv', 'Conversation');
  */
 @Controller('api/v1/conversations')
 export class ConversationsController {
-  constructor(private readonly rpc: RpcClient) {}
+  constructor(
+    private readonly rpc: RpcClient,
+    private readonly team: TeamService,
+  ) {}
 
   @ApiRoute({
     summary: 'List conversations (the inbox)',
@@ -72,14 +76,14 @@ export class ConversationsController {
 
   @ApiRoute({
     summary: 'Take over, give back, close or assign a conversation',
-    description: '`state`: `handed_off` (a person answers, the agent is silent), `active` (the agent answers again), `closed`. `assignee`: a team member id or null.',
+    description: '`state`: `handed_off` (a person answers, the agent is silent), `active` (the agent answers again), `closed`. `assignee`: a member of the tenant’s team (else 400) or null.',
     access: 'tenant',
     body: UpdateConversationBody,
     success: { status: 200, description: 'The conversation.', schema: 'Conversation' },
     errors: [404],
   })
   @Patch(':id')
-  update(
+  async update(
     @Tenant() tenantId: string,
     @Param('id', ConversationId) id: string,
     @Body() body: UpdateConversationBody,
@@ -89,7 +93,17 @@ export class ConversationsController {
     if (body.state === undefined && body.assignee === undefined) {
       throw new ProblemException(validationProblem([{ field: 'state', message: 'give state, assignee or both' }]));
     }
+    if (body.assignee) await this.checkMember(tenantId, body.assignee);
     return this.rpc.request('conversations.update', { tenant_id: tenantId, id, change: body, actor: actorOf(member) }, { requestId });
+  }
+
+  /** The team lives here (the gateway owns members): an assignee of another tenant, or none at all, is refused. */
+  private async checkMember(tenantId: string, memberId: string): Promise<void> {
+    const found = await this.team.get(tenantId, memberId).then(
+      () => true,
+      () => false,
+    );
+    if (!found) throw new ProblemException(validationProblem([{ field: 'assignee', message: `assignee ${memberId} is not a member of this team` }]));
   }
 
   /** The tenant takes a handed-off conversation back: the agent answers again (= PATCH `{state: "active"}`). */

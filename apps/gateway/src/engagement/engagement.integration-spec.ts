@@ -56,6 +56,8 @@ describe('gateway: conversations, leads and appointments routes', () => {
       ['PATCH', `/conversations/${conversationId}`, { state: 'archived' }, 'state'],
       ['PATCH', `/conversations/${conversationId}`, { assignee: 'key_01JD8Z9D1B2C3D4E5F6G7H8J9K' }, 'assignee'],
       ['PATCH', `/conversations/${conversationId}`, { state: 'closed', mood: 'calm' }, 'mood'],
+      // A well-formed id that is no member of this team (the gateway owns the team).
+      ['PATCH', `/conversations/${conversationId}`, { assignee: 'usr_01JD8Z9D1B2C3D4E5F6G7H8J9K' }, 'assignee'],
       ['POST', `/conversations/${conversationId}/messages`, { message: '' }, 'message'],
       ['POST', `/conversations/${conversationId}/messages`, {}, 'message'],
       ['POST', `/conversations/${conversationId}/notes`, { text: 'x'.repeat(4097) }, 'text'],
@@ -72,11 +74,14 @@ describe('gateway: conversations, leads and appointments routes', () => {
   });
 
   it('forwards each route to responder-service as its pattern with the caller tenant, and answers 503 when nobody replies', async () => {
+    const member = await call('POST', '/team', { email: `tom-${Date.now()}@example.com`, name: 'Tom', role: 'agent' });
+    expect(member.status).toBe(201);
+    const assignee = member.body.id as string;
     const answers = await Promise.all([
       call('GET', '/conversations?limit=10&state=handed_off&assignee=none&channel=whatsapp&q=Maria'),
       call('GET', `/conversations/${conversationId}`),
       call('POST', `/conversations/${conversationId}/release`),
-      call('PATCH', `/conversations/${conversationId}`, { state: 'handed_off', assignee: 'usr_01JD8Z9D1B2C3D4E5F6G7H8J9K' }),
+      call('PATCH', `/conversations/${conversationId}`, { state: 'handed_off', assignee }),
       call('POST', `/conversations/${conversationId}/messages`, { message: 'Hi, Tom here.' }),
       call('POST', `/conversations/${conversationId}/notes`, { text: 'VIP' }),
       call('GET', '/leads?cursor=led_X'),
@@ -91,7 +96,7 @@ describe('gateway: conversations, leads and appointments routes', () => {
       // With an API key no member reads it (only a member's opening marks it read) or acts (`api`).
       'conversations.get': { tenant_id, id: conversationId, reader: null },
       'conversations.release': { tenant_id, id: conversationId },
-      'conversations.update': { tenant_id, id: conversationId, change: { state: 'handed_off', assignee: 'usr_01JD8Z9D1B2C3D4E5F6G7H8J9K' }, actor: { type: 'api' } },
+      'conversations.update': { tenant_id, id: conversationId, change: { state: 'handed_off', assignee }, actor: { type: 'api' } },
       'conversations.reply': { tenant_id, id: conversationId, message: 'Hi, Tom here.', actor: { type: 'api' } },
       'conversations.note': { tenant_id, id: conversationId, text: 'VIP', actor: { type: 'api' } },
       'leads.list': { tenant_id, limit: 50, cursor: 'led_X' },

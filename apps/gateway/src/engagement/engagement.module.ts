@@ -1,8 +1,9 @@
 import { Module } from '@nestjs/common';
+import { TeamModule } from '../team/team.module';
 import { AppointmentsController } from './appointments.controller';
 import { ConversationsController } from './conversations.controller';
 import { LeadsController } from './leads.controller';
 
-/** Conversations, leads and appointments (CONTRACT.md §9): read from responder-service over request-reply. */
-@Module({ controllers: [ConversationsController, LeadsController, AppointmentsController] })
+/** Conversations, leads and appointments (CONTRACT.md §9, §12): owned by responder-service, over request-reply. */
+@Module({ imports: [TeamModule], controllers: [ConversationsController, LeadsController, AppointmentsController] })
 export class EngagementModule {}

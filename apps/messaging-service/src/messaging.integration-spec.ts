@@ -178,6 +178,19 @@ describe('messaging-service over Kafka, PostgreSQL and a fake Cloud API', () => 
     expect(statusesOf(data.message_id)).toHaveLength(1);
   });
 
+  it('wakes the idle send queue by NOTIFY, also after its LISTEN connection was cut (it reconnects and looks once)', async () => {
+    const listener = `SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'messaging-send-queue'`;
+    const [before] = (await service.sql.query(listener)) as { pid: number }[];
+    expect(before).toBeDefined();
+    await service.sql.query(`SELECT pg_terminate_backend($1)`, [before.pid]);
+    await pollUntil(async () => ((await service.sql.query(listener)) as { pid: number }[]).find((r) => r.pid !== before.pid), { description: 'the LISTEN connection back' });
+
+    const data = outbound({ to: '+15550004747', content: { type: 'text', text: 'After the reconnect.' } });
+    await publishOutbound(T1, data);
+    // Well inside the worker's 30 s safety sweep: the queue's NOTIFY (or the look after reconnecting) woke it.
+    await pollUntil(() => sandbox.sendsTo('+15550004747')[0], { description: 'the send queued after the reconnect', timeoutMs: 15_000 });
+  });
+
   it("records a message as soon as it is consumed and hides it from other tenants", async () => {
     await expect(service.kafka.rpc.request('messages.get', { tenant_id: 'ten_intruder', message_id: firstMessageId })).rejects.toMatchObject({ problem: { status: 404 } });
     await expect(service.kafka.rpc.request('messages.get', { tenant_id: T1, message_id: 'msg_01JZZZZZZZZZZZZZZZZZZZZZZZ' })).rejects.toBeInstanceOf(RpcProblemError);

@@ -1358,7 +1358,7 @@ export interface components {
             created_at: string;
             description: string | null;
             enabled: boolean;
-            events: ("message.received" | "message.status" | "lead.captured" | "lead.updated" | "appointment.booked" | "appointment.rescheduled" | "appointment.cancelled" | "conversation.handoff" | "webhook.endpoint_disabled")[];
+            events: ("message.received" | "message.status" | "lead.captured" | "lead.updated" | "appointment.booked" | "appointment.rescheduled" | "appointment.cancelled" | "conversation.handoff" | "contact.opted_out" | "contact.opted_in" | "template.status" | "webhook.endpoint_disabled")[];
             /** @example whk_01JD3S4ZC5Q2X8V6N7M9P0R1T2 */
             id: string;
             ordered: boolean;
@@ -1369,7 +1369,7 @@ export interface components {
         CreateWebhookBody: {
             description?: string;
             enabled?: boolean;
-            events?: ("message.received" | "message.status" | "lead.captured" | "lead.updated" | "appointment.booked" | "appointment.rescheduled" | "appointment.cancelled" | "conversation.handoff" | "webhook.endpoint_disabled")[];
+            events?: ("message.received" | "message.status" | "lead.captured" | "lead.updated" | "appointment.booked" | "appointment.rescheduled" | "appointment.cancelled" | "conversation.handoff" | "contact.opted_out" | "contact.opted_in" | "template.status" | "webhook.endpoint_disabled")[];
             ordered?: boolean;
             tenant_id?: string;
             /** Format: uri */
@@ -1518,7 +1518,7 @@ export interface components {
             title: string;
             /**
              * Format: uri
-             * @description Stable per kind of error, e.g. `https://parley.dev/problems/validation-error`, `https://parley.dev/problems/malformed-json`, `https://parley.dev/problems/unsupported-media-type`, `https://parley.dev/problems/payload-too-large`, `https://parley.dev/problems/unauthorized`, `https://parley.dev/problems/forbidden`, `https://parley.dev/problems/not-found`, `https://parley.dev/problems/method-not-allowed`, `https://parley.dev/problems/conflict`, `https://parley.dev/problems/customer-service-window-closed`, `https://parley.dev/problems/idempotency-key-reused`, `https://parley.dev/problems/rate-limited`, `https://parley.dev/problems/quota-exceeded`, `https://parley.dev/problems/service-unavailable`, `https://parley.dev/problems/internal-error`.
+             * @description Stable per kind of error, e.g. `https://parley.dev/problems/validation-error`, `https://parley.dev/problems/malformed-json`, `https://parley.dev/problems/unsupported-media-type`, `https://parley.dev/problems/payload-too-large`, `https://parley.dev/problems/unauthorized`, `https://parley.dev/problems/forbidden`, `https://parley.dev/problems/not-found`, `https://parley.dev/problems/method-not-allowed`, `https://parley.dev/problems/conflict`, `https://parley.dev/problems/opted-out`, `https://parley.dev/problems/customer-service-window-closed`, `https://parley.dev/problems/idempotency-key-reused`, `https://parley.dev/problems/rate-limited`, `https://parley.dev/problems/quota-exceeded`, `https://parley.dev/problems/service-unavailable`, `https://parley.dev/problems/internal-error`.
              */
             type: string;
         };
@@ -1648,7 +1648,7 @@ export interface components {
         UpdateWebhookBody: {
             description?: string;
             enabled?: boolean;
-            events?: ("message.received" | "message.status" | "lead.captured" | "lead.updated" | "appointment.booked" | "appointment.rescheduled" | "appointment.cancelled" | "conversation.handoff" | "webhook.endpoint_disabled")[];
+            events?: ("message.received" | "message.status" | "lead.captured" | "lead.updated" | "appointment.booked" | "appointment.rescheduled" | "appointment.cancelled" | "conversation.handoff" | "contact.opted_out" | "contact.opted_in" | "template.status" | "webhook.endpoint_disabled")[];
             ordered?: boolean;
             tenant_id?: string;
             /** Format: uri */
@@ -1677,7 +1677,7 @@ export interface components {
             created_at: string;
             description: string | null;
             enabled: boolean;
-            events: ("message.received" | "message.status" | "lead.captured" | "lead.updated" | "appointment.booked" | "appointment.rescheduled" | "appointment.cancelled" | "conversation.handoff" | "webhook.endpoint_disabled")[];
+            events: ("message.received" | "message.status" | "lead.captured" | "lead.updated" | "appointment.booked" | "appointment.rescheduled" | "appointment.cancelled" | "conversation.handoff" | "contact.opted_out" | "contact.opted_in" | "template.status" | "webhook.endpoint_disabled")[];
             /** @example whk_01JD3S4ZC5Q2X8V6N7M9P0R1T2 */
             id: string;
             ordered: boolean;
@@ -4666,6 +4666,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description Over the daily quota or the per-address limit; wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
         };
     };
     Team_me: {
@@ -5676,6 +5687,17 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description Over the daily quota or the per-address limit; wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
         };
     };
     SignIn_requestReset: {
@@ -5725,6 +5747,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description Over the daily quota or the per-address limit; wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
         };
     };
     SignIn_confirmReset: {
@@ -5768,6 +5801,17 @@ export interface operations {
             /** @description The body is not `application/json`. */
             415: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Over the daily quota or the per-address limit; wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {

@@ -327,7 +327,7 @@ export interface paths {
         head?: never;
         /**
          * Take over, give back, close or assign a conversation
-         * @description `state`: `handed_off` (a person answers, the agent is silent), `active` (the agent answers again), `closed`. `assignee`: a team member id or null.
+         * @description `state`: `handed_off` (a person answers, the agent is silent), `active` (the agent answers again), `closed`. `assignee`: a member of the tenant’s team (else 400) or null.
          */
         patch: operations["Conversations_update"];
         trace?: never;

@@ -240,4 +240,50 @@ describe('Parley end to end: the whole system over HTTP, on real Kafka and Postg
     await pollUntil(async () => !(await ask()).includes('$300'), { timeoutMs: 5_000, intervalMs: 200, description: 'the deleted document out of the answers within 5 s' });
     expect((await api.GET('/api/v1/agents/{agent_name}/documents/{document_id}', document)).response.status).toBe(404);
   });
+  it('hands a customer who asks for a person to the inbox: unread, told once, the member replies on WhatsApp, given back the agent answers (CONTRACT.md §12)', async () => {
+    const { sandbox } = platform;
+    const shop = await signUp('Inbox Shop');
+    const api = apiClient(platform.gateway, shop.token);
+    const customer = '+14155550177';
+    expect((await api.PUT('/api/v1/agents/{agent_name}', { params: { path: { agent_name: 'support' } }, body: SUPPORT_AGENT })).response.status).toBe(201);
+    expect((await api.POST('/api/v1/webhooks', { body: { url: receiver.url, events: ['conversation.handoff'] } })).response.status).toBe(201);
+    const channel = (await api.GET('/api/v1/channels')).data!.data.find((c) => c.provider === 'sandbox')!;
+    const phoneNumberId = channel.phone_number_id!;
+    const write = async (text: string) =>
+      expect((await http('POST', `${sandbox}/_sandbox/inbound`, { json: { from: customer, to: channel.phone_number, text } })).status).toBe(200);
+    const texts = async () => (await deliveredTo(customer, phoneNumberId)).map((m) => m.text?.body ?? '');
+
+    await write('Can I talk to a person please?');
+    const inbox = await pollUntil(
+      async () => (await api.GET('/api/v1/conversations', { params: { query: { state: 'handed_off' } } })).data?.data.find((c) => c.customer === customer && c.unread >= 1),
+      { timeoutMs: 30_000, intervalMs: 250, description: 'the conversation handed off and unread in the inbox' },
+    );
+    await pollUntil(async () => (await texts()).some((t) => t.includes('passing you to a member of our team')), { timeoutMs: 30_000, intervalMs: 250, description: 'the handoff message' });
+    const handoff = await pollUntil(
+      () => receiver.received.map((d) => parse(d.body)).find((e) => e.event === 'conversation.handoff' && e.conversation_id === inbox.id),
+      { timeoutMs: 45_000, intervalMs: 250, description: 'conversation.handoff at the tenant webhook' },
+    );
+    expect(handoff).toMatchObject({ tenant_id: shop.tenantId, reason: 'customer_asked_for_human', dashboard_url: expect.stringMatching(new RegExp(`/dashboard/inbox/${inbox.id}$`)) });
+
+    // While handed off the agent is silent: a second message is only counted.
+    await write('Hello? Anyone?');
+    await pollUntil(async () => (await api.GET('/api/v1/conversations/{id}', { params: { path: { id: inbox.id } } })).data?.unread === 2, {
+      timeoutMs: 30_000,
+      intervalMs: 250,
+      description: 'unread 2',
+    });
+
+    const reply = await api.POST('/api/v1/conversations/{id}/messages', { params: { path: { id: inbox.id } }, body: { message: 'Hi, Tom from the shop here. How can I help?' } });
+    expect(reply.response.status).toBe(201);
+    await pollUntil(async () => (await texts()).includes('Hi, Tom from the shop here. How can I help?'), { timeoutMs: 30_000, intervalMs: 250, description: 'the member reply in the sandbox' });
+    expect((await texts()).filter((t) => t.includes('passing you to a member of our team'))).toHaveLength(1);
+
+    const givenBack = await api.PATCH('/api/v1/conversations/{id}', { params: { path: { id: inbox.id } }, body: { state: 'active' } });
+    expect(givenBack.data).toMatchObject({ state: 'active' });
+    const before = (await texts()).length;
+    await write('Thanks! What are your opening hours?');
+    await pollUntil(async () => (await texts()).length > before, { timeoutMs: 30_000, intervalMs: 250, description: 'the agent answering again' });
+    const thread = (await api.GET('/api/v1/conversations/{id}', { params: { path: { id: inbox.id } } })).data!;
+    expect(thread.messages.map((m) => m.author.type)).toEqual(['customer', 'agent', 'customer', 'api', 'customer', 'agent']);
+  });
 });

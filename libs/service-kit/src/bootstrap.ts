@@ -14,7 +14,7 @@ import { answerClientError } from './http/client-errors';
 import { DEFAULT_HTTP_TIMEOUTS, applyHttpTimeouts } from './http/http-timeouts';
 import { ProblemFilter, sendProblem } from './http/problem.filter';
 import { ProblemValidationPipe } from './http/validation';
-import { logCompletedRequest, requestScope } from './logging/logging';
+import { logCompletedRequest } from './logging/logging';
 
 export const ONE_MIB = 1024 * 1024;
 
@@ -134,7 +134,7 @@ export async function createServiceApp(module: Type<unknown>, options: Bootstrap
   app.enableShutdownHooks();
   if (options.consumeKafka) {
     app.connectMicroservice(
-      { strategy: new KafkaTransport(app.get(KafkaConnection), app.get(EventPublisher), requestScope) },
+      { strategy: new KafkaTransport(app.get(KafkaConnection), app.get(EventPublisher)) },
       { inheritAppConfig: true },
     );
   }

@@ -1,5 +1,5 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { PgListener, Wakeup, requestScope, sleepUntilDue } from '@parley/service-kit';
+import { PgListener, Wakeup, sleepUntilDue } from '@parley/service-kit';
 import { MessagingServiceConfig } from '../config/messaging-service.config';
 import { SendDispatcher } from './send-dispatcher.service';
 import { SEND_QUEUE_CHANNEL, SendQueue, type QueuedSend } from './send-queue';
@@ -134,8 +134,7 @@ export class SendQueueWorker implements OnApplicationBootstrap, OnApplicationShu
   private async deliverInOrder(group: QueuedSend[]): Promise<void> {
     for (const item of group) {
       try {
-        // Log lines of the send carry the request that caused it, like the consumer's.
-        const { settled } = await (item.requestId ? requestScope(item.requestId, () => this.dispatcher.deliver(item)) : this.dispatcher.deliver(item));
+        const { settled } = await this.dispatcher.deliver(item);
         this.track(item, settled);
       } catch (err) {
         this.leftClaimed(item, err);

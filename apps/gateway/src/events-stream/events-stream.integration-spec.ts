@@ -157,6 +157,36 @@ describe('gateway: GET /api/v1/events/stream (real Kafka, Redis and PostgreSQL)'
     expect(after.used_today).toBe(before.used_today + 2);
   });
 
+  it('streams the inbox’s conversation.updated (CONTRACT.md §12) to the tenant’s dashboards', async () => {
+    const stream = await open(alice);
+    await pollUntil(() => stream.retry === 3000, { description: 'the stream open' });
+    const conversation = {
+      id: 'cnv_01JD8Z8C0A1B2C3D4E5F6G7H8J',
+      channel: 'whatsapp' as const,
+      channel_id: 'chn_01JD8Z7B9Z0A1B2C3D4E5F6G7H',
+      customer: '+14155550123',
+      contact_name: 'Maria Lopez',
+      state: 'handed_off' as const,
+      assignee: null,
+      unread: 2,
+      last_message: { text: 'hello?', author: { type: 'customer' as const }, at: '2026-11-20T10:41:00.000Z' },
+      window_expires_at: '2026-11-21T10:41:00.000Z',
+      started_at: '2026-11-20T10:30:00.000Z',
+      last_message_at: '2026-11-20T10:41:00.000Z',
+    };
+    const update = EventPublisher.envelope(Topics.ConversationUpdated, alice.tenant_id, {
+      event: 'conversation.updated' as const,
+      tenant_id: alice.tenant_id,
+      change: 'message' as const,
+      conversation,
+      at: '2026-11-20T10:41:00.000Z',
+    });
+    await gw.kafka.publisher.publishEvent(update, `${alice.tenant_id}:+14155550123`);
+    await pollUntil(() => stream.events.find((e) => e.id === update.id), { description: 'conversation.updated on the stream' });
+    expect(stream.events.find((e) => e.id === update.id)).toEqual({ id: update.id, event: 'conversation.updated', data: update.data });
+    stream.close();
+  });
+
   it('frees a stream when its client disconnects, and caps the streams of one tenant', async () => {
     await pollUntil(() => service.openStreams(bob.tenant_id) === 1, { description: 'bob’s earlier stream' });
     const extra = await Promise.all(Array.from({ length: MAX_STREAMS_PER_TENANT - 1 }, () => open(bob)));

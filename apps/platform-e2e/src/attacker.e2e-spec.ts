@@ -48,7 +48,9 @@ describe('attacker’s pass: cross-tenant access on every route, SQL-shaped text
     http<T>(method, `${platform.gateway}${path}`, { token: tenant?.apiKey, json });
 
   const signUp = async (name: string): Promise<Tenant> => {
-    const account = await http<{ tenant_id: string; api_key: string }>('POST', `${platform.gateway}/api/v1/accounts`, { json: { name: `${name} ${sql(0, 'account name')}` } });
+    // With an owner (CONTRACT §12) whose name is SQL-shaped too: the team list reads it back.
+    const owner = { email: `owner-${name.toLowerCase()}@example.com`, password: 'owner password 1234', owner_name: sql(10, `${name} owner name`) };
+    const account = await http<{ tenant_id: string; api_key: string }>('POST', `${platform.gateway}/api/v1/accounts`, { json: { name: `${name} ${sql(0, 'account name')}`, ...owner } });
     expect(account.status).toBe(201);
     await http('PATCH', `${platform.gateway}/admin/v1/tenants/${account.body.tenant_id}`, { token: env.ADMIN_TOKEN, json: { plan: 'enterprise' } });
     return { tenantId: account.body.tenant_id, apiKey: account.body.api_key };
@@ -68,6 +70,8 @@ describe('attacker’s pass: cross-tenant access on every route, SQL-shaped text
       keyName: sql(6, 'api key name'),
       sent: sql(7, 'sent message'),
       inbound: sql(8, 'inbound text'),
+      memberName: sql(9, 'team member name'),
+      ownerName: sql(10, 'A owner name'),
     });
     const agent = await api(a, 'PUT', '/api/v1/agents/shop', {
       name: 'shop',
@@ -86,6 +90,9 @@ describe('attacker’s pass: cross-tenant access on every route, SQL-shaped text
     const key = await api(a, 'POST', '/api/v1/api-keys', { name: stored.keyName });
     expect(key.status).toBe(201);
     ids.key = key.body.id;
+    const member = await api(a, 'POST', '/api/v1/team', { email: 'agent@example.com', name: stored.memberName, role: 'agent' });
+    expect(member.status).toBe(201);
+    ids.member = member.body.id;
     const sent = await api(a, 'POST', '/v1/send', { channel: 'whatsapp', to: '+14155550123', message: stored.sent });
     expect(sent.status).toBe(200);
     ids.message = sent.body.message_id;
@@ -117,6 +124,7 @@ describe('attacker’s pass: cross-tenant access on every route, SQL-shaped text
       webhook: await get(`/api/v1/webhooks/${ids.webhook}`),
       secret: await get(`/api/v1/webhooks/${ids.webhook}/secret`),
       keys: (await get('/api/v1/api-keys')).body.data.map((k: Record<string, unknown>) => pick(k, ['id', 'name'])),
+      team: (await get('/api/v1/team')).body.data.map((m: Record<string, unknown>) => pick(m, ['id', 'name', 'role', 'status'])),
       channels: (await get('/api/v1/channels')).body.data.map((c: Record<string, unknown>) => pick(c, ['id', 'provider', 'phone_number', 'phone_number_id', 'agent', 'is_default'])),
       message: pick((await get(`/api/v1/messages/${ids.message}`)).body, ['message_id', 'to', 'message', 'direction']),
       conversation: (await get(`/api/v1/conversations/${ids.conversation}`)).status,
@@ -139,7 +147,7 @@ describe('attacker’s pass: cross-tenant access on every route, SQL-shaped text
         if (param === 'channel_id') return ids.channel;
         if (param === 'message_id') return ids.message;
         if (param === 'delivery_id') return ids.delivery;
-        const byResource: Record<string, string> = { webhooks: ids.webhook, 'api-keys': ids.key, conversations: ids.conversation, leads: unknownId('led'), appointments: unknownId('apt') };
+        const byResource: Record<string, string> = { webhooks: ids.webhook, 'api-keys': ids.key, team: ids.member, conversations: ids.conversation, leads: unknownId('led'), appointments: unknownId('apt') };
         return byResource[resource] ?? unknownId('xxx');
       });
     };
@@ -148,6 +156,7 @@ describe('attacker’s pass: cross-tenant access on every route, SQL-shaped text
       'POST /api/v1/agents/{agent_name}/test': { message: 'hello' },
       'POST /api/v1/agents/{agent_name}/documents': { title: 'B’s notes', text: 'Planted in A’s agent.' },
       'POST /api/v1/api-keys': { name: 'b key' },
+      'PATCH /api/v1/team/{id}': { role: 'owner' },
       'PATCH /api/v1/channels/{channel_id}': { is_default: true },
       'POST /api/v1/channels/whatsapp': { provider: 'sandbox', phone_number: channel.phone_number },
       'POST /api/v1/channels/whatsapp/embedded-signup': { code: 'hijack', waba_id: channel.waba_id ?? '1022901293403', phone_number_id: channel.phone_number_id },
@@ -189,6 +198,9 @@ describe('attacker’s pass: cross-tenant access on every route, SQL-shaped text
     expect(agent.body).toMatchObject({ instruction: stored.instruction, greeting: stored.greeting, faqs: [{ question: stored.question, answer: stored.answer }] });
     expect((await api(a, 'GET', `/api/v1/webhooks/${ids.webhook}`)).body.description).toBe(stored.patchedDescription);
     expect((await api(a, 'GET', '/api/v1/api-keys')).body.data.find((k: { id: string }) => k.id === ids.key)?.name).toBe(stored.keyName);
+    const team = (await api(a, 'GET', '/api/v1/team')).body.data as { id: string; name: string; role: string }[];
+    expect(team.find((m) => m.id === ids.member)?.name).toBe(stored.memberName);
+    expect(team.find((m) => m.role === 'owner')?.name).toBe(stored.ownerName);
     expect((await api(a, 'GET', `/api/v1/messages/${ids.message}`)).body.message).toBe(stored.sent);
     const inbound = await api(a, 'GET', '/api/v1/messages?direction=inbound');
     expect(inbound.body.data.map((m: { message: string }) => m.message)).toContain(stored.inbound);
@@ -282,12 +294,17 @@ const READ_BACK = [
   'POST /api/v1/webhooks description',
   'PATCH /api/v1/webhooks/{id} description',
   'POST /api/v1/api-keys name',
+  'POST /api/v1/team name',
+  'POST /api/v1/accounts owner_name',
   'POST /v1/send message',
 ];
 /** Free-text fields no route reads back (secrets, lookups, one-off inputs), or checked elsewhere by their own rule. */
 const NOT_READABLE = [
   / tenant_id$/, // checked against the credential, then dropped (403 when it differs)
   /^POST \/api\/v1\/accounts name$/, // no route reads the account back
+  /^POST \/api\/v1\/accounts password$/, // hashed (scrypt), never stored as sent
+  /^POST \/api\/v1\/team\/accept (token|password)$/, // a link token (looked up by its hash) and a password (hashed)
+  /^POST \/auth\/(login|password-reset|password-reset\/confirm) (email|password|token)$/, // sign-in credentials and link tokens
   /^POST \/oauth\/token (client_id|client_secret|scope)$/, // credentials: looked up, never stored as sent
   /^POST \/api\/v1\/channels\/whatsapp access_token$/, // stored encrypted, never returned (CONTRACT §6)
   /^POST \/api\/v1\/channels\/whatsapp\/embedded-signup code$/, // exchanged with Meta, not stored

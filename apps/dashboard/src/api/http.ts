@@ -52,17 +52,6 @@ export function createSessionClient(token: () => string | undefined, onUnauthori
   return client;
 }
 
-type Answer = Promise<{ data?: unknown; error?: unknown; response: Response }>;
-type LooseMethod = (path: string, init?: { params?: { path?: Record<string, string>; query?: Record<string, unknown> }; body?: unknown }) => Answer;
-
-/**
- * The same client for routes its generated types do not list yet (the team and inbox routes of CONTRACT §12, until
- * `npm run api:generate` picks them up): same middleware (credential, CSRF, 401), answers typed by the caller.
- */
-export function loose(client: ParleyClient): Record<'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE', LooseMethod> {
-  return client as unknown as Record<'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE', LooseMethod>;
-}
-
 /** The body of a successful answer, or an ApiError with the server's explanation. */
 export async function unwrap<T>(call: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<T> {
   let answer: { data?: T; error?: unknown; response: Response };

@@ -132,7 +132,7 @@ function Composer({ thread, onSent }: { thread: InboxThread; onSent(): void }) {
     event.preventDefault();
     const body = text.trim();
     if (!body) return;
-    const done = await action.run(() => (mode === 'reply' ? api.reply(thread.id, body) : api.addNote(thread.id, body)));
+    const done = await action.run<unknown>(() => (mode === 'reply' ? api.reply(thread.id, body) : api.addNote(thread.id, body)));
     if (done === undefined) return;
     setText('');
     onSent();

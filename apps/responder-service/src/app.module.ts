@@ -21,7 +21,7 @@ export function responderServiceModule(config: ResponderServiceConfig = loadConf
       }),
       HealthModule,
       CursorsModule.forRoot(config.CURSOR_SECRET),
-      InboxLinksModule.forRoot(config.PUBLIC_URL),
+      InboxLinksModule.forRoot(config.dashboardOrigin),
       AgentsModule,
       ConversationsModule,
       RepliesModule.forRoot(config),

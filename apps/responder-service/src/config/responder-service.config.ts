@@ -1,12 +1,15 @@
 import { BaseConfig } from '@parley/service-kit';
-import { IsInt, IsString, IsUrl, Max, Min, ValidateIf } from 'class-validator';
+import { IsInt, IsString, IsUrl, Matches, Max, Min, ValidateIf } from 'class-validator';
 
 export class ResponderServiceConfig extends BaseConfig {
   override PORT = 3003;
 
-  /** The gateway's public base URL: links into the dashboard (`conversation.handoff`'s `dashboard_url`). */
-  @IsUrl({ require_tld: false, protocols: ['http', 'https'], require_protocol: true }, { message: 'PUBLIC_URL must be an http(s) URL' })
-  PUBLIC_URL = 'http://127.0.0.1:3000';
+  /**
+   * The gateway's public origin (the gateway's own setting of that name), for links into the dashboard
+   * (`conversation.handoff`'s `dashboard_url`). Empty: the development gateway's.
+   */
+  @Matches(/^(https?:\/\/[^\s/]+)?$/, { message: 'PUBLIC_BASE_URL must be an http(s) origin without a path, or empty' })
+  PUBLIC_BASE_URL = '';
 
   /** OpenAI-compatible endpoint including `/v1`; empty: replies come from the deterministic engine. */
   @ValidateIf((c: ResponderServiceConfig) => c.LLM_BASE_URL !== '')
@@ -52,6 +55,10 @@ export class ResponderServiceConfig extends BaseConfig {
   @IsInt()
   @Min(1)
   LLM_MAX_CONCURRENT_PER_TENANT = 4;
+
+  get dashboardOrigin(): string {
+    return this.PUBLIC_BASE_URL || 'http://127.0.0.1:3000';
+  }
 
   get llmEnabled(): boolean {
     return this.LLM_BASE_URL !== '' && this.LLM_MODEL !== '';

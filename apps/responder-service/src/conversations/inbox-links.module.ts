@@ -1,7 +1,7 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { InboxLinks } from './inbox-events';
 
-/** Links into the dashboard on the gateway's public URL (PUBLIC_URL), for every module that builds inbox events. */
+/** Links into the dashboard on the gateway's public origin (PUBLIC_BASE_URL), for every module that builds inbox events. */
 @Module({})
 export class InboxLinksModule {
   static forRoot(publicUrl: string): DynamicModule {

@@ -19,6 +19,7 @@ import { OAuthModule } from './oauth/oauth.module';
 import { ProviderIntakeModule } from './provider-intake/provider-intake.module';
 import { RedisModule } from './redis/redis.module';
 import { SendModule } from './send/send.module';
+import { TemplatesModule } from './templates/templates.module';
 import { SignInModule } from './sign-in/sign-in.module';
 import { TeamModule } from './team/team.module';
 import { UsageModule } from './usage/usage.module';
@@ -60,6 +61,7 @@ export function gatewayModule(config: GatewayConfig = loadConfig(GatewayConfig))
       WebhooksModule,
       MessagesModule,
       ChannelsModule,
+      TemplatesModule,
       EngagementModule,
       ProviderIntakeModule,
       UsageModule,

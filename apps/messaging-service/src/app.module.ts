@@ -10,6 +10,7 @@ import { messagingServiceDatabase } from './database/messaging-service.database'
 import { InboundModule } from './inbound/inbound.module';
 import { MessagesModule } from './messages/messages.module';
 import { OptOutsModule } from './opt-outs/opt-outs.module';
+import { TemplatesModule } from './templates/templates.module';
 
 /** Builds the root module around one validated config (tests pass their own). */
 export function messagingServiceModule(config: MessagingServiceConfig = loadConfig(MessagingServiceConfig)) {
@@ -28,6 +29,7 @@ export function messagingServiceModule(config: MessagingServiceConfig = loadConf
       MessagesModule,
       InboundModule,
       OptOutsModule,
+      TemplatesModule,
     ],
   })
   class MessagingServiceModule {}

@@ -33,13 +33,39 @@ describe('WhatsApp end to end: embedded signup, templates, the 24-hour window an
   }, 60_000);
 
   async function signUp(name: string) {
+    return (await signUpWithToken(name)).api;
+  }
+
+  async function signUpWithToken(name: string) {
     const api = apiClient(platform.gateway);
     const account = await api.POST('/api/v1/accounts', { body: { name } });
     expect(account.response.status).toBe(201);
     const { client_id, client_secret } = account.data!;
     const token = await api.POST('/oauth/token', { body: { grant_type: 'client_credentials', client_id, client_secret } });
     expect(token.response.status).toBe(200);
-    return apiClient(platform.gateway, token.data!.access_token);
+    return { api: apiClient(platform.gateway, token.data!.access_token), token: token.data!.access_token };
+  }
+
+  interface Template {
+    id: string;
+    channel_id: string;
+    name: string;
+    status: 'PENDING' | 'APPROVED' | 'REJECTED';
+    reason: string | null;
+  }
+
+  /** Submits a template (CONTRACT §13) and waits for the provider's review notification to settle it. */
+  async function reviewedTemplate(token: string, body: Record<string, unknown>): Promise<Template> {
+    const created = await http<Template>('POST', `${platform.gateway}/api/v1/templates`, { token, json: body });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ id: expect.stringMatching(/^tpl_/), status: 'PENDING', reason: null });
+    return pollUntil(
+      async () => {
+        const got = await http<Template>('GET', `${platform.gateway}/api/v1/templates/${created.body.id}`, { token });
+        return got.body.status !== 'PENDING' && got.body;
+      },
+      { timeoutMs: 30_000, intervalMs: 250, description: `template ${String(body.name)} reviewed` },
+    );
   }
 
   async function sandboxMessages(to: string): Promise<SandboxMessage[]> {
@@ -56,7 +82,7 @@ describe('WhatsApp end to end: embedded signup, templates, the 24-hour window an
   }
 
   it('connects a number by embedded signup, sends a template to a new customer, and refuses free-form text outside the window', async () => {
-    const api = await signUp('Signup Florist');
+    const { api, token } = await signUpWithToken('Signup Florist');
     const wabaId = `1${Date.now()}`.slice(0, 15);
     const phoneNumberId = `2${Date.now()}`.slice(0, 15);
 
@@ -84,7 +110,16 @@ describe('WhatsApp end to end: embedded signup, templates, the 24-hour window an
     expect(numbers.body.data).toContainEqual(expect.objectContaining({ phone_number_id: phoneNumberId, phone_number: signup.data!.phone_number }));
     const from = signup.data!.phone_number;
 
-    // A template opens a conversation with a customer who never wrote: it reaches WhatsApp as a Cloud API template.
+    // A template opens a conversation with a customer who never wrote: it reaches WhatsApp as a Cloud API template,
+    // once the template is approved on that number's WABA.
+    const approved = await reviewedTemplate(token, {
+      name: 'order_update',
+      language: 'en_US',
+      category: 'UTILITY',
+      channel_id: signup.data!.id,
+      components: [{ type: 'BODY', text: 'Hi {{1}}, your order is on its way.', example: { body_text: [['Ana']] } }],
+    });
+    expect(approved).toMatchObject({ status: 'APPROVED', channel_id: signup.data!.id });
     const customer = '+12025550181';
     const template = { name: 'order_update', language: { code: 'en_US' }, components: [{ type: 'body', parameters: [{ type: 'text', text: 'Ana' }] }] };
     const sent = await api.POST('/v1/send', { body: { channel: 'whatsapp', to: customer, from, template } });
@@ -119,6 +154,116 @@ describe('WhatsApp end to end: embedded signup, templates, the 24-hour window an
     expect(failed.error).toEqual({ code: '131047', title: expect.stringMatching(/24 hours|window/i) });
     expect((await sandboxMessages(customer)).filter((m) => m.type === 'text')).toEqual([]);
   }, 120_000);
+
+  it('templates are approved or rejected by review notifications and checked at send; STOP refuses marketing (409) but not utility, START opts back in, other tenants unaffected', async () => {
+    const { api, token } = await signUpWithToken('Template Bakery');
+    const receiver = await WebhookReceiver.start();
+    try {
+      expect((await api.POST('/api/v1/webhooks', { body: { url: receiver.url } })).response.status).toBe(201);
+      const agent = await api.PUT('/api/v1/agents/{agent_name}', {
+        params: { path: { agent_name: 'baker' } },
+        body: { name: 'baker', instruction: 'You are the assistant of a bakery.', greeting: '', skills: ['faq_responder'] },
+      });
+      expect(agent.response.status).toBe(201);
+      const channel = (await api.GET('/api/v1/channels')).data!.data[0];
+      const events = () => receiver.received.map((d) => JSON.parse(d.body) as Record<string, any>); // eslint-disable-line @typescript-eslint/no-explicit-any
+      const body = (text: string, example: string[]) => [{ type: 'BODY', text, example: { body_text: [example] } }];
+
+      // A definition that breaks the Cloud API rules is refused naming the component field.
+      const bad = await http<{ errors: { field: string }[] }>('POST', `${platform.gateway}/api/v1/templates`, {
+        token,
+        json: { name: 'bad_numbering', language: 'en', category: 'UTILITY', components: [{ type: 'BODY', text: 'Hi {{2}}' }] },
+      });
+      expect(bad.status).toBe(400);
+      expect(bad.body.errors.map((e) => e.field)).toContain('components[0].text');
+
+      // Review: approved after the sandbox's delay, or rejected (a name containing "reject") with a reason, each announced.
+      const promo = await reviewedTemplate(token, { name: 'spring_sale', language: 'en', category: 'MARKETING', components: body('Hi {{1}}, 20% off all cakes this week.', ['Ana']) });
+      const receipt = await reviewedTemplate(token, { name: 'order_receipt', language: 'en', category: 'UTILITY', components: body('Order {{1}} is ready to collect.', ['A-17']) });
+      const rejected = await reviewedTemplate(token, { name: 'promo_reject_me', language: 'en', category: 'MARKETING', components: body('Buy now', []).map(({ type, text }) => ({ type, text })) });
+      expect([promo.status, receipt.status]).toEqual(['APPROVED', 'APPROVED']);
+      expect(rejected).toMatchObject({ status: 'REJECTED', reason: 'INVALID_FORMAT' });
+      await pollUntil(() => events().some((e) => e.event === 'template.status' && e.template.id === rejected.id && e.template.reason === 'INVALID_FORMAT'), {
+        timeoutMs: 30_000,
+        intervalMs: 250,
+        description: 'template.status of the rejected template at the webhook',
+      });
+      expect(events().find((e) => e.event === 'template.status' && e.template.id === promo.id)?.template.status).toBe('APPROVED');
+      const listed = await http<{ data: Template[] }>('GET', `${platform.gateway}/api/v1/templates`, { token });
+      expect(listed.body.data.map((t) => t.name).sort()).toEqual(['order_receipt', 'promo_reject_me', 'spring_sale']);
+
+      // Send-time checks: every placeholder filled, the language known, the template approved; all before queueing.
+      const customer = '+12025550191';
+      const send = (template: Record<string, unknown>, token_ = token) => http<{ type?: string; errors?: { field: string; message: string }[] }>('POST', `${platform.gateway}/v1/send`, { token: token_, json: { channel: 'whatsapp', to: customer, template } });
+      const params = (text: string) => [{ type: 'body', parameters: [{ type: 'text', text }] }];
+      const missing = await send({ name: 'order_receipt', language: { code: 'en' } });
+      expect(missing.status).toBe(400);
+      expect(missing.body.errors).toEqual([{ field: 'template.components', message: expect.stringContaining('1 parameter(s), 0 given') }]);
+      expect((await send({ name: 'order_receipt', language: { code: 'es' }, components: params('A-17') })).body.errors?.[0].field).toBe('template.language.code');
+      expect((await send({ name: 'no_such_template', language: { code: 'en' } })).body.errors?.[0].field).toBe('template.name');
+      const notApproved = await send({ name: 'promo_reject_me', language: { code: 'en' } });
+      expect(notApproved.status).toBe(400);
+      expect(notApproved.body.errors?.[0].message).toContain('REJECTED');
+      expect((await send({ name: 'spring_sale', language: { code: 'en' }, components: params('Ana') })).status).toBe(200);
+
+      // STOP (any case, trailing punctuation): confirmed in one line, announced, and marketing refused from then on.
+      const write = async (text: string) => expect((await http('POST', `${platform.sandbox}/_sandbox/inbound`, { json: { from: customer, to: channel.phone_number, text } })).status).toBe(200);
+      await write('Stop.');
+      const optedOut = await pollUntil(() => events().find((e) => e.event === 'contact.opted_out' && e.customer === customer), {
+        timeoutMs: 30_000,
+        intervalMs: 250,
+        description: 'contact.opted_out at the webhook',
+      });
+      expect(optedOut).toMatchObject({ tenant_id: expect.stringMatching(/^ten_/), channel: 'whatsapp', keyword: 'STOP', message_id: expect.stringMatching(/^msg_/) });
+      const received = await pollUntil(() => events().find((e) => e.event === 'message.received' && e.message === 'Stop.'), {
+        timeoutMs: 30_000,
+        intervalMs: 250,
+        description: 'message.received of the STOP',
+      });
+      expect(received.agent_response).toMatch(/won't receive marketing messages.*START/);
+      await pollUntil(async () => (await sandboxMessages(customer)).some((m) => m.type === 'text' && /Reply START/.test(m.text?.body ?? '')), {
+        timeoutMs: 30_000,
+        intervalMs: 250,
+        description: 'the opt-out confirmation at the customer',
+      });
+      const refused = await pollUntil(
+        async () => {
+          const r = await send({ name: 'spring_sale', language: { code: 'en' }, components: params('Ana') });
+          return r.status === 409 && r;
+        },
+        { timeoutMs: 30_000, intervalMs: 250, description: 'a marketing template to the opted-out customer refused' },
+      );
+      expect(refused.body.type).toMatch(/\/opted-out$/);
+      expect(refused.headers.get('content-type')).toContain('application/problem+json');
+      const utility = await send({ name: 'order_receipt', language: { code: 'en' }, components: params('A-17') });
+      expect(utility.status).toBe(200);
+      await pollUntil(async () => (await sandboxMessages(customer)).some((m) => m.type === 'template' && m.template?.name === 'order_receipt'), {
+        timeoutMs: 30_000,
+        intervalMs: 250,
+        description: 'the utility template still reaches the opted-out customer',
+      });
+
+      // Another tenant's marketing to the same number is not affected by this tenant's opt-out.
+      const other = await signUpWithToken('Other Shop');
+      await reviewedTemplate(other.token, { name: 'spring_sale', language: 'en', category: 'MARKETING', components: body('Hi {{1}}, new flowers in.', ['Ana']) });
+      expect((await send({ name: 'spring_sale', language: { code: 'en' }, components: params('Ana') }, other.token)).status).toBe(200);
+
+      // START opts back in: announced, confirmed, and marketing goes again.
+      await write('START');
+      await pollUntil(() => events().some((e) => e.event === 'contact.opted_in' && e.customer === customer && e.keyword === 'START'), {
+        timeoutMs: 30_000,
+        intervalMs: 250,
+        description: 'contact.opted_in at the webhook',
+      });
+      await pollUntil(async () => (await send({ name: 'spring_sale', language: { code: 'en' }, components: params('Ana') })).status === 200, {
+        timeoutMs: 30_000,
+        intervalMs: 250,
+        description: 'marketing allowed again after START',
+      });
+    } finally {
+      await receiver.close();
+    }
+  });
 
   it('sends a message once when the provider takes it but answers after the time-out (its status names the message)', async () => {
     const api = await signUp('Slow Provider Ltd');

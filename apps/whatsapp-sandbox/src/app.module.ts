@@ -9,6 +9,7 @@ import { whatsappSandboxDatabase } from './database/whatsapp-sandbox.database';
 import { MessagesModule } from './messages/messages.module';
 import { NumbersModule } from './numbers/numbers.module';
 import { SignupModule } from './signup/signup.module';
+import { TemplatesModule } from './templates/templates.module';
 
 /** How the sandbox's Nest app is created (main and tests alike): no Kafka; Graph-shaped framework errors. */
 export const sandboxAppOptions: BootstrapOptions = { configureFastify: (fastify) => installGraphErrorHook(fastify as FastifyInstance) };
@@ -31,6 +32,7 @@ export function whatsappSandboxModule(config: WhatsappSandboxConfig = loadConfig
       NumbersModule,
       MessagesModule,
       SignupModule,
+      TemplatesModule,
     ],
   })
   class WhatsappSandboxModule {}

@@ -27,7 +27,6 @@ describe('gateway events match their contracts (real Kafka)', () => {
 
   it.each([
     ['a text', { message: 'Your order is ready.' }],
-    ['a template', { template: { name: 'order_ready', language: { code: 'en_US' }, components: [{ type: 'body', parameters: [{ type: 'text', text: 'A-17' }] }] } }],
   ])('message.outbound of %s send', async (_label, content) => {
     const answer = await gw.request('POST', '/v1/send', { token: account.api_key, body: { channel: 'whatsapp', to: '+14155550123', ...content } });
     expect(answer.status).toBe(200);

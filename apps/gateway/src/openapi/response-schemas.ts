@@ -1,5 +1,5 @@
 import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
-import { CONVERSATION_STATES, DELIVERY_STATUSES, MESSAGE_STATUSES, ProblemTypes, SKILLS, SUPPORTED_CHANNELS, WEBHOOK_EVENT_TYPES, WHATSAPP_PROVIDERS } from '@parley/contracts';
+import { CONVERSATION_STATES, DELIVERY_STATUSES, MESSAGE_STATUSES, ProblemTypes, SKILLS, SUPPORTED_CHANNELS, TEMPLATE_CATEGORIES, WEBHOOK_EVENT_TYPES, WHATSAPP_PROVIDERS } from '@parley/contracts';
 import { PLANS } from '../accounts/tenant.entity';
 import { MEMBER_ROLES } from '../team/member.entity';
 import { schemaRef, type Schema } from './dto-schema';
@@ -199,6 +199,18 @@ export const RESPONSE_SCHEMAS: Record<string, SchemaObject> = {
   RetryAccepted: record({ accepted: accepted, delivery_id: id('dlv') }),
   ReplayAccepted: record({ accepted: accepted, deliveries: { type: 'integer', description: 'How many deliveries were queued again.' } }),
   Channel: record(channel),
+  Template: record({
+    id: id('tpl'),
+    channel_id: id('chn'),
+    name: string,
+    language: string,
+    category: enumOf(TEMPLATE_CATEGORIES),
+    components: { type: 'array', items: { type: 'object', additionalProperties: true }, description: 'Cloud API template components (HEADER, BODY, FOOTER, BUTTONS).' },
+    status: enumOf(['PENDING', 'APPROVED', 'REJECTED']),
+    reason: nullable({ type: 'string', description: 'Why the provider rejected it.' }),
+    created_at: timestamp,
+    updated_at: timestamp,
+  }),
   ConnectedChannel: record({ ...channel, inbound_token: { type: 'string', description: '360dialog channels only, shown this once.' } }, ['inbound_token']),
   Conversation: record(conversationSummary),
   ConversationDetail: record({
@@ -223,7 +235,7 @@ export const RESPONSE_SCHEMAS: Record<string, SchemaObject> = {
   TeamMember: record(teamMember),
   InvitedMember: record({ ...teamMember, invite_url: { type: 'string', format: 'uri', description: 'The invitation link, shown this once.' } }),
   ...Object.fromEntries(
-    ['Agent', 'AgentVersionSummary', 'ApiKey', 'Appointment', 'Channel', 'Conversation', 'Document', 'Lead', 'Message', 'TeamMember', 'Webhook', 'WebhookDelivery'].map((item) => [
+    ['Agent', 'AgentVersionSummary', 'ApiKey', 'Appointment', 'Channel', 'Conversation', 'Document', 'Lead', 'Message', 'TeamMember', 'Template', 'Webhook', 'WebhookDelivery'].map((item) => [
       `${item}Page`,
       pageOf(item),
     ]),

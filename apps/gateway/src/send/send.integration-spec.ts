@@ -52,15 +52,16 @@ describe('gateway: POST /v1/send publishes message.outbound (real Kafka)', () =>
     expect(Date.parse(published.value.data.accepted_at)).not.toBeNaN();
   });
 
-  it('sends a template with a token as the credential', async () => {
+  // Template sends are checked by messaging-service first (approved, parameters filled, opt-out): platform-e2e's
+  // templates spec covers them end to end.
+  it('sends with a token as the credential', async () => {
     const token = await gw.request('POST', '/oauth/token', {
       body: { grant_type: 'client_credentials', client_id: account.client_id, client_secret: account.client_secret },
     });
-    const template = { name: 'order_ready', language: { code: 'en_US' }, components: [{ type: 'body', parameters: [{ type: 'text', text: 'A-17' }] }] };
-    const answer = await gw.request('POST', '/v1/send', { token: token.body.access_token, body: { channel: 'whatsapp', to: '+447911123456', template } });
+    const answer = await gw.request('POST', '/v1/send', { token: token.body.access_token, body: { channel: 'whatsapp', to: '+447911123456', message: 'Order A-17 is ready.' } });
     expect(answer.body).toEqual({ status: 'sent', message_id: expect.any(String) });
     const published = await pollUntil(() => outbound.find((m) => m.value.data.message_id === answer.body.message_id), { description: 'message.outbound' });
-    expect(published.value.data.content).toEqual({ type: 'template', template });
+    expect(published.value.data.content).toEqual({ type: 'text', text: 'Order A-17 is ready.' });
     expect(published.value.tenant_id).toBe(account.tenant_id);
   });
 

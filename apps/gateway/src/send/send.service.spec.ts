@@ -13,7 +13,7 @@ describe('SendService', () => {
   const setup = (publish: () => Promise<void>, resolveSender: () => Promise<unknown> = async () => ({})) => {
     const publisher = { publishEvent: jest.fn(publish) } as unknown as EventPublisher;
     const rpc = { request: jest.fn(resolveSender) } as unknown as RpcClient;
-    return { service: new SendService(publisher, new ChannelSendersService(rpc), {} as IdempotencyService), publisher, rpc };
+    return { service: new SendService(publisher, new ChannelSendersService(rpc), {} as IdempotencyService, rpc), publisher, rpc };
   };
 
   it('answers 503 with Retry-After: 5 when the broker does not acknowledge in time, never "sent"', async () => {
@@ -33,6 +33,19 @@ describe('SendService', () => {
     const err = await service.send('ten_A', { ...body, from: '+14155550100' }, 'req-2').catch((e: unknown) => e);
     expect((err as ProblemException).problem).toMatchObject({ status: 400, errors: [{ field: 'from', message: expect.stringContaining('not one of your') }] });
     expect(rpc.request).toHaveBeenCalledWith('channels.resolve-sender', { tenant_id: 'ten_A', phone_number: '+14155550100' }, { requestId: 'req-2' });
+    expect(publisher.publishEvent).not.toHaveBeenCalled();
+  });
+
+  it('has a template checked by its owner before queueing it, and queues nothing it refuses (409 opted-out passed on)', async () => {
+    const refusal = new RpcProblemError(problem(409, ProblemTypes.optedOut, 'Opted out', 'opted out'));
+    const { service, publisher, rpc } = setup(
+      () => Promise.resolve(),
+      () => Promise.reject(refusal),
+    );
+    const template = { name: 'spring_sale', language: { code: 'en' } };
+    const err = await service.send('ten_A', { channel: 'whatsapp', to: '+14155550123', template } as SendMessageBody, 'req-t').catch((e: unknown) => e);
+    expect(err).toBe(refusal);
+    expect(rpc.request).toHaveBeenCalledWith('templates.check-send', { tenant_id: 'ten_A', to: '+14155550123', from: null, template }, { requestId: 'req-t' });
     expect(publisher.publishEvent).not.toHaveBeenCalled();
   });
 

@@ -10,7 +10,7 @@ import {
   type MessageOutboundData,
   type SendMessageBody,
 } from '@parley/contracts';
-import { EventPublisher } from '@parley/kafka';
+import { EventPublisher, RpcClient } from '@parley/kafka';
 import { ProblemException } from '@parley/service-kit';
 import { ChannelSendersService } from '../channels/channel-senders.service';
 import { fingerprint } from '../idempotency/idempotency-key';
@@ -42,6 +42,7 @@ export class SendService {
     private readonly publisher: EventPublisher,
     private readonly senders: ChannelSendersService,
     private readonly idempotency: IdempotencyService,
+    private readonly rpc: RpcClient,
   ) {}
 
   async send(tenantId: string, body: SendMessageBody, requestId: string): Promise<SendResult> {
@@ -63,6 +64,8 @@ export class SendService {
 
   private async publish(tenantId: string, body: SendMessageBody, requestId: string, messageId: string, eventId: string): Promise<SendResult> {
     if (body.from !== undefined) await this.checkSender(tenantId, body.from, requestId);
+    // A template is checked where templates live: approved, placeholders filled, not marketing to an opted-out customer.
+    if (body.template) await this.rpc.request('templates.check-send', { tenant_id: tenantId, to: body.to, from: body.from ?? null, template: body.template }, { requestId });
     const data: MessageOutboundData = {
       message_id: messageId,
       channel: body.channel,

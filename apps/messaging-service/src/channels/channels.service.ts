@@ -281,6 +281,13 @@ export class ChannelsService {
     };
   }
 
+  /** A connected channel of the tenant with its decrypted token (`channelId`, else the number `from`, else the default). */
+  async findWithToken(tenantId: string, choice: SenderChoice): Promise<{ channel: ChannelEntity; accessToken: string } | null> {
+    const where = choice.channelId ? { tenantId, id: choice.channelId } : choice.from ? { tenantId, phoneNumber: normalisePhone(choice.from) } : { tenantId, isDefault: true };
+    const channel = await this.db.getRepository(ChannelEntity).findOne({ where: { ...where, status: 'connected' } });
+    return channel ? { channel, accessToken: this.cipher.decrypt(channel.credentialsEncrypted) } : null;
+  }
+
   /** Attribution of a provider notification: the channel (and so the tenant) that owns the number. */
   findByPhoneNumberId(phoneNumberId: string): Promise<ChannelEntity | null> {
     return this.db.getRepository(ChannelEntity).findOne({ where: { phoneNumberId } });

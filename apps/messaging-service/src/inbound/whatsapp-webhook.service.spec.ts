@@ -4,6 +4,7 @@ import type { MessageStatusService } from '../messages/message-status.service';
 import type { PendingStatusesService } from '../messages/pending-statuses.service';
 import type { CachedChannels } from '../sending/cached-channels';
 import type { SendAcceptance } from '../sending/send-acceptance.service';
+import type { TemplatesService } from '../templates/templates.service';
 import type { InboundMessagesService, ReceivedInbound } from './inbound-messages.service';
 import type { NormalisedInbound } from './normalise';
 import { WhatsappWebhookService } from './whatsapp-webhook.service';
@@ -16,12 +17,14 @@ function setUp() {
   const received: NormalisedInbound[] = [];
   const inbound = { receiveMany: jest.fn((items: ReceivedInbound[]) => Promise.resolve(received.push(...items.map((i) => i.inbound)))) };
   const channels = { findByPhoneNumberId: jest.fn(() => Promise.resolve(channel)), findById: jest.fn() };
+  const templates = { applyStatusUpdates: jest.fn(() => Promise.resolve()) };
   const service = new WhatsappWebhookService(
     channels as unknown as CachedChannels,
     inbound as unknown as InboundMessagesService,
     {} as MessageStatusService,
     {} as PendingStatusesService,
     {} as SendAcceptance,
+    templates as unknown as TemplatesService,
   );
   const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
   const process = (value: Record<string, unknown>) =>
@@ -31,11 +34,23 @@ function setUp() {
       received_at: '2026-01-01T00:00:00.000Z',
       raw_body: JSON.stringify({ object: 'whatsapp_business_account', entry: [{ changes: [{ field: 'messages', value: { metadata: { phone_number_id: 'pn_1' }, ...value } }] }] }),
     });
-  return { received, warn, process };
+  return { received, warn, process, service, templates };
 }
 
 describe('WhatsappWebhookService', () => {
   afterEach(() => jest.restoreAllMocks());
+
+  it('hands message_template_status_update changes (WABA-level, no phone number) to the templates', async () => {
+    const { service, templates, received } = setUp();
+    const value = { event: 'REJECTED', message_template_id: 5551, message_template_name: 'spring_reject', message_template_language: 'en_US', reason: 'INVALID_FORMAT' };
+    const raw_body = JSON.stringify({ object: 'whatsapp_business_account', entry: [{ id: '1029', time: 1, changes: [{ field: 'message_template_status_update', value }] }] });
+    await service.process({ provider: 'meta', channel_id: null, received_at: '2026-01-01T00:00:00.000Z', raw_body });
+    expect(templates.applyStatusUpdates).toHaveBeenCalledWith(
+      [{ wabaId: '1029', providerTemplateId: '5551', name: 'spring_reject', language: 'en_US', event: 'REJECTED', reason: 'INVALID_FORMAT' }],
+      undefined,
+    );
+    expect(received).toEqual([]);
+  });
 
   it.each<[string, Record<string, unknown>]>([
     ['contacts that are not a list', { contacts: { wa_id: '1' }, messages: [valid] }],
@@ -58,7 +73,7 @@ describe('WhatsappWebhookService', () => {
   });
 
   it('does not fail on changes or entries that are not lists', async () => {
-    const service = new WhatsappWebhookService({} as CachedChannels, {} as InboundMessagesService, {} as MessageStatusService, {} as PendingStatusesService, {} as SendAcceptance);
+    const service = new WhatsappWebhookService({} as CachedChannels, {} as InboundMessagesService, {} as MessageStatusService, {} as PendingStatusesService, {} as SendAcceptance, {} as TemplatesService);
     for (const entry of [{ changes: { value: {} } }, null, { changes: [null, 'x'] }]) {
       await expect(service.process({ provider: 'meta', channel_id: null, received_at: '', raw_body: JSON.stringify({ object: 'whatsapp_business_account', entry: [entry] }) })).resolves.toBeUndefined();
     }

@@ -8,6 +8,7 @@ import { PendingStatusesService } from '../messages/pending-statuses.service';
 import { CachedChannels } from '../sending/cached-channels';
 import { SendAcceptance } from '../sending/send-acceptance.service';
 import type { CloudApiChangeValue, CloudApiNotification, CloudApiStatus } from '../providers/cloud-api.types';
+import { TemplatesService, type TemplateStatusUpdate } from '../templates/templates.service';
 import { InboundMessagesService, type ReceivedInbound } from './inbound-messages.service';
 import { normaliseInbound, unixToIso, type NormalisedInbound } from './normalise';
 
@@ -36,6 +37,8 @@ interface StatusItem {
 interface BatchWork {
   inbound: ReceivedInbound[];
   statuses: StatusItem[];
+  /** `message_template_status_update` changes (WABA-level, no phone number). */
+  templates: { update: TemplateStatusUpdate; requestId?: string }[];
   failures: unknown[];
 }
 
@@ -57,6 +60,7 @@ export class WhatsappWebhookService {
     private readonly statuses: MessageStatusService,
     private readonly pending: PendingStatusesService,
     private readonly acceptance: SendAcceptance,
+    private readonly templates: TemplatesService,
   ) {}
 
   /** One notification: a batch of one. */
@@ -66,7 +70,7 @@ export class WhatsappWebhookService {
 
   /** The notifications of one key, in partition order. Throws (after doing the rest) when any item failed. */
   async processMany(notifications: readonly QueuedNotification[]): Promise<void> {
-    const work: BatchWork = { inbound: [], statuses: [], failures: [] };
+    const work: BatchWork = { inbound: [], statuses: [], templates: [], failures: [] };
     for (const { data, requestId } of notifications) {
       try {
         await this.gather(data, requestId, work);
@@ -78,6 +82,13 @@ export class WhatsappWebhookService {
     // partition is applied, as it was when notifications went one at a time.
     if (work.statuses.length > 0) await this.applyAll(work);
     if (work.inbound.length > 0) await this.receiveAll(work);
+    if (work.templates.length > 0) {
+      try {
+        for (const { update, requestId } of work.templates) await this.templates.applyStatusUpdates([update], requestId);
+      } catch (err) {
+        work.failures.push(err);
+      }
+    }
     if (work.failures.length > 0) {
       // A poison item decides (it will end in the dead-letter topic); otherwise retry as transient.
       throw work.failures.find((f) => !isTransientError(f)) ?? work.failures[0];
@@ -90,6 +101,11 @@ export class WhatsappWebhookService {
     const receivedAt = typeof data.received_at === 'string' && !Number.isNaN(Date.parse(data.received_at)) ? data.received_at : new Date().toISOString();
     for (const entry of asList(notification.entry)) {
       for (const change of asList((entry as { changes?: unknown } | null)?.changes)) {
+        const template = templateStatusUpdate(entry, change);
+        if (template) {
+          work.templates.push({ update: template, requestId });
+          continue;
+        }
         const value = (change as { value?: CloudApiChangeValue } | null)?.value;
         if (typeof value !== 'object' || value === null || (!asList(value.messages).length && !asList(value.statuses).length)) continue;
         try {
@@ -259,4 +275,22 @@ function statusError(status: CloudApiStatus): MessageError | undefined {
   const e = status.errors?.[0];
   if (!e) return undefined;
   return { code: e.code !== undefined ? String(e.code) : 'unknown', title: e.title ?? e.message ?? 'The message could not be delivered' };
+}
+
+/** A `message_template_status_update` change (Meta: `entry[].id` is the WABA), or null for any other change. */
+function templateStatusUpdate(entry: unknown, change: unknown): TemplateStatusUpdate | null {
+  const c = change as { field?: unknown; value?: Record<string, unknown> } | null;
+  if (c?.field !== 'message_template_status_update' || typeof c.value !== 'object' || c.value === null) return null;
+  const wabaId = (entry as { id?: unknown } | null)?.id;
+  const v = c.value;
+  const str = (x: unknown) => (typeof x === 'string' && x !== '' ? x : typeof x === 'number' ? String(x) : null);
+  if (typeof wabaId !== 'string' || typeof v.event !== 'string') return null;
+  return {
+    wabaId,
+    providerTemplateId: str(v.message_template_id),
+    name: str(v.message_template_name),
+    language: str(v.message_template_language),
+    event: v.event,
+    reason: str(v.reason),
+  };
 }

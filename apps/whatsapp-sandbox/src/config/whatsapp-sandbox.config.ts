@@ -40,6 +40,11 @@ export class WhatsappSandboxConfig extends BaseConfig {
   @Min(1)
   SANDBOX_INBOUND_GIVE_UP_MS = 604_800_000;
 
+  /** How long a submitted message template stays PENDING before its review outcome is notified (Meta: minutes to hours). */
+  @IsInt()
+  @Min(0)
+  SANDBOX_TEMPLATE_REVIEW_MS = 2000;
+
   get notifyRetryDelaysMs(): number[] {
     return this.SANDBOX_NOTIFY_RETRY_MS.split(',').map((s) => Number(s.trim()));
   }

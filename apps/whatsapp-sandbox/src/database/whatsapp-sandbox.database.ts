@@ -4,9 +4,10 @@ import { PhoneNumberEntity } from '../numbers/phone-number.entity';
 import { CreateSandbox1764028800000 } from './migrations/1764028800000-CreateSandbox';
 import { CreateNotificationOutbox1764115200000 } from './migrations/1764115200000-CreateNotificationOutbox';
 import { NotificationGiveUpAt1764374400000 } from './migrations/1764374400000-NotificationGiveUpAt';
+import { CreateTemplates1764547200000 } from './migrations/1764547200000-CreateTemplates';
 
 export const whatsappSandboxDatabase: ServiceDatabase = {
   schema: 'sandbox',
   entities: [PhoneNumberEntity, MessageEntity],
-  migrations: [CreateSandbox1764028800000, CreateNotificationOutbox1764115200000, NotificationGiveUpAt1764374400000],
+  migrations: [CreateSandbox1764028800000, CreateNotificationOutbox1764115200000, NotificationGiveUpAt1764374400000, CreateTemplates1764547200000],
 };

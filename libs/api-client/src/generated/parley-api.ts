@@ -574,6 +574,45 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/templates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List message templates */
+        get: operations["Templates_list"];
+        put?: never;
+        /**
+         * Submit a message template for review
+         * @description Created on `channel_id` (default: the default channel) and submitted to the provider: `PENDING` until its review notification moves it to `APPROVED` or `REJECTED` (with `reason`), announced as `template.status`.
+         */
+        post: operations["Templates_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/templates/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a message template and its review status */
+        get: operations["Templates_get"];
+        put?: never;
+        post?: never;
+        /** Delete a message template (here and at the provider) */
+        delete: operations["Templates_remove"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/usage": {
         parameters: {
             query?: never;
@@ -1366,6 +1405,15 @@ export interface components {
             /** Format: uri */
             url: string;
         };
+        CreateTemplateBody: {
+            /** @enum {string} */
+            category: "MARKETING" | "UTILITY" | "AUTHENTICATION";
+            channel_id?: string;
+            components: unknown[];
+            language: string;
+            name: string;
+            tenant_id?: string;
+        };
         CreateWebhookBody: {
             description?: string;
             enabled?: boolean;
@@ -1585,6 +1633,28 @@ export interface components {
             data: components["schemas"]["TeamMember"][];
             next_cursor: string | null;
         };
+        Template: {
+            /** @enum {string} */
+            category: "MARKETING" | "UTILITY" | "AUTHENTICATION";
+            /** @example chn_01JD3S4ZC5Q2X8V6N7M9P0R1T2 */
+            channel_id: string;
+            /** @description Cloud API template components (HEADER, BODY, FOOTER, BUTTONS). */
+            components: {
+                [key: string]: unknown;
+            }[];
+            /** Format: date-time */
+            created_at: string;
+            /** @example tpl_01JD3S4ZC5Q2X8V6N7M9P0R1T2 */
+            id: string;
+            language: string;
+            name: string;
+            /** @description Why the provider rejected it. */
+            reason: string | null;
+            /** @enum {string} */
+            status: "PENDING" | "APPROVED" | "REJECTED";
+            /** Format: date-time */
+            updated_at: string;
+        };
         TemplateDto: {
             components?: unknown[];
             language: components["schemas"]["TemplateLanguageDto"];
@@ -1594,6 +1664,10 @@ export interface components {
             code: string;
             /** @enum {string} */
             policy?: "deterministic";
+        };
+        TemplatePage: {
+            data: components["schemas"]["Template"][];
+            next_cursor: string | null;
         };
         TenantPlan: {
             /** @enum {string} */
@@ -4731,6 +4805,289 @@ export interface operations {
             };
             /** @description Over the daily quota or the per-address limit; wait `Retry-After` seconds. */
             429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    Templates_list: {
+        parameters: {
+            query?: {
+                cursor?: string;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of templates, newest first. */
+            200: {
+                headers: {
+                    /** @description Remaining daily quota: `"daily";r=<remaining>;t=<seconds to reset>` (`r=999999999999999` on an unlimited plan). */
+                    RateLimit?: string;
+                    /** @description The daily quota policy, e.g. `"daily";q=500;w=86400` (absent on an unlimited plan). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TemplatePage"];
+                };
+            };
+            /** @description A field, parameter or the JSON itself is not valid (`errors[]` names each field and rule). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Missing, malformed, expired, wrongly signed or revoked credential (`WWW-Authenticate: Bearer`). */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Over the daily quota or the per-address limit; wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    Templates_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateTemplateBody"];
+            };
+        };
+        responses: {
+            /** @description Submitted, PENDING. */
+            201: {
+                headers: {
+                    /** @description Remaining daily quota: `"daily";r=<remaining>;t=<seconds to reset>` (`r=999999999999999` on an unlimited plan). */
+                    RateLimit?: string;
+                    /** @description The daily quota policy, e.g. `"daily";q=500;w=86400` (absent on an unlimited plan). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Template"];
+                };
+            };
+            /** @description A field, parameter or the JSON itself is not valid (`errors[]` names each field and rule). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Missing, malformed, expired, wrongly signed or revoked credential (`WWW-Authenticate: Bearer`). */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body `tenant_id` is not the caller’s tenant, the signed-in team member’s role may not do this, or a session-cookie request lacks its `X-CSRF-Token`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Conflict with the current state (e.g. an `Idempotency-Key` reused with another body). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is not `application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Over the daily quota or the per-address limit; wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description A dependency (Kafka, an owning service) cannot take the request now; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    Templates_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The template. */
+            200: {
+                headers: {
+                    /** @description Remaining daily quota: `"daily";r=<remaining>;t=<seconds to reset>` (`r=999999999999999` on an unlimited plan). */
+                    RateLimit?: string;
+                    /** @description The daily quota policy, e.g. `"daily";q=500;w=86400` (absent on an unlimited plan). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Template"];
+                };
+            };
+            /** @description Missing, malformed, expired, wrongly signed or revoked credential (`WWW-Authenticate: Bearer`). */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No such resource for this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Over the daily quota or the per-address limit; wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    Templates_remove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    /** @description Remaining daily quota: `"daily";r=<remaining>;t=<seconds to reset>` (`r=999999999999999` on an unlimited plan). */
+                    RateLimit?: string;
+                    /** @description The daily quota policy, e.g. `"daily";q=500;w=86400` (absent on an unlimited plan). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, malformed, expired, wrongly signed or revoked credential (`WWW-Authenticate: Bearer`). */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No such resource for this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Over the daily quota or the per-address limit; wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description A dependency (Kafka, an owning service) cannot take the request now; retry after `Retry-After` seconds. */
+            503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;

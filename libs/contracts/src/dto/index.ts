@@ -8,3 +8,4 @@ export * from './webhooks.dto';
 export * from './channels.dto';
 export * from './documents.dto';
 export * from './conversations.dto';
+export * from './templates.dto';

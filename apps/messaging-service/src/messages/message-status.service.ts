@@ -20,13 +20,6 @@ export interface ProviderStatus extends BatchedStatus {
   providerMessageId: string;
 }
 
-/** A message to announce, with the request id of each history entry a batch added (the newest entries). */
-interface Announcement {
-  message: MessageEntity;
-  requestId?: string;
-  addedRequestIds?: (string | undefined)[];
-}
-
 /**
  * Moves outbound messages through their statuses and announces each new status on `message.status`.
  *
@@ -39,6 +32,8 @@ interface Announcement {
 export class MessageStatusService {
   /** Concurrent "announced up to" marks share one statement (group commit). */
   private readonly announcedMarks = new GroupCommit<{ id: string; announced: number }, void>((marks) => this.writeAnnounced(marks));
+  /** Provider status batches of concurrent key groups share one transaction. */
+  private readonly statusBatches = new GroupCommit<readonly ProviderStatus[], ProviderStatus[]>((batches) => this.applyBatches(batches));
 
   constructor(
     @InjectDataSource() private readonly db: DataSource,
@@ -64,14 +59,30 @@ export class MessageStatusService {
   }
 
   /**
-   * Applies a batch of provider statuses (in arrival order) with a constant number of round trips: one locked read
-   * of every message they name, each message's final state computed by the status machine, one write, one publish
-   * of what is new, one "announced" mark. A replay finds nothing to change and nothing unannounced, so it writes and
-   * emits nothing. Answers the statuses whose wamid no message of that tenant and channel carries (yet), in order.
+   * Applies a batch of provider statuses (in arrival order); answers the statuses whose wamid no message of that
+   * tenant and channel carries (yet), in order. The batches of the key groups handled side by side share one write
+   * (group commit): a consumed batch of status callbacks costs one transaction, whatever its keys.
    */
   async applyByProviderIds<T extends ProviderStatus>(statuses: readonly T[]): Promise<T[]> {
     if (statuses.length === 0) return [];
-    const byKey = new Map<string, T[]>();
+    return (await this.statusBatches.add(statuses)) as T[];
+  }
+
+  private async applyBatches(batches: (readonly ProviderStatus[])[]): Promise<ProviderStatus[][]> {
+    const unknown = new Set(await this.applyTogether(batches.flat()));
+    return batches.map((batch) => batch.filter((s) => unknown.has(s)));
+  }
+
+  /**
+   * One transaction for any number of statuses: one locked read of every message they name, each message's final
+   * state computed by the status machine, one write of the new states together with how far they are announced, and
+   * the announcement published before the commit. A crash between the publish and the commit replays the batch,
+   * which publishes the same events again (their ids derive from message and status, so consumers see one event);
+   * a failed publish rolls the write back. A replay finds nothing to change and nothing unannounced: it writes and
+   * emits nothing.
+   */
+  private async applyTogether(statuses: readonly ProviderStatus[]): Promise<ProviderStatus[]> {
+    const byKey = new Map<string, ProviderStatus[]>();
     for (const s of statuses) {
       const key = providerKey(s.tenantId, s.channelId, s.providerMessageId);
       const list = byKey.get(key);
@@ -79,7 +90,7 @@ export class MessageStatusService {
       else byKey.set(key, [s]);
     }
     const keys = [...byKey.values()].map((list) => list[0]);
-    const announcements = await this.db.transaction(async (tx) => {
+    await this.db.transaction(async (tx) => {
       const rows = (await tx.query(
         `SELECT m.* FROM messages m
          JOIN unnest($1::text[], $2::text[], $3::text[]) AS x(tenant_id, channel_id, provider_message_id)
@@ -88,31 +99,35 @@ export class MessageStatusService {
          ORDER BY m.id FOR UPDATE OF m`,
         [keys.map((k) => k.tenantId), keys.map((k) => k.channelId), keys.map((k) => k.providerMessageId)],
       )) as MessageRow[];
-      const found: Announcement[] = [];
-      const writes: { id: string; status: string; status_history: StatusEntry[]; error: unknown }[] = [];
+      const records: ReturnType<typeof statusRecord>[] = [];
+      const writes: { id: string; status: string; status_history: StatusEntry[]; error: unknown; announced: number }[] = [];
       for (const row of rows) {
         const message = messageFromRow(row);
         const key = providerKey(row.tenant_id, row.channel_id!, row.provider_message_id!);
         const own = byKey.get(key) ?? [];
         byKey.delete(key);
         const folded = foldStatuses({ status: message.status as OutboundStatus, history: message.statusHistory, error: message.error }, own);
-        if (folded.changed) {
-          Object.assign(message, { status: folded.status, statusHistory: folded.history, error: folded.error });
-          writes.push({ id: message.id, status: folded.status, status_history: folded.history, error: folded.error });
-        }
-        found.push({ message, requestId: own[0]?.requestId, addedRequestIds: folded.requestIds });
+        if (folded.changed) Object.assign(message, { status: folded.status, statusHistory: folded.history, error: folded.error });
+        const pending = unannounced(message);
+        if (!folded.changed && pending.length === 0) continue;
+        // An entry this batch added carries the request id of the status that added it; older ones the batch's first.
+        const firstAdded = message.statusHistory.length - folded.requestIds.length;
+        const firstPending = message.statusHistory.length - pending.length;
+        records.push(...pending.map((entry, i) => statusRecord(message, entry, folded.requestIds[firstPending + i - firstAdded] ?? own[0]?.requestId)));
+        const announcedNow = pending.length > 0 ? message.statusHistory.length : message.announcedStatuses;
+        writes.push({ id: message.id, status: message.status, status_history: message.statusHistory, error: message.error, announced: announcedNow });
       }
       if (writes.length > 0) {
         await tx.query(
-          `UPDATE messages m SET status = x.status, status_history = x.status_history, error = x.error, updated_at = now()
-           FROM jsonb_to_recordset($1::jsonb) AS x(id text, status text, status_history jsonb, error jsonb)
+          `UPDATE messages m SET status = x.status, status_history = x.status_history, error = x.error,
+             announced_statuses = GREATEST(m.announced_statuses, x.announced), updated_at = now()
+           FROM jsonb_to_recordset($1::jsonb) AS x(id text, status text, status_history jsonb, error jsonb, announced int)
            WHERE m.id = x.id`,
           [JSON.stringify(writes)],
         );
       }
-      return found;
+      if (records.length > 0) await this.publisher.publish(records, { timeoutMs: BATCH_PUBLISH_TIMEOUT_MS });
     });
-    await this.announceMany(announcements, BATCH_PUBLISH_TIMEOUT_MS);
     // What is left names no known message: in arrival order, as the caller must handle them.
     const unknown = new Set([...byKey.values()].flat());
     return statuses.filter((s) => unknown.has(s));
@@ -134,24 +149,6 @@ export class MessageStatusService {
     const announced = message.statusHistory.length;
     await this.announcedMarks.add({ id: message.id, announced });
     message.announcedStatuses = Math.max(message.announcedStatuses, announced);
-  }
-
-  /** `announce` for many messages: one publish, one mark. An entry a batch added carries that status's request id. */
-  private async announceMany(announcements: Announcement[], timeoutMs: number): Promise<void> {
-    const records = [];
-    const marks: { id: string; announced: number }[] = [];
-    for (const { message, requestId, addedRequestIds = [] } of announcements) {
-      const pending = unannounced(message);
-      if (pending.length === 0) continue;
-      const firstAdded = message.statusHistory.length - addedRequestIds.length;
-      const firstPending = message.statusHistory.length - pending.length;
-      records.push(...pending.map((entry, i) => statusRecord(message, entry, addedRequestIds[firstPending + i - firstAdded] ?? requestId)));
-      marks.push({ id: message.id, announced: message.statusHistory.length });
-    }
-    if (records.length === 0) return;
-    await this.publisher.publish(records, { timeoutMs });
-    await this.writeAnnounced(marks);
-    for (const { message } of announcements) message.announcedStatuses = Math.max(message.announcedStatuses, message.statusHistory.length);
   }
 
   private async writeAnnounced(marks: { id: string; announced: number }[]): Promise<void[]> {

@@ -1,9 +1,10 @@
-import { Headers, Topics, type EventEnvelope, type MessageOutboundEvent, type WhatsappWebhookEvent } from '@parley/contracts';
+import { Headers, Topics, type ContactOptedInEvent, type ContactOptedOutEvent, type EventEnvelope, type MessageOutboundEvent, type WhatsappWebhookEvent } from '@parley/contracts';
 import { EventPublisher } from '@parley/kafka';
 import { expectMatchesEventSchema, pollUntil, recordedEventExamples, type RecordedEventExample } from '@parley/testing';
 import { randomBytes } from 'node:crypto';
 import { ChannelsService } from '../channels/channels.service';
 import { CustomerWindowService } from '../messages/customer-window.service';
+import { OptOutsService } from '../opt-outs/opt-outs.service';
 import { FakeCloudApi, acceptance, cloudApiErrorBody } from '../test/fake-cloud-api';
 import { startMessagingService, type MessagingServiceUnderTest } from '../test/messaging-service-under-test';
 
@@ -63,6 +64,26 @@ describe('messaging-service events match their contracts (real Kafka)', () => {
       expectMatchesEventSchema(Topics.MessageStatus, sent.value);
       expect(sent.key).toBe(`${EXAMPLE_TENANT}:${data.to}`);
       expect(graph.sends.filter((s) => s.body.biz_opaque_callback_data === data.message_id)).toHaveLength(1);
+    });
+  });
+
+  describe('consumes the recorded examples of contact.opted_out and contact.opted_in', () => {
+    const optedOut = recordedEventExamples<ContactOptedOutEvent>(Topics.ContactOptedOut)[0].envelope;
+    const optedIn = recordedEventExamples<ContactOptedInEvent>(Topics.ContactOptedIn)[0].envelope;
+    const stateOf = async () =>
+      ((await service.sql.query(`SELECT opted_out, keyword FROM opt_outs WHERE tenant_id = $1 AND customer = $2`, [EXAMPLE_TENANT, optedOut.data.customer])) as { opted_out: boolean; keyword: string }[])[0];
+
+    it('keeps the newest change per customer: STOP, then START, and a late redelivered STOP changes nothing', async () => {
+      const optOuts = service.app.get(OptOutsService);
+      await publish(Topics.ContactOptedOut, `${EXAMPLE_TENANT}:${optedOut.data.customer}`, optedOut);
+      await pollUntil(async () => (await stateOf())?.opted_out === true, { description: 'the opt-out stored', timeoutMs: 20_000 });
+      expect(await optOuts.isOptedOut(EXAMPLE_TENANT, optedOut.data.customer)).toBe(true);
+      expect(await optOuts.isOptedOut('ten_01JD8Z6W2K3M4N5P6Q7R8S9T0W', optedOut.data.customer)).toBe(false);
+
+      await publish(Topics.ContactOptedIn, `${EXAMPLE_TENANT}:${optedIn.data.customer}`, optedIn);
+      await pollUntil(async () => (await stateOf())?.opted_out === false, { description: 'the opt-in stored', timeoutMs: 20_000 });
+      await optOuts.apply([optedOut.data]);
+      expect(await stateOf()).toEqual({ opted_out: false, keyword: 'START' });
     });
   });
 

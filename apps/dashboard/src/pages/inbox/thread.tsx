@@ -1,4 +1,4 @@
-import { useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import type { Author, InboxState, InboxThread, Member } from '../../api';
 import { AsyncView, ErrorNotice } from '../../components/feedback';
 import { formatTime } from '../../components/format';
@@ -47,6 +47,9 @@ function ThreadView({ thread, members, onChange }: { thread: InboxThread; member
   const me = useMember();
   const action = useAction();
   const contact = contactName(thread);
+  // Opening a conversation moves the focus to it (on a phone it is a screen of its own), not to the page's heading.
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => heading.current?.focus(), []);
 
   const update = async (body: { state?: InboxState; assignee?: string | null }) => {
     await action.run(() => api.updateConversation(thread.id, body));
@@ -56,7 +59,9 @@ function ThreadView({ thread, members, onChange }: { thread: InboxThread; member
   return (
     <article className="card thread" aria-label={`Conversation with ${contact}`}>
       <header className="thread-header">
-        <h2>{contact}</h2>
+        <h2 ref={heading} tabIndex={-1}>
+          {contact}
+        </h2>
         {contact !== thread.customer && <p className="muted small">{thread.customer}</p>}
         <p className="small" data-testid="thread-state" data-state={thread.state}>
           <span className={`badge state-${thread.state}`}>{STATE_LABELS[thread.state]}</span>

@@ -6,7 +6,8 @@ import { Webhook } from 'standardwebhooks';
 // eslint-disable-next-line @nx/enforce-module-boundaries
 import { ROOT } from '../../../tools/dev/lib/stack.cjs';
 import { Screenshots, launchBrowser, type Browser } from './dashboard/browser';
-import { copyableValue, openPage } from './dashboard/dashboard-pages';
+import { expectNoSeriousA11yViolations } from './dashboard/accessibility';
+import { copyableValue, openPage, settled, signInWithApiKey } from './dashboard/dashboard-pages';
 import { http } from './support/http';
 import { startPlatform, type Platform } from './support/platform';
 import { WebhookReceiver } from './support/webhook-receiver';
@@ -22,6 +23,9 @@ const SCREENSHOTS = join(ROOT, 'test-artifacts', 'dashboard');
 function headerRecord(headers: IncomingHttpHeaders): Record<string, string> {
   return Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : (v ?? '')]));
 }
+
+/** The focused element, as "TAG:text" (a string expression: this project compiles without the DOM types). */
+const FOCUSED = 'document.activeElement ? document.activeElement.tagName + ":" + document.activeElement.textContent : ""';
 
 function parse(body: string): Record<string, unknown> {
   try {
@@ -80,7 +84,7 @@ describe('Dashboard in a real browser: onboarding to a first answered customer',
     await page.getByRole('heading', { name: 'Sign in to Parley' }).waitFor();
     await page.getByRole('button', { name: 'Sign in with an API key instead' }).click();
     await page.getByRole('textbox', { name: 'API key' }).fill('not-a-real-key');
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await page.getByRole('alert').waitFor();
     expect(await page.getByRole('alert').textContent()).not.toBe('');
     await shots.take(page, 'sign-in-error');
@@ -235,6 +239,183 @@ describe('Dashboard in a real browser: onboarding to a first answered customer',
     await page.getByRole('heading', { level: 1, name: 'Get started' }).waitFor();
   }, 240_000);
 
+  // A second business, made over the API, for the review fixes and the accessibility pass (its API key signs in).
+  let reviewKey: string | undefined;
+  async function reviewAccount(): Promise<string> {
+    if (reviewKey) return reviewKey;
+    const account = await http<{ api_key: string }>('POST', `${platform.gateway}/api/v1/accounts`, { json: { name: 'Review Cafe' } });
+    expect(account.status).toBe(201);
+    reviewKey = account.body.api_key;
+    return reviewKey;
+  }
+
+  it('keeps the fixes of the browser review: deep link, titles and focus, field errors for people, numbers as typed, edits and removals, the playground in order', async () => {
+    const { page } = browser;
+    const apiKey = await reviewAccount();
+
+    // A deep link survives signing in; the tab is named for the page.
+    await page.goto(`${platform.gateway}/dashboard/webhooks`);
+    await signInWithApiKey(page, apiKey);
+    await page.getByRole('heading', { level: 1, name: 'Settings → Webhooks' }).waitFor();
+    expect(page.url()).toBe(`${platform.gateway}/dashboard/webhooks`);
+    expect(await page.title()).toBe('Settings → Webhooks · Parley');
+    // Checkboxes are 20 px (a finger finds them).
+    const box = await page.getByRole('checkbox', { name: 'message.received' }).boundingBox();
+    expect(box?.width).toBeGreaterThanOrEqual(20);
+    expect(box?.height).toBeGreaterThanOrEqual(20);
+
+    // A webhook is edited in place; a test event shows in its deliveries without a reload; Replay asks first.
+    await page.getByRole('textbox', { name: 'URL' }).fill(receiver.url);
+    await page.getByRole('button', { name: 'Add endpoint' }).click();
+    const card = page.getByTestId('webhook-endpoint').filter({ hasText: receiver.url });
+    await card.getByRole('button', { name: 'Edit' }).click();
+    const edit = page.getByRole('form', { name: `Edit webhook ${receiver.url}` });
+    await edit.getByLabel(/^Description/).fill('Orders system');
+    await edit.getByRole('checkbox', { name: 'lead.updated' }).uncheck();
+    await edit.getByRole('button', { name: 'Save endpoint' }).click();
+    await card.getByText(/Orders system · enabled/).waitFor();
+    expect(await card.getByText(/Orders system/).textContent()).not.toContain('lead.updated');
+    await card.getByRole('button', { name: 'Send a test event' }).click();
+    await card.getByTestId('delivery').first().waitFor({ timeout: 20_000 });
+    let asked = '';
+    page.once('dialog', (dialog) => {
+      asked = dialog.message();
+      void dialog.dismiss();
+    });
+    await card.getByRole('button', { name: 'Replay' }).click();
+    await pollUntil(() => asked !== '', { timeoutMs: 5_000, description: 'the replay confirmation' });
+    expect(asked).toContain('Send again every event since');
+    expect(await card.getByText(/queued again/).count()).toBe(0);
+    page.once('dialog', (dialog) => void dialog.accept());
+    await card.getByRole('button', { name: 'Replay' }).click();
+    expect(await card.getByText(/queued again/).textContent()).toMatch(/^\d+ events? queued again\.$/);
+
+    // After a navigation the page's heading has the focus, not the menu link; the title follows.
+    await openPage(page, 'Messages', 'Messages');
+    expect(await page.evaluate(FOCUSED)).toBe('H1:Messages');
+    expect(await page.title()).toBe('Messages · Parley');
+
+    // A refused field says what is wrong in words for people, tied to the field; correcting it clears it; a number
+    // typed the way people write it is sent.
+    const to = page.getByLabel(/^To/);
+    await to.fill('415 555');
+    await page.getByLabel('Message', { exact: true }).fill('Your table is ready');
+    await page.getByRole('button', { name: 'Send', exact: true }).click();
+    await page.locator('input[aria-invalid="true"]').waitFor();
+    const describedBy = (await to.getAttribute('aria-describedby')) ?? 'none';
+    expect(await page.locator(`#${describedBy}`).textContent()).toBe('The WhatsApp number must be a whole phone number with + and the country code, e.g. +1 415 555 0123.');
+    expect(await page.getByRole('alert').textContent()).not.toMatch(/\bto must\b/);
+    await to.fill('+1 (415) 555-0123');
+    expect(await to.getAttribute('aria-invalid')).toBeNull();
+    expect(await page.locator(`#${describedBy}`).count()).toBe(0);
+    expect(await page.getByRole('alert').count()).toBe(0);
+    await page.getByRole('button', { name: 'Send', exact: true }).click();
+    await page.getByRole('status').filter({ hasText: /Sent \(msg_/ }).waitFor();
+    await page.locator('[data-testid="message"][data-direction="outbound"]', { hasText: 'to +14155550123' }).waitFor();
+
+    // An agent's booking hours: a time zone from the list, time pickers per day; a wrong zone is named in words.
+    await openPage(page, 'Agents', 'Agents');
+    await page.getByRole('button', { name: 'New agent' }).click();
+    await page.getByRole('textbox', { name: 'Name', exact: true }).fill('host');
+    await page.getByLabel('Instruction').fill('You are the host of Review Cafe. Take table bookings.');
+    await page.getByLabel('Book appointments in your opening hours').check();
+    expect(await page.locator('#time-zones option').count()).toBeGreaterThan(300);
+    await page.getByLabel('Time zone').fill('Mars/Olympus');
+    await page.getByTestId('hours-sat').getByLabel('Open', { exact: true }).check();
+    await page.getByRole('button', { name: 'Add a range on Monday' }).click();
+    await page.getByLabel('Monday range 2 from').fill('18:00');
+    await page.getByLabel('Monday range 2 to').fill('21:30');
+    await page.getByRole('button', { name: 'Remove Friday range 1' }).click();
+    await page.getByRole('button', { name: 'Create agent' }).click();
+    await page.locator('input[aria-invalid="true"]').waitFor();
+    const zone = page.getByLabel('Time zone');
+    expect(await page.locator(`#${(await zone.getAttribute('aria-describedby')) ?? 'none'}`).textContent()).toBe(
+      'The time zone must be a time zone from the list, e.g. Europe/Berlin.',
+    );
+    await zone.fill('Europe/Berlin');
+    await page.getByRole('button', { name: 'Create agent' }).click();
+    await page.getByRole('heading', { name: 'Edit host (version 1)' }).waitFor();
+    const saved = await http<{ booking: { timezone: string; opening_hours: Record<string, string[][]> } }>('GET', `${platform.gateway}/api/v1/agents/host`, {
+      headers: { authorization: `Bearer ${apiKey}` },
+    });
+    expect(saved.body.booking.timezone).toBe('Europe/Berlin');
+    expect(saved.body.booking.opening_hours).toEqual({
+      mon: [
+        ['09:00', '17:00'],
+        ['18:00', '21:30'],
+      ],
+      tue: [['09:00', '17:00']],
+      wed: [['09:00', '17:00']],
+      thu: [['09:00', '17:00']],
+      sat: [['09:00', '17:00']],
+    });
+
+    // The playground: bubbles in the order written, and the same customer on the next visit.
+    await openPage(page, 'Playground', 'Playground');
+    const customer = ((await page.getByTestId('playground-customer').textContent()) ?? '').trim();
+    await page.getByRole('textbox', { name: 'Message' }).fill('Hello there');
+    await page.getByRole('button', { name: 'Send', exact: true }).click();
+    await page.getByTestId('chat-business').first().waitFor({ timeout: 45_000 });
+    await page.getByRole('textbox', { name: 'Message' }).fill('Are you open on Saturday?');
+    await page.getByRole('button', { name: 'Send', exact: true }).click();
+    await page.getByTestId('chat-business').nth(1).waitFor({ timeout: 45_000 });
+    const order = async () => page.locator('.chat li').evaluateAll((items) => items.map((i) => i.getAttribute('data-testid')));
+    const bubbles = await order();
+    expect(bubbles[0]).toBe('chat-customer');
+    expect(bubbles.indexOf('chat-business')).toBeLessThan(bubbles.lastIndexOf('chat-customer'));
+    await openPage(page, 'Messages', 'Messages');
+    await openPage(page, 'Playground', 'Playground');
+    expect(((await page.getByTestId('playground-customer').textContent()) ?? '').trim()).toBe(customer);
+    await page.getByTestId('chat-business').nth(1).waitFor();
+    expect((await order()).slice(0, bubbles.length)).toEqual(bubbles);
+
+    // A number is disconnected, and an agent deleted, each after a confirmation.
+    await openPage(page, 'WhatsApp numbers', 'WhatsApp numbers');
+    await page.getByRole('radio', { name: /Sandbox/ }).check();
+    await page.getByRole('button', { name: 'Add a sandbox number' }).click();
+    const added = /Added sandbox number (\+\d+)/.exec((await page.getByRole('status').filter({ hasText: 'Added sandbox number' }).textContent()) ?? '')?.[1];
+    if (!added) throw new Error('no sandbox number added');
+    await page.getByTestId(`channel-${added}`).waitFor();
+    page.once('dialog', (dialog) => void dialog.accept());
+    await page.getByRole('button', { name: `Disconnect ${added}` }).click();
+    await page.getByTestId(`channel-${added}`).waitFor({ state: 'detached' });
+
+    await openPage(page, 'Agents', 'Agents');
+    await page.getByRole('button', { name: /^host/ }).click();
+    page.once('dialog', (dialog) => void dialog.accept());
+    await page.getByRole('button', { name: 'Delete agent' }).click();
+    await page.getByText('No agent yet').waitFor();
+  }, 240_000);
+
+  it('has no serious or critical accessibility violation on any page (axe-core), signed out and signed in', async () => {
+    const { page } = browser;
+    await page.goto(`${platform.gateway}/dashboard/sign-up`);
+    await page.getByRole('heading', { level: 1, name: 'Create your Parley account' }).waitFor();
+    await expectNoSeriousA11yViolations(page, 'sign-up');
+    await page.getByRole('link', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Sign in to Parley' }).waitFor();
+    await expectNoSeriousA11yViolations(page, 'sign-in');
+    await signInWithApiKey(page, await reviewAccount());
+    await page.getByRole('heading', { level: 1, name: 'Get started' }).waitFor();
+
+    // Every page of the menu, as it shows once loaded.
+    const labels = await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link').allTextContents();
+    expect(labels.length).toBeGreaterThanOrEqual(9);
+    for (const label of labels) {
+      const link = page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: label, exact: true });
+      await link.click();
+      await page.locator('nav a[aria-current="page"]', { hasText: label }).waitFor();
+      await settled(page);
+      await expectNoSeriousA11yViolations(page, label);
+    }
+    // The agent editor with every section open (skills, FAQs, booking hours).
+    await openPage(page, 'Agents', 'Agents');
+    await page.getByRole('button', { name: 'New agent' }).click();
+    await page.getByLabel('Book appointments in your opening hours').check();
+    await page.getByRole('button', { name: 'Add a FAQ' }).click();
+    await expectNoSeriousA11yViolations(page, 'new agent');
+  }, 300_000);
+
   it('fits a phone-sized screen', async () => {
     const phone = await launchBrowser({ width: 390, height: 844 });
     try {
@@ -252,7 +433,7 @@ describe('Dashboard in a real browser: onboarding to a first answered customer',
       await phone.page.getByRole('link', { name: 'Sign in' }).click();
       await phone.page.getByRole('button', { name: 'Sign in with an API key instead' }).click();
       await phone.page.getByRole('textbox', { name: 'API key' }).fill(account.body.api_key);
-      await phone.page.getByRole('button', { name: 'Sign in' }).click();
+      await phone.page.getByRole('button', { name: 'Sign in', exact: true }).click();
       await phone.page.getByRole('heading', { level: 1, name: 'Get started' }).waitFor();
       await phone.page.locator('.checklist li').first().waitFor();
       for (const [label, heading] of [
@@ -264,6 +445,16 @@ describe('Dashboard in a real browser: onboarding to a first answered customer',
         expect(Number(await phone.page.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth'))).toBeLessThanOrEqual(0);
       }
       await shots.take(phone.page, 'phone-playground');
+
+      // The whole menu shows (it wraps rather than scrolling out of sight), and each number keeps its agent picker.
+      const nav = phone.page.getByRole('navigation', { name: 'Dashboard' });
+      expect(Number(await phone.page.evaluate('(() => { const list = document.querySelector("nav ul"); return list.scrollWidth - list.clientWidth; })()'))).toBeLessThanOrEqual(0);
+      const lastLink = await nav.getByRole('link').last().boundingBox();
+      expect(lastLink && lastLink.x >= 0 && lastLink.x + lastLink.width <= 390).toBe(true);
+      await openPage(phone.page, 'WhatsApp numbers', 'WhatsApp numbers');
+      const picker = await phone.page.getByLabel(/^Agent answering/).first().boundingBox();
+      expect(picker && picker.x >= 0 && picker.x + picker.width <= 390).toBe(true);
+      await shots.take(phone.page, 'phone-numbers');
     } finally {
       await phone.close();
     }

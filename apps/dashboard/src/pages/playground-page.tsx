@@ -102,7 +102,7 @@ function Chat({ channels }: { channels: Channel[] }) {
 
   return (
     <div className="split">
-      <div className="card phone" aria-label="Chat">
+      <section className="card phone" aria-label="Chat">
         <div className="row wrap">
           <label>
             Your business number
@@ -145,7 +145,7 @@ function Chat({ channels }: { channels: Channel[] }) {
             Send
           </button>
         </form>
-      </div>
+      </section>
       <WebhookEvents since={startedAt} />
     </div>
   );

@@ -72,6 +72,8 @@ describe('attacker’s pass: cross-tenant access on every route, SQL-shaped text
       inbound: sql(8, 'inbound text'),
       memberName: sql(9, 'team member name'),
       ownerName: sql(10, 'A owner name'),
+      reply: sql(11, 'inbox reply'),
+      note: sql(12, 'inbox note'),
     });
     const agent = await api(a, 'PUT', '/api/v1/agents/shop', {
       name: 'shop',
@@ -106,6 +108,10 @@ describe('attacker’s pass: cross-tenant access on every route, SQL-shaped text
       timeoutMs: 30_000,
       description: 'a delivery to A’s webhook',
     });
+    // A person answers in A's inbox (CONTRACT §12): a reply to the customer (it hands the conversation off) and a note.
+    const reply = await api(a, 'POST', `/api/v1/conversations/${ids.conversation}/messages`, { message: stored.reply });
+    expect(reply.status).toBe(201);
+    expect((await api(a, 'POST', `/api/v1/conversations/${ids.conversation}/notes`, { text: stored.note })).status).toBe(201);
   }, 240_000);
 
   afterAll(async () => {
@@ -127,7 +133,12 @@ describe('attacker’s pass: cross-tenant access on every route, SQL-shaped text
       team: (await get('/api/v1/team')).body.data.map((m: Record<string, unknown>) => pick(m, ['id', 'name', 'role', 'status'])),
       channels: (await get('/api/v1/channels')).body.data.map((c: Record<string, unknown>) => pick(c, ['id', 'provider', 'phone_number', 'phone_number_id', 'agent', 'is_default'])),
       message: pick((await get(`/api/v1/messages/${ids.message}`)).body, ['message_id', 'to', 'message', 'direction']),
-      conversation: (await get(`/api/v1/conversations/${ids.conversation}`)).status,
+      // The agent's replies come by themselves; a person's replies, the notes, state and assignee only by a request.
+      conversation: await get(`/api/v1/conversations/${ids.conversation}`).then(({ status, body }) => ({
+        status,
+        ...pick(body, ['state', 'assignee', 'notes']),
+        replies: body.messages?.filter((m: { role: string }) => m.role === 'member'),
+      })),
     };
   };
 
@@ -158,6 +169,9 @@ describe('attacker’s pass: cross-tenant access on every route, SQL-shaped text
       'POST /api/v1/api-keys': { name: 'b key' },
       'PATCH /api/v1/team/{id}': { role: 'owner' },
       'PATCH /api/v1/channels/{channel_id}': { is_default: true },
+      'PATCH /api/v1/conversations/{id}': { state: 'closed' },
+      'POST /api/v1/conversations/{id}/messages': { message: 'B writes to A’s customer' },
+      'POST /api/v1/conversations/{id}/notes': { text: 'B’s note in A’s inbox' },
       'POST /api/v1/channels/whatsapp': { provider: 'sandbox', phone_number: channel.phone_number },
       'POST /api/v1/channels/whatsapp/embedded-signup': { code: 'hijack', waba_id: channel.waba_id ?? '1022901293403', phone_number_id: channel.phone_number_id },
       'POST /api/v1/playground/inbound': { from: '+14155550998', to: channel.phone_number, text: 'injected into A' },
@@ -204,6 +218,9 @@ describe('attacker’s pass: cross-tenant access on every route, SQL-shaped text
     expect((await api(a, 'GET', `/api/v1/messages/${ids.message}`)).body.message).toBe(stored.sent);
     const inbound = await api(a, 'GET', '/api/v1/messages?direction=inbound');
     expect(inbound.body.data.map((m: { message: string }) => m.message)).toContain(stored.inbound);
+    const conversation = (await api(a, 'GET', `/api/v1/conversations/${ids.conversation}`)).body;
+    expect(conversation.messages.filter((m: { role: string }) => m.role === 'member').map((m: { text: string }) => m.text)).toEqual([stored.reply]);
+    expect(conversation.notes.map((n: { text: string }) => n.text)).toEqual([stored.note]);
     // The same strings in list filters and path parameters are just values too: never a 5xx.
     for (const path of [`/api/v1/messages?to=${encodeURIComponent(SQL[1])}`, `/api/v1/agents/${encodeURIComponent(SQL[0])}`, `/api/v1/webhooks/${encodeURIComponent(SQL[6])}`]) {
       expect({ path, status: (await api(a, 'GET', path)).status }).toEqual({ path, status: expect.any(Number) });
@@ -297,6 +314,8 @@ const READ_BACK = [
   'POST /api/v1/team name',
   'POST /api/v1/accounts owner_name',
   'POST /v1/send message',
+  'POST /api/v1/conversations/{id}/messages message',
+  'POST /api/v1/conversations/{id}/notes text',
 ];
 /** Free-text fields no route reads back (secrets, lookups, one-off inputs), or checked elsewhere by their own rule. */
 const NOT_READABLE = [

@@ -57,7 +57,7 @@ describe('WhatsApp end to end: embedded signup, templates, the 24-hour window an
   /** Submits a template (CONTRACT §13) and waits for the provider's review notification to settle it. */
   async function reviewedTemplate(token: string, body: Record<string, unknown>): Promise<Template> {
     const created = await http<Template>('POST', `${platform.gateway}/api/v1/templates`, { token, json: body });
-    expect(created.status).toBe(201);
+    expect({ status: created.status, body: created.body }).toMatchObject({ status: 201 });
     expect(created.body).toMatchObject({ id: expect.stringMatching(/^tpl_/), status: 'PENDING', reason: null });
     return pollUntil(
       async () => {

@@ -18,6 +18,7 @@ import {
 import { EventPublisher } from '@parley/kafka';
 import { ListCursors, ProblemException } from '@parley/service-kit';
 import { DataSource } from 'typeorm';
+import type { ChannelEntity } from '../channels/channel.entity';
 import { ChannelsService } from '../channels/channels.service';
 import { pageLimit } from '../common/paging';
 import { OptOutsService } from '../opt-outs/opt-outs.service';
@@ -90,8 +91,9 @@ export class TemplatesService {
       throw new ProblemException(validationProblem([{ field: 'channel_id', message: 'you have no default channel: connect a WhatsApp number first' }]));
     }
     const { channel, accessToken } = found;
-    if (channel.provider === '360dialog' || !channel.wabaId) {
-      throw new ProblemException(validationProblem([{ field: 'channel_id', message: 'templates can be created on meta and sandbox channels with a waba_id' }]));
+    const wabaId = templateAccountOf(channel);
+    if (channel.provider === '360dialog' || !wabaId) {
+      throw new ProblemException(validationProblem([{ field: 'channel_id', message: 'templates can be created on meta channels with a waba_id and on sandbox channels' }]));
     }
     const id = newId('tpl');
     // Stored first (PENDING, no provider id yet): the unique (channel, name, language) refuses a duplicate before the
@@ -106,7 +108,7 @@ export class TemplatesService {
     }
     try {
       const submitted = await this.graph.create(
-        { provider: channel.provider, wabaId: channel.wabaId, accessToken },
+        { provider: channel.provider, wabaId, accessToken },
         { name: body.name, language: body.language, category: body.category, components: body.components },
       );
       await this.db.query(`UPDATE templates SET provider_template_id = $2 WHERE id = $1`, [id, submitted.id]);
@@ -141,8 +143,9 @@ export class TemplatesService {
     })[];
     if (!row) throw new ProblemException(notFoundProblem(`Template "${templateId}"`));
     const found = await this.channels.findWithToken(tenantId, { channelId: row.channel_id });
-    if (found?.channel.wabaId && row.provider_template_id) {
-      await this.graph.delete({ provider: found.channel.provider, wabaId: found.channel.wabaId, accessToken: found.accessToken }, row.provider_template_id, row.name).catch((err: unknown) => {
+    const wabaId = found ? templateAccountOf(found.channel) : null;
+    if (found && wabaId && row.provider_template_id) {
+      await this.graph.delete({ provider: found.channel.provider, wabaId, accessToken: found.accessToken }, row.provider_template_id, row.name).catch((err: unknown) => {
         if (err instanceof ProblemException && err.problem.status === 400) return; // already gone there
         throw err;
       });
@@ -166,7 +169,7 @@ export class TemplatesService {
       const changed = (await this.db.query(
         `UPDATE templates t SET status = $1, reason = $2, updated_at = now()
          FROM channels c
-         WHERE c.id = t.channel_id AND c.waba_id = $3
+         WHERE c.id = t.channel_id AND COALESCE(c.waba_id, c.phone_number_id) = $3
            AND (t.provider_template_id = $4 OR (t.name = $5 AND t.language = $6))
            AND (t.status IS DISTINCT FROM $1 OR t.reason IS DISTINCT FROM $2)
          RETURNING t.*`,
@@ -204,6 +207,14 @@ export class TemplatesService {
     }
     return { ok: true };
   }
+}
+
+/**
+ * The WhatsApp Business Account a channel's templates live in. A sandbox number provisioned for an account has none of
+ * its own on record: its phone number id stands in (the sandbox keeps templates under any WABA id it is given).
+ */
+function templateAccountOf(channel: ChannelEntity): string | null {
+  return channel.wabaId ?? (channel.provider === 'sandbox' ? channel.phoneNumberId : null);
 }
 
 function invalidTemplate(field: string, message: string): ProblemException {

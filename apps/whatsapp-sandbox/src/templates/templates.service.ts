@@ -36,7 +36,8 @@ function graphView(row: TemplateRow, now = Date.now()) {
 /**
  * Meta's template routes of a WhatsApp Business Account. A submitted template is reviewed after
  * SANDBOX_TEMPLATE_REVIEW_MS: its `message_template_status_update` notification is recorded in the notification outbox
- * with the template, due at that time, so it reaches the app signed and retried like every other notification.
+ * with the template, due at that time, so it reaches the app signed and retried like every other notification. Every
+ * WABA id is accepted, as for subscribed_apps: the sandbox keeps no WABA records of its own.
  */
 @Injectable()
 export class SandboxTemplatesService {
@@ -48,7 +49,6 @@ export class SandboxTemplatesService {
   ) {}
 
   async create(wabaId: string, body: unknown): Promise<{ id: string; status: string; category: string }> {
-    await this.requireWaba(wabaId, 'post');
     const b = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
     for (const field of ['name', 'language', 'category'] as const) {
       if (typeof b[field] !== 'string' || b[field] === '') throw GraphErrors.invalidParameter(`The parameter ${field} is required.`);
@@ -75,7 +75,6 @@ export class SandboxTemplatesService {
   }
 
   async list(wabaId: string, name?: string): Promise<{ data: ReturnType<typeof graphView>[] }> {
-    await this.requireWaba(wabaId, 'get');
     const rows = (await this.db.query(`SELECT * FROM templates WHERE waba_id = $1 AND ($2::text IS NULL OR name = $2) ORDER BY created_at DESC`, [
       wabaId,
       name ?? null,
@@ -85,7 +84,6 @@ export class SandboxTemplatesService {
 
   /** `DELETE ?name=` removes every language of the name; `hsm_id` narrows it to one template, as at Meta. */
   async remove(wabaId: string, name: string | undefined, hsmId: string | undefined): Promise<{ success: true }> {
-    await this.requireWaba(wabaId, 'post');
     if (!name) throw GraphErrors.invalidParameter('The parameter name is required.');
     const deleted = (await this.db.query(`DELETE FROM templates WHERE waba_id = $1 AND name = $2 AND ($3::text IS NULL OR id = $3) RETURNING id`, [
       wabaId,
@@ -94,10 +92,5 @@ export class SandboxTemplatesService {
     ])) as unknown[];
     if (deleted.length === 0) throw GraphErrors.invalidParameter(`Message template "${name}" not found.`);
     return { success: true };
-  }
-
-  private async requireWaba(wabaId: string, method: 'get' | 'post'): Promise<void> {
-    const rows = (await this.db.query(`SELECT 1 FROM phone_numbers WHERE waba_id = $1 LIMIT 1`, [wabaId])) as unknown[];
-    if (rows.length === 0) throw GraphErrors.unknownObject(method, wabaId);
   }
 }

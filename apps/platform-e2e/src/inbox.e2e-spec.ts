@@ -21,6 +21,7 @@ const MEMBER = { name: 'Sam Rivera', email: 'sam@corner-bakery.example', passwor
 const FAQ = { question: 'What are your opening hours?', answer: 'We are open Monday to Saturday, 8am to 6pm.' };
 const ASK_FOR_PERSON = 'Can I talk to a real person please?';
 const MEMBER_REPLY = 'Hi, Sam here from Corner Bakery. How can I help?';
+const NOTE = 'Regular customer: offer the loyalty discount.';
 const SCREENSHOTS = join(ROOT, 'docs', 'screenshots');
 
 interface SandboxMessage {
@@ -157,7 +158,9 @@ describe('Dashboard in a real browser: team members, sessions and the inbox', ()
 
     // The member opens it: the customer's words, the bot's handoff line; replies as themselves.
     await item.getByRole('link').click();
-    const thread = inboxTab.getByRole('article', { name: `Conversation with ${customer}` });
+    // Named for the contact: the lead's name, else the WhatsApp profile name (the sandbox gives one), else the number.
+    const thread = inboxTab.getByRole('article', { name: /^Conversation with / });
+    await thread.getByText(customer).first().waitFor();
     await thread.getByText(ASK_FOR_PERSON).waitFor();
     expect(await thread.locator('[data-testid="thread-message"][data-author="agent"]').count()).toBeGreaterThan(0);
     await expectNoSeriousA11yViolations(inboxTab, 'inbox thread');
@@ -168,6 +171,14 @@ describe('Dashboard in a real browser: team members, sessions and the inbox', ()
     // The customer receives it on WhatsApp (the sandbox plays it), and sees it in the Playground.
     await pollUntil(async () => (await sandboxTexts(customer)).includes(MEMBER_REPLY), { timeoutMs: 30_000, description: "the member's reply at the sandbox" });
     await page.getByTestId('chat-business').filter({ hasText: MEMBER_REPLY }).waitFor({ timeout: 30_000 });
+
+    // An internal note stays in the thread, apart from the messages, and never reaches the customer.
+    await thread.getByRole('radio', { name: 'Internal note' }).check();
+    await thread.getByRole('textbox', { name: /^Note for your team/ }).fill(NOTE);
+    await thread.getByRole('button', { name: 'Add note' }).click();
+    await thread.getByTestId('thread-note').filter({ hasText: NOTE }).waitFor();
+    expect(await sandboxTexts(customer)).not.toContain(NOTE);
+    await thread.getByRole('radio', { name: 'Reply' }).check();
 
     await saveInboxScreenshots(inboxTab);
 

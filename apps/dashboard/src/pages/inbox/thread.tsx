@@ -144,7 +144,7 @@ function Composer({ thread, onSent }: { thread: InboxThread; onSent(): void }) {
     box.current?.focus();
   };
 
-  const label = mode === 'reply' ? 'Reply to the customer' : 'Internal note';
+  const label = mode === 'reply' ? 'Reply to the customer' : 'Note for your team (never sent to the customer)';
   return (
     <form className="form composer" onSubmit={(e) => void submit(e)} aria-label="Write in this conversation">
       <fieldset className="choices composer-mode">

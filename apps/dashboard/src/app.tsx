@@ -120,12 +120,18 @@ function Shell() {
 
 function SignedInBar() {
   const { session, signOut } = useSession();
+  const { navigate } = useRouter();
+  // Signing out on purpose goes to sign-in directly: the page left is not a deep link to return to after the next sign-in.
+  const signOutHere = () => {
+    navigate('/sign-in');
+    signOut('You signed out.');
+  };
   return (
     <div className="row">
       <span className="small">
         {session?.kind === 'member' ? `${session.member.name} (${session.member.role})` : `signed in with ${session?.via}`}
       </span>
-      <button type="button" className="secondary button-small" onClick={() => signOut('You signed out.')}>
+      <button type="button" className="secondary button-small" onClick={signOutHere}>
         Sign out
       </button>
     </div>

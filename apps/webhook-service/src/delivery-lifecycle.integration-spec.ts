@@ -210,6 +210,31 @@ describe('webhook-service: public events, secret rotation, delivery log, retry, 
       });
     });
 
+    it('shows one delivery with the exact body the receiver got and its fixed headers, to its own endpoint and tenant only', async () => {
+      const receiver = await service.receiver();
+      const endpoint = await service.createEndpoint('ten_P', { url: receiver.url });
+      const event = messageReceived('ten_P', { message: 'Ünïcode & "quotes" ☕' });
+      await publish(event);
+      const delivery = await service.deliveryReaching(event.id, endpoint.id, 'succeeded');
+      const [sent] = receiver.withId(event.id);
+
+      const detail = await kafka.rpc.request('deliveries.get', { tenant_id: 'ten_P', endpoint_id: endpoint.id, delivery_id: delivery.id });
+      const listed = await kafka.rpc.request('deliveries.list', { tenant_id: 'ten_P', endpoint_id: endpoint.id, status: null, limit: 50, cursor: null });
+      expect(detail).toEqual({ ...listed.data[0], payload: JSON.parse(sent.body), request_headers: expect.any(Object) });
+      expect(JSON.stringify(detail.payload)).toBe(sent.body);
+      expect(detail.request_headers).toEqual({ 'content-type': sent.headers['content-type'], 'user-agent': sent.headers['user-agent'], 'webhook-id': event.id });
+      expect(JSON.stringify(detail)).not.toContain('whsec_');
+
+      const other = await service.createEndpoint('ten_P', { url: receiver.url });
+      for (const [tenant_id, endpoint_id, delivery_id] of [
+        ['ten_other', endpoint.id, delivery.id],
+        ['ten_P', other.id, delivery.id],
+        ['ten_P', endpoint.id, 'nope'],
+      ]) {
+        expect(await problemOf(kafka.rpc.request('deliveries.get', { tenant_id, endpoint_id, delivery_id }))).toMatchObject({ status: 404 });
+      }
+    });
+
     it('retries a dead delivery now, with a fresh schedule and the same webhook-id', async () => {
       let healthy = false;
       const target = await service.receiver(() => (healthy ? { status: 200 } : { status: 503, body: 'maintenance' }));

@@ -64,6 +64,7 @@ export function createDashboardApi(api: ParleyClient) {
     rotateWebhookSecret: (id: string) => unwrap(api.POST('/api/v1/webhooks/{id}/rotate-secret', { params: { path: { id } } })),
     testWebhook: (id: string) => unwrap(api.POST('/api/v1/webhooks/{id}/test', { params: { path: { id } } })),
     deliveries: (id: string, status?: DeliveryStatus) => unwrap(api.GET('/api/v1/webhooks/{id}/deliveries', { params: { path: { id }, query: { status, limit: 50 } } })),
+    delivery: (id: string, delivery_id: string) => unwrap(api.GET('/api/v1/webhooks/{id}/deliveries/{delivery_id}', { params: { path: { id, delivery_id } } })),
     retryDelivery: (id: string, delivery_id: string) => unwrap(api.POST('/api/v1/webhooks/{id}/deliveries/{delivery_id}/retry', { params: { path: { id, delivery_id } } })),
     replayWebhook: (id: string, since: string) => unwrap(api.POST('/api/v1/webhooks/{id}/replay', { params: { path: { id } }, body: { since } })),
 

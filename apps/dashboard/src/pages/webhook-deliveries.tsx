@@ -5,6 +5,7 @@ import { countOf, formatTime } from '../components/format';
 import { DELIVERIES_LIVE } from '../components/live-refresh';
 import { useAction, useAsync } from '../components/use-async';
 import { useApi } from '../session/session';
+import { DeliveryPayload } from './delivery-payload';
 
 /** After a test event, when the deliveries list looks again (ms): the webhook service delivers it a moment later. */
 const AFTER_TEST_MS = [500, 1500, 4000, 10_000];
@@ -68,9 +69,12 @@ export function WebhookDeliveries({ endpointId, refreshAfter = 0 }: { endpointId
                       </li>
                     ))}
                   </ol>
-                  <button type="button" className="secondary button-small" onClick={() => void retry(d)} disabled={action.pending}>
-                    Retry now
-                  </button>
+                  <div className="row wrap">
+                    <DeliveryPayload endpointId={endpointId} deliveryId={d.id} />
+                    <button type="button" className="secondary button-small" onClick={() => void retry(d)} disabled={action.pending}>
+                      Retry now
+                    </button>
+                  </div>
                 </details>
               </li>
             ))}

@@ -62,6 +62,29 @@ const webhookEndpoint = {
   created_at: timestamp,
 };
 
+const webhookDelivery = {
+  id: id('dlv'),
+  endpoint_id: id('whk'),
+  event_id: string,
+  event_type: string,
+  status: enumOf(DELIVERY_STATUSES),
+  attempt_count: { type: 'integer' },
+  next_attempt_at: nullable(timestamp),
+  created_at: timestamp,
+  updated_at: timestamp,
+  attempts: {
+    type: 'array',
+    items: record({
+      attempt: { type: 'integer' },
+      attempted_at: timestamp,
+      status_code: nullable({ type: 'integer' }),
+      duration_ms: { type: 'integer' },
+      error: nullable(string),
+      response_excerpt: nullable(string),
+    }),
+  },
+};
+
 const accepted: SchemaObject = { type: 'boolean', enum: [true] };
 
 const messageAuthor: SchemaObject = {
@@ -173,26 +196,14 @@ export const RESPONSE_SCHEMAS: Record<string, SchemaObject> = {
   Webhook: record(webhookEndpoint),
   CreatedWebhook: record({ ...webhookEndpoint, secret: { type: 'string', pattern: '^whsec_' } }),
   WebhookSecret: record({ secret: { type: 'string', pattern: '^whsec_' } }),
-  WebhookDelivery: record({
-    id: id('dlv'),
-    endpoint_id: id('whk'),
-    event_id: string,
-    event_type: string,
-    status: enumOf(DELIVERY_STATUSES),
-    attempt_count: { type: 'integer' },
-    next_attempt_at: nullable(timestamp),
-    created_at: timestamp,
-    updated_at: timestamp,
-    attempts: {
-      type: 'array',
-      items: record({
-        attempt: { type: 'integer' },
-        attempted_at: timestamp,
-        status_code: nullable({ type: 'integer' }),
-        duration_ms: { type: 'integer' },
-        error: nullable(string),
-        response_excerpt: nullable(string),
-      }),
+  WebhookDelivery: record(webhookDelivery),
+  WebhookDeliveryDetail: record({
+    ...webhookDelivery,
+    payload: { type: 'object', additionalProperties: true, description: 'The exact JSON body every attempt signs and sends.' },
+    request_headers: {
+      type: 'object',
+      additionalProperties: { type: 'string' },
+      description: 'Headers every attempt carries; each attempt adds its own webhook-timestamp (its time in seconds) and webhook-signature.',
     },
   }),
   TestEventAccepted: record({ accepted: accepted, event_id: string }),

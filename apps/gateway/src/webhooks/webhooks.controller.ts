@@ -5,6 +5,7 @@ import {
   UpdateWebhookBody,
   type Page,
   type RpcResponse,
+  type WebhookDeliveryDetail,
   type WebhookDeliveryRecord,
   type WebhookEndpointRecord,
 } from '@parley/contracts';
@@ -92,6 +93,22 @@ export class WebhooksController {
     @RequestId() requestId: string,
   ): Promise<Page<WebhookDeliveryRecord>> {
     return this.rpc.request('deliveries.list', { tenant_id: tenantId, endpoint_id: id, status: query.status ?? null, ...pageOf(query) }, { requestId });
+  }
+
+  @ApiRoute({
+    summary: 'Get one delivery with the exact body it sends',
+    access: 'tenant',
+    success: { status: 200, description: 'The delivery, its attempts, the JSON body and the headers every attempt carries.', schema: 'WebhookDeliveryDetail' },
+    errors: [404],
+  })
+  @Get(':id/deliveries/:delivery_id')
+  delivery(
+    @Tenant() tenantId: string,
+    @Param('id', WebhookId) id: string,
+    @Param('delivery_id', DeliveryId) deliveryId: string,
+    @RequestId() requestId: string,
+  ): Promise<WebhookDeliveryDetail> {
+    return this.rpc.request('deliveries.get', { tenant_id: tenantId, endpoint_id: id, delivery_id: deliveryId }, { requestId });
   }
 
   @ApiRoute({ summary: 'Retry one delivery now', access: 'tenant', success: { status: 202, description: 'Queued again.', schema: 'RetryAccepted' }, errors: [404] })

@@ -48,6 +48,8 @@ describe('gateway: webhook delivery routes', () => {
       ['GET', '/nope/deliveries'],
       ['POST', `/nope/deliveries/${deliveryId}/retry`],
       ['POST', `/${endpointId}/deliveries/nope/retry`],
+      ['GET', `/nope/deliveries/${deliveryId}`],
+      ['GET', `/${endpointId}/deliveries/nope`],
     ]) {
       const answer = await call(method, path);
       expect({ path, status: answer.status }).toEqual({ path, status: 404 });
@@ -65,11 +67,12 @@ describe('gateway: webhook delivery routes', () => {
       call('POST', `/${endpointId}/test`),
       call('GET', `/${endpointId}/deliveries?status=dead&limit=10`),
       call('POST', `/${endpointId}/deliveries/${deliveryId}/retry`),
+      call('GET', `/${endpointId}/deliveries/${deliveryId}`),
       call('POST', `/${endpointId}/replay`, { since }),
     ]);
-    expect(answers.map((a) => a.status)).toEqual([503, 503, 503, 503, 503]);
+    expect(answers.map((a) => a.status)).toEqual([503, 503, 503, 503, 503, 503]);
 
-    await pollUntil(() => requests.messages.length >= 5, { description: 'five requests on the webhook-service topic' });
+    await pollUntil(() => requests.messages.length >= 6, { description: 'six requests on the webhook-service topic' });
     const byPattern = Object.fromEntries(requests.messages.map((m) => [m.headers[Headers.RpcPattern], m.value]));
     const tenant_id = account.tenant_id;
     expect(byPattern).toEqual({
@@ -77,6 +80,7 @@ describe('gateway: webhook delivery routes', () => {
       'webhooks.test': { tenant_id, id: endpointId },
       'deliveries.list': { tenant_id, endpoint_id: endpointId, status: 'dead', limit: 10, cursor: null },
       'deliveries.retry': { tenant_id, endpoint_id: endpointId, delivery_id: deliveryId },
+      'deliveries.get': { tenant_id, endpoint_id: endpointId, delivery_id: deliveryId },
       'webhooks.replay': { tenant_id, id: endpointId, body: { since } },
     });
   });

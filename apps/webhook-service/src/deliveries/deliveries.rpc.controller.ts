@@ -3,7 +3,7 @@ import { MessagePattern, Payload } from '@nestjs/microservices';
 import type { RpcRequest, RpcResponse } from '@parley/contracts';
 import { DeliveriesService } from './deliveries.service';
 
-/** Request-reply handlers for the gateway's delivery log, test, retry and replay routes (CONTRACT.md §5). */
+/** Request-reply handlers for the gateway's delivery log and detail, test, retry and replay routes (CONTRACT.md §5). */
 @Controller()
 export class DeliveriesRpcController {
   constructor(private readonly deliveries: DeliveriesService) {}
@@ -21,6 +21,11 @@ export class DeliveriesRpcController {
   @MessagePattern('deliveries.list')
   list(@Payload() req: RpcRequest<'deliveries.list'>): Promise<RpcResponse<'deliveries.list'>> {
     return this.deliveries.list(req.tenant_id, req.endpoint_id, req.status, req.limit, req.cursor);
+  }
+
+  @MessagePattern('deliveries.get')
+  get(@Payload() req: RpcRequest<'deliveries.get'>): Promise<RpcResponse<'deliveries.get'>> {
+    return this.deliveries.get(req.tenant_id, req.endpoint_id, req.delivery_id);
   }
 
   @MessagePattern('deliveries.retry')

@@ -10,6 +10,7 @@ import {
   ReplayWebhookBody,
   type EventEnvelope,
   type Page,
+  type WebhookDeliveryDetail,
   type WebhookDeliveryRecord,
   type WebhookDeliveryStatus,
   type WebhookEndpointRecord,
@@ -21,6 +22,7 @@ import { toDeliveryRecord } from './deliveries.mapper';
 import { DeliveryDispatcher } from './delivery-dispatcher';
 import { EVENT_RETENTION_DAYS } from './event-retention';
 import { orderingKeyOf } from './ordering-key';
+import { deliveryHeaders } from './signing';
 
 /** webhook-id goes into the signed content `id.timestamp.body`, so it may not contain a full stop. */
 const EVENT_ID = /^[A-Za-z0-9_-]{1,128}$/;
@@ -104,6 +106,22 @@ export class DeliveriesService {
       page.map((r) => r.id),
     );
     return { data: page.map((row) => toDeliveryRecord(row, attempts)), next_cursor: cursors.next(rows, take, (row) => row.id) };
+  }
+
+  /**
+   * One delivery with the exact body its attempts sign and send, and the headers every attempt carries (the
+   * per-attempt timestamp and signature aside; never the secret). A purged event takes its deliveries with it: 404.
+   */
+  async get(tenantId: string, endpointId: string, deliveryId: string): Promise<WebhookDeliveryDetail> {
+    await this.endpoints.get(tenantId, endpointId);
+    const row = hasPrefix(deliveryId, 'dlv') ? await this.store.findDelivery(tenantId, endpointId, deliveryId) : undefined;
+    if (!row) throw new ProblemException(notFoundProblem(`Delivery "${deliveryId}"`));
+    const attempts = await this.store.attemptsOf(tenantId, [row.id]);
+    return {
+      ...toDeliveryRecord(row, attempts),
+      payload: JSON.parse(row.payload) as Record<string, unknown>,
+      request_headers: deliveryHeaders(row.event_id),
+    };
   }
 
   /** Sends one delivery again now, with the same webhook-id and a fresh retry schedule. */

@@ -349,6 +349,18 @@ export class DeliveriesStore {
     );
   }
 
+  /** One delivery of the tenant's endpoint with its event's exact body as sent; undefined when there is none. */
+  async findDelivery(tenantId: string, endpointId: string, deliveryId: string): Promise<(DeliveryRow & { payload: string }) | undefined> {
+    const rows: (DeliveryRow & { payload: string })[] = await this.db.query(
+      `SELECT d.id, d.endpoint_id, d.event_id, ev.type AS event_type, d.status, d.attempt_count, d.next_attempt_at, d.created_at, d.updated_at,
+              ev.payload::text AS payload
+       FROM deliveries d JOIN events ev ON ev.id = d.event_id
+       WHERE d.id = $1 AND d.tenant_id = $2 AND d.endpoint_id = $3`,
+      [deliveryId, tenantId, endpointId],
+    );
+    return rows[0];
+  }
+
   /** Every attempt of the given deliveries, in order. */
   async attemptsOf(tenantId: string, deliveryIds: string[]): Promise<AttemptRow[]> {
     if (deliveryIds.length === 0) return [];

@@ -25,12 +25,15 @@ export interface SignedHeadersInput {
   secrets: string[];
 }
 
+/** The headers every attempt of one event carries, whatever its time and secrets (shown in the delivery log). */
+export function deliveryHeaders(messageId: string): Record<string, string> {
+  return { 'content-type': 'application/json', 'user-agent': USER_AGENT, 'webhook-id': messageId };
+}
+
 /** The request headers of one attempt: Standard Webhooks metadata and one signature per valid secret. */
 export function webhookHeaders({ messageId, timestampSeconds, body, secrets }: SignedHeadersInput): Record<string, string> {
   return {
-    'content-type': 'application/json',
-    'user-agent': USER_AGENT,
-    'webhook-id': messageId,
+    ...deliveryHeaders(messageId),
     'webhook-timestamp': String(timestampSeconds),
     'webhook-signature': secrets.map((s) => sign(s, messageId, timestampSeconds, body)).join(' '),
   };

@@ -684,6 +684,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/webhooks/{id}/deliveries/{delivery_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get one delivery with the exact body it sends */
+        get: operations["Webhooks_delivery"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/webhooks/{id}/deliveries/{delivery_id}/retry": {
         parameters: {
             query?: never;
@@ -1779,6 +1796,40 @@ export interface components {
             id: string;
             /** Format: date-time */
             next_attempt_at: string | null;
+            /** @enum {string} */
+            status: "pending" | "succeeded" | "dead";
+            /** Format: date-time */
+            updated_at: string;
+        };
+        WebhookDeliveryDetail: {
+            attempt_count: number;
+            attempts: {
+                attempt: number;
+                /** Format: date-time */
+                attempted_at: string;
+                duration_ms: number;
+                error: string | null;
+                response_excerpt: string | null;
+                status_code: number | null;
+            }[];
+            /** Format: date-time */
+            created_at: string;
+            /** @example whk_01JD3S4ZC5Q2X8V6N7M9P0R1T2 */
+            endpoint_id: string;
+            event_id: string;
+            event_type: string;
+            /** @example dlv_01JD3S4ZC5Q2X8V6N7M9P0R1T2 */
+            id: string;
+            /** Format: date-time */
+            next_attempt_at: string | null;
+            /** @description The exact JSON body every attempt signs and sends. */
+            payload: {
+                [key: string]: unknown;
+            };
+            /** @description Headers every attempt carries; each attempt adds its own webhook-timestamp (its time in seconds) and webhook-signature. */
+            request_headers: {
+                [key: string]: string;
+            };
             /** @enum {string} */
             status: "pending" | "succeeded" | "dead";
             /** Format: date-time */
@@ -5554,6 +5605,72 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Missing, malformed, expired, wrongly signed or revoked credential (`WWW-Authenticate: Bearer`). */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body `tenant_id` is not the caller’s tenant, the signed-in team member’s role may not do this, or a session-cookie request lacks its `X-CSRF-Token`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No such resource for this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Over the daily quota or the per-address limit; wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    Webhooks_delivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                delivery_id: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The delivery, its attempts, the JSON body and the headers every attempt carries. */
+            200: {
+                headers: {
+                    /** @description Remaining daily quota: `"daily";r=<remaining>;t=<seconds to reset>` (`r=999999999999999` on an unlimited plan). */
+                    RateLimit?: string;
+                    /** @description The daily quota policy, e.g. `"daily";q=500;w=86400` (absent on an unlimited plan). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryDetail"];
                 };
             };
             /** @description Missing, malformed, expired, wrongly signed or revoked credential (`WWW-Authenticate: Bearer`). */

@@ -57,6 +57,17 @@ export interface WebhookDeliveryRecord {
   attempts: WebhookAttemptRecord[];
 }
 
+/**
+ * One delivery with what is sent (`GET /api/v1/webhooks/{id}/deliveries/{delivery_id}`). `payload` is the exact JSON body
+ * every attempt signs and sends; `request_headers` are the headers every attempt carries (each attempt adds its own
+ * `webhook-timestamp`, its attempt time in seconds, and the `webhook-signature` over it). The record and its body are
+ * kept as long as the event (7 days for replay); after that the delivery is gone (404).
+ */
+export interface WebhookDeliveryDetail extends WebhookDeliveryRecord {
+  payload: Record<string, unknown>;
+  request_headers: Record<string, string>;
+}
+
 /** Answer of the `202` routes: the work is queued, not done. */
 export interface WebhookAccepted {
   accepted: true;
@@ -81,6 +92,7 @@ export interface WebhooksRpc {
     request: TenantScoped & ListQuery & { endpoint_id: string; status: WebhookDeliveryStatus | null };
     response: Page<WebhookDeliveryRecord>;
   };
+  'deliveries.get': { service: 'webhooks'; request: TenantScoped & { endpoint_id: string; delivery_id: string }; response: WebhookDeliveryDetail };
   /** Sends one delivery again now, with a fresh retry schedule and the same webhook-id. */
   'deliveries.retry': { service: 'webhooks'; request: TenantScoped & { endpoint_id: string; delivery_id: string }; response: WebhookAccepted & { delivery_id: string } };
 }

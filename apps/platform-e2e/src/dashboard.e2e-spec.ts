@@ -277,6 +277,13 @@ describe('Dashboard in a real browser: onboarding to a first answered customer',
     expect(await card.getByText(/Orders system/).textContent()).not.toContain('lead.updated');
     await card.getByRole('button', { name: 'Send a test event' }).click();
     await card.getByTestId('delivery').first().waitFor({ timeout: 20_000 });
+    // The delivery shows the exact body it sends.
+    const testDelivery = card.locator('[data-testid="delivery"][data-event-type="webhook.test"]');
+    await testDelivery.locator('summary').click();
+    await testDelivery.getByRole('button', { name: 'View payload' }).click();
+    const payload = testDelivery.getByTestId('delivery-payload');
+    await payload.waitFor();
+    expect(JSON.parse((await payload.textContent()) ?? '')).toMatchObject({ event: 'webhook.test', tenant_id: expect.stringMatching(/^ten_/) });
     let asked = '';
     page.once('dialog', (dialog) => {
       asked = dialog.message();

@@ -8,8 +8,8 @@ import { SseConnection, type SseLimits } from './sse-connection';
 import { eventFrame } from './sse-frame';
 
 /**
- * The events the dashboard shows: the tenant webhook bodies (CONTRACT.md §5), and `conversation.updated`, the inbox's
- * live feed (§12), which is the dashboard's alone; nothing internal.
+ * The events the dashboard shows: the tenant webhook bodies (CONTRACT.md §5, §13), and `conversation.updated`, the
+ * inbox's live feed (§12), which is the dashboard's alone; nothing internal.
  */
 export const STREAMED_TOPICS = [
   Topics.MessageReceived,
@@ -21,6 +21,7 @@ export const STREAMED_TOPICS = [
   Topics.AppointmentCancelled,
   Topics.ConversationHandoff,
   Topics.ConversationUpdated,
+  Topics.TemplateStatus,
 ] as const;
 
 /** Open streams one tenant may hold on one instance (a few dashboard tabs; more is a leak or abuse). */

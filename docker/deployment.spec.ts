@@ -15,6 +15,7 @@ const DEFAULT_PORTS: Record<string, number> = {
   'messaging-service': 3002,
   'responder-service': 3003,
   'webhook-service': 3004,
+  'crm-service': 3005,
   'whatsapp-sandbox': 3100,
 };
 

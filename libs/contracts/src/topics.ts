@@ -39,6 +39,12 @@ export const Topics = {
   ContactOptedIn: 'contact.opted_in',
   /** Public event: the provider approved or rejected a message template. Key: `${tenant_id}:${template_id}`. */
   TemplateStatus: 'template.status',
+  /** Public event: a contact was created (API, import, a customer's first message, a lead). Key: `${tenant_id}:${contact_id}`. */
+  ContactCreated: 'contact.created',
+  /** Public event: a contact changed (the whole contact as it now is). Key: `${tenant_id}:${contact_id}`. */
+  ContactUpdated: 'contact.updated',
+  /** Public event: a contact was deleted. Key: `${tenant_id}:${contact_id}`. */
+  ContactDeleted: 'contact.deleted',
 } as const;
 export type Topic = (typeof Topics)[keyof typeof Topics];
 
@@ -48,6 +54,7 @@ export const RpcTopics = {
   messaging: 'rpc.messaging-service',
   webhooks: 'rpc.webhook-service',
   responder: 'rpc.responder-service',
+  crm: 'rpc.crm-service',
 } as const;
 export type RpcService = keyof typeof RpcTopics;
 
@@ -98,6 +105,9 @@ export const TOPIC_SPECS: readonly TopicSpec[] = [
   { name: Topics.ContactOptedOut, partitions: 4 },
   { name: Topics.ContactOptedIn, partitions: 4 },
   { name: Topics.TemplateStatus, partitions: 4 },
+  { name: Topics.ContactCreated, partitions: 4 },
+  { name: Topics.ContactUpdated, partitions: 4 },
+  { name: Topics.ContactDeleted, partitions: 4 },
   ...Object.values(RpcTopics).map((name) => ({
     name,
     partitions: 4,
@@ -121,6 +131,9 @@ export const TOPIC_SPECS: readonly TopicSpec[] = [
     Topics.ContactOptedOut,
     Topics.ContactOptedIn,
     Topics.TemplateStatus,
+    Topics.ContactCreated,
+    Topics.ContactUpdated,
+    Topics.ContactDeleted,
   ].map(
     (name) => ({
       name: `${name}${DLQ_SUFFIX}`,

@@ -15,7 +15,7 @@ const readline = require('node:readline');
 const ROOT = path.resolve(__dirname, '../../..');
 
 /** Every service, in the order they are listed. */
-const APPS = Object.freeze(['gateway', 'agent-service', 'messaging-service', 'responder-service', 'webhook-service', 'whatsapp-sandbox']);
+const APPS = Object.freeze(['gateway', 'agent-service', 'messaging-service', 'responder-service', 'webhook-service', 'crm-service', 'whatsapp-sandbox']);
 
 /** Default ports (CONTRACT.md §8). */
 const DEFAULT_PORTS = Object.freeze({
@@ -24,6 +24,7 @@ const DEFAULT_PORTS = Object.freeze({
   'messaging-service': 3002,
   'responder-service': 3003,
   'webhook-service': 3004,
+  'crm-service': 3005,
   'whatsapp-sandbox': 3100,
 });
 

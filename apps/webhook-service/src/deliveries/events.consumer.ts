@@ -5,8 +5,11 @@ import {
   type AppointmentBookedEvent,
   type AppointmentCancelledEvent,
   type AppointmentRescheduledEvent,
+  type ContactCreatedEvent,
+  type ContactDeletedEvent,
   type ContactOptedInEvent,
   type ContactOptedOutEvent,
+  type ContactUpdatedEvent,
   type ConversationHandoffEvent,
   type LeadCapturedEvent,
   type LeadUpdatedEvent,
@@ -73,6 +76,21 @@ export class EventsConsumer {
 
   @EventPattern(Topics.TemplateStatus)
   async onTemplateStatus(@Payload() event: TemplateStatusEvent): Promise<void> {
+    await this.deliveries.ingest(event);
+  }
+
+  @EventPattern(Topics.ContactCreated)
+  async onContactCreated(@Payload() event: ContactCreatedEvent): Promise<void> {
+    await this.deliveries.ingest(event);
+  }
+
+  @EventPattern(Topics.ContactUpdated)
+  async onContactUpdated(@Payload() event: ContactUpdatedEvent): Promise<void> {
+    await this.deliveries.ingest(event);
+  }
+
+  @EventPattern(Topics.ContactDeleted)
+  async onContactDeleted(@Payload() event: ContactDeletedEvent): Promise<void> {
     await this.deliveries.ingest(event);
   }
 }

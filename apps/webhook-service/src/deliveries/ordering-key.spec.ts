@@ -18,6 +18,12 @@ describe('orderingKeyOf: the conversation of a public event', () => {
     expect(orderingKeyOf('ten_1', 'lead.captured', { lead: { phone: null, conversation_id: 'cnv_1' } })).toBe('ten_1:cnv_1');
   });
 
+  it('is the contact for contact events, so one contact\'s created, updated and deleted keep their order', () => {
+    expect(orderingKeyOf('ten_1', 'contact.created', { contact: { id: 'ctc_1', phone: '+491' } })).toBe('ten_1:ctc_1');
+    expect(orderingKeyOf('ten_1', 'contact.updated', { contact: { id: 'ctc_1', phone: null } })).toBe('ten_1:ctc_1');
+    expect(orderingKeyOf('ten_1', 'contact.deleted', { contact_id: 'ctc_1', phone: '+491' })).toBe('ten_1:ctc_1');
+  });
+
   it('is null for events outside a conversation or without the field', () => {
     expect(orderingKeyOf('ten_1', 'webhook.test', { endpoint_id: 'whk_1' })).toBeNull();
     expect(orderingKeyOf('ten_1', 'webhook.endpoint_disabled', { endpoint_id: 'whk_1' })).toBeNull();

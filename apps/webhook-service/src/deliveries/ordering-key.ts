@@ -7,7 +7,8 @@ const field = (value: unknown, name: string): unknown => (typeof value === 'obje
 
 /**
  * The conversation a public event belongs to, as `tenant:customer` (the producers' Kafka key, CONTRACT topics):
- * the customer's number for message and engagement events, the conversation id for a lead without a phone.
+ * the customer's number for message and engagement events, the conversation id for a lead without a phone, the contact
+ * id for contact events.
  * null for events outside any conversation (tests, endpoint notices), which ordered endpoints never hold back.
  */
 export function orderingKeyOf(tenantId: string, type: string, data: Data): string | null {
@@ -32,6 +33,14 @@ export function orderingKeyOf(tenantId: string, type: string, data: Data): strin
     case 'lead.captured':
     case 'lead.updated':
       customer = text(field(data.lead, 'phone')) ?? text(field(data.lead, 'conversation_id'));
+      break;
+    // a contact's own events keep their order: keyed by the contact (its number may change or be absent)
+    case 'contact.created':
+    case 'contact.updated':
+      customer = text(field(data.contact, 'id'));
+      break;
+    case 'contact.deleted':
+      customer = text(data.contact_id);
       break;
     default:
       customer = null;

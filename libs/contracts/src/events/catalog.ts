@@ -1,7 +1,7 @@
 import { Topics } from '../topics';
 import type { AgentChangedEvent } from './agents';
 import type { ChannelChangedEvent } from './channels';
-import type { ContactOptedInEvent, ContactOptedOutEvent } from './contacts';
+import type { ContactCreatedEvent, ContactDeletedEvent, ContactOptedInEvent, ContactOptedOutEvent, ContactUpdatedEvent } from './contacts';
 import type { TemplateStatusEvent } from './templates';
 import type { DocumentChangedEvent } from './documents';
 import type {
@@ -38,10 +38,13 @@ export interface EventsByTopic {
   'contact.opted_out': ContactOptedOutEvent;
   'contact.opted_in': ContactOptedInEvent;
   'template.status': TemplateStatusEvent;
+  'contact.created': ContactCreatedEvent;
+  'contact.updated': ContactUpdatedEvent;
+  'contact.deleted': ContactDeletedEvent;
 }
 export type EventTopic = keyof EventsByTopic;
 
-export type ServiceName = 'gateway' | 'agent-service' | 'messaging-service' | 'responder-service' | 'webhook-service';
+export type ServiceName = 'gateway' | 'agent-service' | 'messaging-service' | 'responder-service' | 'webhook-service' | 'crm-service';
 
 export interface EventRoute {
   /** How the message key is built: the ordering unit of the topic. */
@@ -68,7 +71,7 @@ export const EVENT_ROUTES: Readonly<Record<EventTopic, EventRoute>> = {
   [Topics.MessageInbound]: {
     key: '`${tenant_id}:${from}`',
     producers: ['messaging-service'],
-    consumers: ['responder-service'],
+    consumers: ['responder-service', 'crm-service'],
     summary: "A customer's message, stored and attributed to a tenant.",
   },
   [Topics.MessageReceived]: {
@@ -98,7 +101,7 @@ export const EVENT_ROUTES: Readonly<Record<EventTopic, EventRoute>> = {
   [Topics.LeadCaptured]: {
     key: '`${tenant_id}:${customer}`',
     producers: ['responder-service'],
-    consumers: ['webhook-service', 'gateway'],
+    consumers: ['webhook-service', 'gateway', 'crm-service'],
     summary: 'Public webhook event: the lead_capture skill stored a lead (a name and a way to reach the person are known).',
   },
   [Topics.LeadUpdated]: {
@@ -146,13 +149,13 @@ export const EVENT_ROUTES: Readonly<Record<EventTopic, EventRoute>> = {
   [Topics.ContactOptedOut]: {
     key: '`${tenant_id}:${customer}`',
     producers: ['responder-service'],
-    consumers: ['messaging-service', 'webhook-service'],
+    consumers: ['messaging-service', 'webhook-service', 'crm-service'],
     summary: "Public webhook event: a customer wrote STOP (or an equivalent) and is out of the tenant's marketing; messaging-service refuses marketing templates to them.",
   },
   [Topics.ContactOptedIn]: {
     key: '`${tenant_id}:${customer}`',
     producers: ['responder-service'],
-    consumers: ['messaging-service', 'webhook-service'],
+    consumers: ['messaging-service', 'webhook-service', 'crm-service'],
     summary: "Public webhook event: a customer wrote START (or an equivalent) and may get the tenant's marketing again.",
   },
   [Topics.TemplateStatus]: {
@@ -160,6 +163,24 @@ export const EVENT_ROUTES: Readonly<Record<EventTopic, EventRoute>> = {
     producers: ['messaging-service'],
     consumers: ['webhook-service'],
     summary: "Public webhook event: the provider approved or rejected a message template (the whole template as it now is, with the rejection's reason).",
+  },
+  [Topics.ContactCreated]: {
+    key: '`${tenant_id}:${contact_id}`',
+    producers: ['crm-service'],
+    consumers: ['webhook-service'],
+    summary: "Public webhook event: a contact was created (by the API, an import, a customer's first message or a captured lead).",
+  },
+  [Topics.ContactUpdated]: {
+    key: '`${tenant_id}:${contact_id}`',
+    producers: ['crm-service'],
+    consumers: ['webhook-service'],
+    summary: 'Public webhook event: a contact changed (the whole contact as it now is).',
+  },
+  [Topics.ContactDeleted]: {
+    key: '`${tenant_id}:${contact_id}`',
+    producers: ['crm-service'],
+    consumers: ['webhook-service'],
+    summary: 'Public webhook event: a contact was deleted; `phone` and `email` say whose data to erase.',
   },
 };
 

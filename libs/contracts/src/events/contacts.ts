@@ -24,3 +24,65 @@ export interface ContactOptedInData extends ContactOptChange {
 
 export type ContactOptedOutEvent = EventEnvelope<'contact.opted_out', ContactOptedOutData>;
 export type ContactOptedInEvent = EventEnvelope<'contact.opted_in', ContactOptedInData>;
+
+/** A contact's attribute values (CONTRACT.md §14): strings, numbers and booleans only. */
+export type ContactAttributes = Record<string, string | number | boolean>;
+
+/** A contact (`GET /api/v1/contacts/{id}`, CONTRACT.md §14). */
+export interface ContactRecord {
+  id: string;
+  /** E.164; at most one contact per number and tenant. */
+  phone: string | null;
+  email: string | null;
+  name: string | null;
+  company_id: string | null;
+  tags: string[];
+  attributes: ContactAttributes;
+  /** The customer wrote STOP (`contact.opted_out`) and not START since. */
+  opted_out: boolean;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A company (`GET /api/v1/companies/{id}`, CONTRACT.md §14). */
+export interface CompanyRecord {
+  id: string;
+  name: string;
+  domain: string | null;
+  attributes: ContactAttributes;
+  created_at: string;
+  updated_at: string;
+}
+
+/** `contact.created` (public webhook body): by the API, an import, a customer's first message or a captured lead. */
+export interface ContactCreatedData {
+  event: 'contact.created';
+  tenant_id: string;
+  contact: ContactRecord;
+  at: string;
+}
+
+/** `contact.updated` (public webhook body): `contact` is the whole contact as it now is. */
+export interface ContactUpdatedData {
+  event: 'contact.updated';
+  tenant_id: string;
+  contact: ContactRecord;
+  at: string;
+}
+
+/**
+ * `contact.deleted` (public webhook body): the contact is gone. `phone` and `email` are what it was known by, so each
+ * service holding the customer's data can find and erase it.
+ */
+export interface ContactDeletedData {
+  event: 'contact.deleted';
+  tenant_id: string;
+  contact_id: string;
+  phone: string | null;
+  email: string | null;
+  at: string;
+}
+
+export type ContactCreatedEvent = EventEnvelope<'contact.created', ContactCreatedData>;
+export type ContactUpdatedEvent = EventEnvelope<'contact.updated', ContactUpdatedData>;
+export type ContactDeletedEvent = EventEnvelope<'contact.deleted', ContactDeletedData>;

@@ -13,6 +13,9 @@ export const WEBHOOK_EVENT_TYPES = [
   'contact.opted_out',
   'contact.opted_in',
   'template.status',
+  'contact.created',
+  'contact.updated',
+  'contact.deleted',
   'webhook.endpoint_disabled',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];

@@ -1,0 +1,31 @@
+import { Global, Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { KafkaModule } from '@parley/kafka';
+import { CursorsModule, HealthModule, dataSourceOptions, loadConfig, loggerParams } from '@parley/service-kit';
+import { LoggerModule } from 'nestjs-pino';
+import { CrmServiceConfig } from './config/crm-service.config';
+import { crmServiceDatabase } from './database/crm-service.database';
+import { OutboxModule } from './outbox/outbox.module';
+
+/** Builds the root module around one validated config (tests pass their own). */
+export function crmServiceModule(config: CrmServiceConfig = loadConfig(CrmServiceConfig)) {
+  @Global()
+  @Module({ providers: [{ provide: CrmServiceConfig, useValue: config }], exports: [CrmServiceConfig] })
+  class ConfigModule {}
+
+  @Module({
+    imports: [
+      ConfigModule,
+      LoggerModule.forRoot(loggerParams('crm-service', config.LOG_LEVEL)),
+      TypeOrmModule.forRoot(dataSourceOptions(config.DATABASE_URL, crmServiceDatabase)),
+      KafkaModule.forRootAsync({
+        useFactory: () => ({ brokers: config.kafkaBrokers, clientId: 'crm-service', namespace: config.KAFKA_TOPIC_PREFIX, partitionsConsumedConcurrently: 4 }),
+      }),
+      HealthModule,
+      CursorsModule.forRoot(config.CURSOR_SECRET),
+      OutboxModule,
+    ],
+  })
+  class CrmServiceModule {}
+  return CrmServiceModule;
+}

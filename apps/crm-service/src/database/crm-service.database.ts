@@ -1,0 +1,11 @@
+import type { ServiceDatabase } from '@parley/service-kit';
+import { CompanyEntity } from '../companies/company.entity';
+import { ContactEntity, ContactLeadEntity } from '../contacts/contact.entity';
+import { OutboxEntity } from '../outbox/outbox.entity';
+import { CreateContacts1764720000000 } from './migrations/1764720000000-CreateContacts';
+
+export const crmServiceDatabase: ServiceDatabase = {
+  schema: 'crm',
+  entities: [ContactEntity, ContactLeadEntity, CompanyEntity, OutboxEntity],
+  migrations: [CreateContacts1764720000000],
+};

@@ -1,0 +1,89 @@
+import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { Headers, type EventEnvelope } from '@parley/contracts';
+import { EventPublisher } from '@parley/kafka';
+import { Wakeup } from '@parley/service-kit';
+import { DataSource } from 'typeorm';
+import { CrmServiceConfig } from '../config/crm-service.config';
+
+const BATCH = 200;
+const PUBLISH_TIMEOUT_MS = 10_000;
+const RETRY_PAUSE_MS = 1_000;
+/** One relay at a time across instances (an advisory lock held by the claiming transaction), so events keep their order. */
+const RELAY_LOCK = 0x63726d01;
+
+interface OutboxRow {
+  id: string;
+  key: string;
+  envelope: EventEnvelope;
+}
+
+/**
+ * Publishes the outbox in order: claims the oldest rows under the relay lock, publishes them (acks from every
+ * replica), deletes them in the same transaction. A failed publish rolls back, so the rows are tried again: an event
+ * may go out twice, never not at all (consumers deduplicate on the envelope id).
+ */
+@Injectable()
+export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('OutboxRelay');
+  private readonly wakeup = new Wakeup();
+  private stopped = false;
+  private loop?: Promise<void>;
+
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly publisher: EventPublisher,
+    private readonly config: CrmServiceConfig,
+  ) {}
+
+  /** Called after a transaction that queued events committed. */
+  wake(): void {
+    this.wakeup.wake();
+  }
+
+  onApplicationBootstrap(): void {
+    this.loop = this.run();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.stopped = true;
+    this.wakeup.wake();
+    await this.loop;
+  }
+
+  private async run(): Promise<void> {
+    while (!this.stopped) {
+      let published = 0;
+      try {
+        published = await this.relayBatch();
+      } catch (err) {
+        if (this.stopped) return;
+        this.logger.warn(`outbox relay failed, retrying: ${String(err)}`);
+        await this.wakeup.sleep(RETRY_PAUSE_MS);
+        continue;
+      }
+      if (published < BATCH) await this.wakeup.sleep(this.config.CRM_OUTBOX_SWEEP_MS);
+    }
+  }
+
+  /** One pass: the number of events published (0 when another instance holds the relay or nothing is queued). */
+  private relayBatch(): Promise<number> {
+    return this.db.transaction(async (tx) => {
+      const [{ locked }] = await tx.query(`SELECT pg_try_advisory_xact_lock($1) AS locked`, [RELAY_LOCK]);
+      if (!locked) return 0;
+      const rows: OutboxRow[] = await tx.query(`SELECT id, key, envelope FROM outbox ORDER BY id LIMIT $1`, [BATCH]);
+      if (rows.length === 0) return 0;
+      await this.publisher.publish(
+        rows.map((row) => ({
+          topic: row.envelope.type,
+          key: row.key,
+          value: row.envelope,
+          headers: { [Headers.EventType]: row.envelope.type },
+        })),
+        { timeoutMs: PUBLISH_TIMEOUT_MS },
+      );
+      await tx.query(`DELETE FROM outbox WHERE id = ANY($1::bigint[])`, [rows.map((row) => row.id)]);
+      return rows.length;
+    });
+  }
+}

@@ -47,6 +47,11 @@ export const RPC_OWNERS: Record<string, RpcService> = {
   leads: 'responder',
   appointments: 'responder',
   replies: 'responder',
+  contacts: 'crm',
+  companies: 'crm',
+  pipelines: 'crm',
+  deals: 'crm',
+  activities: 'crm',
 };
 
 export function rpcOwner(pattern: string): RpcService {

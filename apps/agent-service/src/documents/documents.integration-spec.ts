@@ -81,13 +81,13 @@ describe('agent documents: accepted, processed into passages, announced (real Ka
   });
 
   const create = (upload: DocumentUpload, tenant = 'ten_A', agent = 'clinic') => service.kafka.rpc.request('documents.create', { tenant_id: tenant, agent, upload });
-  const settled = (id: string, tenant = 'ten_A') =>
+  const settled = (id: string, tenant = 'ten_A', timeoutMs = 30_000) =>
     pollUntil(
       async () => {
         const doc = await service.kafka.rpc.request('documents.get', { tenant_id: tenant, agent: 'clinic', id });
         return doc.status !== 'processing' && doc;
       },
-      { description: `document ${id} processed`, timeoutMs: 30_000 },
+      { description: `document ${id} processed`, timeoutMs },
     );
   const announced = (id: string, deleted = false) =>
     pollUntil(() => documents.find((m) => m.value.data.document_id === id && (m.value.data.passages === null) === deleted), {
@@ -204,13 +204,18 @@ describe('agent documents: accepted, processed into passages, announced (real Ka
   it('resumes a document whose worker died mid-processing (its lease ran out)', async () => {
     const id = newId('doc');
     const agent = await service.kafka.rpc.request('agents.get', { tenant_id: 'ten_A', name: 'clinic' });
-    // As a crashed worker leaves it: claimed once, the lease expired, the upload still stored.
+    // As a crashed worker leaves it: claimed once, its lease still running for a moment, the upload still stored.
     await sql.query(
       `INSERT INTO documents (id, tenant_id, agent_id, agent_name, title, source, content_type, raw, status, attempts, lease_until)
-       VALUES ($1, 'ten_A', $2, 'clinic', 'Recovered', 'text', 'text/markdown', $3, 'processing', 1, now() - interval '1 second')`,
+       VALUES ($1, 'ten_A', $2, 'clinic', 'Recovered', 'text', 'text/markdown', $3, 'processing', 1, now() + interval '2 seconds')`,
       [id, agent.id, Buffer.from('# Recovered\n\nThis survived a crash.')],
     );
-    expect(await settled(id)).toMatchObject({ status: 'ready', chunks: 1 });
+    // Another upload wakes the processor; the claim is not yet claimable, so it then sleeps until that lease runs out
+    // (not the 30 s safety sweep) and takes the document over.
+    const other = await create({ kind: 'json', body: { title: 'Hours', text: 'Open daily.' } });
+    expect(await settled(other.id)).toMatchObject({ status: 'ready' });
+    // well before the sweep (30 s after that upload) could have found it
+    expect(await settled(id, 'ten_A', 15_000)).toMatchObject({ status: 'ready', chunks: 1 });
     expect((await announced(id)).value.data.passages).toEqual([{ id: `${id}#0`, headings: ['Recovered'], text: 'This survived a crash.' }]);
   });
 

@@ -14,6 +14,7 @@ import { EngagementModule } from './engagement/engagement.module';
 import { EventsStreamModule } from './events-stream/events-stream.module';
 import { GatewayConfig } from './config/gateway.config';
 import { gatewayDatabase } from './database/gateway.database';
+import { MediaModule } from './media/media.module';
 import { MessagesModule } from './messages/messages.module';
 import { OAuthModule } from './oauth/oauth.module';
 import { ProviderIntakeModule } from './provider-intake/provider-intake.module';
@@ -62,6 +63,7 @@ export function gatewayModule(config: GatewayConfig = loadConfig(GatewayConfig))
       MessagesModule,
       ChannelsModule,
       TemplatesModule,
+      MediaModule,
       EngagementModule,
       ProviderIntakeModule,
       UsageModule,

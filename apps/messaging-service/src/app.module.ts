@@ -8,6 +8,7 @@ import { MessagingConfigModule } from './config/config.module';
 import { MessagingServiceConfig } from './config/messaging-service.config';
 import { messagingServiceDatabase } from './database/messaging-service.database';
 import { InboundModule } from './inbound/inbound.module';
+import { MediaModule } from './media/media.module';
 import { MessagesModule } from './messages/messages.module';
 import { OptOutsModule } from './opt-outs/opt-outs.module';
 import { TemplatesModule } from './templates/templates.module';
@@ -30,6 +31,7 @@ export function messagingServiceModule(config: MessagingServiceConfig = loadConf
       InboundModule,
       OptOutsModule,
       TemplatesModule,
+      MediaModule,
     ],
   })
   class MessagingServiceModule {}

@@ -9,3 +9,4 @@ export * from './rpc/messaging.rpc';
 export * from './rpc/webhooks.rpc';
 export * from './rpc/responder.rpc';
 export * from './rpc/templates.rpc';
+export * from './rpc/media.rpc';

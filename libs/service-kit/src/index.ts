@@ -19,3 +19,4 @@ export * from './database/group-commit';
 export * from './database/pg-listener';
 export * from './scheduling/wakeup';
 export * from './bootstrap';
+export * from './media-store/media-store';

@@ -1,7 +1,7 @@
-import { BaseConfig, Secret } from '@parley/service-kit';
+import { BaseConfig, Secret, type MediaStoreSettings } from '@parley/service-kit';
 import { IsBoolean, IsInt, IsString, Matches, Max, Min, MinLength } from 'class-validator';
 
-export class GatewayConfig extends BaseConfig {
+export class GatewayConfig extends BaseConfig implements MediaStoreSettings {
   override PORT = 3000;
 
   /** HS256 key of the access tokens `/oauth/token` issues. */
@@ -124,4 +124,24 @@ export class GatewayConfig extends BaseConfig {
    */
   @Matches(/^(https?:\/\/[^\s/]+)?$/, { message: 'PUBLIC_BASE_URL must be an http(s) origin without a path, or empty' })
   PUBLIC_BASE_URL = '';
+
+  /** Media (CONTRACT.md §13): the local directory of the media store when S3_ENDPOINT is empty (shared with messaging-service). */
+  @MinLength(1)
+  MEDIA_DIR = 'tmp/media';
+
+  /** An S3-compatible endpoint for the media store; empty: MEDIA_DIR. */
+  @Matches(/^(https?:\/\/\S+)?$/, { message: 'S3_ENDPOINT must be an http(s) URL, or empty for the local MEDIA_DIR' })
+  S3_ENDPOINT = '';
+
+  @MinLength(1)
+  S3_BUCKET = 'parley-media';
+
+  @MinLength(1)
+  S3_REGION = 'us-east-1';
+
+  @IsString()
+  S3_ACCESS_KEY_ID = '';
+
+  @IsString()
+  S3_SECRET_ACCESS_KEY = '';
 }

@@ -3,6 +3,7 @@ import { ProblemException } from '@parley/service-kit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { RequestAuthentication } from '../auth/request-authentication';
 import { DOCUMENT_UPLOAD_ROUTE, registerDocumentUploads } from '../agents/document-uploads';
+import { MEDIA_UPLOAD_ROUTE } from '../media/media-uploads';
 import { OAuthError, sendOAuthError } from '../oauth/oauth.errors';
 import { rejectWrongMethods } from './method-not-allowed';
 import { recordRoutes } from './route-registry';
@@ -21,6 +22,8 @@ const JSON_ONLY: ContentTypeRule = (mime) => mime === 'application/json';
 const FORM_OR_JSON: ContentTypeRule = (mime) => mime === 'application/json' || mime === 'application/x-www-form-urlencoded';
 /** A document upload (CONTRACT.md §11) takes a file as multipart/form-data as well as JSON. */
 const JSON_OR_MULTIPART: ContentTypeRule = (mime) => mime === 'application/json' || mime === 'multipart/form-data';
+/** A media upload (CONTRACT.md §13) is a file only. */
+const MULTIPART_ONLY: ContentTypeRule = (mime) => mime === 'multipart/form-data';
 
 /**
  * Gateway-specific Fastify set-up, run before Nest registers its routes:
@@ -46,11 +49,12 @@ export function configureGatewayFastify(fastify: FastifyInstance, authentication
     const isTokenRoute = request.routeOptions.url === TOKEN_ROUTE;
     const mime = (request.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
     const isUploadRoute = request.routeOptions.url === DOCUMENT_UPLOAD_ROUTE && request.method === 'POST';
-    if ((isTokenRoute ? FORM_OR_JSON : isUploadRoute ? JSON_OR_MULTIPART : JSON_ONLY)(mime)) return;
+    const isMediaRoute = request.routeOptions.url === MEDIA_UPLOAD_ROUTE && request.method === 'POST';
+    if ((isTokenRoute ? FORM_OR_JSON : isUploadRoute ? JSON_OR_MULTIPART : isMediaRoute ? MULTIPART_ONLY : JSON_ONLY)(mime)) return;
     if (isTokenRoute) {
       return sendOAuthError(reply, new OAuthError('invalid_request', 'Send the body as application/x-www-form-urlencoded or application/json.', undefined, 415));
     }
-    const accepted = isUploadRoute ? 'application/json or multipart/form-data' : 'application/json';
+    const accepted = isUploadRoute ? 'application/json or multipart/form-data' : isMediaRoute ? 'multipart/form-data' : 'application/json';
     throw new ProblemException(problem(415, ProblemTypes.unsupportedMediaType, 'Unsupported Media Type', `Send the body as ${accepted}.`));
   });
 

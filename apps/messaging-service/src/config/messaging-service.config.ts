@@ -1,9 +1,9 @@
-import { BaseConfig, Secret } from '@parley/service-kit';
-import { IsBoolean, IsInt, IsNotEmpty, Matches, Min } from 'class-validator';
+import { BaseConfig, Secret, type MediaStoreSettings } from '@parley/service-kit';
+import { IsBoolean, IsInt, IsNotEmpty, IsString, Matches, Min } from 'class-validator';
 
 const HTTP_URL = /^https?:\/\/[^\s/]+(\/[^\s]*[^\s/])?$/;
 
-export class MessagingServiceConfig extends BaseConfig {
+export class MessagingServiceConfig extends BaseConfig implements MediaStoreSettings {
   override PORT = 3002;
 
   /** The Graph API host of `meta` channels, without the version (in development: the sandbox). */
@@ -63,4 +63,29 @@ export class MessagingServiceConfig extends BaseConfig {
     message: 'ENCRYPTION_KEY must be a comma-separated list of 32-byte keys, each base64 (44 characters)',
   })
   ENCRYPTION_KEY = 'ZGV2LWVuY3J5cHRpb24ta2V5LTMyLWJ5dGVzLWxvbmc=';
+
+  /** Media (CONTRACT.md §13): the local directory of the media store when S3_ENDPOINT is empty (shared with the gateway). */
+  @IsNotEmpty()
+  MEDIA_DIR = 'tmp/media';
+
+  /** An S3-compatible endpoint for the media store; empty: MEDIA_DIR. */
+  @Matches(/^(https?:\/\/\S+)?$/, { message: 'S3_ENDPOINT must be an http(s) URL, or empty for the local MEDIA_DIR' })
+  S3_ENDPOINT = '';
+
+  @IsNotEmpty()
+  S3_BUCKET = 'parley-media';
+
+  @IsNotEmpty()
+  S3_REGION = 'us-east-1';
+
+  @IsString()
+  S3_ACCESS_KEY_ID = '';
+
+  @IsString()
+  S3_SECRET_ACCESS_KEY = '';
+
+  /** Days a media file is kept after its last upload, then removed by the hourly sweep. */
+  @IsInt()
+  @Min(1)
+  MEDIA_RETENTION_DAYS = 30;
 }

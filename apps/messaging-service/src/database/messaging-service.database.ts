@@ -1,15 +1,17 @@
 import type { ServiceDatabase } from '@parley/service-kit';
 import { ChannelEntity } from '../channels/channel.entity';
+import { MediaEntity } from '../media/media.entity';
 import { MessageEntity } from '../messages/message.entity';
 import { CreateChannelsAndMessages1763856000000 } from './migrations/1763856000000-CreateChannelsAndMessages';
 import { ChannelSettingsAndSendQueue1764115200000 } from './migrations/1764115200000-ChannelSettingsAndSendQueue';
 import { PendingStatusesAndSendAttempts1764288000000 } from './migrations/1764288000000-PendingStatusesAndSendAttempts';
 import { OutboundSendingNumber1764374400000 } from './migrations/1764374400000-OutboundSendingNumber';
 import { OptOutsAndTemplates1764547200000 } from './migrations/1764547200000-OptOutsAndTemplates';
+import { CreateMedia1764806400000 } from './migrations/1764806400000-CreateMedia';
 import { SendQueueNotify1764633600000 } from './migrations/1764633600000-SendQueueNotify';
 
 export const messagingServiceDatabase: ServiceDatabase = {
   schema: 'messaging',
-  entities: [ChannelEntity, MessageEntity],
-  migrations: [CreateChannelsAndMessages1763856000000, ChannelSettingsAndSendQueue1764115200000, PendingStatusesAndSendAttempts1764288000000, OutboundSendingNumber1764374400000, OptOutsAndTemplates1764547200000, SendQueueNotify1764633600000],
+  entities: [ChannelEntity, MessageEntity, MediaEntity],
+  migrations: [CreateChannelsAndMessages1763856000000, ChannelSettingsAndSendQueue1764115200000, PendingStatusesAndSendAttempts1764288000000, OutboundSendingNumber1764374400000, OptOutsAndTemplates1764547200000, SendQueueNotify1764633600000, CreateMedia1764806400000],
 };

@@ -7,3 +7,4 @@ export * from './documents';
 export * from './contacts';
 export * from './templates';
 export * from './catalog';
+export * from './media';

@@ -1,6 +1,7 @@
 import type { Problem } from '../problem';
 import type { RpcService } from '../topics';
 import type { AgentsRpc } from './agents.rpc';
+import type { MediaRpc } from './media.rpc';
 import type { MessagingRpc } from './messaging.rpc';
 import type { ResponderRpc } from './responder.rpc';
 import type { TemplatesRpc } from './templates.rpc';
@@ -28,7 +29,7 @@ export interface Page<T> {
  * Request-reply patterns: which service owns each, and its request and response types. Each owning service keeps
  * its patterns in its own file (`rpc/<service>.rpc.ts`); the typed client and the handlers agree by construction.
  */
-export interface RpcPatterns extends AgentsRpc, MessagingRpc, WebhooksRpc, ResponderRpc, TemplatesRpc {}
+export interface RpcPatterns extends AgentsRpc, MessagingRpc, WebhooksRpc, ResponderRpc, TemplatesRpc, MediaRpc {}
 
 export type RpcPattern = keyof RpcPatterns;
 export type RpcRequest<P extends RpcPattern> = RpcPatterns[P]['request'];
@@ -41,6 +42,7 @@ export const RPC_OWNERS: Record<string, RpcService> = {
   channels: 'messaging',
   messages: 'messaging',
   templates: 'messaging',
+  media: 'messaging',
   webhooks: 'webhooks',
   deliveries: 'webhooks',
   conversations: 'responder',

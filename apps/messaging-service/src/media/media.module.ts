@@ -1,0 +1,14 @@
+import { Module } from '@nestjs/common';
+import { createMediaStore } from '@parley/service-kit';
+import { MessagingServiceConfig } from '../config/messaging-service.config';
+import { MediaRetention } from './media-retention';
+import { MediaRpcController } from './media.rpc.controller';
+import { MEDIA_STORE, MediaService } from './media.service';
+
+/** Media records and the shared media store (CONTRACT.md §13). */
+@Module({
+  controllers: [MediaRpcController],
+  providers: [MediaService, MediaRetention, { provide: MEDIA_STORE, useFactory: (config: MessagingServiceConfig) => createMediaStore(config), inject: [MessagingServiceConfig] }],
+  exports: [MediaService],
+})
+export class MediaModule {}

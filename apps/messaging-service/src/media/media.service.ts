@@ -1,0 +1,72 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { notFoundProblem, type StoredMedia } from '@parley/contracts';
+import { ProblemException, type MediaStore } from '@parley/service-kit';
+import { DataSource } from 'typeorm';
+import { MessagingServiceConfig } from '../config/messaging-service.config';
+import { MediaEntity } from './media.entity';
+
+export const MEDIA_STORE = Symbol('MediaStore');
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** Media records, one per tenant and content; every read is scoped by tenant (another tenant's media is not found). */
+@Injectable()
+export class MediaService {
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    @Inject(MEDIA_STORE) readonly store: MediaStore,
+    private readonly config: MessagingServiceConfig,
+  ) {}
+
+  /**
+   * Records `media` (its bytes already stored under its key). When the tenant holds the same bytes, that record is
+   * answered instead and its retention starts again (the caller then removes its own copy of the bytes).
+   */
+  async register(tenantId: string, media: StoredMedia): Promise<StoredMedia> {
+    const expiresAt = new Date(Date.now() + this.config.MEDIA_RETENTION_DAYS * DAY_MS);
+    const [row] = (await this.db.query(
+      `INSERT INTO media (id, tenant_id, sha256, mime_type, size, filename, storage_key, expires_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+       ON CONFLICT (tenant_id, sha256) DO UPDATE SET expires_at = GREATEST(media.expires_at, EXCLUDED.expires_at)
+       RETURNING id, sha256, mime_type, size, filename, storage_key`,
+      [media.id, tenantId, media.sha256, media.mime_type, media.size, media.filename, media.storage_key, expiresAt],
+    )) as MediaRow[];
+    return toStoredMedia(row);
+  }
+
+  async get(tenantId: string, mediaId: string): Promise<StoredMedia> {
+    const row = await this.db.getRepository(MediaEntity).findOne({ where: { tenantId, id: mediaId } });
+    if (!row || row.expiresAt.getTime() <= Date.now()) throw new ProblemException(notFoundProblem(`Media "${mediaId.slice(0, 40)}"`));
+    return toStoredMedia({ id: row.id, sha256: row.sha256, mime_type: row.mimeType, size: row.size, filename: row.filename, storage_key: row.storageKey });
+  }
+
+  /**
+   * Removes up to `limit` expired files: their bytes first, then their records, so a sweep cut short leaves records
+   * that the next one finds again (never bytes that nothing names). Answers how many went.
+   */
+  async sweepExpired(limit = 500): Promise<number> {
+    const expired = (await this.db.query(`SELECT id, storage_key FROM media WHERE expires_at <= now() ORDER BY expires_at LIMIT $1`, [limit])) as {
+      id: string;
+      storage_key: string;
+    }[];
+    for (const { storage_key } of expired) await this.store.delete(storage_key);
+    if (expired.length === 0) return 0;
+    // A record uploaded again meanwhile got a later expiry and stays (its bytes are under its own, unchanged key).
+    const deleted = (await this.db.query(`DELETE FROM media WHERE id = ANY($1::text[]) AND expires_at <= now() RETURNING id`, [expired.map((m) => m.id)])) as unknown[];
+    return Array.isArray(deleted[0]) ? (deleted[0] as unknown[]).length : deleted.length;
+  }
+}
+
+interface MediaRow {
+  id: string;
+  sha256: string;
+  mime_type: string;
+  size: string | number;
+  filename: string | null;
+  storage_key: string;
+}
+
+function toStoredMedia(row: MediaRow): StoredMedia {
+  return { id: row.id, mime_type: row.mime_type, size: Number(row.size), sha256: row.sha256, filename: row.filename, storage_key: row.storage_key };
+}

@@ -45,6 +45,7 @@ export default tseslint.config(
             { sourceTag: 'scope:messaging', onlyDependOnLibsWithTags: ['scope:messaging', 'scope:shared'] },
             { sourceTag: 'scope:responder', onlyDependOnLibsWithTags: ['scope:responder', 'scope:shared'] },
             { sourceTag: 'scope:webhooks', onlyDependOnLibsWithTags: ['scope:webhooks', 'scope:shared'] },
+            { sourceTag: 'scope:billing', onlyDependOnLibsWithTags: ['scope:billing', 'scope:shared'] },
             { sourceTag: 'scope:sandbox', onlyDependOnLibsWithTags: ['scope:sandbox', 'scope:shared'] },
             // the dashboard runs in browsers: shared libs only, and nothing of the server side
             {

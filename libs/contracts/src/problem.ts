@@ -34,6 +34,8 @@ export const ProblemTypes = {
   idempotencyMismatch: `${BASE}/idempotency-key-reused`,
   rateLimited: `${BASE}/rate-limited`,
   quotaExceeded: `${BASE}/quota-exceeded`,
+  /** A paid send whose price the tenant's prepaid balance cannot cover (CONTRACT.md §16). */
+  insufficientFunds: `${BASE}/insufficient-funds`,
   unavailable: `${BASE}/service-unavailable`,
   internal: `${BASE}/internal-error`,
 } as const;

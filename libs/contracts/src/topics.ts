@@ -39,6 +39,8 @@ export const Topics = {
   ContactOptedIn: 'contact.opted_in',
   /** Public event: the provider approved or rejected a message template. Key: `${tenant_id}:${template_id}`. */
   TemplateStatus: 'template.status',
+  /** Public event: a wallet's balance fell below its low-balance threshold (once per crossing). Key: `tenant_id`. */
+  WalletLowBalance: 'wallet.low_balance',
   /** Public event: a contact was created (API, import, a customer's first message, a lead). Key: `${tenant_id}:${contact_id}`. */
   ContactCreated: 'contact.created',
   /** Public event: a contact changed (the whole contact as it now is). Key: `${tenant_id}:${contact_id}`. */
@@ -54,6 +56,7 @@ export const RpcTopics = {
   messaging: 'rpc.messaging-service',
   webhooks: 'rpc.webhook-service',
   responder: 'rpc.responder-service',
+  billing: 'rpc.billing-service',
   crm: 'rpc.crm-service',
 } as const;
 export type RpcService = keyof typeof RpcTopics;
@@ -105,6 +108,7 @@ export const TOPIC_SPECS: readonly TopicSpec[] = [
   { name: Topics.ContactOptedOut, partitions: 4 },
   { name: Topics.ContactOptedIn, partitions: 4 },
   { name: Topics.TemplateStatus, partitions: 4 },
+  { name: Topics.WalletLowBalance, partitions: 4 },
   { name: Topics.ContactCreated, partitions: 4 },
   { name: Topics.ContactUpdated, partitions: 4 },
   { name: Topics.ContactDeleted, partitions: 4 },
@@ -131,6 +135,7 @@ export const TOPIC_SPECS: readonly TopicSpec[] = [
     Topics.ContactOptedOut,
     Topics.ContactOptedIn,
     Topics.TemplateStatus,
+    Topics.WalletLowBalance,
     Topics.ContactCreated,
     Topics.ContactUpdated,
     Topics.ContactDeleted,

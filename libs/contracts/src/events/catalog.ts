@@ -3,6 +3,7 @@ import type { AgentChangedEvent } from './agents';
 import type { ChannelChangedEvent } from './channels';
 import type { ContactCreatedEvent, ContactDeletedEvent, ContactOptedInEvent, ContactOptedOutEvent, ContactUpdatedEvent } from './contacts';
 import type { TemplateStatusEvent } from './templates';
+import type { WalletLowBalanceEvent } from './billing';
 import type { DocumentChangedEvent } from './documents';
 import type {
   AppointmentBookedEvent,
@@ -38,13 +39,14 @@ export interface EventsByTopic {
   'contact.opted_out': ContactOptedOutEvent;
   'contact.opted_in': ContactOptedInEvent;
   'template.status': TemplateStatusEvent;
+  'wallet.low_balance': WalletLowBalanceEvent;
   'contact.created': ContactCreatedEvent;
   'contact.updated': ContactUpdatedEvent;
   'contact.deleted': ContactDeletedEvent;
 }
 export type EventTopic = keyof EventsByTopic;
 
-export type ServiceName = 'gateway' | 'agent-service' | 'messaging-service' | 'responder-service' | 'webhook-service' | 'crm-service';
+export type ServiceName = 'gateway' | 'agent-service' | 'messaging-service' | 'responder-service' | 'webhook-service' | 'crm-service' | 'billing-service';
 
 export interface EventRoute {
   /** How the message key is built: the ordering unit of the topic. */
@@ -59,7 +61,7 @@ export const EVENT_ROUTES: Readonly<Record<EventTopic, EventRoute>> = {
   [Topics.MessageOutbound]: {
     key: '`${tenant_id}:${to}`',
     producers: ['gateway', 'responder-service'],
-    consumers: ['messaging-service'],
+    consumers: ['messaging-service', 'billing-service'],
     summary: 'A message to send to a customer: an API send or an agent reply. `data.message_id` is the idempotency key of the send.',
   },
   [Topics.WhatsappWebhook]: {
@@ -83,7 +85,7 @@ export const EVENT_ROUTES: Readonly<Record<EventTopic, EventRoute>> = {
   [Topics.MessageStatus]: {
     key: '`${tenant_id}:${to}`',
     producers: ['messaging-service'],
-    consumers: ['webhook-service', 'gateway'],
+    consumers: ['webhook-service', 'gateway', 'billing-service'],
     summary: 'Public webhook event: an outbound message changed status.',
   },
   [Topics.AgentChanged]: {
@@ -161,8 +163,14 @@ export const EVENT_ROUTES: Readonly<Record<EventTopic, EventRoute>> = {
   [Topics.TemplateStatus]: {
     key: '`${tenant_id}:${template_id}`',
     producers: ['messaging-service'],
-    consumers: ['webhook-service'],
+    consumers: ['webhook-service', 'billing-service'],
     summary: "Public webhook event: the provider approved or rejected a message template (the whole template as it now is, with the rejection's reason).",
+  },
+  [Topics.WalletLowBalance]: {
+    key: '`tenant_id`',
+    producers: ['billing-service'],
+    consumers: ['webhook-service'],
+    summary: "Public webhook event: a tenant's prepaid balance fell below its low-balance threshold; sent once per crossing.",
   },
   [Topics.ContactCreated]: {
     key: '`${tenant_id}:${contact_id}`',

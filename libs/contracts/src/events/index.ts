@@ -8,3 +8,4 @@ export * from './contacts';
 export * from './templates';
 export * from './catalog';
 export * from './media';
+export * from './billing';

@@ -1,0 +1,36 @@
+import { Global, Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { KafkaModule } from '@parley/kafka';
+import { CursorsModule, HealthModule, dataSourceOptions, loadConfig, loggerParams } from '@parley/service-kit';
+import { LoggerModule } from 'nestjs-pino';
+import { BillingServiceConfig } from './config/billing-service.config';
+import { billingServiceDatabase } from './database/billing-service.database';
+import { MeteringModule } from './metering/metering.module';
+import { PricesModule } from './prices/prices.module';
+import { WalletModule } from './wallet/wallet.module';
+
+/** Builds the root module around one validated config (tests pass their own). */
+export function billingServiceModule(config: BillingServiceConfig = loadConfig(BillingServiceConfig)) {
+  @Global()
+  @Module({ providers: [{ provide: BillingServiceConfig, useValue: config }], exports: [BillingServiceConfig] })
+  class ConfigModule {}
+
+  @Module({
+    imports: [
+      ConfigModule,
+      LoggerModule.forRoot(loggerParams('billing-service', config.LOG_LEVEL)),
+      TypeOrmModule.forRoot(dataSourceOptions(config.DATABASE_URL, billingServiceDatabase)),
+      // A tenant's wallet row serialises its charges, so more partitions at once would mostly wait on row locks.
+      KafkaModule.forRootAsync({
+        useFactory: () => ({ brokers: config.kafkaBrokers, clientId: 'billing-service', namespace: config.KAFKA_TOPIC_PREFIX, partitionsConsumedConcurrently: 4 }),
+      }),
+      HealthModule,
+      CursorsModule.forRoot(config.CURSOR_SECRET),
+      PricesModule,
+      WalletModule,
+      MeteringModule,
+    ],
+  })
+  class BillingServiceModule {}
+  return BillingServiceModule;
+}

@@ -1,0 +1,135 @@
+import { Injectable, Logger } from '@nestjs/common';
+import type { BillingCategory } from '@parley/contracts';
+import type { EntityManager } from 'typeorm';
+import { BillingServiceConfig } from '../config/billing-service.config';
+import { PricesService } from '../prices/prices.service';
+import { WalletsService } from '../wallet/wallets.service';
+
+type ChargeState = 'awaiting_send' | 'free' | 'unfunded' | 'held' | 'settled' | 'released' | 'refunded';
+type Outcome = 'sent' | 'failed';
+
+interface ChargeRow {
+  message_id: string;
+  tenant_id: string;
+  price: string | null;
+  currency: string | null;
+  state: ChargeState;
+  outcome: Outcome | null;
+}
+
+export interface AcceptedSend {
+  tenantId: string;
+  messageId: string;
+  channel: string;
+  category: BillingCategory;
+  /** UTC day it was accepted (YYYY-MM-DD): the free allowance counts per calendar month. */
+  day: string;
+}
+
+/**
+ * The money side of each outbound message (CONTRACT.md §16): a paid send holds its price when accepted; `sent`
+ * settles the hold into revenue, `failed` releases it (or refunds it, when the failure comes after `sent`). Accepted
+ * and status events travel on different topics, so either may come first: the charge row, locked before the wallet
+ * on both paths, remembers an outcome that arrived before the send was priced.
+ */
+@Injectable()
+export class ChargesService {
+  private readonly logger = new Logger(ChargesService.name);
+
+  constructor(
+    private readonly config: BillingServiceConfig,
+    private readonly prices: PricesService,
+    private readonly wallets: WalletsService,
+  ) {}
+
+  transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
+    return this.wallets.transaction(work);
+  }
+
+  async onAccepted(manager: EntityManager, send: AcceptedSend): Promise<void> {
+    const charge = await this.lockCharge(manager, send.tenantId, send.messageId);
+    if (!charge || charge.state !== 'awaiting_send') return;
+    const wallet = await this.wallets.lock(manager, send.tenantId);
+    const price = (await this.isPaid(manager, send, wallet.plan)) ? await this.prices.priceOf(manager, wallet.plan, send.category) : null;
+
+    let state: ChargeState = 'free';
+    if (price && Number(price.unit_price) > 0) {
+      state = 'unfunded';
+      if (price.currency !== wallet.currency) {
+        this.logger.warn(`no ${wallet.currency} price for ${wallet.plan}/${send.category}: ${send.messageId} is not charged`);
+      } else {
+        const hold = await this.wallets.postAndWatch(manager, {
+          tenantId: send.tenantId,
+          type: 'hold',
+          amount: price.unit_price,
+          currency: price.currency,
+          causeId: send.messageId,
+          description: `${send.channel} ${send.category} message`,
+        });
+        if (hold.posted) state = 'held';
+      }
+    }
+    await manager.query(`UPDATE charges SET channel = $2, category = $3, price = $4::numeric, currency = $5, state = $6, updated_at = now() WHERE message_id = $1`, [
+      send.messageId,
+      send.channel,
+      send.category,
+      price?.unit_price ?? null,
+      price?.currency ?? null,
+      state,
+    ]);
+    if (charge.outcome) await this.apply(manager, { ...charge, state, price: price?.unit_price ?? null, currency: price?.currency ?? null }, charge.outcome);
+  }
+
+  async onOutcome(manager: EntityManager, tenantId: string, messageId: string, outcome: Outcome): Promise<void> {
+    const charge = await this.lockCharge(manager, tenantId, messageId);
+    if (!charge) return;
+    // A failure is final: a late `delivered` after `failed` does not bring the charge back.
+    const latest: Outcome = charge.outcome === 'failed' ? 'failed' : outcome;
+    await manager.query(`UPDATE charges SET outcome = $2, updated_at = now() WHERE message_id = $1`, [messageId, latest]);
+    if (charge.state === 'held' || charge.state === 'settled') {
+      await this.wallets.lock(manager, tenantId);
+      await this.apply(manager, charge, latest);
+    }
+  }
+
+  private async apply(manager: EntityManager, charge: ChargeRow, outcome: Outcome): Promise<void> {
+    const next = this.transition(charge.state, outcome);
+    if (!next || !charge.price || !charge.currency) return;
+    await this.wallets.postAndWatch(manager, {
+      tenantId: charge.tenant_id,
+      type: next.type,
+      amount: charge.price,
+      currency: charge.currency,
+      causeId: charge.message_id,
+      description: next.type === 'settlement' ? 'message sent' : 'message failed',
+    });
+    await manager.query(`UPDATE charges SET state = $2, updated_at = now() WHERE message_id = $1`, [charge.message_id, next.state]);
+  }
+
+  private transition(state: ChargeState, outcome: Outcome): { type: 'settlement' | 'release' | 'refund'; state: ChargeState } | null {
+    if (state === 'held') return outcome === 'sent' ? { type: 'settlement', state: 'settled' } : { type: 'release', state: 'released' };
+    if (state === 'settled' && outcome === 'failed') return { type: 'refund', state: 'refunded' };
+    return null;
+  }
+
+  /** A send is paid on any plan but `free`, and on `free` beyond the monthly allowance (this send counted). */
+  private async isPaid(manager: EntityManager, send: AcceptedSend, plan: string): Promise<boolean> {
+    if (plan !== 'free') return true;
+    const [row] = (await manager.query(
+      `SELECT coalesce(sum(quantity), 0)::bigint AS sent FROM usage_daily
+        WHERE tenant_id = $1 AND day >= date_trunc('month', $2::date) AND day <= $2::date AND category NOT IN ('voice_minute')`,
+      [send.tenantId, send.day],
+    )) as { sent: string }[];
+    return Number(row.sent) > this.config.BILLING_FREE_ALLOWANCE;
+  }
+
+  /** The message's charge row, created if this is the first word of it, locked; null when it is another tenant's. */
+  private async lockCharge(manager: EntityManager, tenantId: string, messageId: string): Promise<ChargeRow | null> {
+    await manager.query(`INSERT INTO charges (message_id, tenant_id, state) VALUES ($1, $2, 'awaiting_send') ON CONFLICT (message_id) DO NOTHING`, [
+      messageId,
+      tenantId,
+    ]);
+    const [row] = (await manager.query(`SELECT * FROM charges WHERE message_id = $1 FOR UPDATE`, [messageId])) as ChargeRow[];
+    return row.tenant_id === tenantId ? row : null;
+  }
+}

@@ -1,0 +1,9 @@
+import { Module } from '@nestjs/common';
+import { PricesModule } from '../prices/prices.module';
+import { WalletModule } from '../wallet/wallet.module';
+import { ChargesService } from './charges.service';
+import { MeteringConsumer } from './metering.consumer';
+import { MeteringService } from './metering.service';
+
+@Module({ imports: [PricesModule, WalletModule], controllers: [MeteringConsumer], providers: [MeteringService, ChargesService] })
+export class MeteringModule {}

@@ -1,0 +1,7 @@
+import { Module } from '@nestjs/common';
+import { Outbox } from '../outbox/outbox';
+import { WalletsRpcController } from './wallets.rpc.controller';
+import { WalletsService } from './wallets.service';
+
+@Module({ controllers: [WalletsRpcController], providers: [WalletsService, Outbox], exports: [WalletsService] })
+export class WalletModule {}

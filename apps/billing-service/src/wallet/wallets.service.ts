@@ -1,0 +1,146 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import {
+  AdjustWalletBody,
+  Topics,
+  newId,
+  problem,
+  ProblemTypes,
+  type BillingPlan,
+  type LedgerTransactionRecord,
+  type Page,
+  type WalletLowBalanceData,
+  type WalletRecord,
+} from '@parley/contracts';
+import { EventPublisher } from '@parley/kafka';
+import { ListCursors, ProblemException, validateDto } from '@parley/service-kit';
+import { DataSource, type EntityManager } from 'typeorm';
+import { BillingServiceConfig } from '../config/billing-service.config';
+import { Outbox } from '../outbox/outbox';
+import { post, type Posting, type PostResult } from './ledger';
+import { toTransactionRecord, toWalletRecord, type TransactionRow, type WalletRow } from './wallets.mapper';
+
+const MAX_PAGE = 100;
+
+/** Each tenant's prepaid wallet (CONTRACT.md §16); money moves only through balanced ledger transactions. */
+@Injectable()
+export class WalletsService {
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly config: BillingServiceConfig,
+    private readonly cursors: ListCursors,
+    private readonly outbox: Outbox,
+  ) {}
+
+  /** The tenant's wallet row, created on first use and locked until the caller's transaction ends. */
+  async lock(manager: EntityManager, tenantId: string): Promise<WalletRow> {
+    await manager.query(
+      `INSERT INTO wallets (tenant_id, currency, low_balance_threshold) VALUES ($1, $2, $3::numeric) ON CONFLICT (tenant_id) DO NOTHING`,
+      [tenantId, this.config.BILLING_CURRENCY, this.config.BILLING_LOW_BALANCE_THRESHOLD],
+    );
+    const [row] = (await manager.query(`SELECT * FROM wallets WHERE tenant_id = $1 FOR UPDATE`, [tenantId])) as WalletRow[];
+    return row;
+  }
+
+  /**
+   * Posts a transaction on a wallet locked by `manager`, then notes a crossing of the low-balance threshold: the
+   * first fall below it queues one `wallet.low_balance`; getting back to it or above re-arms the warning.
+   */
+  async postAndWatch(manager: EntityManager, posting: Posting): Promise<PostResult> {
+    const result = await post(manager, posting);
+    if (!result.posted) return result;
+    const [crossing] = (await manager.query(
+      `UPDATE wallets SET below_threshold = balance < low_balance_threshold
+        WHERE tenant_id = $1 AND below_threshold <> (balance < low_balance_threshold)
+        RETURNING below_threshold, balance::text, low_balance_threshold::text, currency`,
+      [posting.tenantId],
+    )) as { below_threshold: boolean; balance: string; low_balance_threshold: string; currency: string }[];
+    if (crossing?.below_threshold) {
+      const data: WalletLowBalanceData = {
+        event: 'wallet.low_balance',
+        tenant_id: posting.tenantId,
+        balance: crossing.balance,
+        low_balance_threshold: crossing.low_balance_threshold,
+        currency: crossing.currency,
+        at: new Date().toISOString(),
+      };
+      await this.outbox.add(manager, EventPublisher.envelope(Topics.WalletLowBalance, posting.tenantId, data, newId('evt')), posting.tenantId);
+    }
+    return result;
+  }
+
+  /** Runs `work` in a transaction and publishes what it queued once it has committed. */
+  async transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
+    const result = await this.db.transaction(work);
+    this.outbox.flushSoon();
+    return result;
+  }
+
+  async get(tenantId: string): Promise<WalletRecord> {
+    const [row] = (await this.db.query(`SELECT * FROM wallets WHERE tenant_id = $1`, [tenantId])) as WalletRow[];
+    if (row) return toWalletRecord(row);
+    // No wallet yet: what it will be once first used (nothing is written by a read).
+    return {
+      balance: '0.000000',
+      held: '0.000000',
+      currency: this.config.BILLING_CURRENCY,
+      low_balance_threshold: Number(this.config.BILLING_LOW_BALANCE_THRESHOLD).toFixed(6),
+      plan: 'free',
+    };
+  }
+
+  async transactions(tenantId: string, limit: number, cursor: string | null): Promise<Page<LedgerTransactionRecord>> {
+    const take = Math.min(Math.max(1, Math.trunc(limit) || 50), MAX_PAGE);
+    const cursors = this.cursors.of(tenantId, 'billing-transactions');
+    const after = cursors.after(cursor);
+    const rows = (await this.db.query(
+      `SELECT t.*, coalesce((SELECT sum(e.amount) FROM ledger_entries e WHERE e.transaction_id = t.id AND e.account = 'wallet'), 0) AS balance_change
+         FROM ledger_transactions t
+        WHERE t.tenant_id = $1 AND ($2::text IS NULL OR t.id < $2)
+        ORDER BY t.id DESC LIMIT $3`,
+      [tenantId, after, take + 1],
+    )) as TransactionRow[];
+    return { data: rows.slice(0, take).map(toTransactionRecord), next_cursor: cursors.next(rows, take, (row) => row.id) };
+  }
+
+  /** An operator's credit or debit; idempotent on its reference. A debit below zero answers 409 insufficient-funds. */
+  async adjust(tenantId: string, rawBody: unknown): Promise<LedgerTransactionRecord> {
+    const body = await validateDto(AdjustWalletBody, rawBody);
+    const credit = !body.amount.startsWith('-');
+    const amount = body.amount.replace(/^-/, '');
+    if (Number(amount) === 0) {
+      throw new ProblemException(problem(400, ProblemTypes.validation, 'Bad Request', 'The amount must not be zero.', [{ field: 'amount', message: 'amount must not be zero' }]));
+    }
+    const id = await this.transaction(async (manager) => {
+      const wallet = await this.lock(manager, tenantId);
+      const result = await this.postAndWatch(manager, {
+        tenantId,
+        type: 'adjustment',
+        amount,
+        credit,
+        currency: wallet.currency,
+        causeId: body.reference,
+        description: body.description,
+      });
+      if (result.posted) return result.id;
+      if (result.reason === 'insufficient_funds') {
+        throw new ProblemException(problem(409, ProblemTypes.insufficientFunds, 'Insufficient Funds', `The balance (${wallet.balance} ${wallet.currency}) cannot cover this debit.`));
+      }
+      throw new ProblemException(problem(409, ProblemTypes.conflict, 'Conflict', `An adjustment with reference "${body.reference}" was already made.`));
+    });
+    const [row] = (await this.db.query(
+      `SELECT t.*, coalesce((SELECT sum(e.amount) FROM ledger_entries e WHERE e.transaction_id = t.id AND e.account = 'wallet'), 0) AS balance_change
+         FROM ledger_transactions t WHERE t.id = $1`,
+      [id],
+    )) as TransactionRow[];
+    return toTransactionRecord(row);
+  }
+
+  async setPlan(tenantId: string, plan: BillingPlan): Promise<{ tenant_id: string; plan: BillingPlan }> {
+    await this.transaction(async (manager) => {
+      await this.lock(manager, tenantId);
+      await manager.query(`UPDATE wallets SET plan = $2, updated_at = now() WHERE tenant_id = $1`, [tenantId, plan]);
+    });
+    return { tenant_id: tenantId, plan };
+  }
+}

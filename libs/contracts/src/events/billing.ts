@@ -1,0 +1,14 @@
+import type { EventEnvelope } from './envelope';
+
+/** `wallet.low_balance` (public webhook body, CONTRACT.md §16): the balance fell below the threshold (once per crossing). */
+export interface WalletLowBalanceData {
+  event: 'wallet.low_balance';
+  tenant_id: string;
+  /** Decimal strings in `currency`. */
+  balance: string;
+  low_balance_threshold: string;
+  currency: string;
+  at: string;
+}
+
+export type WalletLowBalanceEvent = EventEnvelope<'wallet.low_balance', WalletLowBalanceData>;

@@ -1,0 +1,58 @@
+import type { AdjustWalletBody, SetPricesBody } from '../dto/billing.dto';
+import type { ListQuery, Page, TenantScoped } from './rpc';
+
+/** What usage is metered and priced by (CONTRACT.md §16). */
+export const BILLING_CATEGORIES = ['service', 'marketing', 'utility', 'authentication', 'sms', 'email', 'voice_minute'] as const;
+export type BillingCategory = (typeof BILLING_CATEGORIES)[number];
+
+export const BILLING_PLANS = ['free', 'pro', 'enterprise'] as const;
+export type BillingPlan = (typeof BILLING_PLANS)[number];
+
+/** One line of the price book: the price of one unit (a message, a minute) of a category on a plan. */
+export interface PriceRecord {
+  plan: BillingPlan;
+  category: BillingCategory;
+  /** Decimal string, e.g. "0.050000". */
+  unit_price: string;
+  currency: string;
+  updated_at: string;
+}
+
+/** `GET /api/v1/billing/wallet`. Amounts are decimal strings in `currency`. */
+export interface WalletRecord {
+  /** What the tenant can spend: the sum of its wallet's ledger entries (money held for sends in flight is not in it). */
+  balance: string;
+  currency: string;
+  low_balance_threshold: string;
+  /** Reserved for accepted sends until they are sent (then charged) or fail (then released). */
+  held: string;
+  plan: BillingPlan;
+}
+
+export const LEDGER_TRANSACTION_TYPES = ['top_up', 'hold', 'settlement', 'release', 'refund', 'adjustment'] as const;
+export type LedgerTransactionType = (typeof LEDGER_TRANSACTION_TYPES)[number];
+
+/** One ledger transaction (`GET /api/v1/billing/transactions`), newest first. */
+export interface LedgerTransactionRecord {
+  id: string;
+  type: LedgerTransactionType;
+  /** The transaction's size (positive). */
+  amount: string;
+  /** Its effect on the balance (signed; "0.000000" for a settlement, which moves held money to revenue). */
+  balance_change: string;
+  balance_after: string;
+  currency: string;
+  /** What caused it: the message id of a charge, the top-up, or the operator's reference of an adjustment. */
+  cause_id: string;
+  description: string | null;
+  created_at: string;
+}
+
+export interface BillingRpc {
+  'billing.prices': { request: TenantScoped; response: { data: PriceRecord[] } };
+  'billing.set-prices': { request: { body: SetPricesBody }; response: { data: PriceRecord[] } };
+  'billing.wallet': { request: TenantScoped; response: WalletRecord };
+  'billing.transactions': { request: TenantScoped & ListQuery; response: Page<LedgerTransactionRecord> };
+  'billing.adjust': { request: TenantScoped & { body: AdjustWalletBody }; response: LedgerTransactionRecord };
+  'billing.set-plan': { request: TenantScoped & { plan: BillingPlan }; response: { tenant_id: string; plan: BillingPlan } };
+}

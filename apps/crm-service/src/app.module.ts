@@ -5,6 +5,8 @@ import { CursorsModule, HealthModule, dataSourceOptions, loadConfig, loggerParam
 import { LoggerModule } from 'nestjs-pino';
 import { CrmServiceConfig } from './config/crm-service.config';
 import { crmServiceDatabase } from './database/crm-service.database';
+import { CompaniesModule } from './companies/companies.module';
+import { ContactsModule } from './contacts/contacts.module';
 import { OutboxModule } from './outbox/outbox.module';
 
 /** Builds the root module around one validated config (tests pass their own). */
@@ -24,6 +26,8 @@ export function crmServiceModule(config: CrmServiceConfig = loadConfig(CrmServic
       HealthModule,
       CursorsModule.forRoot(config.CURSOR_SECRET),
       OutboxModule,
+      ContactsModule,
+      CompaniesModule,
     ],
   })
   class CrmServiceModule {}

@@ -10,3 +10,4 @@ export * from './rpc/webhooks.rpc';
 export * from './rpc/responder.rpc';
 export * from './rpc/templates.rpc';
 export * from './rpc/media.rpc';
+export * from './rpc/crm.rpc';

@@ -9,3 +9,4 @@ export * from './channels.dto';
 export * from './documents.dto';
 export * from './conversations.dto';
 export * from './templates.dto';
+export * from './contacts.dto';

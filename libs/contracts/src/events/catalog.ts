@@ -109,7 +109,7 @@ export const EVENT_ROUTES: Readonly<Record<EventTopic, EventRoute>> = {
   [Topics.LeadUpdated]: {
     key: '`${tenant_id}:${customer}`',
     producers: ['responder-service'],
-    consumers: ['webhook-service', 'gateway'],
+    consumers: ['webhook-service', 'gateway', 'crm-service'],
     summary: 'Public webhook event: later details changed a captured lead (same lead id; the whole lead as it now is).',
   },
   [Topics.AppointmentBooked]: {

@@ -1,6 +1,7 @@
 import type { Problem } from '../problem';
 import type { RpcService } from '../topics';
 import type { AgentsRpc } from './agents.rpc';
+import type { CrmRpc } from './crm.rpc';
 import type { MediaRpc } from './media.rpc';
 import type { MessagingRpc } from './messaging.rpc';
 import type { ResponderRpc } from './responder.rpc';
@@ -29,7 +30,7 @@ export interface Page<T> {
  * Request-reply patterns: which service owns each, and its request and response types. Each owning service keeps
  * its patterns in its own file (`rpc/<service>.rpc.ts`); the typed client and the handlers agree by construction.
  */
-export interface RpcPatterns extends AgentsRpc, MessagingRpc, WebhooksRpc, ResponderRpc, TemplatesRpc, MediaRpc {}
+export interface RpcPatterns extends AgentsRpc, MessagingRpc, WebhooksRpc, ResponderRpc, TemplatesRpc, MediaRpc, CrmRpc {}
 
 export type RpcPattern = keyof RpcPatterns;
 export type RpcRequest<P extends RpcPattern> = RpcPatterns[P]['request'];

@@ -1,0 +1,126 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { isE164, newId, type ContactOptedInData, type ContactOptedOutData, type LeadRecord, type MessageInboundData } from '@parley/contracts';
+import { DataSource, type EntityManager } from 'typeorm';
+import { enqueueEvents } from '../outbox/outbox';
+import { OutboxRelay } from '../outbox/outbox-relay';
+import { contactCreated, contactUpdated } from './contact-events';
+import { CONTACT_COLUMNS, type ContactRow } from './contacts.mapper';
+
+type UpsertedRow = ContactRow & { inserted: boolean };
+
+/**
+ * Contacts made from what other services announce (CONTRACT.md §14). Each is one `INSERT … ON CONFLICT (tenant_id,
+ * phone)`: instances consuming at once, or a redelivered event, land on the one row of the number; `inserted` says
+ * whether this statement created it (`xmax = 0`), so `contact.created` goes out once.
+ */
+@Injectable()
+export class ContactIntakeService {
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly relay: OutboxRelay,
+  ) {}
+
+  /** The first message of a number makes its contact, named by the provider's profile name when it has none yet. */
+  async fromInboundMessage(tenantId: string, message: MessageInboundData): Promise<void> {
+    if (!isE164(message.from)) return; // a business-scoped user id without a number: no phone to key a contact on
+    await this.write(async (tx) => {
+      const rows: UpsertedRow[] = await tx.query(
+        `INSERT INTO contacts AS c (id, tenant_id, phone, name) VALUES ($1, $2, $3, $4)
+         ON CONFLICT (tenant_id, phone) DO UPDATE SET name = EXCLUDED.name, updated_at = now()
+           WHERE c.name IS NULL AND EXCLUDED.name IS NOT NULL
+         RETURNING ${CONTACT_COLUMNS}, (xmax = 0) AS inserted`,
+        [newId('ctc'), tenantId, message.from, message.contact_name || null],
+      );
+      return this.announce(tx, rows);
+    });
+  }
+
+  /**
+   * A captured (or updated) lead: its contact, by number or else by email, takes the lead's name and email, and the
+   * lead is linked to it.
+   */
+  async fromLead(tenantId: string, lead: LeadRecord): Promise<void> {
+    const phone = isE164(lead.phone) ? lead.phone : null;
+    if (!phone && !lead.email) return;
+    await this.write(async (tx) => {
+      let contactId: string;
+      if (phone) {
+        const rows: UpsertedRow[] = await tx.query(
+          `INSERT INTO contacts AS c (id, tenant_id, phone, name, email) VALUES ($1, $2, $3, $4, $5)
+           ON CONFLICT (tenant_id, phone) DO UPDATE
+             SET name = coalesce(EXCLUDED.name, c.name), email = coalesce(EXCLUDED.email, c.email), updated_at = now()
+             WHERE (EXCLUDED.name IS NOT NULL AND EXCLUDED.name IS DISTINCT FROM c.name)
+                OR (EXCLUDED.email IS NOT NULL AND EXCLUDED.email IS DISTINCT FROM c.email)
+           RETURNING ${CONTACT_COLUMNS}, (xmax = 0) AS inserted`,
+          [newId('ctc'), tenantId, phone, lead.name, lead.email],
+        );
+        await this.announce(tx, rows);
+        contactId = rows[0]?.id ?? (await tx.query(`SELECT id FROM contacts WHERE tenant_id = $1 AND phone = $2`, [tenantId, phone]))[0].id;
+      } else {
+        contactId = await this.byEmail(tx, tenantId, lead);
+      }
+      await tx.query(`INSERT INTO contact_leads (lead_id, tenant_id, contact_id) VALUES ($1, $2, $3) ON CONFLICT (lead_id) DO NOTHING`, [
+        lead.id,
+        tenantId,
+        contactId,
+      ]);
+    });
+  }
+
+  /**
+   * STOP / START: the contact's `opted_out`, made if the number has none yet. A change older than the one already
+   * applied (events of two topics may arrive out of order) or the same one again changes nothing.
+   */
+  async applyOptChange(tenantId: string, change: ContactOptedOutData | ContactOptedInData): Promise<void> {
+    if (!isE164(change.customer)) return;
+    const optedOut = change.event === 'contact.opted_out';
+    await this.write(async (tx) => {
+      const rows: UpsertedRow[] = await tx.query(
+        `INSERT INTO contacts AS c (id, tenant_id, phone, opted_out, opted_out_changed_at) VALUES ($1, $2, $3, $4, $5)
+         ON CONFLICT (tenant_id, phone) DO UPDATE
+           SET opted_out = EXCLUDED.opted_out, opted_out_changed_at = EXCLUDED.opted_out_changed_at, updated_at = now()
+           WHERE c.opted_out_changed_at IS NULL OR c.opted_out_changed_at < EXCLUDED.opted_out_changed_at
+         RETURNING ${CONTACT_COLUMNS}, (xmax = 0) AS inserted`,
+        [newId('ctc'), tenantId, change.customer, optedOut, change.at],
+      );
+      await this.announce(tx, rows);
+    });
+  }
+
+  /** A lead without a number: the tenant's contact with its email, or a new one (email-only contacts are not unique). */
+  private async byEmail(tx: EntityManager, tenantId: string, lead: LeadRecord): Promise<string> {
+    const [existing]: ContactRow[] = await tx.query(
+      `SELECT ${CONTACT_COLUMNS} FROM contacts WHERE tenant_id = $1 AND lower(email) = lower($2) ORDER BY id LIMIT 1 FOR UPDATE`,
+      [tenantId, lead.email],
+    );
+    if (!existing) {
+      const rows: UpsertedRow[] = await tx.query(
+        `INSERT INTO contacts (id, tenant_id, name, email) VALUES ($1, $2, $3, $4) RETURNING ${CONTACT_COLUMNS}, true AS inserted`,
+        [newId('ctc'), tenantId, lead.name, lead.email],
+      );
+      await this.announce(tx, rows);
+      return rows[0].id;
+    }
+    if (lead.name && lead.name !== existing.name) {
+      const [[updated]]: [ContactRow[]] = await tx.query(
+        `UPDATE contacts SET name = $3, updated_at = now() WHERE tenant_id = $1 AND id = $2 RETURNING ${CONTACT_COLUMNS}`,
+        [tenantId, existing.id, lead.name],
+      );
+      await enqueueEvents(tx, [contactUpdated(updated)]);
+    }
+    return existing.id;
+  }
+
+  private async announce(tx: EntityManager, rows: UpsertedRow[]): Promise<void> {
+    await enqueueEvents(
+      tx,
+      rows.map(({ inserted, ...row }) => (inserted ? contactCreated(row) : contactUpdated(row))),
+    );
+  }
+
+  private async write(work: (tx: EntityManager) => Promise<void>): Promise<void> {
+    await this.db.transaction(work);
+    this.relay.wake();
+  }
+}

@@ -1,0 +1,50 @@
+import { Controller, Logger } from '@nestjs/common';
+import { EventPattern, Payload } from '@nestjs/microservices';
+import {
+  Topics,
+  type ContactOptedInEvent,
+  type ContactOptedOutEvent,
+  type LeadCapturedEvent,
+  type LeadUpdatedEvent,
+  type MessageInboundEvent,
+} from '@parley/contracts';
+import { ContactIntakeService } from './contact-intake.service';
+
+/** The events contacts are made and kept from. An event without a tenant or its record is logged and skipped. */
+@Controller()
+export class ContactsConsumer {
+  private readonly logger = new Logger('ContactsConsumer');
+
+  constructor(private readonly intake: ContactIntakeService) {}
+
+  @EventPattern(Topics.MessageInbound)
+  async onMessageInbound(@Payload() event: MessageInboundEvent): Promise<void> {
+    if (this.usable(event, event.data?.from)) await this.intake.fromInboundMessage(event.tenant_id!, event.data);
+  }
+
+  @EventPattern(Topics.LeadCaptured)
+  async onLeadCaptured(@Payload() event: LeadCapturedEvent): Promise<void> {
+    if (this.usable(event, event.data?.lead?.id)) await this.intake.fromLead(event.tenant_id!, event.data.lead);
+  }
+
+  @EventPattern(Topics.LeadUpdated)
+  async onLeadUpdated(@Payload() event: LeadUpdatedEvent): Promise<void> {
+    if (this.usable(event, event.data?.lead?.id)) await this.intake.fromLead(event.tenant_id!, event.data.lead);
+  }
+
+  @EventPattern(Topics.ContactOptedOut)
+  async onOptedOut(@Payload() event: ContactOptedOutEvent): Promise<void> {
+    if (this.usable(event, event.data?.customer)) await this.intake.applyOptChange(event.tenant_id!, event.data);
+  }
+
+  @EventPattern(Topics.ContactOptedIn)
+  async onOptedIn(@Payload() event: ContactOptedInEvent): Promise<void> {
+    if (this.usable(event, event.data?.customer)) await this.intake.applyOptChange(event.tenant_id!, event.data);
+  }
+
+  private usable(event: { id?: string; type?: string; tenant_id: string | null }, required: unknown): boolean {
+    if (typeof event.tenant_id === 'string' && event.tenant_id !== '' && typeof required === 'string' && required !== '') return true;
+    this.logger.warn(`skipped ${event.type} ${event.id}: no tenant or no record`);
+    return false;
+  }
+}

@@ -1,0 +1,26 @@
+import type { CreateCompanyBody, CreateContactBody, UpdateCompanyBody, UpdateContactBody } from '../dto/contacts.dto';
+import type { CompanyRecord, ContactRecord } from '../events/contacts';
+import type { ListQuery, Page, TenantScoped } from './rpc';
+
+/** Filters of `GET /api/v1/contacts` (CONTRACT.md §14); each narrows the list, all together narrow it by each. */
+export interface ContactFilters {
+  /** Searched in name, email and number (trigram match, any case). */
+  q?: string;
+  tag?: string;
+  company_id?: string;
+  opted_out?: boolean;
+}
+
+/** crm-service's contact and company patterns (CONTRACT.md §14). Bodies are checked again by crm-service. */
+export interface CrmRpc {
+  'contacts.create': { service: 'crm'; request: TenantScoped & { body: CreateContactBody }; response: ContactRecord };
+  'contacts.list': { service: 'crm'; request: TenantScoped & ListQuery & ContactFilters; response: Page<ContactRecord> };
+  'contacts.get': { service: 'crm'; request: TenantScoped & { id: string }; response: ContactRecord };
+  'contacts.update': { service: 'crm'; request: TenantScoped & { id: string; body: UpdateContactBody }; response: ContactRecord };
+  'contacts.delete': { service: 'crm'; request: TenantScoped & { id: string }; response: { deleted: true } };
+  'companies.create': { service: 'crm'; request: TenantScoped & { body: CreateCompanyBody }; response: CompanyRecord };
+  'companies.list': { service: 'crm'; request: TenantScoped & ListQuery; response: Page<CompanyRecord> };
+  'companies.get': { service: 'crm'; request: TenantScoped & { id: string }; response: CompanyRecord };
+  'companies.update': { service: 'crm'; request: TenantScoped & { id: string; body: UpdateCompanyBody }; response: CompanyRecord };
+  'companies.delete': { service: 'crm'; request: TenantScoped & { id: string }; response: { deleted: true } };
+}

@@ -1,6 +1,7 @@
 import type { ServiceDatabase } from '@parley/service-kit';
 import { AgentReadEntity } from '../agents/agent.entity';
 import { AppointmentEntity } from '../appointments/appointment.entity';
+import { CalendarFeedEntity } from '../appointments/calendar-feed.entity';
 import { ConversationEntity, ConversationMessageEntity, ConversationNoteEntity } from '../conversations/conversation.entity';
 import { AgentDocumentEntity } from '../documents/agent-document.entity';
 import { LeadEntity } from '../leads/lead.entity';
@@ -10,9 +11,10 @@ import { AgentTombstonesById1764028800000 } from './migrations/1764028800000-Age
 import { SkillsEngine1764115200000 } from './migrations/1764115200000-SkillsEngine';
 import { AgentDocuments1764720000000 } from './migrations/1764720000000-AgentDocuments';
 import { Inbox1764806400000 } from './migrations/1764806400000-Inbox';
+import { CalendarFeeds1764892800000 } from './migrations/1764892800000-CalendarFeeds';
 
 export const responderServiceDatabase: ServiceDatabase = {
   schema: 'responder',
-  entities: [AgentReadEntity, ConversationEntity, ConversationMessageEntity, ConversationNoteEntity, ProcessedMessageEntity, LeadEntity, AppointmentEntity, AgentDocumentEntity],
-  migrations: [CreateResponder1763856000000, AgentTombstonesById1764028800000, SkillsEngine1764115200000, AgentDocuments1764720000000, Inbox1764806400000],
+  entities: [AgentReadEntity, ConversationEntity, ConversationMessageEntity, ConversationNoteEntity, ProcessedMessageEntity, LeadEntity, AppointmentEntity, CalendarFeedEntity, AgentDocumentEntity],
+  migrations: [CreateResponder1763856000000, AgentTombstonesById1764028800000, SkillsEngine1764115200000, AgentDocuments1764720000000, Inbox1764806400000, CalendarFeeds1764892800000],
 };

@@ -123,4 +123,17 @@ export interface ResponderRpc {
   'conversations.note': { service: 'responder'; request: TenantScoped & { id: string; text: string; actor: InboxActor }; response: ConversationNoteRecord };
   'leads.list': { service: 'responder'; request: TenantScoped & ListQuery; response: Page<LeadRecord> };
   'appointments.list': { service: 'responder'; request: TenantScoped & ListQuery; response: Page<AppointmentRecord> };
+  /** The tenant's secret calendar feed token (made on first asking); the gateway builds the feed URL from it. */
+  'appointments.feed-token': { service: 'responder'; request: TenantScoped; response: CalendarFeedToken };
+  /** A new token: the old feed URL answers 404 from now on. */
+  'appointments.feed-rotate': { service: 'responder'; request: TenantScoped; response: CalendarFeedToken };
+  /** The feed a token opens (the token is the only credential), as iCalendar text; 404 for an unknown token. */
+  'appointments.feed': { service: 'responder'; request: { token: string }; response: { ics: string } };
 }
+
+/** A calendar feed token: 256 random bits in base64url, the secret part of `/calendar/{token}.ics`. */
+export interface CalendarFeedToken {
+  token: string;
+}
+
+export const CALENDAR_FEED_TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;

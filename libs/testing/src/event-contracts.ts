@@ -8,7 +8,7 @@ import { join } from 'node:path';
  */
 const CONTRACTS_DIR = join(__dirname, '../../contracts');
 
-const ajv = new Ajv({ strict: true, allErrors: true });
+const ajv = new Ajv({ strict: true, allErrors: true, allowUnionTypes: true });
 const validators = new Map<string, ValidateFunction>();
 
 /** Recorded schema versions of a topic's events, oldest first. */

@@ -1,9 +1,13 @@
 import { Module } from '@nestjs/common';
 import { TeamModule } from '../team/team.module';
 import { AppointmentsController } from './appointments.controller';
+import { CalendarFeedController, CalendarIntegrationController } from './calendar-feed.controller';
 import { ConversationsController } from './conversations.controller';
 import { LeadsController } from './leads.controller';
 
-/** Conversations, leads and appointments (CONTRACT.md §9, §12): owned by responder-service, over request-reply. */
-@Module({ imports: [TeamModule], controllers: [ConversationsController, LeadsController, AppointmentsController] })
+/** Conversations, leads and appointments (CONTRACT.md §9, §12, §14): owned by responder-service, over request-reply. */
+@Module({
+  imports: [TeamModule],
+  controllers: [ConversationsController, LeadsController, AppointmentsController, CalendarIntegrationController, CalendarFeedController],
+})
 export class EngagementModule {}

@@ -1,7 +1,7 @@
 import type { INestApplication } from '@nestjs/common';
-import { newId, type ContactCreatedData, type ContactDeletedData, type ContactFilters, type CreateContactBody, type ContactUpdatedData, type EventEnvelope } from '@parley/contracts';
+import { Topics, newId, type ContactCreatedData, type ContactDeletedData, type ContactFilters, type CreateContactBody, type LeadRecord, type ContactUpdatedData, type EventEnvelope } from '@parley/contracts';
 import type { TopicProbe } from '@parley/kafka';
-import { pollUntil } from '@parley/testing';
+import { expectMatchesEventSchema, pollUntil, recordedEventExamples } from '@parley/testing';
 import { leadCaptured, messageInbound, optChange } from '../test/events';
 import { startCrmService, type CrmServiceUnderTest } from '../test/crm-service-under-test';
 import { ContactIntakeService } from './contact-intake.service';
@@ -47,7 +47,8 @@ describe('crm-service: contacts', () => {
     const settled = await pollUntil(
       async () => {
         const rows = await Promise.all(numbers.map((phone) => rowsOf(tenant, phone)));
-        return rows.every((r) => r.length === 1 && r[0].email !== null && r[0].opted_out) ? rows.map((r) => r[0]) : undefined;
+        const elsewhere = await Promise.all(numbers.map((phone) => rowsOf(otherTenant, phone)));
+        return rows.every((r) => r.length === 1 && r[0].email !== null && r[0].opted_out) && elsewhere.every((r) => r.length > 0) ? rows.map((r) => r[0]) : undefined;
       },
       { description: 'a contact per number with the lead and the opt-out applied', timeoutMs: 30_000 },
     );
@@ -109,6 +110,7 @@ describe('crm-service: contacts', () => {
       expect.objectContaining({ event: 'contact.deleted', tenant_id: tenant, contact_id: created.id, phone: '+14155550101', email: null }),
     ]);
     expect(eventsOf('contact.deleted', created.id)[0].key).toBe(`${tenant}:${created.id}`);
+    for (const type of ['contact.created', 'contact.updated', 'contact.deleted']) expectMatchesEventSchema(type, eventsOf(type, created.id)[0].value);
   });
 
   it('refuses bad fields with a problem naming each', async () => {
@@ -192,5 +194,30 @@ describe('crm-service: contacts', () => {
     await crm.call('companies.delete', { tenant_id: tenant, id: company.id });
     expect((await crm.problemOf('companies.get', { tenant_id: tenant, id: company.id })).status).toBe(404);
     expect(await crm.call('contacts.get', { tenant_id: tenant, id: peter.id })).toMatchObject({ name: 'Peter', company_id: null });
+  });
+
+  it('consumes the recorded examples of every event it reads (the producers\' contracts)', async () => {
+    const consumed = [Topics.MessageInbound, Topics.LeadCaptured, Topics.LeadUpdated, Topics.ContactOptedOut, Topics.ContactOptedIn];
+    const examples = consumed.flatMap((topic) => recordedEventExamples<EventEnvelope>(topic));
+    expect(new Set(examples.map((e) => e.topic))).toEqual(new Set(consumed));
+    await crm.publish(...examples.map((e) => ({ envelope: e.envelope, key: `${e.envelope.tenant_id}:customer` })));
+    const exampleTenant = examples[0].envelope.tenant_id!;
+    // a lead with neither number nor email (a customer known by a business-scoped id only) has nothing to key a contact on
+    const leadIds = examples
+      .filter((e) => e.topic.startsWith('lead.'))
+      .map((e) => (e.envelope.data as { lead: LeadRecord }).lead)
+      .filter((lead) => lead.phone !== null || lead.email !== null)
+      .map((lead) => lead.id);
+    expect(leadIds.length).toBeGreaterThan(0);
+    await pollUntil(
+      async () => {
+        const [{ n }] = await crm.sql.query(`SELECT count(DISTINCT lead_id)::int AS n FROM contact_leads WHERE lead_id = ANY($1)`, [leadIds]);
+        return n === new Set(leadIds).size || undefined;
+      },
+      { description: 'every example lead linked to a contact', timeoutMs: 20_000 },
+    );
+    await pollUntil(async () => (await rowsOf(exampleTenant, '+14155550123')).length === 1 || undefined, { description: 'the example customer as a contact' });
+    // a business-scoped user id without a number makes no contact
+    expect(await crm.sql.query(`SELECT id FROM contacts WHERE phone NOT LIKE '+%'`)).toEqual([]);
   });
 });

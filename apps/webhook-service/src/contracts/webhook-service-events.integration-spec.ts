@@ -17,6 +17,9 @@ const CONSUMED = [
   Topics.ContactOptedOut,
   Topics.ContactOptedIn,
   Topics.TemplateStatus,
+  Topics.ContactCreated,
+  Topics.ContactUpdated,
+  Topics.ContactDeleted,
 ];
 
 /**

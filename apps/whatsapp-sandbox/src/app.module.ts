@@ -1,18 +1,26 @@
 import { Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { HealthModule, dataSourceOptions, loadConfig, loggerParams, type BootstrapOptions } from '@parley/service-kit';
+import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
 import { LoggerModule } from 'nestjs-pino';
 import { installGraphErrorHook } from './cloud-api/graph-error.filter';
 import { WhatsappSandboxConfig } from './config/whatsapp-sandbox.config';
 import { whatsappSandboxDatabase } from './database/whatsapp-sandbox.database';
+import { MediaModule } from './media/media.module';
 import { MessagesModule } from './messages/messages.module';
 import { NumbersModule } from './numbers/numbers.module';
 import { SignupModule } from './signup/signup.module';
 import { TemplatesModule } from './templates/templates.module';
 
 /** How the sandbox's Nest app is created (main and tests alike): no Kafka; Graph-shaped framework errors. */
-export const sandboxAppOptions: BootstrapOptions = { configureFastify: (fastify) => installGraphErrorHook(fastify as FastifyInstance) };
+export const sandboxAppOptions: BootstrapOptions = {
+  configureFastify: (fastify) => {
+    installGraphErrorHook(fastify as FastifyInstance);
+    // The Cloud API media upload (`POST /{phone_number_id}/media`) is multipart/form-data.
+    void (fastify as FastifyInstance).register(multipart);
+  },
+};
 
 /**
  * Builds the root module around one validated config (tests pass their own). The sandbox stands in for Meta's
@@ -33,6 +41,7 @@ export function whatsappSandboxModule(config: WhatsappSandboxConfig = loadConfig
       MessagesModule,
       SignupModule,
       TemplatesModule,
+      MediaModule,
     ],
   })
   class WhatsappSandboxModule {}

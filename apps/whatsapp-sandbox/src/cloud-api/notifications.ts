@@ -25,6 +25,15 @@ export interface CloudInboundText {
   text: { body: string };
 }
 
+/** A media message or an interactive reply: its content under its type's name (`image: {id, mime_type, sha256}`). */
+export interface CloudInboundRich {
+  from: string;
+  id: string;
+  timestamp: string;
+  type: string;
+  [content: string]: unknown;
+}
+
 export type StatusValue = 'sent' | 'delivered' | 'read';
 
 export interface CloudStatus {
@@ -50,20 +59,20 @@ export function unixSeconds(at: Date): string {
   return String(Math.floor(at.getTime() / 1000));
 }
 
-function envelope(business: BusinessNumber, value: Omit<CloudChangeValue, 'messaging_product' | 'metadata'>): CloudNotification {
+function envelope<V extends object = Omit<CloudChangeValue, 'messaging_product' | 'metadata'>>(business: BusinessNumber, value: V) {
   return {
-    object: 'whatsapp_business_account',
+    object: 'whatsapp_business_account' as const,
     entry: [
       {
         id: business.wabaId,
         changes: [
           {
             value: {
-              messaging_product: 'whatsapp',
+              messaging_product: 'whatsapp' as const,
               metadata: { display_phone_number: digitsOf(business.phoneNumber), phone_number_id: business.phoneNumberId },
               ...value,
             },
-            field: 'messages',
+            field: 'messages' as const,
           },
         ],
       },
@@ -77,6 +86,15 @@ export function inboundTextNotification(business: BusinessNumber, message: { id:
   return envelope(business, {
     contacts: [{ profile: { name: SANDBOX_PROFILE_NAME }, wa_id: waId }],
     messages: [{ from: waId, id: message.id, timestamp: unixSeconds(message.at), type: 'text', text: { body: message.body } }],
+  });
+}
+
+/** A customer's non-text message (media or an interactive reply): `content` goes under the type's name. */
+export function inboundNotification(business: BusinessNumber, message: { id: string; from: string; type: string; content: Record<string, unknown>; at: Date }) {
+  const waId = digitsOf(message.from);
+  return envelope(business, {
+    contacts: [{ profile: { name: SANDBOX_PROFILE_NAME }, wa_id: waId }],
+    messages: [{ from: waId, id: message.id, timestamp: unixSeconds(message.at), type: message.type, [message.type]: message.content } as CloudInboundRich],
   });
 }
 

@@ -1,6 +1,7 @@
 import { isE164 } from '@parley/contracts';
 import { GraphErrors } from './graph-error';
 import { digitsOf } from './ids';
+import { MEDIA_MESSAGE_TYPES, parseRichContent, type RichType } from './rich-content';
 
 export const TEXT_MAX_CHARS = 4096;
 const OPAQUE_MAX_CHARS = 512;
@@ -20,7 +21,13 @@ interface Common {
   bizOpaqueCallbackData: string | null;
 }
 
-export type SendMessage = Common & ({ type: 'text'; body: string; previewUrl: boolean } | { type: 'template'; template: TemplateContent });
+export type SendMessage = Common &
+  (
+    | { type: 'text'; body: string; previewUrl: boolean }
+    | { type: 'template'; template: TemplateContent }
+    /** Media, location and interactive messages: `content` is the type's object as sent (e.g. `image: {id, caption}`). */
+    | { type: RichType; content: Record<string, unknown> }
+  );
 
 /** A validated body of `POST /{version}/{phone_number_id}/messages`: a message to send, or a read receipt. */
 export type SendRequest = { kind: 'message'; message: SendMessage } | { kind: 'read'; messageId: string };
@@ -31,7 +38,7 @@ const chars = (s: string) => [...s].length;
 
 /**
  * Validates a send body the way the Cloud API does, answering its `(#100)` / `(#131009)` errors. The sandbox
- * supports the `text` and `template` types and mark-as-read bodies (`status: "read"`); unknown fields are ignored.
+ * supports the `text`, `template`, media, `location` and `interactive` types and mark-as-read bodies (`status: "read"`); unknown fields are ignored.
  */
 export function parseSendRequest(body: unknown): SendRequest {
   if (!isObject(body) || body.messaging_product === undefined) throw GraphErrors.invalidParameter('The parameter messaging_product is required.');
@@ -45,13 +52,21 @@ export function parseSendRequest(body: unknown): SendRequest {
   }
   const common = { ...parseRecipient(body.to), ...parseContext(body), bizOpaqueCallbackData: parseOpaque(body.biz_opaque_callback_data) };
   const type = body.type ?? 'text';
-  switch (type) {
+  switch (type as string) {
     case 'text':
       return { kind: 'message', message: { ...common, type: 'text', ...parseText(body.text) } };
     case 'template':
       return { kind: 'message', message: { ...common, type: 'template', template: parseTemplate(body.template) } };
+    case 'location':
+    case 'interactive':
+    case 'image':
+    case 'document':
+    case 'audio':
+    case 'video':
+    case 'sticker':
+      return { kind: 'message', message: { ...common, type: type as RichType, content: parseRichContent(type as RichType, body[type as string]) } };
     default:
-      throw GraphErrors.invalidParameter(`Param type must be one of {TEXT, TEMPLATE} - got "${String(type)}".`);
+      throw GraphErrors.invalidParameter(`Param type must be one of {TEXT, TEMPLATE, LOCATION, INTERACTIVE, ${MEDIA_MESSAGE_TYPES.join(', ').toUpperCase()}} - got "${String(type)}".`);
   }
 }
 

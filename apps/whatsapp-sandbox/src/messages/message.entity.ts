@@ -1,3 +1,4 @@
+import type { RichType } from '../cloud-api/rich-content';
 import type { TemplateContent } from '../cloud-api/send-request';
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 
@@ -28,13 +29,17 @@ export class MessageEntity {
   customerNumber!: string;
 
   @Column({ type: 'text' })
-  type!: 'text' | 'template';
+  type!: 'text' | 'template' | RichType;
 
   @Column({ type: 'text', nullable: true })
   body!: string | null;
 
   @Column({ type: 'jsonb', nullable: true })
   template!: TemplateContent | null;
+
+  /** Media, location and interactive messages: the type's object as sent (outbound) or as notified (inbound). */
+  @Column({ type: 'jsonb', nullable: true })
+  content!: Record<string, unknown> | null;
 
   @Column({ name: 'context_message_id', type: 'text', nullable: true })
   contextMessageId!: string | null;

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { MediaModule } from '../media/media.module';
 import { NotificationsModule } from '../notifications/notifications.module';
 import { NumbersModule } from '../numbers/numbers.module';
 import { CloudMessagesController } from './cloud-messages.controller';
@@ -7,7 +8,7 @@ import { MessagesService } from './messages.service';
 import { SandboxMessagesController } from './sandbox-messages.controller';
 
 @Module({
-  imports: [NumbersModule, NotificationsModule],
+  imports: [NumbersModule, NotificationsModule, MediaModule],
   controllers: [CloudMessagesController, SandboxMessagesController],
   providers: [MessagesService, InboundService],
 })

@@ -5,6 +5,7 @@ import { DataSource } from 'typeorm';
 import { GraphErrors } from '../cloud-api/graph-error';
 import { digitsOf, newWamid } from '../cloud-api/ids';
 import { parseSendRequest, type SendMessage } from '../cloud-api/send-request';
+import { SandboxMediaService } from '../media/sandbox-media.service';
 import { NotificationDispatcher } from '../notifications/notification-dispatcher.service';
 import { NotificationOutbox } from '../notifications/notification-outbox.store';
 import { StatusCallbacks } from '../notifications/status-callbacks.service';
@@ -35,6 +36,7 @@ export class MessagesService {
     private readonly statuses: StatusCallbacks,
     private readonly behaviours: NumberBehaviours,
     private readonly dispatcher: NotificationDispatcher,
+    private readonly media: SandboxMediaService,
     outbox: NotificationOutbox,
   ) {
     this.writer = new MessageWriter(db, outbox);
@@ -52,6 +54,9 @@ export class MessagesService {
     if (request.kind === 'read') return { success: true };
 
     const message = request.message;
+    const mediaId = 'content' in message ? message.content.id : undefined;
+    // A media id must be one this number uploaded (Meta: 131053 "Media upload error").
+    if (typeof mediaId === 'string' && !(await this.media.exists(phoneNumberId, mediaId))) throw GraphErrors.invalidParameter(`Param ${message.type}['id'] is not a valid media id.`);
     if (!this.behaviours.takePairTurn(phoneNumberId, message.to)) throw GraphErrors.pairRateLimit();
     const id = newWamid();
     const entity = this.outboundEntity(id, number, message);
@@ -88,6 +93,7 @@ export class MessagesService {
       type: message.type,
       body: message.type === 'text' ? message.body : null,
       template: message.type === 'template' ? message.template : null,
+      content: 'content' in message ? message.content : null,
       contextMessageId: message.contextMessageId,
       bizOpaqueCallbackData: message.bizOpaqueCallbackData,
       createdAt: new Date(),

@@ -1,6 +1,8 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query, UseFilters, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Query, Req, UseFilters, UseGuards } from '@nestjs/common';
+import type { FastifyRequest } from 'fastify';
 import { AccessTokenGuard, GraphVersionPipe } from '../cloud-api/access-token.guard';
 import { GraphErrorFilter } from '../cloud-api/graph-error.filter';
+import { SandboxMediaService, type GraphMediaInfo } from '../media/sandbox-media.service';
 import { EmbeddedSignupService, type CodeExchangeQuery, type GraphPhoneNumber } from './embedded-signup.service';
 
 /**
@@ -10,7 +12,10 @@ import { EmbeddedSignupService, type CodeExchangeQuery, type GraphPhoneNumber } 
 @Controller(':version')
 @UseFilters(GraphErrorFilter)
 export class EmbeddedSignupController {
-  constructor(private readonly signup: EmbeddedSignupService) {}
+  constructor(
+    private readonly signup: EmbeddedSignupService,
+    private readonly media: SandboxMediaService,
+  ) {}
 
   @Get('oauth/access_token')
   exchangeCode(@Param('version', GraphVersionPipe) _version: string, @Query() query: CodeExchangeQuery) {
@@ -31,9 +36,12 @@ export class EmbeddedSignupController {
     return this.signup.register(phoneNumberId, body);
   }
 
+  /** Any Graph object by id: a media file (its download URL and type, CONTRACT.md §13) or a phone number. */
   @Get(':id')
   @UseGuards(AccessTokenGuard)
-  phoneNumber(@Param('version', GraphVersionPipe) _version: string, @Param('id') phoneNumberId: string): Promise<GraphPhoneNumber> {
-    return this.signup.phoneNumber(phoneNumberId);
+  async graphObject(@Param('version', GraphVersionPipe) _version: string, @Param('id') id: string, @Req() request: FastifyRequest): Promise<GraphPhoneNumber | GraphMediaInfo> {
+    const media = await this.media.find(id);
+    if (media) return this.media.info(media, `${request.protocol}://${request.headers.host}`);
+    return this.signup.phoneNumber(id);
   }
 }

@@ -7,6 +7,7 @@ import { ChannelsModule } from './channels/channels.module';
 import { MessagingConfigModule } from './config/config.module';
 import { MessagingServiceConfig } from './config/messaging-service.config';
 import { messagingServiceDatabase } from './database/messaging-service.database';
+import { EmailModule } from './email/email.module';
 import { InboundModule } from './inbound/inbound.module';
 import { MediaModule } from './media/media.module';
 import { MessagesModule } from './messages/messages.module';
@@ -29,6 +30,7 @@ export function messagingServiceModule(config: MessagingServiceConfig = loadConf
       ChannelsModule,
       MessagesModule,
       InboundModule,
+      EmailModule,
       OptOutsModule,
       TemplatesModule,
       MediaModule,

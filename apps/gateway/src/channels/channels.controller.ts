@@ -1,5 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import {
+  ConnectEmailChannelBody,
+  ConnectSmsChannelBody,
   ConnectWhatsappChannelBody,
   EmbeddedSignupBody,
   UpdateChannelBody,
@@ -45,6 +47,20 @@ export class ChannelsController {
   @HttpCode(201)
   connect(@Tenant() tenantId: string, @Body() body: ConnectWhatsappChannelBody, @RequestId() requestId: string): Promise<ConnectedChannelRecord> {
     return this.rpc.request('channels.connect', { tenant_id: tenantId, body }, { requestId });
+  }
+
+  @ApiRoute({ summary: 'Connect an SMS number (Twilio or the sandbox)', access: 'tenant', body: ConnectSmsChannelBody, success: { status: 201, description: 'Connected; the credentials are stored encrypted.', schema: 'Channel' }, errors: [409, 503] })
+  @Post('sms')
+  @HttpCode(201)
+  connectSms(@Tenant() tenantId: string, @Body() body: ConnectSmsChannelBody, @RequestId() requestId: string): Promise<ChannelRecord> {
+    return this.rpc.request('channels.connect-sms', { tenant_id: tenantId, body }, { requestId });
+  }
+
+  @ApiRoute({ summary: 'Connect an email address (SMTP or the sandbox)', access: 'tenant', body: ConnectEmailChannelBody, success: { status: 201, description: 'Connected; smtp_url is stored encrypted.', schema: 'Channel' }, errors: [409, 503] })
+  @Post('email')
+  @HttpCode(201)
+  connectEmail(@Tenant() tenantId: string, @Body() body: ConnectEmailChannelBody, @RequestId() requestId: string): Promise<ChannelRecord> {
+    return this.rpc.request('channels.connect-email', { tenant_id: tenantId, body }, { requestId });
   }
 
   @ApiRoute({ summary: 'Finish Meta’s embedded signup (server side)', access: 'tenant', body: EmbeddedSignupBody, success: { status: 201, description: 'The connected channel.', schema: 'Channel' }, errors: [409, 503] })

@@ -1,5 +1,5 @@
 import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
-import { CONVERSATION_STATES, DELIVERY_STATUSES, MESSAGE_STATUSES, ProblemTypes, SKILLS, SUPPORTED_CHANNELS, TEMPLATE_CATEGORIES, WEBHOOK_EVENT_TYPES, WHATSAPP_PROVIDERS } from '@parley/contracts';
+import { CONVERSATION_STATES, DELIVERY_STATUSES, MESSAGE_STATUSES, ProblemTypes, SKILLS, SUPPORTED_CHANNELS, TEMPLATE_CATEGORIES, WEBHOOK_EVENT_TYPES, WHATSAPP_PROVIDERS, SMS_PROVIDERS, EMAIL_PROVIDERS } from '@parley/contracts';
 import { PLANS } from '../accounts/tenant.entity';
 import { MEMBER_ROLES } from '../team/member.entity';
 import { schemaRef, type Schema } from './dto-schema';
@@ -41,8 +41,10 @@ const agentBody = {
 
 const channel = {
   id: id('chn'),
-  provider: enumOf(WHATSAPP_PROVIDERS),
-  phone_number: string,
+  channel: enumOf(SUPPORTED_CHANNELS),
+  provider: enumOf([...new Set([...WHATSAPP_PROVIDERS, ...SMS_PROVIDERS, ...EMAIL_PROVIDERS])]),
+  phone_number: { type: 'string', description: 'The number (E.164); for an email channel its address.' },
+  address: { type: 'string', description: 'Email channels: the address mail is sent from and received at.' },
   phone_number_id: nullable(string),
   waba_id: nullable(string),
   status: enumOf(['connected', 'disconnected']),
@@ -209,7 +211,7 @@ export const RESPONSE_SCHEMAS: Record<string, SchemaObject> = {
   TestEventAccepted: record({ accepted: accepted, event_id: string }),
   RetryAccepted: record({ accepted: accepted, delivery_id: id('dlv') }),
   ReplayAccepted: record({ accepted: accepted, deliveries: { type: 'integer', description: 'How many deliveries were queued again.' } }),
-  Channel: record(channel),
+  Channel: record(channel, ['address']),
   Template: record({
     id: id('tpl'),
     channel_id: id('chn'),
@@ -222,7 +224,7 @@ export const RESPONSE_SCHEMAS: Record<string, SchemaObject> = {
     created_at: timestamp,
     updated_at: timestamp,
   }),
-  ConnectedChannel: record({ ...channel, inbound_token: { type: 'string', description: '360dialog channels only, shown this once.' } }, ['inbound_token']),
+  ConnectedChannel: record({ ...channel, inbound_token: { type: 'string', description: '360dialog channels only, shown this once.' } }, ['inbound_token', 'address']),
   Conversation: record(conversationSummary),
   ConversationDetail: record({
     ...conversationSummary,

@@ -3,10 +3,11 @@ import { RateLimitsModule } from '../rate-limits/rate-limits.module';
 import { InboundTokenVerifier } from './inbound-token.verifier';
 import { ProviderIntakeService } from './provider-intake.service';
 import { ThreeSixtyDialogWebhookController } from './three-sixty-dialog-webhook.controller';
+import { TwilioWebhookController } from './twilio-webhook.controller';
 import { WhatsappWebhookController } from './whatsapp-webhook.controller';
 
 @Module({
   imports: [RateLimitsModule],
-  controllers: [WhatsappWebhookController, ThreeSixtyDialogWebhookController], providers: [ProviderIntakeService, InboundTokenVerifier],
+  controllers: [WhatsappWebhookController, ThreeSixtyDialogWebhookController, TwilioWebhookController], providers: [ProviderIntakeService, InboundTokenVerifier],
 })
 export class ProviderIntakeModule {}

@@ -1,6 +1,8 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { ProblemTypes, Topics, problem, type WhatsappWebhookData } from '@parley/contracts';
-import { EventPublisher } from '@parley/kafka';
+import type { RawBodyRequest } from '@nestjs/common';
+import { EventPublisher, RpcClient } from '@parley/kafka';
+import type { FastifyRequest } from 'fastify';
 import { ProblemException } from '@parley/service-kit';
 import { constantTimeEqual } from '../auth/credentials';
 import { GatewayConfig } from '../config/gateway.config';
@@ -24,6 +26,7 @@ export class ProviderIntakeService {
     private readonly publisher: EventPublisher,
     private readonly config: GatewayConfig,
     private readonly tokens: InboundTokenVerifier,
+    private readonly rpc: RpcClient,
   ) {}
 
   /** Meta's webhook verification handshake: the challenge when the token is ours, else null. */
@@ -57,6 +60,38 @@ export class ProviderIntakeService {
     }
     // Keyed by channel: one number's notifications stay in order.
     await this.queue({ provider: '360dialog', channel_id: channelId, raw_body: rawBody.toString('utf8'), received_at: new Date().toISOString() }, channelId, requestId);
+  }
+
+  /**
+   * A Twilio SMS webhook: the signature is checked by messaging-service against the auth token of the SMS channel
+   * whose number is `ourNumberField` (`To` of an inbound SMS, `From` of a status callback), over the URL Twilio
+   * called (the public base URL's, else as this request names its host). Unsigned, forged or for a number nobody
+   * connected → 401. The form is queued as it came, keyed by channel.
+   */
+  async acceptTwilioSms(request: RawBodyRequest<FastifyRequest>, ourNumberField: 'To' | 'From', signature: string | undefined, requestId: string): Promise<void> {
+    const unauthorized = () =>
+      new ProblemException(problem(401, ProblemTypes.unauthorized, 'Unauthorized', 'X-Twilio-Signature is missing or does not sign this request with the number’s auth token.'));
+    const rawBody = request.rawBody?.toString('utf8') ?? '';
+    const params = Object.fromEntries(new URLSearchParams(rawBody));
+    const number = params[ourNumberField];
+    if (typeof signature !== 'string' || !signature || signature.length > 512 || !number) throw unauthorized();
+    let verdict: { valid: boolean; channel_id: string | null };
+    try {
+      verdict = await this.rpc.request('channels.verify-twilio-signature', { urls: this.signedUrls(request), params, signature, phone_number: number }, { requestId, timeoutMs: 3_000 });
+    } catch (err) {
+      this.logger.warn(`Twilio signature for ${number} not verifiable now (Twilio will retry): ${String(err)}`);
+      throw new ProblemException(problem(503, ProblemTypes.unavailable, 'Service Unavailable', 'The webhook could not be authenticated now; redeliver it later.'), { 'retry-after': '5' });
+    }
+    if (!verdict.valid || !verdict.channel_id) throw unauthorized();
+    await this.queue({ provider: 'twilio', channel_id: verdict.channel_id, raw_body: rawBody, received_at: new Date().toISOString() }, verdict.channel_id, requestId);
+  }
+
+  /** The URLs Twilio may have signed: the configured public one, and the one this request's Host header names. */
+  private signedUrls(request: FastifyRequest): string[] {
+    const proto = String(request.headers['x-forwarded-proto'] ?? request.protocol ?? 'http').split(',')[0].trim();
+    const urls = [`${proto}://${request.headers.host ?? ''}${request.url}`];
+    if (this.config.PUBLIC_BASE_URL) urls.unshift(`${this.config.PUBLIC_BASE_URL}${request.url}`);
+    return [...new Set(urls)];
   }
 
   private async queue(data: WhatsappWebhookData, key: string, requestId: string): Promise<void> {

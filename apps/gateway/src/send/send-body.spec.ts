@@ -26,7 +26,25 @@ describe('parseSendBody', () => {
   });
 
   it('reports every broken field at once', async () => {
-    await expect(fieldsOf({ channel: 'sms', to: '+123', message: 'hi', from: 'me' })).resolves.toEqual(['channel', 'from', 'to']);
+    await expect(fieldsOf({ channel: 'fax', to: '+123', message: 'hi', from: 'me' })).resolves.toEqual(['channel', 'from', 'to']);
+  });
+
+  it('takes SMS to an E.164 number, at most 1600 characters, no template (CONTRACT.md §17)', async () => {
+    await expect(parseSendBody({ channel: 'sms', to: '+14155550123', message: 'x'.repeat(1600) })).resolves.toMatchObject({ channel: 'sms' });
+    await expect(fieldsOf({ channel: 'sms', to: '+14155550123', message: 'x'.repeat(1601) })).resolves.toEqual(['message']);
+    await expect(fieldsOf({ channel: 'sms', to: 'US.13491208655302741918', message: 'hi' })).resolves.toEqual(['to']);
+    await expect(fieldsOf({ channel: 'sms', to: '+14155550123', template: { name: 'x', language: { code: 'en' } } })).resolves.toContain('template');
+    await expect(fieldsOf({ channel: 'sms', to: '+14155550123', message: 'hi', subject: 'x' })).resolves.toEqual(['subject']);
+  });
+
+  it('takes email to an address with a required subject and optional html', async () => {
+    await expect(parseSendBody({ channel: 'email', to: 'ana@example.com', subject: 'Hello', message: 'Hi Ana', html: '<p>Hi Ana</p>', from: 'hello@acme.test' })).resolves.toMatchObject({
+      subject: 'Hello',
+      html: '<p>Hi Ana</p>',
+    });
+    expect(new Set(await fieldsOf({ channel: 'email', to: 'ana@example.com', message: 'Hi' }))).toEqual(new Set(['subject']));
+    await expect(fieldsOf({ channel: 'email', to: '+14155550123', subject: 's', message: 'Hi' })).resolves.toEqual(['to']);
+    await expect(fieldsOf({ channel: 'email', to: 'ana@example.com', subject: 's', message: 'Hi', from: '+14155550123' })).resolves.toEqual(['from']);
   });
 
   it('refuses a body that is not an object', async () => {
@@ -86,18 +104,24 @@ describe('acceptedSendBody (the fast path)', () => {
         .map((m) => [m.propertyName, m.name ?? m.type, ...(['isIn', 'isLength', 'matches'].includes(m.name ?? '') ? [String(m.constraints[0]), String(m.constraints[1] ?? '')] : [])].join(' ').trim())
         .sort();
     expect(rules(SendMessageBody)).toEqual([
-      'channel isIn whatsapp',
-      'from isE164',
+      'channel isIn whatsapp,sms,email',
+      'from isChannelSender',
       'from isOptional',
+      'html isLength 1 1000000',
+      'html isOptional',
+      'html isString',
       'message conditionalValidation',
       'message isLength 1 4096',
       'message isString',
+      'subject conditionalValidation',
+      'subject isLength 1 998',
+      'subject isString',
       'template conditionalValidation',
       'template isObject',
       'template nestedValidation',
       'tenant_id isOptional',
       'tenant_id isString',
-      'to isRecipient',
+      'to isChannelRecipient',
     ]);
     expect(rules(TemplateDto)).toEqual([
       'components isArray',

@@ -1,4 +1,4 @@
-import { SUPPORTED_CHANNELS, SendMessageBody, TemplateDto, TemplateLanguageDto, isBusinessScopedUserId, isE164, validationProblem, type FieldError } from '@parley/contracts';
+import { SendMessageBody, TemplateDto, TemplateLanguageDto, isBusinessScopedUserId, isE164, validationProblem, type FieldError } from '@parley/contracts';
 import { ProblemException, validateDto } from '@parley/service-kit';
 import { isIn, isObject, length, matches } from 'class-validator';
 
@@ -14,7 +14,7 @@ export async function parseSendBody(raw: unknown): Promise<SendMessageBody> {
 
 /** The full check with class-validator: every broken rule named, each with its field. */
 export async function validatedSendBody(raw: unknown): Promise<SendMessageBody> {
-  const exclusivity = exclusivityErrors(raw);
+  const exclusivity = [...exclusivityErrors(raw), ...channelErrors(raw)];
   let fieldErrors: FieldError[] = [];
   let body: SendMessageBody | undefined;
   try {
@@ -41,6 +41,20 @@ function exclusivityErrors(raw: unknown): FieldError[] {
   ];
 }
 
+/** SMS at most 1600 characters (the provider splits it into segments); templates only on WhatsApp; subject and html only on email (CONTRACT.md §17). */
+export const SMS_MAX_CHARS = 1600;
+function channelErrors(raw: unknown): FieldError[] {
+  if (typeof raw !== 'object' || raw === null) return [];
+  const { channel, message } = raw as Record<string, unknown>;
+  const errors: FieldError[] = [];
+  if (channel === 'sms' && typeof message === 'string' && message.length > SMS_MAX_CHARS) errors.push({ field: 'message', message: `message must be at most ${SMS_MAX_CHARS} characters on the sms channel` });
+  if (channel !== 'whatsapp' && hasField(raw, 'template') && (channel === 'sms' || channel === 'email')) errors.push({ field: 'template', message: 'templates are sent on the whatsapp channel only; send message instead' });
+  if (channel !== 'email') {
+    for (const field of ['subject', 'html']) if (hasField(raw, field)) errors.push({ field, message: `${field} is only allowed on the email channel` });
+  }
+  return errors;
+}
+
 function hasField(raw: unknown, field: string): boolean {
   return typeof raw === 'object' && raw !== null && (raw as Record<string, unknown>)[field] !== undefined;
 }
@@ -62,7 +76,8 @@ const TEMPLATE_NAME = /^[a-z0-9_]{1,512}$/;
 export function acceptedSendBody(raw: unknown): SendMessageBody | undefined {
   if (!isPlainObject(raw) || !onlyFields(raw, SEND_FIELDS)) return undefined;
   const { channel, to, message, template, from } = raw;
-  if (!isIn(channel, SUPPORTED_CHANNELS as unknown as unknown[])) return undefined;
+  // Only WhatsApp takes the fast path; SMS and email have rules of their own (channelErrors).
+  if (channel !== 'whatsapp') return undefined;
   if (!(isE164(to) || isBusinessScopedUserId(to))) return undefined;
   if (from !== undefined && !isE164(from)) return undefined;
   const body = new SendMessageBody();

@@ -74,6 +74,7 @@ export class SendService {
       content: body.template
         ? { type: 'template', template: { name: body.template.name, language: { ...body.template.language }, ...(body.template.components ? { components: body.template.components } : {}) } }
         : { type: 'text', text: body.message! },
+      ...(body.channel === 'email' ? { subject: body.subject, html: body.html ?? null } : {}),
       origin: 'api',
       accepted_at: new Date().toISOString(),
     };

@@ -1,4 +1,4 @@
-import type { WhatsappProvider } from '@parley/contracts';
+import type { ChannelKind, ChannelProvider } from '@parley/contracts';
 import { Column, CreateDateColumn, Entity, PrimaryColumn } from 'typeorm';
 
 @Entity({ name: 'channels' })
@@ -9,10 +9,13 @@ export class ChannelEntity {
   @Column({ name: 'tenant_id', type: 'text' })
   tenantId!: string;
 
-  @Column({ type: 'text' })
-  provider!: WhatsappProvider;
+  @Column({ type: 'text', default: 'whatsapp' })
+  kind!: ChannelKind;
 
-  /** The business number, E.164 with a leading `+`. */
+  @Column({ type: 'text' })
+  provider!: ChannelProvider;
+
+  /** The business number, E.164 with a leading `+`; for an email channel, its address (lower case). */
   @Column({ name: 'phone_number', type: 'text' })
   phoneNumber!: string;
 
@@ -23,7 +26,10 @@ export class ChannelEntity {
   @Column({ name: 'waba_id', type: 'text', nullable: true })
   wabaId!: string | null;
 
-  /** The access token, AES-256-GCM encrypted (CredentialCipher). Never returned or logged. */
+  /**
+   * The credential, AES-256-GCM encrypted (CredentialCipher). Never returned or logged. WhatsApp: the access token;
+   * SMS: `{"account_sid","auth_token"}` JSON; email: the SMTP URL (with its credentials).
+   */
   @Column({ name: 'credentials_encrypted', type: 'text' })
   credentialsEncrypted!: string;
 

@@ -5,8 +5,10 @@ import type { ChannelEntity } from './channel.entity';
 export function toChannelRecord(entity: ChannelEntity): ChannelRecord {
   return {
     id: entity.id,
+    channel: entity.kind,
     provider: entity.provider,
     phone_number: entity.phoneNumber,
+    ...(entity.kind === 'email' ? { address: entity.phoneNumber } : {}),
     phone_number_id: entity.phoneNumberId,
     waba_id: entity.wabaId,
     status: entity.status,

@@ -32,6 +32,21 @@ export class ChannelsRpcController {
     return this.channels.connectRequested(req.tenant_id, req.body);
   }
 
+  @MessagePattern('channels.connect-sms')
+  connectSms(@Payload() req: RpcRequest<'channels.connect-sms'>): Promise<RpcResponse<'channels.connect-sms'>> {
+    return this.channels.connectSms(req.tenant_id, req.body);
+  }
+
+  @MessagePattern('channels.connect-email')
+  connectEmail(@Payload() req: RpcRequest<'channels.connect-email'>): Promise<RpcResponse<'channels.connect-email'>> {
+    return this.channels.connectEmail(req.tenant_id, req.body);
+  }
+
+  @MessagePattern('channels.verify-twilio-signature')
+  verifyTwilioSignature(@Payload() req: RpcRequest<'channels.verify-twilio-signature'>): Promise<RpcResponse<'channels.verify-twilio-signature'>> {
+    return this.channels.verifyTwilioSignature(req);
+  }
+
   @MessagePattern('channels.embedded-signup')
   embeddedSignup(@Payload() req: RpcRequest<'channels.embedded-signup'>): Promise<RpcResponse<'channels.embedded-signup'>> {
     return this.signup.connect(req.tenant_id, { code: req.code, waba_id: req.waba_id, phone_number_id: req.phone_number_id });

@@ -8,8 +8,12 @@ import {
   notFoundProblem,
   problem,
   type ChannelChangedData,
+  type ChannelKind,
+  type ChannelProvider,
   type ChannelRecord,
   type ConnectChannelRequest,
+  type ConnectEmailChannelRequest,
+  type ConnectSmsChannelRequest,
   type ConnectedChannelRecord,
   type Page,
   type UpdateChannelRequest,
@@ -19,11 +23,12 @@ import { EventPublisher } from '@parley/kafka';
 import { ListCursors, ProblemException } from '@parley/service-kit';
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { DataSource, QueryFailedError, type EntityManager } from 'typeorm';
-import { normalisePhone } from '../common/phone';
+import { normaliseAddress, normalisePhone } from '../common/phone';
 import { invalid, pageLimit } from '../common/paging';
 import { MessagingServiceConfig } from '../config/messaging-service.config';
 import { CredentialCipher } from '../crypto/credential-cipher';
 import type { ProviderSender } from '../providers/whatsapp-provider';
+import { isValidTwilioSignature } from '../providers/twilio-signature';
 import { ChannelEntity } from './channel.entity';
 import { toChannelRecord } from './channels.mapper';
 import { SandboxNumbersClient } from './sandbox-numbers.client';
@@ -32,7 +37,8 @@ import { SandboxNumbersClient } from './sandbox-numbers.client';
 export const SANDBOX_ACCESS_TOKEN = 'sandbox';
 
 export interface ConnectChannelInput {
-  provider: WhatsappProvider;
+  kind?: ChannelKind;
+  provider: ChannelProvider;
   phone_number: string;
   phone_number_id: string | null;
   waba_id?: string | null;
@@ -57,10 +63,21 @@ const sha256 = (value: string) => createHash('sha256').update(value).digest('hex
 /** The broker must take a `channel.changed` within this time, or it is logged and left to the readers' TTLs. */
 const CHANGE_PUBLISH_TIMEOUT_MS = 2000;
 
-/** How an outbound message names its channel; without either, the tenant's default sends. */
+/** How an outbound message names its channel; without either, the tenant's default of that kind sends. */
 export interface SenderChoice {
   channelId?: string | null;
   from?: string | null;
+  /** The message's channel kind (default `whatsapp`): `from` and the default are looked up among those channels. */
+  kind?: ChannelKind;
+}
+
+/** A channel of kind `whatsapp`: its provider is a WhatsApp provider. */
+export type WhatsappChannelEntity = ChannelEntity & { kind: 'whatsapp'; provider: WhatsappProvider };
+
+/** The stored credential of an SMS channel (encrypted as one JSON string). */
+export interface TwilioCredentials {
+  account_sid: string;
+  auth_token: string;
 }
 
 /**
@@ -90,7 +107,7 @@ export class ChannelsService {
     if (!this.config.SANDBOX_ENABLED) throw sandboxDisabled();
     const channel = await this.db.transaction(async (tx) => {
       await this.lockTenant(tx, tenantId);
-      const existing = await tx.getRepository(ChannelEntity).findOne({ where: { tenantId, provider: 'sandbox' }, order: { id: 'ASC' } });
+      const existing = await tx.getRepository(ChannelEntity).findOne({ where: { tenantId, kind: 'whatsapp', provider: 'sandbox' }, order: { id: 'ASC' } });
       if (existing) return existing;
       const number = await this.sandbox.provision();
       return this.insert(tx, tenantId, {
@@ -164,6 +181,48 @@ export class ChannelsService {
     }
   }
 
+  /**
+   * `POST /api/v1/channels/sms` (CONTRACT.md §17): a Twilio number with its account SID and auth token (stored
+   * encrypted together), or a sandbox number, which uses the sandbox's Twilio credentials.
+   */
+  connectSms(tenantId: string, body: ConnectSmsChannelRequest): Promise<ChannelRecord> {
+    if (body.provider === 'sandbox' && !this.config.SANDBOX_ENABLED) throw sandboxDisabled();
+    if (body.provider !== 'sandbox' && body.provider !== 'twilio') throw invalid([{ field: 'provider', message: 'provider must be one of: twilio, sandbox' }]);
+    if (body.provider === 'twilio') requireFields(body as unknown as Record<string, unknown>, ['phone_number', 'account_sid', 'auth_token'], 'twilio');
+    const credentials: TwilioCredentials =
+      body.provider === 'sandbox'
+        ? { account_sid: this.config.SANDBOX_TWILIO_ACCOUNT_SID, auth_token: this.config.SANDBOX_TWILIO_AUTH_TOKEN }
+        : { account_sid: body.account_sid!, auth_token: body.auth_token! };
+    return this.connect(tenantId, { kind: 'sms', provider: body.provider, phone_number: body.phone_number, phone_number_id: null, access_token: JSON.stringify(credentials), agent: body.agent ?? null });
+  }
+
+  /** `POST /api/v1/channels/email` (CONTRACT.md §17): an address sent from through `smtp_url` (encrypted), or the sandbox's SMTP sink. */
+  connectEmail(tenantId: string, body: ConnectEmailChannelRequest): Promise<ChannelRecord> {
+    if (body.provider === 'sandbox' && !this.config.SANDBOX_ENABLED) throw sandboxDisabled();
+    if (body.provider !== 'sandbox' && body.provider !== 'smtp') throw invalid([{ field: 'provider', message: 'provider must be one of: smtp, sandbox' }]);
+    if (body.provider === 'smtp') requireFields(body as unknown as Record<string, unknown>, ['address', 'smtp_url'], 'smtp');
+    const smtpUrl = body.provider === 'sandbox' ? this.config.SANDBOX_SMTP_URL : body.smtp_url!;
+    return this.connect(tenantId, { kind: 'email', provider: body.provider, phone_number: body.address, phone_number_id: null, access_token: smtpUrl, agent: body.agent ?? null });
+  }
+
+  /**
+   * Whether a Twilio webhook is signed with the auth token of the SMS channel that has `phoneNumber` (CONTRACT.md §17).
+   * Answers the channel when it is; the token is decrypted here only and never leaves.
+   */
+  async verifyTwilioSignature(check: { urls: string[]; params: Record<string, string>; signature: string; phone_number: string }): Promise<{ valid: boolean; channel_id: string | null }> {
+    if (typeof check?.phone_number !== 'string' || typeof check.signature !== 'string' || !Array.isArray(check.urls)) return { valid: false, channel_id: null };
+    const channel = await this.findByAddress('sms', check.phone_number);
+    if (!channel) return { valid: false, channel_id: null };
+    const { auth_token } = JSON.parse(this.cipher.decrypt(channel.credentialsEncrypted)) as TwilioCredentials;
+    const valid = check.urls.some((url) => typeof url === 'string' && isValidTwilioSignature(auth_token, url, check.params ?? {}, check.signature));
+    return valid ? { valid, channel_id: channel.id } : { valid, channel_id: null };
+  }
+
+  /** The connected SMS or email channel with this number or address (inbound attribution; one tenant per address). */
+  findByAddress(kind: 'sms' | 'email', address: string): Promise<ChannelEntity | null> {
+    return this.db.getRepository(ChannelEntity).findOne({ where: { kind, phoneNumber: normaliseAddress(address), status: 'connected' } });
+  }
+
   /** Stores a connected number with its credential encrypted. The tenant's first channel becomes its default. */
   async connect(tenantId: string, input: ConnectChannelInput): Promise<ChannelRecord> {
     try {
@@ -176,9 +235,12 @@ export class ChannelsService {
     } catch (err) {
       if (err instanceof QueryFailedError && (err.driverError as { code?: string })?.code === '23505') {
         // A sandbox caller names the number only by phone_number; the others by its Graph id.
-        const [field, value] = input.provider === 'sandbox' ? ['phone_number', input.phone_number] : ['phone_number_id', input.phone_number_id];
+        const kind = input.kind ?? 'whatsapp';
+        const [field, value] =
+          kind === 'email' ? ['address', input.phone_number] : kind === 'sms' || input.provider === 'sandbox' ? ['phone_number', input.phone_number] : ['phone_number_id', input.phone_number_id];
+        const what = kind === 'email' ? 'email address' : kind === 'sms' ? 'SMS number' : 'WhatsApp number';
         throw new ProblemException(
-          problem(409, ProblemTypes.conflict, 'Conflict', `The WhatsApp number with ${field} ${value} is already connected.`, [
+          problem(409, ProblemTypes.conflict, 'Conflict', `The ${what} with ${field} ${value} is already connected.`, [
             { field, message: 'this number is already connected' },
           ]),
         );
@@ -202,7 +264,7 @@ export class ChannelsService {
       if (body.agent !== undefined) row.agent = body.agent;
       if (body.send_limit_per_second !== undefined) row.sendLimitPerSecond = body.send_limit_per_second;
       if (body.is_default === true && !row.isDefault) {
-        await repo.update({ tenantId, isDefault: true }, { isDefault: false });
+        await repo.update({ tenantId, kind: row.kind, isDefault: true }, { isDefault: false });
         row.isDefault = true;
       }
       return repo.save(row);
@@ -223,7 +285,7 @@ export class ChannelsService {
       if (!row) throw new ProblemException(notFoundProblem(`The channel ${channelId}`));
       await repo.delete({ tenantId, id: channelId });
       if (row.isDefault) {
-        const next = await repo.findOne({ where: { tenantId }, order: { createdAt: 'ASC', id: 'ASC' } });
+        const next = await repo.findOne({ where: { tenantId, kind: row.kind }, order: { createdAt: 'ASC', id: 'ASC' } });
         if (next) await repo.update({ tenantId, id: next.id }, { isDefault: true });
       }
       return row;
@@ -258,7 +320,7 @@ export class ChannelsService {
   /** The tenant's channel with this number (the `from` of a send), else 404. */
   async resolveSender(tenantId: string, phoneNumber: string): Promise<ChannelRecord> {
     if (typeof phoneNumber !== 'string' || !phoneNumber.trim()) throw invalid([{ field: 'phone_number', message: 'phone_number must be an E.164 number' }]);
-    const channel = await this.db.getRepository(ChannelEntity).findOne({ where: { tenantId, phoneNumber: normalisePhone(phoneNumber), status: 'connected' } });
+    const channel = await this.db.getRepository(ChannelEntity).findOne({ where: { tenantId, phoneNumber: normaliseAddress(phoneNumber), status: 'connected' } });
     if (!channel) throw new ProblemException(notFoundProblem(`The WhatsApp number ${phoneNumber}`));
     return toChannelRecord(channel);
   }
@@ -266,26 +328,30 @@ export class ChannelsService {
   /** The channel an outbound message goes out on: the named channel, else the number `from`, else the default. */
   async findForSend(tenantId: string, choice: SenderChoice): Promise<SendingChannel | null> {
     const repo = this.db.getRepository(ChannelEntity);
+    const kind = choice.kind ?? 'whatsapp';
     const where = choice.channelId
       ? { tenantId, id: choice.channelId }
       : choice.from
-        ? { tenantId, phoneNumber: normalisePhone(choice.from) }
-        : { tenantId, isDefault: true };
+        ? { tenantId, kind, phoneNumber: normaliseAddress(choice.from) }
+        : { tenantId, kind, isDefault: true };
     const channel = await repo.findOne({ where: { ...where, status: 'connected' } });
     if (!channel) return null;
     return {
       id: channel.id,
       phoneNumber: channel.phoneNumber,
       sendLimitPerSecond: channel.sendLimitPerSecond,
-      sender: { provider: channel.provider, phoneNumberId: channel.phoneNumberId, accessToken: this.cipher.decrypt(channel.credentialsEncrypted) },
+      sender: { kind: channel.kind, provider: channel.provider, phoneNumberId: channel.phoneNumberId, address: channel.phoneNumber, accessToken: this.cipher.decrypt(channel.credentialsEncrypted) },
     };
   }
 
-  /** A connected channel of the tenant with its decrypted token (`channelId`, else the number `from`, else the default). */
-  async findWithToken(tenantId: string, choice: SenderChoice): Promise<{ channel: ChannelEntity; accessToken: string } | null> {
+  /**
+   * A connected WhatsApp channel of the tenant with its decrypted token (`channelId`, else the number `from`, else the
+   * default): what template routes work with.
+   */
+  async findWithToken(tenantId: string, choice: SenderChoice): Promise<{ channel: WhatsappChannelEntity; accessToken: string } | null> {
     const where = choice.channelId ? { tenantId, id: choice.channelId } : choice.from ? { tenantId, phoneNumber: normalisePhone(choice.from) } : { tenantId, isDefault: true };
-    const channel = await this.db.getRepository(ChannelEntity).findOne({ where: { ...where, status: 'connected' } });
-    return channel ? { channel, accessToken: this.cipher.decrypt(channel.credentialsEncrypted) } : null;
+    const channel = await this.db.getRepository(ChannelEntity).findOne({ where: { ...where, kind: 'whatsapp', status: 'connected' } });
+    return channel ? { channel: channel as WhatsappChannelEntity, accessToken: this.cipher.decrypt(channel.credentialsEncrypted) } : null;
   }
 
   /** Attribution of a provider notification: the channel (and so the tenant) that owns the number. */
@@ -295,14 +361,16 @@ export class ChannelsService {
 
   private async insert(tx: EntityManager, tenantId: string, input: ConnectChannelInput): Promise<ChannelEntity> {
     const repo = tx.getRepository(ChannelEntity);
-    const hasDefault = await repo.exist({ where: { tenantId, isDefault: true } });
+    const kind = input.kind ?? 'whatsapp';
+    const hasDefault = await repo.exist({ where: { tenantId, kind, isDefault: true } });
     const makeDefault = !hasDefault || input.is_default === true;
-    if (makeDefault && hasDefault) await repo.update({ tenantId, isDefault: true }, { isDefault: false });
+    if (makeDefault && hasDefault) await repo.update({ tenantId, kind, isDefault: true }, { isDefault: false });
     const channel = repo.create({
       id: newId('chn'),
       tenantId,
+      kind,
       provider: input.provider,
-      phoneNumber: normalisePhone(input.phone_number),
+      phoneNumber: normaliseAddress(input.phone_number),
       phoneNumberId: input.phone_number_id,
       wabaId: input.waba_id ?? null,
       credentialsEncrypted: this.cipher.encrypt(input.access_token),
@@ -329,7 +397,8 @@ function sandboxDisabled(): ProblemException {
 }
 
 /** The gateway validates bodies; this repeats the provider-specific requirements for any other caller. */
-function requireFields(body: ConnectChannelRequest, fields: (keyof ConnectChannelRequest)[]): void {
-  const missing = fields.filter((f) => typeof body[f] !== 'string' || !(body[f] as string).trim());
-  if (missing.length) throw invalid(missing.map((field) => ({ field, message: `${field} is required for ${body.provider} channels` })));
+function requireFields(body: ConnectChannelRequest | Record<string, unknown>, fields: string[], provider: string = (body as ConnectChannelRequest).provider): void {
+  const values = body as Record<string, unknown>;
+  const missing = fields.filter((f) => typeof values[f] !== 'string' || !(values[f] as string).trim());
+  if (missing.length) throw invalid(missing.map((field) => ({ field, message: `${field} is required for ${provider} channels` })));
 }

@@ -8,3 +8,9 @@ export function normalisePhone(value: string): string {
   const trimmed = value.trim();
   return PHONE_LIKE.test(trimmed) ? `+${trimmed.replace(/\D/g, '')}` : trimmed;
 }
+
+/** A channel address as stored and compared: an email address in lower case, anything else as normalisePhone does. */
+export function normaliseAddress(value: string): string {
+  const trimmed = value.trim();
+  return trimmed.includes('@') ? trimmed.toLowerCase() : normalisePhone(trimmed);
+}

@@ -88,4 +88,37 @@ export class MessagingServiceConfig extends BaseConfig implements MediaStoreSett
   @IsInt()
   @Min(1)
   MEDIA_RETENTION_DAYS = 30;
+
+  /** SMS (CONTRACT.md §17): Twilio's REST API host of `twilio` channels (sandbox SMS channels use SANDBOX_URL). */
+  @Matches(HTTP_URL, { message: 'TWILIO_API_BASE_URL must be an http(s) URL without a trailing slash' })
+  TWILIO_API_BASE_URL = 'https://api.twilio.com';
+
+  /** The public URL of the gateway: Twilio status callbacks go to {PUBLIC_BASE_URL}/webhooks/twilio/sms/status. */
+  @Matches(HTTP_URL, { message: 'PUBLIC_BASE_URL must be an http(s) URL without a trailing slash' })
+  PUBLIC_BASE_URL = 'http://127.0.0.1:3000';
+
+  /** The Twilio account the sandbox plays: sandbox SMS channels send and are signed with it. */
+  @Matches(/^AC[0-9a-f]{32}$/, { message: 'SANDBOX_TWILIO_ACCOUNT_SID must be AC followed by 32 hex digits' })
+  SANDBOX_TWILIO_ACCOUNT_SID = 'AC5a4db0c0ffee00000000000000000000';
+
+  @Secret()
+  @IsNotEmpty()
+  SANDBOX_TWILIO_AUTH_TOKEN = 'dev-sandbox-twilio-auth-token';
+
+  /** Email (CONTRACT.md §17): the sandbox's SMTP sink, where sandbox email channels send. */
+  @Matches(/^smtps?:\/\/\S+$/, { message: 'SANDBOX_SMTP_URL must be an smtp:// URL' })
+  SANDBOX_SMTP_URL = 'smtp://127.0.0.1:2526';
+
+  /** The inbound SMTP listener: mail for a connected email channel's address reaches its agent. 0: any free port. */
+  @IsInt()
+  @Min(0)
+  SMTP_PORT = 2525;
+
+  @IsNotEmpty()
+  SMTP_HOST = '127.0.0.1';
+
+  /** Largest inbound email taken (bytes); a bigger one is refused at SMTP with 552. */
+  @IsInt()
+  @Min(1024)
+  SMTP_MAX_MESSAGE_BYTES = 25 * 1024 * 1024;
 }

@@ -97,15 +97,17 @@ export class InboundMessagesService {
       body: inbound.text,
       status_history: [{ status: 'received', at: receivedAt }],
       provider_message_id: inbound.providerMessageId,
+      channel: channel.kind,
+      subject: inbound.subject ?? null,
     }));
     const windows = batch.flatMap(({ channel, inbound, receivedAt }) =>
       [...new Set([inbound.from, inbound.fromUserId].filter((c): c is string => !!c))].map((customer) => ({ channel_id: channel.id, customer, at: inbound.sentAt ?? receivedAt })),
     );
     const rows = (await this.db.query(
       `WITH stored AS (
-         INSERT INTO messages (id, tenant_id, direction, channel_id, "from", "to", type, body, status, status_history, provider_message_id)
-         SELECT x.id, x.tenant_id, 'inbound', x.channel_id, x."from", x."to", x.type, x.body, 'received', x.status_history, x.provider_message_id
-         FROM jsonb_to_recordset($1::jsonb) AS x(id text, tenant_id text, channel_id text, "from" text, "to" text, type text, body text, status_history jsonb, provider_message_id text)
+         INSERT INTO messages (id, tenant_id, direction, channel_id, "from", "to", type, body, status, status_history, provider_message_id, channel, subject)
+         SELECT x.id, x.tenant_id, 'inbound', x.channel_id, x."from", x."to", x.type, x.body, 'received', x.status_history, x.provider_message_id, x.channel, x.subject
+         FROM jsonb_to_recordset($1::jsonb) AS x(id text, tenant_id text, channel_id text, "from" text, "to" text, type text, body text, status_history jsonb, provider_message_id text, channel text, subject text)
          ON CONFLICT DO NOTHING RETURNING id, channel_id, provider_message_id, direction, "from", "to", body, status_history, published),
        windows AS (
          INSERT INTO customer_windows (channel_id, customer, last_inbound_at)
@@ -139,8 +141,8 @@ export class InboundMessagesService {
     const customers = [...new Set([inbound.from, inbound.fromUserId].filter((c): c is string => !!c))];
     const rows = (await this.db.query(
       `WITH stored AS (
-         INSERT INTO messages (id, tenant_id, direction, channel_id, "from", "to", type, body, status, status_history, provider_message_id)
-         VALUES ($1, $2, 'inbound', $3, $4, $5, $6, $7, 'received', $8, $9)
+         INSERT INTO messages (id, tenant_id, direction, channel_id, "from", "to", type, body, status, status_history, provider_message_id, channel, subject)
+         VALUES ($1, $2, 'inbound', $3, $4, $5, $6, $7, 'received', $8, $9, $12, $13)
          ON CONFLICT DO NOTHING RETURNING id, channel_id, provider_message_id, direction, "from", "to", body, status_history, published),
        windows AS (
          INSERT INTO customer_windows (channel_id, customer, last_inbound_at) SELECT $3::text, customer, $10::timestamptz FROM unnest($11::text[]) AS customer
@@ -161,6 +163,8 @@ export class InboundMessagesService {
         inbound.providerMessageId,
         inbound.sentAt ?? receivedAt,
         customers,
+        channel.kind,
+        inbound.subject ?? null,
       ],
     )) as StoredInbound[];
     if (rows[0]) return rows[0];
@@ -183,7 +187,7 @@ export class InboundMessagesService {
 function inboundEvent(channel: ChannelEntity, inbound: NormalisedInbound, receivedAt: string, message: StoredInbound): { envelope: EventEnvelope; key: string } {
   const data: MessageInboundData = {
     message_id: message.id,
-    channel: 'whatsapp',
+    channel: channel.kind,
     channel_id: channel.id,
     from: message.from ?? inbound.from,
     from_user_id: inbound.fromUserId,

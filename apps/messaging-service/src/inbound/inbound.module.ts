@@ -10,5 +10,6 @@ import { WhatsappWebhookService } from './whatsapp-webhook.service';
   imports: [ChannelsModule, MessagesModule, TemplatesModule],
   controllers: [WhatsappWebhookConsumer],
   providers: [WhatsappWebhookService, InboundMessagesService],
+  exports: [InboundMessagesService],
 })
 export class InboundModule {}

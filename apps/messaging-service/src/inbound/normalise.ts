@@ -14,6 +14,8 @@ export interface NormalisedInbound {
   /** When the customer wrote it (RFC 3339); null when the provider's timestamp is missing or unreadable. */
   sentAt: string | null;
   contactName: string | null;
+  /** Email: the subject line. */
+  subject?: string | null;
 }
 
 const KNOWN_TYPES: ReadonlySet<string> = new Set<InboundMessageType>([

@@ -11,6 +11,7 @@ import type { CloudApiChangeValue, CloudApiNotification, CloudApiStatus } from '
 import { TemplatesService, type TemplateStatusUpdate } from '../templates/templates.service';
 import { InboundMessagesService, type ReceivedInbound } from './inbound-messages.service';
 import { normaliseInbound, unixToIso, type NormalisedInbound } from './normalise';
+import { parseTwilioSmsWebhook } from './twilio-webhook';
 
 const STATUSES: ReadonlySet<string> = new Set<OutboundStatus>(['sent', 'delivered', 'read', 'failed']);
 
@@ -97,8 +98,9 @@ export class WhatsappWebhookService {
 
   /** Collects a notification's valid customer messages and statuses (per change, for its channel). */
   private async gather(data: WhatsappWebhookData, requestId: string | undefined, work: BatchWork): Promise<void> {
+    const receivedAt = typeof data?.received_at === 'string' && !Number.isNaN(Date.parse(data.received_at)) ? data.received_at : new Date().toISOString();
+    if (data?.provider === 'twilio') return this.gatherTwilio(data, receivedAt, requestId, work);
     const notification = parseNotification(data?.raw_body);
-    const receivedAt = typeof data.received_at === 'string' && !Number.isNaN(Date.parse(data.received_at)) ? data.received_at : new Date().toISOString();
     for (const entry of asList(notification.entry)) {
       for (const change of asList((entry as { changes?: unknown } | null)?.changes)) {
         const template = templateStatusUpdate(entry, change);
@@ -116,6 +118,20 @@ export class WhatsappWebhookService {
         }
       }
     }
+  }
+
+  /** A Twilio SMS webhook (signature checked at the gateway against `channel_id`'s auth token): one message or one status. */
+  private async gatherTwilio(data: WhatsappWebhookData, receivedAt: string, requestId: string | undefined, work: BatchWork): Promise<void> {
+    if (typeof data.raw_body !== 'string' || typeof data.channel_id !== 'string') throw new InvalidNotificationError('twilio webhook without raw_body or channel_id');
+    const channel = await this.channels.findById(data.channel_id);
+    if (!channel || channel.kind !== 'sms') {
+      this.logger.warn(`skipping a Twilio webhook for unknown SMS channel ${data.channel_id}`);
+      return;
+    }
+    const event = parseTwilioSmsWebhook(data.raw_body, receivedAt);
+    if (event.kind === 'inbound') work.inbound.push({ channel, inbound: event.message, receivedAt, requestId });
+    else if (event.kind === 'status') work.statuses.push({ channel, status: { id: event.providerMessageId, status: event.status.status }, incoming: event.status, requestId });
+    else this.logger.debug(`ignoring a Twilio webhook on channel ${channel.id}: ${event.reason}`);
   }
 
   /** Stores and announces the batch's customer messages together; one by one only when the batch write is refused. */

@@ -6,6 +6,9 @@ export interface MessageRow {
   seq: string;
   tenant_id: string;
   direction: MessageEntity['direction'];
+  channel: MessageEntity['channel'];
+  subject: string | null;
+  html: string | null;
   channel_id: string | null;
   from: string | null;
   to: string;
@@ -30,6 +33,9 @@ export function messageFromRow(row: MessageRow): MessageEntity {
     seq: row.seq,
     tenantId: row.tenant_id,
     direction: row.direction,
+    channel: row.channel ?? 'whatsapp',
+    subject: row.subject ?? null,
+    html: row.html ?? null,
     channelId: row.channel_id,
     from: row.from,
     to: row.to,

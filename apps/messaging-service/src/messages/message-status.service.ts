@@ -180,7 +180,7 @@ function unannounced(message: MessageEntity): StatusEntry[] {
 function statusRecord(message: MessageEntity, entry: StatusEntry, requestId: string | undefined) {
   const data: MessageStatusData = {
     event: 'message.status',
-    channel: 'whatsapp',
+    channel: message.channel,
     tenant_id: message.tenantId,
     message_id: message.id,
     status: entry.status as OutboundStatus,

@@ -1,4 +1,4 @@
-import type { InboundMessageType, MessageError, MessageStatus } from '@parley/contracts';
+import type { ChannelKind, InboundMessageType, MessageError, MessageStatus } from '@parley/contracts';
 import { Column, CreateDateColumn, Entity, PrimaryColumn, UpdateDateColumn } from 'typeorm';
 
 export type MessageDirection = 'outbound' | 'inbound';
@@ -29,6 +29,17 @@ export class MessageEntity {
 
   @Column({ type: 'text' })
   direction!: MessageDirection;
+
+  /** Which kind of channel it went or came on (CONTRACT.md §17). */
+  @Column({ type: 'text', default: 'whatsapp' })
+  channel!: ChannelKind;
+
+  /** Email: the subject line and the HTML alternative of `body`. */
+  @Column({ type: 'text', nullable: true })
+  subject!: string | null;
+
+  @Column({ type: 'text', nullable: true })
+  html!: string | null;
 
   @Column({ name: 'channel_id', type: 'text', nullable: true })
   channelId!: string | null;

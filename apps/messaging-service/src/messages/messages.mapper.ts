@@ -6,7 +6,7 @@ export function toMessageRecord(entity: MessageEntity): MessageRecord {
   return {
     message_id: entity.id,
     direction: entity.direction,
-    channel: 'whatsapp',
+    channel: entity.channel,
     from: entity.from ?? '',
     to: entity.to,
     type: entity.type,

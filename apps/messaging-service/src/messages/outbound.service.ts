@@ -2,7 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { MessageOutboundData } from '@parley/contracts';
 import { DataSource } from 'typeorm';
-import { normalisePhone } from '../common/phone';
+import { normaliseAddress } from '../common/phone';
 import { GroupCommit } from '@parley/service-kit';
 import { SendQueue } from '../sending/send-queue';
 import { MessageEntity, type StoredTemplate } from './message.entity';
@@ -20,6 +20,9 @@ interface NewOutbound {
   template: StoredTemplate | null;
   status: 'sent';
   status_history: { status: 'sent'; at: string }[];
+  channel: string;
+  subject: string | null;
+  html: string | null;
   channel_id: string | null;
   request_id: string | null;
 }
@@ -33,8 +36,17 @@ interface NewOutbound {
  */
 const SENDING_NUMBER = `
   SELECT c.phone_number FROM channels c
-  WHERE c.tenant_id = x.tenant_id AND c.status = 'connected' AND CASE WHEN x.channel_id IS NULL THEN c.is_default ELSE c.id = x.channel_id END
+  WHERE c.tenant_id = x.tenant_id AND c.status = 'connected' AND CASE WHEN x.channel_id IS NULL THEN c.is_default AND c.kind = x.channel ELSE c.id = x.channel_id END
   LIMIT 1`;
+
+/**
+ * An email reply on a conversation's channel (an agent's, or a person's from the inbox) carries no subject of its own:
+ * it answers the customer's latest mail there, so it is "Re: <that subject>" and threads in the customer's mail client.
+ */
+const REPLY_SUBJECT = `
+  SELECT 'Re: ' || regexp_replace(m.subject, '^(re:\\s*)+', '', 'i') AS subject FROM messages m
+  WHERE m.tenant_id = x.tenant_id AND m.channel_id = x.channel_id AND m.direction = 'inbound' AND m."from" = x."to" AND m.subject IS NOT NULL
+  ORDER BY m.seq DESC LIMIT 1`;
 
 /** One `message.outbound` to take. */
 export interface OutboundSend {
@@ -105,13 +117,16 @@ export class OutboundService {
     return this.newMessages.add({
       id: data.message_id,
       tenant_id: tenantId,
-      from: data.from ? normalisePhone(data.from) : null,
-      to: normalisePhone(data.to),
+      from: data.from ? normaliseAddress(data.from) : null,
+      to: normaliseAddress(data.to),
       type: data.content.type,
       body: outboundBody(data.content),
       template: data.content.type === 'template' ? (data.content.template as StoredTemplate) : null,
       status: 'sent',
       status_history: [{ status: 'sent', at: data.accepted_at }],
+      channel: data.channel ?? 'whatsapp',
+      subject: data.subject ?? null,
+      html: data.html ?? null,
       channel_id: data.channel_id ?? null,
       request_id: requestId ?? null,
     });
@@ -122,11 +137,15 @@ export class OutboundService {
     const rows = (await this.db.query(
       `WITH x AS (
          SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(i int, id text, tenant_id text, "from" text, "to" text, type text, body text, template jsonb,
-           status text, status_history jsonb, channel_id text, request_id text)),
+           status text, status_history jsonb, channel text, subject text, html text, channel_id text, request_id text)),
        message AS (
-         INSERT INTO messages (id, tenant_id, direction, "from", "to", type, body, template, status, status_history)
-         SELECT x.id, x.tenant_id, 'outbound', COALESCE(x."from", sender.phone_number), x."to", x.type, x.body, x.template, x.status, x.status_history
-         FROM x LEFT JOIN LATERAL (${SENDING_NUMBER}) sender ON true ORDER BY x.i
+         INSERT INTO messages (id, tenant_id, direction, "from", "to", type, body, template, status, status_history, channel, subject, html)
+         SELECT x.id, x.tenant_id, 'outbound', COALESCE(x."from", sender.phone_number), x."to", x.type, x.body, x.template, x.status, x.status_history,
+           COALESCE(named.kind, x.channel), COALESCE(x.subject, thread.subject), x.html
+         FROM x LEFT JOIN LATERAL (${SENDING_NUMBER}) sender ON true
+         LEFT JOIN channels named ON named.id = x.channel_id AND named.tenant_id = x.tenant_id
+         LEFT JOIN LATERAL (${REPLY_SUBJECT}) thread ON named.kind = 'email'
+         ORDER BY x.i
          ON CONFLICT (id) DO NOTHING RETURNING id)
        INSERT INTO send_queue (message_id, tenant_id, recipient, channel_id, request_id, due_at)
        SELECT x.id, x.tenant_id, x."to", x.channel_id, x.request_id, now() FROM x JOIN message ON message.id = x.id ORDER BY x.i

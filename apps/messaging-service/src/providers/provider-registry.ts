@@ -1,26 +1,47 @@
-import { Injectable } from '@nestjs/common';
-import type { WhatsappProvider } from '@parley/contracts';
+import { Injectable, type OnModuleDestroy } from '@nestjs/common';
+import type { ChannelKind, ChannelProvider } from '@parley/contracts';
 import { MessagingServiceConfig } from '../config/messaging-service.config';
 import { CloudApiAdapter } from './cloud-api.adapter';
+import { SmtpEmailAdapter } from './smtp-email.adapter';
 import { ThreeSixtyDialogAdapter } from './three-sixty-dialog.adapter';
+import { TwilioSmsAdapter } from './twilio-sms.adapter';
 import { ProviderError, type WhatsappProviderAdapter } from './whatsapp-provider';
 
-/** Picks the adapter of a channel's provider: a new provider is one new adapter here. */
+/** Where Twilio posts the status callbacks of the SMS we send (the gateway's provider intake, CONTRACT.md §17). */
+export const TWILIO_STATUS_CALLBACK_PATH = '/webhooks/twilio/sms/status';
+
+/** Picks the adapter of a channel's kind and provider: a new provider is one new adapter here. */
 @Injectable()
-export class ProviderRegistry {
-  private readonly adapters: Partial<Record<WhatsappProvider, WhatsappProviderAdapter>>;
+export class ProviderRegistry implements OnModuleDestroy {
+  private readonly adapters: { [K in ChannelKind]: Partial<Record<ChannelProvider, WhatsappProviderAdapter>> };
+  private readonly email: SmtpEmailAdapter;
 
   constructor(config: MessagingServiceConfig) {
+    const timeout = config.WHATSAPP_PROVIDER_TIMEOUT_MS;
+    const statusCallback = `${config.PUBLIC_BASE_URL}${TWILIO_STATUS_CALLBACK_PATH}`;
+    this.email = new SmtpEmailAdapter(timeout);
     this.adapters = {
-      meta: new CloudApiAdapter(config.GRAPH_API_BASE_URL, config.GRAPH_API_VERSION, config.WHATSAPP_PROVIDER_TIMEOUT_MS),
-      '360dialog': new ThreeSixtyDialogAdapter(config.D360_BASE_URL, config.WHATSAPP_PROVIDER_TIMEOUT_MS),
-      sandbox: new CloudApiAdapter(config.SANDBOX_URL, config.GRAPH_API_VERSION, config.WHATSAPP_PROVIDER_TIMEOUT_MS),
+      whatsapp: {
+        meta: new CloudApiAdapter(config.GRAPH_API_BASE_URL, config.GRAPH_API_VERSION, timeout),
+        '360dialog': new ThreeSixtyDialogAdapter(config.D360_BASE_URL, timeout),
+        sandbox: new CloudApiAdapter(config.SANDBOX_URL, config.GRAPH_API_VERSION, timeout),
+      },
+      sms: {
+        twilio: new TwilioSmsAdapter(config.TWILIO_API_BASE_URL, statusCallback, timeout),
+        sandbox: new TwilioSmsAdapter(config.SANDBOX_URL, statusCallback, timeout),
+      },
+      // The sandbox's SMTP sink is a real SMTP server: its URL is the channel's credential like any relay's.
+      email: { smtp: this.email, sandbox: this.email },
     };
   }
 
-  adapterFor(provider: WhatsappProvider): WhatsappProviderAdapter {
-    const adapter = this.adapters[provider];
-    if (!adapter) throw new ProviderError('provider_unsupported', `Sending through ${provider} is not supported yet`, false);
+  adapterFor(kind: ChannelKind, provider: ChannelProvider): WhatsappProviderAdapter {
+    const adapter = this.adapters[kind]?.[provider];
+    if (!adapter) throw new ProviderError('provider_unsupported', `Sending ${kind} through ${provider} is not supported`, false);
     return adapter;
+  }
+
+  onModuleDestroy(): void {
+    this.email.close();
   }
 }

@@ -1,11 +1,14 @@
-import type { OutboundContent, WhatsappProvider } from '@parley/contracts';
+import type { ChannelKind, ChannelProvider, OutboundContent } from '@parley/contracts';
 
 /** The number a message is sent from, with its decrypted credential (never logged). */
 export interface ProviderSender {
-  provider: WhatsappProvider;
+  kind: ChannelKind;
+  provider: ChannelProvider;
+  /** The channel's own number (E.164) or email address: the `From` of an SMS or an email. */
+  address: string;
   /** The Graph id of the number (the Cloud API route names it; 360dialog's API key implies the number). */
   phoneNumberId: string | null;
-  /** Cloud API: the bearer token; 360dialog: the channel's API key. */
+  /** Cloud API: the bearer token; 360dialog: the channel's API key; SMS: the Twilio credentials (JSON); email: the SMTP URL. */
   accessToken: string;
 }
 

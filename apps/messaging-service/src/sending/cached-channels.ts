@@ -30,7 +30,7 @@ export class CachedChannels {
 
   /** See ChannelsService.findForSend. */
   findForSend(tenantId: string, choice: SenderChoice): Promise<SendingChannel | null> {
-    const key = `${tenantId}\n${choice.channelId ?? ''}\n${choice.channelId ? '' : (choice.from ?? '')}`;
+    const key = `${tenantId}\n${choice.kind ?? 'whatsapp'}\n${choice.channelId ?? ''}\n${choice.channelId ? '' : (choice.from ?? '')}`;
     return this.forSend.get(key, () => this.channels.findForSend(tenantId, choice));
   }
 

@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import type { MessageError, OutboundContent } from '@parley/contracts';
+import type { MessageError, OutboundContent, WhatsappProvider } from '@parley/contracts';
 import { Counter } from 'prom-client';
 import type { SendingChannel } from '../channels/channels.service';
 import { MessagingServiceConfig } from '../config/messaging-service.config';
@@ -84,12 +84,12 @@ export class SendDispatcher {
       return SETTLED;
     }
     if (item.attemptStartedAt && !(await this.earlierAttemptSettled(item, message))) return SETTLED;
-    const channel = await this.channels.findForSend(tenantId, { channelId: item.channelId, from: message.from });
+    const channel = await this.channels.findForSend(tenantId, { channelId: item.channelId, from: message.from, kind: message.channel });
     if (!channel) {
       await this.fail(item, item.channelId || message.from ? SENDER_NOT_CONNECTED : NO_CHANNEL);
       return SETTLED;
     }
-    if (message.type === 'text' && !(await this.windows.allowsFreeForm(channel.sender.provider, channel.id, message.to))) {
+    if (message.type === 'text' && channel.sender.kind === 'whatsapp' && !(await this.windows.allowsFreeForm(channel.sender.provider as WhatsappProvider, channel.id, message.to))) {
       // WhatsApp would refuse it (131047, maybe only asynchronously): fail it clearly without a provider call.
       await this.fail(item, WINDOW_CLOSED);
       return SETTLED;
@@ -150,7 +150,7 @@ export class SendDispatcher {
   /** The channel's own limit, else the provider default; sandbox numbers have none unless set (CONTRACT.md §8). */
   private limitOf(channel: SendingChannel): number | null {
     if (channel.sendLimitPerSecond !== null) return channel.sendLimitPerSecond;
-    return channel.sender.provider === 'sandbox' ? null : this.config.WHATSAPP_SEND_LIMIT_PER_SECOND;
+    return channel.sender.provider === 'sandbox' || channel.sender.kind !== 'whatsapp' ? null : this.config.WHATSAPP_SEND_LIMIT_PER_SECOND;
   }
 
   /**
@@ -165,7 +165,7 @@ export class SendDispatcher {
     }
     const provider = channel.sender.provider;
     try {
-      const result = await this.providers.adapterFor(provider).send(channel.sender, message.to, contentOf(message), messageId);
+      const result = await this.providers.adapterFor(channel.sender.kind, provider).send(channel.sender, message.to, contentOf(message), messageId);
       providerCalls.inc({ provider, outcome: 'accepted' });
       return { settled: this.recordAccepted(item, channel.id, result.providerMessageId) };
     } catch (err) {
@@ -223,5 +223,6 @@ async function persistently<T>(work: () => Promise<T>): Promise<T> {
 /** The provider content of a recorded outbound message. */
 function contentOf(message: SendableMessage): OutboundContent {
   if (message.type === 'template' && message.template) return { type: 'template', template: message.template };
+  if (message.channel === 'email') return { type: 'text', text: message.body, subject: message.subject ?? '', html: message.html };
   return { type: 'text', text: message.body };
 }

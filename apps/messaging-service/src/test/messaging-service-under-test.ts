@@ -22,7 +22,7 @@ export async function startMessagingService(label: string, env: Record<string, s
   const service = await startServiceUnderTest(
     label,
     { database: messagingServiceDatabase, Config: MessagingServiceConfig, module: messagingServiceModule },
-    { GRAPH_API_VERSION: 'v21.0', ENCRYPTION_KEY: randomBytes(32).toString('base64'), ...env },
+    { GRAPH_API_VERSION: 'v21.0', ENCRYPTION_KEY: randomBytes(32).toString('base64'), SMTP_PORT: '0', ...env },
   );
   const [statuses, inbound, deadLetters] = await Promise.all([
     service.kafka.probe<MessageStatusEvent>(Topics.MessageStatus),

@@ -39,7 +39,7 @@ export interface SentReply {
 export function outboundEvent(tenantId: string, last: MessageInboundData, reply: SentReply): StoredEvent {
   const outbound: MessageOutboundData = {
     message_id: reply.messageId,
-    channel: 'whatsapp',
+    channel: last.channel ?? 'whatsapp',
     channel_id: last.channel_id,
     from: last.to,
     to: last.from,
@@ -62,7 +62,7 @@ export function outboundEvent(tenantId: string, last: MessageInboundData, reply:
 export function receivedEvent(tenantId: string, inbound: MessageInboundData, reply: SentReply | null): StoredEvent {
   const received: MessageReceivedData = {
     event: 'message.received',
-    channel: 'whatsapp',
+    channel: inbound.channel ?? 'whatsapp',
     from: inbound.from,
     message: inbound.text,
     tenant_id: tenantId,

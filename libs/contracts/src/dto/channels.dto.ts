@@ -1,5 +1,5 @@
-import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Length, Matches, Max, Min, ValidateIf } from 'class-validator';
-import type { WhatsappProvider } from '../events/messages';
+import { IsBoolean, IsEmail, IsIn, IsInt, IsOptional, IsString, Length, Matches, Max, Min, ValidateIf } from 'class-validator';
+import type { EmailProvider, SmsProvider, WhatsappProvider } from '../events/messages';
 import { AGENT_NAME_PATTERN, AGENT_NAME_RULE } from './agents.dto';
 import { IsE164 } from './validators';
 
@@ -80,4 +80,52 @@ export class EmbeddedSignupBody {
   @IsString()
   @Matches(GRAPH_ID, { message: 'phone_number_id must be the Graph id of the number (digits)' })
   phone_number_id!: string;
+}
+
+export const SMS_PROVIDERS: readonly SmsProvider[] = ['twilio', 'sandbox'];
+export const EMAIL_PROVIDERS: readonly EmailProvider[] = ['smtp', 'sandbox'];
+
+/** Body of `POST /api/v1/channels/sms` (CONTRACT.md §17): a Twilio number with its account SID and auth token. */
+export class ConnectSmsChannelBody {
+  @IsIn(SMS_PROVIDERS, { message: `provider must be one of: ${SMS_PROVIDERS.join(', ')}` })
+  provider!: SmsProvider;
+
+  @IsE164()
+  phone_number!: string;
+
+  @ValidateIf((o: ConnectSmsChannelBody) => o.provider === 'twilio' || o.account_sid !== undefined)
+  @IsString()
+  @Matches(/^AC[0-9a-fA-F]{32}$/, { message: 'account_sid must be a Twilio account SID (AC followed by 32 hex digits)' })
+  account_sid?: string;
+
+  @ValidateIf((o: ConnectSmsChannelBody) => o.provider === 'twilio' || o.auth_token !== undefined)
+  @IsString({ message: 'auth_token is required for twilio channels' })
+  @Length(1, 256)
+  auth_token?: string;
+
+  @IsOptional()
+  @IsString()
+  @Matches(AGENT_NAME_PATTERN, { message: `agent ${AGENT_NAME_RULE}` })
+  agent?: string;
+}
+
+/** Body of `POST /api/v1/channels/email` (CONTRACT.md §17): the address, and for `smtp` the relay to send through. */
+export class ConnectEmailChannelBody {
+  @IsIn(EMAIL_PROVIDERS, { message: `provider must be one of: ${EMAIL_PROVIDERS.join(', ')}` })
+  provider!: EmailProvider;
+
+  @IsEmail({}, { message: 'address must be an email address' })
+  @Length(3, 254)
+  address!: string;
+
+  @ValidateIf((o: ConnectEmailChannelBody) => o.provider === 'smtp' || o.smtp_url !== undefined)
+  @IsString({ message: 'smtp_url is required for smtp channels' })
+  @Matches(/^smtps?:\/\/[^\s]+$/, { message: 'smtp_url must be an smtp:// or smtps:// URL (credentials may be in it)' })
+  @Length(1, 2048)
+  smtp_url?: string;
+
+  @IsOptional()
+  @IsString()
+  @Matches(AGENT_NAME_PATTERN, { message: `agent ${AGENT_NAME_RULE}` })
+  agent?: string;
 }

@@ -1,7 +1,7 @@
 import { Type } from 'class-transformer';
 import { IsArray, IsIn, IsObject, IsOptional, IsString, Length, Matches, ValidateIf, ValidateNested, IsDefined } from 'class-validator';
 import { SUPPORTED_CHANNELS, type ChannelKind } from '../events/messages';
-import { IsE164, IsRecipient } from './validators';
+import { IsChannelRecipient, IsChannelSender } from './validators';
 
 export class TemplateLanguageDto {
   @IsString()
@@ -34,7 +34,8 @@ export class SendMessageBody {
   @IsIn(SUPPORTED_CHANNELS, { message: `channel must be one of: ${SUPPORTED_CHANNELS.join(', ')}` })
   channel!: ChannelKind;
 
-  @IsRecipient()
+  /** WhatsApp: E.164 or a business-scoped user id; SMS: E.164 (checked in parseSendBody); email: an address. */
+  @IsChannelRecipient()
   to!: string;
 
   @ValidateIf((o: SendMessageBody) => o.template === undefined || o.message !== undefined)
@@ -48,11 +49,23 @@ export class SendMessageBody {
   @Type(() => TemplateDto)
   template?: TemplateDto;
 
+  /** Email only (required there): the subject line. */
+  @ValidateIf((o: SendMessageBody) => o.channel === 'email' || o.subject !== undefined)
+  @IsString({ message: 'subject is required on the email channel' })
+  @Length(1, 998)
+  subject?: string;
+
+  /** Email only: an HTML alternative of `message`. */
+  @IsOptional()
+  @IsString()
+  @Length(1, 1_000_000)
+  html?: string;
+
   @IsOptional()
   @IsString()
   tenant_id?: string;
 
   @IsOptional()
-  @IsE164()
+  @IsChannelSender()
   from?: string;
 }

@@ -78,6 +78,52 @@ export const IsRecipient = (options?: ValidationOptions) =>
     options,
   );
 
+/** An email address as a send's `to` takes it (the common `local@domain.tld` shape, no display name). */
+export function isEmailAddress(value: unknown): value is string {
+  return typeof value === 'string' && value.length <= 254 && /^[^\s@<>()",;:]+@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)+$/.test(value);
+}
+
+/** Whom a send on `channel` may go to (CONTRACT.md §4, §17), and the rule a refusal names. */
+export function recipientRule(channel: unknown): { valid: (v: unknown) => boolean; message: string } {
+  if (channel === 'email') return { valid: isEmailAddress, message: 'to must be an email address on the email channel' };
+  if (channel === 'sms') return { valid: isE164, message: 'to must be a valid phone number in E.164 format with a leading + (e.g. +14155550123) on the sms channel' };
+  return {
+    valid: (v) => isE164(v) || isBusinessScopedUserId(v),
+    message: 'to must be a valid phone number in E.164 format with a leading + (e.g. +14155550123) or a WhatsApp business-scoped user id',
+  };
+}
+
+/** `to` of a send: checked by the send's `channel` (see recipientRule). */
+export function IsChannelRecipient(options?: ValidationOptions) {
+  return (object: object, propertyName: string) =>
+    registerDecorator({
+      name: 'isChannelRecipient',
+      target: object.constructor,
+      propertyName,
+      options,
+      validator: {
+        validate: (value: unknown, args) => recipientRule((args?.object as { channel?: unknown })?.channel).valid(value),
+        defaultMessage: (args) => recipientRule((args?.object as { channel?: unknown })?.channel).message,
+      },
+    });
+}
+
+/** `from` of a send: one of the tenant's numbers, or on the email channel one of its addresses. */
+export function IsChannelSender(options?: ValidationOptions) {
+  const rule = (channel: unknown) => (channel === 'email' ? { valid: isEmailAddress, message: 'from must be an email address on the email channel' } : { valid: isE164, message: 'from must be a valid phone number in E.164 format with a leading + (e.g. +14155550123)' });
+  return (object: object, propertyName: string) =>
+    registerDecorator({
+      name: 'isChannelSender',
+      target: object.constructor,
+      propertyName,
+      options,
+      validator: {
+        validate: (value: unknown, args) => rule((args?.object as { channel?: unknown })?.channel).valid(value),
+        defaultMessage: (args) => rule((args?.object as { channel?: unknown })?.channel).message,
+      },
+    });
+}
+
 export const IsE164 = (options?: ValidationOptions) =>
   simpleDecorator('isE164', isE164, '$property must be a valid phone number in E.164 format with a leading + (e.g. +14155550123)', options);
 

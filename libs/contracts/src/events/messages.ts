@@ -1,9 +1,15 @@
 import type { EventEnvelope } from './envelope';
 
-export type ChannelKind = 'whatsapp';
-export const SUPPORTED_CHANNELS: readonly ChannelKind[] = ['whatsapp'];
+export type ChannelKind = 'whatsapp' | 'sms' | 'email';
+export const SUPPORTED_CHANNELS: readonly ChannelKind[] = ['whatsapp', 'sms', 'email'];
 
 export type WhatsappProvider = 'meta' | '360dialog' | 'sandbox';
+/** SMS providers (CONTRACT.md §17): Twilio's Messages API, or the sandbox speaking it. */
+export type SmsProvider = 'twilio' | 'sandbox';
+/** Email providers (CONTRACT.md §17): an SMTP relay, or the sandbox's SMTP sink. */
+export type EmailProvider = 'smtp' | 'sandbox';
+/** Any channel's provider; `sandbox` is one per channel kind. */
+export type ChannelProvider = WhatsappProvider | SmsProvider | EmailProvider;
 
 /** Cloud API template shape (`template` of a send). */
 export interface TemplateContent {
@@ -12,7 +18,8 @@ export interface TemplateContent {
   components?: unknown[];
 }
 
-export type OutboundContent = { type: 'text'; text: string } | { type: 'template'; template: TemplateContent };
+/** A message's content; `subject` and `html` are set for email only. */
+export type OutboundContent = { type: 'text'; text: string; subject?: string; html?: string | null } | { type: 'template'; template: TemplateContent };
 
 /** `message.outbound`: a message to send. `message_id` is the idempotency key of the send. */
 export interface MessageOutboundData {
@@ -25,6 +32,9 @@ export interface MessageOutboundData {
   /** Customer: E.164 number or a business-scoped user id. */
   to: string;
   content: OutboundContent;
+  /** Email only: the subject line (required there) and an optional HTML alternative of the text. */
+  subject?: string;
+  html?: string | null;
   /** `api` also for a person's reply from the inbox (then `author` names them). */
   origin: 'api' | 'agent';
   /** For a person's reply from the inbox (CONTRACT.md §12): the member, or `api` for a program. */
@@ -36,8 +46,9 @@ export interface MessageOutboundData {
 
 /** `whatsapp.webhook`: a provider notification as received (raw body kept byte for byte). */
 export interface WhatsappWebhookData {
-  provider: Exclude<WhatsappProvider, 'sandbox'>;
-  /** For 360dialog: the channel the URL named. */
+  /** `twilio`: an SMS or SMS status form webhook (`raw_body` form-encoded), its signature checked by `channel_id`'s token. */
+  provider: Exclude<WhatsappProvider, 'sandbox'> | 'twilio';
+  /** For 360dialog: the channel the URL named; for twilio: the SMS channel whose auth token signed it. */
   channel_id: string | null;
   raw_body: string;
   received_at: string;

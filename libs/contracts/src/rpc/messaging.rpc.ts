@@ -1,11 +1,16 @@
-import type { ChannelKind, InboundMessageType, MessageError, OutboundStatus, WhatsappProvider } from '../events/messages';
+import type { ChannelKind, ChannelProvider, EmailProvider, InboundMessageType, MessageError, OutboundStatus, SmsProvider, WhatsappProvider } from '../events/messages';
 import type { ListQuery, Page, TenantScoped } from './rpc';
 
-/** A connected WhatsApp number (CONTRACT.md §6). Credentials are never part of it. */
+/** A connected WhatsApp or SMS number or email address (CONTRACT.md §6, §17). Credentials are never part of it. */
 export interface ChannelRecord {
   id: string;
-  provider: WhatsappProvider;
+  /** The kind of channel; absent on records written before SMS and email existed (then `whatsapp`). */
+  channel?: ChannelKind;
+  provider: ChannelProvider;
+  /** The number (E.164); for an email channel its address (also in `address`). */
   phone_number: string;
+  /** Email channels: the address mail is sent from and received at. */
+  address?: string;
   /** The provider's id of the number; a 360dialog channel connected without one has null. */
   phone_number_id: string | null;
   waba_id: string | null;
@@ -28,6 +33,33 @@ export interface ConnectChannelRequest {
   access_token?: string;
   agent?: string;
   is_default?: boolean;
+}
+
+/** `POST /api/v1/channels/sms` (CONTRACT.md §17); the credentials are stored encrypted. */
+export interface ConnectSmsChannelRequest {
+  provider: SmsProvider;
+  phone_number: string;
+  account_sid?: string;
+  auth_token?: string;
+  agent?: string;
+}
+
+/** `POST /api/v1/channels/email` (CONTRACT.md §17); `smtp_url` (with its credentials) is stored encrypted. */
+export interface ConnectEmailChannelRequest {
+  provider: EmailProvider;
+  address: string;
+  smtp_url?: string;
+  agent?: string;
+}
+
+/** A Twilio webhook to authenticate: the URL Twilio called and its form parameters, as received. */
+export interface TwilioSignatureCheck {
+  /** The URLs the request may have been signed for (the public base URL's, the Host header's). */
+  urls: string[];
+  params: Record<string, string>;
+  signature: string;
+  /** Our number in the webhook: `To` of an inbound message, `From` of a status callback. */
+  phone_number: string;
 }
 
 export interface UpdateChannelRequest {
@@ -81,6 +113,13 @@ export interface MessagingRpc {
    * Not tenant-scoped: it is how an unauthenticated provider request is attributed in the first place.
    */
   'channels.verify-inbound-token': { service: 'messaging'; request: { channel_id: string; token: string }; response: { valid: boolean } };
+  'channels.connect-sms': { service: 'messaging'; request: TenantScoped & { body: ConnectSmsChannelRequest }; response: ChannelRecord };
+  'channels.connect-email': { service: 'messaging'; request: TenantScoped & { body: ConnectEmailChannelRequest }; response: ChannelRecord };
+  /**
+   * Whether a Twilio webhook carries a valid `X-Twilio-Signature` of the SMS channel with that number (its auth token
+   * never leaves messaging-service); answers that channel. Not tenant-scoped: it attributes the request.
+   */
+  'channels.verify-twilio-signature': { service: 'messaging'; request: TwilioSignatureCheck; response: { valid: boolean; channel_id: string | null } };
   'messages.get': { service: 'messaging'; request: TenantScoped & { message_id: string }; response: MessageRecord };
   'messages.list': { service: 'messaging'; request: TenantScoped & MessageListQuery; response: Page<MessageRecord> };
 }

@@ -1,0 +1,12 @@
+import { Module } from '@nestjs/common';
+import { ChannelsModule } from '../channels/channels.module';
+import { InboundModule } from '../inbound/inbound.module';
+import { EmailInboundService } from './email-inbound.service';
+import { SmtpInboundServer } from './smtp-inbound.server';
+
+/** Inbound email (CONTRACT.md §17): the SMTP listener and what it does with a customer's mail. */
+@Module({
+  imports: [ChannelsModule, InboundModule],
+  providers: [EmailInboundService, SmtpInboundServer],
+})
+export class EmailModule {}

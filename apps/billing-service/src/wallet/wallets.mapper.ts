@@ -13,6 +13,8 @@ export interface WalletRow {
 
 export interface TransactionRow {
   id: string;
+  /** bigserial: pg returns it as a string. */
+  seq: string;
   kind: LedgerTransactionType;
   amount: string;
   currency: string;

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import {
   AdjustWalletBody,
+  BILLING_PLANS,
   Topics,
   newId,
   problem,
@@ -49,12 +50,13 @@ export class WalletsService {
   async postAndWatch(manager: EntityManager, posting: Posting): Promise<PostResult> {
     const result = await post(manager, posting);
     if (!result.posted) return result;
-    const [crossing] = (await manager.query(
+    // TypeORM answers an UPDATE … RETURNING with [rows, count].
+    const [[crossing]] = (await manager.query(
       `UPDATE wallets SET below_threshold = balance < low_balance_threshold
         WHERE tenant_id = $1 AND below_threshold <> (balance < low_balance_threshold)
         RETURNING below_threshold, balance::text, low_balance_threshold::text, currency`,
       [posting.tenantId],
-    )) as { below_threshold: boolean; balance: string; low_balance_threshold: string; currency: string }[];
+    )) as [{ below_threshold: boolean; balance: string; low_balance_threshold: string; currency: string }[], number];
     if (crossing?.below_threshold) {
       const data: WalletLowBalanceData = {
         event: 'wallet.low_balance',
@@ -94,13 +96,13 @@ export class WalletsService {
     const cursors = this.cursors.of(tenantId, 'billing-transactions');
     const after = cursors.after(cursor);
     const rows = (await this.db.query(
-      `SELECT t.*, coalesce((SELECT sum(e.amount) FROM ledger_entries e WHERE e.transaction_id = t.id AND e.account = 'wallet'), 0) AS balance_change
+      `SELECT t.*, coalesce((SELECT sum(e.amount) FROM ledger_entries e WHERE e.transaction_id = t.id AND e.account = 'wallet'), 0)::numeric(20, 6) AS balance_change
          FROM ledger_transactions t
-        WHERE t.tenant_id = $1 AND ($2::text IS NULL OR t.id < $2)
-        ORDER BY t.id DESC LIMIT $3`,
+        WHERE t.tenant_id = $1 AND ($2::bigint IS NULL OR t.seq < $2::bigint)
+        ORDER BY t.seq DESC LIMIT $3`,
       [tenantId, after, take + 1],
     )) as TransactionRow[];
-    return { data: rows.slice(0, take).map(toTransactionRecord), next_cursor: cursors.next(rows, take, (row) => row.id) };
+    return { data: rows.slice(0, take).map(toTransactionRecord), next_cursor: cursors.next(rows, take, (row) => row.seq) };
   }
 
   /** An operator's credit or debit; idempotent on its reference. A debit below zero answers 409 insufficient-funds. */
@@ -129,14 +131,25 @@ export class WalletsService {
       throw new ProblemException(problem(409, ProblemTypes.conflict, 'Conflict', `An adjustment with reference "${body.reference}" was already made.`));
     });
     const [row] = (await this.db.query(
-      `SELECT t.*, coalesce((SELECT sum(e.amount) FROM ledger_entries e WHERE e.transaction_id = t.id AND e.account = 'wallet'), 0) AS balance_change
+      `SELECT t.*, coalesce((SELECT sum(e.amount) FROM ledger_entries e WHERE e.transaction_id = t.id AND e.account = 'wallet'), 0)::numeric(20, 6) AS balance_change
          FROM ledger_transactions t WHERE t.id = $1`,
       [id],
     )) as TransactionRow[];
     return toTransactionRecord(row);
   }
 
+  /** Credits a payment once per `paymentId` (the payment provider's webhook calls this however often it is redelivered). */
+  async topUp(tenantId: string, amount: string, paymentId: string): Promise<PostResult> {
+    return this.transaction(async (manager) => {
+      const wallet = await this.lock(manager, tenantId);
+      return this.postAndWatch(manager, { tenantId, type: 'top_up', amount, currency: wallet.currency, causeId: paymentId, description: 'top-up' });
+    });
+  }
+
   async setPlan(tenantId: string, plan: BillingPlan): Promise<{ tenant_id: string; plan: BillingPlan }> {
+    if (!BILLING_PLANS.includes(plan)) {
+      throw new ProblemException(problem(400, ProblemTypes.validation, 'Bad Request', 'Unknown plan.', [{ field: 'plan', message: `plan must be one of: ${BILLING_PLANS.join(', ')}` }]));
+    }
     await this.transaction(async (manager) => {
       await this.lock(manager, tenantId);
       await manager.query(`UPDATE wallets SET plan = $2, updated_at = now() WHERE tenant_id = $1`, [tenantId, plan]);

@@ -73,6 +73,8 @@ export class CreateBilling1765065600000 implements MigrationInterface {
     await q.query(`
       CREATE TABLE ledger_transactions (
         id text PRIMARY KEY,
+        -- The order transactions were posted in (ids made in one millisecond need not sort by time).
+        seq bigserial NOT NULL,
         tenant_id text NOT NULL REFERENCES wallets(tenant_id),
         kind text NOT NULL CHECK (kind IN ('top_up', 'hold', 'settlement', 'release', 'refund', 'adjustment')),
         amount numeric(20, 6) NOT NULL CHECK (amount > 0),
@@ -83,7 +85,7 @@ export class CreateBilling1765065600000 implements MigrationInterface {
         created_at timestamptz NOT NULL DEFAULT now(),
         CONSTRAINT ledger_transactions_once UNIQUE (tenant_id, kind, cause_id)
       )`);
-    await q.query(`CREATE INDEX ledger_transactions_tenant ON ledger_transactions (tenant_id, id)`);
+    await q.query(`CREATE INDEX ledger_transactions_tenant ON ledger_transactions (tenant_id, seq)`);
 
     // wallet: what the tenant can spend; holds: reserved for accepted sends; revenue, funding, adjustments: the other side.
     await q.query(`
@@ -111,13 +113,29 @@ export class CreateBilling1765065600000 implements MigrationInterface {
     await q.query(`
       CREATE FUNCTION ledger_entries_move_wallet() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN
+        PERFORM set_config('billing.ledger_posting', 'on', true);
         IF NEW.account = 'wallet' THEN
           UPDATE wallets SET balance = balance + NEW.amount, updated_at = now() WHERE tenant_id = NEW.tenant_id;
         ELSIF NEW.account = 'holds' THEN
           UPDATE wallets SET held = held + NEW.amount, updated_at = now() WHERE tenant_id = NEW.tenant_id;
         END IF;
+        PERFORM set_config('billing.ledger_posting', '', true);
         RETURN NEW;
       END $$`);
+    // ...and only then: any other write of the cached amounts is refused, so the cache cannot drift from the ledger.
+    await q.query(`
+      CREATE FUNCTION wallets_amounts_follow_ledger() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF (TG_OP = 'INSERT' AND (NEW.balance <> 0 OR NEW.held <> 0))
+           OR (TG_OP = 'UPDATE' AND (NEW.balance IS DISTINCT FROM OLD.balance OR NEW.held IS DISTINCT FROM OLD.held)
+               AND coalesce(current_setting('billing.ledger_posting', true), '') <> 'on') THEN
+          RAISE EXCEPTION 'a wallet''s balance moves only with ledger entries';
+        END IF;
+        RETURN NEW;
+      END $$`);
+    await q.query(`
+      CREATE TRIGGER wallets_amounts_follow_ledger BEFORE INSERT OR UPDATE ON wallets
+        FOR EACH ROW EXECUTE FUNCTION wallets_amounts_follow_ledger()`);
     await q.query(`
       CREATE TRIGGER ledger_entries_move_wallet AFTER INSERT ON ledger_entries
         FOR EACH ROW EXECUTE FUNCTION ledger_entries_move_wallet()`);
@@ -165,6 +183,6 @@ export class CreateBilling1765065600000 implements MigrationInterface {
 
   async down(q: QueryRunner): Promise<void> {
     await q.query(`DROP TABLE outbox, charges, ledger_entries, ledger_transactions, wallets, prices, template_categories, usage_daily, processed_events`);
-    await q.query(`DROP FUNCTION ledger_entries_append_only(), ledger_entries_move_wallet(), ledger_transaction_balances()`);
+    await q.query(`DROP FUNCTION ledger_entries_append_only(), ledger_entries_move_wallet(), ledger_transaction_balances(), wallets_amounts_follow_ledger()`);
   }
 }

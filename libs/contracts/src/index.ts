@@ -9,5 +9,6 @@ export * from './rpc/messaging.rpc';
 export * from './rpc/webhooks.rpc';
 export * from './rpc/responder.rpc';
 export * from './rpc/templates.rpc';
+export * from './rpc/billing.rpc';
 export * from './rpc/media.rpc';
 export * from './rpc/crm.rpc';

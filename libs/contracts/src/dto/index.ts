@@ -10,3 +10,4 @@ export * from './documents.dto';
 export * from './conversations.dto';
 export * from './templates.dto';
 export * from './contacts.dto';
+export * from './billing.dto';

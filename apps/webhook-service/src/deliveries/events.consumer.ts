@@ -16,6 +16,7 @@ import {
   type MessageReceivedEvent,
   type MessageStatusEvent,
   type TemplateStatusEvent,
+  type WalletLowBalanceEvent,
 } from '@parley/contracts';
 import { DeliveriesService } from './deliveries.service';
 
@@ -76,6 +77,11 @@ export class EventsConsumer {
 
   @EventPattern(Topics.TemplateStatus)
   async onTemplateStatus(@Payload() event: TemplateStatusEvent): Promise<void> {
+    await this.deliveries.ingest(event);
+  }
+
+  @EventPattern(Topics.WalletLowBalance)
+  async onWalletLowBalance(@Payload() event: WalletLowBalanceEvent): Promise<void> {
     await this.deliveries.ingest(event);
   }
 

@@ -13,6 +13,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'contact.opted_out',
   'contact.opted_in',
   'template.status',
+  'wallet.low_balance',
   'contact.created',
   'contact.updated',
   'contact.deleted',

@@ -7,7 +7,9 @@ import { CrmServiceConfig } from './config/crm-service.config';
 import { crmServiceDatabase } from './database/crm-service.database';
 import { CompaniesModule } from './companies/companies.module';
 import { ContactsModule } from './contacts/contacts.module';
+import { DealsModule } from './deals/deals.module';
 import { OutboxModule } from './outbox/outbox.module';
+import { PipelinesModule } from './pipelines/pipelines.module';
 
 /** Builds the root module around one validated config (tests pass their own). */
 export function crmServiceModule(config: CrmServiceConfig = loadConfig(CrmServiceConfig)) {
@@ -28,6 +30,8 @@ export function crmServiceModule(config: CrmServiceConfig = loadConfig(CrmServic
       OutboxModule,
       ContactsModule,
       CompaniesModule,
+      PipelinesModule,
+      DealsModule,
     ],
   })
   class CrmServiceModule {}

@@ -47,6 +47,10 @@ export const Topics = {
   ContactUpdated: 'contact.updated',
   /** Public event: a contact was deleted. Key: `${tenant_id}:${contact_id}`. */
   ContactDeleted: 'contact.deleted',
+  /** Public event: a deal was created (API or a captured lead). Key: `${tenant_id}:${deal_id}`. */
+  DealCreated: 'deal.created',
+  /** Public event: a deal moved to another stage. Key: `${tenant_id}:${deal_id}`. */
+  DealStageChanged: 'deal.stage_changed',
 } as const;
 export type Topic = (typeof Topics)[keyof typeof Topics];
 
@@ -112,6 +116,8 @@ export const TOPIC_SPECS: readonly TopicSpec[] = [
   { name: Topics.ContactCreated, partitions: 4 },
   { name: Topics.ContactUpdated, partitions: 4 },
   { name: Topics.ContactDeleted, partitions: 4 },
+  { name: Topics.DealCreated, partitions: 4 },
+  { name: Topics.DealStageChanged, partitions: 4 },
   ...Object.values(RpcTopics).map((name) => ({
     name,
     partitions: 4,
@@ -139,6 +145,8 @@ export const TOPIC_SPECS: readonly TopicSpec[] = [
     Topics.ContactCreated,
     Topics.ContactUpdated,
     Topics.ContactDeleted,
+    Topics.DealCreated,
+    Topics.DealStageChanged,
   ].map(
     (name) => ({
       name: `${name}${DLQ_SUFFIX}`,

@@ -8,6 +8,7 @@ import {
   type LeadUpdatedEvent,
   type MessageInboundEvent,
 } from '@parley/contracts';
+import { LeadDealsService } from '../deals/lead-deals.service';
 import { ContactIntakeService } from './contact-intake.service';
 
 /** The events contacts are made and kept from. An event without a tenant or its record is logged and skipped. */
@@ -15,7 +16,10 @@ import { ContactIntakeService } from './contact-intake.service';
 export class ContactsConsumer {
   private readonly logger = new Logger('ContactsConsumer');
 
-  constructor(private readonly intake: ContactIntakeService) {}
+  constructor(
+    private readonly intake: ContactIntakeService,
+    private readonly leadDeals: LeadDealsService,
+  ) {}
 
   @EventPattern(Topics.MessageInbound)
   async onMessageInbound(@Payload() event: MessageInboundEvent): Promise<void> {
@@ -24,7 +28,10 @@ export class ContactsConsumer {
 
   @EventPattern(Topics.LeadCaptured)
   async onLeadCaptured(@Payload() event: LeadCapturedEvent): Promise<void> {
-    if (this.usable(event, event.data?.lead?.id)) await this.intake.fromLead(event.tenant_id!, event.data.lead);
+    if (!this.usable(event, event.data?.lead?.id)) return;
+    await this.intake.fromLead(event.tenant_id!, event.data.lead);
+    // after intake, which links the lead to its contact (one handler per topic: the deal is opened from here)
+    await this.leadDeals.openForLead(event.tenant_id!, event.data.lead);
   }
 
   @EventPattern(Topics.LeadUpdated)

@@ -1,8 +1,9 @@
 import { Module } from '@nestjs/common';
+import { DealsModule } from '../deals/deals.module';
 import { ContactIntakeService } from './contact-intake.service';
 import { ContactsConsumer } from './contacts.consumer';
 import { ContactsRpcController } from './contacts.rpc.controller';
 import { ContactsService } from './contacts.service';
 
-@Module({ controllers: [ContactsRpcController, ContactsConsumer], providers: [ContactsService, ContactIntakeService], exports: [ContactsService] })
+@Module({ imports: [DealsModule], controllers: [ContactsRpcController, ContactsConsumer], providers: [ContactsService, ContactIntakeService], exports: [ContactsService] })
 export class ContactsModule {}

@@ -3,9 +3,10 @@ import { CompanyEntity } from '../companies/company.entity';
 import { ContactEntity, ContactLeadEntity } from '../contacts/contact.entity';
 import { OutboxEntity } from '../outbox/outbox.entity';
 import { CreateContacts1764720000000 } from './migrations/1764720000000-CreateContacts';
+import { PipelinesAndDeals1764810000000 } from './migrations/1764810000000-PipelinesAndDeals';
 
 export const crmServiceDatabase: ServiceDatabase = {
   schema: 'crm',
   entities: [ContactEntity, ContactLeadEntity, CompanyEntity, OutboxEntity],
-  migrations: [CreateContacts1764720000000],
+  migrations: [CreateContacts1764720000000, PipelinesAndDeals1764810000000],
 };

@@ -11,6 +11,8 @@ import {
   type ContactOptedOutEvent,
   type ContactUpdatedEvent,
   type ConversationHandoffEvent,
+  type DealCreatedEvent,
+  type DealStageChangedEvent,
   type LeadCapturedEvent,
   type LeadUpdatedEvent,
   type MessageReceivedEvent,
@@ -97,6 +99,16 @@ export class EventsConsumer {
 
   @EventPattern(Topics.ContactDeleted)
   async onContactDeleted(@Payload() event: ContactDeletedEvent): Promise<void> {
+    await this.deliveries.ingest(event);
+  }
+
+  @EventPattern(Topics.DealCreated)
+  async onDealCreated(@Payload() event: DealCreatedEvent): Promise<void> {
+    await this.deliveries.ingest(event);
+  }
+
+  @EventPattern(Topics.DealStageChanged)
+  async onDealStageChanged(@Payload() event: DealStageChangedEvent): Promise<void> {
     await this.deliveries.ingest(event);
   }
 }

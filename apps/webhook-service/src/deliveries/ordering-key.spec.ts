@@ -24,6 +24,11 @@ describe('orderingKeyOf: the conversation of a public event', () => {
     expect(orderingKeyOf('ten_1', 'contact.deleted', { contact_id: 'ctc_1', phone: '+491' })).toBe('ten_1:ctc_1');
   });
 
+  it('is the deal for deal events, so its creation and stage changes keep their order', () => {
+    expect(orderingKeyOf('ten_1', 'deal.created', { deal: { id: 'del_1', contact_id: 'ctc_1' } })).toBe('ten_1:del_1');
+    expect(orderingKeyOf('ten_1', 'deal.stage_changed', { deal: { id: 'del_1' }, previous_stage: 'new' })).toBe('ten_1:del_1');
+  });
+
   it('is null for events outside a conversation or without the field', () => {
     expect(orderingKeyOf('ten_1', 'webhook.test', { endpoint_id: 'whk_1' })).toBeNull();
     expect(orderingKeyOf('ten_1', 'webhook.endpoint_disabled', { endpoint_id: 'whk_1' })).toBeNull();

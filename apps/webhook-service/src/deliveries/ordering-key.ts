@@ -42,6 +42,11 @@ export function orderingKeyOf(tenantId: string, type: string, data: Data): strin
     case 'contact.deleted':
       customer = text(data.contact_id);
       break;
+    // a deal's created and stage changes keep their order: keyed by the deal
+    case 'deal.created':
+    case 'deal.stage_changed':
+      customer = text(field(data.deal, 'id'));
+      break;
     default:
       customer = null;
   }

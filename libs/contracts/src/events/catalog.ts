@@ -2,6 +2,7 @@ import { Topics } from '../topics';
 import type { AgentChangedEvent } from './agents';
 import type { ChannelChangedEvent } from './channels';
 import type { ContactCreatedEvent, ContactDeletedEvent, ContactOptedInEvent, ContactOptedOutEvent, ContactUpdatedEvent } from './contacts';
+import type { DealCreatedEvent, DealStageChangedEvent } from './deals';
 import type { TemplateStatusEvent } from './templates';
 import type { WalletLowBalanceEvent } from './billing';
 import type { DocumentChangedEvent } from './documents';
@@ -43,6 +44,8 @@ export interface EventsByTopic {
   'contact.created': ContactCreatedEvent;
   'contact.updated': ContactUpdatedEvent;
   'contact.deleted': ContactDeletedEvent;
+  'deal.created': DealCreatedEvent;
+  'deal.stage_changed': DealStageChangedEvent;
 }
 export type EventTopic = keyof EventsByTopic;
 
@@ -189,6 +192,18 @@ export const EVENT_ROUTES: Readonly<Record<EventTopic, EventRoute>> = {
     producers: ['crm-service'],
     consumers: ['webhook-service'],
     summary: 'Public webhook event: a contact was deleted; `phone` and `email` say whose data to erase.',
+  },
+  [Topics.DealCreated]: {
+    key: '`${tenant_id}:${deal_id}`',
+    producers: ['crm-service'],
+    consumers: ['webhook-service'],
+    summary: 'Public webhook event: a deal was created (by the API, or opened in the first stage of the default pipeline by a captured lead).',
+  },
+  [Topics.DealStageChanged]: {
+    key: '`${tenant_id}:${deal_id}`',
+    producers: ['crm-service'],
+    consumers: ['webhook-service'],
+    summary: 'Public webhook event: a deal moved to another stage of its pipeline (the deal as it now is, and `previous_stage`).',
   },
 };
 

@@ -5,6 +5,7 @@ export * from './engagement';
 export * from './channels';
 export * from './documents';
 export * from './contacts';
+export * from './deals';
 export * from './templates';
 export * from './catalog';
 export * from './media';

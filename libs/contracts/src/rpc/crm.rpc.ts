@@ -1,5 +1,6 @@
 import type { CreateCompanyBody, CreateContactBody, UpdateCompanyBody, UpdateContactBody } from '../dto/contacts.dto';
 import type { CompanyRecord, ContactRecord } from '../events/contacts';
+import type { DealsRpc } from './deals.rpc';
 import type { ListQuery, Page, TenantScoped } from './rpc';
 
 /** Filters of `GET /api/v1/contacts` (CONTRACT.md §14); each narrows the list, all together narrow it by each. */
@@ -11,8 +12,8 @@ export interface ContactFilters {
   opted_out?: boolean;
 }
 
-/** crm-service's contact and company patterns (CONTRACT.md §14). Bodies are checked again by crm-service. */
-export interface CrmRpc {
+/** crm-service's patterns (CONTRACT.md §14): contacts and companies here, pipelines and deals in `deals.rpc.ts`. Bodies are checked again by crm-service. */
+export interface CrmRpc extends DealsRpc {
   'contacts.create': { service: 'crm'; request: TenantScoped & { body: CreateContactBody }; response: ContactRecord };
   'contacts.list': { service: 'crm'; request: TenantScoped & ListQuery & ContactFilters; response: Page<ContactRecord> };
   'contacts.get': { service: 'crm'; request: TenantScoped & { id: string }; response: ContactRecord };

@@ -17,6 +17,8 @@ export const WEBHOOK_EVENT_TYPES = [
   'contact.created',
   'contact.updated',
   'contact.deleted',
+  'deal.created',
+  'deal.stage_changed',
   'webhook.endpoint_disabled',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];

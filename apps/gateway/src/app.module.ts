@@ -8,6 +8,7 @@ import { AdminModule } from './admin/admin.module';
 import { AgentsModule } from './agents/agents.module';
 import { ApiKeysModule } from './api-keys/api-keys.module';
 import { AuthModule } from './auth/auth.module';
+import { BillingModule } from './billing/billing.module';
 import { ChannelsModule } from './channels/channels.module';
 import { DashboardModule } from './dashboard/dashboard.module';
 import { EngagementModule } from './engagement/engagement.module';
@@ -68,6 +69,7 @@ export function gatewayModule(config: GatewayConfig = loadConfig(GatewayConfig))
       ProviderIntakeModule,
       UsageModule,
       AdminModule,
+      BillingModule,
       DashboardModule,
       EventsStreamModule,
       TeamModule,

@@ -1,5 +1,6 @@
 import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import { CONVERSATION_STATES, DELIVERY_STATUSES, MESSAGE_STATUSES, ProblemTypes, SKILLS, SUPPORTED_CHANNELS, TEMPLATE_CATEGORIES, WEBHOOK_EVENT_TYPES, WHATSAPP_PROVIDERS, SMS_PROVIDERS, EMAIL_PROVIDERS } from '@parley/contracts';
+import { BILLING_CATEGORIES, BILLING_PLANS, LEDGER_TRANSACTION_TYPES } from '@parley/contracts';
 import { PLANS } from '../accounts/tenant.entity';
 import { MEMBER_ROLES } from '../team/member.entity';
 import { schemaRef, type Schema } from './dto-schema';
@@ -23,6 +24,11 @@ function record(properties: Record<string, Schema>, optional: string[] = []): Sc
 
 /** `{data: [...], next_cursor}` of every list (CONTRACT.md §1). */
 export const pageOf = (item: string): SchemaObject => record({ data: { type: 'array', items: schemaRef(item) }, next_cursor: nullable(string) });
+
+/** Money (CONTRACT.md §16): a decimal string, never a JSON number. */
+const money: SchemaObject = { type: 'string', pattern: '^\\d+\\.\\d{6}$', example: '12.500000' };
+const signedMoney: SchemaObject = { type: 'string', pattern: '^-?\\d+\\.\\d{6}$', example: '-0.040000' };
+const currency: SchemaObject = { type: 'string', pattern: '^[A-Z]{3}$', example: 'USD' };
 
 const faq = record({ question: string, answer: string });
 const booking = record({
@@ -245,6 +251,27 @@ export const RESPONSE_SCHEMAS: Record<string, SchemaObject> = {
   }),
   Usage: record({ plan: enumOf(PLANS), limit: nullable({ type: 'integer' }), used_today: { type: 'integer' }, resets_at: timestamp }),
   TenantPlan: record({ tenant_id: id('ten'), plan: enumOf(PLANS) }),
+  PriceList: record({ data: { type: 'array', items: schemaRef('Price') } }),
+  Price: record({ plan: enumOf(BILLING_PLANS), category: enumOf(BILLING_CATEGORIES), unit_price: money, currency, updated_at: timestamp }),
+  Wallet: record({
+    balance: { ...money, description: 'What the tenant can spend: the sum of its ledger (money held for sends in flight is not in it).' },
+    currency,
+    low_balance_threshold: money,
+    held: { ...money, description: 'Reserved for accepted sends until they are sent (charged) or fail (released).' },
+    plan: enumOf(BILLING_PLANS),
+  }),
+  LedgerTransaction: record({
+    id: id('txn'),
+    type: enumOf(LEDGER_TRANSACTION_TYPES),
+    amount: money,
+    balance_change: { ...signedMoney, description: 'The effect on the balance (a settlement moves held money to revenue: 0).' },
+    balance_after: money,
+    currency,
+    cause_id: { type: 'string', description: 'The message of a charge, the payment of a top-up, the reference of an adjustment.' },
+    description: nullable(string),
+    created_at: timestamp,
+  }),
+  LedgerTransactionPage: pageOf('LedgerTransaction'),
   TeamMember: record(teamMember),
   InvitedMember: record({ ...teamMember, invite_url: { type: 'string', format: 'uri', description: 'The invitation link, shown this once.' } }),
   ...Object.fromEntries(

@@ -13,11 +13,9 @@ export class PriceLine {
   @IsIn(BILLING_CATEGORIES, { message: `category must be one of: ${BILLING_CATEGORIES.join(', ')}` })
   category!: BillingCategory;
 
-  @IsString()
   @Matches(DECIMAL_AMOUNT, { message: 'unit_price must be a decimal string such as "0.05" (up to 6 decimals)' })
   unit_price!: string;
 
-  @IsString()
   @Matches(/^[A-Z]{3}$/, { message: 'currency must be an ISO 4217 code such as USD' })
   currency!: string;
 }
@@ -34,7 +32,6 @@ export class SetPricesBody {
 
 /** Body of `POST /admin/v1/tenants/{tenant_id}/wallet/adjustments`: an operator's credit (+) or debit (−). */
 export class AdjustWalletBody {
-  @IsString()
   @Matches(SIGNED_DECIMAL_AMOUNT, { message: 'amount must be a signed decimal string such as "10.00" or "-2.50" (up to 6 decimals)' })
   amount!: string;
 

@@ -22,6 +22,7 @@ import { ProviderIntakeModule } from './provider-intake/provider-intake.module';
 import { RedisModule } from './redis/redis.module';
 import { SendModule } from './send/send.module';
 import { TemplatesModule } from './templates/templates.module';
+import { CrmModule } from './crm/crm.module';
 import { SignInModule } from './sign-in/sign-in.module';
 import { TeamModule } from './team/team.module';
 import { UsageModule } from './usage/usage.module';
@@ -64,6 +65,7 @@ export function gatewayModule(config: GatewayConfig = loadConfig(GatewayConfig))
       MessagesModule,
       ChannelsModule,
       TemplatesModule,
+      CrmModule,
       MediaModule,
       EngagementModule,
       ProviderIntakeModule,

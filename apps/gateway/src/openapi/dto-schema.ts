@@ -60,6 +60,12 @@ const RULES: Record<string, (constraints: unknown[]) => SchemaObject> = {
   isRecipient: () => ({ type: 'string', description: 'E.164 phone number with a leading +, or a WhatsApp business-scoped user id (e.g. US.13491208655302741918).' }),
   isIanaTimeZone: () => ({ type: 'string', maxLength: 64, description: 'IANA time zone, e.g. Europe/Berlin.' }),
   isOpeningHours: () => OPENING_HOURS,
+  isContactAttributes: () => ({
+    type: 'object',
+    maxProperties: 50,
+    additionalProperties: { oneOf: [{ type: 'string', maxLength: 1000 }, { type: 'number' }, { type: 'boolean' }] },
+    description: 'Up to 50 keys (letters, digits, _ . -; up to 64) of strings, numbers and booleans.',
+  }),
 };
 
 /** Rules that only make sense for the items of an array when declared with `{ each: true }`. */

@@ -60,6 +60,13 @@ const channel = {
   created_at: timestamp,
 };
 
+/** A contact's or company's attributes (CONTRACT.md §14): up to 50 keys of strings, numbers and booleans. */
+const contactAttributes: SchemaObject = {
+  type: 'object',
+  maxProperties: 50,
+  additionalProperties: { oneOf: [{ type: 'string' }, { type: 'number' }, { type: 'boolean' }] },
+};
+
 const webhookEndpoint = {
   id: id('whk'),
   url: { type: 'string', format: 'uri' },
@@ -230,6 +237,19 @@ export const RESPONSE_SCHEMAS: Record<string, SchemaObject> = {
     created_at: timestamp,
     updated_at: timestamp,
   }),
+  Contact: record({
+    id: id('ctc'),
+    phone: nullable({ type: 'string', description: 'E.164; one contact per number and tenant.' }),
+    email: nullable(string),
+    name: nullable(string),
+    company_id: nullable(id('cmp')),
+    tags: { type: 'array', items: string },
+    attributes: contactAttributes,
+    opted_out: { type: 'boolean', description: 'The customer wrote STOP (contact.opted_out) and not START since.' },
+    created_at: timestamp,
+    updated_at: timestamp,
+  }),
+  Company: record({ id: id('cmp'), name: string, domain: nullable(string), attributes: contactAttributes, created_at: timestamp, updated_at: timestamp }),
   ConnectedChannel: record({ ...channel, inbound_token: { type: 'string', description: '360dialog channels only, shown this once.' } }, ['inbound_token', 'address']),
   Conversation: record(conversationSummary),
   ConversationDetail: record({
@@ -275,7 +295,7 @@ export const RESPONSE_SCHEMAS: Record<string, SchemaObject> = {
   TeamMember: record(teamMember),
   InvitedMember: record({ ...teamMember, invite_url: { type: 'string', format: 'uri', description: 'The invitation link, shown this once.' } }),
   ...Object.fromEntries(
-    ['Agent', 'AgentVersionSummary', 'ApiKey', 'Appointment', 'Channel', 'Conversation', 'Document', 'Lead', 'Message', 'TeamMember', 'Template', 'Webhook', 'WebhookDelivery'].map((item) => [
+    ['Agent', 'AgentVersionSummary', 'ApiKey', 'Appointment', 'Channel', 'Conversation', 'Document', 'Lead', 'Message', 'TeamMember', 'Template', 'Webhook', 'WebhookDelivery', 'Contact', 'Company'].map((item) => [
       `${item}Page`,
       pageOf(item),
     ]),

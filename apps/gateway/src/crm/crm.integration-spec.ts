@@ -1,0 +1,94 @@
+import { Headers, RpcTopics, newId } from '@parley/contracts';
+import type { TopicProbe } from '@parley/kafka';
+import { pollUntil } from '@parley/testing';
+import type { CreatedAccount } from '../accounts/accounts.service';
+import { GatewayTestApp } from '../test/gateway-test-app';
+
+/**
+ * crm-service is not running here (its behaviour is tested in its own project): these show what the gateway answers
+ * itself, and that valid requests reach crm-service's request topic as the right pattern and payload.
+ */
+describe('gateway: contacts and companies routes', () => {
+  let gw: GatewayTestApp;
+  let account: CreatedAccount;
+  let requests: TopicProbe<Record<string, unknown>>;
+  const contactId = newId('ctc');
+  const companyId = newId('cmp');
+
+  beforeAll(async () => {
+    gw = await GatewayTestApp.start('gwcrm');
+    account = await gw.signUp();
+    requests = await gw.kafka.probe(RpcTopics.crm);
+  });
+
+  afterAll(async () => {
+    await requests?.stop();
+    await gw?.close();
+  });
+
+  const call = (method: string, path: string, body?: unknown) => gw.request(method, `/api/v1${path}`, { token: account.api_key, body });
+
+  it('refuses bad queries, bodies and impossible ids itself, naming the field, without a call', async () => {
+    const tooMany = Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`k${i}`, 'v']));
+    for (const [method, path, body, field] of [
+      ['GET', '/contacts?limit=0', undefined, 'limit'],
+      ['GET', `/contacts?q=${'x'.repeat(201)}`, undefined, 'q'],
+      ['GET', '/contacts?opted_out=maybe', undefined, 'opted_out'],
+      ['GET', '/contacts?company_id=acme', undefined, 'company_id'],
+      ['GET', '/companies?limit=101', undefined, 'limit'],
+      ['POST', '/contacts', { phone: '555-1234' }, 'phone'],
+      ['POST', '/contacts', { email: 'nope' }, 'email'],
+      ['POST', '/contacts', { attributes: tooMany }, 'attributes'],
+      ['POST', '/contacts', { attributes: { address: { city: 'Lisbon' } } }, 'attributes'],
+      ['POST', '/contacts', { tags: 'vip' }, 'tags'],
+      ['POST', '/contacts', { favourite_colour: 'red' }, 'favourite_colour'],
+      ['PATCH', `/contacts/${contactId}`, { company_id: 'acme' }, 'company_id'],
+      ['POST', '/companies', { domain: 'example.com' }, 'name'],
+      ['PATCH', `/companies/${companyId}`, { domain: 'not a domain' }, 'domain'],
+    ] as [string, string, unknown, string][]) {
+      const answer = await call(method, path, body);
+      expect({ path, body, status: answer.status, fields: [...new Set(answer.body.errors?.map((e: { field: string }) => e.field))] }).toEqual({ path, body, status: 400, fields: [field] });
+      expect(answer.headers.get('content-type')).toMatch(/application\/problem\+json/);
+    }
+    for (const [method, path] of [
+      ['GET', '/contacts/nope'],
+      ['GET', `/contacts/${companyId}`],
+      ['DELETE', '/contacts/nope'],
+      ['GET', `/companies/${contactId}`],
+      ['PATCH', '/companies/nope'],
+    ]) {
+      expect({ path, status: (await call(method, path, method === 'PATCH' ? {} : undefined)).status }).toEqual({ path, status: 404 });
+    }
+    expect(requests.messages).toEqual([]);
+  });
+
+  it('needs a credential', async () => {
+    expect((await gw.request('GET', '/api/v1/contacts')).status).toBe(401);
+    expect((await gw.request('GET', '/api/v1/companies')).status).toBe(401);
+  });
+
+  it('forwards each route to crm-service as its pattern with the caller tenant, and answers 503 when nobody replies', async () => {
+    const answers = await Promise.all([
+      call('POST', '/contacts', { phone: '+14155550123', name: 'Ana', tags: ['vip'], attributes: { plan: 'gold', seats: 3, trial: false } }),
+      call('GET', `/contacts?limit=10&q=ana&tag=vip&company_id=${companyId}&opted_out=false`),
+      call('GET', `/contacts/${contactId}`),
+      call('PATCH', `/contacts/${contactId}`, { email: null, company_id: companyId }),
+      call('DELETE', `/contacts/${contactId}`),
+      call('POST', '/companies', { name: 'Acme', domain: 'acme.example' }),
+      call('GET', '/companies'),
+    ]);
+    expect(answers.map((a) => a.status)).toEqual([503, 503, 503, 503, 503, 503, 503]);
+    await pollUntil(() => requests.messages.length >= 7, { description: 'seven requests on the crm-service topic' });
+    const byPattern = Object.fromEntries(requests.messages.map((m) => [m.headers[Headers.RpcPattern], m.value]));
+    const tenant_id = account.tenant_id;
+    expect(byPattern).toEqual({
+      'contacts.create': { tenant_id, body: { phone: '+14155550123', name: 'Ana', tags: ['vip'], attributes: { plan: 'gold', seats: 3, trial: false } } },
+      'contacts.list': { tenant_id, limit: 10, cursor: null, q: 'ana', tag: 'vip', company_id: companyId, opted_out: false },
+      'contacts.get': { tenant_id, id: contactId },
+      'contacts.update': { tenant_id, id: contactId, body: { email: null, company_id: companyId } },
+      'contacts.delete': { tenant_id, id: contactId },
+      'companies.create': { tenant_id, body: { name: 'Acme', domain: 'acme.example' } },
+      'companies.list': { tenant_id, limit: 50, cursor: null },
+    });
+  });
+});

@@ -1,5 +1,5 @@
 // Types of stack.cjs for TypeScript callers (the end-to-end tests).
-export type AppName = 'gateway' | 'agent-service' | 'messaging-service' | 'responder-service' | 'webhook-service' | 'crm-service' | 'whatsapp-sandbox';
+export type AppName = 'gateway' | 'agent-service' | 'messaging-service' | 'responder-service' | 'webhook-service' | 'crm-service' | 'billing-service' | 'whatsapp-sandbox';
 export type Env = Record<string, string | undefined>;
 export type PortMap = Record<AppName, number>;
 

@@ -7,10 +7,12 @@ import { LoggerModule } from 'nestjs-pino';
 import { installGraphErrorHook } from './cloud-api/graph-error.filter';
 import { WhatsappSandboxConfig } from './config/whatsapp-sandbox.config';
 import { whatsappSandboxDatabase } from './database/whatsapp-sandbox.database';
+import { EmailModule } from './email/email.module';
 import { MediaModule } from './media/media.module';
 import { MessagesModule } from './messages/messages.module';
 import { NumbersModule } from './numbers/numbers.module';
 import { SignupModule } from './signup/signup.module';
+import { SmsModule } from './sms/sms.module';
 import { TemplatesModule } from './templates/templates.module';
 
 /** How the sandbox's Nest app is created (main and tests alike): no Kafka; Graph-shaped framework errors. */
@@ -42,6 +44,8 @@ export function whatsappSandboxModule(config: WhatsappSandboxConfig = loadConfig
       SignupModule,
       TemplatesModule,
       MediaModule,
+      SmsModule,
+      EmailModule,
     ],
   })
   class WhatsappSandboxModule {}

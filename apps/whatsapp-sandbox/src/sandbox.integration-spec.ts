@@ -65,6 +65,7 @@ describe('whatsapp-sandbox over HTTP and PostgreSQL', () => {
     config = loadConfig(WhatsappSandboxConfig, {
       DATABASE_URL: db.url,
       PORT: '0',
+      SANDBOX_SMTP_PORT: '0',
       LOG_LEVEL: 'warn',
       GATEWAY_URL: receiver.url,
       META_APP_ID: APP_ID,

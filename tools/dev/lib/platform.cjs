@@ -64,7 +64,7 @@ class Platform {
       SANDBOX_ENABLED: 'true',
       ...o.env,
     };
-    const common = { ports: await freePorts(APPS), logDir: o.logDir, restart: o.restart ?? true, detached: o.detached ?? true, nodeArgs: o.nodeArgs, log: (m) => log(`[stack] ${m}`) };
+    const common = { ports: await freePorts([...APPS, 'messaging-smtp', 'sandbox-smtp']), logDir: o.logDir, restart: o.restart ?? true, detached: o.detached ?? true, nodeArgs: o.nodeArgs, log: (m) => log(`[stack] ${m}`) };
     const outside = o.infra?.sandboxDatabaseUrl ? ['whatsapp-sandbox'] : [];
     const sandboxEnv = { ...env, DATABASE_URL: o.infra?.sandboxDatabaseUrl ?? infra.databaseUrl };
     const stacks = [new Stack({ ...common, env, apps: APPS.filter((a) => !outside.includes(a)) })];

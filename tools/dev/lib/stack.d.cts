@@ -1,7 +1,8 @@
 // Types of stack.cjs for TypeScript callers (the end-to-end tests).
 export type AppName = 'gateway' | 'agent-service' | 'messaging-service' | 'responder-service' | 'webhook-service' | 'crm-service' | 'billing-service' | 'whatsapp-sandbox';
 export type Env = Record<string, string | undefined>;
-export type PortMap = Record<AppName, number>;
+/** The services' ports, and optionally the SMTP ports (messaging-service's listener, the sandbox's sink). */
+export type PortMap = Record<AppName, number> & Partial<Record<'messaging-smtp' | 'sandbox-smtp', number>>;
 
 export declare const ROOT: string;
 export declare const APPS: readonly AppName[];

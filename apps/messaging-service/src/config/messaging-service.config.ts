@@ -93,9 +93,20 @@ export class MessagingServiceConfig extends BaseConfig implements MediaStoreSett
   @Matches(HTTP_URL, { message: 'TWILIO_API_BASE_URL must be an http(s) URL without a trailing slash' })
   TWILIO_API_BASE_URL = 'https://api.twilio.com';
 
-  /** The public URL of the gateway: Twilio status callbacks go to {PUBLIC_BASE_URL}/webhooks/twilio/sms/status. */
-  @Matches(HTTP_URL, { message: 'PUBLIC_BASE_URL must be an http(s) URL without a trailing slash' })
-  PUBLIC_BASE_URL = 'http://127.0.0.1:3000';
+  /**
+   * The gateway's public origin (the setting the gateway and responder read too): Twilio status callbacks go to
+   * {PUBLIC_BASE_URL}/webhooks/twilio/sms/status. Empty: GATEWAY_URL, the gateway as the services reach it.
+   */
+  @Matches(/^(https?:\/\/[^\s/]+)?$/, { message: 'PUBLIC_BASE_URL must be an http(s) origin without a path, or empty' })
+  PUBLIC_BASE_URL = '';
+
+  @Matches(HTTP_URL, { message: 'GATEWAY_URL must be an http(s) URL without a trailing slash' })
+  GATEWAY_URL = 'http://127.0.0.1:3000';
+
+  /** Where providers reach the gateway's webhooks. */
+  get publicGatewayUrl(): string {
+    return this.PUBLIC_BASE_URL || this.GATEWAY_URL;
+  }
 
   /** The Twilio account the sandbox plays: sandbox SMS channels send and are signed with it. */
   @Matches(/^AC[0-9a-f]{32}$/, { message: 'SANDBOX_TWILIO_ACCOUNT_SID must be AC followed by 32 hex digits' })

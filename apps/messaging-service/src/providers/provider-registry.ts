@@ -18,7 +18,7 @@ export class ProviderRegistry implements OnModuleDestroy {
 
   constructor(config: MessagingServiceConfig) {
     const timeout = config.WHATSAPP_PROVIDER_TIMEOUT_MS;
-    const statusCallback = `${config.PUBLIC_BASE_URL}${TWILIO_STATUS_CALLBACK_PATH}`;
+    const statusCallback = `${config.publicGatewayUrl}${TWILIO_STATUS_CALLBACK_PATH}`;
     this.email = new SmtpEmailAdapter(timeout);
     this.adapters = {
       whatsapp: {

@@ -26,8 +26,9 @@ export class ScaledPlatform {
   static async start(): Promise<ScaledPlatform> {
     const db = await createTestDatabase('scaling');
     const env = platformEnv(db, 'scaling');
-    const ports = await freePorts(APPS);
-    const secondPorts = await freePorts(SCALED_APPS);
+    const ports = await freePorts([...APPS, 'messaging-smtp', 'sandbox-smtp']);
+    // A second messaging-service listens for mail on a port of its own.
+    const secondPorts = await freePorts([...SCALED_APPS, 'messaging-smtp']);
     const logDir = (instance: number) => join(ROOT, 'tmp', 'logs', 'e2e-scaling', `instance-${instance}`);
     const log = (message: string) => process.stderr.write(`[scaling-e2e] ${message}\n`);
     const lines: Record<0 | 1, Partial<Record<AppName, string[]>>> = { 0: {}, 1: {} };
@@ -35,7 +36,7 @@ export class ScaledPlatform {
 
     const first = new Stack({ env, ports, logDir: logDir(0), restart: false, log, onLine: keep(0) });
     const second = new Map(
-      SCALED_APPS.map((app) => [app, new Stack({ env, ports: { ...ports, [app]: secondPorts[app] }, apps: [app], logDir: logDir(1), restart: false, log, onLine: keep(1) })]),
+      SCALED_APPS.map((app) => [app, new Stack({ env, ports: { ...ports, [app]: secondPorts[app], 'messaging-smtp': secondPorts['messaging-smtp'] }, apps: [app], logDir: logDir(1), restart: false, log, onLine: keep(1) })]),
     );
     const platform = new ScaledPlatform(lines, first, second, db);
     try {

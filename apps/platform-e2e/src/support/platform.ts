@@ -49,7 +49,8 @@ export function platformEnv(db: TestDatabase, label: string): Env {
  */
 export async function startPlatform(): Promise<Platform> {
   const db: TestDatabase = await createTestDatabase('e2e');
-  const ports = await freePorts(APPS);
+  // The SMTP listener and sink too, so a stack beside a running one (or another e2e run) never clashes on 2525/2526.
+  const ports = await freePorts([...APPS, 'messaging-smtp', 'sandbox-smtp']);
   const env = platformEnv(db, 'e2e');
   const stack = new Stack({
     env,

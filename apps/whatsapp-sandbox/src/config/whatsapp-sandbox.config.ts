@@ -45,8 +45,30 @@ export class WhatsappSandboxConfig extends BaseConfig {
   @Min(0)
   SANDBOX_TEMPLATE_REVIEW_MS = 2000;
 
+  /** The Twilio account the sandbox plays (CONTRACT.md §17): sends must authenticate with it, webhooks are signed with its token. */
+  @Matches(/^AC[0-9a-f]{32}$/, { message: 'SANDBOX_TWILIO_ACCOUNT_SID must be AC followed by 32 hex digits' })
+  SANDBOX_TWILIO_ACCOUNT_SID = 'AC5a4db0c0ffee00000000000000000000';
+
+  @Secret()
+  @IsNotEmpty()
+  SANDBOX_TWILIO_AUTH_TOKEN = 'dev-sandbox-twilio-auth-token';
+
+  /** The SMTP sink that records the mail businesses send to customers; 0: any free port. */
+  @IsInt()
+  @Min(0)
+  SANDBOX_SMTP_PORT = 2526;
+
+  /** Where a played customer's email goes: messaging-service's inbound SMTP listener. */
+  @Matches(/^smtps?:\/\/\S+$/, { message: 'MESSAGING_SMTP_URL must be an smtp:// URL' })
+  MESSAGING_SMTP_URL = 'smtp://127.0.0.1:2525';
+
   get notifyRetryDelaysMs(): number[] {
     return this.SANDBOX_NOTIFY_RETRY_MS.split(',').map((s) => Number(s.trim()));
+  }
+
+  /** Where a played customer's SMS goes, as Twilio posts to a number's SmsUrl. */
+  get twilioSmsUrl(): string {
+    return `${this.GATEWAY_URL.replace(/\/+$/, '')}/webhooks/twilio/sms`;
   }
 
   get webhookUrl(): string {

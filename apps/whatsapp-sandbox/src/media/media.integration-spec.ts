@@ -37,7 +37,7 @@ describe('whatsapp-sandbox media: the Cloud API upload, info and download routes
     db = await createTestDatabase('sandboxmedia');
     await runMigrations(db.url, whatsappSandboxDatabase);
     receiver = await GatewayReceiver.start(APP_SECRET, () => 200);
-    const config = loadConfig(WhatsappSandboxConfig, { DATABASE_URL: db.url, PORT: '0', LOG_LEVEL: 'warn', GATEWAY_URL: receiver.url, META_APP_SECRET: APP_SECRET });
+    const config = loadConfig(WhatsappSandboxConfig, { DATABASE_URL: db.url, PORT: '0', SANDBOX_SMTP_PORT: '0', LOG_LEVEL: 'warn', GATEWAY_URL: receiver.url, META_APP_SECRET: APP_SECRET });
     app = await createServiceApp(whatsappSandboxModule(config), sandboxAppOptions);
     await app.listen(0, '127.0.0.1');
     base = (await app.getUrl()).replace('[::1]', '127.0.0.1');

@@ -41,6 +41,7 @@ describe('whatsapp-sandbox notification outbox (durable status callbacks)', () =
     const config = loadConfig(WhatsappSandboxConfig, {
       DATABASE_URL: db.url,
       PORT: '0',
+      SANDBOX_SMTP_PORT: '0',
       LOG_LEVEL: 'error',
       GATEWAY_URL: `http://127.0.0.1:${receiverPort}`,
       META_APP_SECRET: APP_SECRET,

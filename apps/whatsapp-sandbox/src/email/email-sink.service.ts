@@ -1,0 +1,144 @@
+import { Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { simpleParser, type AddressObject } from 'mailparser';
+import type { AddressInfo } from 'node:net';
+import { createTransport } from 'nodemailer';
+import { SMTPServer } from 'smtp-server';
+import { DataSource } from 'typeorm';
+import { WhatsappSandboxConfig } from '../config/whatsapp-sandbox.config';
+
+/** A mail the sink recorded, as the test routes show it. */
+export interface SandboxEmail {
+  envelope_from: string | null;
+  envelope_to: string[];
+  from: string | null;
+  to: string | null;
+  subject: string | null;
+  text: string | null;
+  html: string | null;
+  message_id: string | null;
+  in_reply_to: string | null;
+  size: number;
+  received_at: string;
+}
+
+/** What messaging-service's SMTP listener answered a played customer's mail. */
+export interface InboundEmailAnswer {
+  accepted: boolean;
+  /** The SMTP reply code (250 when taken). */
+  code: number;
+  response: string;
+  message_id: string | null;
+}
+
+/**
+ * The sandbox's email side (CONTRACT.md §17): a real SMTP sink (SANDBOX_SMTP_PORT, 2526) that records every mail a
+ * business sends, and a real SMTP client that plays a customer mailing a business address.
+ */
+@Injectable()
+export class EmailSinkService implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger(EmailSinkService.name);
+  private server: SMTPServer | null = null;
+  private boundPort = 0;
+
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly config: WhatsappSandboxConfig,
+  ) {}
+
+  get port(): number {
+    return this.boundPort;
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    const server = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ['STARTTLS'],
+      // Any credentials in a channel's smtp_url are fine here, as any bearer token is on the Cloud API routes.
+      onAuth: (_auth, _session, callback) => callback(null, { user: 'sandbox' }),
+      logger: false,
+      banner: 'Parley sandbox SMTP sink',
+      onData: (stream, session, callback) => {
+        const chunks: Buffer[] = [];
+        stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+        stream.on('end', () => {
+          const raw = Buffer.concat(chunks);
+          this.record(raw, session.envelope.mailFrom ? session.envelope.mailFrom.address : null, session.envelope.rcptTo.map((r) => r.address)).then(
+            () => callback(null),
+            (err: unknown) => callback(Object.assign(new Error(`4.3.0 not recorded: ${String(err)}`), { responseCode: 451 })),
+          );
+        });
+      },
+    });
+    server.on('error', (err) => this.logger.warn(`SMTP sink: ${String(err)}`));
+    await new Promise<void>((resolve, reject) => {
+      server.server.once('error', reject);
+      server.listen(this.config.SANDBOX_SMTP_PORT, '127.0.0.1', () => {
+        server.server.off('error', reject);
+        resolve();
+      });
+    });
+    this.server = server;
+    this.boundPort = (server.server.address() as AddressInfo).port;
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    const server = this.server;
+    this.server = null;
+    if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+
+  async list(to?: string): Promise<SandboxEmail[]> {
+    const rows = (await this.db.query(
+      `SELECT * FROM emails WHERE $1::text IS NULL OR lower($1) = ANY (envelope_to) ORDER BY id DESC LIMIT 200`,
+      [to?.trim() || null],
+    )) as (Omit<SandboxEmail, 'received_at'> & { id: string; received_at: Date })[];
+    return rows.map(({ id: _id, received_at, ...rest }) => ({ ...rest, received_at: received_at.toISOString() }));
+  }
+
+  /** Sends a customer's mail to the business address through messaging-service's SMTP listener, as a mail server would. */
+  async send(mail: { from: string; to: string; subject: string; text: string; in_reply_to?: string; attachment_bytes?: number }): Promise<InboundEmailAnswer> {
+    const transport = createTransport(this.config.MESSAGING_SMTP_URL, { connectionTimeout: 10_000, socketTimeout: 60_000 });
+    try {
+      const info = (await transport.sendMail({
+        from: mail.from,
+        to: mail.to,
+        subject: mail.subject,
+        text: mail.text,
+        ...(mail.in_reply_to ? { inReplyTo: mail.in_reply_to, references: [mail.in_reply_to] } : {}),
+        ...(mail.attachment_bytes ? { attachments: [{ filename: 'padding.bin', content: Buffer.alloc(mail.attachment_bytes, 7) }] } : {}),
+      })) as { response: string; messageId: string };
+      return { accepted: true, code: Number(info.response.slice(0, 3)) || 250, response: info.response, message_id: info.messageId };
+    } catch (err) {
+      const e = err as { responseCode?: number; response?: string; message?: string };
+      if (typeof e.responseCode !== 'number') throw err;
+      return { accepted: false, code: e.responseCode, response: e.response ?? e.message ?? '', message_id: null };
+    } finally {
+      transport.close();
+    }
+  }
+
+  private async record(raw: Buffer, envelopeFrom: string | null, envelopeTo: string[]): Promise<void> {
+    const mail = await simpleParser(raw);
+    await this.db.query(
+      `INSERT INTO emails (envelope_from, envelope_to, "from", "to", subject, text, html, message_id, in_reply_to, size) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+      [
+        envelopeFrom,
+        envelopeTo.map((a) => a.toLowerCase()),
+        addressText(mail.from),
+        addressText(mail.to),
+        mail.subject ?? null,
+        mail.text ?? null,
+        typeof mail.html === 'string' ? mail.html : null,
+        mail.messageId ?? null,
+        mail.inReplyTo ?? null,
+        raw.length,
+      ],
+    );
+  }
+}
+
+function addressText(value: AddressObject | AddressObject[] | undefined): string | null {
+  if (!value) return null;
+  return (Array.isArray(value) ? value : [value]).map((a) => a.text).join(', ');
+}

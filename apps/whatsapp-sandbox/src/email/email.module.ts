@@ -1,0 +1,11 @@
+import { Module } from '@nestjs/common';
+import { EmailSinkService } from './email-sink.service';
+import { SandboxEmailController } from './email.controller';
+
+/** The SMTP sink and the played customer's mail (CONTRACT.md §17). */
+@Module({
+  controllers: [SandboxEmailController],
+  providers: [EmailSinkService],
+  exports: [EmailSinkService],
+})
+export class EmailModule {}

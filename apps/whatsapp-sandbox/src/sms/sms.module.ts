@@ -1,0 +1,10 @@
+import { Module } from '@nestjs/common';
+import { SandboxSmsController, TwilioMessagesController } from './sms.controller';
+import { SmsService } from './sms.service';
+
+/** Twilio-wire SMS (CONTRACT.md §17). */
+@Module({
+  controllers: [TwilioMessagesController, SandboxSmsController],
+  providers: [SmsService],
+})
+export class SmsModule {}

@@ -1,15 +1,18 @@
-import { SendMessageBody, TemplateDto, TemplateLanguageDto, isBusinessScopedUserId, isE164, validationProblem, type FieldError } from '@parley/contracts';
+import { RichSendBody, SendMessageBody, TemplateDto, TemplateLanguageDto, isBusinessScopedUserId, isE164, validationProblem, type FieldError } from '@parley/contracts';
 import { ProblemException, validateDto } from '@parley/service-kit';
 import { isIn, isObject, length, matches } from 'class-validator';
+import { isRichSend, parseRichSendBody, withoutTextType } from './rich-send';
 
 const EXACTLY_ONE = 'send exactly one of message (text) or template';
 
 /**
- * Validates a `POST /v1/send` body (CONTRACT.md §4). On top of the field rules of `SendMessageBody`, exactly one of
+ * Validates a `POST /v1/send` body (CONTRACT.md §4; a `type` other than text: §13, see rich-send.ts). On top of the field rules of `SendMessageBody`, exactly one of
  * `message` and `template` must be present; every broken rule is reported at once, naming its field.
  */
-export async function parseSendBody(raw: unknown): Promise<SendMessageBody> {
-  return acceptedSendBody(raw) ?? validatedSendBody(raw);
+export async function parseSendBody(raw: unknown): Promise<SendMessageBody | RichSendBody> {
+  if (isRichSend(raw)) return parseRichSendBody(raw);
+  const text = withoutTextType(raw);
+  return acceptedSendBody(text) ?? validatedSendBody(text);
 }
 
 /** The full check with class-validator: every broken rule named, each with its field. */

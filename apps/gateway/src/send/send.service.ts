@@ -8,6 +8,7 @@ import {
   problem,
   validationProblem,
   type MessageOutboundData,
+  type RichSendBody,
   type SendMessageBody,
 } from '@parley/contracts';
 import { EventPublisher, RpcClient } from '@parley/kafka';
@@ -15,6 +16,7 @@ import { ProblemException } from '@parley/service-kit';
 import { ChannelSendersService } from '../channels/channel-senders.service';
 import { fingerprint } from '../idempotency/idempotency-key';
 import { IdempotencyService } from '../idempotency/idempotency.service';
+import { richContent } from './rich-send';
 
 /** The broker must take a send within this time, or the answer is 503 (CONTRACT.md §4). */
 const ACCEPT_TIMEOUT_MS = 2000;
@@ -45,7 +47,7 @@ export class SendService {
     private readonly rpc: RpcClient,
   ) {}
 
-  async send(tenantId: string, body: SendMessageBody, requestId: string): Promise<SendResult> {
+  async send(tenantId: string, body: SendMessageBody | RichSendBody, requestId: string): Promise<SendResult> {
     return this.publish(tenantId, body, requestId, newId('msg'), newId('evt'));
   }
 
@@ -54,7 +56,7 @@ export class SendService {
    * message and event ids derive from the tenant and the key, so even a retry after a lost answer or a 503 that did
    * reach the broker carries the same ids, which messaging-service deduplicates: it can never send twice.
    */
-  async sendOnce(tenantId: string, key: string, body: SendMessageBody, requestId: string): Promise<KeyedSendResult> {
+  async sendOnce(tenantId: string, key: string, body: SendMessageBody | RichSendBody, requestId: string): Promise<KeyedSendResult> {
     const { answer, replayed } = await this.idempotency.once(tenantId, key, fingerprint(body), async () => ({
       status: 200,
       body: await this.publish(tenantId, body, requestId, derivedId('msg', tenantId, key), derivedId('evt', 'send', tenantId, key)),
@@ -62,19 +64,23 @@ export class SendService {
     return { result: answer.body, replayed };
   }
 
-  private async publish(tenantId: string, body: SendMessageBody, requestId: string, messageId: string, eventId: string): Promise<SendResult> {
+  private async publish(tenantId: string, body: SendMessageBody | RichSendBody, requestId: string, messageId: string, eventId: string): Promise<SendResult> {
     if (body.from !== undefined) await this.checkSender(tenantId, body.from, requestId);
     // A template is checked where templates live: approved, placeholders filled, not marketing to an opted-out customer.
-    if (body.template) await this.rpc.request('templates.check-send', { tenant_id: tenantId, to: body.to, from: body.from ?? null, template: body.template }, { requestId });
+    const rich = 'type' in body ? await richContent(tenantId, body, this.rpc, requestId) : null;
+    const plain = 'type' in body ? null : body;
+    if (plain?.template) await this.rpc.request('templates.check-send', { tenant_id: tenantId, to: plain.to, from: plain.from ?? null, template: plain.template }, { requestId });
     const data: MessageOutboundData = {
       message_id: messageId,
       channel: body.channel,
       from: body.from ?? null,
       to: body.to,
-      content: body.template
-        ? { type: 'template', template: { name: body.template.name, language: { ...body.template.language }, ...(body.template.components ? { components: body.template.components } : {}) } }
-        : { type: 'text', text: body.message! },
-      ...(body.channel === 'email' ? { subject: body.subject, html: body.html ?? null } : {}),
+      content:
+        rich ??
+        (plain!.template
+          ? { type: 'template', template: { name: plain!.template.name, language: { ...plain!.template.language }, ...(plain!.template.components ? { components: plain!.template.components } : {}) } }
+          : { type: 'text', text: plain!.message! }),
+      ...(plain?.channel === 'email' ? { subject: plain.subject, html: plain.html ?? null } : {}),
       origin: 'api',
       accepted_at: new Date().toISOString(),
     };

@@ -4,11 +4,12 @@ import { MessagingServiceConfig } from '../config/messaging-service.config';
 import { MediaRetention } from './media-retention';
 import { MediaRpcController } from './media.rpc.controller';
 import { MEDIA_STORE, MediaService } from './media.service';
+import { ProviderMediaService } from './provider-media.service';
 
 /** Media records and the shared media store (CONTRACT.md §13). */
 @Module({
   controllers: [MediaRpcController],
-  providers: [MediaService, MediaRetention, { provide: MEDIA_STORE, useFactory: (config: MessagingServiceConfig) => createMediaStore(config), inject: [MessagingServiceConfig] }],
-  exports: [MediaService],
+  providers: [MediaService, ProviderMediaService, MediaRetention, { provide: MEDIA_STORE, useFactory: (config: MessagingServiceConfig) => createMediaStore(config), inject: [MessagingServiceConfig] }],
+  exports: [MediaService, ProviderMediaService],
 })
 export class MediaModule {}

@@ -1,4 +1,4 @@
-import type { ChannelKind, InboundMessageType, MessageError, MessageStatus } from '@parley/contracts';
+import type { ChannelKind, InboundMessageType, MessageError, MessageStatus, RichOutboundContent } from '@parley/contracts';
 import { Column, CreateDateColumn, Entity, PrimaryColumn, UpdateDateColumn } from 'typeorm';
 
 export type MessageDirection = 'outbound' | 'inbound';
@@ -60,6 +60,10 @@ export class MessageEntity {
 
   @Column({ type: 'jsonb', nullable: true })
   template!: StoredTemplate | null;
+
+  /** Media, location and interactive messages: their content as sent (CONTRACT.md §13). */
+  @Column({ type: 'jsonb', nullable: true })
+  content!: RichOutboundContent | null;
 
   @Column({ type: 'text' })
   status!: MessageStatus;

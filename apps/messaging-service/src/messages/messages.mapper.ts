@@ -1,4 +1,4 @@
-import type { MessageRecord, OutboundContent } from '@parley/contracts';
+import { richStandIn, type MessageRecord, type OutboundContent } from '@parley/contracts';
 import type { MessageEntity } from './message.entity';
 
 /** The public message record (CONTRACT.md §4). */
@@ -20,5 +20,6 @@ export function toMessageRecord(entity: MessageEntity): MessageRecord {
 
 /** What an outbound message's `message` field shows: the text, or a stand-in naming the template. */
 export function outboundBody(content: OutboundContent): string {
-  return content.type === 'text' ? content.text : `[template] ${content.template.name}`;
+  if (content.type === 'text') return content.text;
+  return content.type === 'template' ? `[template] ${content.template.name}` : richStandIn(content);
 }

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { ChannelsModule } from '../channels/channels.module';
+import { MediaModule } from '../media/media.module';
 import { ProvidersModule } from '../providers/providers.module';
 import { CustomerWindowService } from './customer-window.service';
 import { MessageStatusService } from './message-status.service';
@@ -16,7 +17,7 @@ import { SendQueueWorker } from '../sending/send-queue.worker';
 import { SendRateLimiter } from '../sending/send-rate-limiter';
 
 @Module({
-  imports: [ChannelsModule, ProvidersModule],
+  imports: [ChannelsModule, ProvidersModule, MediaModule],
   controllers: [MessagesRpcController, OutboundConsumer],
   providers: [
     MessagesService,

@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import type { MessageOutboundData } from '@parley/contracts';
+import type { MessageOutboundData, RichOutboundContent } from '@parley/contracts';
 import { DataSource } from 'typeorm';
 import { normaliseAddress } from '../common/phone';
 import { GroupCommit } from '@parley/service-kit';
@@ -18,6 +18,7 @@ interface NewOutbound {
   type: string;
   body: string;
   template: StoredTemplate | null;
+  content: RichOutboundContent | null;
   status: 'sent';
   status_history: { status: 'sent'; at: string }[];
   channel: string;
@@ -122,6 +123,7 @@ export class OutboundService {
       type: data.content.type,
       body: outboundBody(data.content),
       template: data.content.type === 'template' ? (data.content.template as StoredTemplate) : null,
+      content: data.content.type === 'text' || data.content.type === 'template' ? null : data.content,
       status: 'sent',
       status_history: [{ status: 'sent', at: data.accepted_at }],
       channel: data.channel ?? 'whatsapp',
@@ -136,11 +138,11 @@ export class OutboundService {
     const input = batch.map((row, i) => ({ i, ...row }));
     const rows = (await this.db.query(
       `WITH x AS (
-         SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(i int, id text, tenant_id text, "from" text, "to" text, type text, body text, template jsonb,
+         SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(i int, id text, tenant_id text, "from" text, "to" text, type text, body text, template jsonb, content jsonb,
            status text, status_history jsonb, channel text, subject text, html text, channel_id text, request_id text)),
        message AS (
-         INSERT INTO messages (id, tenant_id, direction, "from", "to", type, body, template, status, status_history, channel, subject, html)
-         SELECT x.id, x.tenant_id, 'outbound', COALESCE(x."from", sender.phone_number), x."to", x.type, x.body, x.template, x.status, x.status_history,
+         INSERT INTO messages (id, tenant_id, direction, "from", "to", type, body, template, content, status, status_history, channel, subject, html)
+         SELECT x.id, x.tenant_id, 'outbound', COALESCE(x."from", sender.phone_number), x."to", x.type, x.body, x.template, x.content, x.status, x.status_history,
            COALESCE(named.kind, x.channel), COALESCE(x.subject, thread.subject), x.html
          FROM x LEFT JOIN LATERAL (${SENDING_NUMBER}) sender ON true
          LEFT JOIN channels named ON named.id = x.channel_id AND named.tenant_id = x.tenant_id
@@ -170,6 +172,24 @@ function assertOutbound(tenantId: string, data: MessageOutboundData): void {
     typeof data.accepted_at === 'string' &&
     !Number.isNaN(Date.parse(data.accepted_at)) &&
     ((content?.type === 'text' && typeof content.text === 'string') ||
-      (content?.type === 'template' && typeof content.template?.name === 'string' && typeof content.template.language?.code === 'string'));
+      (content?.type === 'template' && typeof content.template?.name === 'string' && typeof content.template.language?.code === 'string') ||
+      isRichContent(content));
   if (!ok) throw new InvalidOutboundMessageError(`message.outbound ${String(data?.message_id)} is malformed`);
+}
+
+/** A media, location or interactive content with the part its type needs (the gateway checked the rest). */
+function isRichContent(content: MessageOutboundData['content'] | undefined): boolean {
+  switch (content?.type) {
+    case 'image':
+    case 'document':
+    case 'audio':
+    case 'video':
+      return typeof content.media?.media_id === 'string';
+    case 'location':
+      return typeof content.location?.latitude === 'number' && typeof content.location.longitude === 'number';
+    case 'interactive':
+      return typeof content.interactive?.body === 'string';
+    default:
+      return false;
+  }
 }

@@ -1,5 +1,6 @@
 import type { OutboundContent } from '@parley/contracts';
 import { cloudApiError, networkError } from './cloud-api.errors';
+import { cloudApiRichMessage } from './cloud-api.rich';
 import type { CloudApiSendBody, CloudApiSendResponse } from './cloud-api.types';
 import { postJson, type JsonAnswer } from './http-post';
 import { ProviderError, type ProviderSendResult, type ProviderSender, type WhatsappProviderAdapter } from './whatsapp-provider';
@@ -21,6 +22,8 @@ export function cloudApiSendBody(to: string, content: OutboundContent, correlati
       const { name, language, components } = content.template;
       return { ...base, type: 'template', template: { name, language, ...(components ? { components } : {}) } };
     }
+    default:
+      return { ...base, ...cloudApiRichMessage(content) };
   }
 }
 

@@ -10,7 +10,12 @@ export type CloudApiSendBody = {
   to: string;
   /** Echoed in every status notification of the message. */
   biz_opaque_callback_data?: string;
-} & ({ type: 'text'; text: { body: string } } | { type: 'template'; template: { name: string; language: { code: string; policy?: string }; components?: unknown[] } });
+} & (
+  | { type: 'text'; text: { body: string } }
+  | { type: 'template'; template: { name: string; language: { code: string; policy?: string }; components?: unknown[] } }
+  /** Media, location and interactive messages: `{type, [type]: {...}}` (see cloud-api.rich.ts). */
+  | Record<string, unknown>
+);
 
 /** 200 answer of a send. */
 export interface CloudApiSendResponse {

@@ -4,6 +4,7 @@ import { Counter } from 'prom-client';
 import type { SendingChannel } from '../channels/channels.service';
 import { MessagingServiceConfig } from '../config/messaging-service.config';
 import { CustomerWindowService, WINDOW_CLOSED } from '../messages/customer-window.service';
+import { ProviderMediaService } from '../media/provider-media.service';
 import { MessageStatusService } from '../messages/message-status.service';
 import { PAIR_RATE_LIMIT_CODE } from '../providers/cloud-api.errors';
 import { ProviderRegistry } from '../providers/provider-registry';
@@ -75,6 +76,7 @@ export class SendDispatcher {
     private readonly limiter: SendRateLimiter,
     private readonly acceptance: SendAcceptance,
     private readonly config: MessagingServiceConfig,
+    private readonly providerMedia: ProviderMediaService,
   ) {}
 
   async deliver(item: QueuedSend): Promise<Dispatched> {
@@ -89,7 +91,7 @@ export class SendDispatcher {
       await this.fail(item, item.channelId || message.from ? SENDER_NOT_CONNECTED : NO_CHANNEL);
       return SETTLED;
     }
-    if (message.type === 'text' && channel.sender.kind === 'whatsapp' && !(await this.windows.allowsFreeForm(channel.sender.provider as WhatsappProvider, channel.id, message.to))) {
+    if (message.type !== 'template' && channel.sender.kind === 'whatsapp' && !(await this.windows.allowsFreeForm(channel.sender.provider as WhatsappProvider, channel.id, message.to))) {
       // WhatsApp would refuse it (131047, maybe only asynchronously): fail it clearly without a provider call.
       await this.fail(item, WINDOW_CLOSED);
       return SETTLED;
@@ -165,7 +167,8 @@ export class SendDispatcher {
     }
     const provider = channel.sender.provider;
     try {
-      const result = await this.providers.adapterFor(channel.sender.kind, provider).send(channel.sender, message.to, contentOf(message), messageId);
+      const content = await this.providerMedia.prepare(item.tenantId, channel, contentOf(message));
+      const result = await this.providers.adapterFor(channel.sender.kind, provider).send(channel.sender, message.to, content, messageId);
       providerCalls.inc({ provider, outcome: 'accepted' });
       return { settled: this.recordAccepted(item, channel.id, result.providerMessageId) };
     } catch (err) {
@@ -223,6 +226,7 @@ async function persistently<T>(work: () => Promise<T>): Promise<T> {
 /** The provider content of a recorded outbound message. */
 function contentOf(message: SendableMessage): OutboundContent {
   if (message.type === 'template' && message.template) return { type: 'template', template: message.template };
+  if (message.content) return message.content;
   if (message.channel === 'email') return { type: 'text', text: message.body, subject: message.subject ?? '', html: message.html };
   return { type: 'text', text: message.body };
 }

@@ -30,7 +30,7 @@ export interface QueuedSend {
 }
 
 /** What sending needs of the queued message. */
-export type SendableMessage = Pick<MessageEntity, 'id' | 'tenantId' | 'channel' | 'from' | 'to' | 'type' | 'body' | 'subject' | 'html' | 'template' | 'status' | 'providerMessageId' | 'sendAttempts'>;
+export type SendableMessage = Pick<MessageEntity, 'id' | 'tenantId' | 'channel' | 'from' | 'to' | 'type' | 'body' | 'subject' | 'html' | 'template' | 'content' | 'status' | 'providerMessageId' | 'sendAttempts'>;
 
 /** A provider call about to start: the claimed row and the channel it goes out on. */
 export interface AttemptStart {
@@ -59,6 +59,7 @@ interface ClaimedRow {
   m_type: MessageEntity['type'];
   m_body: string;
   m_template: MessageEntity['template'];
+  m_content: MessageEntity['content'];
   m_channel: MessageEntity['channel'] | null;
   m_subject: string | null;
   m_html: string | null;
@@ -105,7 +106,7 @@ export class SendQueue {
          WHERE q.message_id = due.message_id
          RETURNING q.message_id, q.tenant_id, q.recipient, q.channel_id, q.slot_at, q.claim_token, q.attempt_started_at, q.request_id, q.seq,
            m.tenant_id AS m_tenant_id, m.direction AS m_direction, m."from" AS m_from, m."to" AS m_to, m.type AS m_type, m.body AS m_body,
-           m.template AS m_template, m.channel AS m_channel, m.subject AS m_subject, m.html AS m_html, m.status AS m_status, m.provider_message_id AS m_provider_message_id, m.send_attempts AS m_send_attempts`,
+           m.template AS m_template, m.content AS m_content, m.channel AS m_channel, m.subject AS m_subject, m.html AS m_html, m.status AS m_status, m.provider_message_id AS m_provider_message_id, m.send_attempts AS m_send_attempts`,
         [limit, String(CLAIM_MS)],
       ),
     );
@@ -130,6 +131,7 @@ export class SendQueue {
                 type: r.m_type,
                 body: r.m_body,
                 template: r.m_template,
+                content: r.m_content,
                 channel: r.m_channel ?? 'whatsapp',
                 subject: r.m_subject,
                 html: r.m_html,

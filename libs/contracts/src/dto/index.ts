@@ -11,3 +11,4 @@ export * from './conversations.dto';
 export * from './templates.dto';
 export * from './contacts.dto';
 export * from './billing.dto';
+export * from './rich-send.dto';

@@ -41,3 +41,54 @@ export interface InboundInteractive {
   id: string;
   title: string;
 }
+
+/** A media message to send: a stored file (`med_…`) with an optional caption (not on audio). */
+export interface OutboundMedia {
+  media_id: string;
+  caption?: string;
+  /** Set by messaging-service just before the provider call: the provider's id of the file, and its name (documents). */
+  provider_media_id?: string;
+  filename?: string;
+}
+
+export interface OutboundLocation {
+  latitude: number;
+  longitude: number;
+  name?: string;
+  address?: string;
+}
+
+export interface OutboundReplyButton {
+  id: string;
+  title: string;
+}
+
+export interface OutboundListSection {
+  title?: string;
+  rows: { id: string; title: string; description?: string }[];
+}
+
+/** An interactive message (CONTRACT.md §13): up to 3 reply buttons, or a list of up to 10 rows behind a `button`. */
+export type OutboundInteractive =
+  | { type: 'button'; body: string; buttons: OutboundReplyButton[] }
+  | { type: 'list'; body: string; button: string; sections: OutboundListSection[] };
+
+/** The content of a media, location or interactive send, as `message.outbound` carries it. */
+export type RichOutboundContent =
+  | { type: MediaKind; media: OutboundMedia }
+  | { type: 'location'; location: OutboundLocation }
+  | { type: 'interactive'; interactive: OutboundInteractive };
+
+export const RICH_SEND_TYPES = ['image', 'document', 'audio', 'video', 'location', 'interactive'] as const;
+export type RichSendType = (typeof RICH_SEND_TYPES)[number];
+
+/** A short text for lists and the agent's memory, e.g. "[image] Your receipt" or "[location] Office". */
+export function richStandIn(content: RichOutboundContent): string {
+  const detail =
+    content.type === 'location'
+      ? (content.location.name ?? content.location.address ?? `${content.location.latitude}, ${content.location.longitude}`)
+      : content.type === 'interactive'
+        ? content.interactive.body
+        : content.media.caption;
+  return detail ? `[${content.type}] ${detail}` : `[${content.type}]`;
+}

@@ -1,4 +1,5 @@
 import type { EventEnvelope } from './envelope';
+import type { RichOutboundContent } from './media';
 
 export type ChannelKind = 'whatsapp' | 'sms' | 'email';
 export const SUPPORTED_CHANNELS: readonly ChannelKind[] = ['whatsapp', 'sms', 'email'];
@@ -19,7 +20,7 @@ export interface TemplateContent {
 }
 
 /** A message's content; `subject` and `html` are set for email only. */
-export type OutboundContent = { type: 'text'; text: string; subject?: string; html?: string | null } | { type: 'template'; template: TemplateContent };
+export type OutboundContent = { type: 'text'; text: string; subject?: string; html?: string | null } | { type: 'template'; template: TemplateContent } | RichOutboundContent;
 
 /** `message.outbound`: a message to send. `message_id` is the idempotency key of the send. */
 export interface MessageOutboundData {

@@ -52,7 +52,7 @@ export function createMediaStore(settings: MediaStoreSettings): MediaStore {
 export class LocalMediaStore implements MediaStore {
   constructor(private readonly dir: string) {}
 
-  async put(key: string, data: Buffer): Promise<void> {
+  async put(key: string, data: Buffer, _contentType?: string): Promise<void> {
     const path = join(this.dir, checkedKey(key));
     await mkdir(dirname(path), { recursive: true });
     const partial = `${path}.${process.pid}.${Date.now()}.partial`;

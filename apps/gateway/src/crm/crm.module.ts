@@ -1,7 +1,9 @@
 import { Module } from '@nestjs/common';
 import { CompaniesController } from './companies.controller';
 import { ContactsController } from './contacts.controller';
+import { DealsController } from './deals.controller';
+import { PipelinesController } from './pipelines.controller';
 
-/** Contacts and companies (CONTRACT.md §14): owned by crm-service, over request-reply. */
-@Module({ controllers: [ContactsController, CompaniesController] })
+/** Contacts, companies, pipelines and deals (CONTRACT.md §14): owned by crm-service, over request-reply. */
+@Module({ controllers: [ContactsController, CompaniesController, PipelinesController, DealsController] })
 export class CrmModule {}

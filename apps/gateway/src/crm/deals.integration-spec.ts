@@ -1,0 +1,98 @@
+import { Headers, RpcTopics, newId } from '@parley/contracts';
+import type { TopicProbe } from '@parley/kafka';
+import { pollUntil } from '@parley/testing';
+import type { CreatedAccount } from '../accounts/accounts.service';
+import { GatewayTestApp } from '../test/gateway-test-app';
+
+/**
+ * crm-service is not running here (its behaviour is tested in its own project): these show what the gateway answers
+ * itself, and that valid requests reach crm-service's request topic as the right pattern and payload.
+ */
+describe('gateway: pipelines and deals routes', () => {
+  let gw: GatewayTestApp;
+  let account: CreatedAccount;
+  let requests: TopicProbe<Record<string, unknown>>;
+  const dealId = newId('del');
+  const contactId = newId('ctc');
+  const pipelineId = newId('pip');
+
+  beforeAll(async () => {
+    gw = await GatewayTestApp.start('gwdeals');
+    account = await gw.signUp();
+    requests = await gw.kafka.probe(RpcTopics.crm);
+  });
+
+  afterAll(async () => {
+    await requests?.stop();
+    await gw?.close();
+  });
+
+  const call = (method: string, path: string, body?: unknown) => gw.request(method, `/api/v1${path}`, { token: account.api_key, body });
+  const deal = (value: unknown) => ({ title: 'Kitchen', contact_id: contactId, value });
+
+  it('refuses bad queries, bodies and impossible ids itself, naming the field, without a call', async () => {
+    for (const [method, path, body, field] of [
+      ['GET', '/deals?limit=0', undefined, 'limit'],
+      ['GET', '/deals?pipeline_id=sales', undefined, 'pipeline_id'],
+      ['GET', '/deals?contact_id=ana', undefined, 'contact_id'],
+      ['POST', '/pipelines', { name: 'Sales', stages: [] }, 'stages'],
+      ['POST', '/pipelines', { name: 'Sales', stages: ['a', 'a'] }, 'stages'],
+      ['POST', '/pipelines', { stages: ['a'] }, 'name'],
+      ['POST', '/deals', { ...deal({ amount: '1', currency: 'EUR' }), title: '' }, 'title'],
+      ['POST', '/deals', { ...deal({ amount: '1', currency: 'EUR' }), contact_id: 'ana' }, 'contact_id'],
+      ['POST', '/deals', deal({ amount: 1234567.89, currency: 'EUR' }), 'value.amount'],
+      ['POST', '/deals', deal({ amount: '1.2e3', currency: 'EUR' }), 'value.amount'],
+      ['POST', '/deals', deal({ amount: '-1', currency: 'EUR' }), 'value.amount'],
+      ['POST', '/deals', deal({ amount: '1', currency: 'eur' }), 'value.currency'],
+      ['POST', '/deals', deal({ amount: '1', currency: 'XYZ' }), 'value.currency'],
+      ['POST', '/deals', deal('100 EUR'), 'value'],
+      ['POST', '/deals', { ...deal({ amount: '1', currency: 'EUR' }), owner: 'bob' }, 'owner'],
+      ['PATCH', `/deals/${dealId}`, { stage: '' }, 'stage'],
+      ['PATCH', `/deals/${dealId}`, { pipeline_id: pipelineId }, 'pipeline_id'],
+    ] as const) {
+      const answer = await call(method, path, body);
+      expect({ path, body, status: answer.status, fields: [...new Set(answer.body.errors?.map((e: { field: string }) => e.field))] }).toEqual({ path, body, status: 400, fields: [field] });
+    }
+    for (const [method, path] of [
+      ['GET', '/deals/nope'],
+      ['GET', `/deals/${contactId}`],
+      ['PATCH', '/deals/nope'],
+      ['DELETE', '/deals/nope'],
+    ] as const) {
+      const answer = await call(method, path, method === 'PATCH' ? { title: 'x' } : undefined);
+      expect({ path, status: answer.status }).toEqual({ path, status: 404 });
+    }
+    expect(requests.messages).toEqual([]);
+  });
+
+  it('needs a credential', async () => {
+    expect((await gw.request('GET', '/api/v1/deals')).status).toBe(401);
+    expect((await gw.request('GET', '/api/v1/pipelines')).status).toBe(401);
+  });
+
+  it('forwards each route to crm-service as its pattern with the caller tenant, and answers 503 when nobody replies', async () => {
+    const answers = await Promise.all([
+      call('GET', '/pipelines'),
+      call('POST', '/pipelines', { name: 'Renovations', stages: ['visit', 'quote', 'signed'] }),
+      call('POST', '/deals', { ...deal({ amount: '1234567.89', currency: 'EUR' }), pipeline_id: pipelineId, stage: 'visit' }),
+      call('GET', `/deals?stage=won&contact_id=${contactId}&limit=10`),
+      call('GET', `/deals/${dealId}`),
+      call('PATCH', `/deals/${dealId}`, { stage: 'won', value: null }),
+      call('DELETE', `/deals/${dealId}`),
+    ]);
+    expect(answers.map((a) => a.status)).toEqual([503, 503, 503, 503, 503, 503, 503]);
+    await pollUntil(() => requests.messages.length >= 7, { description: 'seven requests on the crm-service topic' });
+    const byPattern = Object.fromEntries(requests.messages.map((m) => [m.headers[Headers.RpcPattern], m.value]));
+    const tenant_id = account.tenant_id;
+    expect(byPattern).toEqual({
+      'pipelines.list': { tenant_id },
+      'pipelines.create': { tenant_id, body: { name: 'Renovations', stages: ['visit', 'quote', 'signed'] } },
+      // the amount travels as the string it was given
+      'deals.create': { tenant_id, body: { title: 'Kitchen', contact_id: contactId, pipeline_id: pipelineId, stage: 'visit', value: { amount: '1234567.89', currency: 'EUR' } } },
+      'deals.list': { tenant_id, limit: 10, cursor: null, stage: 'won', contact_id: contactId },
+      'deals.get': { tenant_id, id: dealId },
+      'deals.update': { tenant_id, id: dealId, body: { stage: 'won', value: null } },
+      'deals.delete': { tenant_id, id: dealId },
+    });
+  });
+});

@@ -1,6 +1,6 @@
 import { Topics, newId, type CreateDealBody, type DealCreatedData, type DealRecord, type DealStageChangedData, type EventEnvelope, type UpdateDealBody } from '@parley/contracts';
 import type { TopicProbe } from '@parley/kafka';
-import { pollUntil } from '@parley/testing';
+import { expectMatchesEventSchema, pollUntil } from '@parley/testing';
 import { leadCaptured } from '../test/events';
 import { startCrmService, type CrmServiceUnderTest } from '../test/crm-service-under-test';
 
@@ -101,6 +101,8 @@ describe('crm-service: pipelines and deals', () => {
       ['qualified', 'won'],
     ]);
     expect(ofDeal()[1].value.data.deal).toEqual(won);
+    expectMatchesEventSchema('deal.created', announced.value);
+    expectMatchesEventSchema('deal.stage_changed', ofDeal()[1].value);
 
     expect(await fieldsOf(crm.problemOf('deals.update', { tenant_id: tenant, id: deal.id, body: { stage: 'signed' } }))).toEqual({ status: 400, fields: ['stage'] });
     expect((await crm.call('deals.get', { tenant_id: tenant, id: deal.id })).stage).toBe('won');

@@ -1,4 +1,5 @@
-import { Topics, newId, type EventEnvelope, type WalletLowBalanceData } from '@parley/contracts';
+import { RESERVE_SEND_SCRIPT, Topics, billingPricesKey, billingViewKeys, newId, type EventEnvelope, type WalletLowBalanceData } from '@parley/contracts';
+import { Redis } from 'ioredis';
 import type { TopicProbe } from '@parley/kafka';
 import { pollUntil } from '@parley/testing';
 import { startBillingService, type BillingServiceUnderTest } from './test/billing-service-under-test';
@@ -117,6 +118,30 @@ describe('billing-service', () => {
       await billing.chargeReaching(sends[2].data.message_id, 'unfunded');
       expect(await billing.wallet(id)).toMatchObject({ balance: '0.000000', held: '0.000000', plan: 'free' });
       expect(await billing.ledgerTotals(id)).toMatchObject({ wallet_entries: '0.000000' });
+    });
+  });
+
+  describe('the gateway’s balance view', () => {
+    it('publishes prices and each wallet’s spendable balance, and drops a reservation once the message is charged', async () => {
+      const redis = new Redis(billing.config.REDIS_URL);
+      billing.onClose(async () => void (await redis.quit()));
+      const prefix = billing.config.BILLING_VIEW_PREFIX;
+      expect(await redis.hget(billingPricesKey(prefix), 'pro:marketing')).toBe('40000');
+      expect(await redis.hget(billingPricesKey(prefix), 'free_allowance')).toBe('2');
+
+      const id = await proTenant('0.01');
+      const keys = billingViewKeys(prefix, id);
+      expect(await redis.hget(keys.view, 'balance')).toBe('10000');
+      // The gateway reserves two sends (4000 each) and refuses a third: 10000 − 8000 < 4000.
+      const [first, second, third] = [newId('msg'), newId('msg'), newId('msg')];
+      const reserve = (messageId: string) => redis.eval(RESERVE_SEND_SCRIPT, 2, keys.view, keys.pending, messageId, '4000', '0', '0');
+      expect([await reserve(first), await reserve(second), await reserve(third)]).toEqual([1, 1, 0]);
+      expect(await redis.hget(keys.view, 'pending')).toBe('8000');
+
+      await billing.accept(id, { message_id: first });
+      await pollUntil(async () => (await redis.hget(keys.view, 'balance')) === '6000' || undefined, { description: 'the hold in the view', timeoutMs: 20_000 });
+      expect(await redis.hgetall(keys.pending)).toEqual({ [second]: '4000' });
+      expect(await redis.hget(keys.view, 'pending')).toBe('4000');
     });
   });
 

@@ -11,6 +11,7 @@ export * from './rpc/webhooks.rpc';
 export * from './rpc/responder.rpc';
 export * from './rpc/templates.rpc';
 export * from './rpc/billing.rpc';
+export * from './billing-view';
 export * from './rpc/crm.rpc';
 export * from './rpc/deals.rpc';
 export * from './rpc/media.rpc';

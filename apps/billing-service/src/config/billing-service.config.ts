@@ -22,4 +22,8 @@ export class BillingServiceConfig extends BaseConfig {
   @Min(0)
   @Max(100_000_000)
   BILLING_FREE_ALLOWANCE = 1000;
+
+  /** Starts the Redis keys of the spendable-balance view the gateway checks sends against (the gateway's must match). */
+  @Matches(/^[A-Za-z0-9:._-]*$/, { message: 'BILLING_VIEW_PREFIX must be letters, digits and : . _ -' })
+  BILLING_VIEW_PREFIX = 'parley:billing:';
 }

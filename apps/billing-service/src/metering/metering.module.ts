@@ -1,3 +1,4 @@
+import { BalanceViewModule } from '../balance-view/balance-view.module';
 import { Module } from '@nestjs/common';
 import { PricesModule } from '../prices/prices.module';
 import { WalletModule } from '../wallet/wallet.module';
@@ -5,5 +6,5 @@ import { ChargesService } from './charges.service';
 import { MeteringConsumer } from './metering.consumer';
 import { MeteringService } from './metering.service';
 
-@Module({ imports: [PricesModule, WalletModule], controllers: [MeteringConsumer], providers: [MeteringService, ChargesService] })
+@Module({ imports: [BalanceViewModule, PricesModule, WalletModule], controllers: [MeteringConsumer], providers: [MeteringService, ChargesService] })
 export class MeteringModule {}

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { BillingCategory, MessageOutboundEvent, MessageStatusEvent, TemplateStatusEvent } from '@parley/contracts';
 import { DataSource, type EntityManager } from 'typeorm';
+import { BalanceView } from '../balance-view/balance-view';
 import { ChargesService } from './charges.service';
 
 /**
@@ -13,6 +14,7 @@ export class MeteringService {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     private readonly charges: ChargesService,
+    private readonly view: BalanceView,
   ) {}
 
   async onOutbound(event: MessageOutboundEvent): Promise<void> {
@@ -30,6 +32,8 @@ export class MeteringService {
       );
       await this.charges.onAccepted(manager, { tenantId, messageId: data.message_id, channel: data.channel, category, day });
     });
+    // Also for a redelivery: a retried send may have reserved again at the gateway.
+    await this.view.push(tenantId, event.data.message_id);
   }
 
   async onStatus(event: MessageStatusEvent): Promise<void> {
@@ -41,6 +45,7 @@ export class MeteringService {
       if (!(await this.firstTime(manager, event.id))) return;
       await this.charges.onOutcome(manager, tenantId, event.data.message_id, outcome);
     });
+    await this.view.push(tenantId);
   }
 
   /** Remembers each template's category, which prices its sends. */

@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { SetPricesBody, type BillingCategory, type BillingPlan, type PriceRecord } from '@parley/contracts';
 import { validateDto } from '@parley/service-kit';
 import { DataSource, type EntityManager } from 'typeorm';
+import { BalanceView } from '../balance-view/balance-view';
 
 interface PriceRow {
   plan: BillingPlan;
@@ -17,7 +18,10 @@ const toPriceRecord = (row: PriceRow): PriceRecord => ({ ...row, updated_at: row
 /** The price book (CONTRACT.md §16): a unit price per plan and category, in an explicit currency. */
 @Injectable()
 export class PricesService {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly view: BalanceView,
+  ) {}
 
   async list(): Promise<{ data: PriceRecord[] }> {
     const rows = (await this.db.query(`SELECT * FROM prices ORDER BY plan, category`)) as PriceRow[];
@@ -36,6 +40,7 @@ export class PricesService {
         );
       }
     });
+    await this.view.pushPrices();
     return this.list();
   }
 

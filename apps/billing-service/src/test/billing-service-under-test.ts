@@ -57,7 +57,7 @@ export async function startBillingService(label: string, env: Record<string, str
   const service = await startServiceUnderTest(
     label,
     { database: billingServiceDatabase, Config: BillingServiceConfig, module: billingServiceModule },
-    { NODE_ENV: 'development', LOG_LEVEL: 'error', BILLING_FREE_ALLOWANCE: '0', ...env },
+    { NODE_ENV: 'development', LOG_LEVEL: 'error', BILLING_FREE_ALLOWANCE: '0', BILLING_VIEW_PREFIX: `test:${newId('evt')}:`, ...env },
   );
   const publish = (event: EventEnvelope) => service.kafka.publisher.publishEvent(event, keyOf(event), undefined, { timeoutMs: 10_000 });
   const wallet = (tenantId: string) => service.kafka.rpc.request('billing.wallet', { tenant_id: tenantId });

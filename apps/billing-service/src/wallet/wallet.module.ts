@@ -1,7 +1,8 @@
+import { BalanceViewModule } from '../balance-view/balance-view.module';
 import { Module } from '@nestjs/common';
 import { Outbox } from '../outbox/outbox';
 import { WalletsRpcController } from './wallets.rpc.controller';
 import { WalletsService } from './wallets.service';
 
-@Module({ controllers: [WalletsRpcController], providers: [WalletsService, Outbox], exports: [WalletsService] })
+@Module({ imports: [BalanceViewModule], controllers: [WalletsRpcController], providers: [WalletsService, Outbox], exports: [WalletsService] })
 export class WalletModule {}

@@ -17,6 +17,7 @@ import { EventPublisher } from '@parley/kafka';
 import { ListCursors, ProblemException, validateDto } from '@parley/service-kit';
 import { DataSource, type EntityManager } from 'typeorm';
 import { BillingServiceConfig } from '../config/billing-service.config';
+import { BalanceView } from '../balance-view/balance-view';
 import { Outbox } from '../outbox/outbox';
 import { post, type Posting, type PostResult } from './ledger';
 import { toTransactionRecord, toWalletRecord, type TransactionRow, type WalletRow } from './wallets.mapper';
@@ -31,6 +32,7 @@ export class WalletsService {
     private readonly config: BillingServiceConfig,
     private readonly cursors: ListCursors,
     private readonly outbox: Outbox,
+    private readonly view: BalanceView,
   ) {}
 
   /** The tenant's wallet row, created on first use and locked until the caller's transaction ends. */
@@ -39,7 +41,9 @@ export class WalletsService {
       `INSERT INTO wallets (tenant_id, currency, low_balance_threshold) VALUES ($1, $2, $3::numeric) ON CONFLICT (tenant_id) DO NOTHING`,
       [tenantId, this.config.BILLING_CURRENCY, this.config.BILLING_LOW_BALANCE_THRESHOLD],
     );
-    const [row] = (await manager.query(`SELECT * FROM wallets WHERE tenant_id = $1 FOR UPDATE`, [tenantId])) as WalletRow[];
+    // Every transaction on a wallet takes a new view version (the UPDATE locks the row): pushes to the gateway's view
+    // that arrive out of order are told apart by it.
+    const [[row]] = (await manager.query(`UPDATE wallets SET view_version = view_version + 1 WHERE tenant_id = $1 RETURNING *`, [tenantId])) as [WalletRow[], number];
     return row;
   }
 
@@ -130,6 +134,7 @@ export class WalletsService {
       }
       throw new ProblemException(problem(409, ProblemTypes.conflict, 'Conflict', `An adjustment with reference "${body.reference}" was already made.`));
     });
+    await this.view.push(tenantId);
     const [row] = (await this.db.query(
       `SELECT t.*, coalesce((SELECT sum(e.amount) FROM ledger_entries e WHERE e.transaction_id = t.id AND e.account = 'wallet'), 0)::numeric(20, 6) AS balance_change
          FROM ledger_transactions t WHERE t.id = $1`,
@@ -140,10 +145,12 @@ export class WalletsService {
 
   /** Credits a payment once per `paymentId` (the payment provider's webhook calls this however often it is redelivered). */
   async topUp(tenantId: string, amount: string, paymentId: string): Promise<PostResult> {
-    return this.transaction(async (manager) => {
+    const result = await this.transaction(async (manager) => {
       const wallet = await this.lock(manager, tenantId);
       return this.postAndWatch(manager, { tenantId, type: 'top_up', amount, currency: wallet.currency, causeId: paymentId, description: 'top-up' });
     });
+    await this.view.push(tenantId);
+    return result;
   }
 
   async setPlan(tenantId: string, plan: BillingPlan): Promise<{ tenant_id: string; plan: BillingPlan }> {
@@ -154,6 +161,7 @@ export class WalletsService {
       await this.lock(manager, tenantId);
       await manager.query(`UPDATE wallets SET plan = $2, updated_at = now() WHERE tenant_id = $1`, [tenantId, plan]);
     });
+    await this.view.push(tenantId);
     return { tenant_id: tenantId, plan };
   }
 }

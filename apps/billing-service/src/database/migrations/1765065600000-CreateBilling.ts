@@ -66,6 +66,7 @@ export class CreateBilling1765065600000 implements MigrationInterface {
         held numeric(20, 6) NOT NULL DEFAULT 0 CHECK (held >= 0),
         low_balance_threshold numeric(20, 6) NOT NULL CHECK (low_balance_threshold >= 0),
         below_threshold boolean NOT NULL DEFAULT false,
+        view_version bigint NOT NULL DEFAULT 0,
         created_at timestamptz NOT NULL DEFAULT now(),
         updated_at timestamptz NOT NULL DEFAULT now()
       )`);

@@ -4,6 +4,7 @@ import { AcceptInvitePage } from './pages/accept-invite-page';
 import { ForgotPasswordPage, ResetPasswordPage } from './pages/password-reset-pages';
 import { InboxPage } from './pages/inbox/inbox-page';
 import { TeamPage } from './pages/team/team-page';
+import { TemplatesPage } from './pages/templates/templates-page';
 import { RoleNotice } from './components/role-notice';
 import { AgentsPage } from './pages/agents-page';
 import { ApiKeysPage } from './pages/api-keys-page';
@@ -38,6 +39,7 @@ const PAGES: PageEntry[] = [
   { path: '/inbox', label: 'Inbox', page: () => <InboxPage />, nested: true },
   { path: '/channels', label: 'WhatsApp numbers', page: () => <ChannelsPage />, notForAgents: 'manage WhatsApp numbers' },
   { path: '/agents', label: 'Agents', page: () => <AgentsPage /> },
+  { path: '/templates', label: 'Templates', page: () => <TemplatesPage /> },
   { path: '/messages', label: 'Messages', page: () => <MessagesPage /> },
   { path: '/conversations', label: 'Conversations', page: () => <ConversationsPage /> },
   { path: '/playground', label: 'Playground', page: () => <PlaygroundPage /> },

@@ -2,6 +2,7 @@ import type { ParleyClient } from '@parley/api-client';
 import { unwrap } from './http';
 import { createInboxApi } from './inbox';
 import { createTeamApi } from './team';
+import { createTemplatesApi } from './templates';
 import type { AgentBody, ConnectChannelBody, Page, PlaygroundMessage, WebhookEventType } from './types';
 
 type DeliveryStatus = 'pending' | 'succeeded' | 'dead';
@@ -15,6 +16,7 @@ export function createDashboardApi(api: ParleyClient) {
   return {
     ...createTeamApi(api),
     ...createInboxApi(api),
+    ...createTemplatesApi(api),
 
     // accounts and credentials (no session yet: these make or take the credential)
     signUp: (name: string, email?: string) => unwrap(api.POST('/api/v1/accounts', { body: email ? { name, email } : { name } })),

@@ -5,3 +5,4 @@ export type { SseEvent } from './sse-parser';
 export * from './types';
 export * from './inbox';
 export * from './team';
+export * from './templates';

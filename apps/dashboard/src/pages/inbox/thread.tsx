@@ -8,6 +8,7 @@ import { useApi, useMember } from '../../session/session';
 import { INBOX_LIVE, concernsConversation } from './inbox-live';
 import { STATE_LABELS, authorLabel, contactName } from './people';
 import { ReplyWindow, windowOpen } from './reply-window';
+import { TemplateReply } from './template-reply';
 
 interface Entry {
   key: string;
@@ -146,45 +147,49 @@ function Composer({ thread, onSent }: { thread: InboxThread; onSent(): void }) {
 
   const label = mode === 'reply' ? 'Reply to the customer' : 'Note for your team (never sent to the customer)';
   return (
-    <form className="form composer" onSubmit={(e) => void submit(e)} aria-label="Write in this conversation">
-      <fieldset className="choices composer-mode">
-        <legend className="visually-hidden">Write</legend>
-        <label className="radio">
-          <input type="radio" name="composer-mode" checked={mode === 'reply'} onChange={() => setMode('reply')} />
-          Reply
-        </label>
-        <label className="radio">
-          <input type="radio" name="composer-mode" checked={mode === 'note'} onChange={() => setMode('note')} />
-          Internal note
-        </label>
-      </fieldset>
-      {mode === 'reply' && !canReply ? (
-        <p className="notice notice-warning" role="status">
-          {closed
-            ? 'This conversation is closed. Take it over to reply.'
-            : 'The 24-hour window is closed: only a template message can be sent to this customer until they write again.'}
-        </p>
-      ) : (
-        <>
-          <label>
-            {label}
-            <textarea
-              ref={box}
-              value={text}
-              onChange={(e) => setText(e.target.value)}
-              rows={3}
-              maxLength={4096}
-              required
-              className={mode === 'note' ? 'note-input' : undefined}
-            />
+    <>
+      <form className="form composer" onSubmit={(e) => void submit(e)} aria-label="Write in this conversation">
+        <fieldset className="choices composer-mode">
+          <legend className="visually-hidden">Write</legend>
+          <label className="radio">
+            <input type="radio" name="composer-mode" checked={mode === 'reply'} onChange={() => setMode('reply')} />
+            Reply
           </label>
-          {mode === 'reply' && thread.state === 'active' && <p className="small muted">Replying takes the conversation over: the agent goes silent.</p>}
-          <ErrorNotice error={action.error} />
-          <button type="submit" disabled={action.pending || !text.trim()}>
-            {mode === 'reply' ? (action.pending ? 'Sending…' : 'Send reply') : 'Add note'}
-          </button>
-        </>
-      )}
-    </form>
+          <label className="radio">
+            <input type="radio" name="composer-mode" checked={mode === 'note'} onChange={() => setMode('note')} />
+            Internal note
+          </label>
+        </fieldset>
+        {mode === 'reply' && !canReply ? (
+          <p className="notice notice-warning" role="status">
+            {closed
+              ? 'This conversation is closed. Take it over to reply.'
+              : 'The 24-hour window is closed: only a template message can be sent to this customer until they write again. Choose an approved one below.'}
+          </p>
+        ) : (
+          <>
+            <label>
+              {label}
+              <textarea
+                ref={box}
+                value={text}
+                onChange={(e) => setText(e.target.value)}
+                rows={3}
+                maxLength={4096}
+                required
+                className={mode === 'note' ? 'note-input' : undefined}
+              />
+            </label>
+            {mode === 'reply' && thread.state === 'active' && <p className="small muted">Replying takes the conversation over: the agent goes silent.</p>}
+            <ErrorNotice error={action.error} />
+            <button type="submit" disabled={action.pending || !text.trim()}>
+              {mode === 'reply' ? (action.pending ? 'Sending…' : 'Send reply') : 'Add note'}
+            </button>
+          </>
+        )}
+      </form>
+      {/* Its own form, after the composer's: forms do not nest. */}
+      {mode === 'reply' && !canReply && !closed && <TemplateReply thread={thread} onSent={onSent} />}
+    </>
   );
 }

@@ -148,6 +148,7 @@ export class KafkaTransport extends Server implements CustomTransportStrategy {
       sessionTimeout: 10_000,
       heartbeatInterval: 1_000,
       rebalanceTimeout: 20_000,
+      maxWaitTimeInMs: this.connection.options.fetchMaxWaitMs,
       retry: { initialRetryTime: 300, maxRetryTime: 10_000, retries: 20 },
     });
     consumer.on(consumer.events.CRASH, ({ payload }) => {

@@ -12,6 +12,12 @@ export interface KafkaOptions {
    * (and a development stack) can share one broker without reading each other's messages.
    */
   namespace?: string;
+  /**
+   * How long the broker holds a consumer's fetch when there is nothing to read (kafkajs's default: 5000 ms). Stopping a
+   * consumer waits for its fetch in flight, so this bounds how long shutdown takes; tests, which stop services many
+   * times, set it short. New messages end the wait at once whatever its length.
+   */
+  fetchMaxWaitMs?: number;
   /** Partitions of one consumer processed concurrently (ordering holds within a partition). */
   partitionsConsumedConcurrently?: number;
   /**

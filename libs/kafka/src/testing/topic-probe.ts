@@ -24,7 +24,13 @@ export class TopicProbe<T = unknown> {
 
   async start(): Promise<this> {
     await this.connection.ensureTopics();
-    const consumer = this.connection.consumer({ groupId: this.connection.group(`probe-${randomUUID()}`), sessionTimeout: 10_000, heartbeatInterval: 1000 });
+    const consumer = this.connection.consumer({
+      groupId: this.connection.group(`probe-${randomUUID()}`),
+      sessionTimeout: 10_000,
+      heartbeatInterval: 1000,
+      // stopping waits for the fetch in flight; kafkajs's default (5 s) would make each probe's stop that long
+      maxWaitTimeInMs: 250,
+    });
     const joined = new Promise<void>((resolve) => consumer.on(consumer.events.GROUP_JOIN, () => resolve()));
     await consumer.connect();
     await consumer.subscribe({ topic: this.connection.topic(this.topic), fromBeginning: true });

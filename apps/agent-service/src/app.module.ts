@@ -15,7 +15,7 @@ export function agentServiceModule(config: AgentServiceConfig = loadConfig(Agent
       LoggerModule.forRoot(loggerParams('agent-service', config.LOG_LEVEL)),
       TypeOrmModule.forRoot(dataSourceOptions(config.DATABASE_URL, agentServiceDatabase)),
       KafkaModule.forRootAsync({
-        useFactory: () => ({ brokers: config.kafkaBrokers, clientId: 'agent-service', namespace: config.KAFKA_TOPIC_PREFIX }),
+        useFactory: () => ({ brokers: config.kafkaBrokers, clientId: 'agent-service', namespace: config.KAFKA_TOPIC_PREFIX, fetchMaxWaitMs: config.KAFKA_FETCH_MAX_WAIT_MS }),
       }),
       HealthModule,
       CursorsModule.forRoot(config.CURSOR_SECRET),

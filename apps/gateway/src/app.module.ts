@@ -47,6 +47,7 @@ export function gatewayModule(config: GatewayConfig = loadConfig(GatewayConfig))
           brokers: config.kafkaBrokers,
           clientId: 'gateway',
           namespace: config.KAFKA_TOPIC_PREFIX,
+          fetchMaxWaitMs: config.KAFKA_FETCH_MAX_WAIT_MS,
           rpcClient: true,
           // Sends arrive one HTTP request at a time: waiting 2 ms lets a burst share produce requests (CONTRACT.md §4).
           publishLingerMs: 2,

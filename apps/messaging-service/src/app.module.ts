@@ -23,7 +23,13 @@ export function messagingServiceModule(config: MessagingServiceConfig = loadConf
       TypeOrmModule.forRoot(dataSourceOptions(config.DATABASE_URL, messagingServiceDatabase)),
       KafkaModule.forRootAsync({
         // Every partition of message.outbound (8) at once: how fast a burst reaches the send queue bounds its send rate.
-        useFactory: () => ({ brokers: config.kafkaBrokers, clientId: 'messaging-service', namespace: config.KAFKA_TOPIC_PREFIX, partitionsConsumedConcurrently: 8 }),
+        useFactory: () => ({
+          brokers: config.kafkaBrokers,
+          clientId: 'messaging-service',
+          namespace: config.KAFKA_TOPIC_PREFIX,
+          fetchMaxWaitMs: config.KAFKA_FETCH_MAX_WAIT_MS,
+          partitionsConsumedConcurrently: 8,
+        }),
       }),
       HealthModule,
       CursorsModule.forRoot(config.CURSOR_SECRET),

@@ -17,7 +17,7 @@ export function responderServiceModule(config: ResponderServiceConfig = loadConf
       LoggerModule.forRoot(loggerParams('responder-service', config.LOG_LEVEL)),
       TypeOrmModule.forRoot(dataSourceOptions(config.DATABASE_URL, responderServiceDatabase)),
       KafkaModule.forRootAsync({
-        useFactory: () => ({ brokers: config.kafkaBrokers, clientId: 'responder-service', namespace: config.KAFKA_TOPIC_PREFIX }),
+        useFactory: () => ({ brokers: config.kafkaBrokers, clientId: 'responder-service', namespace: config.KAFKA_TOPIC_PREFIX, fetchMaxWaitMs: config.KAFKA_FETCH_MAX_WAIT_MS }),
       }),
       HealthModule,
       CursorsModule.forRoot(config.CURSOR_SECRET),

@@ -21,7 +21,13 @@ export function webhookServiceModule(config: WebhookServiceConfig = loadConfig(W
       TypeOrmModule.forRoot(dataSourceOptions(config.DATABASE_URL, webhookServiceDatabase)),
       KafkaModule.forRootAsync({
         // Ingesting is a short transaction per event; every partition of the busiest topics at once (order holds per partition).
-        useFactory: () => ({ brokers: config.kafkaBrokers, clientId: 'webhook-service', namespace: config.KAFKA_TOPIC_PREFIX, partitionsConsumedConcurrently: 16 }),
+        useFactory: () => ({
+          brokers: config.kafkaBrokers,
+          clientId: 'webhook-service',
+          namespace: config.KAFKA_TOPIC_PREFIX,
+          fetchMaxWaitMs: config.KAFKA_FETCH_MAX_WAIT_MS,
+          partitionsConsumedConcurrently: 16,
+        }),
       }),
       HealthModule,
       CursorsModule.forRoot(config.CURSOR_SECRET),

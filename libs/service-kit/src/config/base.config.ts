@@ -49,6 +49,16 @@ export class BaseConfig {
   @Matches(/^[A-Za-z0-9._-]*$/)
   KAFKA_TOPIC_PREFIX = '';
 
+  /**
+   * How long the broker may hold an idle consumer's fetch (KafkaOptions.fetchMaxWaitMs). Stopping the service waits
+   * for the fetches in flight, so this bounds shutdown; the integration tests, which stop services hundreds of
+   * times, use a short one. New messages are delivered at once whatever it is.
+   */
+  @IsInt()
+  @Min(10)
+  @Max(30_000)
+  KAFKA_FETCH_MAX_WAIT_MS = 5000;
+
   @Matches(/^redis(s)?:\/\//, { message: 'REDIS_URL must be a redis:// URL' })
   REDIS_URL = 'redis://127.0.0.1:6379';
 

@@ -1,7 +1,7 @@
 import type { INestApplication, Type } from '@nestjs/common';
 import { createServiceApp, loadConfig, runMigrations, type BaseConfig, type ServiceDatabase } from '@parley/service-kit';
 import { DataSource } from 'typeorm';
-import { createTestDatabase, testInfra, uniqueKafkaNamespace, type TestDatabase } from './infra';
+import { TEST_FETCH_MAX_WAIT_MS, createTestDatabase, testInfra, uniqueKafkaNamespace, type TestDatabase } from './infra';
 import { KafkaHarness } from './kafka-harness';
 
 /** What a service's integration specs boot: its database, its configuration class and its root module. */
@@ -51,6 +51,7 @@ export async function startServiceUnderTest<C extends BaseConfig>(
       DATABASE_URL: db.url,
       KAFKA_BROKERS: testInfra().kafkaBrokers,
       KAFKA_TOPIC_PREFIX: namespace,
+      KAFKA_FETCH_MAX_WAIT_MS: TEST_FETCH_MAX_WAIT_MS,
       PORT: '0',
       LOG_LEVEL: 'warn',
       ...env,

@@ -1,6 +1,6 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { loadConfig, runMigrations, startServiceApp } from '@parley/service-kit';
-import { KafkaHarness, createTestDatabase, pollUntil, testInfra, uniqueKafkaNamespace, type TestDatabase } from '@parley/testing';
+import { KafkaHarness, TEST_FETCH_MAX_WAIT_MS, createTestDatabase, pollUntil, testInfra, uniqueKafkaNamespace, type TestDatabase } from '@parley/testing';
 import type { CreatedAccount } from '../accounts/accounts.service';
 import { GatewayConfig } from '../config/gateway.config';
 import { gatewayDatabase } from '../database/gateway.database';
@@ -56,6 +56,7 @@ export class GatewayTestApp {
       DATABASE_URL: db.url,
       KAFKA_BROKERS: testInfra().kafkaBrokers,
       KAFKA_TOPIC_PREFIX: namespace,
+      KAFKA_FETCH_MAX_WAIT_MS: TEST_FETCH_MAX_WAIT_MS,
       REDIS_URL: testInfra().redisUrl,
       REDIS_KEY_PREFIX: namespace,
       PORT: '0',

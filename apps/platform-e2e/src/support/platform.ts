@@ -1,4 +1,4 @@
-import { createTestDatabase, pollUntil, testInfra, uniqueKafkaNamespace, type TestDatabase } from '@parley/testing';
+import { TEST_FETCH_MAX_WAIT_MS, createTestDatabase, pollUntil, testInfra, uniqueKafkaNamespace, type TestDatabase } from '@parley/testing';
 import { join } from 'node:path';
 // The stack runner is the workspace tool behind `npm start` (tools/dev, plain CommonJS), not a library: the tests run
 // the services exactly the way a developer does.
@@ -30,6 +30,8 @@ export function platformEnv(db: TestDatabase, label: string): Env {
     DATABASE_URL: db.url,
     KAFKA_BROKERS: infra.kafkaBrokers,
     KAFKA_TOPIC_PREFIX: uniqueKafkaNamespace(label),
+    // each spec stops the whole stack; kafkajs's 5 s idle fetch would hold every consumer's stop that long
+    KAFKA_FETCH_MAX_WAIT_MS: TEST_FETCH_MAX_WAIT_MS,
     REDIS_URL: infra.redisUrl,
     SANDBOX_ENABLED: 'true',
     // Tenant webhook retries within seconds, so a slow first attempt cannot outlast the test.

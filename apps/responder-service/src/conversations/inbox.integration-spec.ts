@@ -158,14 +158,15 @@ describe('responder-service: the inbox', () => {
 
     const other = { tenant_id: 'ten_inbox_other', id: mariaId };
     expect((await rpc().request('conversations.list', { tenant_id: other.tenant_id, limit: 50, cursor: null })).data).toEqual([]);
-    for (const call of [
+    // All four are in flight at once, so each gets its expectation at once: awaited one after another, a reply
+    // arriving before the earlier ones' would be an unhandled rejection and fail the test.
+    const calls = [
       rpc().request('conversations.get', { ...other, reader: MEMBER }),
       rpc().request('conversations.update', { ...other, change: { state: 'closed' }, actor: { type: 'api' } }),
       rpc().request('conversations.reply', { ...other, message: 'hi', actor: { type: 'api' } }),
       rpc().request('conversations.note', { ...other, text: 'hi', actor: { type: 'api' } }),
-    ]) {
-      await expect(call).rejects.toMatchObject({ problem: { status: 404 } });
-    }
+    ];
+    await Promise.all(calls.map((call) => expect(call).rejects.toMatchObject({ problem: { status: 404 } })));
     expect(out.outbound.messages.filter((m) => m.value.data.to === maria)).toHaveLength(1);
   });
 });

@@ -8,6 +8,7 @@ import { crmServiceDatabase } from './database/crm-service.database';
 import { CompaniesModule } from './companies/companies.module';
 import { ContactsModule } from './contacts/contacts.module';
 import { DealsModule } from './deals/deals.module';
+import { ImportsModule } from './imports/imports.module';
 import { OutboxModule } from './outbox/outbox.module';
 import { PipelinesModule } from './pipelines/pipelines.module';
 
@@ -29,6 +30,7 @@ export function crmServiceModule(config: CrmServiceConfig = loadConfig(CrmServic
       CursorsModule.forRoot(config.CURSOR_SECRET),
       OutboxModule,
       ContactsModule,
+      ImportsModule,
       CompaniesModule,
       PipelinesModule,
       DealsModule,

@@ -88,7 +88,8 @@ const PROVIDER_NOTIFICATION_MAX_BYTES = String(21 * 1024 * 1024);
 
 /**
  * Document uploads reach agent-service whole (≤ 10 MiB, base64 in the request: about 14 MiB), and a ready document's
- * passages travel in one `document.changed` (its text is capped at 8 MiB by agent-service).
+ * passages travel in one `document.changed` (its text is capped at 8 MiB by agent-service). A contact import's CSV
+ * (≤ 16 MiB, CONTRACT.md §14) reaches crm-service whole on its request topic too.
  */
 const DOCUMENT_MAX_BYTES = String(21 * 1024 * 1024);
 
@@ -121,7 +122,7 @@ export const TOPIC_SPECS: readonly TopicSpec[] = [
   ...Object.values(RpcTopics).map((name) => ({
     name,
     partitions: 4,
-    config: { 'retention.ms': String(DAY_MS), ...(name === RpcTopics.agents ? { 'max.message.bytes': DOCUMENT_MAX_BYTES } : {}) },
+    config: { 'retention.ms': String(DAY_MS), ...(name === RpcTopics.agents || name === RpcTopics.crm ? { 'max.message.bytes': DOCUMENT_MAX_BYTES } : {}) },
   })),
   { name: RPC_REPLY_TOPIC, partitions: 4, config: { 'retention.ms': String(DAY_MS) } },
   ...[

@@ -21,6 +21,7 @@ import { contactCreated, contactDeleted, contactUpdated } from './contact-events
 import { CONTACT_COLUMNS, toContactRecord, type ContactRow } from './contacts.mapper';
 
 const MAX_PAGE = 100;
+const MAX_EXPORT_PAGE = 1000;
 const UNIQUE_VIOLATION = '23505';
 /** A query close spellings are looked for: one word of letters, long enough for trigrams to tell words apart. */
 const FUZZY_WORD = /^\p{L}{4,}$/u;
@@ -80,6 +81,18 @@ export class ContactsService {
     const rows: ContactRow[] = await this.db.query(
       `SELECT ${CONTACT_COLUMNS} FROM contacts WHERE ${where.join(' AND ')} ORDER BY id DESC LIMIT ${take + 1}`,
       params,
+    );
+    return { data: rows.slice(0, take).map(toContactRecord), next_cursor: cursors.next(rows, take, (row) => row.id) };
+  }
+
+  /** A page of every contact, oldest first (up to 1000): the export's stream is made of these. */
+  async exportPage(tenantId: string, limit: number, cursor: string | null): Promise<Page<ContactRecord>> {
+    const take = Math.min(Math.max(1, Math.trunc(limit) || MAX_EXPORT_PAGE), MAX_EXPORT_PAGE);
+    const cursors = this.cursors.of(tenantId, 'contacts-export');
+    const after = cursors.after(cursor);
+    const rows: ContactRow[] = await this.db.query(
+      `SELECT ${CONTACT_COLUMNS} FROM contacts WHERE tenant_id = $1 AND ($2::text IS NULL OR id > $2) ORDER BY id LIMIT ${take + 1}`,
+      [tenantId, after],
     );
     return { data: rows.slice(0, take).map(toContactRecord), next_cursor: cursors.next(rows, take, (row) => row.id) };
   }

@@ -4,9 +4,10 @@ import { ContactEntity, ContactLeadEntity } from '../contacts/contact.entity';
 import { OutboxEntity } from '../outbox/outbox.entity';
 import { CreateContacts1764720000000 } from './migrations/1764720000000-CreateContacts';
 import { PipelinesAndDeals1764810000000 } from './migrations/1764810000000-PipelinesAndDeals';
+import { ContactImports1764900000000 } from './migrations/1764900000000-ContactImports';
 
 export const crmServiceDatabase: ServiceDatabase = {
   schema: 'crm',
   entities: [ContactEntity, ContactLeadEntity, CompanyEntity, OutboxEntity],
-  migrations: [CreateContacts1764720000000, PipelinesAndDeals1764810000000],
+  migrations: [CreateContacts1764720000000, PipelinesAndDeals1764810000000, ContactImports1764900000000],
 };

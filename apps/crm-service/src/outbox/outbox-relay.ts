@@ -6,7 +6,7 @@ import { Wakeup } from '@parley/service-kit';
 import { DataSource } from 'typeorm';
 import { CrmServiceConfig } from '../config/crm-service.config';
 
-const BATCH = 200;
+const BATCH = 1000;
 const PUBLISH_TIMEOUT_MS = 10_000;
 const RETRY_PAUSE_MS = 1_000;
 /** One relay at a time across instances (an advisory lock held by the claiming transaction), so events keep their order. */

@@ -25,3 +25,29 @@ export interface CrmRpc extends DealsRpc {
   'companies.update': { service: 'crm'; request: TenantScoped & { id: string; body: UpdateCompanyBody }; response: CompanyRecord };
   'companies.delete': { service: 'crm'; request: TenantScoped & { id: string }; response: { deleted: true } };
 }
+
+export type ContactImportStatus = 'queued' | 'running' | 'completed' | 'failed';
+
+/** A CSV import (`GET /api/v1/contacts/import/{job_id}`, CONTRACT.md §14). `row` counts data rows from 1 (the header is row 0). */
+export interface ContactImportJob {
+  id: string;
+  status: ContactImportStatus;
+  /** Data rows in the file; null until the job has read it once. */
+  total: number | null;
+  created: number;
+  updated: number;
+  failed: { row: number; error: string }[];
+  /** Why the whole file could not be read (status `failed`); null otherwise. */
+  error: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** crm-service's import and export patterns (CONTRACT.md §14). */
+export interface CrmImportRpc {
+  /** Stores the CSV and queues its import: answered at once with the job's id. */
+  'contacts.import': { service: 'crm'; request: TenantScoped & { csv: string }; response: { job_id: string } };
+  'contacts.import-status': { service: 'crm'; request: TenantScoped & { job_id: string }; response: ContactImportJob };
+  /** A page of the export (oldest first, up to 1000): the gateway streams pages as CSV. */
+  'contacts.export-page': { service: 'crm'; request: TenantScoped & ListQuery; response: Page<ContactRecord> };
+}

@@ -2,7 +2,7 @@ import type { Problem } from '../problem';
 import type { RpcService } from '../topics';
 import type { AgentsRpc } from './agents.rpc';
 import type { BillingRpc } from './billing.rpc';
-import type { CrmRpc } from './crm.rpc';
+import type { CrmImportRpc, CrmRpc } from './crm.rpc';
 import type { MediaRpc } from './media.rpc';
 import type { MessagingRpc } from './messaging.rpc';
 import type { ResponderRpc } from './responder.rpc';
@@ -31,7 +31,7 @@ export interface Page<T> {
  * Request-reply patterns: which service owns each, and its request and response types. Each owning service keeps
  * its patterns in its own file (`rpc/<service>.rpc.ts`); the typed client and the handlers agree by construction.
  */
-export interface RpcPatterns extends AgentsRpc, MessagingRpc, WebhooksRpc, ResponderRpc, TemplatesRpc, MediaRpc, CrmRpc, BillingRpc {}
+export interface RpcPatterns extends AgentsRpc, MessagingRpc, WebhooksRpc, ResponderRpc, TemplatesRpc, MediaRpc, CrmRpc, CrmImportRpc, BillingRpc {}
 
 export type RpcPattern = keyof RpcPatterns;
 export type RpcRequest<P extends RpcPattern> = RpcPatterns[P]['request'];

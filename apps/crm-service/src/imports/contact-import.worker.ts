@@ -1,0 +1,228 @@
+import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { newId } from '@parley/contracts';
+import { Wakeup } from '@parley/service-kit';
+import { parse } from 'csv-parse';
+import { randomUUID } from 'node:crypto';
+import { DataSource, type EntityManager } from 'typeorm';
+import { CrmServiceConfig } from '../config/crm-service.config';
+import { contactCreated, contactUpdated } from '../contacts/contact-events';
+import { CONTACT_COLUMNS, type ContactRow } from '../contacts/contacts.mapper';
+import { enqueueEvents } from '../outbox/outbox';
+import { OutboxRelay } from '../outbox/outbox-relay';
+import { MAX_REPORTED_FAILURES } from './import-limits';
+import { importColumns, readImportRow, type ImportRow } from './import-rows';
+
+const BATCH_ROWS = 1000;
+const LEASE_SECONDS = 60;
+const RETRY_PAUSE_MS = 1000;
+
+interface ClaimedJob {
+  id: string;
+  tenant_id: string;
+  csv: string;
+  total: number | null;
+  next_row: number;
+}
+
+interface Batch {
+  rows: ImportRow[];
+  failures: { row: number; error: string }[];
+  /** The data row after the last one read into this batch: where the job resumes once it is committed. */
+  nextRow: number;
+}
+
+/**
+ * Works the queued imports, one at a time per instance: claims a job with a lease, stream-parses its CSV (csv-parse),
+ * and imports 1000 rows per transaction together with the job's progress, so a restart resumes after the last
+ * committed batch. A row sets what its cells hold on the contact of its number (made if new): email and name when
+ * given, tags added, attributes merged; a bad row is reported with its number and reason and the rest go on.
+ */
+@Injectable()
+export class ContactImportWorker implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('ContactImportWorker');
+  private readonly wakeup = new Wakeup();
+  private readonly workerId = randomUUID();
+  private stopped = false;
+  private loop?: Promise<void>;
+
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly relay: OutboxRelay,
+    private readonly config: CrmServiceConfig,
+  ) {}
+
+  wake(): void {
+    this.wakeup.wake();
+  }
+
+  onApplicationBootstrap(): void {
+    this.loop = this.run();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.stopped = true;
+    this.wakeup.wake();
+    await this.loop;
+  }
+
+  private async run(): Promise<void> {
+    while (!this.stopped) {
+      try {
+        const job = await this.claim();
+        if (job) await this.work(job);
+        else await this.wakeup.sleep(this.config.CRM_OUTBOX_SWEEP_MS);
+      } catch (err) {
+        if (this.stopped) return;
+        this.logger.warn(`contact import failed, retrying: ${String(err)}`);
+        await this.wakeup.sleep(RETRY_PAUSE_MS);
+      }
+    }
+  }
+
+  /** The oldest job nobody works on (queued, or running under a lease that ran out). */
+  private async claim(): Promise<ClaimedJob | undefined> {
+    const [[job]]: [ClaimedJob[]] = await this.db.query(
+      `UPDATE contact_imports SET status = 'running', worker = $1, lease_until = now() + make_interval(secs => $2), updated_at = now()
+       WHERE id = (SELECT id FROM contact_imports WHERE status IN ('queued', 'running') AND (lease_until IS NULL OR lease_until < now())
+                   ORDER BY created_at LIMIT 1 FOR UPDATE SKIP LOCKED)
+       RETURNING id, tenant_id, csv, total, next_row`,
+      [this.workerId, LEASE_SECONDS],
+    );
+    return job;
+  }
+
+  private async work(job: ClaimedJob): Promise<void> {
+    try {
+      if (job.total === null) {
+        const total = await countRows(job.csv);
+        await this.db.query(`UPDATE contact_imports SET total = $2, updated_at = now() WHERE id = $1`, [job.id, total]);
+      }
+      let batch: Batch = { rows: [], failures: [], nextRow: job.next_row };
+      let phones = new Set<string>();
+      let row = 0;
+      for await (const record of parse(job.csv, { bom: true, columns: importColumns, skip_empty_lines: true, relax_column_count: true })) {
+        row++;
+        if (this.stopped) return;
+        if (row < job.next_row) continue;
+        const outcome = readImportRow(row, record as Record<string, string>);
+        // one statement cannot change a contact twice: a number seen again in the batch starts the next one
+        if (outcome.ok && phones.has(outcome.value.phone)) {
+          await this.commit(job, batch);
+          batch = { rows: [], failures: [], nextRow: row };
+          phones = new Set();
+        }
+        if (outcome.ok) {
+          batch.rows.push(outcome.value);
+          phones.add(outcome.value.phone);
+        } else {
+          batch.failures.push({ row: outcome.row, error: outcome.error });
+        }
+        batch.nextRow = row + 1;
+        if (batch.rows.length + batch.failures.length >= BATCH_ROWS) {
+          await this.commit(job, batch);
+          batch = { rows: [], failures: [], nextRow: row + 1 };
+          phones = new Set();
+        }
+      }
+      await this.commit(job, batch, 'completed');
+    } catch (err) {
+      if (!isParseError(err)) throw err;
+      // the file itself cannot be read on: what was imported stays, the job says why it stopped
+      await this.db.query(`UPDATE contact_imports SET status = 'failed', error = $2, lease_until = NULL, updated_at = now() WHERE id = $1 AND worker = $3`, [
+        job.id,
+        String((err as Error).message).slice(0, 500),
+        this.workerId,
+      ]);
+    }
+  }
+
+  /** Imports a batch and records the job's progress in one transaction (nothing, if another worker took the job over). */
+  private async commit(job: ClaimedJob, batch: Batch, status: 'running' | 'completed' = 'running'): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      const [[owned]]: [unknown[]] = await tx.query(
+        `UPDATE contact_imports SET lease_until = now() + make_interval(secs => $3), updated_at = now() WHERE id = $1 AND worker = $2 RETURNING id`,
+        [job.id, this.workerId, LEASE_SECONDS],
+      );
+      if (!owned) throw new Error(`import ${job.id} was taken over by another worker`);
+      const { created, updated } = await importBatch(tx, job.tenant_id, batch.rows);
+      await tx.query(
+        `UPDATE contact_imports SET next_row = $2, created = created + $3, updated = updated + $4, status = $5,
+           failed = CASE WHEN jsonb_array_length(failed) >= $7 THEN failed ELSE failed || $6::jsonb END,
+           lease_until = CASE WHEN $5 = 'completed' THEN NULL ELSE lease_until END, updated_at = now()
+         WHERE id = $1`,
+        [job.id, batch.nextRow, created, updated, status, JSON.stringify(batch.failures.slice(0, MAX_REPORTED_FAILURES)), MAX_REPORTED_FAILURES],
+      );
+    });
+    this.relay.wake();
+  }
+}
+
+/**
+ * Upserts a batch (one number at most once) by `(tenant_id, phone)`, under row locks on the contacts it changes, so
+ * tags and attributes merge with what they hold now. A contact only changes (and `contact.updated` only goes out)
+ * when the row changes something; a matched contact counts as updated either way.
+ */
+async function importBatch(tx: EntityManager, tenantId: string, rows: ImportRow[]): Promise<{ created: number; updated: number }> {
+  if (rows.length === 0) return { created: 0, updated: 0 };
+  const existing: Pick<ContactRow, 'phone' | 'tags' | 'attributes'>[] = await tx.query(
+    `SELECT phone, tags, attributes FROM contacts WHERE tenant_id = $1 AND phone = ANY($2) ORDER BY id FOR UPDATE`,
+    [tenantId, rows.map((r) => r.phone)],
+  );
+  const byPhone = new Map(existing.map((c) => [c.phone, c]));
+  const values = rows.map((r) => {
+    const current = byPhone.get(r.phone);
+    return {
+      id: newId('ctc'),
+      phone: r.phone,
+      email: r.email,
+      name: r.name,
+      tags: current ? [...new Set([...current.tags, ...r.tags])].slice(0, 50) : r.tags,
+      attributes: current ? mergeAttributes(current.attributes, r.attributes) : r.attributes,
+    };
+  });
+  const changed: (ContactRow & { inserted: boolean })[] = await tx.query(
+    `INSERT INTO contacts AS c (id, tenant_id, phone, email, name, tags, attributes)
+     SELECT r.id, $2, r.phone, r.email, r.name, r.tags, r.attributes
+     FROM jsonb_to_recordset($1::jsonb) AS r(id text, phone text, email text, name text, tags text[], attributes jsonb)
+     ON CONFLICT (tenant_id, phone) DO UPDATE
+       SET email = coalesce(EXCLUDED.email, c.email), name = coalesce(EXCLUDED.name, c.name), tags = EXCLUDED.tags,
+           attributes = EXCLUDED.attributes, updated_at = now()
+       WHERE (coalesce(EXCLUDED.email, c.email), coalesce(EXCLUDED.name, c.name), EXCLUDED.tags, EXCLUDED.attributes)
+             IS DISTINCT FROM (c.email, c.name, c.tags, c.attributes)
+     RETURNING ${CONTACT_COLUMNS}, (xmax = 0) AS inserted`,
+    [JSON.stringify(values), tenantId],
+  );
+  await enqueueEvents(
+    tx,
+    changed.map(({ inserted, ...row }) => (inserted ? contactCreated(row) : contactUpdated(row))),
+  );
+  const created = changed.filter((c) => c.inserted).length;
+  return { created, updated: rows.length - created };
+}
+
+/** A row's attributes over the contact's; keys beyond the 50 a contact may have are left out (existing ones win). */
+function mergeAttributes(current: ContactRow['attributes'], incoming: ImportRow['attributes']): ContactRow['attributes'] {
+  const merged = { ...current };
+  for (const [key, value] of Object.entries(incoming)) {
+    if (key in merged || Object.keys(merged).length < 50) merged[key] = value;
+  }
+  return merged;
+}
+
+async function countRows(csv: string): Promise<number> {
+  let rows = 0;
+  try {
+    for await (const _ of parse(csv, { bom: true, columns: importColumns, skip_empty_lines: true, relax_column_count: true })) rows++;
+  } catch (err) {
+    if (!isParseError(err)) throw err;
+  }
+  return rows;
+}
+
+/** csv-parse's errors (a quote never closed, …) and the header's, as importColumns throws them. */
+function isParseError(err: unknown): boolean {
+  if (!(err instanceof Error)) return false;
+  const code = (err as Error & { code?: unknown }).code;
+  return typeof code === 'string' ? code.startsWith('CSV_') : /column|header/.test(err.message);
+}

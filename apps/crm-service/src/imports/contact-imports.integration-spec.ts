@@ -1,0 +1,99 @@
+import { newId, type ContactImportJob } from '@parley/contracts';
+import { pollUntil } from '@parley/testing';
+import { startCrmService, type CrmServiceUnderTest } from '../test/crm-service-under-test';
+import { ContactImportWorker } from './contact-import.worker';
+
+describe('crm-service: contact import and export', () => {
+  let crm: CrmServiceUnderTest;
+  const tenant = newId('ten');
+
+  beforeAll(async () => {
+    crm = await startCrmService('crmimports');
+  });
+
+  afterAll(async () => {
+    await crm?.close();
+  });
+
+  const finished = (jobId: string, tenantId = tenant) =>
+    pollUntil(
+      async () => {
+        const job = await crm.call('contacts.import-status', { tenant_id: tenantId, job_id: jobId });
+        return job.status === 'completed' || job.status === 'failed' ? job : undefined;
+      },
+      { description: `import ${jobId} to finish`, timeoutMs: 30_000 },
+    );
+  const contactsOf = async (tenantId: string) => {
+    const page = await crm.call('contacts.export-page', { tenant_id: tenantId, limit: 1000, cursor: null });
+    return new Map(page.data.map((c) => [c.phone, c]));
+  };
+
+  it('imports the good rows, reports each bad one with its row number and reason, and updates on a second import', async () => {
+    const csv = [
+      'Phone,email,NAME,tags,plan,city',
+      '+14155550001,ana@example.com,Ana Lima,vip;paid,gold,Lisbon',
+      '555-0002,bo@example.com,Bo,,,', // row 2: no E.164 number
+      '+14155550003,,Cy,,silver,',
+      ',dee@example.com,Dee,,,', // row 4: no number
+      '+14155550005,not-an-email,Ed,,,', // row 5
+      '"+14155550006","quoted@example.com","Fay, Jr.","a,b",bronze,"Porto"',
+    ].join('\n');
+    const { job_id } = await crm.call('contacts.import', { tenant_id: tenant, csv });
+    expect(job_id).toMatch(/^imp_/);
+    const job = await finished(job_id);
+    expect(job).toEqual<ContactImportJob>({
+      id: job_id,
+      status: 'completed',
+      total: 6,
+      created: 3,
+      updated: 0,
+      failed: [
+        { row: 2, error: expect.stringContaining('E.164') },
+        { row: 4, error: 'phone is required' },
+        { row: 5, error: 'email must be an email address' },
+      ],
+      error: null,
+      created_at: expect.any(String),
+      updated_at: expect.any(String),
+    });
+    const contacts = await contactsOf(tenant);
+    expect(contacts.get('+14155550001')).toMatchObject({ email: 'ana@example.com', name: 'Ana Lima', tags: ['vip', 'paid'], attributes: { plan: 'gold', city: 'Lisbon' } });
+    expect(contacts.get('+14155550006')).toMatchObject({ name: 'Fay, Jr.', tags: ['a', 'b'], attributes: { plan: 'bronze', city: 'Porto' } });
+
+    // again, with new details for Ana: tags added, attributes merged, the rest kept
+    const again = await finished((await crm.call('contacts.import', { tenant_id: tenant, csv: 'phone,tags,plan\n+14155550001,new,platinum\n+14155550009,,\n' })).job_id);
+    expect(again).toMatchObject({ status: 'completed', total: 2, created: 1, updated: 1, failed: [] });
+    expect((await contactsOf(tenant)).get('+14155550001')).toMatchObject({ name: 'Ana Lima', tags: ['vip', 'paid', 'new'], attributes: { plan: 'platinum', city: 'Lisbon' } });
+
+    // another tenant's job is not found
+    expect((await crm.problemOf('contacts.import-status', { tenant_id: newId('ten'), job_id })).status).toBe(404);
+  });
+
+  it('fails a file whose header cannot be read, naming why', async () => {
+    const job = await finished((await crm.call('contacts.import', { tenant_id: tenant, csv: 'email,name\na@example.com,A\n' })).job_id);
+    expect(job).toMatchObject({ status: 'failed', created: 0, error: expect.stringContaining('phone column') });
+  });
+
+  it('resumes a job a dead worker left after its last committed batch', async () => {
+    const t = newId('ten');
+    const id = newId('imp');
+    const csv = ['phone,name', '+14155550101,One', '+14155550102,Two', '+14155550103,Three', '+14155550104,Four'].join('\n');
+    // as a worker leaves it when it dies after committing rows 1 and 2 (their contacts were deleted since): its lease ran out
+    await crm.sql.query(
+      `INSERT INTO contact_imports (id, tenant_id, csv, status, total, next_row, created, worker, lease_until) VALUES ($1, $2, $3, 'running', 4, 3, 2, 'dead', now() - interval '1 second')`,
+      [id, t, csv],
+    );
+    crm.app.get(ContactImportWorker).wake();
+    expect(await finished(id, t)).toMatchObject({ status: 'completed', total: 4, created: 4, updated: 0, failed: [] });
+    expect([...(await contactsOf(t)).keys()].sort()).toEqual(['+14155550103', '+14155550104']);
+  });
+
+  it('exports every contact page by page, oldest first', async () => {
+    const t = newId('ten');
+    const ids = [];
+    for (let i = 0; i < 5; i++) ids.push((await crm.call('contacts.create', { tenant_id: t, body: { phone: `+1415555020${i}` } })).id);
+    const first = await crm.call('contacts.export-page', { tenant_id: t, limit: 3, cursor: null });
+    const rest = await crm.call('contacts.export-page', { tenant_id: t, limit: 3, cursor: first.next_cursor });
+    expect({ ids: [...first.data, ...rest.data].map((c) => c.id), next: rest.next_cursor }).toEqual({ ids, next: null });
+  });
+});

@@ -1,0 +1,8 @@
+import { Module } from '@nestjs/common';
+import { ContactsModule } from '../contacts/contacts.module';
+import { ContactImportWorker } from './contact-import.worker';
+import { ContactImportsRpcController } from './contact-imports.rpc.controller';
+import { ContactImportsService } from './contact-imports.service';
+
+@Module({ imports: [ContactsModule], controllers: [ContactImportsRpcController], providers: [ContactImportsService, ContactImportWorker] })
+export class ImportsModule {}

@@ -47,12 +47,33 @@ export const WEBHOOK_EVENTS: readonly WebhookEventType[] = [
   'webhook.endpoint_disabled',
 ];
 
-/** A message the sandbox delivered to the playground's customer (the relay answers the sandbox's own shape). */
+/** A media object of a Cloud API message (the sandbox's own id, not a stored `med_…`). */
+export interface CloudMedia {
+  id?: string;
+  link?: string;
+  caption?: string;
+  filename?: string;
+  mime_type?: string;
+}
+
+/** A message the sandbox delivered to the playground's customer (the relay answers the sandbox's own shape: the Cloud API's). */
 export interface PlaygroundMessage {
   id: string;
   phone_number_id: string;
   to: string;
   type: string;
   text?: { body: string };
+  image?: CloudMedia;
+  document?: CloudMedia;
+  audio?: CloudMedia;
+  video?: CloudMedia;
+  sticker?: CloudMedia;
+  location?: { latitude: number; longitude: number; name?: string; address?: string };
+  interactive?: {
+    type: string;
+    body?: { text: string };
+    action?: { button?: string; buttons?: { reply?: { title?: string } }[]; sections?: { rows?: { title?: string }[] }[] };
+  };
+  template?: { name: string; language?: { code?: string } };
   timestamp: string;
 }

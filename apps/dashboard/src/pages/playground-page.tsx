@@ -1,7 +1,8 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import type { Channel, WebhookDelivery } from '../api';
+import type { Channel, PlaygroundMessage, WebhookDelivery } from '../api';
 import { AsyncView, ErrorNotice } from '../components/feedback';
 import { formatTime } from '../components/format';
+import { MessageContent, type MessageParts } from '../components/message-content';
 import { DELIVERIES_LIVE, MESSAGES_LIVE, concernsCustomer } from '../components/live-refresh';
 import { PageHeader } from '../components/page-header';
 import { useAction, useAsync } from '../components/use-async';
@@ -13,7 +14,23 @@ interface ChatLine {
   id: string;
   who: 'customer' | 'business';
   text: string;
+  /** What the business sent beyond text (media, a location, buttons, a template), in the Cloud API's shape. */
+  parts?: MessageParts;
   at: number;
+}
+
+/** What the customer received, as the chat shows it: its text, media (with caption), location, offered choices, or template. */
+function partsOfCloudMessage(m: PlaygroundMessage): MessageParts {
+  const media = m.image ?? m.video ?? m.audio ?? m.document ?? m.sticker;
+  if (media) return { text: `(${m.type})`, type: m.type, media: { caption: media.caption ?? null, filename: media.filename ?? null, mime_type: media.mime_type } };
+  if (m.location) return { text: '(location)', location: m.location };
+  if (m.interactive) {
+    const action = m.interactive.action;
+    const options = [...(action?.buttons ?? []).map((b) => b.reply?.title), ...(action?.sections ?? []).flatMap((s) => (s.rows ?? []).map((r) => r.title))];
+    return { text: m.interactive.body?.text ?? '(interactive)', options: options.filter((o): o is string => typeof o === 'string') };
+  }
+  if (m.template) return { text: `Template “${m.template.name}”${m.template.language?.code ? ` (${m.template.language.code})` : ''}` };
+  return { text: m.text?.body ?? `(${m.type})` };
 }
 
 const randomCustomer = () => `+1415555${String(Math.floor(Math.random() * 10_000)).padStart(4, '0')}`;
@@ -86,7 +103,10 @@ function Chat({ channels }: { channels: Channel[] }) {
     ...written,
     ...(replies.data?.data ?? [])
       .filter((m) => m.phone_number_id === channel.phone_number_id)
-      .map((m) => ({ id: m.id, who: 'business' as const, text: m.text?.body ?? `(${m.type})`, at: Date.parse(m.timestamp) })),
+      .map((m) => {
+        const parts = partsOfCloudMessage(m);
+        return { id: m.id, who: 'business' as const, text: parts.text, parts, at: Date.parse(m.timestamp) };
+      }),
   ].sort((a, b) => a.at - b.at);
 
   const submit = async (event: FormEvent) => {
@@ -126,7 +146,7 @@ function Chat({ channels }: { channels: Channel[] }) {
           {lines.length === 0 && <li className="muted">Say hello to your agent.</li>}
           {lines.map((l) => (
             <li key={l.id} className={`bubble bubble-${l.who === 'customer' ? 'customer' : 'agent'}`} data-testid={`chat-${l.who}`}>
-              <p>{l.text}</p>
+              {l.parts ? <MessageContent parts={l.parts} /> : <p>{l.text}</p>}
             </li>
           ))}
         </ol>

@@ -2,6 +2,7 @@ import { useEffect, useRef, useState, type FormEvent } from 'react';
 import type { Author, InboxState, InboxThread, Member } from '../../api';
 import { AsyncView, ErrorNotice } from '../../components/feedback';
 import { formatTime } from '../../components/format';
+import { MessageContent, partsOfPayload, type MessageParts } from '../../components/message-content';
 import { useAction, useAsync } from '../../components/use-async';
 import { Link } from '../../router';
 import { useApi, useMember } from '../../session/session';
@@ -14,13 +15,15 @@ interface Entry {
   key: string;
   kind: 'message' | 'note';
   text: string;
+  /** A message's media, location or tapped reply, when its payload carries them. */
+  parts?: MessageParts;
   at: string;
   author: Author;
 }
 
 /** Messages and internal notes in the order they were written (the API lists them apart, each oldest first). */
 function timeline(thread: InboxThread): Entry[] {
-  const messages: Entry[] = thread.messages.map((m) => ({ key: `m-${m.message_id}`, kind: 'message', text: m.text, at: m.at, author: m.author }));
+  const messages: Entry[] = thread.messages.map((m) => ({ key: `m-${m.message_id}`, kind: 'message', text: m.text, parts: partsOfPayload(m), at: m.at, author: m.author }));
   const notes: Entry[] = thread.notes.map((n) => ({ key: `n-${n.id}`, kind: 'note', text: n.text, at: n.at, author: n.author }));
   return [...messages, ...notes].sort((a, b) => Date.parse(a.at) - Date.parse(b.at));
 }
@@ -112,7 +115,7 @@ function ThreadView({ thread, members, onChange }: { thread: InboxThread; member
               {e.kind === 'note' ? 'Internal note · ' : ''}
               {authorLabel(e.author, contact, members, me)}
             </p>
-            <p>{e.text}</p>
+            {e.parts ? <MessageContent parts={e.parts} /> : <p>{e.text}</p>}
             <p className="muted small">{formatTime(e.at)}</p>
           </li>
         ))}

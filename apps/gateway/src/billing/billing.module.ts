@@ -1,7 +1,9 @@
 import { Module } from '@nestjs/common';
 import { AdminGuard } from '../admin/admin.guard';
+import { TenantsModule } from '../tenants/tenants.module';
 import { BillingAdminController } from './billing-admin.controller';
 import { BillingController } from './billing.controller';
+import { SendFundsService } from './send-funds.service';
 
-@Module({ controllers: [BillingController, BillingAdminController], providers: [AdminGuard] })
+@Module({ imports: [TenantsModule], controllers: [BillingController, BillingAdminController], providers: [AdminGuard, SendFundsService], exports: [SendFundsService] })
 export class BillingModule {}

@@ -41,6 +41,17 @@ export class GatewayConfig extends BaseConfig implements MediaStoreSettings {
   @Matches(/^[A-Za-z0-9._:-]*$/)
   REDIS_KEY_PREFIX = 'parley:gw:';
 
+  /**
+   * Refuse a paid send the wallet cannot cover with 402 (CONTRACT.md §16), checked against the balance view
+   * billing-service keeps in Redis. Off: sends are never refused for money (billing still meters and charges them).
+   */
+  @IsBoolean()
+  BILLING_ENFORCED = false;
+
+  /** Start of the Redis keys of billing-service's balance view (its BILLING_VIEW_PREFIX). */
+  @Matches(/^[A-Za-z0-9._:-]*$/)
+  BILLING_VIEW_PREFIX = 'parley:billing:';
+
   /** Authenticated requests a `free` tenant may make per UTC day (CONTRACT.md §8). */
   @IsInt()
   @Min(1)

@@ -39,6 +39,7 @@ export const DOCUMENTED_BODIES = new Map<DtoClass, { tenantScoped: boolean }>();
 const ERROR_TEXT: Record<number, string> = {
   400: 'A field, parameter or the JSON itself is not valid (`errors[]` names each field and rule).',
   401: 'Missing, malformed, expired, wrongly signed or revoked credential (`WWW-Authenticate: Bearer`).',
+  402: 'A paid send the wallet’s balance cannot cover (`insufficient-funds`, CONTRACT.md §16); nothing was sent.',
   403: 'The body `tenant_id` is not the caller’s tenant, the signed-in team member’s role may not do this, or a session-cookie request lacks its `X-CSRF-Token`.',
   404: 'No such resource for this tenant.',
   409: 'Conflict with the current state (e.g. an `Idempotency-Key` reused with another body).',

@@ -18,7 +18,7 @@ export class SendController {
     body: SendMessageBody,
     headers: [{ name: 'Idempotency-Key', description: 'Per tenant, 24 h: a retry with an equal body answers the first answer again (same message_id).' }],
     success: { status: 200, description: 'Accepted and durably queued.', schema: 'SendResult' },
-    errors: [409, 503],
+    errors: [402, 409, 503],
   })
   @Post()
   @HttpCode(200)

@@ -2,6 +2,7 @@ import { Logger } from '@nestjs/common';
 import { ProblemTypes, problem, type SendMessageBody } from '@parley/contracts';
 import { EventPublisher, PublishTimeoutError, RpcClient, RpcProblemError } from '@parley/kafka';
 import { ProblemException } from '@parley/service-kit';
+import type { SendFundsService } from '../billing/send-funds.service';
 import { ChannelSendersService } from '../channels/channel-senders.service';
 import type { IdempotencyService } from '../idempotency/idempotency.service';
 import { SendService } from './send.service';
@@ -13,7 +14,9 @@ describe('SendService', () => {
   const setup = (publish: () => Promise<void>, resolveSender: () => Promise<unknown> = async () => ({})) => {
     const publisher = { publishEvent: jest.fn(publish) } as unknown as EventPublisher;
     const rpc = { request: jest.fn(resolveSender) } as unknown as RpcClient;
-    return { service: new SendService(publisher, new ChannelSendersService(rpc), {} as IdempotencyService, rpc), publisher, rpc };
+    // Billing is not enforced here: nothing is reserved (apps/gateway/src/billing covers the 402).
+    const funds = { reserve: async () => null } as unknown as SendFundsService;
+    return { service: new SendService(publisher, new ChannelSendersService(rpc), {} as IdempotencyService, rpc, funds), publisher, rpc };
   };
 
   it('answers 503 with Retry-After: 5 when the broker does not acknowledge in time, never "sent"', async () => {

@@ -13,6 +13,7 @@ import {
 } from '@parley/contracts';
 import { EventPublisher, RpcClient } from '@parley/kafka';
 import { ProblemException } from '@parley/service-kit';
+import { SendFundsService } from '../billing/send-funds.service';
 import { ChannelSendersService } from '../channels/channel-senders.service';
 import { fingerprint } from '../idempotency/idempotency-key';
 import { IdempotencyService } from '../idempotency/idempotency.service';
@@ -45,6 +46,7 @@ export class SendService {
     private readonly senders: ChannelSendersService,
     private readonly idempotency: IdempotencyService,
     private readonly rpc: RpcClient,
+    private readonly funds: SendFundsService,
   ) {}
 
   async send(tenantId: string, body: SendMessageBody | RichSendBody, requestId: string): Promise<SendResult> {
@@ -84,12 +86,15 @@ export class SendService {
       origin: 'api',
       accepted_at: new Date().toISOString(),
     };
+    // Last, once everything else has passed: a paid send reserves its price (402 when the wallet cannot cover it).
+    const reservation = await this.funds.reserve(tenantId, messageId, body);
     try {
       await this.publisher.publishEvent(EventPublisher.envelope(Topics.MessageOutbound, tenantId, data, eventId), conversationKey(tenantId, body.to), requestId, {
         timeoutMs: ACCEPT_TIMEOUT_MS,
       });
     } catch (err) {
       this.logger.warn(`send ${messageId} (request ${requestId}) not accepted by the broker: ${String(err)}`);
+      await reservation?.release();
       throw new ProblemException(
         problem(503, ProblemTypes.unavailable, 'Service Unavailable', 'The message could not be queued right now and was not sent; retry shortly.'),
         { 'retry-after': '5' },

@@ -11,6 +11,8 @@ export interface Platform {
   gateway: string;
   /** Base URL of the WhatsApp sandbox. */
   sandbox: string;
+  /** The run's database, for a test that must make time pass (a 24-hour window closing) where no API can. */
+  databaseUrl: string;
   urls: Record<AppName, string>;
   /** Stops one service as a deploy would (SIGTERM; SIGKILL after 10 s) and resolves once it has exited. */
   stopService(app: AppName): Promise<void>;
@@ -48,12 +50,13 @@ export function platformEnv(db: TestDatabase, label: string): Env {
  * Starts the six built services (dist/) as real processes, exactly as `npm start` runs them, but on ports the OS says
  * are free (a developer's running stack keeps its own), with a fresh database and a Kafka topic namespace of their own.
  * Service logs go to tmp/logs/e2e/<service>.log. A service that exits is not restarted: a crash fails the test.
+ * `overrides` change settings for one spec (a slower template review, say).
  */
-export async function startPlatform(): Promise<Platform> {
+export async function startPlatform(overrides: Env = {}): Promise<Platform> {
   const db: TestDatabase = await createTestDatabase('e2e');
   // The SMTP listener and sink too, so a stack beside a running one (or another e2e run) never clashes on 2525/2526.
   const ports = await freePorts([...APPS, 'messaging-smtp', 'sandbox-smtp']);
-  const env = platformEnv(db, 'e2e');
+  const env = { ...platformEnv(db, 'e2e'), ...overrides };
   const stack = new Stack({
     env,
     ports,
@@ -73,6 +76,7 @@ export async function startPlatform(): Promise<Platform> {
   return {
     gateway: urls.gateway,
     sandbox: urls['whatsapp-sandbox'],
+    databaseUrl: db.url,
     urls,
     async stopService(app) {
       // The supervisor does not restart it (restart: false); it logs the exit as unexpected, which here it is not.

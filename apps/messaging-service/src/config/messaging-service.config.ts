@@ -89,6 +89,11 @@ export class MessagingServiceConfig extends BaseConfig implements MediaStoreSett
   @Min(1)
   MEDIA_RETENTION_DAYS = 30;
 
+  /** First pause after a failed download of a customer's file from the provider; it doubles per attempt (8 in all). */
+  @IsInt()
+  @Min(10)
+  MEDIA_DOWNLOAD_RETRY_MS = 2_000;
+
   /** SMS (CONTRACT.md §17): Twilio's REST API host of `twilio` channels (sandbox SMS channels use SANDBOX_URL). */
   @Matches(HTTP_URL, { message: 'TWILIO_API_BASE_URL must be an http(s) URL without a trailing slash' })
   TWILIO_API_BASE_URL = 'https://api.twilio.com';

@@ -1,11 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { Headers, Topics, conversationKey, derivedId, newId, type EventEnvelope, type MessageInboundData } from '@parley/contracts';
+import { Headers, Topics, conversationKey, derivedId, newId, type EventEnvelope, type MessageInboundData, type InboundMedia } from '@parley/contracts';
 import { EventPublisher } from '@parley/kafka';
 import { DataSource } from 'typeorm';
 import type { ChannelEntity } from '../channels/channel.entity';
 import { GroupCommit } from '@parley/service-kit';
 import type { StatusEntry } from '../messages/message.entity';
+import { MediaDownloads } from './media-downloads';
 import type { NormalisedInbound } from './normalise';
 
 const PUBLISH_TIMEOUT_MS = 5000;
@@ -46,12 +47,34 @@ export class InboundMessagesService {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     private readonly publisher: EventPublisher,
+    private readonly downloads: MediaDownloads,
   ) {}
+
+  /**
+   * Announces a stored media message once its download is settled: with its file, or with `media: null` when the
+   * provider never gave it. False when it was announced before (a download retried after its announcement).
+   */
+  async announceWithMedia(channel: ChannelEntity, inbound: NormalisedInbound, receivedAt: string, messageId: string, media: InboundMedia | null, requestId?: string): Promise<boolean> {
+    const [message] = (await this.db.query(
+      `SELECT id, channel_id, provider_message_id, direction, "from", "to", body, status_history, published FROM messages WHERE id = $1 AND tenant_id = $2`,
+      [messageId, channel.tenantId],
+    )) as StoredInbound[];
+    if (!message || message.published || message.direction !== 'inbound') return false;
+    const event = inboundEvent(channel, inbound, receivedAt, message, media);
+    await this.publisher.publishEvent(event.envelope, event.key, requestId, { timeoutMs: PUBLISH_TIMEOUT_MS });
+    await this.publishedMarks.add(message.id);
+    return true;
+  }
 
   /** Returns whether this call announced the message (false: seen and announced before). */
   async receive(channel: ChannelEntity, inbound: NormalisedInbound, receivedAt: string, requestId?: string): Promise<boolean> {
     const message = await this.store(channel, inbound, receivedAt);
     if (message.published || message.direction !== 'inbound') return false;
+    if (inbound.media) {
+      // Announced once its file is downloaded (MediaDownloadWorker): the conversation goes on meanwhile.
+      await this.downloads.enqueue([{ tenantId: channel.tenantId, channelId: channel.id, messageId: message.id, inbound, receivedAt, requestId }]);
+      return false;
+    }
     const event = inboundEvent(channel, inbound, receivedAt, message);
     await this.publisher.publishEvent(event.envelope, event.key, requestId, { timeoutMs: PUBLISH_TIMEOUT_MS });
     await this.publishedMarks.add(message.id);
@@ -73,6 +96,14 @@ export class InboundMessagesService {
     const toAnnounce = batch
       .map((item) => ({ item, message: stored.get(inboundKey(item.channel.id, item.inbound.providerMessageId)) }))
       .filter((x): x is { item: ReceivedInbound; message: StoredInbound } => !!x.message && !x.message.published && x.message.direction === 'inbound');
+    // Media messages are announced once their file is downloaded (MediaDownloadWorker); the rest at once.
+    const withMedia = toAnnounce.filter(({ item }) => item.inbound.media);
+    if (withMedia.length > 0) {
+      await this.downloads.enqueue(
+        withMedia.map(({ item, message }) => ({ tenantId: item.channel.tenantId, channelId: item.channel.id, messageId: message.id, inbound: item.inbound, receivedAt: item.receivedAt, requestId: item.requestId })),
+      );
+      toAnnounce.splice(0, toAnnounce.length, ...toAnnounce.filter(({ item }) => !item.inbound.media));
+    }
     if (toAnnounce.length === 0) return 0;
     await this.publisher.publish(
       toAnnounce.map(({ item, message }) => {
@@ -184,7 +215,7 @@ export class InboundMessagesService {
 }
 
 /** The `message.inbound` announcement of a stored message; its id derives from the message (replays are one event). */
-function inboundEvent(channel: ChannelEntity, inbound: NormalisedInbound, receivedAt: string, message: StoredInbound): { envelope: EventEnvelope; key: string } {
+function inboundEvent(channel: ChannelEntity, inbound: NormalisedInbound, receivedAt: string, message: StoredInbound, media?: InboundMedia | null): { envelope: EventEnvelope; key: string } {
   const data: MessageInboundData = {
     message_id: message.id,
     channel: channel.kind,
@@ -199,6 +230,8 @@ function inboundEvent(channel: ChannelEntity, inbound: NormalisedInbound, receiv
     received_at: message.status_history[0]?.at ?? receivedAt,
     channel_agent: channel.agent,
     contact_name: inbound.contactName,
+    ...(media !== undefined ? { media } : {}),
+    ...(inbound.interactive ? { interactive: inbound.interactive } : {}),
   };
   return { envelope: EventPublisher.envelope(Topics.MessageInbound, channel.tenantId, data, derivedId('evt', 'inbound', message.id)), key: conversationKey(channel.tenantId, data.from) };
 }

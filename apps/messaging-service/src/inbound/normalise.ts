@@ -16,6 +16,10 @@ export interface NormalisedInbound {
   contactName: string | null;
   /** Email: the subject line. */
   subject?: string | null;
+  /** A media message's file at the provider (downloaded before the message is announced). */
+  media?: { providerMediaId: string; mimeType: string; caption: string | null; filename: string | null } | null;
+  /** A tapped reply button or list row. */
+  interactive?: { id: string; title: string } | null;
 }
 
 const KNOWN_TYPES: ReadonlySet<string> = new Set<InboundMessageType>([
@@ -60,6 +64,8 @@ export function normaliseInbound(item: unknown, contacts: unknown = []): Normali
     text: withoutNul(inboundText(type, message)),
     sentAt: unixToIso(message.timestamp),
     contactName: optionalWithoutNul(nonEmpty(isRecord(profile) ? profile.name : undefined)),
+    ...optional('media', inboundMedia(type, message)),
+    ...optional('interactive', inboundInteractive(type, message)),
   };
 }
 
@@ -88,7 +94,8 @@ export function inboundText(type: InboundMessageType, item: CloudApiInboundMessa
     }
     case 'interactive': {
       const i = item.interactive as Record<string, unknown> | undefined;
-      return standIn('interactive', firstText(field(i?.button_reply, 'title'), field(i?.list_reply, 'title'), field(i?.nfm_reply, 'body'), field(i?.nfm_reply, 'name')));
+      // A tapped button or row reads as what it says (CONTRACT.md §13); a flow reply keeps its stand-in.
+      return firstText(field(i?.button_reply, 'title'), field(i?.list_reply, 'title')) ?? standIn('interactive', firstText(field(i?.nfm_reply, 'body'), field(i?.nfm_reply, 'name')));
     }
     case 'button':
       return standIn('button', firstText(field(item.button, 'text'), field(item.button, 'payload')));
@@ -138,4 +145,35 @@ export function unixToIso(timestamp: string | number | undefined): string | null
   const seconds = Number(timestamp);
   if (timestamp === undefined || timestamp === '' || !Number.isFinite(seconds) || seconds <= 0) return null;
   return new Date(seconds * 1000).toISOString();
+}
+
+const MEDIA_TYPES: ReadonlySet<InboundMessageType> = new Set(['image', 'audio', 'video', 'document', 'sticker']);
+
+/** The provider's file of a media message (`image: {id, mime_type, caption}` …); null without a usable id. */
+function inboundMedia(type: InboundMessageType, item: CloudApiInboundMessage): NormalisedInbound['media'] {
+  if (!MEDIA_TYPES.has(type)) return null;
+  const media = (item as Record<string, unknown>)[type];
+  const id = nonEmpty(field(media, 'id'));
+  if (!id) return null;
+  return {
+    providerMediaId: withoutNul(id),
+    mimeType: (nonEmpty(field(media, 'mime_type')) ?? 'application/octet-stream').split(';')[0].trim().toLowerCase(),
+    caption: optionalWithoutNul(nonEmpty(field(media, 'caption'))),
+    filename: optionalWithoutNul(nonEmpty(field(media, 'filename'))),
+  };
+}
+
+/** A tapped reply button or list row: `{id, title}`; null for anything else. */
+function inboundInteractive(type: InboundMessageType, item: CloudApiInboundMessage): NormalisedInbound['interactive'] {
+  if (type !== 'interactive') return null;
+  const i = item.interactive as Record<string, unknown> | undefined;
+  const reply = isRecord(i?.button_reply) ? i.button_reply : isRecord(i?.list_reply) ? i.list_reply : null;
+  const id = nonEmpty(field(reply, 'id'));
+  const title = nonEmpty(field(reply, 'title'));
+  return id && title ? { id: withoutNul(id), title: withoutNul(title) } : null;
+}
+
+/** `{[key]: value}` when there is a value, else nothing (text messages carry neither media nor interactive). */
+function optional<K extends string, V>(key: K, value: V | null): Partial<Record<K, V>> {
+  return value === null ? {} : ({ [key]: value } as Record<K, V>);
 }

@@ -1,7 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { notFoundProblem, type StoredMedia } from '@parley/contracts';
+import { newId, notFoundProblem, type StoredMedia } from '@parley/contracts';
 import { ProblemException, type MediaStore } from '@parley/service-kit';
+import { createHash } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { MessagingServiceConfig } from '../config/messaging-service.config';
 import { MediaEntity } from './media.entity';
@@ -33,6 +34,17 @@ export class MediaService {
       [media.id, tenantId, media.sha256, media.mime_type, media.size, media.filename, media.storage_key, expiresAt],
     )) as MediaRow[];
     return toStoredMedia(row);
+  }
+
+  /** Stores bytes that arrived here (a customer's file): into the store, then recorded (deduplicated per tenant). */
+  async storeBytes(tenantId: string, data: Buffer, mimeType: string, filename: string | null): Promise<StoredMedia> {
+    const id = newId('med');
+    const storageKey = `${tenantId}/${id}`;
+    await this.store.put(storageKey, data, mimeType);
+    const sha256 = createHash('sha256').update(data).digest('hex');
+    const stored = await this.register(tenantId, { id, mime_type: mimeType, size: data.length, sha256, filename, storage_key: storageKey });
+    if (stored.storage_key !== storageKey) await this.store.delete(storageKey); // the tenant had these bytes already
+    return stored;
   }
 
   async get(tenantId: string, mediaId: string): Promise<StoredMedia> {

@@ -72,6 +72,8 @@ export function receivedEvent(tenantId: string, inbound: MessageInboundData, rep
     agent: reply?.agentName ?? null,
     type: inbound.type,
     received_at: inbound.received_at,
+    ...(inbound.media !== undefined ? { media: inbound.media } : {}),
+    ...(inbound.interactive !== undefined ? { interactive: inbound.interactive } : {}),
   };
   return {
     topic: Topics.MessageReceived,

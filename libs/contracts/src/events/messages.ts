@@ -1,5 +1,5 @@
 import type { EventEnvelope } from './envelope';
-import type { RichOutboundContent } from './media';
+import type { InboundInteractive, InboundMedia, RichOutboundContent } from './media';
 
 export type ChannelKind = 'whatsapp' | 'sms' | 'email';
 export const SUPPORTED_CHANNELS: readonly ChannelKind[] = ['whatsapp', 'sms', 'email'];
@@ -91,6 +91,10 @@ export interface MessageInboundData {
   /** The agent configured on the channel (null: the tenant's oldest agent answers, if any). */
   channel_agent: string | null;
   contact_name: string | null;
+  /** A media message's file, downloaded from the provider into the media store (CONTRACT.md §13); null when it could not be. */
+  media?: InboundMedia | null;
+  /** A tapped reply button or list row; its title is also `text`. */
+  interactive?: InboundInteractive | null;
 }
 
 /** `message.received` (public webhook body, CONTRACT.md §5). */
@@ -106,6 +110,10 @@ export interface MessageReceivedData {
   agent: string | null;
   type: InboundMessageType;
   received_at: string;
+  /** A media message's file (`GET /api/v1/media/{id}`), CONTRACT.md §13. */
+  media?: InboundMedia | null;
+  /** A tapped reply button or list row (its title is `message`). */
+  interactive?: InboundInteractive | null;
 }
 
 export type OutboundStatus = 'sent' | 'delivered' | 'read' | 'failed';

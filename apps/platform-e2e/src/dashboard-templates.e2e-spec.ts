@@ -1,0 +1,184 @@
+import { pollUntil } from '@parley/testing';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { Client } from 'pg';
+// eslint-disable-next-line @nx/enforce-module-boundaries
+import { ROOT } from '../../../tools/dev/lib/stack.cjs';
+import { expectNoSeriousA11yViolations } from './dashboard/accessibility';
+import { launchBrowser, type Browser } from './dashboard/browser';
+import { copyableValue, openPage } from './dashboard/dashboard-pages';
+import { apiClient } from './support/api';
+import { http } from './support/http';
+import { startPlatform, type Platform } from './support/platform';
+
+// Templates in a real Chromium against the built stack (CONTRACT §13, issue 20): the owner writes one with a live
+// preview of the WhatsApp bubble, sees it PENDING and then APPROVED when the sandbox's review ends (live, through
+// template.status on the event stream), and sees a `reject_…` one REJECTED with its reason. Then a customer's 24-hour
+// window closes, and the inbox's reply box offers the approved template instead: filled in and sent, the customer
+// receives it. The Templates screenshot of docs/screenshots/ is taken here.
+
+const OWNER = { business: 'Harbor Books', name: 'Hana Reed', email: 'owner@harbor-books.example', password: 'paper-and-ink-42' };
+const TEMPLATE = {
+  name: 'order_ready',
+  body: 'Hi {{1}}, your order {{2}} is ready for pickup.',
+  examples: ['Ana', 'A-17'],
+  footer: 'Harbor Books',
+  button: 'Thanks!',
+};
+const SCREENSHOTS = join(ROOT, 'docs', 'screenshots');
+
+interface SandboxMessage {
+  to: string;
+  type: string;
+  template?: { name: string; language: { code: string }; components?: { type: string; parameters: { type: string; text: string }[] }[] };
+}
+
+describe('Dashboard in a real browser: message templates and the closed 24-hour window', () => {
+  let platform: Platform;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    // A review long enough to see PENDING on the page before it ends (the default is 2 s).
+    platform = await startPlatform({ SANDBOX_TEMPLATE_REVIEW_MS: '6000' });
+    browser = await launchBrowser();
+  }, 180_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await platform?.stop();
+  }, 60_000);
+
+  it('creates a template with a live preview, sees it PENDING then APPROVED, a rejected one with its reason, and sends it from the inbox once the window is closed', async () => {
+    const { page } = browser;
+
+    await page.goto(`${platform.gateway}/dashboard/sign-up`);
+    await page.getByRole('heading', { name: 'Create your Parley account' }).waitFor();
+    await page.getByLabel('Business name').fill(OWNER.business);
+    await page.getByLabel(/^Your name/).fill(OWNER.name);
+    await page.getByLabel('Your email').fill(OWNER.email);
+    await page.getByLabel('Password').fill(OWNER.password);
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await page.getByRole('heading', { name: 'Your account is ready' }).waitFor();
+    const apiKey = await copyableValue(page, 'API key');
+    await page.getByLabel('I have saved my client secret and API key').check();
+    await page.getByRole('button', { name: 'Continue to the dashboard' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Get started' }).waitFor();
+    const api = apiClient(platform.gateway, apiKey);
+
+    // The form: variables get example fields, and the preview shows the bubble with them filled in.
+    await openPage(page, 'Templates', 'Templates');
+    await page.getByText('No template yet').waitFor();
+    const form = page.getByRole('form', { name: 'Create a template' });
+    await form.getByLabel('Name').fill(TEMPLATE.name);
+    await form.getByLabel('Body').fill(TEMPLATE.body);
+    await form.getByLabel('Example for {{1}}').fill(TEMPLATE.examples[0]);
+    await form.getByLabel('Example for {{2}}').fill(TEMPLATE.examples[1]);
+    await form.getByLabel(/^Footer/).fill(TEMPLATE.footer);
+    await form.getByRole('button', { name: 'Add a button' }).click();
+    await form.getByRole('group', { name: 'Button 1' }).getByLabel('Label').fill(TEMPLATE.button);
+    const preview = form.getByRole('figure', { name: 'Preview of the new template' });
+    await preview.getByText('Hi Ana, your order A-17 is ready for pickup.').waitFor();
+    await preview.getByText(TEMPLATE.footer).waitFor();
+    await preview.getByText(TEMPLATE.button).waitFor();
+    await expectNoSeriousA11yViolations(page, 'templates (form filled)');
+
+    await form.getByRole('button', { name: 'Submit for review' }).click();
+    await page.locator('[data-testid="template-created"][data-status="PENDING"]').waitFor();
+    const item = page.locator(`[data-testid="template-item"][data-name="${TEMPLATE.name}"]`);
+    await item.locator('[data-testid="template-status"][data-status="PENDING"]').waitFor();
+    // No reload: the review's end reaches the page as template.status.
+    await item.locator('[data-testid="template-status"][data-status="APPROVED"]').waitFor({ timeout: 30_000 });
+    const stored = (await api.GET('/api/v1/templates')).data!.data.find((t) => t.name === TEMPLATE.name)!;
+    expect(stored).toMatchObject({
+      status: 'APPROVED',
+      category: 'UTILITY',
+      language: 'en_US',
+      components: [
+        { type: 'BODY', text: TEMPLATE.body, example: { body_text: [TEMPLATE.examples] } },
+        { type: 'FOOTER', text: TEMPLATE.footer },
+        { type: 'BUTTONS', buttons: [{ type: 'QUICK_REPLY', text: TEMPLATE.button }] },
+      ],
+    });
+
+    // A name the sandbox's reviewer rejects: REJECTED, with the reason the provider gave.
+    await form.getByLabel('Name').fill('reject_this_offer');
+    await form.getByLabel('Category').selectOption('MARKETING');
+    await form.getByLabel('Body').fill('Everything half price today only!');
+    await form.getByRole('button', { name: 'Submit for review' }).click();
+    const rejected = page.locator('[data-testid="template-item"][data-name="reject_this_offer"]');
+    await rejected.locator('[data-testid="template-status"][data-status="REJECTED"]').waitFor({ timeout: 30_000 });
+    const reason = (await api.GET('/api/v1/templates')).data!.data.find((t) => t.name === 'reject_this_offer')!.reason;
+    expect(reason).toEqual(expect.any(String));
+    await rejected.getByTestId('template-reason').getByText(reason!).waitFor();
+    await expectNoSeriousA11yViolations(page, 'templates (reviewed)');
+    await saveTemplatesScreenshot();
+
+    // A customer wrote more than 24 hours ago. No API moves time, so the conversation's last message is moved back a day.
+    const channel = (await api.GET('/api/v1/channels')).data!.data[0];
+    const agent = await api.PUT('/api/v1/agents/{agent_name}', {
+      params: { path: { agent_name: 'support' } },
+      body: { name: 'support', instruction: 'You are the assistant of Harbor Books.', greeting: '', skills: ['faq_responder'], faqs: [{ question: 'When do you open?', answer: 'Every day from 9am to 7pm.' }] },
+    });
+    expect(agent.response.status).toBe(201);
+    expect((await api.PATCH('/api/v1/channels/{channel_id}', { params: { path: { channel_id: channel.id } }, body: { agent: 'support' } })).response.status).toBe(200);
+    const customer = '+14155550142';
+    const inbound = await http('POST', `${platform.sandbox}/_sandbox/inbound`, { json: { from: customer, to: channel.phone_number, text: 'Is my order ready?' } });
+    expect(inbound.status).toBe(200);
+    const conversationId = await pollUntil(
+      async () => (await api.GET('/api/v1/conversations', { params: { query: { q: customer } } })).data?.data.find((c) => c.customer === customer)?.id,
+      { timeoutMs: 30_000, description: "the customer's conversation" },
+    );
+    await closeServiceWindow(conversationId);
+    const closed = (await api.GET('/api/v1/conversations/{id}', { params: { path: { id: conversationId } } })).data!;
+    expect(Date.parse(closed.window_expires_at)).toBeLessThan(Date.now());
+
+    // The thread says the window is closed, and its reply box offers the approved template (not the rejected one).
+    await page.goto(`${platform.gateway}/dashboard/inbox/${conversationId}`);
+    const thread = page.getByRole('article', { name: /^Conversation with / });
+    await thread.locator('[data-testid="reply-window"][data-open="false"]').waitFor();
+    expect(await thread.getByLabel('Reply to the customer').count()).toBe(0);
+    const offer = page.getByRole('form', { name: 'Send a template' });
+    const choices = await offer.getByLabel('Template').locator('option').allTextContents();
+    expect(choices).toContain(`${TEMPLATE.name} (en_US)`);
+    expect(choices.some((c) => c.startsWith('reject_this_offer'))).toBe(false);
+    await offer.getByLabel('Template').selectOption({ label: `${TEMPLATE.name} (en_US)` });
+    await offer.getByLabel('Body {{1}}').fill('Maya');
+    await offer.getByLabel('Body {{2}}').fill('B-204');
+    await offer.getByRole('figure').getByText('Hi Maya, your order B-204 is ready for pickup.').waitFor();
+    await expectNoSeriousA11yViolations(page, 'inbox thread (window closed)');
+    await offer.getByRole('button', { name: 'Send template' }).click();
+    await offer.getByTestId('template-sent').waitFor();
+
+    // WhatsApp (the sandbox) delivered the template with the parameters filled in.
+    const delivered = await pollUntil(
+      async () => {
+        const res = await http<{ data: SandboxMessage[] }>('GET', `${platform.sandbox}/_sandbox/messages?to=${encodeURIComponent(customer)}`);
+        return res.body.data.find((m) => m.type === 'template');
+      },
+      { timeoutMs: 30_000, description: 'the template at the sandbox' },
+    );
+    expect(delivered.template).toMatchObject({
+      name: TEMPLATE.name,
+      language: { code: 'en_US' },
+      components: [{ type: 'body', parameters: [{ type: 'text', text: 'Maya' }, { type: 'text', text: 'B-204' }] }],
+    });
+  }, 300_000);
+
+  /** Moves the conversation's last customer message 25 hours back (the responder owns it; its window follows from it). */
+  async function closeServiceWindow(conversationId: string): Promise<void> {
+    const db = new Client({ connectionString: platform.databaseUrl });
+    await db.connect();
+    try {
+      const moved = await db.query(`UPDATE responder.conversations SET last_message_at = now() - interval '25 hours' WHERE id = $1`, [conversationId]);
+      expect(moved.rowCount).toBe(1);
+    } finally {
+      await db.end();
+    }
+  }
+
+  async function saveTemplatesScreenshot(): Promise<void> {
+    mkdirSync(SCREENSHOTS, { recursive: true });
+    await browser.page.setViewportSize({ width: 1280, height: 900 });
+    await browser.page.screenshot({ path: join(SCREENSHOTS, 'templates-desktop.png'), fullPage: true });
+  }
+});

@@ -15,3 +15,4 @@ export * from './billing-view';
 export * from './rpc/crm.rpc';
 export * from './rpc/deals.rpc';
 export * from './rpc/media.rpc';
+export * from './rpc/campaigns.rpc';

@@ -51,6 +51,8 @@ export const Topics = {
   DealCreated: 'deal.created',
   /** Public event: a deal moved to another stage. Key: `${tenant_id}:${deal_id}`. */
   DealStageChanged: 'deal.stage_changed',
+  /** Public event: a campaign handed every recipient's message over (or skipped it). Key: `${tenant_id}:${campaign_id}`. */
+  CampaignCompleted: 'campaign.completed',
 } as const;
 export type Topic = (typeof Topics)[keyof typeof Topics];
 
@@ -62,6 +64,7 @@ export const RpcTopics = {
   responder: 'rpc.responder-service',
   billing: 'rpc.billing-service',
   crm: 'rpc.crm-service',
+  campaigns: 'rpc.campaign-service',
 } as const;
 export type RpcService = keyof typeof RpcTopics;
 
@@ -119,6 +122,7 @@ export const TOPIC_SPECS: readonly TopicSpec[] = [
   { name: Topics.ContactDeleted, partitions: 4 },
   { name: Topics.DealCreated, partitions: 4 },
   { name: Topics.DealStageChanged, partitions: 4 },
+  { name: Topics.CampaignCompleted, partitions: 4 },
   ...Object.values(RpcTopics).map((name) => ({
     name,
     partitions: 4,
@@ -148,6 +152,7 @@ export const TOPIC_SPECS: readonly TopicSpec[] = [
     Topics.ContactDeleted,
     Topics.DealCreated,
     Topics.DealStageChanged,
+    Topics.CampaignCompleted,
   ].map(
     (name) => ({
       name: `${name}${DLQ_SUFFIX}`,

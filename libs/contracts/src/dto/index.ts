@@ -12,3 +12,4 @@ export * from './templates.dto';
 export * from './contacts.dto';
 export * from './billing.dto';
 export * from './rich-send.dto';
+export * from './campaigns.dto';

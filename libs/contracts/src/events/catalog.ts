@@ -5,6 +5,7 @@ import type { ContactCreatedEvent, ContactDeletedEvent, ContactOptedInEvent, Con
 import type { DealCreatedEvent, DealStageChangedEvent } from './deals';
 import type { TemplateStatusEvent } from './templates';
 import type { WalletLowBalanceEvent } from './billing';
+import type { CampaignCompletedEvent } from './campaigns';
 import type { DocumentChangedEvent } from './documents';
 import type {
   AppointmentBookedEvent,
@@ -46,10 +47,11 @@ export interface EventsByTopic {
   'contact.deleted': ContactDeletedEvent;
   'deal.created': DealCreatedEvent;
   'deal.stage_changed': DealStageChangedEvent;
+  'campaign.completed': CampaignCompletedEvent;
 }
 export type EventTopic = keyof EventsByTopic;
 
-export type ServiceName = 'gateway' | 'agent-service' | 'messaging-service' | 'responder-service' | 'webhook-service' | 'crm-service' | 'billing-service';
+export type ServiceName = 'gateway' | 'agent-service' | 'messaging-service' | 'responder-service' | 'webhook-service' | 'crm-service' | 'billing-service' | 'campaign-service';
 
 export interface EventRoute {
   /** How the message key is built: the ordering unit of the topic. */
@@ -63,7 +65,7 @@ export interface EventRoute {
 export const EVENT_ROUTES: Readonly<Record<EventTopic, EventRoute>> = {
   [Topics.MessageOutbound]: {
     key: '`${tenant_id}:${to}`',
-    producers: ['gateway', 'responder-service'],
+    producers: ['gateway', 'responder-service', 'campaign-service'],
     consumers: ['messaging-service', 'billing-service'],
     summary: 'A message to send to a customer: an API send or an agent reply. `data.message_id` is the idempotency key of the send.',
   },
@@ -76,7 +78,7 @@ export const EVENT_ROUTES: Readonly<Record<EventTopic, EventRoute>> = {
   [Topics.MessageInbound]: {
     key: '`${tenant_id}:${from}`',
     producers: ['messaging-service'],
-    consumers: ['responder-service', 'crm-service'],
+    consumers: ['responder-service', 'crm-service', 'campaign-service'],
     summary: "A customer's message, stored and attributed to a tenant.",
   },
   [Topics.MessageReceived]: {
@@ -88,7 +90,7 @@ export const EVENT_ROUTES: Readonly<Record<EventTopic, EventRoute>> = {
   [Topics.MessageStatus]: {
     key: '`${tenant_id}:${to}`',
     producers: ['messaging-service'],
-    consumers: ['webhook-service', 'gateway', 'billing-service'],
+    consumers: ['webhook-service', 'gateway', 'billing-service', 'campaign-service'],
     summary: 'Public webhook event: an outbound message changed status.',
   },
   [Topics.AgentChanged]: {
@@ -204,6 +206,12 @@ export const EVENT_ROUTES: Readonly<Record<EventTopic, EventRoute>> = {
     producers: ['crm-service'],
     consumers: ['webhook-service'],
     summary: 'Public webhook event: a deal moved to another stage of its pipeline (the deal as it now is, and `previous_stage`).',
+  },
+  [Topics.CampaignCompleted]: {
+    key: '`${tenant_id}:${campaign_id}`',
+    producers: ['campaign-service'],
+    consumers: ['webhook-service'],
+    summary: "Public webhook event: a campaign handed every recipient's message over or skipped it (the campaign with its counts as they were then).",
   },
 };
 

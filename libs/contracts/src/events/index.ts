@@ -10,3 +10,4 @@ export * from './templates';
 export * from './catalog';
 export * from './media';
 export * from './billing';
+export * from './campaigns';

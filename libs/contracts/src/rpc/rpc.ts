@@ -2,6 +2,7 @@ import type { Problem } from '../problem';
 import type { RpcService } from '../topics';
 import type { AgentsRpc } from './agents.rpc';
 import type { BillingRpc } from './billing.rpc';
+import type { CampaignsRpc } from './campaigns.rpc';
 import type { CrmImportRpc, CrmRpc } from './crm.rpc';
 import type { MediaRpc } from './media.rpc';
 import type { MessagingRpc } from './messaging.rpc';
@@ -31,7 +32,7 @@ export interface Page<T> {
  * Request-reply patterns: which service owns each, and its request and response types. Each owning service keeps
  * its patterns in its own file (`rpc/<service>.rpc.ts`); the typed client and the handlers agree by construction.
  */
-export interface RpcPatterns extends AgentsRpc, MessagingRpc, WebhooksRpc, ResponderRpc, TemplatesRpc, MediaRpc, CrmRpc, CrmImportRpc, BillingRpc {}
+export interface RpcPatterns extends AgentsRpc, MessagingRpc, WebhooksRpc, ResponderRpc, TemplatesRpc, MediaRpc, CrmRpc, CrmImportRpc, BillingRpc, CampaignsRpc {}
 
 export type RpcPattern = keyof RpcPatterns;
 export type RpcRequest<P extends RpcPattern> = RpcPatterns[P]['request'];
@@ -57,6 +58,7 @@ export const RPC_OWNERS: Record<string, RpcService> = {
   pipelines: 'crm',
   deals: 'crm',
   activities: 'crm',
+  campaigns: 'campaigns',
 };
 
 export function rpcOwner(pattern: string): RpcService {

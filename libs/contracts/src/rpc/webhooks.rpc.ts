@@ -19,6 +19,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'contact.deleted',
   'deal.created',
   'deal.stage_changed',
+  'campaign.completed',
   'webhook.endpoint_disabled',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];

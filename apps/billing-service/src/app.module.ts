@@ -22,7 +22,7 @@ export function billingServiceModule(config: BillingServiceConfig = loadConfig(B
       TypeOrmModule.forRoot(dataSourceOptions(config.DATABASE_URL, billingServiceDatabase)),
       // A tenant's wallet row serialises its charges, so more partitions at once would mostly wait on row locks.
       KafkaModule.forRootAsync({
-        useFactory: () => ({ brokers: config.kafkaBrokers, clientId: 'billing-service', namespace: config.KAFKA_TOPIC_PREFIX, partitionsConsumedConcurrently: 4 }),
+        useFactory: () => ({ brokers: config.kafkaBrokers, clientId: 'billing-service', namespace: config.KAFKA_TOPIC_PREFIX, fetchMaxWaitMs: config.KAFKA_FETCH_MAX_WAIT_MS, partitionsConsumedConcurrently: 4 }),
       }),
       HealthModule,
       CursorsModule.forRoot(config.CURSOR_SECRET),

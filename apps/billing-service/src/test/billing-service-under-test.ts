@@ -2,9 +2,10 @@ import {
   Topics,
   conversationKey,
   newId,
-  type EventEnvelope,
   type MessageOutboundData,
+  type MessageOutboundEvent,
   type MessageStatusData,
+  type MessageStatusEvent,
   type OutboundStatus,
   type TemplateCategory,
   type TemplateStatusData,
@@ -31,13 +32,13 @@ export interface LedgerTotals {
 /** billing-service under test (libs/testing's harness), with helpers the specs share. */
 export interface BillingServiceUnderTest extends ServiceUnderTest<BillingServiceConfig> {
   /** Publishes a `message.outbound` as the gateway would (a text message unless `content` says otherwise). */
-  accept(tenantId: string, overrides?: Partial<MessageOutboundData>): Promise<EventEnvelope<'message.outbound', MessageOutboundData>>;
+  accept(tenantId: string, overrides?: Partial<MessageOutboundData>): Promise<MessageOutboundEvent>;
   /** Publishes a `message.status` for a message, as messaging-service would. */
-  status(tenantId: string, messageId: string, status: OutboundStatus): Promise<EventEnvelope<'message.status', MessageStatusData>>;
+  status(tenantId: string, messageId: string, status: OutboundStatus): Promise<MessageStatusEvent>;
   /** Publishes a `template.status` approving a template of a category. */
   approveTemplate(tenantId: string, name: string, language: string, category: TemplateCategory): Promise<void>;
   /** Publishes an event again, byte for byte (a redelivery). */
-  republish(event: EventEnvelope): Promise<void>;
+  republish(event: AnyEnvelope): Promise<void>;
   wallet(tenantId: string): Promise<WalletRecord>;
   topUp(tenantId: string, amount: string): Promise<void>;
   /** Waits until the wallet satisfies `done`, and returns it. */
@@ -47,7 +48,10 @@ export interface BillingServiceUnderTest extends ServiceUnderTest<BillingService
   ledgerTotals(tenantId: string): Promise<LedgerTotals>;
 }
 
-const keyOf = (event: EventEnvelope): string => {
+/** Whatever envelope the publisher takes (any topic, any envelope version). */
+type AnyEnvelope = Parameters<EventPublisher['publishEvent']>[0];
+
+const keyOf = (event: AnyEnvelope): string => {
   const data = event.data as { to?: string };
   return conversationKey(event.tenant_id ?? '', data.to ?? event.id);
 };
@@ -59,7 +63,7 @@ export async function startBillingService(label: string, env: Record<string, str
     { database: billingServiceDatabase, Config: BillingServiceConfig, module: billingServiceModule },
     { NODE_ENV: 'development', LOG_LEVEL: 'error', BILLING_FREE_ALLOWANCE: '0', BILLING_VIEW_PREFIX: `test:${newId('evt')}:`, ...env },
   );
-  const publish = (event: EventEnvelope) => service.kafka.publisher.publishEvent(event, keyOf(event), undefined, { timeoutMs: 10_000 });
+  const publish = (event: AnyEnvelope) => service.kafka.publisher.publishEvent(event, keyOf(event), undefined, { timeoutMs: 10_000 });
   const wallet = (tenantId: string) => service.kafka.rpc.request('billing.wallet', { tenant_id: tenantId });
   return {
     ...service,

@@ -11,7 +11,10 @@ describe('crm-service: pipelines and deals', () => {
 
   beforeAll(async () => {
     crm = await startCrmService('crmdeals');
-    [created, stageChanges] = await Promise.all([crm.kafka.probe(Topics.DealCreated), crm.kafka.probe(Topics.DealStageChanged)]);
+    [created, stageChanges] = await Promise.all([
+      crm.kafka.probe<EventEnvelope<'deal.created', DealCreatedData>>(Topics.DealCreated),
+      crm.kafka.probe<EventEnvelope<'deal.stage_changed', DealStageChangedData>>(Topics.DealStageChanged),
+    ]);
     crm.onClose(async () => void (await Promise.all([created.stop(), stageChanges.stop()])));
   });
 

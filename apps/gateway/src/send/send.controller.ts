@@ -4,8 +4,12 @@ import { RequestId, Tenant } from '../http/request-context';
 import { parseIdempotencyKey } from '../idempotency/idempotency-key';
 import { parseSendBody } from './send-body';
 import { SendService, type SendResult } from './send.service';
-import { SendMessageBody } from '@parley/contracts';
-import { ApiRoute } from '../openapi/api-route.decorator';
+import { RichSendBody, SendMessageBody } from '@parley/contracts';
+import { ApiRoute, DOCUMENTED_BODIES } from '../openapi/api-route.decorator';
+import { schemaRef } from '../openapi/dto-schema';
+
+// Both shapes of a send are documented as components (the body is one of them).
+for (const dto of [SendMessageBody, RichSendBody]) DOCUMENTED_BODIES.set(dto, { tenantScoped: true });
 
 @Controller('v1/send')
 export class SendController {
@@ -13,9 +17,14 @@ export class SendController {
 
   @ApiRoute({
     summary: 'Send a WhatsApp message',
-    description: 'Exactly one of `message` (text) or `template`. `sent` means durably queued: never lost once answered.',
+    description:
+      'Text: exactly one of `message` or `template`. Media, location and interactive messages (WhatsApp, CONTRACT §13): ' +
+      '`{type: image|document|audio|video, media_id, caption?}` (a file from `POST /api/v1/media` of a type that fits), ' +
+      '`{type: location, location: {latitude, longitude, name?, address?}}` or `{type: interactive, interactive: {type: button|list, ' +
+      'body, buttons?|button?, sections?}}` (≤ 3 reply buttons of ≤ 20 characters; ≤ 10 list rows). Each broken rule answers 400 ' +
+      'naming its field. `sent` means durably queued: never lost once answered.',
     access: 'tenant',
-    body: SendMessageBody,
+    body: { contentTypes: ['application/json'], schema: { oneOf: [schemaRef('SendMessageBody'), schemaRef('RichSendBody')] } },
     headers: [{ name: 'Idempotency-Key', description: 'Per tenant, 24 h: a retry with an equal body answers the first answer again (same message_id).' }],
     success: { status: 200, description: 'Accepted and durably queued.', schema: 'SendResult' },
     errors: [402, 409, 503],

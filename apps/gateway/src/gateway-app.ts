@@ -3,6 +3,7 @@ import { createServiceApp } from '@parley/service-kit';
 import { gatewayModule } from './app.module';
 import { RequestAuthentication } from './auth/request-authentication';
 import type { GatewayConfig } from './config/gateway.config';
+import { CONTACT_IMPORT_MAX_BYTES, CONTACT_IMPORT_ROUTE } from './crm/contact-imports';
 import { PROVIDER_INTAKE_PREFIX, configureGatewayFastify } from './http/fastify-setup';
 import { setupOpenApi } from './openapi/openapi-document';
 
@@ -15,7 +16,10 @@ export async function createGatewayApp(config: GatewayConfig): Promise<NestFasti
   let authentication: RequestAuthentication | undefined;
   const app: NestFastifyApplication = await createServiceApp(gatewayModule(config), {
     rawBody: true,
-    bodyLimits: [{ prefix: PROVIDER_INTAKE_PREFIX, bytes: PROVIDER_BODY_LIMIT }],
+    bodyLimits: [
+      { prefix: PROVIDER_INTAKE_PREFIX, bytes: PROVIDER_BODY_LIMIT },
+      { prefix: CONTACT_IMPORT_ROUTE, bytes: CONTACT_IMPORT_MAX_BYTES },
+    ],
     rawBodyPrefixes: [PROVIDER_INTAKE_PREFIX],
     configureFastify: (fastify) => configureGatewayFastify(fastify, () => (authentication ??= app.get<RequestAuthentication>(RequestAuthentication))),
   });

@@ -14,6 +14,7 @@ describe('gateway: contacts and companies routes', () => {
   let requests: TopicProbe<Record<string, unknown>>;
   const contactId = newId('ctc');
   const companyId = newId('cmp');
+  const importId = newId('imp');
 
   beforeAll(async () => {
     gw = await GatewayTestApp.start('gwcrm');
@@ -59,6 +60,12 @@ describe('gateway: contacts and companies routes', () => {
     ]) {
       expect({ path, status: (await call(method, path, method === 'PATCH' ? {} : undefined)).status }).toEqual({ path, status: 404 });
     }
+    // the import takes a CSV only, and not an empty one; a job id that cannot be one is not found
+    const csvCall = (rawBody: string, contentType = 'text/csv') => gw.request('POST', '/api/v1/contacts/import', { token: account.api_key, rawBody, headers: { 'content-type': contentType } });
+    expect((await csvCall('{"phone":"+14155550123"}', 'application/json')).status).toBe(415);
+    const empty = await csvCall('  \n');
+    expect({ status: empty.status, fields: empty.body.errors?.map((e: { field: string }) => e.field) }).toEqual({ status: 400, fields: ['file'] });
+    expect((await call('GET', '/contacts/import/nope')).status).toBe(404);
     expect(requests.messages).toEqual([]);
   });
 
@@ -76,9 +83,12 @@ describe('gateway: contacts and companies routes', () => {
       call('DELETE', `/contacts/${contactId}`),
       call('POST', '/companies', { name: 'Acme', domain: 'acme.example' }),
       call('GET', '/companies'),
+      gw.request('POST', '/api/v1/contacts/import', { token: account.api_key, rawBody: 'phone,name\n+14155550123,Ana\n', headers: { 'content-type': 'text/csv' } }),
+      call('GET', `/contacts/import/${importId}`),
+      call('GET', '/contacts/export'),
     ]);
-    expect(answers.map((a) => a.status)).toEqual([503, 503, 503, 503, 503, 503, 503]);
-    await pollUntil(() => requests.messages.length >= 7, { description: 'seven requests on the crm-service topic' });
+    expect(answers.map((a) => a.status)).toEqual([503, 503, 503, 503, 503, 503, 503, 503, 503, 503]);
+    await pollUntil(() => requests.messages.length >= 10, { description: 'ten requests on the crm-service topic' });
     const byPattern = Object.fromEntries(requests.messages.map((m) => [m.headers[Headers.RpcPattern], m.value]));
     const tenant_id = account.tenant_id;
     expect(byPattern).toEqual({
@@ -89,6 +99,18 @@ describe('gateway: contacts and companies routes', () => {
       'contacts.delete': { tenant_id, id: contactId },
       'companies.create': { tenant_id, body: { name: 'Acme', domain: 'acme.example' } },
       'companies.list': { tenant_id, limit: 50, cursor: null },
+      'contacts.import': { tenant_id, csv: 'phone,name\n+14155550123,Ana\n' },
+      'contacts.import-status': { tenant_id, job_id: importId },
+      'contacts.export-page': { tenant_id, limit: 1000, cursor: null },
     });
+  });
+
+  it('takes an import as one multipart file part too', async () => {
+    const form = new FormData();
+    form.append('file', new Blob(['phone\n+14155550124\n'], { type: 'text/csv' }), 'contacts.csv');
+    const answer = await fetch(`${gw.baseUrl}/api/v1/contacts/import`, { method: 'POST', headers: { authorization: `Bearer ${account.api_key}` }, body: form });
+    expect(answer.status).toBe(503);
+    const forwarded = await pollUntil(() => requests.messages.find((m) => (m.value as { csv?: string }).csv === 'phone\n+14155550124\n'), { description: 'the multipart import forwarded' });
+    expect(forwarded.value).toEqual({ tenant_id: account.tenant_id, csv: 'phone\n+14155550124\n' });
   });
 });

@@ -3,6 +3,7 @@ import { ProblemException } from '@parley/service-kit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { RequestAuthentication } from '../auth/request-authentication';
 import { DOCUMENT_UPLOAD_ROUTE, registerDocumentUploads } from '../agents/document-uploads';
+import { CONTACT_IMPORT_ROUTE, registerCsvBodies } from '../crm/contact-imports';
 import { MEDIA_UPLOAD_ROUTE } from '../media/media-uploads';
 import { OAuthError, sendOAuthError } from '../oauth/oauth.errors';
 import { rejectWrongMethods } from './method-not-allowed';
@@ -24,6 +25,8 @@ const FORM_OR_JSON: ContentTypeRule = (mime) => mime === 'application/json' || m
 const JSON_OR_MULTIPART: ContentTypeRule = (mime) => mime === 'application/json' || mime === 'multipart/form-data';
 /** A media upload (CONTRACT.md §13) is a file only. */
 const MULTIPART_ONLY: ContentTypeRule = (mime) => mime === 'multipart/form-data';
+/** A contact import (CONTRACT.md §14) is a CSV: the body itself, or a file part. */
+const CSV_OR_MULTIPART: ContentTypeRule = (mime) => mime === 'text/csv' || mime === 'multipart/form-data';
 
 /**
  * Gateway-specific Fastify set-up, run before Nest registers its routes:
@@ -39,6 +42,7 @@ const MULTIPART_ONLY: ContentTypeRule = (mime) => mime === 'multipart/form-data'
 export function configureGatewayFastify(fastify: FastifyInstance, authentication: () => RequestAuthentication): void {
   recordRoutes(fastify);
   registerDocumentUploads(fastify);
+  registerCsvBodies(fastify);
   // First of the request hooks, so whatever answer comes next (405, 415, 400, 413, 404) is counted and labelled; its
   // 401 and 429 come before the body is read, after Nest's request logging (an onRequest hook of its own) saw the request.
   fastify.addHook('onRequest', (request, reply) => authentication().onRequest(request, reply));
@@ -50,11 +54,12 @@ export function configureGatewayFastify(fastify: FastifyInstance, authentication
     const mime = (request.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
     const isUploadRoute = request.routeOptions.url === DOCUMENT_UPLOAD_ROUTE && request.method === 'POST';
     const isMediaRoute = request.routeOptions.url === MEDIA_UPLOAD_ROUTE && request.method === 'POST';
-    if ((isTokenRoute ? FORM_OR_JSON : isUploadRoute ? JSON_OR_MULTIPART : isMediaRoute ? MULTIPART_ONLY : JSON_ONLY)(mime)) return;
+    const isImportRoute = request.routeOptions.url === CONTACT_IMPORT_ROUTE && request.method === 'POST';
+    if ((isTokenRoute ? FORM_OR_JSON : isUploadRoute ? JSON_OR_MULTIPART : isMediaRoute ? MULTIPART_ONLY : isImportRoute ? CSV_OR_MULTIPART : JSON_ONLY)(mime)) return;
     if (isTokenRoute) {
       return sendOAuthError(reply, new OAuthError('invalid_request', 'Send the body as application/x-www-form-urlencoded or application/json.', undefined, 415));
     }
-    const accepted = isUploadRoute ? 'application/json or multipart/form-data' : isMediaRoute ? 'multipart/form-data' : 'application/json';
+    const accepted = isUploadRoute ? 'application/json or multipart/form-data' : isMediaRoute ? 'multipart/form-data' : isImportRoute ? 'text/csv or multipart/form-data' : 'application/json';
     throw new ProblemException(problem(415, ProblemTypes.unsupportedMediaType, 'Unsupported Media Type', `Send the body as ${accepted}.`));
   });
 

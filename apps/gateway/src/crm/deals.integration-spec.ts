@@ -65,6 +65,20 @@ describe('gateway: pipelines and deals routes', () => {
     expect(requests.messages).toEqual([]);
   });
 
+  it("refuses a body naming another tenant with 403, without a call", async () => {
+    const before = requests.messages.length;
+    const other = newId('ten');
+    for (const [method, path, body] of [
+      ['POST', '/pipelines', { name: 'Sales', stages: ['a'], tenant_id: other }],
+      ['POST', '/deals', { ...deal({ amount: '1', currency: 'EUR' }), tenant_id: other }],
+      ['PATCH', `/deals/${dealId}`, { stage: 'won', tenant_id: other }],
+    ] as const) {
+      const answer = await call(method, path, body);
+      expect({ path, status: answer.status, fields: answer.body.errors?.map((e: { field: string }) => e.field) }).toEqual({ path, status: 403, fields: ['tenant_id'] });
+    }
+    expect(requests.messages.length).toBe(before);
+  });
+
   it('needs a credential', async () => {
     expect((await gw.request('GET', '/api/v1/deals')).status).toBe(401);
     expect((await gw.request('GET', '/api/v1/pipelines')).status).toBe(401);

@@ -50,9 +50,10 @@ export function platformEnv(db: TestDatabase, label: string): Env {
  * Starts the six built services (dist/) as real processes, exactly as `npm start` runs them, but on ports the OS says
  * are free (a developer's running stack keeps its own), with a fresh database and a Kafka topic namespace of their own.
  * Service logs go to tmp/logs/e2e/<service>.log. A service that exits is not restarted: a crash fails the test.
- * `overrides` change settings for one spec (a slower template review, say).
+ * `overrides` change settings for one spec (a slower template review, say); `apps` starts only those services (default:
+ * all), for a spec that needs a few of them.
  */
-export async function startPlatform(overrides: Env = {}): Promise<Platform> {
+export async function startPlatform(overrides: Env = {}, apps: readonly AppName[] = APPS): Promise<Platform> {
   const db: TestDatabase = await createTestDatabase('e2e');
   // The SMTP listener and sink too, so a stack beside a running one (or another e2e run) never clashes on 2525/2526.
   const ports = await freePorts([...APPS, 'messaging-smtp', 'sandbox-smtp']);
@@ -60,6 +61,7 @@ export async function startPlatform(overrides: Env = {}): Promise<Platform> {
   const stack = new Stack({
     env,
     ports,
+    apps: [...apps],
     logDir: join(ROOT, 'tmp', 'logs', 'e2e'),
     restart: false,
     log: (message) => process.stderr.write(`[platform-e2e] ${message}\n`),

@@ -32,7 +32,7 @@ export class ContactImportsService {
       throw new ProblemException(problem(400, ProblemTypes.validation, 'Invalid request', 'The CSV is empty.', [{ field: 'file', message: 'file must be a CSV with a header row' }]));
     }
     if (Buffer.byteLength(csv) > MAX_IMPORT_BYTES) {
-      throw new ProblemException(problem(413, ProblemTypes.validation, 'Payload Too Large', `A CSV import is at most ${MAX_IMPORT_BYTES / 1024 / 1024} MiB.`));
+      throw new ProblemException(problem(413, ProblemTypes.payloadTooLarge, 'Payload Too Large', `A CSV import is at most ${MAX_IMPORT_BYTES / 1024 / 1024} MiB.`));
     }
     const id = newId('imp');
     await this.db.query(`INSERT INTO contact_imports (id, tenant_id, csv) VALUES ($1, $2, $3)`, [id, tenantId, csv]);

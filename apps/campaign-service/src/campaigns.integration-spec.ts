@@ -1,0 +1,158 @@
+import { EventPublisher, type TopicProbe } from '@parley/kafka';
+import { Topics, conversationKey, newId, type CampaignCompletedEvent, type CampaignRecord, type MessageOutboundEvent, type MessageStatusData } from '@parley/contracts';
+import { pollUntil } from '@parley/testing';
+import { startCrmService, type CrmServiceUnderTest } from '../../crm-service/src/test/crm-service-under-test';
+import { recipientMessageId } from './campaigns/campaign-start.service';
+import { startCampaignService, type CampaignServiceUnderTest } from './test/campaign-service-under-test';
+
+/** One stack for the file: campaign-service, a second instance of it, and the real crm-service in its Kafka namespace. */
+let campaigns: CampaignServiceUnderTest;
+let crm: CrmServiceUnderTest;
+let outbound: TopicProbe<MessageOutboundEvent>;
+
+beforeAll(async () => {
+  campaigns = await startCampaignService('campaigns');
+  crm = await startCrmService('campaigns-crm', { KAFKA_TOPIC_PREFIX: campaigns.config.KAFKA_TOPIC_PREFIX });
+  await campaigns.startSecondInstance();
+  outbound = await campaigns.kafka.probe<MessageOutboundEvent>(Topics.MessageOutbound);
+}, 180_000);
+
+afterAll(async () => {
+  await outbound?.stop();
+  await crm?.close();
+  await campaigns?.close();
+});
+
+let phoneSeq = 0;
+const phone = () => `+1415555${String(1000 + phoneSeq++).padStart(4, '0')}`;
+
+async function contact(tenant: string, body: { name?: string; tags: string[]; attributes?: Record<string, string> }) {
+  return crm.call('contacts.create', { tenant_id: tenant, body: { phone: phone(), ...body } });
+}
+
+const template = {
+  name: 'spring_offer',
+  language: 'en',
+  components: [{ type: 'body', parameters: [{ type: 'text', text: '{{contact.name}}' }, { type: 'text', text: '{{contact.attributes.city}}' }] }],
+};
+
+const sentTo = (campaignMessageIds: Set<string>) => outbound.messages.filter((m) => campaignMessageIds.has(m.value.data.message_id));
+
+async function statusOf(tenant: string, id: string, status: CampaignRecord['status']) {
+  return pollUntil(async () => {
+    const campaign = await campaigns.call('campaigns.get', { tenant_id: tenant, id });
+    return campaign.status === status && campaign;
+  }, { timeoutMs: 30_000, description: `campaign ${id} ${status}` });
+}
+
+function statusEvent(tenant: string, to: string, messageId: string, status: MessageStatusData['status'], error?: MessageStatusData['error']) {
+  const data: MessageStatusData = { event: 'message.status', channel: 'whatsapp', tenant_id: tenant, message_id: messageId, status, to, at: new Date().toISOString(), ...(error ? { error } : {}) };
+  return { envelope: EventPublisher.envelope(Topics.MessageStatus, tenant, data), key: conversationKey(tenant, to) };
+}
+
+describe('campaigns (CONTRACT.md §15)', () => {
+  it('sends the template once to each audience contact, fills variables, skips the opted out, counts statuses and replies exactly', async () => {
+    const tenant = newId('ten');
+    const ada = await contact(tenant, { name: 'Ada', tags: ['vip'], attributes: { city: 'Lisbon' } });
+    const bo = await contact(tenant, { name: 'Bo', tags: ['vip', 'new'], attributes: { city: 'Porto' } });
+    const cy = await contact(tenant, { name: 'Cy', tags: ['vip'], attributes: { city: 'Faro' } });
+    await contact(tenant, { name: 'Dee', tags: ['other'], attributes: { city: 'Braga' } });
+    const optedOut = await contact(tenant, { name: 'Eve', tags: ['vip'], attributes: { city: 'Evora' } });
+    await crm.publish({
+      envelope: EventPublisher.envelope(Topics.ContactOptedOut, tenant, { event: 'contact.opted_out', tenant_id: tenant, channel: 'whatsapp', customer: optedOut.phone!, message_id: newId('msg'), keyword: 'STOP', at: new Date().toISOString() }),
+      key: conversationKey(tenant, optedOut.phone!),
+    });
+    await pollUntil(async () => (await crm.call('contacts.get', { tenant_id: tenant, id: optedOut.id })).opted_out, { description: 'contact opted out' });
+    const completed = await campaigns.kafka.probe<CampaignCompletedEvent>(Topics.CampaignCompleted);
+
+    const draft = await campaigns.call('campaigns.create', { tenant_id: tenant, body: { name: 'Spring', template, audience: { tags: ['vip'] } } });
+    expect(draft).toMatchObject({ status: 'draft', id: expect.stringMatching(/^cpg_/) });
+    await campaigns.call('campaigns.transition', { tenant_id: tenant, id: draft.id, action: 'start' });
+    const done = await statusOf(tenant, draft.id, 'completed');
+    expect(done.counts).toEqual({ audience: 4, queued: 3, sent: 0, delivered: 0, read: 0, replied: 0, failed: 0, skipped_opted_out: 1 });
+
+    const expected = new Map([ada, bo, cy].map((c) => [recipientMessageId(tenant, draft.id, c.id), c]));
+    const sends = await pollUntil(() => sentTo(new Set(expected.keys())).length >= 3 && sentTo(new Set(expected.keys())), { description: 'three sends' });
+    expect(sends).toHaveLength(3);
+    for (const { value } of sends) {
+      const c = expected.get(value.data.message_id)!;
+      expect(value.data).toMatchObject({ to: c.phone, content: { type: 'template', template: { name: 'spring_offer', language: { code: 'en' } } } });
+      expect(value.data.content).toMatchObject({ template: { components: [{ parameters: [{ text: c.name }, { text: c.attributes.city }] }] } });
+    }
+    expect(outbound.messages.some((m) => m.value.data.to === optedOut.phone)).toBe(false);
+    await pollUntil(() => completed.find((m) => m.value.data.campaign.id === draft.id), { description: 'campaign.completed' });
+    await completed.stop();
+
+    // each status twice, one out of order; a reply twice: counted once each
+    const [a, b, c] = [ada, bo, cy].map((x) => ({ to: x.phone!, id: recipientMessageId(tenant, draft.id, x.id) }));
+    const statuses = [
+      statusEvent(tenant, a.to, a.id, 'sent'),
+      statusEvent(tenant, a.to, a.id, 'delivered'),
+      statusEvent(tenant, b.to, b.id, 'read'),
+      statusEvent(tenant, b.to, b.id, 'delivered'),
+      statusEvent(tenant, c.to, c.id, 'failed', { code: '131026', title: 'Message undeliverable' }),
+    ];
+    await campaigns.publish(...statuses, ...statuses);
+    const inbound = () => ({
+      envelope: EventPublisher.envelope(Topics.MessageInbound, tenant, {
+        message_id: newId('msg'), channel: 'whatsapp' as const, channel_id: newId('chn'), from: b.to, from_user_id: null, to: '+14155550000', type: 'text' as const,
+        text: 'yes please', provider_message_id: 'wamid.x', sent_at: new Date().toISOString(), received_at: new Date().toISOString(), channel_agent: null, contact_name: null,
+      }),
+      key: conversationKey(tenant, b.to),
+    });
+    await campaigns.publish(inbound(), inbound());
+    const counted = await pollUntil(async () => {
+      const got = await campaigns.call('campaigns.get', { tenant_id: tenant, id: draft.id });
+      return got.counts.replied === 1 && got.counts.failed === 1 && got.counts.read === 1 && got.counts.delivered === 2 && got;
+    }, { description: 'counts after statuses' });
+    expect(counted.counts).toEqual({ audience: 4, queued: 0, sent: 2, delivered: 2, read: 1, replied: 1, failed: 1, skipped_opted_out: 1 });
+    const failed = await campaigns.call('campaigns.recipients', { tenant_id: tenant, id: draft.id, limit: 10, cursor: null, status: 'failed' });
+    expect(failed.data).toEqual([expect.objectContaining({ contact_id: cy.id, message_id: c.id, error: { code: '131026', title: 'Message undeliverable' } })]);
+    // another tenant sees nothing of it
+    expect((await campaigns.problemOf('campaigns.get', { tenant_id: newId('ten'), id: draft.id })).status).toBe(404);
+  });
+
+  it('refuses to start when a recipient would get an empty parameter, naming the recipient', async () => {
+    const tenant = newId('ten');
+    await contact(tenant, { name: 'Fay', tags: ['promo'], attributes: { city: 'Lagos' } });
+    const noCity = await contact(tenant, { name: 'Gus', tags: ['promo'] });
+    const draft = await campaigns.call('campaigns.create', { tenant_id: tenant, body: { name: 'Promo', template, audience: { tags: ['promo'] } } });
+    const refused = await campaigns.problemOf('campaigns.transition', { tenant_id: tenant, id: draft.id, action: 'start' });
+    expect(refused).toMatchObject({ status: 409, errors: [{ field: `recipients.${noCity.id}`, message: expect.stringContaining('components[0].parameters[1].text') }] });
+    expect((await campaigns.call('campaigns.get', { tenant_id: tenant, id: draft.id })).status).toBe('draft');
+    expect((await campaigns.problemOf('campaigns.transition', { tenant_id: tenant, id: draft.id, action: 'resume' })).status).toBe(409);
+  });
+
+  it('pauses and resumes across two instances, sending each recipient exactly once; a spam block pauses it with the reason', async () => {
+    const tenant = newId('ten');
+    const people = [];
+    for (let i = 0; i < 12; i++) people.push(await contact(tenant, { name: `P${i}`, tags: ['bulk'], attributes: { city: 'Rome' } }));
+    const draft = await campaigns.call('campaigns.create', { tenant_id: tenant, body: { name: 'Bulk', template, audience: { tags: ['bulk'] }, rate_per_second: 5 } });
+    const ids = new Set(people.map((p) => recipientMessageId(tenant, draft.id, p.id)));
+    await campaigns.call('campaigns.transition', { tenant_id: tenant, id: draft.id, action: 'start' });
+    await pollUntil(() => sentTo(ids).length >= 2, { description: 'first sends' });
+    const paused = await campaigns.call('campaigns.transition', { tenant_id: tenant, id: draft.id, action: 'pause' });
+    expect(paused.status).toBe('paused');
+    // what was handed over while pausing is all that reaches the topic: the counters and the topic agree
+    const atPause = await pollUntil(async () => {
+      const got = await campaigns.call('campaigns.get', { tenant_id: tenant, id: draft.id });
+      return sentTo(ids).length === got.counts.queued && got;
+    }, { description: 'topic matches queued' });
+    expect(atPause.counts.queued).toBeLessThan(12);
+    await campaigns.call('campaigns.transition', { tenant_id: tenant, id: draft.id, action: 'resume' });
+    await statusOf(tenant, draft.id, 'completed');
+    await pollUntil(() => sentTo(ids).length >= 12, { description: 'twelve sends' });
+    const sent = sentTo(ids).map((m) => m.value.data.message_id);
+    expect(sent).toHaveLength(12);
+    expect(new Set(sent).size).toBe(12);
+
+    // a quality block on a running campaign pauses it with the reason
+    const blocked = await campaigns.call('campaigns.create', { tenant_id: tenant, body: { name: 'Blocked', template, audience: { tags: ['bulk'] }, rate_per_second: 1 } });
+    await campaigns.call('campaigns.transition', { tenant_id: tenant, id: blocked.id, action: 'start' });
+    const first = recipientMessageId(tenant, blocked.id, [...people].sort((x, y) => x.id.localeCompare(y.id))[0].id);
+    await pollUntil(() => outbound.find((m) => m.value.data.message_id === first), { description: 'first blocked send' });
+    await campaigns.publish(statusEvent(tenant, people[0].phone!, first, 'failed', { code: '131048', title: 'Spam rate limit hit' }));
+    const stopped = await statusOf(tenant, blocked.id, 'paused');
+    expect(stopped.status_reason).toContain('131048');
+  });
+});

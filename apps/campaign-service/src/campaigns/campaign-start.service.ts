@@ -1,0 +1,77 @@
+import { Injectable } from '@nestjs/common';
+import { ProblemTypes, derivedId, problem, type ContactRecord, type FieldError } from '@parley/contracts';
+import { RpcClient } from '@parley/kafka';
+import { ProblemException } from '@parley/service-kit';
+import type { EntityManager } from 'typeorm';
+import { AudienceResolver } from '../audience/audience.resolver';
+import { fillTemplate } from '../audience/template-variables';
+import { CampaignServiceConfig } from '../config/campaign-service.config';
+import type { CampaignRow } from './campaigns.mapper';
+
+/** At most this many recipients are named in a refusal (the detail says how many there are). */
+const LISTED = 100;
+
+/** A recipient's message id: the same for the same campaign and contact, whichever instance or attempt produces it. */
+export function recipientMessageId(tenantId: string, campaignId: string, contactId: string): string {
+  return derivedId('msg', 'campaign', tenantId, campaignId, contactId);
+}
+
+/**
+ * Starting a campaign: its audience is resolved from crm-service now and frozen into `campaign_recipients` (a contact
+ * added later is not messaged), each recipient with its template filled. Runs inside the caller's transaction, which
+ * holds the campaign's row: a refusal (a recipient would get an empty parameter) rolls everything back.
+ */
+@Injectable()
+export class CampaignStartService {
+  constructor(
+    private readonly audience: AudienceResolver,
+    private readonly rpc: RpcClient,
+    private readonly config: CampaignServiceConfig,
+  ) {}
+
+  async freeze(tx: EntityManager, campaign: CampaignRow, requestId?: string): Promise<void> {
+    const contacts = (await this.audience.resolve(campaign.tenant_id, campaign.audience, requestId)).filter((c): c is ContactRecord & { phone: string } => !!c.phone);
+    const rows = contacts.map((contact) => {
+      const filled = fillTemplate(campaign.template, contact);
+      return { contact, filled };
+    });
+    const refused = rows.filter((r) => !r.contact.opted_out && r.filled.empty.length > 0);
+    if (refused.length > 0) {
+      const errors: FieldError[] = refused.slice(0, LISTED).map(({ contact, filled }) => ({
+        field: `recipients.${contact.id}`,
+        message: filled.empty.map((e) => `${e.path} would be empty (${e.variable})`).join('; '),
+      }));
+      throw new ProblemException(
+        problem(409, ProblemTypes.conflict, 'Conflict', `${refused.length} recipient(s) would get an empty template parameter; fill their contact fields or narrow the audience.`, errors),
+      );
+    }
+    const sendable = rows.find((r) => !r.contact.opted_out);
+    if (this.config.CAMPAIGN_CHECK_TEMPLATE && sendable) {
+      // messaging-service owns templates: approved, placeholders filled (400 naming the problem otherwise)
+      await this.rpc.request('templates.check-send', { tenant_id: campaign.tenant_id, to: sendable.contact.phone, from: null, template: sendable.filled.template }, { requestId });
+    }
+    const input = rows.map(({ contact, filled }) => ({
+      contact_id: contact.id,
+      phone: contact.phone,
+      message_id: recipientMessageId(campaign.tenant_id, campaign.id, contact.id),
+      template: contact.opted_out ? null : filled.template,
+      status: contact.opted_out ? 'skipped_opted_out' : 'pending',
+    }));
+    // A number shared by two contacts gets one message (the first contact's).
+    const [counts] = (await tx.query(
+      `WITH x AS (SELECT * FROM jsonb_to_recordset($3::jsonb) AS x(contact_id text, phone text, message_id text, template jsonb, status text)),
+       inserted AS (
+         INSERT INTO campaign_recipients (campaign_id, tenant_id, contact_id, phone, message_id, template, status)
+         SELECT $1, $2, contact_id, phone, message_id, template, status FROM x ORDER BY contact_id
+         ON CONFLICT DO NOTHING RETURNING status)
+       SELECT count(*)::int AS audience, count(*) FILTER (WHERE status = 'skipped_opted_out')::int AS skipped FROM inserted`,
+      [campaign.id, campaign.tenant_id, JSON.stringify(input)],
+    )) as { audience: number; skipped: number }[];
+    await tx.query(
+      `UPDATE campaigns SET status = 'running', status_reason = NULL, audience_count = $2, skipped_opted_out = $3, started_at = now(), next_send_at = now(), updated_at = now()
+       WHERE id = $1`,
+      [campaign.id, counts.audience, counts.skipped],
+    );
+  }
+}
+

@@ -1,0 +1,26 @@
+import { BaseConfig } from '@parley/service-kit';
+import { IsBoolean, IsInt, Max, Min } from 'class-validator';
+
+export class CampaignServiceConfig extends BaseConfig {
+  override PORT = 3006;
+
+  /**
+   * A campaign's pace when it names none (messages per second). The Cloud API's per-number default is 80/s (§4) and
+   * messaging-service spaces every send of a number evenly over that limit; a campaign well below it leaves the rest
+   * of each second's slots to agent replies, so a customer writing in meanwhile is answered without waiting behind it.
+   */
+  @IsInt()
+  @Min(1)
+  @Max(1000)
+  CAMPAIGN_DEFAULT_RATE_PER_SECOND = 20;
+
+  /** The sender loop's safety sweep (ms) when nothing woke it: finds due schedules and campaigns another instance left. */
+  @IsInt()
+  @Min(20)
+  @Max(60_000)
+  CAMPAIGN_SWEEP_MS = 1_000;
+
+  /** Asks messaging-service at start whether the template is approved and filled (`templates.check-send`). */
+  @IsBoolean()
+  CAMPAIGN_CHECK_TEMPLATE = true;
+}

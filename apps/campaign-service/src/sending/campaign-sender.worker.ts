@@ -1,0 +1,157 @@
+import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { Topics, conversationKey, derivedId, type CampaignCompletedData, type MessageOutboundData, type TemplateContent } from '@parley/contracts';
+import { EventPublisher } from '@parley/kafka';
+import { ProblemException, Wakeup, sleepUntilDue } from '@parley/service-kit';
+import { DataSource } from 'typeorm';
+import { CampaignStartService } from '../campaigns/campaign-start.service';
+import { CAMPAIGN_COLUMNS, toCampaignRecord, type CampaignRow } from '../campaigns/campaigns.mapper';
+import { CampaignServiceConfig } from '../config/campaign-service.config';
+
+/** A running campaign hands over a batch every TICK_MS: `rate_per_second × TICK_MS / 1000` recipients (at least one). */
+const TICK_MS = 200;
+/** The broker must take a batch within this time, or the batch is rolled back and handed over again later. */
+const PUBLISH_TIMEOUT_MS = 10_000;
+
+interface PendingRecipient {
+  contact_id: string;
+  phone: string;
+  message_id: string;
+  template: TemplateContent;
+}
+
+/**
+ * The durable sender loop, one per instance (any number of instances): it starts campaigns whose schedule is due and
+ * hands running campaigns' recipients to `message.outbound` at each campaign's pace. A batch is claimed with the
+ * campaign's row lock and its recipients' (SKIP LOCKED: two instances never take the same), produced, then marked
+ * `queued` in the same transaction. A crash between produce and commit leaves them `pending`: they are produced again
+ * with the same message ids, which messaging-service's insert-if-new drops, so each recipient is sent exactly once.
+ *
+ * Pacing: the campaign's rate stays below the number's limit (default 20/s against the Cloud API's 80/s); messaging-
+ * service spaces all of a number's sends over that limit, so the unused share of each second is left to agent replies.
+ */
+@Injectable()
+export class CampaignSenderWorker implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger(CampaignSenderWorker.name);
+  private readonly wakeup = new Wakeup();
+  private stopped = false;
+  private loop?: Promise<void>;
+
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly publisher: EventPublisher,
+    private readonly starter: CampaignStartService,
+    private readonly config: CampaignServiceConfig,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.loop = this.run();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.stopped = true;
+    this.wakeup.wake();
+    await this.loop;
+  }
+
+  /** Look now (a campaign was started, resumed or scheduled). */
+  wake(): void {
+    this.wakeup.wake();
+  }
+
+  private async run(): Promise<void> {
+    while (!this.stopped) {
+      let dueInMs: number | null = null;
+      try {
+        await this.startDueSchedules();
+        dueInMs = await this.sendBatch();
+        await this.announceCompleted();
+      } catch (err) {
+        if (!this.stopped) this.logger.warn(`campaign sender pass failed (retried): ${String(err)}`);
+      }
+      if (!this.stopped) await this.wakeup.sleep(sleepUntilDue(dueInMs, 5, this.config.CAMPAIGN_SWEEP_MS));
+    }
+  }
+
+  /** Starts one due scheduled campaign per pass; a refused start returns it to `draft` with the reason. */
+  private async startDueSchedules(): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      const [campaign] = (await tx.query(
+        `SELECT ${CAMPAIGN_COLUMNS} FROM campaigns WHERE status = 'scheduled' AND schedule_at <= now() ORDER BY schedule_at LIMIT 1 FOR UPDATE SKIP LOCKED`,
+      )) as CampaignRow[];
+      if (!campaign) return;
+      try {
+        await this.starter.freeze(tx, campaign);
+      } catch (err) {
+        if (!(err instanceof ProblemException)) throw err;
+        // refused before anything was written: the transaction is intact
+        await tx.query(`UPDATE campaigns SET status = 'draft', status_reason = $2, updated_at = now() WHERE id = $1`, [campaign.id, `scheduled start refused: ${err.problem.detail}`]);
+      }
+    });
+  }
+
+  /** One batch of one due running campaign; answers how long until the next campaign is due (null: none). */
+  private async sendBatch(): Promise<number | null> {
+    await this.db.transaction(async (tx) => {
+      const [campaign] = (await tx.query(
+        `SELECT id, tenant_id, channel_id, rate_per_second FROM campaigns WHERE status = 'running' AND next_send_at <= now()
+         ORDER BY next_send_at LIMIT 1 FOR UPDATE SKIP LOCKED`,
+      )) as Pick<CampaignRow, 'id' | 'tenant_id' | 'channel_id' | 'rate_per_second'>[];
+      if (!campaign) return;
+      const size = Math.max(1, Math.ceil((campaign.rate_per_second * TICK_MS) / 1000));
+      const batch = (await tx.query(
+        `SELECT contact_id, phone, message_id, template FROM campaign_recipients WHERE campaign_id = $1 AND status = 'pending'
+         ORDER BY contact_id LIMIT $2 FOR UPDATE SKIP LOCKED`,
+        [campaign.id, size],
+      )) as PendingRecipient[];
+      if (batch.length === 0) {
+        await tx.query(`UPDATE campaigns SET status = 'completed', completed_at = now(), updated_at = now() WHERE id = $1`, [campaign.id]);
+        return;
+      }
+      const acceptedAt = new Date().toISOString();
+      await this.publisher.publish(
+        batch.map((r) => {
+          const data: MessageOutboundData = {
+            message_id: r.message_id,
+            channel: 'whatsapp',
+            from: null,
+            channel_id: campaign.channel_id,
+            to: r.phone,
+            content: { type: 'template', template: r.template },
+            origin: 'api',
+            accepted_at: acceptedAt,
+          };
+          const envelope = EventPublisher.envelope(Topics.MessageOutbound, campaign.tenant_id, data, derivedId('evt', 'campaign-send', r.message_id));
+          return { topic: Topics.MessageOutbound, key: conversationKey(campaign.tenant_id, r.phone), value: envelope, headers: { 'event-type': Topics.MessageOutbound } };
+        }),
+        { timeoutMs: PUBLISH_TIMEOUT_MS },
+      );
+      await tx.query(
+        `UPDATE campaign_recipients SET status = 'queued', queued_at = now(), updated_at = now() WHERE campaign_id = $1 AND contact_id = ANY($2::text[]) AND status = 'pending'`,
+        [campaign.id, batch.map((r) => r.contact_id)],
+      );
+      await tx.query(
+        `UPDATE campaigns SET queued = queued + $2, next_send_at = now() + ($3 || ' milliseconds')::interval, updated_at = now() WHERE id = $1`,
+        [campaign.id, batch.length, String(Math.ceil((batch.length * 1000) / campaign.rate_per_second))],
+      );
+    });
+    const [next] = (await this.db.query(
+      `SELECT GREATEST(0, EXTRACT(EPOCH FROM (min(next_send_at) - now())) * 1000)::float8 AS due_in_ms FROM campaigns WHERE status = 'running'`,
+    )) as { due_in_ms: number | null }[];
+    return next?.due_in_ms ?? null;
+  }
+
+  /** `campaign.completed` for each completed campaign not yet announced (after a crash too): published, then marked. */
+  private async announceCompleted(): Promise<void> {
+    const rows = (await this.db.query(
+      `SELECT ${CAMPAIGN_COLUMNS} FROM campaigns WHERE status = 'completed' AND NOT completed_published ORDER BY completed_at LIMIT 20`,
+    )) as CampaignRow[];
+    for (const row of rows) {
+      const campaign = toCampaignRecord(row);
+      const data: CampaignCompletedData = { event: 'campaign.completed', tenant_id: row.tenant_id, campaign, at: campaign.completed_at! };
+      // the id derives from the campaign: a second announcement (crash before the mark) is the same event
+      await this.publisher.publishEvent(EventPublisher.envelope(Topics.CampaignCompleted, row.tenant_id, data, derivedId('evt', 'campaign.completed', row.id)), `${row.tenant_id}:${row.id}`);
+      await this.db.query(`UPDATE campaigns SET completed_published = true WHERE id = $1`, [row.id]);
+    }
+  }
+}

@@ -1,4 +1,5 @@
 import { RESERVE_SEND_SCRIPT, Topics, billingPricesKey, billingViewKeys, newId, type EventEnvelope, type WalletLowBalanceData } from '@parley/contracts';
+import { EventPublisher } from '@parley/kafka';
 import { Redis } from 'ioredis';
 import type { TopicProbe } from '@parley/kafka';
 import { pollUntil } from '@parley/testing';
@@ -43,6 +44,15 @@ describe('billing-service', () => {
       await expect(
         billing.kafka.rpc.request('billing.set-prices', { body: { prices: [{ plan: 'pro', category: 'service', unit_price: 0.05 as unknown as string, currency: 'USD' }] } }),
       ).rejects.toMatchObject({ problem: { status: 400, errors: expect.arrayContaining([expect.objectContaining({ field: 'prices[0].unit_price' })]) } });
+    });
+  });
+
+  describe('plans', () => {
+    it('prices a tenant by the plan the gateway announces', async () => {
+      const id = tenant();
+      const data = { tenant_id: id, plan: 'enterprise' as const, at: new Date().toISOString() };
+      await billing.kafka.publisher.publishEvent(EventPublisher.envelope(Topics.TenantPlanChanged, id, data), id, undefined, { timeoutMs: 10_000 });
+      await billing.walletReaching(id, 'the enterprise plan', (w) => w.plan === 'enterprise');
     });
   });
 

@@ -41,6 +41,8 @@ export const Topics = {
   TemplateStatus: 'template.status',
   /** Public event: a wallet's balance fell below its low-balance threshold (once per crossing). Key: `tenant_id`. */
   WalletLowBalance: 'wallet.low_balance',
+  /** An operator changed a tenant's plan (the latest per tenant; compacted). Key: `tenant_id`. */
+  TenantPlanChanged: 'tenant.plan_changed',
   /** Public event: a contact was created (API, import, a customer's first message, a lead). Key: `${tenant_id}:${contact_id}`. */
   ContactCreated: 'contact.created',
   /** Public event: a contact changed (the whole contact as it now is). Key: `${tenant_id}:${contact_id}`. */
@@ -117,6 +119,7 @@ export const TOPIC_SPECS: readonly TopicSpec[] = [
   { name: Topics.ContactOptedIn, partitions: 4 },
   { name: Topics.TemplateStatus, partitions: 4 },
   { name: Topics.WalletLowBalance, partitions: 4 },
+  { name: Topics.TenantPlanChanged, partitions: 4, config: { 'cleanup.policy': 'compact' } },
   { name: Topics.ContactCreated, partitions: 4 },
   { name: Topics.ContactUpdated, partitions: 4 },
   { name: Topics.ContactDeleted, partitions: 4 },
@@ -147,6 +150,7 @@ export const TOPIC_SPECS: readonly TopicSpec[] = [
     Topics.ContactOptedIn,
     Topics.TemplateStatus,
     Topics.WalletLowBalance,
+    Topics.TenantPlanChanged,
     Topics.ContactCreated,
     Topics.ContactUpdated,
     Topics.ContactDeleted,

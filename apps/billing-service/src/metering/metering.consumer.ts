@@ -1,12 +1,16 @@
 import { Controller } from '@nestjs/common';
 import { EventPattern, Payload } from '@nestjs/microservices';
-import { Topics, type MessageOutboundEvent, type MessageStatusEvent, type TemplateStatusEvent } from '@parley/contracts';
+import { Topics, type MessageOutboundEvent, type MessageStatusEvent, type TemplateStatusEvent, type TenantPlanChangedEvent } from '@parley/contracts';
+import { WalletsService } from '../wallet/wallets.service';
 import { MeteringService } from './metering.service';
 
-/** What billing meters and charges from: accepted sends, their outcomes, and the templates that price them. */
+/** What billing meters and charges from: accepted sends, their outcomes, the templates and plans that price them. */
 @Controller()
 export class MeteringConsumer {
-  constructor(private readonly metering: MeteringService) {}
+  constructor(
+    private readonly metering: MeteringService,
+    private readonly wallets: WalletsService,
+  ) {}
 
   @EventPattern(Topics.MessageOutbound)
   async onOutbound(@Payload() event: MessageOutboundEvent): Promise<void> {
@@ -16,6 +20,12 @@ export class MeteringConsumer {
   @EventPattern(Topics.MessageStatus)
   async onStatus(@Payload() event: MessageStatusEvent): Promise<void> {
     await this.metering.onStatus(event);
+  }
+
+  /** The plan prices the tenant's sends from now on (setting it again is harmless, so redelivery is too). */
+  @EventPattern(Topics.TenantPlanChanged)
+  async onPlanChanged(@Payload() event: TenantPlanChangedEvent): Promise<void> {
+    await this.wallets.setPlan(event.data.tenant_id, event.data.plan);
   }
 
   @EventPattern(Topics.TemplateStatus)

@@ -1,5 +1,6 @@
 import { Body, Controller, Param, Patch, UseGuards } from '@nestjs/common';
-import { notFoundProblem } from '@parley/contracts';
+import { ProblemTypes, Topics, notFoundProblem, problem, type TenantPlanChangedData } from '@parley/contracts';
+import { EventPublisher } from '@parley/kafka';
 import { ProblemException } from '@parley/service-kit';
 import type { Plan } from '../accounts/tenant.entity';
 import { PrefixedIdPipe } from '../http/param-pipes';
@@ -12,9 +13,12 @@ import { ApiRoute } from '../openapi/api-route.decorator';
 @Controller('admin/v1/tenants')
 @UseGuards(AdminGuard)
 export class AdminController {
-  constructor(private readonly plans: TenantPlansService) {}
+  constructor(
+    private readonly plans: TenantPlansService,
+    private readonly publisher: EventPublisher,
+  ) {}
 
-  /** Changes a tenant's plan; every gateway instance applies it to the next request. */
+  /** Changes a tenant's plan; every gateway instance applies it to the next request, and billing-service prices by it. */
   @ApiRoute({ summary: 'Change a tenant’s plan (operators)', access: 'admin', body: UpdateTenantPlanBody, success: { status: 200, description: 'The tenant and its plan.', schema: 'TenantPlan' }, errors: [404] })
   @Patch(':tenant_id')
   async updatePlan(
@@ -22,6 +26,13 @@ export class AdminController {
     @Body() body: UpdateTenantPlanBody,
   ): Promise<{ tenant_id: string; plan: Plan }> {
     if (!(await this.plans.setPlan(tenantId, body.plan))) throw new ProblemException(notFoundProblem(`Tenant "${tenantId}"`));
+    const data: TenantPlanChangedData = { tenant_id: tenantId, plan: body.plan, at: new Date().toISOString() };
+    try {
+      await this.publisher.publishEvent(EventPublisher.envelope(Topics.TenantPlanChanged, tenantId, data), tenantId, undefined, { timeoutMs: 2000 });
+    } catch {
+      // The plan is set here; the operator's retry (the same PATCH) tells billing-service.
+      throw new ProblemException(problem(503, ProblemTypes.unavailable, 'Service Unavailable', 'The plan is changed, but billing could not be told; retry.'), { 'retry-after': '5' });
+    }
     return { tenant_id: tenantId, plan: body.plan };
   }
 }

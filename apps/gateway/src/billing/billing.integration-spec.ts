@@ -1,4 +1,4 @@
-import { Headers, RpcTopics, newId } from '@parley/contracts';
+import { Headers, RpcTopics, Topics, newId, type TenantPlanChangedEvent } from '@parley/contracts';
 import type { TopicProbe } from '@parley/kafka';
 import { pollUntil } from '@parley/testing';
 import type { CreatedAccount } from '../accounts/accounts.service';
@@ -67,5 +67,17 @@ describe('gateway: billing routes', () => {
       'billing.set-prices': { body: { prices } },
       'billing.adjust': { tenant_id, body: { amount: '-2.50', reference, description: 'correction' } },
     });
+  });
+
+  it('tells billing-service of an operator’s plan change (tenant.plan_changed, keyed by the tenant)', async () => {
+    const plans = await gw.kafka.probe<TenantPlanChangedEvent>(Topics.TenantPlanChanged);
+    try {
+      expect((await admin('PATCH', `/admin/v1/tenants/${account.tenant_id}`, { plan: 'pro' })).status).toBe(200);
+      const changed = await pollUntil(() => plans.find((m) => m.value.tenant_id === account.tenant_id), { description: 'tenant.plan_changed' });
+      expect(changed.key).toBe(account.tenant_id);
+      expect(changed.value.data).toEqual({ tenant_id: account.tenant_id, plan: 'pro', at: expect.any(String) });
+    } finally {
+      await plans.stop();
+    }
   });
 });

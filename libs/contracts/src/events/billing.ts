@@ -12,3 +12,12 @@ export interface WalletLowBalanceData {
 }
 
 export type WalletLowBalanceEvent = EventEnvelope<'wallet.low_balance', WalletLowBalanceData>;
+
+/** `tenant.plan_changed` (internal): an operator changed a tenant's plan; billing prices its sends by it. */
+export interface TenantPlanChangedData {
+  tenant_id: string;
+  plan: 'free' | 'pro' | 'enterprise';
+  at: string;
+}
+
+export type TenantPlanChangedEvent = EventEnvelope<'tenant.plan_changed', TenantPlanChangedData>;

@@ -4,7 +4,7 @@ import type { ChannelChangedEvent } from './channels';
 import type { ContactCreatedEvent, ContactDeletedEvent, ContactOptedInEvent, ContactOptedOutEvent, ContactUpdatedEvent } from './contacts';
 import type { DealCreatedEvent, DealStageChangedEvent } from './deals';
 import type { TemplateStatusEvent } from './templates';
-import type { WalletLowBalanceEvent } from './billing';
+import type { TenantPlanChangedEvent, WalletLowBalanceEvent } from './billing';
 import type { CampaignCompletedEvent } from './campaigns';
 import type { DocumentChangedEvent } from './documents';
 import type {
@@ -42,6 +42,7 @@ export interface EventsByTopic {
   'contact.opted_in': ContactOptedInEvent;
   'template.status': TemplateStatusEvent;
   'wallet.low_balance': WalletLowBalanceEvent;
+  'tenant.plan_changed': TenantPlanChangedEvent;
   'contact.created': ContactCreatedEvent;
   'contact.updated': ContactUpdatedEvent;
   'contact.deleted': ContactDeletedEvent;
@@ -170,6 +171,12 @@ export const EVENT_ROUTES: Readonly<Record<EventTopic, EventRoute>> = {
     producers: ['messaging-service'],
     consumers: ['webhook-service', 'billing-service'],
     summary: "Public webhook event: the provider approved or rejected a message template (the whole template as it now is, with the rejection's reason).",
+  },
+  [Topics.TenantPlanChanged]: {
+    key: '`tenant_id`',
+    producers: ['gateway'],
+    consumers: ['billing-service'],
+    summary: "An operator changed a tenant's plan (`PATCH /admin/v1/tenants/{tenant_id}`); billing-service prices the tenant's sends by it.",
   },
   [Topics.WalletLowBalance]: {
     key: '`tenant_id`',

@@ -1,10 +1,12 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
-import { CreateDealBody, UpdateDealBody, type DealRecord, type Page } from '@parley/contracts';
+import { CreateDealBody, UpdateDealBody, validationProblem, type DealRecord, type Page } from '@parley/contracts';
 import { RpcClient } from '@parley/kafka';
+import { ProblemException } from '@parley/service-kit';
 import { pageOf } from '../http/list-query.dto';
 import { PrefixedIdPipe } from '../http/param-pipes';
 import { RequestId, Tenant } from '../http/request-context';
 import { ApiRoute } from '../openapi/api-route.decorator';
+import { TeamService } from '../team/team.service';
 import { DealListQueryDto } from './deal-list-query.dto';
 import { DEAL_PAGE_SCHEMA, DEAL_SCHEMA } from './deal-schemas';
 
@@ -13,12 +15,15 @@ const DealId = new PrefixedIdPipe('del', 'Deal');
 /** Deals (CONTRACT.md §14), owned by crm-service. */
 @Controller('api/v1/deals')
 export class DealsController {
-  constructor(private readonly rpc: RpcClient) {}
+  constructor(
+    private readonly rpc: RpcClient,
+    private readonly team: TeamService,
+  ) {}
 
   @ApiRoute({
     summary: 'Create a deal',
     description:
-      'In `pipeline_id` (default: the default pipeline) at `stage` (default: its first). `value.amount` is a decimal string (up to 15 digits and 4 decimals, kept exactly), `value.currency` an ISO 4217 code. `contact_id`, `company_id` and `pipeline_id` must be this tenant’s (400 naming the field). A captured lead opens a deal by itself. Announced as `deal.created`.',
+      'In `pipeline_id` (default: the default pipeline) at `stage` (default: its first). `value.amount` is a decimal string (up to 15 digits and 4 decimals, kept exactly), `value.currency` an ISO 4217 code. `contact_id`, `company_id` and `pipeline_id` must be this tenant’s (400 naming the field). `owner` must be a member of the team. A captured lead opens a deal by itself. Announced as `deal.created`.',
     access: 'tenant',
     body: CreateDealBody,
     success: { status: 201, description: 'Created.', schema: DEAL_SCHEMA },
@@ -26,7 +31,8 @@ export class DealsController {
   })
   @Post()
   @HttpCode(201)
-  create(@Tenant() tenantId: string, @Body() body: CreateDealBody, @RequestId() requestId: string): Promise<DealRecord> {
+  async create(@Tenant() tenantId: string, @Body() body: CreateDealBody, @RequestId() requestId: string): Promise<DealRecord> {
+    if (body.owner) await this.checkOwner(tenantId, body.owner);
     const { tenant_id: _tenant, ...request } = body;
     return this.rpc.request('deals.create', { tenant_id: tenantId, body: request }, { requestId });
   }
@@ -60,7 +66,8 @@ export class DealsController {
     errors: [404, 503],
   })
   @Patch(':id')
-  update(@Tenant() tenantId: string, @Param('id', DealId) id: string, @Body() body: UpdateDealBody, @RequestId() requestId: string): Promise<DealRecord> {
+  async update(@Tenant() tenantId: string, @Param('id', DealId) id: string, @Body() body: UpdateDealBody, @RequestId() requestId: string): Promise<DealRecord> {
+    if (body.owner) await this.checkOwner(tenantId, body.owner);
     const { tenant_id: _tenant, ...request } = body;
     return this.rpc.request('deals.update', { tenant_id: tenantId, id, body: request }, { requestId });
   }
@@ -70,5 +77,14 @@ export class DealsController {
   @HttpCode(204)
   async remove(@Tenant() tenantId: string, @Param('id', DealId) id: string, @RequestId() requestId: string): Promise<void> {
     await this.rpc.request('deals.delete', { tenant_id: tenantId, id }, { requestId });
+  }
+
+  /** The team lives here (the gateway owns members): an owner of another tenant, or none at all, is refused. */
+  private async checkOwner(tenantId: string, memberId: string): Promise<void> {
+    const found = await this.team.get(tenantId, memberId).then(
+      () => true,
+      () => false,
+    );
+    if (!found) throw new ProblemException(validationProblem([{ field: 'owner', message: `owner ${memberId} is not a member of this team` }]));
   }
 }

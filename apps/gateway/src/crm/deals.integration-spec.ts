@@ -47,6 +47,9 @@ describe('gateway: pipelines and deals routes', () => {
       ['POST', '/deals', deal({ amount: '1', currency: 'XYZ' }), 'value.currency'],
       ['POST', '/deals', deal('100 EUR'), 'value'],
       ['POST', '/deals', { ...deal({ amount: '1', currency: 'EUR' }), owner: 'bob' }, 'owner'],
+      // a well-formed id that is no member of this team (the gateway owns the team)
+      ['POST', '/deals', { ...deal({ amount: '1', currency: 'EUR' }), owner: newId('usr') }, 'owner'],
+      ['PATCH', `/deals/${dealId}`, { owner: newId('usr') }, 'owner'],
       ['PATCH', `/deals/${dealId}`, { stage: '' }, 'stage'],
       ['PATCH', `/deals/${dealId}`, { pipeline_id: pipelineId }, 'pipeline_id'],
     ] as const) {
@@ -85,10 +88,13 @@ describe('gateway: pipelines and deals routes', () => {
   });
 
   it('forwards each route to crm-service as its pattern with the caller tenant, and answers 503 when nobody replies', async () => {
+    const member = await call('POST', '/team', { email: `tom-${Date.now()}@example.com`, name: 'Tom', role: 'agent' });
+    expect(member.status).toBe(201);
+    const owner = member.body.id as string;
     const answers = await Promise.all([
       call('GET', '/pipelines'),
       call('POST', '/pipelines', { name: 'Renovations', stages: ['visit', 'quote', 'signed'] }),
-      call('POST', '/deals', { ...deal({ amount: '1234567.89', currency: 'EUR' }), pipeline_id: pipelineId, stage: 'visit' }),
+      call('POST', '/deals', { ...deal({ amount: '1234567.89', currency: 'EUR' }), pipeline_id: pipelineId, stage: 'visit', owner }),
       call('GET', `/deals?stage=won&contact_id=${contactId}&limit=10`),
       call('GET', `/deals/${dealId}`),
       call('PATCH', `/deals/${dealId}`, { stage: 'won', value: null }),
@@ -102,7 +108,7 @@ describe('gateway: pipelines and deals routes', () => {
       'pipelines.list': { tenant_id },
       'pipelines.create': { tenant_id, body: { name: 'Renovations', stages: ['visit', 'quote', 'signed'] } },
       // the amount travels as the string it was given
-      'deals.create': { tenant_id, body: { title: 'Kitchen', contact_id: contactId, pipeline_id: pipelineId, stage: 'visit', value: { amount: '1234567.89', currency: 'EUR' } } },
+      'deals.create': { tenant_id, body: { title: 'Kitchen', contact_id: contactId, pipeline_id: pipelineId, stage: 'visit', value: { amount: '1234567.89', currency: 'EUR' }, owner } },
       'deals.list': { tenant_id, limit: 10, cursor: null, stage: 'won', contact_id: contactId },
       'deals.get': { tenant_id, id: dealId },
       'deals.update': { tenant_id, id: dealId, body: { stage: 'won', value: null } },

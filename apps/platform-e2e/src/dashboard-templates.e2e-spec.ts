@@ -15,7 +15,7 @@ import { startPlatform, type Platform } from './support/platform';
 // preview of the WhatsApp bubble, sees it PENDING and then APPROVED when the sandbox's review ends (live, through
 // template.status on the event stream), and sees a `reject_…` one REJECTED with its reason. Then a customer's 24-hour
 // window closes, and the inbox's reply box offers the approved template instead: filled in and sent, the customer
-// receives it. The Templates screenshot of docs/screenshots/ is taken here.
+// receives it. The Templates and inbox-template screenshots of docs/screenshots/ are taken here.
 
 const OWNER = { business: 'Harbor Books', name: 'Hana Reed', email: 'owner@harbor-books.example', password: 'paper-and-ink-42' };
 const TEMPLATE = {
@@ -146,6 +146,8 @@ describe('Dashboard in a real browser: message templates and the closed 24-hour 
     await offer.getByLabel('Body {{2}}').fill('B-204');
     await offer.getByRole('figure').getByText('Hi Maya, your order B-204 is ready for pickup.').waitFor();
     await expectNoSeriousA11yViolations(page, 'inbox thread (window closed)');
+    await offer.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: join(SCREENSHOTS, 'inbox-template.png') });
     await offer.getByRole('button', { name: 'Send template' }).click();
     await offer.getByTestId('template-sent').waitFor();
 

@@ -110,6 +110,18 @@ export function partsOf(components: readonly TemplateComponent[]): TemplateParts
   return parts;
 }
 
+/** The example values a definition carries for its review (`example.header_text`, `example.body_text[0]`). */
+export function examplesOf(components: readonly TemplateComponent[]): { header: string[]; body: string[] } {
+  const strings = (v: unknown) => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
+  const examples = { header: [] as string[], body: [] as string[] };
+  for (const c of components) {
+    const example = typeof c.example === 'object' && c.example !== null ? (c.example as Record<string, unknown>) : undefined;
+    if (c.type === 'HEADER') examples.header = strings(example?.header_text);
+    if (c.type === 'BODY' && Array.isArray(example?.body_text)) examples.body = strings(example.body_text[0]);
+  }
+  return examples;
+}
+
 /** One value a send must give: a variable of the header, of the body, or of a URL button (by its index). */
 export interface Placeholder {
   key: string;

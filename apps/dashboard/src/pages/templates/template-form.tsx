@@ -49,8 +49,8 @@ export function TemplateForm({ onCreated }: { onCreated(): void }) {
 
   return (
     <form className="card template-editor" onSubmit={(e) => void submit(e)} aria-label="Create a template">
+      <h2 className="template-editor-title">New template</h2>
       <div className="form">
-        <h2>New template</h2>
         <label>
           Name
           <input
@@ -66,11 +66,16 @@ export function TemplateForm({ onCreated }: { onCreated(): void }) {
           Lower-case letters, digits and _ (for example order_ready).
         </span>
         {action.fieldError('name')}
-        <div className="row wrap">
-          <label>
-            Language
-            <input value={draft.language} onChange={(e) => set('language', e.target.value)} required maxLength={6} {...withHint(action.bind('language'), 'template-language-hint')} />
-          </label>
+        <div className="row wrap template-row">
+          <div className="form">
+            <label>
+              Language
+              <input value={draft.language} onChange={(e) => set('language', e.target.value)} required maxLength={6} {...withHint(action.bind('language'), 'template-language-hint')} />
+            </label>
+            <span id="template-language-hint" className="small muted">
+              A WhatsApp language code: en, en_US, es, pt_BR…
+            </span>
+          </div>
           <label>
             Category
             <select value={draft.category} onChange={(e) => set('category', e.target.value as TemplateCategory)} {...action.bind('category')}>
@@ -82,9 +87,6 @@ export function TemplateForm({ onCreated }: { onCreated(): void }) {
             </select>
           </label>
         </div>
-        <span id="template-language-hint" className="small muted">
-          A WhatsApp language code: en, en_US, es, pt_BR…
-        </span>
         {action.fieldError('language')}
         {action.fieldError('category')}
         <label>
@@ -189,7 +191,7 @@ export function TemplateForm({ onCreated }: { onCreated(): void }) {
         )}
       </div>
       <div className="template-preview-pane">
-        <h3 id="template-preview-title">Preview</h3>
+        <h3>Preview</h3>
         <p className="small muted">As the customer sees it, with your example values.</p>
         <div className="phone wa-screen">
           <TemplateBubble parts={parts} values={{ header: [draft.headerExample], body: draft.bodyExamples }} label="Preview of the new template" />

@@ -6,13 +6,12 @@ import { PageHeader } from '../../components/page-header';
 import { useAction, useAsync, type LiveRefresh } from '../../components/use-async';
 import { useApi } from '../../session/session';
 import { TemplateBubble } from './template-bubble';
-import { partsOf } from './template-definition';
+import { examplesOf, partsOf } from './template-definition';
 import { TemplateForm } from './template-form';
 
 /** A review's end (`template.status`) changes a badge. */
 export const TEMPLATES_LIVE: LiveRefresh = { events: ['template.status'] };
 
-const STATUS_LABELS: Record<Template['status'], string> = { PENDING: 'In review', APPROVED: 'Approved', REJECTED: 'Rejected' };
 
 /** Message templates: what may be sent to a customer outside the 24-hour window, once WhatsApp approves it. */
 export function TemplatesPage() {
@@ -45,7 +44,7 @@ export function StatusBadge({ template }: { template: Template }) {
   const tone = template.status === 'APPROVED' ? '' : template.status === 'REJECTED' ? ' badge-error' : ' badge-warning';
   return (
     <span className={`badge${tone}`} data-testid="template-status" data-status={template.status}>
-      {template.status} · {STATUS_LABELS[template.status]}
+      {template.status === 'PENDING' ? 'PENDING · in review' : template.status}
     </span>
   );
 }
@@ -78,7 +77,7 @@ function TemplateItem({ template, onDeleted }: { template: Template; onDeleted()
         </p>
       )}
       {template.status === 'PENDING' && <p className="small muted">WhatsApp is reviewing it; this changes by itself when the review ends.</p>}
-      <TemplateBubble parts={partsOf(template.components)} label={`Preview of ${template.name}`} />
+      <TemplateBubble parts={partsOf(template.components)} values={examplesOf(template.components)} label={`Preview of ${template.name} with its example values`} />
       <ErrorNotice error={action.error} />
       {confirming ? (
         <div className="row wrap" role="group" aria-label={`Delete ${template.name}?`}>

@@ -5,7 +5,10 @@ import { startCrmService, type CrmServiceUnderTest } from '../../crm-service/src
 import { recipientMessageId } from './campaigns/campaign-start.service';
 import { startCampaignService, type CampaignServiceUnderTest } from './test/campaign-service-under-test';
 
-/** One stack for the file: campaign-service, a second instance of it, and the real crm-service in its Kafka namespace. */
+/**
+ * One stack for the file: campaign-service, a second instance of it, and the real crm-service in its Kafka namespace
+ * (so contacts are created and opted out through campaign-service's harness, which shares that namespace).
+ */
 let campaigns: CampaignServiceUnderTest;
 let crm: CrmServiceUnderTest;
 let outbound: TopicProbe<MessageOutboundEvent>;
@@ -27,7 +30,7 @@ let phoneSeq = 0;
 const phone = () => `+1415555${String(1000 + phoneSeq++).padStart(4, '0')}`;
 
 async function contact(tenant: string, body: { name?: string; tags: string[]; attributes?: Record<string, string> }) {
-  return crm.call('contacts.create', { tenant_id: tenant, body: { phone: phone(), ...body } });
+  return campaigns.call('contacts.create', { tenant_id: tenant, body: { phone: phone(), ...body } });
 }
 
 const template = {
@@ -58,11 +61,11 @@ describe('campaigns (CONTRACT.md §15)', () => {
     const cy = await contact(tenant, { name: 'Cy', tags: ['vip'], attributes: { city: 'Faro' } });
     await contact(tenant, { name: 'Dee', tags: ['other'], attributes: { city: 'Braga' } });
     const optedOut = await contact(tenant, { name: 'Eve', tags: ['vip'], attributes: { city: 'Evora' } });
-    await crm.publish({
+    await campaigns.publish({
       envelope: EventPublisher.envelope(Topics.ContactOptedOut, tenant, { event: 'contact.opted_out', tenant_id: tenant, channel: 'whatsapp', customer: optedOut.phone!, message_id: newId('msg'), keyword: 'STOP', at: new Date().toISOString() }),
       key: conversationKey(tenant, optedOut.phone!),
     });
-    await pollUntil(async () => (await crm.call('contacts.get', { tenant_id: tenant, id: optedOut.id })).opted_out, { description: 'contact opted out' });
+    await pollUntil(async () => (await campaigns.call('contacts.get', { tenant_id: tenant, id: optedOut.id })).opted_out, { description: 'contact opted out' });
     const completed = await campaigns.kafka.probe<CampaignCompletedEvent>(Topics.CampaignCompleted);
 
     const draft = await campaigns.call('campaigns.create', { tenant_id: tenant, body: { name: 'Spring', template, audience: { tags: ['vip'] } } });
@@ -121,6 +124,22 @@ describe('campaigns (CONTRACT.md §15)', () => {
     expect(refused).toMatchObject({ status: 409, errors: [{ field: `recipients.${noCity.id}`, message: expect.stringContaining('components[0].parameters[1].text') }] });
     expect((await campaigns.call('campaigns.get', { tenant_id: tenant, id: draft.id })).status).toBe('draft');
     expect((await campaigns.problemOf('campaigns.transition', { tenant_id: tenant, id: draft.id, action: 'resume' })).status).toBe(409);
+  });
+
+  it('starts a scheduled campaign when its time comes (a durable schedule), and a cancelled one never', async () => {
+    const tenant = newId('ten');
+    const hal = await contact(tenant, { name: 'Hal', tags: ['later'], attributes: { city: 'Oslo' } });
+    const at = new Date(Date.now() + 1500).toISOString();
+    const scheduled = await campaigns.call('campaigns.create', { tenant_id: tenant, body: { name: 'Later', template, audience: { tags: ['later'] }, schedule_at: at } });
+    const cancelled = await campaigns.call('campaigns.create', { tenant_id: tenant, body: { name: 'Never', template, audience: { contact_ids: [hal.id] }, schedule_at: at } });
+    expect(scheduled.status).toBe('scheduled');
+    expect((await campaigns.call('campaigns.transition', { tenant_id: tenant, id: cancelled.id, action: 'cancel' })).status).toBe('cancelled');
+    const done = await statusOf(tenant, scheduled.id, 'completed');
+    expect(Date.parse(done.started_at!)).toBeGreaterThanOrEqual(Date.parse(at));
+    const messageId = recipientMessageId(tenant, scheduled.id, hal.id);
+    await pollUntil(() => outbound.find((m) => m.value.data.message_id === messageId), { description: 'the scheduled send' });
+    expect(outbound.find((m) => m.value.data.message_id === recipientMessageId(tenant, cancelled.id, hal.id))).toBeUndefined();
+    expect((await campaigns.call('campaigns.get', { tenant_id: tenant, id: cancelled.id })).status).toBe('cancelled');
   });
 
   it('pauses and resumes across two instances, sending each recipient exactly once; a spam block pauses it with the reason', async () => {

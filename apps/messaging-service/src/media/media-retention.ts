@@ -24,8 +24,8 @@ export class MediaRetention implements OnApplicationBootstrap, OnApplicationShut
   }
 
   onApplicationBootstrap(): void {
-    const run = () =>
-      this.sweep().then(
+    const run = (): void =>
+      void this.sweep().then(
         (n) => n > 0 && this.logger.log(`removed ${n} expired media files`),
         (err: unknown) => this.logger.warn(`media sweep failed: ${String(err)}`),
       );

@@ -1,9 +1,11 @@
 import type { INestApplication } from '@nestjs/common';
 import { Topics, newId, type ContactCreatedData, type ContactDeletedData, type ContactFilters, type CreateContactBody, type LeadRecord, type ContactUpdatedData, type EventEnvelope } from '@parley/contracts';
-import type { TopicProbe } from '@parley/kafka';
+import { EventPublisher, type TopicProbe } from '@parley/kafka';
 import { expectMatchesEventSchema, pollUntil, recordedEventExamples } from '@parley/testing';
 import { leadCaptured, messageInbound, optChange } from '../test/events';
 import { startCrmService, type CrmServiceUnderTest } from '../test/crm-service-under-test';
+import { enqueueEvents } from '../outbox/outbox';
+import { OutboxRelay } from '../outbox/outbox-relay';
 import { ContactIntakeService } from './contact-intake.service';
 
 type ContactEvent = EventEnvelope<string, ContactCreatedData | ContactUpdatedData | ContactDeletedData>;
@@ -219,5 +221,23 @@ describe('crm-service: contacts', () => {
     await pollUntil(async () => (await rowsOf(exampleTenant, '+14155550123')).length === 1 || undefined, { description: 'the example customer as a contact' });
     // a business-scoped user id without a number makes no contact
     expect(await crm.sql.query(`SELECT id FROM contacts WHERE phone NOT LIKE '+%'`)).toEqual([]);
+  });
+
+  it('publishes what a committed transaction queued in its outbox, in order, and nothing of a rolled-back one', async () => {
+    const envelopes = [1, 2, 3].map((n) => EventPublisher.envelope('contact.updated', tenant, { n }));
+    await crm.sql.transaction((tx) => enqueueEvents(tx, envelopes.map((envelope) => ({ envelope, key: `${tenant}:ctc_outbox` }))));
+    const rolledBack = EventPublisher.envelope('contact.updated', tenant, { n: 4 });
+    await crm.sql
+      .transaction(async (tx) => {
+        await enqueueEvents(tx, [{ envelope: rolledBack, key: `${tenant}:ctc_outbox` }]);
+        throw new Error('roll back');
+      })
+      .catch(() => undefined);
+    crm.app.get(OutboxRelay).wake();
+    const published = () => events[1].messages.filter((m) => m.key === `${tenant}:ctc_outbox`).map((m) => m.value.id);
+    await pollUntil(() => published().length >= 3 || undefined, { description: 'the three queued events published' });
+    expect(published()).toEqual(envelopes.map((e) => e.id));
+    await pollUntil(async () => (await crm.sql.query(`SELECT count(*)::int AS n FROM outbox`))[0].n === 0 || undefined, { description: 'the outbox emptied' });
+    expect(published()).not.toContain(rolledBack.id);
   });
 });

@@ -16,6 +16,7 @@ const DEFAULT_PORTS: Record<string, number> = {
   'responder-service': 3003,
   'webhook-service': 3004,
   'crm-service': 3005,
+  'campaign-service': 3006,
   'billing-service': 3007,
   'whatsapp-sandbox': 3100,
 };

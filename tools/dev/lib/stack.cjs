@@ -15,7 +15,7 @@ const readline = require('node:readline');
 const ROOT = path.resolve(__dirname, '../../..');
 
 /** Every service, in the order they are listed. */
-const APPS = Object.freeze(['gateway', 'agent-service', 'messaging-service', 'responder-service', 'webhook-service', 'crm-service', 'billing-service', 'whatsapp-sandbox']);
+const APPS = Object.freeze(['gateway', 'agent-service', 'messaging-service', 'responder-service', 'webhook-service', 'crm-service', 'campaign-service', 'billing-service', 'whatsapp-sandbox']);
 
 /** Default ports (CONTRACT.md §8). */
 const DEFAULT_PORTS = Object.freeze({
@@ -25,6 +25,7 @@ const DEFAULT_PORTS = Object.freeze({
   'responder-service': 3003,
   'webhook-service': 3004,
   'crm-service': 3005,
+  'campaign-service': 3006,
   'billing-service': 3007,
   'whatsapp-sandbox': 3100,
 });

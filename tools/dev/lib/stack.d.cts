@@ -1,5 +1,5 @@
 // Types of stack.cjs for TypeScript callers (the end-to-end tests).
-export type AppName = 'gateway' | 'agent-service' | 'messaging-service' | 'responder-service' | 'webhook-service' | 'crm-service' | 'billing-service' | 'whatsapp-sandbox';
+export type AppName = 'gateway' | 'agent-service' | 'messaging-service' | 'responder-service' | 'webhook-service' | 'crm-service' | 'campaign-service' | 'billing-service' | 'whatsapp-sandbox';
 export type Env = Record<string, string | undefined>;
 /** The services' ports, and optionally the SMTP ports (messaging-service's listener, the sandbox's sink). */
 export type PortMap = Record<AppName, number> & Partial<Record<'messaging-smtp' | 'sandbox-smtp', number>>;

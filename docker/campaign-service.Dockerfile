@@ -1,0 +1,37 @@
+# campaign-service: built from the same compiled output the tests run (node dist/apps/campaign-service/src/main.js).
+# Build from the repository root:  docker build -f docker/campaign-service.Dockerfile -t parley/campaign-service .
+# Stages: build (every dependency, swc → dist/), deps (only the npm packages campaign-service loads, at the workspace's
+# locked versions: docker/app-package.cjs), runtime (node, those packages and the compiled code; non-root).
+FROM node:20-bookworm-slim AS build
+WORKDIR /repo
+COPY package.json package-lock.json ./
+# npm install, not npm ci: see tools/dev/lib/runner.mjs (npm 11 lock files and optional native packages)
+RUN npm install --no-audit --no-fund
+COPY . .
+RUN node tools/dev/swc-build.mjs apps/campaign-service libs/contracts libs/kafka libs/service-kit \
+ && mkdir -p /out && node docker/app-package.cjs campaign-service > /out/package.json
+
+FROM node:20-bookworm-slim AS deps
+WORKDIR /app
+COPY --from=build /out/package.json ./package.json
+COPY package-lock.json ./
+RUN npm install --omit=dev --no-audit --no-fund && npm cache clean --force
+
+FROM node:20-bookworm-slim AS runtime
+ENV NODE_ENV=production HOST=0.0.0.0 PORT=3006
+# V8 flags of every service process, as tools/dev/lib/stack.cjs runs them (SERVICE_NODE_FLAGS; docker/deployment.spec.ts
+# checks they match). NODE_OPTIONS, not CMD: compose.yaml replaces the CMD with migrate + main.
+ENV NODE_OPTIONS="--max-semi-space-size=4"
+WORKDIR /app
+# Owned by root and read-only to the app's user: the process cannot rewrite its own code.
+COPY --from=deps /app/node_modules ./node_modules
+COPY --from=deps /app/package.json ./package.json
+COPY --from=build /repo/dist/node_modules ./dist/node_modules
+COPY --from=build /repo/dist/libs ./dist/libs
+COPY --from=build /repo/dist/apps/campaign-service ./dist/apps/campaign-service
+USER node
+# the public port, and the internal one serving /metrics in production (METRICS_PORT, default PORT + 1000)
+EXPOSE 3006 4006
+HEALTHCHECK --interval=10s --timeout=3s --start-period=20s --retries=3 \
+  CMD node -e "fetch('http://127.0.0.1:'+process.env.PORT+'/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
+CMD ["node", "dist/apps/campaign-service/src/main.js"]

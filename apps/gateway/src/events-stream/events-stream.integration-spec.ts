@@ -187,6 +187,34 @@ describe('gateway: GET /api/v1/events/stream (real Kafka, Redis and PostgreSQL)'
     stream.close();
   });
 
+  it('streams template.status (CONTRACT.md §13), so the Templates page shows a review’s end live', async () => {
+    const stream = await open(alice);
+    await pollUntil(() => stream.retry === 3000, { description: 'the stream open' });
+    const template = {
+      id: 'tpl_01JD8Z8C0A1B2C3D4E5F6G7H8K',
+      channel_id: 'chn_01JD8Z7B9Z0A1B2C3D4E5F6G7H',
+      name: 'reject_this_offer',
+      language: 'en_US',
+      category: 'MARKETING' as const,
+      components: [{ type: 'BODY', text: 'Everything half price today only!' }],
+      status: 'REJECTED' as const,
+      reason: 'INVALID_FORMAT',
+      created_at: '2026-11-20T10:40:00.000Z',
+      updated_at: '2026-11-20T10:41:00.000Z',
+    };
+    const reviewed = EventPublisher.envelope(Topics.TemplateStatus, alice.tenant_id, {
+      event: 'template.status' as const,
+      tenant_id: alice.tenant_id,
+      channel: 'whatsapp' as const,
+      template,
+      at: '2026-11-20T10:41:00.000Z',
+    });
+    await gw.kafka.publisher.publishEvent(reviewed, `${alice.tenant_id}:${template.id}`);
+    await pollUntil(() => stream.events.find((e) => e.id === reviewed.id), { description: 'template.status on the stream' });
+    expect(stream.events.find((e) => e.id === reviewed.id)).toEqual({ id: reviewed.id, event: 'template.status', data: reviewed.data });
+    stream.close();
+  });
+
   it('frees a stream when its client disconnects, and caps the streams of one tenant', async () => {
     await pollUntil(() => service.openStreams(bob.tenant_id) === 1, { description: 'bob’s earlier stream' });
     const extra = await Promise.all(Array.from({ length: MAX_STREAMS_PER_TENANT - 1 }, () => open(bob)));

@@ -8,7 +8,6 @@ import { RequestId, Tenant } from '../http/request-context';
 import { ApiRoute } from '../openapi/api-route.decorator';
 import { TeamService } from '../team/team.service';
 import { DealListQueryDto } from './deal-list-query.dto';
-import { DEAL_PAGE_SCHEMA, DEAL_SCHEMA } from './deal-schemas';
 
 const DealId = new PrefixedIdPipe('del', 'Deal');
 
@@ -26,7 +25,7 @@ export class DealsController {
       'In `pipeline_id` (default: the default pipeline) at `stage` (default: its first). `value.amount` is a decimal string (up to 15 digits and 4 decimals, kept exactly), `value.currency` an ISO 4217 code. `contact_id`, `company_id` and `pipeline_id` must be this tenant’s (400 naming the field). `owner` must be a member of the team. A captured lead opens a deal by itself. Announced as `deal.created`.',
     access: 'tenant',
     body: CreateDealBody,
-    success: { status: 201, description: 'Created.', schema: DEAL_SCHEMA },
+    success: { status: 201, description: 'Created.', schema: 'Deal' },
     errors: [503],
   })
   @Post()
@@ -42,7 +41,7 @@ export class DealsController {
     description: '`pipeline_id`, `stage` and `contact_id` narrow the list. Newest first.',
     access: 'tenant',
     query: DealListQueryDto,
-    success: { status: 200, description: 'A page of deals, newest first.', schema: DEAL_PAGE_SCHEMA },
+    success: { status: 200, description: 'A page of deals, newest first.', schema: 'DealPage' },
     errors: [503],
   })
   @Get()
@@ -51,7 +50,7 @@ export class DealsController {
     return this.rpc.request('deals.list', { tenant_id: tenantId, ...pageOf(query), pipeline_id, stage, contact_id }, { requestId });
   }
 
-  @ApiRoute({ summary: 'Get a deal', access: 'tenant', success: { status: 200, description: 'The deal.', schema: DEAL_SCHEMA }, errors: [404, 503] })
+  @ApiRoute({ summary: 'Get a deal', access: 'tenant', success: { status: 200, description: 'The deal.', schema: 'Deal' }, errors: [404, 503] })
   @Get(':id')
   get(@Tenant() tenantId: string, @Param('id', DealId) id: string, @RequestId() requestId: string): Promise<DealRecord> {
     return this.rpc.request('deals.get', { tenant_id: tenantId, id }, { requestId });
@@ -62,7 +61,7 @@ export class DealsController {
     description: 'Only the fields given change; `null` clears `company_id`, `value` or `owner`. A new `stage` must be one of the deal’s pipeline’s (400 otherwise) and is announced as `deal.stage_changed`.',
     access: 'tenant',
     body: UpdateDealBody,
-    success: { status: 200, description: 'The deal as it now is.', schema: DEAL_SCHEMA },
+    success: { status: 200, description: 'The deal as it now is.', schema: 'Deal' },
     errors: [404, 503],
   })
   @Patch(':id')

@@ -4,7 +4,6 @@ import { RpcClient } from '@parley/kafka';
 import { MANAGERS, Roles } from '../auth/roles';
 import { RequestId, Tenant } from '../http/request-context';
 import { ApiRoute } from '../openapi/api-route.decorator';
-import { PIPELINE_LIST_SCHEMA, PIPELINE_SCHEMA } from './deal-schemas';
 
 /** Sales pipelines (CONTRACT.md §14), owned by crm-service. */
 @Controller('api/v1/pipelines')
@@ -15,7 +14,7 @@ export class PipelinesController {
     summary: 'List pipelines',
     description: 'Every pipeline of the tenant, the default one first (`new`, `qualified`, `proposal`, `won`, `lost`; made on first use).',
     access: 'tenant',
-    success: { status: 200, description: 'The pipelines.', schema: PIPELINE_LIST_SCHEMA },
+    success: { status: 200, description: 'The pipelines.', schema: 'PipelineList' },
     errors: [503],
   })
   @Get()
@@ -28,7 +27,7 @@ export class PipelinesController {
     description: '`stages`: 1 to 20 distinct names, in order; deals open in the first. Owners and admins only.',
     access: 'tenant',
     body: CreatePipelineBody,
-    success: { status: 201, description: 'Created.', schema: PIPELINE_SCHEMA },
+    success: { status: 201, description: 'Created.', schema: 'Pipeline' },
     errors: [503],
   })
   @Post()

@@ -8,13 +8,6 @@ import { GatewayConfig } from '../config/gateway.config';
 import { publicBaseUrl } from '../http/public-base-url';
 import { RequestId, Tenant } from '../http/request-context';
 import { ApiRoute } from '../openapi/api-route.decorator';
-import type { Schema } from '../openapi/dto-schema';
-
-const FEED_URL_SCHEMA: Schema = {
-  type: 'object',
-  required: ['url'],
-  properties: { url: { type: 'string', format: 'uri', description: 'The secret feed URL (`…/calendar/{token}.ics`): whoever has it reads the appointments.' } },
-};
 
 /** The feed's path on the gateway; outside `/api/v1`, so calendar apps reach it with the token alone. */
 export const calendarFeedPath = (token: string) => `/calendar/${token}.ics`;
@@ -32,7 +25,7 @@ export class CalendarIntegrationController {
     description:
       'An RFC 5545 feed that Google Calendar, Outlook and Apple Calendar subscribe to (“from URL”). The URL is its only credential: keep it secret, and rotate it if it leaked. The same URL until rotated.',
     access: 'tenant',
-    success: { status: 200, description: 'The feed URL.', schema: FEED_URL_SCHEMA },
+    success: { status: 200, description: 'The feed URL.', schema: 'CalendarFeed' },
     errors: [503],
   })
   @Get()
@@ -45,7 +38,7 @@ export class CalendarIntegrationController {
     summary: 'Rotate the calendar feed URL',
     description: 'A new secret URL; the old one answers `404` from now on (subscribed calendars must subscribe again). Owners and admins only.',
     access: 'tenant',
-    success: { status: 200, description: 'The new feed URL.', schema: FEED_URL_SCHEMA },
+    success: { status: 200, description: 'The new feed URL.', schema: 'CalendarFeed' },
     errors: [503],
   })
   @Post('rotate')

@@ -249,6 +249,33 @@ export const RESPONSE_SCHEMAS: Record<string, SchemaObject> = {
     created_at: timestamp,
     updated_at: timestamp,
   }),
+  Pipeline: record({
+    id: id('pip'),
+    name: string,
+    stages: { type: 'array', items: string, description: 'In order; deals open in the first.' },
+    is_default: { type: 'boolean', description: 'The tenant’s default pipeline (new, qualified, proposal, won, lost), made on first use.' },
+    created_at: timestamp,
+  }),
+  PipelineList: record({ data: { type: 'array', items: schemaRef('Pipeline'), description: 'The default pipeline first, then by age.' } }),
+  Deal: record({
+    id: id('del'),
+    title: string,
+    contact_id: id('ctc'),
+    company_id: nullable(id('cmp')),
+    pipeline_id: id('pip'),
+    stage: { type: 'string', description: 'One of the pipeline’s stages.' },
+    value: nullable(
+      record({
+        amount: { type: 'string', pattern: '^(0|[1-9]\\d{0,14})(\\.\\d{1,4})?$', example: '1234567.89', description: 'A decimal string, exactly as given.' },
+        currency: { type: 'string', pattern: '^[A-Z]{3}$', example: 'EUR', description: 'ISO 4217.' },
+      }),
+    ),
+    owner: nullable(id('usr')),
+    lead_id: nullable({ ...id('led'), description: 'The captured lead that opened it.' }),
+    created_at: timestamp,
+    updated_at: timestamp,
+  }),
+  CalendarFeed: record({ url: { type: 'string', format: 'uri', description: 'The secret feed URL (`…/calendar/{token}.ics`): whoever has it reads the appointments.' } }),
   ContactImport: record({
     id: id('imp'),
     status: enumOf(['queued', 'running', 'completed', 'failed']),
@@ -306,7 +333,7 @@ export const RESPONSE_SCHEMAS: Record<string, SchemaObject> = {
   TeamMember: record(teamMember),
   InvitedMember: record({ ...teamMember, invite_url: { type: 'string', format: 'uri', description: 'The invitation link, shown this once.' } }),
   ...Object.fromEntries(
-    ['Agent', 'AgentVersionSummary', 'ApiKey', 'Appointment', 'Channel', 'Conversation', 'Document', 'Lead', 'Message', 'TeamMember', 'Template', 'Webhook', 'WebhookDelivery', 'Contact', 'Company'].map((item) => [
+    ['Agent', 'AgentVersionSummary', 'ApiKey', 'Appointment', 'Channel', 'Conversation', 'Document', 'Lead', 'Message', 'TeamMember', 'Template', 'Webhook', 'WebhookDelivery', 'Contact', 'Company', 'Deal'].map((item) => [
       `${item}Page`,
       pageOf(item),
     ]),

@@ -23,6 +23,7 @@ import { RedisModule } from './redis/redis.module';
 import { SendModule } from './send/send.module';
 import { TemplatesModule } from './templates/templates.module';
 import { CrmModule } from './crm/crm.module';
+import { CampaignsModule } from './campaigns/campaigns.module';
 import { SignInModule } from './sign-in/sign-in.module';
 import { TeamModule } from './team/team.module';
 import { UsageModule } from './usage/usage.module';
@@ -67,6 +68,7 @@ export function gatewayModule(config: GatewayConfig = loadConfig(GatewayConfig))
       ChannelsModule,
       TemplatesModule,
       CrmModule,
+      CampaignsModule,
       MediaModule,
       EngagementModule,
       ProviderIntakeModule,

@@ -20,6 +20,7 @@ const CONSUMED = [
   Topics.ContactCreated,
   Topics.ContactUpdated,
   Topics.ContactDeleted,
+  Topics.CampaignCompleted,
 ];
 
 /**

@@ -5,6 +5,7 @@ import {
   type AppointmentBookedEvent,
   type AppointmentCancelledEvent,
   type AppointmentRescheduledEvent,
+  type CampaignCompletedEvent,
   type ContactCreatedEvent,
   type ContactDeletedEvent,
   type ContactOptedInEvent,
@@ -109,6 +110,11 @@ export class EventsConsumer {
 
   @EventPattern(Topics.DealStageChanged)
   async onDealStageChanged(@Payload() event: DealStageChangedEvent): Promise<void> {
+    await this.deliveries.ingest(event);
+  }
+
+  @EventPattern(Topics.CampaignCompleted)
+  async onCampaignCompleted(@Payload() event: CampaignCompletedEvent): Promise<void> {
     await this.deliveries.ingest(event);
   }
 }

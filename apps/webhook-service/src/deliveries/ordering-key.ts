@@ -47,6 +47,9 @@ export function orderingKeyOf(tenantId: string, type: string, data: Data): strin
     case 'deal.stage_changed':
       customer = text(field(data.deal, 'id'));
       break;
+    case 'campaign.completed':
+      customer = text(field(data.campaign, 'id'));
+      break;
     default:
       customer = null;
   }

@@ -1,5 +1,5 @@
 import { Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
-import { Headers, newId, type EventEnvelope } from '@parley/contracts';
+import { Headers, envelopeVersion, newId, type EnvelopeVersion, type EventEnvelope } from '@parley/contracts';
 import { CompressionTypes, Partitioners, type Producer, type TopicMessages } from 'kafkajs';
 import { PublishTimeoutError } from './errors';
 import { KafkaConnection } from './kafka-connection';
@@ -59,8 +59,8 @@ export class EventPublisher implements OnApplicationShutdown {
     tenantId: string | null,
     data: TData,
     id: string = newId('evt'),
-  ): EventEnvelope<TType, TData> {
-    return { id, type, version: 1, tenant_id: tenantId, occurred_at: new Date().toISOString(), data };
+  ): EventEnvelope<TType, TData, EnvelopeVersion<TType>> {
+    return { id, type, version: envelopeVersion(type), tenant_id: tenantId, occurred_at: new Date().toISOString(), data };
   }
 
   /** Publishes an envelope to the topic named by its type. */

@@ -1,7 +1,7 @@
 import Ajv from 'ajv';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { EVENT_TOPICS, Topics } from '../index';
+import { EVENT_TOPICS, EVENT_VERSIONS, Topics } from '../index';
 import { findBreakingChanges } from './compatibility';
 import { generateEventSchemas, type GeneratedEventSchema } from './generate';
 import type { JsonSchema } from './json-schema';
@@ -57,12 +57,12 @@ describe('event contracts', () => {
   });
 
   describe('the compatibility check', () => {
-    const status = () => JSON.parse(readFileSync(schemaPath(Topics.MessageStatus, 1), 'utf8')) as JsonSchema;
+    const status = () => JSON.parse(readFileSync(schemaPath(Topics.MessageStatus, EVENT_VERSIONS[Topics.MessageStatus]), 'utf8')) as JsonSchema;
     const data = (schema: JsonSchema) => schema.properties!.data;
 
     it('fails on a breaking edit of the TypeScript type', () => {
       const [broken] = generateEventSchemas(workspaceRoot, 'libs/contracts/src/event-schemas/__fixtures__/breaking-change.ts', 'BrokenEventsByTopic');
-      const changes = findBreakingChanges(readRecordedSchema(Topics.MessageStatus, 1), broken.schema);
+      const changes = findBreakingChanges(readRecordedSchema(Topics.MessageStatus, EVENT_VERSIONS[Topics.MessageStatus]), broken.schema);
       expect(changes).toEqual(
         expect.arrayContaining([
           { path: 'data.to', change: 'required property removed or renamed' },
@@ -87,7 +87,7 @@ describe('event contracts', () => {
       ['a type narrowed', (s) => (s.properties!.tenant_id.type = 'string'), 'tenant_id: type narrowed: no longer accepts null'],
       ['a type widened', (s) => (data(s).properties!.to.type = ['string', 'null']), 'data.to: type widened: now also null'],
       ['an enum widened', (s) => data(s).properties!.status.enum!.push('deleted'), 'data.status: values added: "deleted"'],
-      ['a constant changed', (s) => (s.properties!.version.const = 2), 'version: values removed: 1'],
+      ['a constant changed', (s) => (s.properties!.version.const = 3), 'version: values removed: 2'],
       ['a constraint added', (s) => (data(s).properties!.at.format = 'date-time'), 'data.at: format changed from none to "date-time"'],
     ])('fails on %s', (_label, edit, expected) => {
       const next = status();

@@ -2,14 +2,36 @@
  * Every Kafka event is an envelope. `id` is the idempotency key consumers deduplicate on; `x-request-id`
  * travels in the Kafka headers. Only additive changes are allowed within a `version`.
  */
-export interface EventEnvelope<TType extends string = string, TData = unknown> {
+// A topic's events carry its current version (EVENT_VERSIONS); `EventEnvelope` without a literal type is any envelope.
+export interface EventEnvelope<TType extends string = string, TData = unknown, TVersion extends number = string extends TType ? number : EnvelopeVersion<TType>> {
   id: string;
   type: TType;
-  version: 1;
+  version: TVersion;
   /** null only for raw provider notifications, whose tenant is not known until they are parsed. */
   tenant_id: string | null;
   occurred_at: string;
   data: TData;
+}
+
+/**
+ * The current envelope version of each topic whose events moved past version 1 (every other topic is at 1). Version
+ * 2 of the message and channel events admits the `sms` and `email` channels (CONTRACT.md §17): an enum value added,
+ * which consumers of version 1 do not handle. Older versions' schemas and examples stay recorded beside the new ones.
+ */
+export const EVENT_VERSIONS = {
+  'message.outbound': 2,
+  'whatsapp.webhook': 2,
+  'message.inbound': 2,
+  'message.received': 2,
+  'message.status': 2,
+  'channel.changed': 2,
+} as const;
+
+export type EnvelopeVersion<T extends string> = T extends keyof typeof EVENT_VERSIONS ? (typeof EVENT_VERSIONS)[T] : 1;
+
+/** The envelope version events of `type` are published with. */
+export function envelopeVersion<T extends string>(type: T): EnvelopeVersion<T> {
+  return ((EVENT_VERSIONS as Record<string, number>)[type] ?? 1) as EnvelopeVersion<T>;
 }
 
 /** Kafka header names used across services. */

@@ -167,6 +167,16 @@ describe('campaigns (CONTRACT.md §15)', () => {
     expect(sent).toHaveLength(12);
     expect(new Set(sent).size).toBe(12);
 
+    // a batch produced but not committed (a crash between the two) is produced again: with the same message and event
+    // ids, which messaging-service records once (insert-if-new on the message id), so the customer still gets one
+    const lost = recipientMessageId(tenant, draft.id, people[3].id);
+    const original = sentTo(new Set([lost]))[0].value;
+    await campaigns.sql.query(`UPDATE campaign_recipients SET status = 'pending' WHERE message_id = $1`, [lost]);
+    await campaigns.sql.query(`UPDATE campaigns SET status = 'running', queued = queued - 1 WHERE id = $1`, [draft.id]);
+    const again = await pollUntil(() => sentTo(new Set([lost])).length === 2 && sentTo(new Set([lost]))[1].value, { description: 'the batch produced again' });
+    expect({ id: again.id, message_id: again.data.message_id, content: again.data.content }).toEqual({ id: original.id, message_id: original.data.message_id, content: original.data.content });
+    await statusOf(tenant, draft.id, 'completed');
+
     // a quality block on a running campaign pauses it with the reason
     const blocked = await campaigns.call('campaigns.create', { tenant_id: tenant, body: { name: 'Blocked', template, audience: { tags: ['bulk'] }, rate_per_second: 1 } });
     await campaigns.call('campaigns.transition', { tenant_id: tenant, id: blocked.id, action: 'start' });

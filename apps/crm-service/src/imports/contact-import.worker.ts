@@ -5,7 +5,6 @@ import { Wakeup } from '@parley/service-kit';
 import { parse } from 'csv-parse';
 import { randomUUID } from 'node:crypto';
 import { DataSource, type EntityManager } from 'typeorm';
-import { CrmServiceConfig } from '../config/crm-service.config';
 import { contactCreated, contactUpdated } from '../contacts/contact-events';
 import { CONTACT_COLUMNS, type ContactRow } from '../contacts/contacts.mapper';
 import { enqueueEvents } from '../outbox/outbox';
@@ -16,6 +15,11 @@ import { importColumns, readImportRow, type ImportRow } from './import-rows';
 const BATCH_ROWS = 1000;
 const LEASE_SECONDS = 60;
 const RETRY_PAUSE_MS = 1000;
+/**
+ * Looking for jobs nobody wakes this worker for: another instance's whose lease ran out (its own are woken at once).
+ * Rare, so rarely: an idle service costs next to nothing.
+ */
+const SWEEP_MS = 15_000;
 
 interface ClaimedJob {
   id: string;
@@ -49,7 +53,6 @@ export class ContactImportWorker implements OnApplicationBootstrap, OnApplicatio
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     private readonly relay: OutboxRelay,
-    private readonly config: CrmServiceConfig,
   ) {}
 
   wake(): void {
@@ -71,7 +74,7 @@ export class ContactImportWorker implements OnApplicationBootstrap, OnApplicatio
       try {
         const job = await this.claim();
         if (job) await this.work(job);
-        else await this.wakeup.sleep(this.config.CRM_OUTBOX_SWEEP_MS);
+        else await this.wakeup.sleep(SWEEP_MS);
       } catch (err) {
         if (this.stopped) return;
         this.logger.warn(`contact import failed, retrying: ${String(err)}`);

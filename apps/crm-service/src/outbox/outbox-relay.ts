@@ -9,6 +9,7 @@ import { CrmServiceConfig } from '../config/crm-service.config';
 const BATCH = 1000;
 const PUBLISH_TIMEOUT_MS = 10_000;
 const RETRY_PAUSE_MS = 1_000;
+const LOCKED_PAUSE_MS = 100;
 /** One relay at a time across instances (an advisory lock held by the claiming transaction), so events keep their order. */
 const RELAY_LOCK = 0x63726d01;
 
@@ -53,7 +54,7 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
 
   private async run(): Promise<void> {
     while (!this.stopped) {
-      let published = 0;
+      let published: number | null = 0;
       try {
         published = await this.relayBatch();
       } catch (err) {
@@ -62,15 +63,17 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
         await this.wakeup.sleep(RETRY_PAUSE_MS);
         continue;
       }
-      if (published < BATCH) await this.wakeup.sleep(this.config.CRM_OUTBOX_SWEEP_MS);
+      // another instance is relaying: look again soon, since what woke this one may be behind its batch
+      if (published === null) await this.wakeup.sleep(LOCKED_PAUSE_MS);
+      else if (published < BATCH) await this.wakeup.sleep(this.config.CRM_OUTBOX_SWEEP_MS);
     }
   }
 
-  /** One pass: the number of events published (0 when another instance holds the relay or nothing is queued). */
-  private relayBatch(): Promise<number> {
+  /** One pass: the number of events published, or null when another instance holds the relay. */
+  private relayBatch(): Promise<number | null> {
     return this.db.transaction(async (tx) => {
       const [{ locked }] = await tx.query(`SELECT pg_try_advisory_xact_lock($1) AS locked`, [RELAY_LOCK]);
-      if (!locked) return 0;
+      if (!locked) return null;
       const rows: OutboxRow[] = await tx.query(`SELECT id, key, envelope FROM outbox ORDER BY id LIMIT $1`, [BATCH]);
       if (rows.length === 0) return 0;
       await this.publisher.publish(

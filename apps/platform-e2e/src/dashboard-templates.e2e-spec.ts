@@ -15,7 +15,7 @@ import { startPlatform, type Platform } from './support/platform';
 // preview of the WhatsApp bubble, sees it PENDING and then APPROVED when the sandbox's review ends (live, through
 // template.status on the event stream), and sees a `reject_…` one REJECTED with its reason. Then a customer's 24-hour
 // window closes, and the inbox's reply box offers the approved template instead: filled in and sent, the customer
-// receives it. The Templates and inbox-template screenshots of docs/screenshots/ are taken here.
+// receives it; the Playground shows a photo, a location and offered buttons as such. The Templates and inbox-template screenshots of docs/screenshots/ are taken here.
 
 const OWNER = { business: 'Harbor Books', name: 'Hana Reed', email: 'owner@harbor-books.example', password: 'paper-and-ink-42' };
 const TEMPLATE = {
@@ -26,6 +26,8 @@ const TEMPLATE = {
   button: 'Thanks!',
 };
 const SCREENSHOTS = join(ROOT, 'docs', 'screenshots');
+/** A real 1×1 PNG: the gateway types an upload by its content. */
+const ONE_PIXEL_PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
 
 interface SandboxMessage {
   to: string;
@@ -48,7 +50,7 @@ describe('Dashboard in a real browser: message templates and the closed 24-hour 
     await platform?.stop();
   }, 60_000);
 
-  it('creates a template with a live preview, sees it PENDING then APPROVED, a rejected one with its reason, and sends it from the inbox once the window is closed', async () => {
+  it('creates a template with a live preview, sees it PENDING then APPROVED, a rejected one with its reason, sends it from the inbox once the window is closed, and sees a photo, a location and offered buttons in the Playground', async () => {
     const { page } = browser;
 
     await page.goto(`${platform.gateway}/dashboard/sign-up`);
@@ -164,6 +166,30 @@ describe('Dashboard in a real browser: message templates and the closed 24-hour 
       language: { code: 'en_US' },
       components: [{ type: 'body', parameters: [{ type: 'text', text: 'Maya' }, { type: 'text', text: 'B-204' }] }],
     });
+
+    // The Playground shows what its customer received beyond text: a photo with its caption, a location with a map
+    // link, the buttons offered.
+    await openPage(page, 'Playground', 'Playground');
+    const player = ((await page.getByTestId('playground-customer').textContent()) ?? '').trim();
+    const send = async (json: Record<string, unknown>) =>
+      expect((await http('POST', `${platform.gateway}/v1/send`, { token: apiKey, json: { channel: 'whatsapp', to: player, ...json } })).status).toBe(200);
+    const file = new FormData();
+    file.append('file', new Blob([ONE_PIXEL_PNG], { type: 'image/png' }), 'shelf.png');
+    const uploaded = (await (await fetch(`${platform.gateway}/api/v1/media`, { method: 'POST', headers: { authorization: `Bearer ${apiKey}` }, body: file })).json()) as { id: string };
+    await send({ type: 'image', media_id: uploaded.id, caption: 'New arrivals on the shelf' });
+    await send({ type: 'location', location: { latitude: 38.7107, longitude: -9.1393, name: 'Harbor Books', address: 'Rua Augusta 10, Lisbon' } });
+    await send({ type: 'interactive', interactive: { type: 'button', body: 'Pick up or delivery?', buttons: [{ id: 'pickup', title: 'Pick up' }, { id: 'deliver', title: 'Delivery' }] } });
+    const chat = page.getByRole('list', { name: 'Conversation' });
+    await chat.locator('[data-testid="message-media"][data-kind="image"]', { hasText: 'New arrivals on the shelf' }).waitFor({ timeout: 30_000 });
+    const place = chat.getByTestId('message-location');
+    await place.getByText('Rua Augusta 10, Lisbon').waitFor({ timeout: 30_000 });
+    expect(await place.getByRole('link', { name: 'Open Harbor Books on the map' }).getAttribute('href')).toBe(
+      'https://www.openstreetmap.org/?mlat=38.7107&mlon=-9.1393#map=16/38.7107/-9.1393',
+    );
+    const offered = chat.getByTestId('chat-business').filter({ hasText: 'Pick up or delivery?' });
+    await offered.waitFor({ timeout: 30_000 });
+    expect(await offered.getByRole('list', { name: 'Choices offered' }).getByRole('listitem').allTextContents()).toEqual(['Pick up', 'Delivery']);
+    await expectNoSeriousA11yViolations(page, 'playground (rich messages)');
   }, 300_000);
 
   /** Moves the conversation's last customer message 25 hours back (the responder owns it; its window follows from it). */

@@ -2,7 +2,7 @@ import { RESERVE_SEND_SCRIPT, Topics, billingPricesKey, billingViewKeys, newId, 
 import { EventPublisher } from '@parley/kafka';
 import { Redis } from 'ioredis';
 import type { TopicProbe } from '@parley/kafka';
-import { pollUntil } from '@parley/testing';
+import { expectMatchesEventSchema, pollUntil } from '@parley/testing';
 import { startBillingService, type BillingServiceUnderTest } from './test/billing-service-under-test';
 
 /** Metering, the price book, charges per message and the wallet's ledger over real Kafka and PostgreSQL. */
@@ -166,6 +166,7 @@ describe('billing-service', () => {
       const first = await pollUntil(() => lowFor()[0], { description: 'wallet.low_balance', timeoutMs: 20_000 });
       expect(first.value.data).toMatchObject({ event: 'wallet.low_balance', tenant_id: id, balance: '4.970000', low_balance_threshold: '5.000000', currency: 'USD' });
       expect(first.key).toBe(id);
+      expectMatchesEventSchema(Topics.WalletLowBalance, first.value);
 
       // Still below: no second warning. Back above, then below again: one more.
       const third = await billing.accept(id, marketing);

@@ -17,6 +17,7 @@ const CONSUMED = [
   Topics.ContactOptedOut,
   Topics.ContactOptedIn,
   Topics.TemplateStatus,
+  Topics.WalletLowBalance,
   Topics.ContactCreated,
   Topics.ContactUpdated,
   Topics.ContactDeleted,

@@ -4,9 +4,8 @@ import type { EntityManager } from 'typeorm';
 import { BillingServiceConfig } from '../config/billing-service.config';
 import { PricesService } from '../prices/prices.service';
 import { WalletsService } from '../wallet/wallets.service';
+import { chargeTransition, type ChargeState, type Outcome } from './charge-transitions';
 
-type ChargeState = 'awaiting_send' | 'free' | 'unfunded' | 'held' | 'settled' | 'released' | 'refunded';
-type Outcome = 'sent' | 'failed';
 
 interface ChargeRow {
   message_id: string;
@@ -93,7 +92,7 @@ export class ChargesService {
   }
 
   private async apply(manager: EntityManager, charge: ChargeRow, outcome: Outcome): Promise<void> {
-    const next = this.transition(charge.state, outcome);
+    const next = chargeTransition(charge.state, outcome);
     if (!next || !charge.price || !charge.currency) return;
     await this.wallets.postAndWatch(manager, {
       tenantId: charge.tenant_id,
@@ -104,12 +103,6 @@ export class ChargesService {
       description: next.type === 'settlement' ? 'message sent' : 'message failed',
     });
     await manager.query(`UPDATE charges SET state = $2, updated_at = now() WHERE message_id = $1`, [charge.message_id, next.state]);
-  }
-
-  private transition(state: ChargeState, outcome: Outcome): { type: 'settlement' | 'release' | 'refund'; state: ChargeState } | null {
-    if (state === 'held') return outcome === 'sent' ? { type: 'settlement', state: 'settled' } : { type: 'release', state: 'released' };
-    if (state === 'settled' && outcome === 'failed') return { type: 'refund', state: 'refunded' };
-    return null;
   }
 
   /** A send is paid on any plan but `free`, and on `free` beyond the monthly allowance (this send counted). */

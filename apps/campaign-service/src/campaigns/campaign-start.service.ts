@@ -1,11 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { ProblemTypes, derivedId, problem, type ContactRecord, type FieldError } from '@parley/contracts';
+import { ProblemTypes, derivedId, problem, type ChannelRecord, type ContactRecord, type FieldError } from '@parley/contracts';
 import { RpcClient } from '@parley/kafka';
 import { ProblemException } from '@parley/service-kit';
 import type { EntityManager } from 'typeorm';
 import { AudienceResolver } from '../audience/audience.resolver';
 import { fillTemplate } from '../audience/template-variables';
 import { CampaignServiceConfig } from '../config/campaign-service.config';
+import { campaignPace } from '../sending/campaign-pace';
 import type { CampaignRow } from './campaigns.mapper';
 
 /** At most this many recipients are named in a refusal (the detail says how many there are). */
@@ -46,9 +47,11 @@ export class CampaignStartService {
       );
     }
     const sendable = rows.find((r) => !r.contact.opted_out);
-    if (this.config.CAMPAIGN_CHECK_TEMPLATE && sendable) {
-      // messaging-service owns templates: approved, placeholders filled (400 naming the problem otherwise)
-      await this.rpc.request('templates.check-send', { tenant_id: campaign.tenant_id, to: sendable.contact.phone, from: null, template: sendable.filled.template }, { requestId });
+    let pace = campaign.rate_per_second;
+    if (this.config.CAMPAIGN_MESSAGING_CHECKS) {
+      // messaging-service owns templates (approved, placeholders filled: 400 naming the problem otherwise) and numbers
+      if (sendable) await this.rpc.request('templates.check-send', { tenant_id: campaign.tenant_id, to: sendable.contact.phone, from: null, template: sendable.filled.template }, { requestId });
+      pace = campaignPace(pace, await this.channelOf(campaign, requestId));
     }
     const input = rows.map(({ contact, filled }) => ({
       contact_id: contact.id,
@@ -68,10 +71,23 @@ export class CampaignStartService {
       [campaign.id, campaign.tenant_id, JSON.stringify(input)],
     )) as { audience: number; skipped: number }[];
     await tx.query(
-      `UPDATE campaigns SET status = 'running', status_reason = NULL, audience_count = $2, skipped_opted_out = $3, started_at = now(), next_send_at = now(), updated_at = now()
+      `UPDATE campaigns SET status = 'running', status_reason = NULL, audience_count = $2, skipped_opted_out = $3, rate_per_second = $4, started_at = now(), next_send_at = now(),
+         updated_at = now()
        WHERE id = $1`,
-      [campaign.id, counts.audience, counts.skipped],
+      [campaign.id, counts.audience, counts.skipped, pace],
     );
+  }
+
+  /** The number the campaign goes out from: the channel it names, else the tenant's default WhatsApp number. */
+  private async channelOf(campaign: CampaignRow, requestId?: string): Promise<ChannelRecord | null> {
+    let cursor: string | null = null;
+    do {
+      const page: { data: ChannelRecord[]; next_cursor: string | null } = await this.rpc.request('channels.list', { tenant_id: campaign.tenant_id, limit: 100, cursor }, { requestId });
+      const found = page.data.find((c) => (campaign.channel_id ? c.id === campaign.channel_id : c.is_default && (c.channel ?? 'whatsapp') === 'whatsapp'));
+      if (found) return found;
+      cursor = page.next_cursor;
+    } while (cursor !== null);
+    return null;
   }
 }
 

@@ -20,7 +20,10 @@ export class CampaignServiceConfig extends BaseConfig {
   @Max(60_000)
   CAMPAIGN_SWEEP_MS = 1_000;
 
-  /** Asks messaging-service at start whether the template is approved and filled (`templates.check-send`). */
+  /**
+   * At start, asks messaging-service whether the template is approved and filled (`templates.check-send`) and what the
+   * number's send limit is (the campaign's pace is kept to three quarters of it). Off only where messaging-service is absent.
+   */
   @IsBoolean()
-  CAMPAIGN_CHECK_TEMPLATE = true;
+  CAMPAIGN_MESSAGING_CHECKS = true;
 }

@@ -106,6 +106,7 @@ describe('messaging-service over Kafka, PostgreSQL and a fake Cloud API', () => 
     const number = sandbox.provisioned.at(-1)!;
     expect(t1Channel).toEqual({
       id: expect.stringMatching(/^chn_/),
+      channel: 'whatsapp',
       provider: 'sandbox',
       phone_number: number.phone_number,
       phone_number_id: number.phone_number_id,

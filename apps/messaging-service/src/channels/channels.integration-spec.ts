@@ -77,6 +77,7 @@ describe('messaging-service channels: management, embedded signup, 360dialog and
     const meta = await rpc.connect(T, { provider: 'meta', phone_number: '+1 555 030 0001', phone_number_id: metaId, waba_id: '4455', access_token: 'EAAG-meta-secret' });
     expect(meta).toEqual({
       id: expect.stringMatching(/^chn_/),
+      channel: 'whatsapp',
       provider: 'meta',
       phone_number: '+15550300001',
       phone_number_id: metaId,

@@ -119,13 +119,19 @@ describe('campaigns (CONTRACT.md §15)', () => {
 
   it('refuses to start when a recipient would get an empty parameter, naming the recipient', async () => {
     const tenant = newId('ten');
-    await contact(tenant, { name: 'Fay', tags: ['promo'], attributes: { city: 'Lagos' } });
+    const fay = await contact(tenant, { name: 'Fay', tags: ['promo'], attributes: { city: 'Lagos' } });
     const noCity = await contact(tenant, { name: 'Gus', tags: ['promo'] });
     const draft = await campaigns.call('campaigns.create', { tenant_id: tenant, body: { name: 'Promo', template, audience: { tags: ['promo'] } } });
     const refused = await campaigns.problemOf('campaigns.transition', { tenant_id: tenant, id: draft.id, action: 'start' });
     expect(refused).toMatchObject({ status: 409, errors: [{ field: `recipients.${noCity.id}`, message: expect.stringContaining('components[0].parameters[1].text') }] });
     expect((await campaigns.call('campaigns.get', { tenant_id: tenant, id: draft.id })).status).toBe('draft');
     expect((await campaigns.problemOf('campaigns.transition', { tenant_id: tenant, id: draft.id, action: 'resume' })).status).toBe(409);
+    // narrowed by an attribute (every contact read, no tag to filter by): only Fay, who has a city
+    const narrowed = await campaigns.call('campaigns.create', { tenant_id: tenant, body: { name: 'Lagos', template, audience: { attributes: { city: 'Lagos' } } } });
+    const started = await campaigns.call('campaigns.transition', { tenant_id: tenant, id: narrowed.id, action: 'start' });
+    expect(started).toMatchObject({ status: 'running', counts: { audience: 1 } });
+    const [only] = (await campaigns.call('campaigns.recipients', { tenant_id: tenant, id: narrowed.id, limit: 10, cursor: null })).data;
+    expect(only).toMatchObject({ contact_id: fay.id, message_id: recipientMessageId(tenant, narrowed.id, fay.id) });
   });
 
   it('starts a scheduled campaign when its time comes (a durable schedule), and a cancelled one never', async () => {

@@ -2,6 +2,9 @@ import { Headers, Topics, type ContactOptedInEvent, type ContactOptedOutEvent, t
 import { EventPublisher } from '@parley/kafka';
 import { expectMatchesEventSchema, pollUntil, recordedEventExamples, type RecordedEventExample } from '@parley/testing';
 import { randomBytes } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { SMTPServer } from 'smtp-server';
 import { ChannelsService } from '../channels/channels.service';
 import { CustomerWindowService } from '../messages/customer-window.service';
 import { OptOutsService } from '../opt-outs/opt-outs.service';
@@ -11,6 +14,44 @@ import { startMessagingService, type MessagingServiceUnderTest } from '../test/m
 /** The tenant and business number the recorded examples (libs/contracts/examples) are about. */
 const EXAMPLE_TENANT = 'ten_01JD8Z6W2K3M4N5P6Q7R8S9T0V';
 const EXAMPLE_NUMBER = { phone_number: '+14155550100', phone_number_id: '106540352242922' };
+
+/** The example tenant's SMS number and email address (the sms and email examples are about them). */
+const EXAMPLE_SMS_NUMBER = '+14155550101';
+const EXAMPLE_ADDRESS = 'hello@acme.test';
+
+/** A Twilio Messages API stand-in: answers each create with a new message sid and records the form. */
+async function fakeTwilio(): Promise<{ url: string; forms: URLSearchParams[]; close: () => Promise<void> }> {
+  const forms: URLSearchParams[] = [];
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      forms.push(new URLSearchParams(Buffer.concat(chunks).toString('utf8')));
+      res.writeHead(201, { 'content-type': 'application/json' }).end(JSON.stringify({ sid: `SM${randomBytes(16).toString('hex')}`, status: 'queued' }));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, forms, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
+
+/** An SMTP relay stand-in: takes every mail and records its recipients. */
+async function fakeSmtp(): Promise<{ url: string; recipients: string[][]; close: () => Promise<void> }> {
+  const recipients: string[][] = [];
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    onData: (stream, session, callback) => {
+      stream.resume();
+      stream.on('end', () => {
+        recipients.push(session.envelope.rcptTo.map((r) => r.address));
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  return { url: `smtp://127.0.0.1:${(server.server.address() as AddressInfo).port}`, recipients, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
 
 /** The parts of the recorded Cloud API notifications this spec reads. */
 interface RecordedNotification {
@@ -24,13 +65,18 @@ interface RecordedNotification {
 describe('messaging-service events match their contracts (real Kafka)', () => {
   let service: MessagingServiceUnderTest;
   let graph: FakeCloudApi;
+  let twilio: Awaited<ReturnType<typeof fakeTwilio>>;
+  let smtp: Awaited<ReturnType<typeof fakeSmtp>>;
   let exampleChannelId: string;
   let d360ChannelId: string;
+  let smsChannelId: string;
 
   beforeAll(async () => {
-    graph = await FakeCloudApi.start();
-    service = await startMessagingService('msgcontracts', { SANDBOX_ENABLED: 'false', GRAPH_API_BASE_URL: graph.url, D360_BASE_URL: graph.url });
+    [graph, twilio, smtp] = await Promise.all([FakeCloudApi.start(), fakeTwilio(), fakeSmtp()]);
+    service = await startMessagingService('msgcontracts', { SANDBOX_ENABLED: 'false', GRAPH_API_BASE_URL: graph.url, D360_BASE_URL: graph.url, TWILIO_API_BASE_URL: twilio.url });
     const channels = service.app.get(ChannelsService);
+    smsChannelId = (await channels.connectSms(EXAMPLE_TENANT, { provider: 'twilio', phone_number: EXAMPLE_SMS_NUMBER, account_sid: `AC${'ab'.repeat(16)}`, auth_token: 'twilio-token' })).id;
+    await channels.connectEmail(EXAMPLE_TENANT, { provider: 'smtp', address: EXAMPLE_ADDRESS, smtp_url: smtp.url });
     exampleChannelId = (await channels.connect(EXAMPLE_TENANT, { provider: 'meta', ...EXAMPLE_NUMBER, access_token: 'EAAG-contract-token', agent: 'support' })).id;
     d360ChannelId = (await channels.connect(EXAMPLE_TENANT, { provider: '360dialog', phone_number: '+4930901820', phone_number_id: null, access_token: 'd360-key' })).id;
     // The customers wrote recently, so free-form sends to them are inside WhatsApp's 24-hour window.
@@ -40,6 +86,8 @@ describe('messaging-service events match their contracts (real Kafka)', () => {
   afterAll(async () => {
     await service?.close();
     await graph?.close();
+    await twilio?.close();
+    await smtp?.close();
   });
 
   const publish = (topic: string, key: string, envelope: EventEnvelope) =>
@@ -63,7 +111,11 @@ describe('messaging-service events match their contracts (real Kafka)', () => {
       const sent = await pollUntil(() => statusOf(data.message_id, 'sent'), { description: `message.status sent of ${example.name}`, timeoutMs: 20_000 });
       expectMatchesEventSchema(Topics.MessageStatus, sent.value);
       expect(sent.key).toBe(`${EXAMPLE_TENANT}:${data.to}`);
-      expect(graph.sends.filter((s) => s.body.biz_opaque_callback_data === data.message_id)).toHaveLength(1);
+      expect(sent.value.data.channel).toBe(data.channel);
+      // Each on its channel's wire: the Cloud API, Twilio's Messages API from the SMS number, SMTP to the customer.
+      if (data.channel === 'sms') expect(twilio.forms.filter((f) => f.get('To') === data.to && f.get('From') === EXAMPLE_SMS_NUMBER)).toHaveLength(1);
+      else if (data.channel === 'email') expect(smtp.recipients.filter((r) => r.includes(data.to))).toHaveLength(1);
+      else expect(graph.sends.filter((s) => s.body.biz_opaque_callback_data === data.message_id)).toHaveLength(1);
     });
   });
 
@@ -93,8 +145,18 @@ describe('messaging-service events match their contracts (real Kafka)', () => {
     const notification = (example: RecordedEventExample<WhatsappWebhookEvent>) => JSON.parse(example.envelope.data.raw_body) as RecordedNotification;
 
     it('has examples of every provider, each with its expected effect below', () => {
-      expect(new Set(examples.map((e) => e.envelope.data.provider))).toEqual(new Set(['meta', '360dialog']));
-      expect(new Set(examples.map((e) => e.name))).toEqual(new Set(['meta-message', '360dialog-status']));
+      expect(new Set(examples.map((e) => e.envelope.data.provider))).toEqual(new Set(['meta', '360dialog', 'twilio']));
+      expect(new Set(examples.map((e) => e.name))).toEqual(new Set(['meta-message', '360dialog-status', 'twilio-sms']));
+    });
+
+    it.each(named('twilio-sms'))('%s: a texted message becomes a message.inbound on the SMS channel the gateway verified', async (_label, example) => {
+      const form = new URLSearchParams(example.envelope.data.raw_body);
+      await publish(Topics.WhatsappWebhook, smsChannelId, { ...example.envelope, data: { ...example.envelope.data, channel_id: smsChannelId } });
+      const event = await pollUntil(() => service.inbound.find((m) => m.value.data.provider_message_id === form.get('MessageSid')), { description: 'message.inbound of the SMS', timeoutMs: 20_000 });
+      expectMatchesEventSchema(Topics.MessageInbound, event.value);
+      expect(event.key).toBe(`${EXAMPLE_TENANT}:${form.get('From')}`);
+      expect(event.value.data).toMatchObject({ channel: 'sms', channel_id: smsChannelId, from: form.get('From'), to: EXAMPLE_SMS_NUMBER, type: 'text', text: form.get('Body') });
+      expect(service.deadLetters.messages).toEqual([]);
     });
 
     it.each(named('meta-message'))('%s: a customer message becomes a message.inbound of the number it was written to', async (_label, example) => {

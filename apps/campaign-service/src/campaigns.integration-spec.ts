@@ -125,7 +125,7 @@ describe('campaigns (CONTRACT.md §15)', () => {
     const refused = await campaigns.problemOf('campaigns.transition', { tenant_id: tenant, id: draft.id, action: 'start' });
     expect(refused).toMatchObject({ status: 409, errors: [{ field: `recipients.${noCity.id}`, message: expect.stringContaining('components[0].parameters[1].text') }] });
     expect((await campaigns.call('campaigns.get', { tenant_id: tenant, id: draft.id })).status).toBe('draft');
-    expect((await campaigns.problemOf('campaigns.transition', { tenant_id: tenant, id: draft.id, action: 'resume' })).status).toBe(409);
+    expect(await campaigns.problemOf('campaigns.transition', { tenant_id: tenant, id: draft.id, action: 'resume' })).toMatchObject({ status: 409, detail: 'A draft campaign cannot be resumed.' });
     // narrowed by an attribute (every contact read, no tag to filter by): only Fay, who has a city
     const narrowed = await campaigns.call('campaigns.create', { tenant_id: tenant, body: { name: 'Lagos', template, audience: { attributes: { city: 'Lagos' } } } });
     const started = await campaigns.call('campaigns.transition', { tenant_id: tenant, id: narrowed.id, action: 'start' });

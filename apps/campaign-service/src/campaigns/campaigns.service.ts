@@ -23,6 +23,7 @@ import { CAMPAIGN_COLUMNS, toCampaignRecord, toRecipientRecord, type CampaignRow
 import { canApply } from './lifecycle';
 
 const MAX_PAGE = 100;
+const DONE: Record<CampaignAction, string> = { start: 'started', pause: 'paused', resume: 'resumed', cancel: 'cancelled' };
 const pageSize = (limit: number) => Math.min(Math.max(1, Math.trunc(limit) || 50), MAX_PAGE);
 
 /** Campaigns of a tenant (CONTRACT.md §15): every read and write scoped by tenant; another tenant's campaign is a 404. */
@@ -82,7 +83,7 @@ export class CampaignsService {
     const record = await this.db.transaction(async (tx) => {
       const campaign = await this.find(tx, tenantId, id, true);
       if (!canApply(action, campaign.status)) {
-        throw new ProblemException(problem(409, ProblemTypes.conflict, 'Conflict', `A ${campaign.status} campaign cannot be ${action === 'start' ? 'started' : `${action}d`}.`));
+        throw new ProblemException(problem(409, ProblemTypes.conflict, 'Conflict', `A ${campaign.status} campaign cannot be ${DONE[action]}.`));
       }
       if (action === 'start') await this.starter.freeze(tx, campaign, requestId);
       else {

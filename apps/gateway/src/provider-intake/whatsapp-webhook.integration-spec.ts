@@ -58,7 +58,7 @@ describe('gateway: WhatsApp Cloud API intake (real Kafka)', () => {
       expect(queued.value).toEqual({
         id: expect.stringMatching(/^evt_/),
         type: 'whatsapp.webhook',
-        version: 1,
+        version: 2,
         tenant_id: null,
         occurred_at: expect.any(String),
         data: { provider: 'meta', channel_id: null, raw_body: raw, received_at: expect.any(String) },

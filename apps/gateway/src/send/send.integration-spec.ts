@@ -36,7 +36,7 @@ describe('gateway: POST /v1/send publishes message.outbound (real Kafka)', () =>
     expect(published.value).toEqual({
       id: expect.stringMatching(/^evt_/),
       type: 'message.outbound',
-      version: 1,
+      version: 2,
       tenant_id: account.tenant_id,
       occurred_at: expect.any(String),
       data: {
@@ -69,7 +69,7 @@ describe('gateway: POST /v1/send publishes message.outbound (real Kafka)', () =>
     ['missing fields', {}, ['channel', 'to', 'message', 'template']],
     ['wrong types', { channel: 'whatsapp', to: 14155550123, message: 5 }, ['to', 'message']],
     ['a number that is not E.164', { channel: 'whatsapp', to: '+123', message: 'hi' }, ['to']],
-    ['an unknown channel', { channel: 'sms', to: '+14155550123', message: 'hi' }, ['channel']],
+    ['an unknown channel', { channel: 'fax', to: '+14155550123', message: 'hi' }, ['channel']],
     ['both message and template', { channel: 'whatsapp', to: '+14155550123', message: 'hi', template: { name: 'x', language: { code: 'en' } } }, ['message', 'template']],
     ['an unknown field', { channel: 'whatsapp', to: '+14155550123', message: 'hi', priority: 'high' }, ['priority']],
     ['an empty message', { channel: 'whatsapp', to: '+14155550123', message: '' }, ['message']],
@@ -83,7 +83,7 @@ describe('gateway: POST /v1/send publishes message.outbound (real Kafka)', () =>
 
   it('lists the supported channels when the channel is unknown', async () => {
     const answer = await gw.request('POST', '/v1/send', { token: account.api_key, body: { channel: 'telegram', to: '+14155550123', message: 'hi' } });
-    expect(answer.body.errors).toEqual([{ field: 'channel', message: 'channel must be one of: whatsapp' }]);
+    expect(answer.body.errors).toEqual([{ field: 'channel', message: 'channel must be one of: whatsapp, sms, email' }]);
   });
 
   it('needs a credential', async () => {

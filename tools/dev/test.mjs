@@ -49,7 +49,8 @@ const tiers = [
   {
     name: 'integration',
     command: bin('nx'),
-    // one project at a time: the throughput specs (a 600-message send burst within 45 s, say) need the 2 cores
+    // one project at a time: the throughput specs (a 600-message send burst within 45 s, say) need the 2 cores; the
+    // gateway's 41 mostly waiting suites run on two jest workers (apps/gateway/project.json: 360 s -> 197 s)
     args: ['run-many', '-t', 'test-integration', '--parallel=1', '--outputStyle=static'],
     timeoutMs: 16 * 60_000,
   },

@@ -61,6 +61,11 @@ describe('crm-service: contacts', () => {
     const leads = published.filter((p) => p.envelope.type === 'lead.captured').map((p) => (p.envelope.data as { lead: { id: string } }).lead.id);
     const links: { contact_id: string }[] = await crm.sql.query(`SELECT contact_id FROM contact_leads WHERE lead_id = ANY($1) ORDER BY lead_id`, [leads]);
     expect(links.map((l) => l.contact_id).sort()).toEqual(settled.map((c) => c.id).sort());
+    // as the gateway's leads list asks for them: only this tenant's links
+    const byLead = await crm.call('contacts.of-leads', { tenant_id: tenant, lead_ids: [...leads, newId('led')] });
+    expect(Object.keys(byLead).sort()).toEqual([...leads].sort());
+    expect(Object.values(byLead).sort()).toEqual(settled.map((c) => c.id).sort());
+    expect(await crm.call('contacts.of-leads', { tenant_id: otherTenant, lead_ids: leads })).toEqual({});
     // contact.created once per contact, however many events made it
     await pollUntil(async () => settled.every((c) => eventsOf('contact.created', c.id).length === 1) || undefined, { description: 'contact.created per contact' });
     await pollUntil(async () => settled.every((c) => eventsOf('contact.updated', c.id).length >= 1) || undefined, { description: 'contact.updated per contact' });

@@ -29,6 +29,11 @@ export class ContactsRpcController {
     return this.contacts.update(req.tenant_id, req.id, req.body);
   }
 
+  @MessagePattern('contacts.of-leads')
+  ofLeads(@Payload() req: RpcRequest<'contacts.of-leads'>): Promise<RpcResponse<'contacts.of-leads'>> {
+    return this.contacts.contactsOfLeads(req.tenant_id, req.lead_ids);
+  }
+
   @MessagePattern('contacts.delete')
   async delete(@Payload() req: RpcRequest<'contacts.delete'>): Promise<RpcResponse<'contacts.delete'>> {
     await this.contacts.delete(req.tenant_id, req.id);

@@ -85,6 +85,17 @@ export class ContactsService {
     return { data: rows.slice(0, take).map(toContactRecord), next_cursor: cursors.next(rows, take, (row) => row.id) };
   }
 
+  /** Which contact each lead is linked to (`lead.captured`); leads of another tenant or not linked are left out. */
+  async contactsOfLeads(tenantId: string, leadIds: unknown): Promise<Record<string, string>> {
+    const ids = Array.isArray(leadIds) ? leadIds.filter((id): id is string => typeof id === 'string').slice(0, MAX_PAGE) : [];
+    if (ids.length === 0) return {};
+    const links: { lead_id: string; contact_id: string }[] = await this.db.query(
+      `SELECT lead_id, contact_id FROM contact_leads WHERE tenant_id = $1 AND lead_id = ANY($2)`,
+      [tenantId, ids],
+    );
+    return Object.fromEntries(links.map((link) => [link.lead_id, link.contact_id]));
+  }
+
   /** A page of every contact, oldest first (up to 1000): the export's stream is made of these. */
   async exportPage(tenantId: string, limit: number, cursor: string | null): Promise<Page<ContactRecord>> {
     const take = Math.min(Math.max(1, Math.trunc(limit) || MAX_EXPORT_PAGE), MAX_EXPORT_PAGE);

@@ -297,7 +297,16 @@ export const RESPONSE_SCHEMAS: Record<string, SchemaObject> = {
   }),
   ConversationMessage: conversationMessage,
   ConversationNote: conversationNote,
-  Lead: record({ id: id('led'), name: nullable(string), email: nullable(string), phone: nullable(string), interest: nullable(string), conversation_id: id('cnv'), created_at: timestamp }),
+  Lead: record({
+    id: id('led'),
+    name: nullable(string),
+    email: nullable(string),
+    phone: nullable(string),
+    interest: nullable(string),
+    conversation_id: id('cnv'),
+    contact_id: nullable({ ...id('ctc'), description: 'The contact the lead made or joined (CONTRACT.md §14); null until crm-service has linked it.' }),
+    created_at: timestamp,
+  }),
   Appointment: record({
     id: id('apt'),
     customer: string,

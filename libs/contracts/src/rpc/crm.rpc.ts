@@ -50,4 +50,6 @@ export interface CrmImportRpc {
   'contacts.import-status': { service: 'crm'; request: TenantScoped & { job_id: string }; response: ContactImportJob };
   /** A page of the export (oldest first, up to 1000): the gateway streams pages as CSV. */
   'contacts.export-page': { service: 'crm'; request: TenantScoped & ListQuery; response: Page<ContactRecord> };
+  /** The contact each captured lead is linked to (CONTRACT.md §14), for the leads the gateway lists; unlinked leads are left out. */
+  'contacts.of-leads': { service: 'crm'; request: TenantScoped & { lead_ids: string[] }; response: Record<string, string> };
 }

@@ -24,7 +24,7 @@ export function crmServiceModule(config: CrmServiceConfig = loadConfig(CrmServic
       LoggerModule.forRoot(loggerParams('crm-service', config.LOG_LEVEL)),
       TypeOrmModule.forRoot(dataSourceOptions(config.DATABASE_URL, crmServiceDatabase)),
       KafkaModule.forRootAsync({
-        useFactory: () => ({ brokers: config.kafkaBrokers, clientId: 'crm-service', namespace: config.KAFKA_TOPIC_PREFIX, partitionsConsumedConcurrently: 4 }),
+        useFactory: () => ({ brokers: config.kafkaBrokers, clientId: 'crm-service', namespace: config.KAFKA_TOPIC_PREFIX, fetchMaxWaitMs: config.KAFKA_FETCH_MAX_WAIT_MS, partitionsConsumedConcurrently: 4 }),
       }),
       HealthModule,
       CursorsModule.forRoot(config.CURSOR_SECRET),

@@ -356,16 +356,17 @@ describe('messaging-service over Kafka, PostgreSQL and a fake Cloud API', () => 
     });
   });
 
+  // Media (downloaded before it is announced) is covered by media.integration-spec.ts and the media e2e.
   it('gives non-text messages their type and a text stand-in', async () => {
     const id = wamid();
     await publishWebhook(
       notification(t1Channel.phone_number_id!, {
         contacts: [{ profile: { name: 'Ana' }, wa_id: '351900000000' }],
-        messages: [{ from: '351900000000', id, timestamp: '1749416383', type: 'image', image: { id: 'media-1', mime_type: 'image/jpeg', caption: 'our storefront' } }],
+        messages: [{ from: '351900000000', id, timestamp: '1749416383', type: 'location', location: { latitude: 52.1, longitude: 4.3, name: 'Our storefront' } }],
       }),
     );
-    const event = await pollUntil(() => service.inbound.find((m) => m.value.data.provider_message_id === id), { description: 'message.inbound for the image' });
-    expect(event.value.data).toMatchObject({ type: 'image', text: '[image] our storefront', from: '+351900000000', contact_name: 'Ana' });
+    const event = await pollUntil(() => service.inbound.find((m) => m.value.data.provider_message_id === id), { description: 'message.inbound for the location' });
+    expect(event.value.data).toMatchObject({ type: 'location', text: '[location] Our storefront (52.1, 4.3)', from: '+351900000000', contact_name: 'Ana' });
   });
 
   it('moves statuses one way: delivered, read, then a late sent changes nothing', async () => {

@@ -110,7 +110,7 @@ describe('gateway: OpenAPI document, reference page and typed client', () => {
         required: ['channel', 'to'],
         additionalProperties: false,
         properties: expect.objectContaining({
-          channel: { type: 'string', enum: ['whatsapp'] },
+          channel: { type: 'string', enum: ['whatsapp', 'sms', 'email'] },
           message: expect.objectContaining({ type: 'string', minLength: 1, maxLength: 4096 }),
           template: { $ref: '#/components/schemas/TemplateDto' },
         }),

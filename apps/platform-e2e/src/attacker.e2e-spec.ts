@@ -228,9 +228,43 @@ describe('attacker’s pass: cross-tenant access on every route, SQL-shaped text
     }
     // Every free-text body field of the API is either read back above or never readable: a new one fails here.
     const doc = (await http<Record<string, unknown>>('GET', `${platform.gateway}/openapi.json`)).body;
-    const unexplained = freeTextFields(doc).filter((field) => !READ_BACK.includes(field) && !NOT_READABLE.some((pattern) => pattern.test(field)));
+    const unexplained = freeTextFields(doc).filter((field) => !READ_BACK.includes(field) && !NOT_YET_READ_BACK.includes(field) && !NOT_READABLE.some((pattern) => pattern.test(field)));
     expect(unexplained).toEqual([]);
-    expect(freeTextFields(doc)).toEqual(expect.arrayContaining(READ_BACK));
+    expect(READ_BACK.filter((field) => !freeTextFields(doc).includes(field))).toEqual([]);
+  }, 60_000);
+
+  it('keeps SQL-shaped text in the CRM, campaign and wallet fields and reads it back unchanged', async () => {
+    const company = await api(a, 'POST', '/api/v1/companies', { name: SQL[2] });
+    expect(company.status).toBe(201);
+    const patchedCompany = await api(a, 'PATCH', `/api/v1/companies/${company.body.id}`, { name: SQL[3] });
+    expect(patchedCompany.status).toBe(200);
+    expect((await api(a, 'GET', `/api/v1/companies/${company.body.id}`)).body.name).toBe(SQL[3]);
+
+    const contact = await api(a, 'POST', '/api/v1/contacts', { phone: '+14155550777', name: SQL[4], tags: [SQL[1]], company_id: company.body.id });
+    expect(contact.status).toBe(201);
+    expect((await api(a, 'GET', `/api/v1/contacts/${contact.body.id}`)).body).toMatchObject({ name: SQL[4], tags: [SQL[1]] });
+    expect((await api(a, 'PATCH', `/api/v1/contacts/${contact.body.id}`, { name: SQL[8], tags: [SQL[0]] })).status).toBe(200);
+    expect((await api(a, 'GET', `/api/v1/contacts/${contact.body.id}`)).body).toMatchObject({ name: SQL[8], tags: [SQL[0]] });
+
+    const stages = [SQL[1], SQL[7]];
+    const pipeline = await api(a, 'POST', '/api/v1/pipelines', { name: SQL[6], stages });
+    expect(pipeline.status).toBe(201);
+    expect(pipeline.body).toMatchObject({ name: SQL[6] });
+    expect(JSON.stringify(pipeline.body.stages)).toContain(JSON.stringify(SQL[7]));
+    const deal = await api(a, 'POST', '/api/v1/deals', { title: SQL[5], contact_id: contact.body.id, pipeline_id: pipeline.body.id, stage: SQL[1], value: { amount: '10.00', currency: 'EUR' } });
+    expect([deal.status, deal.text]).toEqual([201, expect.any(String)]);
+    expect((await api(a, 'PATCH', `/api/v1/deals/${deal.body.id}`, { title: SQL[2], stage: SQL[7] })).status).toBe(200);
+    expect((await api(a, 'GET', `/api/v1/deals/${deal.body.id}`)).body).toMatchObject({ title: SQL[2], stage: SQL[7] });
+
+    const campaign = await api(a, 'POST', '/api/v1/campaigns', { name: SQL[0], template: { name: 'hello_world', language: 'en_US' }, audience: { tags: [SQL[1]] } });
+    expect(campaign.status).toBe(201);
+    expect((await api(a, 'GET', `/api/v1/campaigns/${campaign.body.id}`)).body).toMatchObject({ name: SQL[0], audience: { tags: [SQL[1]] } });
+
+    const reference = `ref ${SQL[6]}`;
+    const adjustment = await http('POST', `${platform.gateway}/admin/v1/tenants/${a.tenantId}/wallet/adjustments`, { token: env.ADMIN_TOKEN, json: { amount: '5', reference, description: SQL[3] } });
+    expect(adjustment.status).toBe(201);
+    const transactions = (await api(a, 'GET', '/api/v1/billing/transactions')).body.data as { cause_id: string; description: string }[];
+    expect(transactions).toContainEqual(expect.objectContaining({ cause_id: reference, description: SQL[3] }));
   }, 60_000);
 
   it('answers every list given a cursor it did not hand out (garbage, edited, another list’s or tenant’s) with 400 naming cursor, and pages with its own', async () => {
@@ -247,6 +281,10 @@ describe('attacker’s pass: cross-tenant access on every route, SQL-shaped text
     const lists = (routesFromOpenApi(doc) as { method: string; template: string; query: { name: string }[] }[])
       .filter((r) => r.method === 'GET' && r.query.some((q) => q.name === 'cursor'))
       .map((r) => r.template);
+    // Lists under one resource need that resource's id: only the two this test has are paged; a new one must be named here.
+    const PAGED_UNDER_AN_ID = ['/api/v1/agents/{agent_name}/versions', '/api/v1/agents/{agent_name}/documents', '/api/v1/webhooks/{id}/deliveries'];
+    expect(lists.filter((t) => t.includes('{') && !PAGED_UNDER_AN_ID.includes(t))).toEqual(['/api/v1/campaigns/{id}/recipients']);
+    lists.splice(0, lists.length, ...lists.filter((t) => !t.includes('{') || PAGED_UNDER_AN_ID.includes(t)));
     expect(lists).toEqual(expect.arrayContaining(['/api/v1/agents', '/api/v1/agents/{agent_name}/versions', '/api/v1/api-keys', '/api/v1/webhooks']));
     expect(lists).toEqual(expect.arrayContaining(['/api/v1/webhooks/{id}/deliveries', '/api/v1/messages', '/api/v1/channels', '/api/v1/conversations', '/api/v1/leads', '/api/v1/appointments']));
     const pathOf = (template: string) => template.replace('{agent_name}', 'pager').replace('{id}', ids.webhook);
@@ -316,6 +354,40 @@ const READ_BACK = [
   'POST /v1/send message',
   'POST /api/v1/conversations/{id}/messages message',
   'POST /api/v1/conversations/{id}/notes text',
+  'POST /api/v1/companies name',
+  'PATCH /api/v1/companies/{id} name',
+  'POST /api/v1/contacts name',
+  'POST /api/v1/contacts tags[]',
+  'PATCH /api/v1/contacts/{id} name',
+  'PATCH /api/v1/contacts/{id} tags[]',
+  'POST /api/v1/pipelines name',
+  'POST /api/v1/pipelines stages[]',
+  'POST /api/v1/deals title',
+  'POST /api/v1/deals stage',
+  'PATCH /api/v1/deals/{id} title',
+  'PATCH /api/v1/deals/{id} stage',
+  'POST /api/v1/campaigns name',
+  'POST /api/v1/campaigns audience.tags[]',
+  'POST /admin/v1/tenants/{tenant_id}/wallet/adjustments reference',
+  'POST /admin/v1/tenants/{tenant_id}/wallet/adjustments description',
+];
+/**
+ * Fields inside oneOf request bodies (agent documents, the rich and email shapes of /v1/send), visible to this walk since
+ * 2026-11-28 and not yet stored SQL-shaped and read back here. Listed so that any other new field still fails.
+ */
+const NOT_YET_READ_BACK = [
+  'POST /api/v1/agents/{agent_name}/documents title',
+  'POST /api/v1/agents/{agent_name}/documents text',
+  'POST /v1/send subject',
+  'POST /v1/send html',
+  'POST /v1/send caption',
+  'POST /v1/send location.name',
+  'POST /v1/send location.address',
+  'POST /v1/send interactive.body',
+  'POST /v1/send interactive.buttons[].id',
+  'POST /v1/send interactive.buttons[].title',
+  'POST /v1/send interactive.button',
+  'POST /v1/send interactive.sections[].title',
 ];
 /** Free-text fields no route reads back (secrets, lookups, one-off inputs), or checked elsewhere by their own rule. */
 const NOT_READABLE = [
@@ -326,6 +398,7 @@ const NOT_READABLE = [
   /^POST \/auth\/(login|password-reset|password-reset\/confirm) (email|password|token)$/, // sign-in credentials and link tokens
   /^POST \/oauth\/token (client_id|client_secret|scope)$/, // credentials: looked up, never stored as sent
   /^POST \/api\/v1\/channels\/whatsapp access_token$/, // stored encrypted, never returned (CONTRACT §6)
+  /^POST \/api\/v1\/channels\/sms auth_token$/, // stored encrypted, never returned (like a WhatsApp token)
   /^POST \/api\/v1\/channels\/whatsapp\/embedded-signup code$/, // exchanged with Meta, not stored
   /^POST \/api\/v1\/agents\/\{agent_name\}\/test message$/, // no side effects (CONTRACT §3)
   /^PUT \/api\/v1\/agents\/\{agent_name\} booking\.timezone$/, // an IANA zone, validated
@@ -348,6 +421,7 @@ function freeTextFields(doc: any): string[] {
     if (type === 'string' && !schema.enum && !schema.format && !schema.pattern) out.push(`${prefix} ${path}`);
     if (type === 'array') walk(schema.items, `${path}[]`, prefix, depth + 1);
     for (const [k, v] of Object.entries(schema.properties ?? {})) walk(v, path ? `${path}.${k}` : k, prefix, depth + 1);
+    for (const alternative of [...(schema.oneOf ?? []), ...(schema.anyOf ?? []), ...(schema.allOf ?? [])]) walk(alternative, path, prefix, depth + 1);
   };
   for (const [template, item] of Object.entries<any>(doc.paths)) {
     for (const method of ['post', 'put', 'patch']) {

@@ -50,7 +50,7 @@ describe('gateway: conversations, leads and appointments routes', () => {
       ['GET', '/conversations?state=open', undefined, 'state'],
       ['GET', '/conversations?assignee=bob', undefined, 'assignee'],
       ['GET', '/conversations?assignee=me', undefined, 'assignee'], // an API key is no team member
-      ['GET', '/conversations?channel=sms', undefined, 'channel'],
+      ['GET', '/conversations?channel=fax', undefined, 'channel'],
       ['GET', `/conversations?q=${'x'.repeat(201)}`, undefined, 'q'],
       ['PATCH', `/conversations/${conversationId}`, {}, 'state'],
       ['PATCH', `/conversations/${conversationId}`, { state: 'archived' }, 'state'],

@@ -5,6 +5,7 @@ import { CursorsModule, HealthModule, dataSourceOptions, loadConfig, loggerParam
 import { LoggerModule } from 'nestjs-pino';
 import { BillingServiceConfig } from './config/billing-service.config';
 import { billingServiceDatabase } from './database/billing-service.database';
+import { EstimatesModule } from './estimates/estimates.module';
 import { MeteringModule } from './metering/metering.module';
 import { PricesModule } from './prices/prices.module';
 import { WalletModule } from './wallet/wallet.module';
@@ -29,6 +30,7 @@ export function billingServiceModule(config: BillingServiceConfig = loadConfig(B
       PricesModule,
       WalletModule,
       MeteringModule,
+      EstimatesModule,
     ],
   })
   class BillingServiceModule {}

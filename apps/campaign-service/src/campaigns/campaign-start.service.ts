@@ -1,5 +1,5 @@
-import { Injectable } from '@nestjs/common';
-import { ProblemTypes, derivedId, problem, type ChannelRecord, type ContactRecord, type FieldError } from '@parley/contracts';
+import { Injectable, Logger } from '@nestjs/common';
+import { ProblemTypes, derivedId, problem, type CampaignEstimate, type ChannelRecord, type ContactRecord, type FieldError } from '@parley/contracts';
 import { RpcClient } from '@parley/kafka';
 import { ProblemException } from '@parley/service-kit';
 import type { EntityManager } from 'typeorm';
@@ -17,13 +17,30 @@ export function recipientMessageId(tenantId: string, campaignId: string, contact
   return derivedId('msg', 'campaign', tenantId, campaignId, contactId);
 }
 
+/** A start the wallet cannot pay for (402); carries the estimate, which is recorded on the campaign after the rollback. */
+export class InsufficientFundsRefusal extends ProblemException {
+  constructor(readonly estimate: CampaignEstimate) {
+    super(
+      problem(
+        402,
+        ProblemTypes.insufficientFunds,
+        'Payment Required',
+        `The wallet’s balance does not cover this campaign’s estimated cost (${estimate.amount} ${estimate.currency}); nothing was sent. Top up the wallet and start it again.`,
+      ),
+    );
+  }
+}
+
 /**
  * Starting a campaign: its audience is resolved from crm-service now and frozen into `campaign_recipients` (a contact
  * added later is not messaged), each recipient with its template filled. Runs inside the caller's transaction, which
- * holds the campaign's row: a refusal (a recipient would get an empty parameter) rolls everything back.
+ * holds the campaign's row: a refusal (a recipient would get an empty parameter, or a wallet that cannot pay for the
+ * billing-service estimate) comes before anything is written.
  */
 @Injectable()
 export class CampaignStartService {
+  private readonly logger = new Logger(CampaignStartService.name);
+
   constructor(
     private readonly audience: AudienceResolver,
     private readonly rpc: RpcClient,
@@ -53,6 +70,7 @@ export class CampaignStartService {
       if (sendable) await this.rpc.request('templates.check-send', { tenant_id: campaign.tenant_id, to: sendable.contact.phone, from: null, template: sendable.filled.template }, { requestId });
       pace = campaignPace(pace, await this.channelOf(campaign, requestId));
     }
+    const estimate = await this.estimate(campaign, messagedCount(rows.map((r) => r.contact)), requestId);
     const input = rows.map(({ contact, filled }) => ({
       contact_id: contact.id,
       phone: contact.phone,
@@ -71,11 +89,30 @@ export class CampaignStartService {
       [campaign.id, campaign.tenant_id, JSON.stringify(input)],
     )) as { audience: number; skipped: number }[];
     await tx.query(
-      `UPDATE campaigns SET status = 'running', status_reason = NULL, audience_count = $2, skipped_opted_out = $3, rate_per_second = $4, started_at = now(), next_send_at = now(),
-         updated_at = now()
+      `UPDATE campaigns SET status = 'running', status_reason = NULL, audience_count = $2, skipped_opted_out = $3, rate_per_second = $4, estimate = $5::jsonb,
+         started_at = now(), next_send_at = now(), updated_at = now()
        WHERE id = $1`,
-      [campaign.id, counts.audience, counts.skipped, pace],
+      [campaign.id, counts.audience, counts.skipped, pace, estimate ? JSON.stringify(estimate) : null],
     );
+  }
+
+  /**
+   * What billing-service says the campaign will cost; with BILLING_ENFORCED a wallet that cannot pay refuses the start.
+   * Without enforcement a billing-service that does not answer leaves the estimate out rather than holding the start.
+   */
+  private async estimate(campaign: CampaignRow, quantity: number, requestId?: string): Promise<CampaignEstimate | null> {
+    if (!this.config.CAMPAIGN_BILLING_ESTIMATE) return null;
+    const request = { tenant_id: campaign.tenant_id, channel: 'whatsapp', template: { name: campaign.template.name, language: campaign.template.language }, quantity };
+    try {
+      const answer = await this.rpc.request('billing.estimate', request, { requestId });
+      const estimate = { amount: answer.amount, currency: answer.currency };
+      if (this.config.BILLING_ENFORCED && !answer.payable) throw new InsufficientFundsRefusal(estimate);
+      return estimate;
+    } catch (err) {
+      if (err instanceof InsufficientFundsRefusal || this.config.BILLING_ENFORCED) throw err;
+      this.logger.warn(`campaign ${campaign.id} starts without a cost estimate: ${String(err)}`);
+      return null;
+    }
   }
 
   /** The number the campaign goes out from: the channel it names, else the tenant's default WhatsApp number. */
@@ -91,3 +128,14 @@ export class CampaignStartService {
   }
 }
 
+/** How many messages the frozen list will send: one per number (the first contact by id keeps it), none to the opted out. */
+function messagedCount(contacts: (ContactRecord & { phone: string })[]): number {
+  const seen = new Set<string>();
+  let count = 0;
+  for (const contact of [...contacts].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))) {
+    if (seen.has(contact.phone)) continue;
+    seen.add(contact.phone);
+    if (!contact.opted_out) count++;
+  }
+  return count;
+}

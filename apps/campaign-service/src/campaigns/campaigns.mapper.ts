@@ -1,7 +1,7 @@
-import type { CampaignRecipientRecord, CampaignRecord, CampaignStatus, RecipientStatus } from '@parley/contracts';
+import type { CampaignEstimate, CampaignRecipientRecord, CampaignRecord, CampaignStatus, RecipientStatus } from '@parley/contracts';
 
 export const CAMPAIGN_COLUMNS = `id, tenant_id, name, channel_id, template, audience, status, schedule_at, rate_per_second, status_reason, audience_count,
-  queued, sent, delivered, read, replied, failed, skipped_opted_out, created_at, started_at, completed_at`;
+  queued, sent, delivered, read, replied, failed, skipped_opted_out, estimate, created_at, started_at, completed_at`;
 
 export interface CampaignRow {
   id: string;
@@ -22,6 +22,7 @@ export interface CampaignRow {
   replied: number;
   failed: number;
   skipped_opted_out: number;
+  estimate: CampaignEstimate | null;
   created_at: Date;
   started_at: Date | null;
   completed_at: Date | null;
@@ -50,6 +51,7 @@ export function toCampaignRecord(row: CampaignRow): CampaignRecord {
       failed: row.failed,
       skipped_opted_out: row.skipped_opted_out,
     },
+    estimate: row.estimate,
     created_at: iso(row.created_at)!,
     started_at: iso(row.started_at),
     completed_at: iso(row.completed_at),

@@ -18,7 +18,7 @@ import { ListCursors, ProblemException, validateDto } from '@parley/service-kit'
 import { DataSource, type EntityManager } from 'typeorm';
 import { CampaignServiceConfig } from '../config/campaign-service.config';
 import { CampaignSenderWorker } from '../sending/campaign-sender.worker';
-import { CampaignStartService } from './campaign-start.service';
+import { CampaignStartService, InsufficientFundsRefusal } from './campaign-start.service';
 import { CAMPAIGN_COLUMNS, toCampaignRecord, toRecipientRecord, type CampaignRow, type RecipientRow } from './campaigns.mapper';
 import { canApply } from './lifecycle';
 
@@ -94,6 +94,12 @@ export class CampaignsService {
         );
       }
       return toCampaignRecord(await this.find(tx, tenantId, id, false));
+    }).catch(async (err: unknown) => {
+      // the start was rolled back, but the tenant should see what it would have cost
+      if (err instanceof InsufficientFundsRefusal) {
+        await this.db.query(`UPDATE campaigns SET estimate = $3::jsonb, updated_at = now() WHERE id = $1 AND tenant_id = $2`, [id, tenantId, JSON.stringify(err.estimate)]);
+      }
+      throw err;
     });
     if (record.status === 'running') this.sender.wake();
     return record;

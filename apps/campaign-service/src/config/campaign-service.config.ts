@@ -26,4 +26,15 @@ export class CampaignServiceConfig extends BaseConfig {
    */
   @IsBoolean()
   CAMPAIGN_MESSAGING_CHECKS = true;
+
+  /**
+   * At start, asks billing-service what the campaign will cost (`billing.estimate`: recipients × the price of the
+   * template's category) and records it on the campaign. Off only where billing-service is absent.
+   */
+  @IsBoolean()
+  CAMPAIGN_BILLING_ESTIMATE = true;
+
+  /** Refuse a start the wallet cannot pay for with 402 `insufficient-funds` (as the gateway refuses a send, §16). */
+  @IsBoolean()
+  BILLING_ENFORCED = false;
 }

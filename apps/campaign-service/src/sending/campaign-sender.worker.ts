@@ -4,7 +4,7 @@ import { Topics, conversationKey, derivedId, type CampaignCompletedData, type Me
 import { EventPublisher } from '@parley/kafka';
 import { ProblemException, Wakeup, sleepUntilDue } from '@parley/service-kit';
 import { DataSource } from 'typeorm';
-import { CampaignStartService } from '../campaigns/campaign-start.service';
+import { CampaignStartService, InsufficientFundsRefusal } from '../campaigns/campaign-start.service';
 import { CAMPAIGN_COLUMNS, toCampaignRecord, type CampaignRow } from '../campaigns/campaigns.mapper';
 import { CampaignServiceConfig } from '../config/campaign-service.config';
 
@@ -85,7 +85,12 @@ export class CampaignSenderWorker implements OnApplicationBootstrap, OnApplicati
       } catch (err) {
         if (!(err instanceof ProblemException)) throw err;
         // refused before anything was written: the transaction is intact
-        await tx.query(`UPDATE campaigns SET status = 'draft', status_reason = $2, updated_at = now() WHERE id = $1`, [campaign.id, `scheduled start refused: ${err.problem.detail}`]);
+        const estimate = err instanceof InsufficientFundsRefusal ? JSON.stringify(err.estimate) : null;
+        await tx.query(`UPDATE campaigns SET status = 'draft', status_reason = $2, estimate = coalesce($3::jsonb, estimate), updated_at = now() WHERE id = $1`, [
+          campaign.id,
+          `scheduled start refused: ${err.problem.detail}`,
+          estimate,
+        ]);
       }
     });
   }

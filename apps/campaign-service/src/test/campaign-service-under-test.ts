@@ -21,10 +21,10 @@ export interface CampaignServiceUnderTest extends ServiceUnderTest<CampaignServi
 
 /**
  * Boots the service the way integration specs need it: a quick sweep, quiet logs, no template or number checks
- * (messaging-service is not running beside it); `env` overrides any setting. crm-service under test joins its namespace to answer audiences.
+ * (messaging-service is not running beside it) and no cost estimate (nor billing-service, unless a spec starts it); `env` overrides any setting. crm-service under test joins its namespace to answer audiences.
  */
 export async function startCampaignService(label: string, env: Record<string, string> = {}): Promise<CampaignServiceUnderTest> {
-  const settings = { NODE_ENV: 'development', LOG_LEVEL: 'error', CAMPAIGN_SWEEP_MS: '100', CAMPAIGN_MESSAGING_CHECKS: 'false', ...env };
+  const settings = { NODE_ENV: 'development', LOG_LEVEL: 'error', CAMPAIGN_SWEEP_MS: '100', CAMPAIGN_MESSAGING_CHECKS: 'false', CAMPAIGN_BILLING_ESTIMATE: 'false', ...env };
   const service = await startServiceUnderTest(label, { database: campaignServiceDatabase, Config: CampaignServiceConfig, module: campaignServiceModule }, settings);
   const call = <P extends RpcPattern>(pattern: P, request: RpcRequest<P>) => service.kafka.rpc.request(pattern, request);
   return {

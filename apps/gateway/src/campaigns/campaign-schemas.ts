@@ -23,6 +23,8 @@ export const CampaignSchema: SchemaObject = record({
   rate_per_second: { type: 'integer', minimum: 1 },
   status_reason: nullable(string),
   counts,
+  // billing's estimate, recorded at start (or when a start was refused for it)
+  estimate: nullable(record({ amount: { type: 'string', example: '79.960000' }, currency: { type: 'string', example: 'USD' } })),
   created_at: timestamp,
   started_at: nullable(timestamp),
   completed_at: nullable(timestamp),

@@ -37,6 +37,12 @@ export interface CampaignAudience {
   attributes?: Record<string, string | number | boolean>;
 }
 
+/** What sending a campaign costs (billing-service's price book, asked at start): a decimal string in `currency`. */
+export interface CampaignEstimate {
+  amount: string;
+  currency: string;
+}
+
 /** A campaign (`GET /api/v1/campaigns/{id}`, CONTRACT.md §15). */
 export interface CampaignRecord {
   id: string;
@@ -51,6 +57,8 @@ export interface CampaignRecord {
   /** Why it is paused (by the service: a provider quality or spam block) or why a scheduled start was refused. */
   status_reason: string | null;
   counts: CampaignCounts;
+  /** Its cost as billing estimated it when it was started (or refused for it); null before, or when billing did not answer (absent from events older than the field). */
+  estimate?: CampaignEstimate | null;
   created_at: string;
   started_at: string | null;
   completed_at: string | null;

@@ -48,11 +48,32 @@ export interface LedgerTransactionRecord {
   created_at: string;
 }
 
+/**
+ * What `quantity` sends of a template (or of an sms/email channel) would cost the tenant now: the unit price of its
+ * category on the tenant's plan, the free allowance left this month taken off, and whether the wallet covers it.
+ */
+export interface CostEstimateRecord {
+  amount: string;
+  currency: string;
+  category: BillingCategory;
+  unit_price: string;
+  quantity: number;
+  /** How many of them are paid (the rest fit in what is left of the free allowance). */
+  billable: number;
+  balance: string;
+  /** The balance covers the amount (in the wallet's currency; a price in another currency is never charged). */
+  payable: boolean;
+}
+
 export interface BillingRpc {
   'billing.prices': { request: TenantScoped; response: { data: PriceRecord[] } };
   'billing.set-prices': { request: { body: SetPricesBody }; response: { data: PriceRecord[] } };
   'billing.wallet': { request: TenantScoped; response: WalletRecord };
   'billing.transactions': { request: TenantScoped & ListQuery; response: Page<LedgerTransactionRecord> };
   'billing.adjust': { request: TenantScoped & { body: AdjustWalletBody }; response: LedgerTransactionRecord };
+  'billing.estimate': {
+    request: TenantScoped & { channel: string; template: { name: string; language: string } | null; quantity: number };
+    response: CostEstimateRecord;
+  };
   'billing.set-plan': { request: TenantScoped & { plan: BillingPlan }; response: { tenant_id: string; plan: BillingPlan } };
 }

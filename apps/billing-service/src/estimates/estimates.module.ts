@@ -1,0 +1,8 @@
+import { Module } from '@nestjs/common';
+import { PricesModule } from '../prices/prices.module';
+import { WalletModule } from '../wallet/wallet.module';
+import { EstimatesRpcController } from './estimates.rpc.controller';
+import { EstimatesService } from './estimates.service';
+
+@Module({ imports: [PricesModule, WalletModule], controllers: [EstimatesRpcController], providers: [EstimatesService] })
+export class EstimatesModule {}

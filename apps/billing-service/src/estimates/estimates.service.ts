@@ -1,0 +1,74 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { ProblemTypes, problem, type BillingCategory, type CostEstimateRecord, type RpcRequest } from '@parley/contracts';
+import { ProblemException } from '@parley/service-kit';
+import { DataSource } from 'typeorm';
+import { BillingServiceConfig } from '../config/billing-service.config';
+import { PricesService } from '../prices/prices.service';
+import { WalletsService } from '../wallet/wallets.service';
+
+/** A campaign's size is bounded by its audience; this keeps the arithmetic well inside numeric(20, 6). */
+const MAX_QUANTITY = 100_000_000;
+
+/**
+ * What a batch of sends would cost a tenant now (a campaign asks before it starts): priced as metering would price each
+ * send (the template's category, `marketing` for one billing has not heard of; sms and email by channel), on the
+ * tenant's plan, less what is left of the free allowance this month. Reads only: nothing is held.
+ */
+@Injectable()
+export class EstimatesService {
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly config: BillingServiceConfig,
+    private readonly prices: PricesService,
+    private readonly wallets: WalletsService,
+  ) {}
+
+  async estimate(request: RpcRequest<'billing.estimate'>): Promise<CostEstimateRecord> {
+    const { tenant_id: tenantId, channel, template, quantity } = request;
+    if (!Number.isInteger(quantity) || quantity < 0 || quantity > MAX_QUANTITY) {
+      throw new ProblemException(problem(400, ProblemTypes.validation, 'Bad Request', 'The quantity is not valid.', [{ field: 'quantity', message: `quantity must be an integer from 0 to ${MAX_QUANTITY}` }]));
+    }
+    const wallet = await this.wallets.get(tenantId);
+    const category = await this.categoryOf(tenantId, channel, template);
+    const billable = Math.max(0, quantity - (wallet.plan === 'free' ? await this.freeLeft(tenantId) : 0));
+    const price = (await this.prices.priceOf(this.db.manager, wallet.plan, category)) ?? { unit_price: '0.000000', currency: wallet.currency };
+    const [{ amount, covered }] = (await this.db.query(`SELECT ($1::numeric * $2::bigint)::numeric(20, 6)::text AS amount, $3::numeric >= $1::numeric * $2::bigint AS covered`, [
+      price.unit_price,
+      billable,
+      wallet.balance,
+    ])) as { amount: string; covered: boolean }[];
+    return {
+      amount,
+      currency: price.currency,
+      category,
+      unit_price: price.unit_price,
+      quantity,
+      billable,
+      balance: wallet.balance,
+      // a price in another currency than the wallet's is never charged (metering leaves such sends uncharged)
+      payable: price.currency !== wallet.currency || covered,
+    };
+  }
+
+  private async categoryOf(tenantId: string, channel: string, template: { name: string; language: string } | null): Promise<BillingCategory> {
+    if (channel === 'sms' || channel === 'email') return channel;
+    if (!template) return 'service';
+    const [row] = (await this.db.query(`SELECT category FROM template_categories WHERE tenant_id = $1 AND name = $2 AND language = $3`, [
+      tenantId,
+      template.name,
+      template.language,
+    ])) as { category: BillingCategory }[];
+    return row?.category ?? 'marketing';
+  }
+
+  /** Free messages left this calendar month (UTC), counted as metering counts them. */
+  private async freeLeft(tenantId: string): Promise<number> {
+    const [row] = (await this.db.query(
+      `SELECT coalesce(sum(quantity), 0)::bigint AS sent FROM usage_daily
+        WHERE tenant_id = $1 AND day >= date_trunc('month', now() AT TIME ZONE 'UTC')::date AND category NOT IN ('voice_minute')`,
+      [tenantId],
+    )) as { sent: string }[];
+    return Math.max(0, this.config.BILLING_FREE_ALLOWANCE - Number(row.sent));
+  }
+}

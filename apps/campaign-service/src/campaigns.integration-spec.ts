@@ -98,10 +98,13 @@ describe('campaigns (CONTRACT.md §15)', () => {
       statusEvent(tenant, c.to, c.id, 'failed', { code: '131026', title: 'Message undeliverable' }),
     ];
     await campaigns.publish(...statuses, ...statuses);
+    // the provider stamps the customer's message in whole seconds: a reply in the second Bo's message was queued in counts
+    const [{ queued_at: queuedAt }] = (await campaigns.sql.query(`SELECT queued_at FROM campaign_recipients WHERE message_id = $1`, [b.id])) as { queued_at: Date }[];
+    const sentAt = new Date(Math.floor(new Date(queuedAt).getTime() / 1000) * 1000).toISOString();
     const inbound = () => ({
       envelope: EventPublisher.envelope(Topics.MessageInbound, tenant, {
         message_id: newId('msg'), channel: 'whatsapp' as const, channel_id: newId('chn'), from: b.to, from_user_id: null, to: '+14155550000', type: 'text' as const,
-        text: 'yes please', provider_message_id: 'wamid.x', sent_at: new Date().toISOString(), received_at: new Date().toISOString(), channel_agent: null, contact_name: null,
+        text: 'yes please', provider_message_id: 'wamid.x', sent_at: sentAt, received_at: new Date().toISOString(), channel_agent: null, contact_name: null,
       }),
       key: conversationKey(tenant, b.to),
     });

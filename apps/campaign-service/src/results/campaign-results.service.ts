@@ -48,14 +48,18 @@ export class CampaignResultsService {
     });
   }
 
-  /** The customer's first message within 72 h of a campaign message counts `replied` for that campaign, once. */
+  /**
+   * The customer's first message within 72 h of a campaign message counts `replied` for that campaign, once. The
+   * provider's timestamp of the customer's message has whole seconds (Cloud API), so it is compared with the second the
+   * campaign message was queued in: a reply within the same second still counts.
+   */
   async applyInbound(tenantId: string, inbound: MessageInboundData): Promise<void> {
     const from = inbound.from.startsWith('+') ? inbound.from : `+${inbound.from}`;
     await this.db.query(
       `WITH replied AS (
          UPDATE campaign_recipients SET replied_at = $3, updated_at = now()
          WHERE tenant_id = $1 AND phone = $2 AND replied_at IS NULL AND queued_at IS NOT NULL
-           AND $3::timestamptz >= queued_at AND $3::timestamptz < queued_at + interval '${REPLY_WINDOW}'
+           AND $3::timestamptz >= date_trunc('second', queued_at) AND $3::timestamptz < queued_at + interval '${REPLY_WINDOW}'
          RETURNING campaign_id)
        UPDATE campaigns c SET replied = c.replied + r.n, updated_at = now()
        FROM (SELECT campaign_id, count(*)::int AS n FROM replied GROUP BY campaign_id) r WHERE c.id = r.campaign_id`,

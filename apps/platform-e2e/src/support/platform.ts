@@ -16,6 +16,8 @@ export interface Platform {
   urls: Record<AppName, string>;
   /** Stops one service as a deploy would (SIGTERM; SIGKILL after 10 s) and resolves once it has exited. */
   stopService(app: AppName): Promise<void>;
+  /** Kills one service as a crash would (SIGKILL: no shutdown hooks run) and resolves once it has exited. */
+  killService(app: AppName): Promise<void>;
   /** Starts a stopped service again on its port; resolves once it answers `/health/ready`. */
   startService(app: AppName): Promise<void>;
   stop(): Promise<void>;
@@ -89,6 +91,13 @@ export async function startPlatform(overrides: Env = {}, apps: readonly AppName[
       const killer = setTimeout(() => child.kill('SIGKILL'), 10_000);
       await exited;
       clearTimeout(killer);
+    },
+    async killService(app) {
+      const child = stack.services.get(app)?.child;
+      if (!child || child.exitCode !== null || child.signalCode !== null) throw new Error(`${app} is not running`);
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGKILL');
+      await exited;
     },
     async startService(app) {
       stack.launch(app);

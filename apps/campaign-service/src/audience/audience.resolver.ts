@@ -2,15 +2,14 @@ import { Injectable } from '@nestjs/common';
 import { RpcProblemError, RpcClient } from '@parley/kafka';
 import type { CampaignAudience, ContactRecord, Page } from '@parley/contracts';
 
-/** crm-service's largest pages: `contacts.list` (filtered by a tag) and `contacts.export-page` (every contact). */
-const LIST_PAGE = 100;
+/** crm-service's largest page (`contacts.export-page`, optionally filtered by a tag). */
 const EXPORT_PAGE = 1000;
 
 /**
  * The audience's contacts as crm-service has them now (CONTRACT.md §15): the contacts named in `contact_ids`, plus
  * those carrying every tag of `tags` whose attributes equal every one of `attributes` (filters given). Paged through
- * `contacts.list` filtered by the first tag, or every contact (`contacts.export-page`) when no tag narrows it; the other
- * filters are applied here.
+ * `contacts.export-page` (1000 a page: a 100,000-contact audience in 100 calls), filtered there by the first tag; the
+ * other filters are applied here.
  */
 @Injectable()
 export class AudienceResolver {
@@ -30,9 +29,11 @@ export class AudienceResolver {
     if (tags.length > 0 || attributes.length > 0) {
       let cursor: string | null = null;
       do {
-        const page: Page<ContactRecord> = tags[0]
-          ? await this.rpc.request('contacts.list', { tenant_id: tenantId, limit: LIST_PAGE, cursor, tag: tags[0] }, { requestId })
-          : await this.rpc.request('contacts.export-page', { tenant_id: tenantId, limit: EXPORT_PAGE, cursor }, { requestId });
+        const page: Page<ContactRecord> = await this.rpc.request(
+          'contacts.export-page',
+          { tenant_id: tenantId, limit: EXPORT_PAGE, cursor, ...(tags[0] ? { tag: tags[0] } : {}) },
+          { requestId },
+        );
         for (const contact of page.data) {
           const matches = tags.every((tag) => contact.tags.includes(tag)) && attributes.every(([key, value]) => contact.attributes[key] === value);
           if (matches) found.set(contact.id, contact);

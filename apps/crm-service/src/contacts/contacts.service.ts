@@ -96,14 +96,15 @@ export class ContactsService {
     return Object.fromEntries(links.map((link) => [link.lead_id, link.contact_id]));
   }
 
-  /** A page of every contact, oldest first (up to 1000): the export's stream is made of these. */
-  async exportPage(tenantId: string, limit: number, cursor: string | null): Promise<Page<ContactRecord>> {
+  /** A page of every contact (with `tag`, when given), oldest first (up to 1000): the export's stream is made of these. */
+  async exportPage(tenantId: string, limit: number, cursor: string | null, tag?: string): Promise<Page<ContactRecord>> {
     const take = Math.min(Math.max(1, Math.trunc(limit) || MAX_EXPORT_PAGE), MAX_EXPORT_PAGE);
     const cursors = this.cursors.of(tenantId, 'contacts-export');
     const after = cursors.after(cursor);
     const rows: ContactRow[] = await this.db.query(
-      `SELECT ${CONTACT_COLUMNS} FROM contacts WHERE tenant_id = $1 AND ($2::text IS NULL OR id > $2) ORDER BY id LIMIT ${take + 1}`,
-      [tenantId, after],
+      `SELECT ${CONTACT_COLUMNS} FROM contacts WHERE tenant_id = $1 AND ($2::text IS NULL OR id > $2) AND ($3::text IS NULL OR tags @> ARRAY[$3]::text[])
+       ORDER BY id LIMIT ${take + 1}`,
+      [tenantId, after, tag ?? null],
     );
     return { data: rows.slice(0, take).map(toContactRecord), next_cursor: cursors.next(rows, take, (row) => row.id) };
   }

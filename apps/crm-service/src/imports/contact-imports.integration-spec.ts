@@ -96,4 +96,16 @@ describe('crm-service: contact import and export', () => {
     const rest = await crm.call('contacts.export-page', { tenant_id: t, limit: 3, cursor: first.next_cursor });
     expect({ ids: [...first.data, ...rest.data].map((c) => c.id), next: rest.next_cursor }).toEqual({ ids, next: null });
   });
+
+  it('pages only the contacts with a tag when one is given (a campaign audience)', async () => {
+    const t = newId('ten');
+    const tagged = [];
+    for (let i = 0; i < 5; i++) {
+      const contact = await crm.call('contacts.create', { tenant_id: t, body: { phone: `+1415555030${i}`, tags: i % 2 ? ['other'] : ['vip', 'paid'] } });
+      if (i % 2 === 0) tagged.push(contact.id);
+    }
+    const first = await crm.call('contacts.export-page', { tenant_id: t, limit: 2, cursor: null, tag: 'vip' });
+    const rest = await crm.call('contacts.export-page', { tenant_id: t, limit: 2, cursor: first.next_cursor, tag: 'vip' });
+    expect({ ids: [...first.data, ...rest.data].map((c) => c.id), next: rest.next_cursor }).toEqual({ ids: tagged, next: null });
+  });
 });

@@ -24,6 +24,6 @@ export class ContactImportsRpcController {
 
   @MessagePattern('contacts.export-page')
   exportPage(@Payload() req: RpcRequest<'contacts.export-page'>): Promise<RpcResponse<'contacts.export-page'>> {
-    return this.contacts.exportPage(req.tenant_id, req.limit, req.cursor);
+    return this.contacts.exportPage(req.tenant_id, req.limit, req.cursor, typeof req.tag === 'string' ? req.tag : undefined);
   }
 }

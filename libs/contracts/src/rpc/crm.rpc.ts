@@ -48,8 +48,11 @@ export interface CrmImportRpc {
   /** Stores the CSV and queues its import: answered at once with the job's id. */
   'contacts.import': { service: 'crm'; request: TenantScoped & { csv: string }; response: { job_id: string } };
   'contacts.import-status': { service: 'crm'; request: TenantScoped & { job_id: string }; response: ContactImportJob };
-  /** A page of the export (oldest first, up to 1000): the gateway streams pages as CSV. */
-  'contacts.export-page': { service: 'crm'; request: TenantScoped & ListQuery; response: Page<ContactRecord> };
+  /**
+   * A page of the export (oldest first, up to 1000): the gateway streams pages as CSV. `tag` keeps the contacts with
+   * that tag (campaign-service resolves an audience by it in pages of 1000).
+   */
+  'contacts.export-page': { service: 'crm'; request: TenantScoped & ListQuery & { tag?: string }; response: Page<ContactRecord> };
   /** The contact each captured lead is linked to (CONTRACT.md §14), for the leads the gateway lists; unlinked leads are left out. */
   'contacts.of-leads': { service: 'crm'; request: TenantScoped & { lead_ids: string[] }; response: Record<string, string> };
 }

@@ -2,7 +2,7 @@
 // `npm run bench`: the benchmark suite of issue 8 (see tools/bench/README.md and /work/shared/BENCHMARKS.md).
 // Builds, starts the whole stack on free ports with a database and a Kafka namespace of its own, runs the scenarios,
 // prints one row each and writes docs/benchmarks.md. Not a test: it prints numbers, it asserts nothing.
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -186,7 +186,17 @@ function writeDoc(generated) {
   writeFileSync(DOC, next);
 }
 
+/** Benches with a stack of their own, run by name (`npm run bench -- campaign 100000 1000`): they print their own figures. */
+const SCRIPTS = { campaign: 'campaign.cjs' };
+
+function runScript(name, args) {
+  build();
+  const run = spawnSync(process.execPath, [path.join(ROOT, 'tools/bench', SCRIPTS[name]), ...args], { stdio: 'inherit' });
+  process.exit(run.status ?? 1);
+}
+
 async function main() {
+  if (SCRIPTS[process.argv[2]]) return runScript(process.argv[2], process.argv.slice(3));
   const opts = options();
   const startedAt = new Date();
   const m = machine();

@@ -5,6 +5,7 @@ import { ForgotPasswordPage, ResetPasswordPage } from './pages/password-reset-pa
 import { InboxPage } from './pages/inbox/inbox-page';
 import { TeamPage } from './pages/team/team-page';
 import { TemplatesPage } from './pages/templates/templates-page';
+import { CampaignsPage } from './pages/campaigns/campaigns-page';
 import { RoleNotice } from './components/role-notice';
 import { AgentsPage } from './pages/agents-page';
 import { ApiKeysPage } from './pages/api-keys-page';
@@ -40,6 +41,7 @@ const PAGES: PageEntry[] = [
   { path: '/channels', label: 'WhatsApp numbers', page: () => <ChannelsPage />, notForAgents: 'manage WhatsApp numbers' },
   { path: '/agents', label: 'Agents', page: () => <AgentsPage /> },
   { path: '/templates', label: 'Templates', page: () => <TemplatesPage /> },
+  { path: '/campaigns', label: 'Campaigns', page: () => <CampaignsPage />, nested: true },
   { path: '/messages', label: 'Messages', page: () => <MessagesPage /> },
   { path: '/conversations', label: 'Conversations', page: () => <ConversationsPage /> },
   { path: '/playground', label: 'Playground', page: () => <PlaygroundPage /> },

@@ -1,4 +1,5 @@
 import type { ParleyClient } from '@parley/api-client';
+import { createCampaignsApi } from './campaigns';
 import { unwrap } from './http';
 import { createInboxApi } from './inbox';
 import { createTeamApi } from './team';
@@ -17,6 +18,7 @@ export function createDashboardApi(api: ParleyClient) {
     ...createTeamApi(api),
     ...createInboxApi(api),
     ...createTemplatesApi(api),
+    ...createCampaignsApi(api),
 
     // accounts and credentials (no session yet: these make or take the credential)
     signUp: (name: string, email?: string) => unwrap(api.POST('/api/v1/accounts', { body: email ? { name, email } : { name } })),

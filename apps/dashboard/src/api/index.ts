@@ -6,3 +6,4 @@ export * from './types';
 export * from './inbox';
 export * from './team';
 export * from './templates';
+export * from './campaigns';

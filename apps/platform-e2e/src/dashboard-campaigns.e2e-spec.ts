@@ -1,0 +1,105 @@
+import { pollUntil } from '@parley/testing';
+import { expectNoSeriousA11yViolations } from './dashboard/accessibility';
+import { launchBrowser, type Browser } from './dashboard/browser';
+import { openPage, settled, signInWithApiKey } from './dashboard/dashboard-pages';
+import { http } from './support/http';
+import { startPlatform, type Platform } from './support/platform';
+
+// Campaigns in a real Chromium against the built stack (CONTRACT §15, issue 22): the owner creates a campaign from an
+// approved template with a contact field as its variable (previewed), starts it, and watches it complete with live
+// counts; each contact gets the template once, filled with their own name. A draft is cancelled from its page.
+
+const CONTACTS = [
+  { phone: '+12025557001', name: 'Ana' },
+  { phone: '+12025557002', name: 'Bruno' },
+  { phone: '+12025557003', name: 'Chiara' },
+];
+
+interface SandboxMessage {
+  to: string;
+  type: string;
+  template?: { name: string; components?: { type: string; parameters: { text: string }[] }[] };
+}
+
+describe('Dashboard in a real browser: campaigns', () => {
+  let platform: Platform;
+  let browser: Browser;
+  let token: string;
+  const call = <T = unknown>(method: string, path: string, json?: unknown) => http<T>(method, `${platform.gateway}${path}`, { token, json });
+
+  beforeAll(async () => {
+    platform = await startPlatform();
+    browser = await launchBrowser();
+    const account = await http<{ api_key: string }>('POST', `${platform.gateway}/api/v1/accounts`, { json: { name: 'Lisbon Cakes' } });
+    expect(account.status).toBe(201);
+    token = account.body.api_key;
+    const template = await call<{ id: string }>('POST', '/api/v1/templates', {
+      name: 'cake_day',
+      language: 'en',
+      category: 'MARKETING',
+      components: [{ type: 'BODY', text: 'Hi {{1}}, it is cake day: 20% off.', example: { body_text: [['Ana']] } }],
+    });
+    expect(template.status).toBe(201);
+    for (const c of CONTACTS) expect((await call('POST', '/api/v1/contacts', { ...c, tags: ['regulars'] })).status).toBe(201);
+    await pollUntil(async () => (await call<{ status: string }>('GET', `/api/v1/templates/${template.body.id}`)).body.status === 'APPROVED', {
+      timeoutMs: 30_000,
+      intervalMs: 250,
+      description: 'the template approved',
+    });
+  }, 180_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await platform?.stop();
+  }, 60_000);
+
+  it('creates a campaign with a previewed contact variable, starts it and sees it complete with live counts; cancels a draft', async () => {
+    const { page } = browser;
+    await page.goto(`${platform.gateway}/dashboard/sign-in`);
+    await signInWithApiKey(page, token);
+    await page.getByRole('heading', { level: 1, name: 'Get started' }).waitFor();
+
+    await openPage(page, 'Campaigns', 'Campaigns');
+    await page.getByText('No campaign yet').waitFor();
+    const form = page.getByRole('form', { name: 'Create a campaign' });
+    await form.getByLabel('Name').fill('Cake day');
+    await form.getByLabel('Template').selectOption({ label: 'cake_day (en, MARKETING)' });
+    // the first body variable starts as the contact's name, shown so in the preview
+    expect(await form.getByLabel('Body {{1}}').inputValue()).toBe('{{contact.name}}');
+    await form.getByTestId('template-preview').getByText('Hi {{contact.name}}, it is cake day: 20% off.').waitFor();
+    await form.getByLabel(/^Audience/).fill('regulars');
+    await expectNoSeriousA11yViolations(page, 'campaigns (form filled)');
+    await form.getByRole('button', { name: 'Create campaign' }).click();
+
+    await page.getByRole('heading', { level: 2, name: 'Cake day' }).waitFor();
+    expect(await page.getByTestId('campaign-status').getAttribute('data-status')).toBe('draft');
+    await page.getByRole('button', { name: 'Start now' }).click();
+    // live: the counts follow message.status on the event stream, no reload
+    await page.locator('[data-testid="campaign-status"][data-status="completed"]').waitFor({ timeout: 30_000 });
+    await page.locator('[data-testid="count-sent"]', { hasText: String(CONTACTS.length) }).waitFor({ timeout: 30_000 });
+    expect(await page.getByTestId('count-audience').textContent()).toBe(String(CONTACTS.length));
+    await page.getByText(`Handed over: ${CONTACTS.length} of ${CONTACTS.length}`).waitFor();
+    await page.getByTestId('campaign-estimate').waitFor();
+    await settled(page);
+    expect(await page.getByRole('table').getByRole('row').count()).toBe(CONTACTS.length + 1);
+    await expectNoSeriousA11yViolations(page, 'campaign page (completed)');
+
+    for (const c of CONTACTS) {
+      const got = await http<{ data: SandboxMessage[] }>('GET', `${platform.sandbox}/_sandbox/messages?to=${encodeURIComponent(c.phone)}`);
+      const templates = got.body.data.filter((m) => m.type === 'template' && m.template?.name === 'cake_day');
+      expect(templates.map((m) => m.template?.components?.[0].parameters[0].text)).toEqual([c.name]);
+    }
+
+    // a draft made through the API, cancelled from its page; both listed
+    const draft = await call<{ id: string }>('POST', '/api/v1/campaigns', { name: 'Not this time', template: { name: 'cake_day', language: 'en', components: [{ type: 'body', parameters: [{ type: 'text', text: 'friend' }] }] }, audience: { tags: ['regulars'] } });
+    expect(draft.status).toBe(201);
+    await page.getByRole('link', { name: '← All campaigns' }).click();
+    await page.getByRole('link', { name: 'Not this time' }).click();
+    await page.getByRole('heading', { level: 2, name: 'Not this time' }).waitFor();
+    await page.getByRole('button', { name: 'Cancel campaign' }).click();
+    await page.locator('[data-testid="campaign-status"][data-status="cancelled"]').waitFor();
+    expect(await page.getByRole('button', { name: 'Start now' }).count()).toBe(0);
+    await page.getByRole('link', { name: '← All campaigns' }).click();
+    await pollUntil(async () => (await page.getByTestId('campaign-item').count()) === 2, { timeoutMs: 10_000, description: 'both campaigns listed' });
+  }, 120_000);
+});

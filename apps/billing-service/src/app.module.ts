@@ -6,8 +6,10 @@ import { LoggerModule } from 'nestjs-pino';
 import { BillingServiceConfig } from './config/billing-service.config';
 import { billingServiceDatabase } from './database/billing-service.database';
 import { EstimatesModule } from './estimates/estimates.module';
+import { InvoicesModule } from './invoices/invoices.module';
 import { MeteringModule } from './metering/metering.module';
 import { PricesModule } from './prices/prices.module';
+import { TopUpsModule } from './top-ups/top-ups.module';
 import { WalletModule } from './wallet/wallet.module';
 
 /** Builds the root module around one validated config (tests pass their own). */
@@ -31,6 +33,8 @@ export function billingServiceModule(config: BillingServiceConfig = loadConfig(B
       WalletModule,
       MeteringModule,
       EstimatesModule,
+      TopUpsModule,
+      InvoicesModule,
     ],
   })
   class BillingServiceModule {}

@@ -1,5 +1,5 @@
-import { BaseConfig } from '@parley/service-kit';
-import { IsInt, Matches, Max, Min } from 'class-validator';
+import { BaseConfig, Secret } from '@parley/service-kit';
+import { IsInt, IsNotEmpty, Matches, Max, Min } from 'class-validator';
 
 const DECIMAL = /^\d{1,14}(\.\d{1,6})?$/;
 
@@ -26,4 +26,30 @@ export class BillingServiceConfig extends BaseConfig {
   /** Starts the Redis keys of the spendable-balance view the gateway checks sends against (the gateway's must match). */
   @Matches(/^[A-Za-z0-9:._-]*$/, { message: 'BILLING_VIEW_PREFIX must be letters, digits and : . _ -' })
   BILLING_VIEW_PREFIX = 'parley:billing:';
+
+  /**
+   * The payment provider's API (Stripe's wire format; no path). Development: the local stand-in in the WhatsApp sandbox;
+   * production: https://api.stripe.com.
+   */
+  @Matches(/^https?:\/\/[^\s/]+\/?$/, { message: 'STRIPE_API_BASE must be an http(s) URL without a path, e.g. https://api.stripe.com' })
+  STRIPE_API_BASE = 'http://127.0.0.1:3100';
+
+  /** The secret API key Checkout Sessions are created with (`Authorization: Bearer`). */
+  @Secret()
+  @IsNotEmpty()
+  STRIPE_SECRET_KEY = 'sk_test_parley_sandbox';
+
+  /** The webhook endpoint's signing secret: `Stripe-Signature` is checked with it. */
+  @Secret()
+  @IsNotEmpty()
+  STRIPE_WEBHOOK_SECRET = 'whsec_parley_sandbox';
+
+  /** Where the customer returns after paying (the dashboard's Billing page, served by the gateway). */
+  @Matches(/^https?:\/\/[^\s/]+(\/[^\s]*)?$/, { message: 'GATEWAY_URL must be an http(s) URL' })
+  GATEWAY_URL = 'http://127.0.0.1:3000';
+
+  /** How often the monthly invoice job looks for months to close (it also runs at start). */
+  @IsInt()
+  @Min(1000)
+  BILLING_INVOICE_JOB_INTERVAL_MS = 3_600_000;
 }

@@ -1,6 +1,8 @@
-import { Controller, Get, Query } from '@nestjs/common';
-import type { LedgerTransactionRecord, Page, PriceRecord, WalletRecord } from '@parley/contracts';
+import { Body, Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
+import { CreateTopUpBody, notFoundProblem, type InvoiceRecord, type LedgerTransactionRecord, type Page, type PriceRecord, type TopUpRecord, type WalletRecord } from '@parley/contracts';
 import { RpcClient } from '@parley/kafka';
+import { ProblemException } from '@parley/service-kit';
+import type { FastifyReply } from 'fastify';
 import { MANAGERS, Roles } from '../auth/roles';
 import { ListQueryDto, pageOf } from '../http/list-query.dto';
 import { RequestId, Tenant } from '../http/request-context';
@@ -33,5 +35,59 @@ export class BillingController {
   @Get('transactions')
   transactions(@Tenant() tenantId: string, @Query() query: ListQueryDto, @RequestId() requestId: string): Promise<Page<LedgerTransactionRecord>> {
     return this.rpc.request('billing.transactions', { tenant_id: tenantId, ...pageOf(query) }, { requestId });
+  }
+
+  @ApiRoute({
+    summary: 'Top up the wallet: a checkout with the payment provider',
+    description:
+      'Creates a Checkout Session with the payment provider (a Stripe-compatible API; the sandbox plays it in development). The wallet is credited once the provider’s signed webhook says the checkout was paid.',
+    access: 'tenant',
+    body: CreateTopUpBody,
+    success: { status: 201, description: 'Where to pay.', schema: 'TopUp' },
+    errors: [503],
+  })
+  @Post('top-ups')
+  @HttpCode(201)
+  topUp(@Tenant() tenantId: string, @Body() body: CreateTopUpBody, @RequestId() requestId: string): Promise<TopUpRecord> {
+    return this.rpc.request('billing.create-top-up', { tenant_id: tenantId, body }, { requestId });
+  }
+
+  @ApiRoute({
+    summary: 'Monthly invoices, newest first',
+    access: 'tenant',
+    query: ListQueryDto,
+    success: { status: 200, description: 'A page of invoices.', schema: 'InvoicePage' },
+  })
+  @Get('invoices')
+  invoices(@Tenant() tenantId: string, @Query() query: ListQueryDto, @RequestId() requestId: string): Promise<Page<InvoiceRecord>> {
+    return this.rpc.request('billing.invoices', { tenant_id: tenantId, ...pageOf(query) }, { requestId });
+  }
+
+  @ApiRoute({
+    summary: 'Invoice the current month so far',
+    description: 'Closes the period since the last invoice (or the month’s start) now, with the next number; an ended month not invoiced yet is closed first.',
+    access: 'tenant',
+    success: { status: 201, description: 'The invoice.', schema: 'Invoice' },
+  })
+  @Post('invoices')
+  @HttpCode(201)
+  issueInvoice(@Tenant() tenantId: string, @RequestId() requestId: string): Promise<InvoiceRecord> {
+    return this.rpc.request('billing.issue-invoice', { tenant_id: tenantId }, { requestId });
+  }
+
+  @ApiRoute({
+    summary: 'One invoice (`inv_…`), or its PDF (`inv_….pdf`)',
+    access: 'tenant',
+    success: { status: 200, description: 'The invoice as JSON, or with the `.pdf` suffix as application/pdf.', schema: 'Invoice' },
+    errors: [404],
+  })
+  @Get('invoices/:file')
+  async invoice(@Tenant() tenantId: string, @Param('file') file: string, @RequestId() requestId: string, @Res({ passthrough: true }) reply: FastifyReply): Promise<InvoiceRecord | Buffer> {
+    const [, invoiceId, pdf] = /^(inv_[0-9A-Za-z]{1,40})(\.pdf)?$/.exec(file) ?? [];
+    if (!invoiceId) throw new ProblemException(notFoundProblem('The invoice'));
+    if (!pdf) return this.rpc.request('billing.invoice', { tenant_id: tenantId, invoice_id: invoiceId }, { requestId });
+    const rendered = await this.rpc.request('billing.invoice-pdf', { tenant_id: tenantId, invoice_id: invoiceId }, { requestId });
+    void reply.header('content-type', 'application/pdf').header('content-disposition', `attachment; filename="${rendered.filename}"`);
+    return Buffer.from(rendered.pdf_base64, 'base64');
   }
 }

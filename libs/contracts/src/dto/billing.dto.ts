@@ -44,3 +44,9 @@ export class AdjustWalletBody {
   @Length(1, 500)
   description!: string;
 }
+
+/** Body of `POST /api/v1/billing/top-ups`: how much to add to the wallet, in its currency (whole cents). */
+export class CreateTopUpBody {
+  @Matches(/^\d{1,6}(\.\d{1,2})?$/, { message: 'amount must be a decimal string such as "20.00" (up to 2 decimals)' })
+  amount!: string;
+}

@@ -1,4 +1,4 @@
-import type { AdjustWalletBody, SetPricesBody } from '../dto/billing.dto';
+import type { AdjustWalletBody, CreateTopUpBody, SetPricesBody } from '../dto/billing.dto';
 import type { ListQuery, Page, TenantScoped } from './rpc';
 
 /** What usage is metered and priced by (CONTRACT.md §16). */
@@ -65,6 +65,39 @@ export interface CostEstimateRecord {
   payable: boolean;
 }
 
+/** A top-up (`POST /api/v1/billing/top-ups`): a Checkout Session with the payment provider, credited once it is paid. */
+export interface TopUpRecord {
+  id: string;
+  /** Where the customer pays (the provider's hosted checkout page). */
+  checkout_url: string;
+  amount: string;
+  currency: string;
+  status: 'pending' | 'paid';
+  created_at: string;
+}
+
+/** One line of an invoice: what a category of usage cost over the invoice's period (settled charges less refunds). */
+export interface InvoiceLineRecord {
+  category: string;
+  quantity: number;
+  amount: string;
+}
+
+/** A tenant's invoice (`inv_…`) for one period: a calendar month once it has ended, or the month so far on demand. */
+export interface InvoiceRecord {
+  id: string;
+  /** Gapless per tenant, in the order the invoices were issued (1, 2, 3, …). */
+  number: number;
+  period_start: string;
+  period_end: string;
+  currency: string;
+  lines: InvoiceLineRecord[];
+  total: string;
+  /** Top-ups paid in the period (money received, not billed). */
+  payments: string;
+  issued_at: string;
+}
+
 export interface BillingRpc {
   'billing.prices': { request: TenantScoped; response: { data: PriceRecord[] } };
   'billing.set-prices': { request: { body: SetPricesBody }; response: { data: PriceRecord[] } };
@@ -76,4 +109,13 @@ export interface BillingRpc {
     response: CostEstimateRecord;
   };
   'billing.set-plan': { request: TenantScoped & { plan: BillingPlan }; response: { tenant_id: string; plan: BillingPlan } };
+  'billing.create-top-up': { request: TenantScoped & { body: CreateTopUpBody }; response: TopUpRecord };
+  /** The payment provider's webhook, exactly as received: billing-service checks `Stripe-Signature` over these bytes. */
+  'billing.payment-webhook': { request: { payload: string; signature: string | null }; response: { received: true } };
+  'billing.invoices': { request: TenantScoped & ListQuery; response: Page<InvoiceRecord> };
+  /** Issues the invoice of the current month so far (the period since the tenant's last invoice). */
+  'billing.issue-invoice': { request: TenantScoped; response: InvoiceRecord };
+  'billing.invoice': { request: TenantScoped & { invoice_id: string }; response: InvoiceRecord };
+  /** The invoice rendered as PDF, base64-encoded. */
+  'billing.invoice-pdf': { request: TenantScoped & { invoice_id: string }; response: { filename: string; pdf_base64: string } };
 }

@@ -1,0 +1,9 @@
+import { Module } from '@nestjs/common';
+import { BalanceViewModule } from '../balance-view/balance-view.module';
+import { WalletModule } from '../wallet/wallet.module';
+import { PaymentProvider } from './payment-provider';
+import { TopUpsRpcController } from './top-ups.rpc.controller';
+import { TopUpsService } from './top-ups.service';
+
+@Module({ imports: [WalletModule, BalanceViewModule], controllers: [TopUpsRpcController], providers: [PaymentProvider, TopUpsService] })
+export class TopUpsModule {}

@@ -13,6 +13,7 @@ import { MessagesModule } from './messages/messages.module';
 import { NumbersModule } from './numbers/numbers.module';
 import { SignupModule } from './signup/signup.module';
 import { SmsModule } from './sms/sms.module';
+import { StripeModule } from './stripe/stripe.module';
 import { TemplatesModule } from './templates/templates.module';
 
 /** How the sandbox's Nest app is created (main and tests alike): no Kafka; Graph-shaped framework errors. */
@@ -46,6 +47,7 @@ export function whatsappSandboxModule(config: WhatsappSandboxConfig = loadConfig
       MediaModule,
       SmsModule,
       EmailModule,
+      StripeModule,
     ],
   })
   class WhatsappSandboxModule {}

@@ -90,6 +90,8 @@ function serviceEnv(baseEnv, ports, app) {
   const local = (name) => `http://127.0.0.1:${ports[name]}`;
   const env = { ...baseEnv, PORT: String(ports[app]), GATEWAY_URL: local('gateway'), SANDBOX_URL: local('whatsapp-sandbox') };
   if (pointsAtLocalhost(baseEnv.GRAPH_API_BASE_URL)) env.GRAPH_API_BASE_URL = local('whatsapp-sandbox');
+  // The payment provider (issue 23): a local Stripe API is the sandbox's stand-in, wherever the runner put it.
+  if (pointsAtLocalhost(baseEnv.STRIPE_API_BASE)) env.STRIPE_API_BASE = local('whatsapp-sandbox');
   // SMTP (CONTRACT.md §17): messaging-service's inbound listener and the sandbox's sink, when the map names their ports.
   if (ports['messaging-smtp']) Object.assign(env, { SMTP_PORT: String(ports['messaging-smtp']), MESSAGING_SMTP_URL: `smtp://127.0.0.1:${ports['messaging-smtp']}` });
   if (ports['sandbox-smtp']) Object.assign(env, { SANDBOX_SMTP_PORT: String(ports['sandbox-smtp']), SANDBOX_SMTP_URL: `smtp://127.0.0.1:${ports['sandbox-smtp']}` });

@@ -62,6 +62,29 @@ export class WhatsappSandboxConfig extends BaseConfig {
   @Matches(/^smtps?:\/\/\S+$/, { message: 'MESSAGING_SMTP_URL must be an smtp:// URL' })
   MESSAGING_SMTP_URL = 'smtp://127.0.0.1:2525';
 
+  /** The Stripe account the sandbox plays: Checkout Sessions must be created with this secret key (Bearer). */
+  @Secret()
+  @IsNotEmpty()
+  SANDBOX_STRIPE_SECRET_KEY = 'sk_test_parley_sandbox';
+
+  /** Signs every Stripe webhook event (`Stripe-Signature`), as the endpoint's signing secret does at Stripe. */
+  @Secret()
+  @IsNotEmpty()
+  SANDBOX_STRIPE_WEBHOOK_SECRET = 'whsec_parley_sandbox';
+
+  /** Where Stripe events go; empty: `${GATEWAY_URL}/webhooks/stripe`. */
+  @Matches(/^(https?:\/\/\S+)?$/, { message: 'SANDBOX_STRIPE_WEBHOOK_URL must be an http(s) URL, or empty' })
+  SANDBOX_STRIPE_WEBHOOK_URL = '';
+
+  /** A Stripe event not taken by the endpoint this long is given up (Stripe retries for up to three days). */
+  @IsInt()
+  @Min(1)
+  SANDBOX_STRIPE_GIVE_UP_MS = 259_200_000;
+
+  get stripeWebhookUrl(): string {
+    return this.SANDBOX_STRIPE_WEBHOOK_URL || `${this.GATEWAY_URL.replace(/\/+$/, '')}/webhooks/stripe`;
+  }
+
   get notifyRetryDelaysMs(): number[] {
     return this.SANDBOX_NOTIFY_RETRY_MS.split(',').map((s) => Number(s.trim()));
   }

@@ -1,0 +1,12 @@
+import { Module } from '@nestjs/common';
+import { CheckoutSessionsService } from './checkout-sessions.service';
+import { SandboxStripeController, StripeCheckoutApiController, StripeCheckoutPageController } from './stripe.controller';
+import { StripeEventDispatcher } from './stripe-event-dispatcher.service';
+import { StripeEventsService } from './stripe-events.service';
+
+/** The Stripe stand-in (issue 23): Checkout Sessions, the hosted page that plays paying, signed webhook events. */
+@Module({
+  controllers: [StripeCheckoutApiController, StripeCheckoutPageController, SandboxStripeController],
+  providers: [CheckoutSessionsService, StripeEventDispatcher, StripeEventsService],
+})
+export class StripeModule {}

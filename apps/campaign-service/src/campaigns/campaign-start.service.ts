@@ -11,6 +11,8 @@ import type { CampaignRow } from './campaigns.mapper';
 
 /** At most this many recipients are named in a refusal (the detail says how many there are). */
 const LISTED = 100;
+/** Recipients written per INSERT when an audience is frozen. */
+const INSERT_SLICE = 5_000;
 
 /** A recipient's message id: the same for the same campaign and contact, whichever instance or attempt produces it. */
 export function recipientMessageId(tenantId: string, campaignId: string, contactId: string): string {
@@ -71,23 +73,30 @@ export class CampaignStartService {
       pace = campaignPace(pace, await this.channelOf(campaign, requestId));
     }
     const estimate = await this.estimate(campaign, messagedCount(rows.map((r) => r.contact)), requestId);
-    const input = rows.map(({ contact, filled }) => ({
-      contact_id: contact.id,
-      phone: contact.phone,
-      message_id: recipientMessageId(campaign.tenant_id, campaign.id, contact.id),
-      template: contact.opted_out ? null : filled.template,
-      status: contact.opted_out ? 'skipped_opted_out' : 'pending',
-    }));
-    // A number shared by two contacts gets one message (the first contact's).
-    const [counts] = (await tx.query(
-      `WITH x AS (SELECT * FROM jsonb_to_recordset($3::jsonb) AS x(contact_id text, phone text, message_id text, template jsonb, status text)),
-       inserted AS (
-         INSERT INTO campaign_recipients (campaign_id, tenant_id, contact_id, phone, message_id, template, status)
-         SELECT $1, $2, contact_id, phone, message_id, template, status FROM x ORDER BY contact_id
-         ON CONFLICT DO NOTHING RETURNING status)
-       SELECT count(*)::int AS audience, count(*) FILTER (WHERE status = 'skipped_opted_out')::int AS skipped FROM inserted`,
-      [campaign.id, campaign.tenant_id, JSON.stringify(input)],
-    )) as { audience: number; skipped: number }[];
+    // Inserted in slices (a 100,000-contact audience is not one JSON parameter in memory), in contact id order across
+    // them: a number shared by two contacts gets one message, the first contact's.
+    const counts = { audience: 0, skipped: 0 };
+    const ordered = [...rows].sort((x, y) => (x.contact.id < y.contact.id ? -1 : x.contact.id > y.contact.id ? 1 : 0));
+    for (let at = 0; at < ordered.length; at += INSERT_SLICE) {
+      const input = ordered.slice(at, at + INSERT_SLICE).map(({ contact, filled }) => ({
+        contact_id: contact.id,
+        phone: contact.phone,
+        message_id: recipientMessageId(campaign.tenant_id, campaign.id, contact.id),
+        template: contact.opted_out ? null : filled.template,
+        status: contact.opted_out ? 'skipped_opted_out' : 'pending',
+      }));
+      const [slice] = (await tx.query(
+        `WITH x AS (SELECT * FROM jsonb_to_recordset($3::jsonb) AS x(contact_id text, phone text, message_id text, template jsonb, status text)),
+         inserted AS (
+           INSERT INTO campaign_recipients (campaign_id, tenant_id, contact_id, phone, message_id, template, status)
+           SELECT $1, $2, contact_id, phone, message_id, template, status FROM x ORDER BY contact_id
+           ON CONFLICT DO NOTHING RETURNING status)
+         SELECT count(*)::int AS audience, count(*) FILTER (WHERE status = 'skipped_opted_out')::int AS skipped FROM inserted`,
+        [campaign.id, campaign.tenant_id, JSON.stringify(input)],
+      )) as { audience: number; skipped: number }[];
+      counts.audience += slice.audience;
+      counts.skipped += slice.skipped;
+    }
     await tx.query(
       `UPDATE campaigns SET status = 'running', status_reason = NULL, audience_count = $2, skipped_opted_out = $3, rate_per_second = $4, estimate = $5::jsonb,
          started_at = now(), next_send_at = now(), updated_at = now()

@@ -1,4 +1,5 @@
 import { ProblemTypes, newId } from '@parley/contracts';
+import { pollUntil } from '@parley/testing';
 // the real billing-service and crm-service answer (as platform-e2e boots them): stand-ins would only echo this spec's guesses
 // eslint-disable-next-line @nx/enforce-module-boundaries
 import { startBillingService, type BillingServiceUnderTest } from '../../billing-service/src/test/billing-service-under-test';
@@ -86,5 +87,22 @@ describe('campaign cost estimate (CONTRACT.md §15, §16)', () => {
     await billing.topUp(tenant, '1.00');
     const started = await campaigns.call('campaigns.transition', { tenant_id: tenant, id: draft.id, action: 'start' });
     expect(started).toMatchObject({ status: 'running', counts: expect.objectContaining({ audience: 3 }) });
+  });
+
+  it('returns a scheduled campaign the wallet cannot pay for to draft, with the reason and the estimate', async () => {
+    const unit = await priceOf('marketing');
+    const tenant = await proTenant((2 * unit - 0.01).toFixed(2), 2);
+    const scheduled = await campaigns.call('campaigns.create', {
+      tenant_id: tenant,
+      body: { name: 'Due now', template, audience: { tags: ['vip'] }, schedule_at: new Date(Date.now() + 300).toISOString() },
+    });
+    expect(scheduled.status).toBe('scheduled');
+    const refused = await pollUntil(async () => {
+      const current = await campaigns.call('campaigns.get', { tenant_id: tenant, id: scheduled.id });
+      return current.status === 'draft' && current;
+    }, { description: 'the scheduled start refused' });
+    expect(refused.status_reason).toMatch(/^scheduled start refused: .*estimated cost/);
+    expect(refused.estimate).toEqual({ amount: (2 * unit).toFixed(6), currency: 'USD' });
+    expect(refused.counts.audience).toBe(0);
   });
 });

@@ -1,9 +1,14 @@
 import { Controller, Headers, HttpCode, Post, Req, type RawBodyRequest } from '@nestjs/common';
+import { ProblemTypes, problem } from '@parley/contracts';
 import { RpcClient } from '@parley/kafka';
+import { ProblemException } from '@parley/service-kit';
 import type { FastifyRequest } from 'fastify';
 import { RequestId } from '../http/request-context';
 import { ApiRoute } from '../openapi/api-route.decorator';
 import { FailedAttemptLimiter } from '../rate-limits/failed-attempt-limiter';
+
+/** Stripe's events are a few kB; anything near the broker's message size is no event of theirs. */
+const MAX_EVENT_BYTES = 256 * 1024;
 
 /**
  * The payment provider's webhook (Stripe's wire format, CONTRACT.md §16). Public: billing-service checks
@@ -29,7 +34,9 @@ export class StripeWebhookController {
   @Post()
   @HttpCode(200)
   receive(@Req() request: RawBodyRequest<FastifyRequest>, @Headers('stripe-signature') signature: string | undefined, @RequestId() requestId: string): Promise<{ received: true }> {
-    const payload = (request.rawBody ?? Buffer.alloc(0)).toString('utf8');
+    const raw = request.rawBody ?? Buffer.alloc(0);
+    if (raw.length > MAX_EVENT_BYTES) throw new ProblemException(problem(413, ProblemTypes.payloadTooLarge, 'Payload Too Large', `A payment event is at most ${MAX_EVENT_BYTES} bytes.`));
+    const payload = raw.toString('utf8');
     return this.failures.attempt(request.ip, () => this.rpc.request('billing.payment-webhook', { payload, signature: signature ?? null }, { requestId, timeoutMs: 10_000 }));
   }
 }

@@ -51,6 +51,11 @@ export class TopUpsService {
       throw new ProblemException(problem(400, ProblemTypes.validation, 'Invalid request', 'A top-up is at least 1.00.', [{ field: 'amount', message: 'amount must be at least 1.00' }]));
     }
     const { currency } = await this.wallets.get(tenantId);
+    try {
+      toMinorUnits(body.amount, currency);
+    } catch {
+      throw new ProblemException(problem(400, ProblemTypes.validation, 'Invalid request', `${currency} has no unit that small.`, [{ field: 'amount', message: `amount must be whole ${currency}` }]));
+    }
     const id = newId('top');
     // Recorded before the provider is asked, so a session it made is always ours to match.
     await this.db.query(`INSERT INTO top_ups (id, tenant_id, amount, currency) VALUES ($1, $2, $3::numeric, $4)`, [id, tenantId, body.amount, currency]);

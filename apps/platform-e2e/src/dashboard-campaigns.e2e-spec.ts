@@ -1,4 +1,8 @@
 import { pollUntil } from '@parley/testing';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+// eslint-disable-next-line @nx/enforce-module-boundaries
+import { ROOT } from '../../../tools/dev/lib/stack.cjs';
 import { expectNoSeriousA11yViolations } from './dashboard/accessibility';
 import { launchBrowser, type Browser } from './dashboard/browser';
 import { openPage, settled, signInWithApiKey } from './dashboard/dashboard-pages';
@@ -7,7 +11,8 @@ import { startPlatform, type Platform } from './support/platform';
 
 // Campaigns in a real Chromium against the built stack (CONTRACT §15, issue 22): the owner creates a campaign from an
 // approved template with a contact field as its variable (previewed), starts it, and watches it complete with live
-// counts; each contact gets the template once, filled with their own name. A draft is cancelled from its page.
+// counts; each contact gets the template once, filled with their own name. A draft is cancelled from its page. The
+// campaign screenshot of docs/screenshots/ is taken here.
 
 const CONTACTS = [
   { phone: '+12025557001', name: 'Ana' },
@@ -83,6 +88,8 @@ describe('Dashboard in a real browser: campaigns', () => {
     await settled(page);
     expect(await page.getByRole('table').getByRole('row').count()).toBe(CONTACTS.length + 1);
     await expectNoSeriousA11yViolations(page, 'campaign page (completed)');
+    mkdirSync(join(ROOT, 'docs', 'screenshots'), { recursive: true });
+    await page.screenshot({ path: join(ROOT, 'docs', 'screenshots', 'campaign-desktop.png'), fullPage: true });
 
     for (const c of CONTACTS) {
       const got = await http<{ data: SandboxMessage[] }>('GET', `${platform.sandbox}/_sandbox/messages?to=${encodeURIComponent(c.phone)}`);

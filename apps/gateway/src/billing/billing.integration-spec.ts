@@ -69,6 +69,33 @@ describe('gateway: billing routes', () => {
     });
   });
 
+  it('checks top-up and invoice requests itself, and relays a payment webhook’s exact bytes and signature to billing-service', async () => {
+    const before = requests.messages.length;
+    const floatAmount = await gw.request('POST', '/api/v1/billing/top-ups', { token: account.api_key, body: { amount: 20 } });
+    expect(floatAmount.status).toBe(400);
+    expect(floatAmount.body.errors).toEqual([{ field: 'amount', message: expect.stringContaining('decimal string') }]);
+    expect((await gw.request('POST', '/api/v1/billing/top-ups', { token: account.api_key, body: { amount: '5.00', coupon: 'x' } })).body.errors).toEqual([
+      { field: 'coupon', message: expect.any(String) },
+    ]);
+    expect((await gw.request('GET', '/api/v1/billing/invoices/not-an-invoice.pdf', { token: account.api_key })).status).toBe(404);
+    const oversized = await gw.request('POST', '/webhooks/stripe', { rawBody: `{"pad":"${'x'.repeat(300 * 1024)}"}`, headers: { 'content-type': 'application/json', 'stripe-signature': 't=1,v1=00' } });
+    expect(oversized.status).toBe(413);
+
+    // Not JSON-reparsed on the way: the signature covers these bytes, spacing and all.
+    const payload = '{ "id": "evt_1",  "object": "event", "type": "checkout.session.completed" }';
+    const [list, relayed] = await Promise.all([
+      gw.request('GET', '/api/v1/billing/invoices', { token: account.api_key }),
+      gw.request('POST', '/webhooks/stripe', { rawBody: payload, headers: { 'content-type': 'application/json', 'stripe-signature': 't=1,v1=ab' } }),
+    ]);
+    // billing-service is not running here: 503, and Stripe would redeliver.
+    expect([list.status, relayed.status]).toEqual([503, 503]);
+    await pollUntil(() => requests.messages.length >= before + 2, { description: 'two requests on the billing-service topic' });
+    expect(Object.fromEntries(requests.messages.slice(before).map((m) => [m.headers[Headers.RpcPattern], m.value]))).toEqual({
+      'billing.invoices': { tenant_id: account.tenant_id, limit: 50, cursor: null },
+      'billing.payment-webhook': { payload, signature: 't=1,v1=ab' },
+    });
+  });
+
   it('tells billing-service of an operator’s plan change (tenant.plan_changed, keyed by the tenant)', async () => {
     const plans = await gw.kafka.probe<TenantPlanChangedEvent>(Topics.TenantPlanChanged);
     try {

@@ -1,5 +1,6 @@
 import { pollUntil } from '@parley/testing';
 import { createHmac } from 'node:crypto';
+import { expectNoSeriousA11yViolations } from './dashboard/accessibility';
 import { launchBrowser, type Browser } from './dashboard/browser';
 import { http } from './support/http';
 import { startPlatform, type Platform } from './support/platform';
@@ -45,6 +46,7 @@ describe('Billing: top-ups through the Stripe stand-in, and invoices', () => {
     const { page } = browser;
     await page.goto(topUp.body.checkout_url);
     await page.getByTestId('amount').getByText('25.00 USD').waitFor();
+    await expectNoSeriousA11yViolations(page, 'sandbox checkout');
     await page.getByRole('button', { name: 'Pay 25.00 USD' }).click();
     await page.waitForURL(`${platform.gateway}/dashboard/billing?top_up=${topUp.body.id}`);
 

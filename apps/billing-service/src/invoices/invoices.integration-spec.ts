@@ -1,4 +1,5 @@
 import { newId, type InvoiceRecord } from '@parley/contracts';
+import { pollUntil } from '@parley/testing';
 import { pdfText } from '../test/pdf-text';
 import { startBillingService, type BillingServiceUnderTest } from '../test/billing-service-under-test';
 import { InvoicesService } from './invoices.service';
@@ -115,5 +116,30 @@ describe('billing-service: invoices', () => {
 
     // Another tenant's invoice is not found.
     await expect(rpc().request('billing.invoice', { tenant_id: newId('ten'), invoice_id: monthly.id })).rejects.toMatchObject({ problem: { status: 404 } });
+  });
+});
+
+describe('billing-service: the monthly invoice job', () => {
+  let billing: BillingServiceUnderTest;
+
+  beforeAll(async () => {
+    billing = await startBillingService('invoicejob', { BILLING_INVOICE_JOB_INTERVAL_MS: '1000' });
+  }, 120_000);
+  afterAll(() => billing?.close());
+
+  it('closes an ended month on its own', async () => {
+    const tenantId = newId('ten');
+    await billing.topUp(tenantId, '3');
+    const lastMonth = new Date(Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth() - 1, 20));
+    await billing.sql.query(`UPDATE ledger_transactions SET created_at = $2 WHERE tenant_id = $1`, [tenantId, lastMonth]);
+
+    const invoices = await pollUntil(
+      async () => {
+        const page = await billing.kafka.rpc.request('billing.invoices', { tenant_id: tenantId, limit: 10, cursor: null });
+        return page.data.length > 0 ? page.data : undefined;
+      },
+      { description: 'the job to invoice last month', timeoutMs: 15_000 },
+    );
+    expect(invoices).toEqual([expect.objectContaining({ number: 1, period_start: new Date(Date.UTC(lastMonth.getUTCFullYear(), lastMonth.getUTCMonth(), 1)).toISOString(), payments: '3.000000', lines: [] })]);
   });
 });

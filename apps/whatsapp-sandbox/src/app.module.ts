@@ -13,6 +13,7 @@ import { MessagesModule } from './messages/messages.module';
 import { NumbersModule } from './numbers/numbers.module';
 import { SignupModule } from './signup/signup.module';
 import { SmsModule } from './sms/sms.module';
+import { VoiceModule } from './voice/voice.module';
 import { StripeModule } from './stripe/stripe.module';
 import { TemplatesModule } from './templates/templates.module';
 
@@ -46,6 +47,7 @@ export function whatsappSandboxModule(config: WhatsappSandboxConfig = loadConfig
       TemplatesModule,
       MediaModule,
       SmsModule,
+      VoiceModule,
       EmailModule,
       StripeModule,
     ],

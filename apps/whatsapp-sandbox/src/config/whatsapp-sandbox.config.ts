@@ -94,6 +94,16 @@ export class WhatsappSandboxConfig extends BaseConfig {
     return `${this.GATEWAY_URL.replace(/\/+$/, '')}/webhooks/twilio/sms`;
   }
 
+  /** Where a played caller's call goes, as Twilio posts to a number's VoiceUrl. */
+  get twilioVoiceUrl(): string {
+    return `${this.GATEWAY_URL.replace(/\/+$/, '')}/webhooks/twilio/voice`;
+  }
+
+  /** Where a call's status callback goes (its StatusCallback). */
+  get twilioVoiceStatusUrl(): string {
+    return `${this.GATEWAY_URL.replace(/\/+$/, '')}/webhooks/twilio/voice/status`;
+  }
+
   get webhookUrl(): string {
     return `${this.GATEWAY_URL.replace(/\/+$/, '')}/webhooks/whatsapp`;
   }

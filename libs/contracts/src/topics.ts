@@ -55,6 +55,8 @@ export const Topics = {
   DealStageChanged: 'deal.stage_changed',
   /** Public event: a campaign handed every recipient's message over (or skipped it). Key: `${tenant_id}:${campaign_id}`. */
   CampaignCompleted: 'campaign.completed',
+  /** Tokens one LLM call used, which billing meters (CONTRACT.md §16). Key: `tenant_id`. */
+  LlmUsage: 'llm.usage',
 } as const;
 export type Topic = (typeof Topics)[keyof typeof Topics];
 
@@ -126,6 +128,7 @@ export const TOPIC_SPECS: readonly TopicSpec[] = [
   { name: Topics.DealCreated, partitions: 4 },
   { name: Topics.DealStageChanged, partitions: 4 },
   { name: Topics.CampaignCompleted, partitions: 4 },
+  { name: Topics.LlmUsage, partitions: 4 },
   ...Object.values(RpcTopics).map((name) => ({
     name,
     partitions: 4,
@@ -157,6 +160,7 @@ export const TOPIC_SPECS: readonly TopicSpec[] = [
     Topics.DealCreated,
     Topics.DealStageChanged,
     Topics.CampaignCompleted,
+    Topics.LlmUsage,
   ].map(
     (name) => ({
       name: `${name}${DLQ_SUFFIX}`,

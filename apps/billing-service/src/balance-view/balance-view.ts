@@ -49,7 +49,7 @@ export class BalanceView implements OnApplicationBootstrap, OnApplicationShutdow
       const [wallet] = (await this.db.query(
         `SELECT (balance * 1000000)::bigint::text AS balance, view_version::text AS version,
                 greatest(0, $2::int - (SELECT coalesce(sum(quantity), 0) FROM usage_daily
-                                        WHERE tenant_id = $1 AND day >= date_trunc('month', now() AT TIME ZONE 'UTC')::date AND category <> 'voice_minute'))::bigint::text AS free_left
+                                        WHERE tenant_id = $1 AND day >= date_trunc('month', now() AT TIME ZONE 'UTC')::date AND category NOT IN ('voice_minute', 'llm_token')))::bigint::text AS free_left
            FROM wallets WHERE tenant_id = $1`,
         [tenantId, this.config.BILLING_FREE_ALLOWANCE],
       )) as { balance: string; version: string; free_left: string }[];

@@ -66,7 +66,7 @@ export class EstimatesService {
   private async freeLeft(tenantId: string): Promise<number> {
     const [row] = (await this.db.query(
       `SELECT coalesce(sum(quantity), 0)::bigint AS sent FROM usage_daily
-        WHERE tenant_id = $1 AND day >= date_trunc('month', now() AT TIME ZONE 'UTC')::date AND category NOT IN ('voice_minute')`,
+        WHERE tenant_id = $1 AND day >= date_trunc('month', now() AT TIME ZONE 'UTC')::date AND category NOT IN ('voice_minute', 'llm_token')`,
       [tenantId],
     )) as { sent: string }[];
     return Math.max(0, this.config.BILLING_FREE_ALLOWANCE - Number(row.sent));

@@ -79,6 +79,25 @@ export class ChargesService {
     if (charge.outcome) await this.apply(manager, { ...charge, state, price: price?.unit_price ?? null, currency: price?.currency ?? null }, charge.outcome);
   }
 
+  /**
+   * An LLM call's tokens at the price book's `llm_token` price, charged at once (the tokens are already spent: a hold
+   * settled in the same transaction, caused by the usage event). A wallet that cannot cover it is not charged.
+   */
+  async onTokens(manager: EntityManager, usage: { tenantId: string; eventId: string; model: string; tokens: number }): Promise<void> {
+    const wallet = await this.wallets.lock(manager, usage.tenantId);
+    const price = await this.prices.priceOf(manager, wallet.plan, 'llm_token');
+    if (!price || price.currency !== wallet.currency) return;
+    const [{ amount }] = (await manager.query(`SELECT round($1::numeric * $2::numeric, 6)::text AS amount`, [usage.tokens, price.unit_price])) as { amount: string }[];
+    if (!(Number(amount) > 0)) return;
+    const posting = { tenantId: usage.tenantId, amount, currency: price.currency, causeId: usage.eventId, description: `${usage.tokens} LLM tokens (${usage.model})` };
+    const hold = await this.wallets.postAndWatch(manager, { ...posting, type: 'hold' });
+    if (!hold.posted) {
+      if (hold.reason === 'insufficient_funds') this.logger.warn(`${usage.tenantId} cannot cover ${amount} ${price.currency} of LLM tokens (${usage.eventId}): not charged`);
+      return;
+    }
+    await this.wallets.postAndWatch(manager, { ...posting, type: 'settlement' });
+  }
+
   async onOutcome(manager: EntityManager, tenantId: string, messageId: string, outcome: Outcome): Promise<void> {
     const charge = await this.lockCharge(manager, tenantId, messageId);
     if (!charge) return;
@@ -110,7 +129,7 @@ export class ChargesService {
     if (plan !== 'free') return true;
     const [row] = (await manager.query(
       `SELECT coalesce(sum(quantity), 0)::bigint AS sent FROM usage_daily
-        WHERE tenant_id = $1 AND day >= date_trunc('month', $2::date) AND day <= $2::date AND category NOT IN ('voice_minute')`,
+        WHERE tenant_id = $1 AND day >= date_trunc('month', $2::date) AND day <= $2::date AND category NOT IN ('voice_minute', 'llm_token')`,
       [send.tenantId, send.day],
     )) as { sent: string }[];
     return Number(row.sent) > this.config.BILLING_FREE_ALLOWANCE;

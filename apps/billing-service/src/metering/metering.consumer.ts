@@ -1,6 +1,6 @@
 import { Controller } from '@nestjs/common';
 import { EventPattern, Payload } from '@nestjs/microservices';
-import { Topics, type MessageOutboundEvent, type MessageStatusEvent, type TemplateStatusEvent, type TenantPlanChangedEvent } from '@parley/contracts';
+import { Topics, type LlmUsageEvent, type MessageOutboundEvent, type MessageStatusEvent, type TemplateStatusEvent, type TenantPlanChangedEvent } from '@parley/contracts';
 import { WalletsService } from '../wallet/wallets.service';
 import { MeteringService } from './metering.service';
 
@@ -26,6 +26,11 @@ export class MeteringConsumer {
   @EventPattern(Topics.TenantPlanChanged)
   async onPlanChanged(@Payload() event: TenantPlanChangedEvent): Promise<void> {
     await this.wallets.setPlan(event.data.tenant_id, event.data.plan);
+  }
+
+  @EventPattern(Topics.LlmUsage)
+  async onLlmUsage(@Payload() event: LlmUsageEvent): Promise<void> {
+    await this.metering.onLlmUsage(event);
   }
 
   @EventPattern(Topics.TemplateStatus)

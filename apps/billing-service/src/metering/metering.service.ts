@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import type { BillingCategory, MessageOutboundEvent, MessageStatusEvent, TemplateStatusEvent } from '@parley/contracts';
+import type { BillingCategory, LlmUsageEvent, MessageOutboundEvent, MessageStatusEvent, TemplateStatusEvent } from '@parley/contracts';
 import { DataSource, type EntityManager } from 'typeorm';
 import { BalanceView } from '../balance-view/balance-view';
 import { ChargesService } from './charges.service';
@@ -44,6 +44,24 @@ export class MeteringService {
     await this.charges.transaction(async (manager) => {
       if (!(await this.firstTime(manager, event.id))) return;
       await this.charges.onOutcome(manager, tenantId, event.data.message_id, outcome);
+    });
+    await this.view.push(tenantId);
+  }
+
+  /** An LLM call's tokens: usage `llm`/`llm_token` of the day it answered, and their price when the book has one. */
+  async onLlmUsage(event: LlmUsageEvent): Promise<void> {
+    const tenantId = event.tenant_id;
+    const { data } = event;
+    if (!tenantId || tenantId !== data.tenant_id) return;
+    const tokens = data.total_tokens;
+    await this.charges.transaction(async (manager) => {
+      if (!(await this.firstTime(manager, event.id)) || !(tokens > 0)) return;
+      await manager.query(
+        `INSERT INTO usage_daily (tenant_id, day, channel, category, quantity) VALUES ($1, $2, 'llm', 'llm_token', $3)
+         ON CONFLICT (tenant_id, day, channel, category) DO UPDATE SET quantity = usage_daily.quantity + EXCLUDED.quantity`,
+        [tenantId, data.at.slice(0, 10), tokens],
+      );
+      await this.charges.onTokens(manager, { tenantId, eventId: event.id, model: data.model, tokens });
     });
     await this.view.push(tenantId);
   }

@@ -9,6 +9,7 @@ import { readCitations } from './citations';
 import type { RankedPassage } from './knowledge-passage';
 import { LlmCallError, type CallBudget, type ChatMessage, type LlmClient } from './openai.client';
 import type { KnowledgeRetriever } from './knowledge-retriever';
+import type { LlmUsageReporter } from './llm-usage-reporter';
 import { ToolSession } from './skill-tools';
 import { TenantConcurrency } from './tenant-concurrency';
 
@@ -50,6 +51,7 @@ export class LlmReplyEngine extends ReplyEngine {
     private readonly fallback: ReplyEngine,
     private readonly retriever: KnowledgeRetriever,
     private readonly settings: LlmSettings,
+    private readonly usage: LlmUsageReporter,
   ) {
     super();
     this.concurrency = new TenantConcurrency(settings.maxConcurrentPerTenant);
@@ -87,7 +89,8 @@ export class LlmReplyEngine extends ReplyEngine {
       { role: 'user', content: request.message.text },
     ];
     for (let round = 0; round <= this.settings.maxToolRounds; round++) {
-      const message = await this.client.complete({ model: this.settings.model, messages, tools }, budget);
+      const { model } = this.settings;
+      const message = await this.client.complete({ model, messages, tools }, budget, (tokens) => this.usage.report(request.tenantId, model, tokens));
       const calls = message.tool_calls ?? [];
       if (calls.length === 0) {
         const content = message.content?.trim();

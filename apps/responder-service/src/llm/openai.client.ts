@@ -49,6 +49,13 @@ export interface CompletionRequest {
   tools: ChatTool[];
 }
 
+/** The tokens one completion used, as the server counted them (zeros when it did not say). */
+export interface TokenUsage {
+  prompt_tokens: number;
+  completion_tokens: number;
+  total_tokens: number;
+}
+
 export class LlmClient {
   private readonly openai: OpenAI;
 
@@ -64,14 +71,21 @@ export class LlmClient {
     });
   }
 
-  /** One completion (no streaming). A refusal or a missing message is a failure like an error status. */
-  async complete(request: CompletionRequest, budget: CallBudget): Promise<ChatCompletionMessage> {
+  /**
+   * One completion (no streaming) and the tokens it used. A refusal or a missing message is a failure like an error
+   * status; `onUsage` hears of the tokens spent even then, since the server charges for them.
+   */
+  async complete(request: CompletionRequest, budget: CallBudget, onUsage?: (usage: TokenUsage) => void): Promise<ChatCompletionMessage> {
     const completion = await this.call(budget, (options) =>
       this.openai.chat.completions.create(
         { model: request.model, messages: request.messages, ...(request.tools.length > 0 ? { tools: request.tools, tool_choice: 'auto' as const } : {}), temperature: 0.2 },
         options,
       ),
     );
+    if (completion.usage && onUsage) {
+      const { prompt_tokens = 0, completion_tokens = 0 } = completion.usage;
+      onUsage({ prompt_tokens, completion_tokens, total_tokens: completion.usage.total_tokens ?? prompt_tokens + completion_tokens });
+    }
     const choice = completion.choices?.[0];
     if (!choice?.message) throw new LlmCallError('the answer has no choices[0].message', null);
     if (choice.message.refusal) throw new LlmCallError(`the model refused: ${choice.message.refusal.slice(0, 200)}`, null);

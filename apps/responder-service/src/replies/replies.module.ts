@@ -1,8 +1,10 @@
 import { Logger, Module, type DynamicModule } from '@nestjs/common';
+import { EventPublisher } from '@parley/kafka';
 import { rankKnowledge } from '../knowledge/rank-knowledge';
 import { EmbeddingReranker } from '../llm/embedding-reranker';
 import { KnowledgeRetriever } from '../llm/knowledge-retriever';
 import { LlmReplyEngine } from '../llm/llm-reply-engine';
+import { LlmUsageReporter } from '../llm/llm-usage-reporter';
 import { LlmClient } from '../llm/openai.client';
 import { AgentsModule } from '../agents/agents.module';
 import { AppointmentsModule } from '../appointments/appointments.module';
@@ -26,7 +28,7 @@ export class RepliesModule {
       imports: [AgentsModule, AgentDocumentsModule, ConversationsModule, LeadsModule, AppointmentsModule],
       controllers: [RepliesConsumer, RepliesRpcController],
       providers: [
-        { provide: ReplyEngine, useFactory: () => replyEngine(config) },
+        { provide: ReplyEngine, useFactory: (publisher: EventPublisher) => replyEngine(config, publisher), inject: [EventPublisher] },
         RepliesService,
         PublishedMarks,
       ],
@@ -35,7 +37,7 @@ export class RepliesModule {
 }
 
 /** The LLM engine (falling back to the skills engine) when LLM_BASE_URL and LLM_MODEL are set; else the skills engine alone. */
-function replyEngine(config: ResponderServiceConfig): ReplyEngine {
+function replyEngine(config: ResponderServiceConfig, publisher: EventPublisher): ReplyEngine {
   const deterministic = new DeterministicReplyEngine();
   if (!config.llmEnabled) return deterministic;
   new Logger(RepliesModule.name).log(`replies come from the LLM ${config.LLM_MODEL} at ${new URL(config.LLM_BASE_URL).origin}, with the skills engine as fallback`);
@@ -46,5 +48,5 @@ function replyEngine(config: ResponderServiceConfig): ReplyEngine {
     timeoutMs: config.LLM_TIMEOUT_MS,
     maxToolRounds: config.LLM_MAX_TOOL_ROUNDS,
     maxConcurrentPerTenant: config.LLM_MAX_CONCURRENT_PER_TENANT,
-  });
+  }, new LlmUsageReporter(publisher));
 }

@@ -21,3 +21,16 @@ export interface TenantPlanChangedData {
 }
 
 export type TenantPlanChangedEvent = EventEnvelope<'tenant.plan_changed', TenantPlanChangedData>;
+
+/** `llm.usage` (internal): the tokens one LLM call used for a tenant's reply; billing meters and prices them. */
+export interface LlmUsageData {
+  tenant_id: string;
+  model: string;
+  prompt_tokens: number;
+  completion_tokens: number;
+  total_tokens: number;
+  /** When the call answered. */
+  at: string;
+}
+
+export type LlmUsageEvent = EventEnvelope<'llm.usage', LlmUsageData>;

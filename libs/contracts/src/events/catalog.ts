@@ -4,7 +4,7 @@ import type { ChannelChangedEvent } from './channels';
 import type { ContactCreatedEvent, ContactDeletedEvent, ContactOptedInEvent, ContactOptedOutEvent, ContactUpdatedEvent } from './contacts';
 import type { DealCreatedEvent, DealStageChangedEvent } from './deals';
 import type { TemplateStatusEvent } from './templates';
-import type { TenantPlanChangedEvent, WalletLowBalanceEvent } from './billing';
+import type { LlmUsageEvent, TenantPlanChangedEvent, WalletLowBalanceEvent } from './billing';
 import type { CampaignCompletedEvent } from './campaigns';
 import type { DocumentChangedEvent } from './documents';
 import type {
@@ -49,6 +49,7 @@ export interface EventsByTopic {
   'deal.created': DealCreatedEvent;
   'deal.stage_changed': DealStageChangedEvent;
   'campaign.completed': CampaignCompletedEvent;
+  'llm.usage': LlmUsageEvent;
 }
 export type EventTopic = keyof EventsByTopic;
 
@@ -219,6 +220,12 @@ export const EVENT_ROUTES: Readonly<Record<EventTopic, EventRoute>> = {
     producers: ['campaign-service'],
     consumers: ['webhook-service'],
     summary: "Public webhook event: a campaign handed every recipient's message over or skipped it (the campaign with its counts as they were then).",
+  },
+  [Topics.LlmUsage]: {
+    key: '`tenant_id`',
+    producers: ['responder-service'],
+    consumers: ['billing-service'],
+    summary: "The tokens one LLM call used for a tenant's reply; billing-service meters them (category `llm_token`) and charges the price book's token price.",
   },
 };
 

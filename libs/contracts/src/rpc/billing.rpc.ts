@@ -2,7 +2,7 @@ import type { AdjustWalletBody, CreateTopUpBody, SetPricesBody } from '../dto/bi
 import type { ListQuery, Page, TenantScoped } from './rpc';
 
 /** What usage is metered and priced by (CONTRACT.md §16). */
-export const BILLING_CATEGORIES = ['service', 'marketing', 'utility', 'authentication', 'sms', 'email', 'voice_minute'] as const;
+export const BILLING_CATEGORIES = ['service', 'marketing', 'utility', 'authentication', 'sms', 'email', 'voice_minute', 'llm_token'] as const;
 export type BillingCategory = (typeof BILLING_CATEGORIES)[number];
 
 export const BILLING_PLANS = ['free', 'pro', 'enterprise'] as const;

@@ -61,6 +61,8 @@ export class FakeLlmServer {
   readonly embeddingRequests: string[][] = [];
   /** Every request refused with a 400, with the reason given: a client sending one has a bug. */
   readonly rejected: RequestRejection[] = [];
+  /** The `usage` of every completion answered, in order (tokens counted as words: deterministic, never zero). */
+  readonly usages: CompletionUsage[] = [];
   private script: FakeLlmScript = answerFromKnowledge;
 
   private constructor(
@@ -95,6 +97,7 @@ export class FakeLlmServer {
     this.requests.length = 0;
     this.embeddingRequests.length = 0;
     this.rejected.length = 0;
+    this.usages.length = 0;
     this.script = answerFromKnowledge;
   }
 
@@ -135,7 +138,9 @@ export class FakeLlmServer {
       const step = await this.script(request, index);
       if (step.delayMs) await new Promise((r) => setTimeout(r, step.delayMs));
       if ('status' in step) return send(res, step.status, openAiError(step.message, step.type ?? 'server_error', step.code ?? null));
-      return send(res, 200, completion(request.model, step));
+      const answer = completion(request, step);
+      this.usages.push(answer.usage);
+      return send(res, 200, answer);
     } catch (err) {
       send(res, 500, openAiError(`The fake server failed: ${(err as Error).message}`, 'server_error', null));
     }
@@ -147,8 +152,22 @@ export class FakeLlmServer {
   }
 }
 
-function completion(model: string, step: { content: string } | { toolCalls: FakeToolCall[]; content?: string | null } | { refusal: string }) {
-  if ('refusal' in step) return envelope(model, { role: 'assistant', content: null, refusal: step.refusal }, 'stop');
+export interface CompletionUsage {
+  prompt_tokens: number;
+  completion_tokens: number;
+  total_tokens: number;
+}
+
+const words = (text: string | null | undefined): number => (text ? text.split(/\s+/).filter(Boolean).length : 0);
+
+function usageOf(request: FakeLlmRequest, message: Record<string, unknown>): CompletionUsage {
+  const prompt = 1 + request.messages.reduce((n, m) => n + words(m.content) + words(m.tool_calls?.map((c) => c.function.arguments).join(' ')), 0);
+  const completion = 1 + words(message.content as string | null) + words(message.refusal as string | null) + words(JSON.stringify(message.tool_calls ?? ''));
+  return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion };
+}
+
+function completion(request: FakeLlmRequest, step: { content: string } | { toolCalls: FakeToolCall[]; content?: string | null } | { refusal: string }) {
+  if ('refusal' in step) return envelope(request, { role: 'assistant', content: null, refusal: step.refusal }, 'stop');
   const toolCalls =
     'toolCalls' in step
       ? step.toolCalls.map((c) => ({
@@ -158,18 +177,18 @@ function completion(model: string, step: { content: string } | { toolCalls: Fake
         }))
       : undefined;
   const message = { role: 'assistant', content: step.content ?? null, refusal: null, ...(toolCalls ? { tool_calls: toolCalls } : {}) };
-  return envelope(model, message, toolCalls ? 'tool_calls' : 'stop');
+  return envelope(request, message, toolCalls ? 'tool_calls' : 'stop');
 }
 
-function envelope(model: string, message: Record<string, unknown>, finishReason: 'stop' | 'tool_calls') {
+function envelope(request: FakeLlmRequest, message: Record<string, unknown>, finishReason: 'stop' | 'tool_calls') {
   return {
     id: `chatcmpl-${randomBytes(12).toString('hex')}`,
     object: 'chat.completion',
     created: Math.floor(Date.now() / 1000),
-    model,
+    model: request.model,
     system_fingerprint: null,
     choices: [{ index: 0, message, logprobs: null, finish_reason: finishReason }],
-    usage: { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 },
+    usage: usageOf(request, message),
   };
 }
 

@@ -1,0 +1,57 @@
+import { EventPublisher } from '@parley/kafka';
+import { Topics, newId, type LlmUsageData } from '@parley/contracts';
+import { pollUntil } from '@parley/testing';
+import { startBillingService, type BillingServiceUnderTest } from '../test/billing-service-under-test';
+
+/** LLM calls metered by tokens and charged at the price book's `llm_token` price (CONTRACT.md §16). */
+describe('billing-service: LLM tokens', () => {
+  let billing: BillingServiceUnderTest;
+
+  beforeAll(async () => {
+    billing = await startBillingService('llm-tokens', { BILLING_FREE_ALLOWANCE: '2' });
+    await billing.kafka.rpc.request('billing.set-prices', { body: { prices: [{ plan: 'pro', category: 'llm_token', unit_price: '0.00001', currency: 'USD' }] } });
+  }, 120_000);
+  afterAll(() => billing?.close());
+
+  const usage = (tenantId: string, tokens: number) => {
+    const data: LlmUsageData = { tenant_id: tenantId, model: 'fake-model', prompt_tokens: tokens - 10, completion_tokens: 10, total_tokens: tokens, at: new Date().toISOString() };
+    return EventPublisher.envelope(Topics.LlmUsage, tenantId, data);
+  };
+  const tokensOf = async (tenantId: string) => {
+    const rows = (await billing.sql.query(`SELECT channel, category, quantity::int AS quantity FROM usage_daily WHERE tenant_id = $1`, [tenantId])) as unknown[];
+    return rows;
+  };
+
+  it('meters each call once however often it is redelivered, and charges its tokens from the wallet', async () => {
+    const tenant = newId('ten');
+    await billing.kafka.rpc.request('billing.set-plan', { tenant_id: tenant, plan: 'pro' });
+    await billing.topUp(tenant, '1');
+    const first = usage(tenant, 1500);
+    await billing.republish(first);
+    await billing.republish(first);
+    await billing.republish(usage(tenant, 500));
+
+    // 2,000 tokens at 0.00001 USD.
+    await billing.walletReaching(tenant, 'two calls charged', (w) => w.balance === '0.980000');
+    expect(await tokensOf(tenant)).toEqual([{ channel: 'llm', category: 'llm_token', quantity: 2000 }]);
+    const { data } = await billing.kafka.rpc.request('billing.transactions', { tenant_id: tenant, limit: 10, cursor: null });
+    expect(data.filter((t) => t.cause_id === first.id).map((t) => [t.type, t.amount])).toEqual(
+      expect.arrayContaining([
+        ['hold', '0.015000'],
+        ['settlement', '0.015000'],
+      ]),
+    );
+    expect(await billing.ledgerTotals(tenant)).toMatchObject({ balance: '0.980000', held: '0.000000', wallet_entries: '0.980000', unbalanced_transactions: 0 });
+  });
+
+  it('does not count tokens against the free message allowance, and meters a call on a plan without a token price free of charge', async () => {
+    const tenant = newId('ten');
+    await billing.republish(usage(tenant, 5000));
+    await pollUntil(async () => (await tokensOf(tenant)).length > 0, { description: 'tokens metered' });
+    expect((await billing.wallet(tenant)).balance).toBe('0.000000');
+
+    // Still two free messages this month: both accepted sends are free.
+    const sends = [await billing.accept(tenant), await billing.accept(tenant)];
+    for (const send of sends) await billing.chargeReaching(send.data.message_id, 'free');
+  });
+});

@@ -41,6 +41,9 @@ describe('billing-service: LLM tokens', () => {
         ['settlement', '0.015000'],
       ]),
     );
+    const today = new Date().toISOString().slice(0, 10);
+    expect(await billing.kafka.rpc.request('billing.usage', { tenant_id: tenant, days: 30 })).toEqual({ data: [{ day: today, channel: 'llm', category: 'llm_token', quantity: 2000 }] });
+    expect(await billing.kafka.rpc.request('billing.usage', { tenant_id: newId('ten'), days: 30 })).toEqual({ data: [] });
     expect(await billing.ledgerTotals(tenant)).toMatchObject({ balance: '0.980000', held: '0.000000', wallet_entries: '0.980000', unbalanced_transactions: 0 });
   });
 

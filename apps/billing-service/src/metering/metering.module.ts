@@ -5,6 +5,7 @@ import { WalletModule } from '../wallet/wallet.module';
 import { ChargesService } from './charges.service';
 import { MeteringConsumer } from './metering.consumer';
 import { MeteringService } from './metering.service';
+import { UsageRpcController } from './usage.rpc.controller';
 
-@Module({ imports: [BalanceViewModule, PricesModule, WalletModule], controllers: [MeteringConsumer], providers: [MeteringService, ChargesService] })
+@Module({ imports: [BalanceViewModule, PricesModule, WalletModule], controllers: [MeteringConsumer, UsageRpcController], providers: [MeteringService, ChargesService] })
 export class MeteringModule {}

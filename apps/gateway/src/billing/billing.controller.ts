@@ -1,5 +1,5 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
-import { CreateTopUpBody, notFoundProblem, type InvoiceRecord, type LedgerTransactionRecord, type Page, type PriceRecord, type TopUpRecord, type WalletRecord } from '@parley/contracts';
+import { CreateTopUpBody, notFoundProblem, type UsageDayRecord, type InvoiceRecord, type LedgerTransactionRecord, type Page, type PriceRecord, type TopUpRecord, type WalletRecord } from '@parley/contracts';
 import { RpcClient } from '@parley/kafka';
 import { ProblemException } from '@parley/service-kit';
 import type { FastifyReply } from 'fastify';
@@ -7,6 +7,7 @@ import { MANAGERS, Roles } from '../auth/roles';
 import { ListQueryDto, pageOf } from '../http/list-query.dto';
 import { RequestId, Tenant } from '../http/request-context';
 import { ApiRoute } from '../openapi/api-route.decorator';
+import { UsageQueryDto } from './usage-query.dto';
 
 /** The tenant's prices, wallet and ledger (CONTRACT.md §16), owned by billing-service. */
 @Controller('api/v1/billing')
@@ -24,6 +25,17 @@ export class BillingController {
   @Get('wallet')
   wallet(@Tenant() tenantId: string, @RequestId() requestId: string): Promise<WalletRecord> {
     return this.rpc.request('billing.wallet', { tenant_id: tenantId }, { requestId });
+  }
+
+  @ApiRoute({
+    summary: 'Metered usage per UTC day, channel and category (messages, voice minutes, LLM tokens), oldest first',
+    access: 'tenant',
+    query: UsageQueryDto,
+    success: { status: 200, description: 'The usage of the last `days` days.', schema: 'BillingUsage' },
+  })
+  @Get('usage')
+  usage(@Tenant() tenantId: string, @Query() query: UsageQueryDto, @RequestId() requestId: string): Promise<{ data: UsageDayRecord[] }> {
+    return this.rpc.request('billing.usage', { tenant_id: tenantId, days: query.days }, { requestId });
   }
 
   @ApiRoute({

@@ -327,6 +327,8 @@ export const RESPONSE_SCHEMAS: Record<string, SchemaObject> = {
     held: { ...money, description: 'Reserved for accepted sends until they are sent (charged) or fail (released).' },
     plan: enumOf(BILLING_PLANS),
   }),
+  BillingUsage: record({ data: { type: 'array', items: schemaRef('UsageDay') } }),
+  UsageDay: record({ day: { type: 'string', format: 'date' }, channel: string, category: enumOf(BILLING_CATEGORIES), quantity: { type: 'number' } }),
   LedgerTransaction: record({
     id: id('txn'),
     type: enumOf(LEDGER_TRANSACTION_TYPES),

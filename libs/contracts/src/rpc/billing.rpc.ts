@@ -98,10 +98,21 @@ export interface InvoiceRecord {
   issued_at: string;
 }
 
+/** One day's metered usage of a category on a channel (`GET /api/v1/billing/usage`): messages, minutes or LLM tokens. */
+export interface UsageDayRecord {
+  /** UTC day, YYYY-MM-DD. */
+  day: string;
+  channel: string;
+  category: BillingCategory;
+  quantity: number;
+}
+
 export interface BillingRpc {
   'billing.prices': { request: TenantScoped; response: { data: PriceRecord[] } };
   'billing.set-prices': { request: { body: SetPricesBody }; response: { data: PriceRecord[] } };
   'billing.wallet': { request: TenantScoped; response: WalletRecord };
+  /** Usage per UTC day, channel and category over the last `days` days (today included), oldest first. */
+  'billing.usage': { request: TenantScoped & { days: number }; response: { data: UsageDayRecord[] } };
   'billing.transactions': { request: TenantScoped & ListQuery; response: Page<LedgerTransactionRecord> };
   'billing.adjust': { request: TenantScoped & { body: AdjustWalletBody }; response: LedgerTransactionRecord };
   'billing.estimate': {

@@ -6,6 +6,8 @@ import { InboxPage } from './pages/inbox/inbox-page';
 import { TeamPage } from './pages/team/team-page';
 import { TemplatesPage } from './pages/templates/templates-page';
 import { CampaignsPage } from './pages/campaigns/campaigns-page';
+import { BillingPage } from './pages/billing/billing-page';
+import { LowBalanceBanner } from './pages/billing/low-balance-banner';
 import { RoleNotice } from './components/role-notice';
 import { AgentsPage } from './pages/agents-page';
 import { ApiKeysPage } from './pages/api-keys-page';
@@ -49,6 +51,7 @@ const PAGES: PageEntry[] = [
   { path: '/api-keys', label: 'API keys', page: () => <ApiKeysPage />, notForAgents: 'manage API keys' },
   { path: '/team', label: 'Team', page: () => <TeamPage />, notForAgents: 'manage the team', hiddenFromAgents: true },
   { path: '/usage', label: 'Usage', page: () => <UsagePage /> },
+  { path: '/billing', label: 'Billing', page: () => <BillingPage />, notForAgents: 'manage billing', hiddenFromAgents: true },
 ];
 
 /**
@@ -116,6 +119,7 @@ function Shell() {
       </header>
       {session && <Navigation role={member?.role} />}
       <main id="main" tabIndex={-1}>
+        {session && member?.role !== 'agent' && path !== '/billing' && <LowBalanceBanner />}
         {content}
       </main>
     </>

@@ -1,4 +1,5 @@
 import type { ParleyClient } from '@parley/api-client';
+import { createBillingApi } from './billing';
 import { createCampaignsApi } from './campaigns';
 import { unwrap } from './http';
 import { createInboxApi } from './inbox';
@@ -19,6 +20,7 @@ export function createDashboardApi(api: ParleyClient) {
     ...createInboxApi(api),
     ...createTemplatesApi(api),
     ...createCampaignsApi(api),
+    ...createBillingApi(api),
 
     // accounts and credentials (no session yet: these make or take the credential)
     signUp: (name: string, email?: string) => unwrap(api.POST('/api/v1/accounts', { body: email ? { name, email } : { name } })),

@@ -7,3 +7,4 @@ export * from './inbox';
 export * from './team';
 export * from './templates';
 export * from './campaigns';
+export * from './billing';

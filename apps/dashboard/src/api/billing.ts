@@ -1,0 +1,87 @@
+import type { ParleyClient } from '@parley/api-client';
+import { ApiError, unwrap } from './http';
+
+// Billing (CONTRACT.md §16, §9): wallet, ledger, usage per day, top-ups and invoices. These routes are newer than the
+// generated client, so they go through its untyped form; the bodies are those of libs/contracts' billing records.
+// Amounts are decimal strings in their currency.
+
+export interface WalletRecord {
+  balance: string;
+  currency: string;
+  low_balance_threshold: string;
+  held: string;
+  plan: string;
+}
+
+export interface LedgerTransactionRecord {
+  id: string;
+  type: 'top_up' | 'hold' | 'settlement' | 'release' | 'refund' | 'adjustment';
+  amount: string;
+  balance_change: string;
+  balance_after: string;
+  currency: string;
+  cause_id: string;
+  description: string | null;
+  created_at: string;
+}
+
+export interface UsageDayRecord {
+  day: string;
+  channel: string;
+  category: string;
+  quantity: number;
+}
+
+export interface TopUpRecord {
+  id: string;
+  checkout_url: string;
+  amount: string;
+  currency: string;
+  status: 'pending' | 'paid';
+  created_at: string;
+}
+
+export interface InvoiceRecord {
+  id: string;
+  number: number;
+  period_start: string;
+  period_end: string;
+  currency: string;
+  lines: { category: string; quantity: number; amount: string }[];
+  total: string;
+  payments: string;
+  issued_at: string;
+}
+
+export interface BillingPage<T> {
+  data: T[];
+  next_cursor: string | null;
+}
+
+type Answer<T> = Promise<{ data?: T; error?: unknown; response: Response }>;
+interface UntypedClient {
+  GET<T>(path: string, init?: { params?: { query?: Record<string, unknown> }; parseAs?: 'blob' }): Answer<T>;
+  POST<T>(path: string, init: { body: unknown }): Answer<T>;
+}
+
+export function createBillingApi(api: ParleyClient) {
+  const raw = api as unknown as UntypedClient;
+  return {
+    wallet: () => unwrap(raw.GET<WalletRecord>('/api/v1/billing/wallet')),
+    transactions: (cursor: string | null) =>
+      unwrap(raw.GET<BillingPage<LedgerTransactionRecord>>('/api/v1/billing/transactions', { params: { query: { limit: 20, ...(cursor ? { cursor } : {}) } } })),
+    usageByDay: (days: number) => unwrap(raw.GET<{ data: UsageDayRecord[] }>('/api/v1/billing/usage', { params: { query: { days } } })),
+    createTopUp: (amount: string) => unwrap(raw.POST<TopUpRecord>('/api/v1/billing/top-ups', { body: { amount } })),
+    /** The tenant's invoices, or null where the gateway has no invoices route (404). */
+    invoices: async (): Promise<BillingPage<InvoiceRecord> | null> => {
+      try {
+        return await unwrap(raw.GET<BillingPage<InvoiceRecord>>('/api/v1/billing/invoices', { params: { query: { limit: 100 } } }));
+      } catch (err) {
+        if (err instanceof ApiError && err.status === 404) return null;
+        throw err;
+      }
+    },
+    /** An invoice's PDF, fetched with the session's credential (a bearer token cannot ride on a plain link). */
+    invoicePdf: (id: string) => unwrap(raw.GET<Blob>(`/api/v1/billing/invoices/${encodeURIComponent(id)}.pdf`, { parseAs: 'blob' })),
+  };
+}

@@ -1,0 +1,66 @@
+import { useEffect, useState } from 'react';
+import { AsyncView } from '../../components/feedback';
+import { PageHeader } from '../../components/page-header';
+import { useAsync } from '../../components/use-async';
+import { useApi } from '../../session/session';
+import { BalanceCard } from './balance-card';
+import { InvoicesList } from './invoices-list';
+import { TransactionsTable } from './transactions-table';
+import { UsageChart } from './usage-chart';
+
+/** After the provider's checkout the wallet is credited by its webhook, a moment later: look a few times. */
+const RETURN_CHECKS = 10;
+const RETURN_CHECK_MS = 2000;
+
+/** What the provider's checkout sent the browser back with (`?top_up=top_…`, `&cancelled=1` when abandoned). */
+function checkoutReturn(): 'paid' | 'cancelled' | null {
+  const query = new URLSearchParams(window.location.search);
+  if (!query.get('top_up')) return null;
+  return query.get('cancelled') ? 'cancelled' : 'paid';
+}
+
+/** Billing (CONTRACT.md §16): the wallet and its top-ups, usage per day, the ledger and the monthly invoices. */
+export function BillingPage() {
+  const api = useApi();
+  const wallet = useAsync(() => api.wallet(), 'wallet');
+  const usage = useAsync(() => api.usageByDay(30), 'usage-by-day');
+  const [returned] = useState(checkoutReturn);
+
+  useEffect(() => {
+    if (returned !== 'paid') return undefined;
+    let checks = 0;
+    const timer = window.setInterval(() => {
+      wallet.reload();
+      if (++checks >= RETURN_CHECKS) window.clearInterval(timer);
+    }, RETURN_CHECK_MS);
+    return () => window.clearInterval(timer);
+  }, [returned, wallet.reload]);
+
+  return (
+    <section>
+      <PageHeader title="Billing">Your prepaid balance pays for messages, voice minutes and LLM tokens at the prices of your plan.</PageHeader>
+      {returned === 'paid' && (
+        <p className="notice" role="status">
+          Thank you: your payment was received. The balance updates as soon as the payment provider confirms it.
+        </p>
+      )}
+      {returned === 'cancelled' && (
+        <p className="notice notice-warning" role="status">
+          The top-up was cancelled; nothing was charged.
+        </p>
+      )}
+      <h2>Balance</h2>
+      <AsyncView state={wallet} what="the wallet">
+        {(w) => <BalanceCard wallet={w} />}
+      </AsyncView>
+      <h2>Usage</h2>
+      <AsyncView state={usage} what="usage">
+        {(u) => <UsageChart usage={u.data} />}
+      </AsyncView>
+      <h2>Transactions</h2>
+      <TransactionsTable />
+      <h2>Invoices</h2>
+      <InvoicesList />
+    </section>
+  );
+}

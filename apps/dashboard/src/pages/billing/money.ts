@@ -1,0 +1,29 @@
+/**
+ * A decimal-string amount shown in its currency, in the reader's locale ("$12.50"). Only for display: amounts stay
+ * strings everywhere else. Sub-cent amounts (a token's price) keep their digits.
+ */
+export function formatMoney(amount: string, currency: string): string {
+  const value = Number(amount);
+  if (!Number.isFinite(value)) return `${amount} ${currency}`;
+  const fraction = amount.split('.')[1]?.replace(/0+$/, '').length ?? 0;
+  try {
+    return value.toLocaleString(undefined, { style: 'currency', currency, minimumFractionDigits: 2, maximumFractionDigits: Math.min(Math.max(fraction, 2), 6) });
+  } catch {
+    return `${amount} ${currency}`;
+  }
+}
+
+/** The balance is below the wallet's low-balance threshold (compared as decimals, never floats' rounding of both). */
+export function isLowBalance(wallet: { balance: string; low_balance_threshold: string }): boolean {
+  return compareDecimals(wallet.balance, wallet.low_balance_threshold) < 0;
+}
+
+/** -1, 0 or 1 for two non-negative decimal strings. */
+export function compareDecimals(a: string, b: string): number {
+  const [ai, af = ''] = a.split('.');
+  const [bi, bf = ''] = b.split('.');
+  const width = Math.max(af.length, bf.length);
+  const left = BigInt(ai + af.padEnd(width, '0'));
+  const right = BigInt(bi + bf.padEnd(width, '0'));
+  return left < right ? -1 : left > right ? 1 : 0;
+}

@@ -8,6 +8,8 @@ import {
   type LeadUpdatedEvent,
   type MessageInboundEvent,
 } from '@parley/contracts';
+import { ActivitiesService } from '../activities/activities.service';
+import { inboundMessageEntry, leadEntry } from '../activities/activity-entries';
 import { LeadDealsService } from '../deals/lead-deals.service';
 import { ContactIntakeService } from './contact-intake.service';
 
@@ -19,11 +21,14 @@ export class ContactsConsumer {
   constructor(
     private readonly intake: ContactIntakeService,
     private readonly leadDeals: LeadDealsService,
+    private readonly activities: ActivitiesService,
   ) {}
 
   @EventPattern(Topics.MessageInbound)
   async onMessageInbound(@Payload() event: MessageInboundEvent): Promise<void> {
-    if (this.usable(event, event.data?.from)) await this.intake.fromInboundMessage(event.tenant_id!, event.data);
+    if (!this.usable(event, event.data?.from)) return;
+    await this.intake.fromInboundMessage(event.tenant_id!, event.data);
+    await this.activities.record(event.tenant_id!, inboundMessageEntry(event.data));
   }
 
   @EventPattern(Topics.LeadCaptured)
@@ -32,6 +37,8 @@ export class ContactsConsumer {
     await this.intake.fromLead(event.tenant_id!, event.data.lead);
     // after intake, which links the lead to its contact (one handler per topic: the deal is opened from here)
     await this.leadDeals.openForLead(event.tenant_id!, event.data.lead);
+    const contactId = await this.activities.contactOfLead(event.tenant_id!, event.data.lead.id);
+    if (contactId) await this.activities.record(event.tenant_id!, leadEntry(contactId, event.data.lead, event.data.at));
   }
 
   @EventPattern(Topics.LeadUpdated)

@@ -1,9 +1,10 @@
 import { Module } from '@nestjs/common';
+import { ActivitiesModule } from '../activities/activities.module';
 import { DealsModule } from '../deals/deals.module';
 import { ContactIntakeService } from './contact-intake.service';
 import { ContactsConsumer } from './contacts.consumer';
 import { ContactsRpcController } from './contacts.rpc.controller';
 import { ContactsService } from './contacts.service';
 
-@Module({ imports: [DealsModule], controllers: [ContactsRpcController, ContactsConsumer], providers: [ContactsService, ContactIntakeService], exports: [ContactsService] })
+@Module({ imports: [DealsModule, ActivitiesModule], controllers: [ContactsRpcController, ContactsConsumer], providers: [ContactsService, ContactIntakeService], exports: [ContactsService] })
 export class ContactsModule {}

@@ -154,6 +154,8 @@ export class ContactsService {
         ? await tx.query(`DELETE FROM contacts WHERE tenant_id = $1 AND id = $2 RETURNING ${CONTACT_COLUMNS}`, [tenantId, id])
         : [[]];
       if (!deleted) throw new ProblemException(notFoundProblem(`Contact "${id}"`));
+      // its timeline goes with it: the messages' text and the notes are its personal data too
+      await tx.query(`DELETE FROM contact_activities WHERE tenant_id = $1 AND (contact_id = $2 OR customer = $3)`, [tenantId, id, deleted.phone]);
       await enqueueEvents(tx, [contactDeleted(deleted)]);
     });
   }

@@ -5,9 +5,10 @@ import { OutboxEntity } from '../outbox/outbox.entity';
 import { CreateContacts1764720000000 } from './migrations/1764720000000-CreateContacts';
 import { PipelinesAndDeals1764810000000 } from './migrations/1764810000000-PipelinesAndDeals';
 import { ContactImports1764900000000 } from './migrations/1764900000000-ContactImports';
+import { ContactActivities1765400000000 } from './migrations/1765400000000-ContactActivities';
 
 export const crmServiceDatabase: ServiceDatabase = {
   schema: 'crm',
   entities: [ContactEntity, ContactLeadEntity, CompanyEntity, OutboxEntity],
-  migrations: [CreateContacts1764720000000, PipelinesAndDeals1764810000000, ContactImports1764900000000],
+  migrations: [CreateContacts1764720000000, PipelinesAndDeals1764810000000, ContactImports1764900000000, ContactActivities1765400000000],
 };

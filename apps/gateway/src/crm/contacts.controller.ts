@@ -1,10 +1,10 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Req, Res } from '@nestjs/common';
-import { CreateContactBody, UpdateContactBody, type ContactImportJob, type ContactRecord, type Page } from '@parley/contracts';
+import { CreateContactActivityBody, CreateContactBody, UpdateContactBody, type ContactActivityRecord, type ContactImportJob, type ContactRecord, type Page } from '@parley/contracts';
 import { RpcClient } from '@parley/kafka';
 import { stringify } from 'csv-stringify/sync';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Readable } from 'node:stream';
-import { pageOf } from '../http/list-query.dto';
+import { ListQueryDto, pageOf } from '../http/list-query.dto';
 import { PrefixedIdPipe } from '../http/param-pipes';
 import { RequestId, Tenant } from '../http/request-context';
 import { ApiRoute } from '../openapi/api-route.decorator';
@@ -130,6 +130,35 @@ export class ContactsController {
   update(@Tenant() tenantId: string, @Param('id', ContactId) id: string, @Body() body: UpdateContactBody, @RequestId() requestId: string): Promise<ContactRecord> {
     const { tenant_id: _tenant, ...request } = body;
     return this.rpc.request('contacts.update', { tenant_id: tenantId, id, body: request }, { requestId });
+  }
+
+  @ApiRoute({
+    summary: "A contact's timeline",
+    description:
+      'Newest first: its messages in and out (any channel), captured leads, appointments booked, moved or cancelled, its deals opened and moved, and the notes, calls and tasks added by hand. Messages to and from its number count from before the contact existed.',
+    access: 'tenant',
+    query: ListQueryDto,
+    success: { status: 200, description: 'A page of the timeline, newest first.', schema: 'ContactActivityPage' },
+    errors: [404, 503],
+  })
+  @Get(':id/activities')
+  activities(@Tenant() tenantId: string, @Param('id', ContactId) id: string, @Query() query: ListQueryDto, @RequestId() requestId: string): Promise<Page<ContactActivityRecord>> {
+    return this.rpc.request('contacts.activities', { tenant_id: tenantId, id, ...pageOf(query) }, { requestId });
+  }
+
+  @ApiRoute({
+    summary: 'Add a note, call or task to a contact',
+    description: '`type`: `note`, `call` or `task` (with an optional `due_at`); `text` up to 5000 characters.',
+    access: 'tenant',
+    body: CreateContactActivityBody,
+    success: { status: 201, description: 'The entry, now on the timeline.', schema: 'ContactActivity' },
+    errors: [404, 503],
+  })
+  @Post(':id/activities')
+  @HttpCode(201)
+  addActivity(@Tenant() tenantId: string, @Param('id', ContactId) id: string, @Body() body: CreateContactActivityBody, @RequestId() requestId: string): Promise<ContactActivityRecord> {
+    const { tenant_id: _tenant, ...request } = body;
+    return this.rpc.request('contacts.add-activity', { tenant_id: tenantId, id, body: request }, { requestId });
   }
 
   @ApiRoute({ summary: 'Delete a contact', description: 'Announced as `contact.deleted`.', access: 'tenant', success: { status: 204, description: 'Deleted.' }, errors: [404, 503] })

@@ -46,6 +46,10 @@ describe('gateway: contacts and companies routes', () => {
       ['PATCH', `/contacts/${contactId}`, { company_id: 'acme' }, 'company_id'],
       ['POST', '/companies', { domain: 'example.com' }, 'name'],
       ['PATCH', `/companies/${companyId}`, { domain: 'not a domain' }, 'domain'],
+      ['GET', `/contacts/${contactId}/activities?limit=101`, undefined, 'limit'],
+      ['POST', `/contacts/${contactId}/activities`, { type: 'meeting', text: 'x' }, 'type'],
+      ['POST', `/contacts/${contactId}/activities`, { type: 'note', text: '' }, 'text'],
+      ['POST', `/contacts/${contactId}/activities`, { type: 'task', text: 'x', due_at: 'tomorrow' }, 'due_at'],
     ] as [string, string, unknown, string][]) {
       const answer = await call(method, path, body);
       expect({ path, body, status: answer.status, fields: [...new Set(answer.body.errors?.map((e: { field: string }) => e.field))] }).toEqual({ path, body, status: 400, fields: [field] });
@@ -57,6 +61,7 @@ describe('gateway: contacts and companies routes', () => {
       ['DELETE', '/contacts/nope'],
       ['GET', `/companies/${contactId}`],
       ['PATCH', '/companies/nope'],
+      ['GET', '/contacts/nope/activities'],
     ]) {
       expect({ path, status: (await call(method, path, method === 'PATCH' ? {} : undefined)).status }).toEqual({ path, status: 404 });
     }
@@ -86,9 +91,11 @@ describe('gateway: contacts and companies routes', () => {
       gw.request('POST', '/api/v1/contacts/import', { token: account.api_key, rawBody: 'phone,name\n+14155550123,Ana\n', headers: { 'content-type': 'text/csv' } }),
       call('GET', `/contacts/import/${importId}`),
       call('GET', '/contacts/export'),
+      call('GET', `/contacts/${contactId}/activities?limit=5`),
+      call('POST', `/contacts/${contactId}/activities`, { type: 'task', text: 'Send the quote', due_at: '2030-01-02T03:04:05Z' }),
     ]);
-    expect(answers.map((a) => a.status)).toEqual([503, 503, 503, 503, 503, 503, 503, 503, 503, 503]);
-    await pollUntil(() => requests.messages.length >= 10, { description: 'ten requests on the crm-service topic' });
+    expect(answers.map((a) => a.status)).toEqual([503, 503, 503, 503, 503, 503, 503, 503, 503, 503, 503, 503]);
+    await pollUntil(() => requests.messages.length >= 12, { description: 'twelve requests on the crm-service topic' });
     const byPattern = Object.fromEntries(requests.messages.map((m) => [m.headers[Headers.RpcPattern], m.value]));
     const tenant_id = account.tenant_id;
     expect(byPattern).toEqual({
@@ -102,6 +109,8 @@ describe('gateway: contacts and companies routes', () => {
       'contacts.import': { tenant_id, csv: 'phone,name\n+14155550123,Ana\n' },
       'contacts.import-status': { tenant_id, job_id: importId },
       'contacts.export-page': { tenant_id, limit: 1000, cursor: null },
+      'contacts.activities': { tenant_id, id: contactId, limit: 5, cursor: null },
+      'contacts.add-activity': { tenant_id, id: contactId, body: { type: 'task', text: 'Send the quote', due_at: '2030-01-02T03:04:05Z' } },
     });
   });
 

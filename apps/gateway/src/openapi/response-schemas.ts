@@ -249,6 +249,16 @@ export const RESPONSE_SCHEMAS: Record<string, SchemaObject> = {
     created_at: timestamp,
     updated_at: timestamp,
   }),
+  ContactActivity: record({
+    id: id('act'),
+    type: enumOf(['message', 'lead_captured', 'appointment_booked', 'appointment_rescheduled', 'appointment_cancelled', 'deal_created', 'deal_stage_changed', 'note', 'call', 'task']),
+    occurred_at: timestamp,
+    channel: nullable({ type: 'string', description: 'Messages: the channel (whatsapp, sms, email, …).' }),
+    direction: nullable({ ...enumOf(['in', 'out']), description: 'Messages: `in` from the customer, `out` to them.' }),
+    text: nullable({ type: 'string', description: "A message's text (a stand-in such as `[image] caption` for others), a note's text, what happened to a deal or appointment." }),
+    ref: nullable(record({ kind: enumOf(['message', 'lead', 'appointment', 'deal']), id: string })),
+    due_at: nullable({ ...timestamp, description: 'Tasks: when it is due.' }),
+  }),
   Pipeline: record({
     id: id('pip'),
     name: string,
@@ -365,7 +375,7 @@ export const RESPONSE_SCHEMAS: Record<string, SchemaObject> = {
   TeamMember: record(teamMember),
   InvitedMember: record({ ...teamMember, invite_url: { type: 'string', format: 'uri', description: 'The invitation link, shown this once.' } }),
   ...Object.fromEntries(
-    ['Agent', 'AgentVersionSummary', 'ApiKey', 'Appointment', 'Channel', 'Conversation', 'Document', 'Lead', 'Message', 'TeamMember', 'Template', 'Webhook', 'WebhookDelivery', 'Contact', 'Company', 'Deal'].map((item) => [
+    ['Agent', 'AgentVersionSummary', 'ApiKey', 'Appointment', 'Channel', 'Conversation', 'Document', 'Lead', 'Message', 'TeamMember', 'Template', 'Webhook', 'WebhookDelivery', 'Contact', 'ContactActivity', 'Company', 'Deal'].map((item) => [
       `${item}Page`,
       pageOf(item),
     ]),

@@ -1,4 +1,4 @@
-import { ArrayMaxSize, ArrayUnique, IsArray, IsEmail, IsOptional, IsString, Length, Matches, ValidateIf, registerDecorator, type ValidationOptions } from 'class-validator';
+import { ArrayMaxSize, ArrayUnique, IsArray, IsEmail, IsIn, IsISO8601, IsOptional, IsString, Length, Matches, ValidateIf, registerDecorator, type ValidationOptions } from 'class-validator';
 import { IsE164 } from './validators';
 
 export const MAX_CONTACT_ATTRIBUTES = 50;
@@ -130,6 +130,26 @@ export class UpdateCompanyBody {
   @IsOptional()
   @IsContactAttributes()
   attributes?: Record<string, string | number | boolean>;
+
+  @IsOptional()
+  @IsString()
+  tenant_id?: string;
+}
+
+export const HAND_MADE_ACTIVITY_TYPES = ['note', 'call', 'task'] as const;
+
+/** Body of `POST /api/v1/contacts/{id}/activities` (CONTRACT.md §14): a note, call or task added by hand. */
+export class CreateContactActivityBody {
+  @IsIn(HAND_MADE_ACTIVITY_TYPES, { message: 'type must be one of note, call, task' })
+  type!: (typeof HAND_MADE_ACTIVITY_TYPES)[number];
+
+  @IsString()
+  @Length(1, 5000, { message: 'text must be 1 to 5000 characters' })
+  text!: string;
+
+  @IsOptional()
+  @IsISO8601({ strict: true }, { message: 'due_at must be an ISO 8601 date-time, e.g. 2025-01-02T03:04:05Z' })
+  due_at?: string;
 
   @IsOptional()
   @IsString()

@@ -44,6 +44,36 @@ export interface ContactRecord {
   updated_at: string;
 }
 
+/** What a contact's timeline holds (CONTRACT.md §14); `note`, `call` and `task` are the ones added by hand. */
+export type ContactActivityType =
+  | 'message'
+  | 'lead_captured'
+  | 'appointment_booked'
+  | 'appointment_rescheduled'
+  | 'appointment_cancelled'
+  | 'deal_created'
+  | 'deal_stage_changed'
+  | 'note'
+  | 'call'
+  | 'task';
+
+/** One entry of `GET /api/v1/contacts/{id}/activities`, newest first. */
+export interface ContactActivityRecord {
+  id: string;
+  type: ContactActivityType;
+  occurred_at: string;
+  /** Messages: the channel it came or went on (`whatsapp`, `sms`, `email`, …); null otherwise. */
+  channel: string | null;
+  /** Messages: `in` from the customer, `out` to them; null otherwise. */
+  direction: 'in' | 'out' | null;
+  /** A message's text (a stand-in such as "[image] caption" for others), a note's text, what happened to a deal or appointment. */
+  text: string | null;
+  /** What the entry is about: a message, lead, appointment or deal id. */
+  ref: { kind: 'message' | 'lead' | 'appointment' | 'deal'; id: string } | null;
+  /** Tasks: when it is due. */
+  due_at: string | null;
+}
+
 /** A company (`GET /api/v1/companies/{id}`, CONTRACT.md §14). */
 export interface CompanyRecord {
   id: string;

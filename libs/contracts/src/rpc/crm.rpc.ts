@@ -1,5 +1,5 @@
-import type { CreateCompanyBody, CreateContactBody, UpdateCompanyBody, UpdateContactBody } from '../dto/contacts.dto';
-import type { CompanyRecord, ContactRecord } from '../events/contacts';
+import type { CreateCompanyBody, CreateContactActivityBody, CreateContactBody, UpdateCompanyBody, UpdateContactBody } from '../dto/contacts.dto';
+import type { CompanyRecord, ContactActivityRecord, ContactRecord } from '../events/contacts';
 import type { DealsRpc } from './deals.rpc';
 import type { ListQuery, Page, TenantScoped } from './rpc';
 
@@ -19,6 +19,9 @@ export interface CrmRpc extends DealsRpc {
   'contacts.get': { service: 'crm'; request: TenantScoped & { id: string }; response: ContactRecord };
   'contacts.update': { service: 'crm'; request: TenantScoped & { id: string; body: UpdateContactBody }; response: ContactRecord };
   'contacts.delete': { service: 'crm'; request: TenantScoped & { id: string }; response: { deleted: true } };
+  /** The contact's timeline, newest first (CONTRACT.md §14). */
+  'contacts.activities': { service: 'crm'; request: TenantScoped & ListQuery & { id: string }; response: Page<ContactActivityRecord> };
+  'contacts.add-activity': { service: 'crm'; request: TenantScoped & { id: string; body: CreateContactActivityBody }; response: ContactActivityRecord };
   'companies.create': { service: 'crm'; request: TenantScoped & { body: CreateCompanyBody }; response: CompanyRecord };
   'companies.list': { service: 'crm'; request: TenantScoped & ListQuery; response: Page<CompanyRecord> };
   'companies.get': { service: 'crm'; request: TenantScoped & { id: string }; response: CompanyRecord };

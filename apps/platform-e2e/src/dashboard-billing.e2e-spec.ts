@@ -1,0 +1,69 @@
+import { expectNoSeriousA11yViolations } from './dashboard/accessibility';
+import { launchBrowser, type Browser } from './dashboard/browser';
+import { openPage, settled } from './dashboard/dashboard-pages';
+import { http } from './support/http';
+import { startPlatform, type Platform } from './support/platform';
+
+// The Billing page in a real Chromium against the built stack (CONTRACT §16, issue 23): a new account's empty wallet
+// is below the low-balance threshold, so every page carries the banner; its link opens Billing, whose "Top up" form
+// goes to the provider's checkout (the sandbox's Stripe stand-in) and back; once the payment's webhook credits the
+// wallet the page shows the new balance and the top-up in the transactions, and the banner is gone.
+
+describe('Dashboard in a real browser: the Billing page', () => {
+  let platform: Platform;
+  let browser: Browser;
+  const owner = { email: 'owner@lisbon-tiles.example', password: 'azulejo-blue-2026' };
+
+  beforeAll(async () => {
+    platform = await startPlatform();
+    browser = await launchBrowser();
+    // The owner signs in with a password: the session cookie outlives the trip to the provider's checkout page.
+    const account = await http('POST', `${platform.gateway}/api/v1/accounts`, { json: { name: 'Lisbon Tiles', ...owner } });
+    expect(account.status).toBe(201);
+  }, 180_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await platform?.stop();
+  }, 60_000);
+
+  it('warns of a low balance on every page, tops up through the checkout and shows the credited balance and its transaction', async () => {
+    const { page } = browser;
+    await page.goto(`${platform.gateway}/dashboard/sign-in`);
+    await page.getByRole('heading', { name: 'Sign in to Parley' }).waitFor();
+    await page.getByLabel('Email').fill(owner.email);
+    await page.getByLabel('Password').fill(owner.password);
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await page.getByRole('heading', { level: 1, name: 'Get started' }).waitFor();
+
+    const banner = page.getByRole('region', { name: 'Low balance' });
+    await banner.getByText(/Your balance is \$0\.00, below \$5\.00/).waitFor();
+    await banner.getByRole('link', { name: 'Top up on the Billing page' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Billing' }).waitFor();
+    await settled(page);
+    await expectNoSeriousA11yViolations(page, 'billing');
+    await page.getByLabel('Balance', { exact: true }).getByText('$0.00').waitFor();
+    await page.getByText('No transactions yet.').waitFor();
+    await page.getByText('No usage in the last 30 days.').waitFor();
+
+    const form = page.getByRole('form', { name: 'Top up the wallet' });
+    await form.getByLabel('Amount (USD)').fill('12.5');
+    await form.getByRole('button', { name: 'Top up' }).click();
+    await page.getByRole('button', { name: 'Pay 12.50 USD' }).click();
+    await page.waitForURL(/\/dashboard\/billing\?top_up=top_/);
+
+    await page.getByRole('status').getByText('your payment was received').waitFor();
+    await page.getByLabel('Balance', { exact: true }).getByText('$12.50').waitFor({ timeout: 30_000 });
+    await page.getByRole('table', { name: 'Transactions' }).getByRole('cell', { name: 'Top-up', exact: true }).waitFor();
+
+    // A 400 from the gateway names the amount next to its field.
+    await form.getByLabel('Amount (USD)').fill('12.345');
+    await form.getByRole('button', { name: 'Top up' }).click();
+    await form.getByText(/amount must be a decimal string/).waitFor();
+
+    // Above the threshold now: another page has no banner.
+    await openPage(page, 'Usage', 'Usage');
+    await settled(page);
+    expect(await page.getByRole('region', { name: 'Low balance' }).count()).toBe(0);
+  });
+});

@@ -96,6 +96,12 @@ export class ChargesService {
       return;
     }
     await this.wallets.postAndWatch(manager, { ...posting, type: 'settlement' });
+    // Its charge row names the category of the settlement (what invoices read), like a message's.
+    await manager.query(
+      `INSERT INTO charges (message_id, tenant_id, channel, category, price, currency, state, outcome)
+       VALUES ($1, $2, 'llm', 'llm_token', $3::numeric, $4, 'settled', 'sent') ON CONFLICT (message_id) DO NOTHING`,
+      [usage.eventId, usage.tenantId, amount, price.currency],
+    );
   }
 
   async onOutcome(manager: EntityManager, tenantId: string, messageId: string, outcome: Outcome): Promise<void> {

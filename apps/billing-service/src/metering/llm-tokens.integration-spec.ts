@@ -44,6 +44,9 @@ describe('billing-service: LLM tokens', () => {
     const today = new Date().toISOString().slice(0, 10);
     expect(await billing.kafka.rpc.request('billing.usage', { tenant_id: tenant, days: 30 })).toEqual({ data: [{ day: today, channel: 'llm', category: 'llm_token', quantity: 2000 }] });
     expect(await billing.kafka.rpc.request('billing.usage', { tenant_id: newId('ten'), days: 30 })).toEqual({ data: [] });
+    // The month's invoice has a line for them (one per call charged).
+    const invoice = await billing.kafka.rpc.request('billing.issue-invoice', { tenant_id: tenant });
+    expect(invoice.lines).toContainEqual({ category: 'llm_token', quantity: 2, amount: '0.020000' });
     expect(await billing.ledgerTotals(tenant)).toMatchObject({ balance: '0.980000', held: '0.000000', wallet_entries: '0.980000', unbalanced_transactions: 0 });
   });
 

@@ -4,6 +4,7 @@ import { KafkaModule } from '@parley/kafka';
 import { CursorsModule, HealthModule, dataSourceOptions, loadConfig, loggerParams } from '@parley/service-kit';
 import { LoggerModule } from 'nestjs-pino';
 import { CampaignsModule } from './campaigns/campaigns.module';
+import { ErasureModule } from './erasure/erasure.module';
 import { CampaignServiceConfig } from './config/campaign-service.config';
 import { campaignServiceDatabase } from './database/campaign-service.database';
 
@@ -33,6 +34,7 @@ export function campaignServiceModule(config: CampaignServiceConfig = loadConfig
       HealthModule,
       CursorsModule.forRoot(config.CURSOR_SECRET),
       CampaignsModule,
+      ErasureModule,
     ],
   })
   class CampaignServiceModule {}

@@ -8,6 +8,7 @@ import { MessagingConfigModule } from './config/config.module';
 import { MessagingServiceConfig } from './config/messaging-service.config';
 import { messagingServiceDatabase } from './database/messaging-service.database';
 import { EmailModule } from './email/email.module';
+import { ErasureModule } from './erasure/erasure.module';
 import { InboundModule } from './inbound/inbound.module';
 import { MediaModule } from './media/media.module';
 import { MessagesModule } from './messages/messages.module';
@@ -38,6 +39,7 @@ export function messagingServiceModule(config: MessagingServiceConfig = loadConf
       InboundModule,
       EmailModule,
       OptOutsModule,
+      ErasureModule,
       TemplatesModule,
       MediaModule,
     ],

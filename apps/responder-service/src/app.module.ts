@@ -6,6 +6,7 @@ import { LoggerModule } from 'nestjs-pino';
 import { AgentsModule } from './agents/agents.module';
 import { ResponderServiceConfig } from './config/responder-service.config';
 import { ConversationsModule } from './conversations/conversations.module';
+import { ErasureModule } from './erasure/erasure.module';
 import { InboxLinksModule } from './conversations/inbox-links.module';
 import { responderServiceDatabase } from './database/responder-service.database';
 import { RepliesModule } from './replies/replies.module';
@@ -24,6 +25,7 @@ export function responderServiceModule(config: ResponderServiceConfig = loadConf
       InboxLinksModule.forRoot(config.dashboardOrigin),
       AgentsModule,
       ConversationsModule,
+      ErasureModule,
       RepliesModule.forRoot(config),
     ],
     providers: [{ provide: ResponderServiceConfig, useValue: config }],

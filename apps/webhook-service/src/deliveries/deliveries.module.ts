@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { WebhookHttpClient } from '../egress/webhook-http-client';
 import { EndpointsModule } from '../endpoints/endpoints.module';
 import { DeliveriesRpcController } from './deliveries.rpc.controller';
+import { ContactErasure } from './contact-erasure';
 import { DeliveriesService } from './deliveries.service';
 import { DeliveriesStore } from './deliveries.store';
 import { DeliveryDispatcher } from './delivery-dispatcher';
@@ -12,7 +13,7 @@ import { SuccessRecorder } from './success-recorder';
 @Module({
   imports: [EndpointsModule],
   controllers: [EventsConsumer, DeliveriesRpcController],
-  providers: [DeliveriesService, DeliveriesStore, DeliveryDispatcher, SuccessRecorder, EventRetention, WebhookHttpClient],
+  providers: [ContactErasure, DeliveriesService, DeliveriesStore, DeliveryDispatcher, SuccessRecorder, EventRetention, WebhookHttpClient],
   exports: [DeliveriesService],
 })
 export class DeliveriesModule {}

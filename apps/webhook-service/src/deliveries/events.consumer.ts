@@ -21,12 +21,16 @@ import {
   type TemplateStatusEvent,
   type WalletLowBalanceEvent,
 } from '@parley/contracts';
+import { ContactErasure, eraseFromAnnouncement } from './contact-erasure';
 import { DeliveriesService } from './deliveries.service';
 
 /** The public events tenants can subscribe to, as other services publish them. */
 @Controller()
 export class EventsConsumer {
-  constructor(private readonly deliveries: DeliveriesService) {}
+  constructor(
+    private readonly deliveries: DeliveriesService,
+    private readonly erasure: ContactErasure,
+  ) {}
 
   @EventPattern(Topics.MessageReceived)
   async onMessageReceived(@Payload() event: MessageReceivedEvent): Promise<void> {
@@ -98,9 +102,11 @@ export class EventsConsumer {
     await this.deliveries.ingest(event);
   }
 
+  /** Erases what the kept events say about the contact, then announces its deletion without its number and email. */
   @EventPattern(Topics.ContactDeleted)
   async onContactDeleted(@Payload() event: ContactDeletedEvent): Promise<void> {
-    await this.deliveries.ingest(event);
+    if (event.tenant_id && event.data?.tenant_id === event.tenant_id) await this.erasure.erase(event.data);
+    await this.deliveries.ingest(event.data ? { ...event, data: eraseFromAnnouncement(event.data) } : event);
   }
 
   @EventPattern(Topics.DealCreated)

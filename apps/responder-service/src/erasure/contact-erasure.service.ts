@@ -1,0 +1,28 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { ContactDeletedData } from '@parley/contracts';
+import { DataSource } from 'typeorm';
+
+/**
+ * A deleted contact's personal data here (CONTRACT.md §14): its conversations with their messages and notes, its
+ * leads and appointments go; the replies already made keep their idempotency rows (so a redelivered old message is
+ * still not answered twice) without the events they carried. Idempotent.
+ */
+@Injectable()
+export class ContactErasureService {
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
+
+  async erase(data: ContactDeletedData): Promise<void> {
+    const addresses = [data.phone, data.email].filter((a): a is string => typeof a === 'string' && a !== '');
+    if (addresses.length === 0) return;
+    await this.db.transaction(async (tx) => {
+      const conversations: { id: string }[] = await tx.query(`SELECT id FROM conversations WHERE tenant_id = $1 AND customer = ANY($2) FOR UPDATE`, [data.tenant_id, addresses]);
+      const ids = conversations.map((c) => c.id);
+      await tx.query(`DELETE FROM leads WHERE tenant_id = $1 AND (customer = ANY($2) OR phone = ANY($2) OR email = ANY($2) OR conversation_id = ANY($3))`, [data.tenant_id, addresses, ids]);
+      await tx.query(`DELETE FROM appointments WHERE tenant_id = $1 AND (customer = ANY($2) OR conversation_id = ANY($3))`, [data.tenant_id, addresses, ids]);
+      await tx.query(`UPDATE processed_messages SET events = '[]' WHERE tenant_id = $1 AND conversation_id = ANY($2)`, [data.tenant_id, ids]);
+      // conversation_messages and conversation_notes go with their conversation (ON DELETE CASCADE)
+      await tx.query(`DELETE FROM conversations WHERE tenant_id = $1 AND id = ANY($2)`, [data.tenant_id, ids]);
+    });
+  }
+}

@@ -68,7 +68,7 @@ export const EVENT_ROUTES: Readonly<Record<EventTopic, EventRoute>> = {
   [Topics.MessageOutbound]: {
     key: '`${tenant_id}:${to}`',
     producers: ['gateway', 'responder-service', 'campaign-service'],
-    consumers: ['messaging-service', 'billing-service'],
+    consumers: ['messaging-service', 'billing-service', 'crm-service'],
     summary: 'A message to send to a customer: an API send or an agent reply. `data.message_id` is the idempotency key of the send.',
   },
   [Topics.WhatsappWebhook]: {
@@ -122,19 +122,19 @@ export const EVENT_ROUTES: Readonly<Record<EventTopic, EventRoute>> = {
   [Topics.AppointmentBooked]: {
     key: '`${tenant_id}:${customer}`',
     producers: ['responder-service'],
-    consumers: ['webhook-service', 'gateway'],
+    consumers: ['webhook-service', 'gateway', 'crm-service'],
     summary: 'Public webhook event: the appointment_booking skill booked a slot.',
   },
   [Topics.AppointmentRescheduled]: {
     key: '`${tenant_id}:${customer}`',
     producers: ['responder-service'],
-    consumers: ['webhook-service', 'gateway'],
+    consumers: ['webhook-service', 'gateway', 'crm-service'],
     summary: 'Public webhook event: a booked appointment moved to another slot (same appointment id; `previous` is where it was).',
   },
   [Topics.AppointmentCancelled]: {
     key: '`${tenant_id}:${customer}`',
     producers: ['responder-service'],
-    consumers: ['webhook-service', 'gateway'],
+    consumers: ['webhook-service', 'gateway', 'crm-service'],
     summary: 'Public webhook event: a booked appointment was cancelled (its status is now `cancelled`).',
   },
   [Topics.ConversationHandoff]: {
@@ -200,19 +200,19 @@ export const EVENT_ROUTES: Readonly<Record<EventTopic, EventRoute>> = {
   [Topics.ContactDeleted]: {
     key: '`${tenant_id}:${contact_id}`',
     producers: ['crm-service'],
-    consumers: ['webhook-service'],
+    consumers: ['webhook-service', 'messaging-service', 'responder-service', 'campaign-service'],
     summary: 'Public webhook event: a contact was deleted; `phone` and `email` say whose data to erase.',
   },
   [Topics.DealCreated]: {
     key: '`${tenant_id}:${deal_id}`',
     producers: ['crm-service'],
-    consumers: ['webhook-service'],
+    consumers: ['webhook-service', 'crm-service'],
     summary: 'Public webhook event: a deal was created (by the API, or opened in the first stage of the default pipeline by a captured lead).',
   },
   [Topics.DealStageChanged]: {
     key: '`${tenant_id}:${deal_id}`',
     producers: ['crm-service'],
-    consumers: ['webhook-service'],
+    consumers: ['webhook-service', 'crm-service'],
     summary: 'Public webhook event: a deal moved to another stage of its pipeline (the deal as it now is, and `previous_stage`).',
   },
   [Topics.CampaignCompleted]: {

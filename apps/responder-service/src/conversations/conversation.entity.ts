@@ -1,4 +1,4 @@
-import type { ConversationState, InboxActor, LastMessage, MessageAuthor } from '@parley/contracts';
+import type { ConversationState, InboundInteractive, InboundMedia, InboxActor, LastMessage, MessageAuthor } from '@parley/contracts';
 import { Column, Entity, PrimaryColumn, PrimaryGeneratedColumn } from 'typeorm';
 import type { SkillState } from '../replies/reply-engine';
 
@@ -91,6 +91,17 @@ export class ConversationMessageEntity {
 
   @Column({ type: 'timestamptz' })
   at!: Date;
+
+  /** What the message carried besides its text (a customer's file or tapped reply); null for text. */
+  @Column({ type: 'jsonb', nullable: true })
+  content!: TurnContent | null;
+}
+
+/** A thread message's media or tapped reply (CONTRACT.md §13). */
+export interface TurnContent {
+  type: string;
+  media?: InboundMedia;
+  interactive?: InboundInteractive;
 }
 
 /** An internal note on a conversation (`nte_…`): never sent to the customer. */

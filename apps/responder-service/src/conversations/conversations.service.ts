@@ -13,7 +13,7 @@ import {
 import { ListCursors, ProblemException } from '@parley/service-kit';
 import { DataSource, type EntityManager } from 'typeorm';
 import { pageAfter } from '../common/pages';
-import { ConversationEntity, ConversationMessageEntity, ConversationNoteEntity, type TurnRole } from './conversation.entity';
+import { ConversationEntity, ConversationMessageEntity, ConversationNoteEntity, type TurnContent, type TurnRole } from './conversation.entity';
 import { toSummary } from './inbox-events';
 
 /** A conversation starts anew after this much silence (CONTRACT.md §10). */
@@ -36,6 +36,8 @@ export interface Turn {
   author: MessageAuthor | null;
   text: string;
   at: Date;
+  /** A customer's file or tapped reply, stored with the turn for the inbox thread. */
+  content?: TurnContent | null;
 }
 
 /**
@@ -137,7 +139,7 @@ export function authorOf(role: TurnRole, author: MessageAuthor | null): MessageA
 }
 
 function toTurnRecord(m: ConversationMessageEntity): ConversationTurnRecord {
-  return { message_id: m.messageId, role: m.role, author: authorOf(m.role, m.author), text: m.text, at: m.at.toISOString() };
+  return { message_id: m.messageId, role: m.role, author: authorOf(m.role, m.author), text: m.text, at: m.at.toISOString(), ...(m.content ?? {}) };
 }
 
 export function toNoteRecord(n: ConversationNoteEntity): ConversationNoteRecord {

@@ -39,6 +39,21 @@ describe('responder-service: the inbox', () => {
     return rows[0].id;
   }
 
+  it('keeps a customer\'s photo and tapped reply in the thread with their fields (CONTRACT.md §13)', async () => {
+    const tenant = 'ten_inbox_media';
+    const customer = phoneNumber();
+    await h.announceAgent(tenant, agentRecord('support'));
+    const media = { id: 'med_01JD8Z9D1B2C3D4E5F6G7H8J9K', mime_type: 'image/jpeg', size: 2048, caption: 'my receipt' };
+    await say(tenant, customer, '[image] my receipt', { type: 'image', media });
+    await say(tenant, customer, 'Yes please', { type: 'interactive', interactive: { id: 'yes', title: 'Yes please' } });
+
+    const record = await rpc().request('conversations.get', { tenant_id: tenant, id: await conversationOf(tenant, customer), reader: null });
+    const customers = record.messages.filter((m) => m.role === 'customer');
+    expect(customers[0]).toMatchObject({ type: 'image', media, text: '[image] my receipt' });
+    expect(customers[1]).toMatchObject({ type: 'interactive', interactive: { id: 'yes', title: 'Yes please' } });
+    expect(record.messages.filter((m) => m.role === 'agent').every((m) => m.media === undefined && m.type === undefined)).toBe(true);
+  });
+
   it('hands off once when the customer asks for a person: told once, silent after, unread counted, conversation.handoff with the inbox link', async () => {
     const tenant = 'ten_inbox_handoff';
     const customer = phoneNumber();

@@ -143,12 +143,13 @@ export class BurstStore {
       outcomes.map((o) => JSON.stringify(o.events)),
       c.leadName,
       c.profileName,
+      turns.map((t) => (t.content ? JSON.stringify(t.content) : null)),
     ];
     // Every parameter must appear in the statement (PostgreSQL cannot type an unused one): a start's own come last.
     const conversationStatement = change.isNew
       ? `INSERT INTO conversations (id, tenant_id, channel_id, business_number, customer, state, reply_count, skill_state, started_at, last_message_at,
                                     unread, last_message, lead_name, profile_name)
-         VALUES ($1, $2, $19, $20, $21, $5, $4, $6::jsonb, $22, $3, $7, $8::jsonb, $17, $18)`
+         VALUES ($1, $2, $20, $21, $22, $5, $4, $6::jsonb, $23, $3, $7, $8::jsonb, $17, $18)`
       : `UPDATE conversations SET last_message_at = $3, reply_count = $4, state = $5, skill_state = $6::jsonb, unread = $7,
                 last_message = $8::jsonb, lead_name = $17, profile_name = $18
           WHERE id = $1 AND tenant_id = $2`;
@@ -156,8 +157,8 @@ export class BurstStore {
     await tx.query(
       `WITH conv AS (${conversationStatement}),
        turns AS (
-         INSERT INTO conversation_messages (conversation_id, tenant_id, message_id, role, author, text, at)
-         SELECT $1, $2, m, r, a::jsonb, t, at FROM unnest($9::text[], $10::text[], $11::text[], $12::text[], $13::timestamptz[]) AS u(m, r, a, t, at)),
+         INSERT INTO conversation_messages (conversation_id, tenant_id, message_id, role, author, text, at, content)
+         SELECT $1, $2, m, r, a::jsonb, t, at, k::jsonb FROM unnest($9::text[], $10::text[], $11::text[], $12::text[], $13::timestamptz[], $19::text[]) AS u(m, r, a, t, at, k)),
        outcomes AS (
          INSERT INTO processed_messages (inbound_message_id, tenant_id, conversation_id, reply_message_id, events, published_at)
          SELECT i, $2, $1, r, e::jsonb, NULL FROM unnest($14::text[], $15::text[], $16::text[]) AS o(i, r, e))

@@ -7,7 +7,7 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { AgentsService } from '../agents/agents.service';
 import { AppointmentsService } from '../appointments/appointments.service';
 import { LeadsService } from '../leads/leads.service';
-import type { ConversationEntity } from '../conversations/conversation.entity';
+import type { ConversationEntity, TurnContent } from '../conversations/conversation.entity';
 import { ConversationsService, type ConversationParty, type Turn } from '../conversations/conversations.service';
 import { conversationUpdatedEvent, handoffEvent, InboxLinks } from '../conversations/inbox-events';
 import { detectLanguage } from '../knowledge/language';
@@ -253,7 +253,7 @@ export class RepliesService {
         ? await this.leads.save(tx, tenantId, { conversationId: conversation.id, agentName: agent.name, customer: last.from, ...reply.effects.lead })
         : null;
 
-    const turns: Turn[] = fresh.map((i) => ({ messageId: i.message_id, role: 'customer', author: null, text: i.text, at: new Date(i.received_at) }));
+    const turns: Turn[] = fresh.map((i) => ({ messageId: i.message_id, role: 'customer', author: null, text: i.text, at: new Date(i.received_at), content: contentOf(i) }));
     const agentAuthor = sent ? agentAuthorOf(sent) : null;
     if (sent && agentAuthor) turns.push({ messageId: sent.messageId, role: 'agent', author: agentAuthor, text: sent.text, at: sent.acceptedAt });
     const handedOff = reply?.handoff ?? false;
@@ -375,4 +375,11 @@ function snapshotOf(agent: AgentRecord | null, conversation: ConversationEntity 
     agent ? [agent.id, agent.version] : null,
     conversation ? [conversation.id, conversation.state, conversation.replyCount, conversation.lastMessageAt.getTime(), conversation.skillState] : null,
   ]);
+}
+
+/** A customer's downloaded file or tapped reply, kept with the turn so the inbox thread shows it (CONTRACT.md §13). */
+function contentOf(inbound: MessageInboundData): TurnContent | null {
+  if (inbound.media) return { type: inbound.type, media: inbound.media };
+  if (inbound.interactive) return { type: 'interactive', interactive: inbound.interactive };
+  return null;
 }

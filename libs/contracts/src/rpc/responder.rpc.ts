@@ -1,4 +1,5 @@
 import type { AppointmentRecord, LeadRecord } from '../events/engagement';
+import type { InboundInteractive, InboundMedia } from '../events/media';
 import type { ListQuery, Page, TenantScoped } from './rpc';
 
 /** A piece of the agent's knowledge a reply used (CONTRACT.md §11). */
@@ -69,6 +70,12 @@ export interface ConversationTurnRecord {
   author: MessageAuthor;
   text: string;
   at: string;
+  /** A customer's media message type (`image`, `document`, …) or `interactive`; absent on text (CONTRACT.md §13). */
+  type?: string;
+  /** The customer's file in the media store (`GET /api/v1/media/{id}`). */
+  media?: InboundMedia;
+  /** The reply button or list row the customer tapped. */
+  interactive?: InboundInteractive;
 }
 
 /** An internal note on a conversation: never sent to the customer. */

@@ -6,6 +6,8 @@ import { InboxPage } from './pages/inbox/inbox-page';
 import { TeamPage } from './pages/team/team-page';
 import { TemplatesPage } from './pages/templates/templates-page';
 import { CampaignsPage } from './pages/campaigns/campaigns-page';
+import { ContactsPage } from './pages/contacts/contacts-page';
+import { PipelinePage } from './pages/pipeline/pipeline-page';
 import { BillingPage } from './pages/billing/billing-page';
 import { LowBalanceBanner } from './pages/billing/low-balance-banner';
 import { RoleNotice } from './components/role-notice';
@@ -44,6 +46,8 @@ const PAGES: PageEntry[] = [
   { path: '/agents', label: 'Agents', page: () => <AgentsPage /> },
   { path: '/templates', label: 'Templates', page: () => <TemplatesPage /> },
   { path: '/campaigns', label: 'Campaigns', page: () => <CampaignsPage />, nested: true },
+  { path: '/contacts', label: 'Contacts', page: () => <ContactsPage />, nested: true },
+  { path: '/pipeline', label: 'Pipeline', page: () => <PipelinePage /> },
   { path: '/messages', label: 'Messages', page: () => <MessagesPage /> },
   { path: '/conversations', label: 'Conversations', page: () => <ConversationsPage /> },
   { path: '/playground', label: 'Playground', page: () => <PlaygroundPage /> },

@@ -1,6 +1,7 @@
 import type { ParleyClient } from '@parley/api-client';
 import { createBillingApi } from './billing';
 import { createCampaignsApi } from './campaigns';
+import { createContactsApi } from './contacts';
 import { unwrap } from './http';
 import { createInboxApi } from './inbox';
 import { createTeamApi } from './team';
@@ -20,6 +21,7 @@ export function createDashboardApi(api: ParleyClient) {
     ...createInboxApi(api),
     ...createTemplatesApi(api),
     ...createCampaignsApi(api),
+    ...createContactsApi(api),
     ...createBillingApi(api),
 
     // accounts and credentials (no session yet: these make or take the credential)

@@ -7,4 +7,5 @@ export * from './inbox';
 export * from './team';
 export * from './templates';
 export * from './campaigns';
+export * from './contacts';
 export * from './billing';

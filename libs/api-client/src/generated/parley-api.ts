@@ -253,6 +253,44 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/billing/invoices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Monthly invoices, newest first */
+        get: operations["Billing_invoices"];
+        put?: never;
+        /**
+         * Invoice the current month so far
+         * @description Closes the period since the last invoice (or the month’s start) now, with the next number; an ended month not invoiced yet is closed first.
+         */
+        post: operations["Billing_issueInvoice"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/billing/invoices/{file}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One invoice (`inv_…`), or its PDF (`inv_….pdf`) */
+        get: operations["Billing_invoice"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/billing/prices": {
         parameters: {
             query?: never;
@@ -270,6 +308,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/billing/top-ups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Top up the wallet: a checkout with the payment provider
+         * @description Creates a Checkout Session with the payment provider (a Stripe-compatible API; the sandbox plays it in development). The wallet is credited once the provider’s signed webhook says the checkout was paid.
+         */
+        post: operations["Billing_topUp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/billing/transactions": {
         parameters: {
             query?: never;
@@ -279,6 +337,23 @@ export interface paths {
         };
         /** The wallet’s ledger, newest first: top-ups, holds and charges per message, releases and refunds, adjustments */
         get: operations["Billing_transactions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/billing/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Metered usage per UTC day, channel and category (messages, voice minutes, LLM tokens), oldest first */
+        get: operations["Billing_usage"];
         put?: never;
         post?: never;
         delete?: never;
@@ -642,6 +717,30 @@ export interface paths {
         get: operations["ContactVCard_vcard"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/contacts/{id}/activities": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A contact's timeline
+         * @description Newest first: its messages in and out (any channel), captured leads, appointments booked, moved or cancelled, its deals opened and moved, and the notes, calls and tasks added by hand. Messages to and from its number count from before the contact existed.
+         */
+        get: operations["Contacts_activities"];
+        put?: never;
+        /**
+         * Add a note, call or task to a contact
+         * @description `type`: `note`, `call` or `task` (with an optional `due_at`); `text` up to 5000 characters.
+         */
+        post: operations["Contacts_addActivity"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1567,6 +1666,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/webhooks/stripe": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Payment provider events (Stripe-compatible, signed with Stripe-Signature)
+         * @description `checkout.session.completed` of a paid top-up credits the wallet once, however often it is delivered; other events are acknowledged. A missing or wrong signature → `401`.
+         */
+        post: operations["StripeWebhook_receive"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/webhooks/twilio/sms": {
         parameters: {
             query?: never;
@@ -1740,6 +1859,9 @@ export interface components {
             data: components["schemas"]["Appointment"][];
             next_cursor: string | null;
         };
+        BillingUsage: {
+            data: components["schemas"]["UsageDay"][];
+        };
         BookingDto: {
             /** @description Opening ranges per weekday; a missing day is closed. Ranges are ordered, non-overlapping 24-hour `HH:MM` pairs. */
             opening_hours: {
@@ -1893,6 +2015,37 @@ export interface components {
             tags: string[];
             /** Format: date-time */
             updated_at: string;
+        };
+        ContactActivity: {
+            /** @description Messages: the channel (whatsapp, sms, email, …). */
+            channel: string | null;
+            /**
+             * @description Messages: `in` from the customer, `out` to them.
+             * @enum {string|null}
+             */
+            direction: "in" | "out" | null;
+            /**
+             * Format: date-time
+             * @description Tasks: when it is due.
+             */
+            due_at: string | null;
+            /** @example act_01JD3S4ZC5Q2X8V6N7M9P0R1T2 */
+            id: string;
+            /** Format: date-time */
+            occurred_at: string;
+            ref: {
+                id: string;
+                /** @enum {string} */
+                kind: "message" | "lead" | "appointment" | "deal";
+            } | null;
+            /** @description A message's text (a stand-in such as `[image] caption` for others), a note's text, what happened to a deal or appointment. */
+            text: string | null;
+            /** @enum {string} */
+            type: "message" | "lead_captured" | "appointment_booked" | "appointment_rescheduled" | "appointment_cancelled" | "deal_created" | "deal_stage_changed" | "note" | "call" | "task";
+        };
+        ContactActivityPage: {
+            data: components["schemas"]["ContactActivity"][];
+            next_cursor: string | null;
         };
         ContactImport: {
             created: number;
@@ -2156,6 +2309,14 @@ export interface components {
             name: string;
             tenant_id?: string;
         };
+        CreateContactActivityBody: {
+            /** Format: date-time */
+            due_at?: string;
+            tenant_id?: string;
+            text: string;
+            /** @enum {string} */
+            type: "note" | "call" | "task";
+        };
         CreateContactBody: {
             /** @description Up to 50 keys (letters, digits, _ . -; up to 64) of strings, numbers and booleans. */
             attributes?: {
@@ -2222,6 +2383,11 @@ export interface components {
             components: unknown[];
             language: string;
             name: string;
+            tenant_id?: string;
+        };
+        CreateTopUpBody: {
+            amount: string;
+            /** @description The caller’s own tenant id (optional). */
             tenant_id?: string;
         };
         CreateWebhookBody: {
@@ -2345,6 +2511,37 @@ export interface components {
             /** @description The caller’s own tenant id (optional). */
             tenant_id?: string;
         };
+        Invoice: {
+            /** @example USD */
+            currency: string;
+            /** @example inv_01JD3S4ZC5Q2X8V6N7M9P0R1T2 */
+            id: string;
+            /** Format: date-time */
+            issued_at: string;
+            lines: {
+                /** @example -0.040000 */
+                amount: string;
+                category: string;
+                quantity: number;
+            }[];
+            /** @description Gapless per tenant, in the order issued (1, 2, 3, …). */
+            number: number;
+            /**
+             * @description Top-ups paid in the period (prepaid money received; not billed).
+             * @example 12.500000
+             */
+            payments: string;
+            /** Format: date-time */
+            period_end: string;
+            /** Format: date-time */
+            period_start: string;
+            /** @example -0.040000 */
+            total: string;
+        };
+        InvoicePage: {
+            data: components["schemas"]["Invoice"][];
+            next_cursor: string | null;
+        };
         Lead: {
             /**
              * @description The contact the lead made or joined (CONTRACT.md §14); null until crm-service has linked it.
@@ -2454,6 +2651,10 @@ export interface components {
         PasswordResetBody: {
             email: string;
         };
+        PaymentWebhookReceived: {
+            /** @enum {boolean} */
+            received: true;
+        };
         Pipeline: {
             /** Format: date-time */
             created_at: string;
@@ -2479,7 +2680,7 @@ export interface components {
         };
         Price: {
             /** @enum {string} */
-            category: "service" | "marketing" | "utility" | "authentication" | "sms" | "email" | "voice_minute";
+            category: "service" | "marketing" | "utility" | "authentication" | "sms" | "email" | "voice_minute" | "llm_token";
             /** @example USD */
             currency: string;
             /** @enum {string} */
@@ -2491,7 +2692,7 @@ export interface components {
         };
         PriceLine: {
             /** @enum {string} */
-            category: "service" | "marketing" | "utility" | "authentication" | "sms" | "email" | "voice_minute";
+            category: "service" | "marketing" | "utility" | "authentication" | "sms" | "email" | "voice_minute" | "llm_token";
             currency: string;
             /** @enum {string} */
             plan: "free" | "pro" | "enterprise";
@@ -2662,6 +2863,23 @@ export interface components {
             grant_type: "client_credentials";
             scope?: string;
         };
+        TopUp: {
+            /** @example 12.500000 */
+            amount: string;
+            /**
+             * Format: uri
+             * @description The payment provider’s checkout page, where the customer pays.
+             */
+            checkout_url: string;
+            /** Format: date-time */
+            created_at: string;
+            /** @example USD */
+            currency: string;
+            /** @example top_01JD3S4ZC5Q2X8V6N7M9P0R1T2 */
+            id: string;
+            /** @enum {string} */
+            status: "pending" | "paid";
+        };
         UpdateChannelBody: {
             agent?: string | null;
             /** @enum {boolean} */
@@ -2745,6 +2963,14 @@ export interface components {
             /** Format: date-time */
             resets_at: string;
             used_today: number;
+        };
+        UsageDay: {
+            /** @enum {string} */
+            category: "service" | "marketing" | "utility" | "authentication" | "sms" | "email" | "voice_minute" | "llm_token";
+            channel: string;
+            /** Format: date */
+            day: string;
+            quantity: number;
         };
         Wallet: {
             /**
@@ -4249,6 +4475,191 @@ export interface operations {
             };
         };
     };
+    Billing_invoices: {
+        parameters: {
+            query?: {
+                cursor?: string;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of invoices. */
+            200: {
+                headers: {
+                    /** @description Remaining daily quota: `"daily";r=<remaining>;t=<seconds to reset>` (`r=999999999999999` on an unlimited plan). */
+                    RateLimit?: string;
+                    /** @description The daily quota policy, e.g. `"daily";q=500;w=86400` (absent on an unlimited plan). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvoicePage"];
+                };
+            };
+            /** @description A field, parameter or the JSON itself is not valid (`errors[]` names each field and rule). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Missing, malformed, expired, wrongly signed or revoked credential (`WWW-Authenticate: Bearer`). */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body `tenant_id` is not the caller’s tenant, the signed-in team member’s role may not do this, or a session-cookie request lacks its `X-CSRF-Token`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Over the daily quota or the per-address limit; wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    Billing_issueInvoice: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The invoice. */
+            201: {
+                headers: {
+                    /** @description Remaining daily quota: `"daily";r=<remaining>;t=<seconds to reset>` (`r=999999999999999` on an unlimited plan). */
+                    RateLimit?: string;
+                    /** @description The daily quota policy, e.g. `"daily";q=500;w=86400` (absent on an unlimited plan). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Invoice"];
+                };
+            };
+            /** @description Missing, malformed, expired, wrongly signed or revoked credential (`WWW-Authenticate: Bearer`). */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body `tenant_id` is not the caller’s tenant, the signed-in team member’s role may not do this, or a session-cookie request lacks its `X-CSRF-Token`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Over the daily quota or the per-address limit; wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    Billing_invoice: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                file: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The invoice as JSON, or with the `.pdf` suffix as application/pdf. */
+            200: {
+                headers: {
+                    /** @description Remaining daily quota: `"daily";r=<remaining>;t=<seconds to reset>` (`r=999999999999999` on an unlimited plan). */
+                    RateLimit?: string;
+                    /** @description The daily quota policy, e.g. `"daily";q=500;w=86400` (absent on an unlimited plan). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Invoice"];
+                };
+            };
+            /** @description Missing, malformed, expired, wrongly signed or revoked credential (`WWW-Authenticate: Bearer`). */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body `tenant_id` is not the caller’s tenant, the signed-in team member’s role may not do this, or a session-cookie request lacks its `X-CSRF-Token`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No such resource for this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Over the daily quota or the per-address limit; wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
     Billing_prices: {
         parameters: {
             query?: never;
@@ -4303,6 +4714,102 @@ export interface operations {
             };
         };
     };
+    Billing_topUp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateTopUpBody"];
+            };
+        };
+        responses: {
+            /** @description Where to pay. */
+            201: {
+                headers: {
+                    /** @description Remaining daily quota: `"daily";r=<remaining>;t=<seconds to reset>` (`r=999999999999999` on an unlimited plan). */
+                    RateLimit?: string;
+                    /** @description The daily quota policy, e.g. `"daily";q=500;w=86400` (absent on an unlimited plan). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TopUp"];
+                };
+            };
+            /** @description A field, parameter or the JSON itself is not valid (`errors[]` names each field and rule). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Missing, malformed, expired, wrongly signed or revoked credential (`WWW-Authenticate: Bearer`). */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body `tenant_id` is not the caller’s tenant, the signed-in team member’s role may not do this, or a session-cookie request lacks its `X-CSRF-Token`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is not `application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Over the daily quota or the per-address limit; wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description A dependency (Kafka, an owning service) cannot take the request now; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
     Billing_transactions: {
         parameters: {
             query?: {
@@ -4326,6 +4833,71 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LedgerTransactionPage"];
+                };
+            };
+            /** @description A field, parameter or the JSON itself is not valid (`errors[]` names each field and rule). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Missing, malformed, expired, wrongly signed or revoked credential (`WWW-Authenticate: Bearer`). */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body `tenant_id` is not the caller’s tenant, the signed-in team member’s role may not do this, or a session-cookie request lacks its `X-CSRF-Token`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Over the daily quota or the per-address limit; wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    Billing_usage: {
+        parameters: {
+            query?: {
+                days?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The usage of the last `days` days. */
+            200: {
+                headers: {
+                    /** @description Remaining daily quota: `"daily";r=<remaining>;t=<seconds to reset>` (`r=999999999999999` on an unlimited plan). */
+                    RateLimit?: string;
+                    /** @description The daily quota policy, e.g. `"daily";q=500;w=86400` (absent on an unlimited plan). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BillingUsage"];
                 };
             };
             /** @description A field, parameter or the JSON itself is not valid (`errors[]` names each field and rule). */
@@ -4467,6 +5039,12 @@ export interface operations {
                             };
                             /** Format: date-time */
                             created_at: string;
+                            estimate: {
+                                /** @example 79.960000 */
+                                amount: string;
+                                /** @example USD */
+                                currency: string;
+                            } | null;
                             /** @example cpg_01JD3S4ZC5Q2X8V6N7M9P0R1T2 */
                             id: string;
                             name: string;
@@ -4575,6 +5153,12 @@ export interface operations {
                         };
                         /** Format: date-time */
                         created_at: string;
+                        estimate: {
+                            /** @example 79.960000 */
+                            amount: string;
+                            /** @example USD */
+                            currency: string;
+                        } | null;
                         /** @example cpg_01JD3S4ZC5Q2X8V6N7M9P0R1T2 */
                         id: string;
                         name: string;
@@ -4706,6 +5290,12 @@ export interface operations {
                         };
                         /** Format: date-time */
                         created_at: string;
+                        estimate: {
+                            /** @example 79.960000 */
+                            amount: string;
+                            /** @example USD */
+                            currency: string;
+                        } | null;
                         /** @example cpg_01JD3S4ZC5Q2X8V6N7M9P0R1T2 */
                         id: string;
                         name: string;
@@ -4810,6 +5400,12 @@ export interface operations {
                         };
                         /** Format: date-time */
                         created_at: string;
+                        estimate: {
+                            /** @example 79.960000 */
+                            amount: string;
+                            /** @example USD */
+                            currency: string;
+                        } | null;
                         /** @example cpg_01JD3S4ZC5Q2X8V6N7M9P0R1T2 */
                         id: string;
                         name: string;
@@ -4923,6 +5519,12 @@ export interface operations {
                         };
                         /** Format: date-time */
                         created_at: string;
+                        estimate: {
+                            /** @example 79.960000 */
+                            amount: string;
+                            /** @example USD */
+                            currency: string;
+                        } | null;
                         /** @example cpg_01JD3S4ZC5Q2X8V6N7M9P0R1T2 */
                         id: string;
                         name: string;
@@ -5133,6 +5735,12 @@ export interface operations {
                         };
                         /** Format: date-time */
                         created_at: string;
+                        estimate: {
+                            /** @example 79.960000 */
+                            amount: string;
+                            /** @example USD */
+                            currency: string;
+                        } | null;
                         /** @example cpg_01JD3S4ZC5Q2X8V6N7M9P0R1T2 */
                         id: string;
                         name: string;
@@ -5246,6 +5854,12 @@ export interface operations {
                         };
                         /** Format: date-time */
                         created_at: string;
+                        estimate: {
+                            /** @example 79.960000 */
+                            amount: string;
+                            /** @example USD */
+                            currency: string;
+                        } | null;
                         /** @example cpg_01JD3S4ZC5Q2X8V6N7M9P0R1T2 */
                         id: string;
                         name: string;
@@ -6826,6 +7440,192 @@ export interface operations {
             };
             /** @description No such resource for this tenant. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Over the daily quota or the per-address limit; wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description A dependency (Kafka, an owning service) cannot take the request now; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    Contacts_activities: {
+        parameters: {
+            query?: {
+                cursor?: string;
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the timeline, newest first. */
+            200: {
+                headers: {
+                    /** @description Remaining daily quota: `"daily";r=<remaining>;t=<seconds to reset>` (`r=999999999999999` on an unlimited plan). */
+                    RateLimit?: string;
+                    /** @description The daily quota policy, e.g. `"daily";q=500;w=86400` (absent on an unlimited plan). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContactActivityPage"];
+                };
+            };
+            /** @description A field, parameter or the JSON itself is not valid (`errors[]` names each field and rule). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Missing, malformed, expired, wrongly signed or revoked credential (`WWW-Authenticate: Bearer`). */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No such resource for this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Over the daily quota or the per-address limit; wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description A dependency (Kafka, an owning service) cannot take the request now; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    Contacts_addActivity: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateContactActivityBody"];
+            };
+        };
+        responses: {
+            /** @description The entry, now on the timeline. */
+            201: {
+                headers: {
+                    /** @description Remaining daily quota: `"daily";r=<remaining>;t=<seconds to reset>` (`r=999999999999999` on an unlimited plan). */
+                    RateLimit?: string;
+                    /** @description The daily quota policy, e.g. `"daily";q=500;w=86400` (absent on an unlimited plan). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContactActivity"];
+                };
+            };
+            /** @description A field, parameter or the JSON itself is not valid (`errors[]` names each field and rule). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Missing, malformed, expired, wrongly signed or revoked credential (`WWW-Authenticate: Bearer`). */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body `tenant_id` is not the caller’s tenant, the signed-in team member’s role may not do this, or a session-cookie request lacks its `X-CSRF-Token`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No such resource for this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is not `application/json`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11031,6 +11831,76 @@ export interface operations {
             /** @description No such resource for this tenant. */
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Over the daily quota or the per-address limit; wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description A dependency (Kafka, an owning service) cannot take the request now; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    StripeWebhook_receive: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description `t=<unix time>,v1=<hex HMAC-SHA256 of "<t>.<raw body>", key STRIPE_WEBHOOK_SECRET>` (required). */
+                "Stripe-Signature"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Processed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentWebhookReceived"];
+                };
+            };
+            /** @description Missing, malformed, expired, wrongly signed or revoked credential (`WWW-Authenticate: Bearer`). */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {

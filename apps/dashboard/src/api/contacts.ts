@@ -1,0 +1,22 @@
+import type { ParleyClient, paths } from '@parley/api-client';
+import { unwrap } from './http';
+
+// Contacts and the sales pipeline (CONTRACT.md §14), owned by crm-service.
+
+export type Contact = paths['/api/v1/contacts/{id}']['get']['responses'][200]['content']['application/json'];
+export type ContactActivity = paths['/api/v1/contacts/{id}/activities']['get']['responses'][200]['content']['application/json']['data'][number];
+export type Deal = paths['/api/v1/deals/{id}']['get']['responses'][200]['content']['application/json'];
+export type Pipeline = paths['/api/v1/pipelines']['get']['responses'][200]['content']['application/json']['data'][number];
+
+export function createContactsApi(api: ParleyClient) {
+  return {
+    listContacts: (filters: { q?: string; tag?: string }) => unwrap(api.GET('/api/v1/contacts', { params: { query: { limit: 100, ...filters } } })),
+    contact: (id: string) => unwrap(api.GET('/api/v1/contacts/{id}', { params: { path: { id } } })),
+    contactActivities: (id: string, cursor?: string) =>
+      unwrap(api.GET('/api/v1/contacts/{id}/activities', { params: { path: { id }, query: { limit: 20, ...(cursor ? { cursor } : {}) } } })),
+    addContactNote: (id: string, text: string) => unwrap(api.POST('/api/v1/contacts/{id}/activities', { params: { path: { id } }, body: { type: 'note', text } })),
+    listDeals: (query: { contact_id?: string; pipeline_id?: string }) => unwrap(api.GET('/api/v1/deals', { params: { query: { limit: 100, ...query } } })),
+    listPipelines: () => unwrap(api.GET('/api/v1/pipelines')),
+    moveDeal: (id: string, stage: string) => unwrap(api.PATCH('/api/v1/deals/{id}', { params: { path: { id } }, body: { stage } })) as Promise<Deal>,
+  };
+}

@@ -1,0 +1,80 @@
+import { useState, type FormEvent } from 'react';
+import { AsyncView } from '../../components/feedback';
+import { useAsync } from '../../components/use-async';
+import { PageHeader } from '../../components/page-header';
+import { Link, useRouter } from '../../router';
+import { useApi } from '../../session/session';
+import { ContactDetail } from './contact-detail';
+
+/** Contacts: the searchable list at `/contacts`, one contact with its timeline and deals at `/contacts/{id}`. */
+export function ContactsPage() {
+  const { path } = useRouter();
+  const openId = path.startsWith('/contacts/') ? decodeURIComponent(path.slice('/contacts/'.length)) : undefined;
+  return (
+    <section>
+      <PageHeader title="Contacts">Every customer who wrote in, was imported or left their details with your agent: one per number.</PageHeader>
+      {openId ? <ContactDetail id={openId} /> : <ContactList />}
+    </section>
+  );
+}
+
+function ContactList() {
+  const api = useApi();
+  const [draft, setDraft] = useState({ q: '', tag: '' });
+  const [filters, setFilters] = useState({ q: '', tag: '' });
+  const query = { ...(filters.q ? { q: filters.q } : {}), ...(filters.tag ? { tag: filters.tag } : {}) };
+  const contacts = useAsync(() => api.listContacts(query), `contacts?${filters.q}|${filters.tag}`, { events: ['contact.created', 'contact.updated', 'contact.deleted'] });
+  const search = (event: FormEvent) => {
+    event.preventDefault();
+    setFilters({ q: draft.q.trim(), tag: draft.tag.trim() });
+  };
+  return (
+    <>
+      <form className="card row wrap" role="search" aria-label="Find contacts" onSubmit={search}>
+        <label>
+          Name, email or number
+          <input type="search" value={draft.q} onChange={(e) => setDraft({ ...draft, q: e.target.value })} maxLength={200} />
+        </label>
+        <label>
+          Tag
+          <input value={draft.tag} onChange={(e) => setDraft({ ...draft, tag: e.target.value })} maxLength={50} />
+        </label>
+        <button type="submit">Search</button>
+        <a className="button-link" href="/api/v1/contacts/export" download="contacts.csv">
+          Export CSV
+        </a>
+      </form>
+      <AsyncView state={contacts} what="contacts" isEmpty={(p) => p.data.length === 0} empty="No contact matches.">
+        {(page) => (
+          <table>
+            <caption className="visually-hidden">Contacts, newest first</caption>
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Number</th>
+                <th scope="col">Email</th>
+                <th scope="col">Tags</th>
+              </tr>
+            </thead>
+            <tbody>
+              {page.data.map((c) => (
+                <tr key={c.id} data-testid="contact-row">
+                  <td>
+                    <Link to={`/contacts/${c.id}`}>{c.name ?? c.phone ?? c.email ?? c.id}</Link>
+                    {c.opted_out && <span className="badge badge-warning">opted out</span>}
+                  </td>
+                  <td>{c.phone ?? '—'}</td>
+                  <td>{c.email ?? '—'}</td>
+                  <td>{c.tags.length ? c.tags.join(', ') : '—'}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </AsyncView>
+      <p className="small muted">
+        Import a CSV (columns <code>phone,email,name,tags</code> and any others as attributes) with <code>POST /api/v1/contacts/import</code>.
+      </p>
+    </>
+  );
+}

@@ -1,0 +1,86 @@
+import { pollUntil } from '@parley/testing';
+import { expectNoSeriousA11yViolations } from './dashboard/accessibility';
+import { launchBrowser, type Browser } from './dashboard/browser';
+import { openPage, settled } from './dashboard/dashboard-pages';
+import { http } from './support/http';
+import { startPlatform, type Platform } from './support/platform';
+
+// Contacts, a contact's timeline and the pipeline in a real Chromium against the built stack (CONTRACT §14, issue 21):
+// a customer writes on WhatsApp, the owner finds their contact by search, sees the message on its timeline, adds a
+// note, and moves the customer's deal to `won` on the Pipeline board with the keyboard path (the card's stage select).
+
+const CUSTOMER = '+14155550142';
+const WORDS = 'a quote for forty blue tiles';
+
+describe('Dashboard in a real browser: contacts, a timeline and the pipeline', () => {
+  let platform: Platform;
+  let browser: Browser;
+  let token: string;
+  const owner = { email: 'owner@porto-tiles.example', password: 'azulejo-green-2026' };
+  const api = <T = unknown>(method: string, path: string, json?: unknown) => http<T>(method, `${platform.gateway}${path}`, { token, json });
+
+  beforeAll(async () => {
+    platform = await startPlatform();
+    browser = await launchBrowser();
+    const account = await http<{ api_key: string }>('POST', `${platform.gateway}/api/v1/accounts`, { json: { name: 'Porto Tiles', ...owner } });
+    expect(account.status).toBe(201);
+    token = account.body.api_key;
+  }, 180_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await platform?.stop();
+  }, 60_000);
+
+  it("finds a customer's contact, shows their message on its timeline, takes a note, and moves their deal to won", async () => {
+    const channels = await api<{ data: { provider: string; phone_number: string }[] }>('GET', '/api/v1/channels');
+    const channel = channels.body.data.find((c) => c.provider === 'sandbox')!;
+    expect((await http('POST', `${platform.sandbox}/_sandbox/inbound`, { json: { from: CUSTOMER, to: channel.phone_number, text: `Hello, I would like ${WORDS}` } })).status).toBe(200);
+    const contact = await pollUntil(async () => (await api<{ data: { id: string }[] }>('GET', '/api/v1/contacts?q=5550142')).body.data[0], { timeoutMs: 45_000, description: 'the contact' });
+    const deal = await api<{ id: string; stage: string }>('POST', '/api/v1/deals', { title: 'Forty blue tiles', contact_id: contact.id, value: { amount: '480.00', currency: 'EUR' } });
+    expect(deal.status).toBe(201);
+    expect(deal.body.stage).toBe('new');
+
+    const { page } = browser;
+    await page.goto(`${platform.gateway}/dashboard/sign-in`);
+    await page.getByRole('heading', { name: 'Sign in to Parley' }).waitFor();
+    await page.getByLabel('Email').fill(owner.email);
+    await page.getByLabel('Password').fill(owner.password);
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await page.getByRole('heading', { level: 1, name: 'Get started' }).waitFor();
+
+    await openPage(page, 'Contacts', 'Contacts');
+    await settled(page);
+    await expectNoSeriousA11yViolations(page, 'contacts');
+    const search = page.getByRole('search', { name: 'Find contacts' });
+    await search.getByLabel('Name, email or number').fill('5550142');
+    await search.getByRole('button', { name: 'Search' }).click();
+    await pollUntil(async () => (await page.getByTestId('contact-row').count()) === 1, { timeoutMs: 15_000, description: 'one contact found' });
+    await page.getByTestId('contact-row').getByRole('link').click();
+
+    // the contact's page: its number, its deal, the customer's message on the timeline
+    await page.getByText(CUSTOMER).first().waitFor();
+    await page.getByRole('region', { name: 'Deals' }).getByText('Forty blue tiles').waitFor();
+    const timeline = page.getByRole('region', { name: 'Timeline' });
+    await timeline.getByTestId('activity').filter({ hasText: WORDS }).getByText('From the customer on whatsapp').waitFor({ timeout: 30_000 });
+    const form = page.getByRole('form', { name: 'Add a note' });
+    await form.getByLabel('Note').fill('Wants them delivered before June');
+    await form.getByRole('button', { name: 'Add note' }).click();
+    await timeline.getByTestId('activity').filter({ hasText: 'Wants them delivered before June' }).getByText('Note', { exact: true }).waitFor();
+    await settled(page);
+    await expectNoSeriousA11yViolations(page, 'contact');
+
+    await openPage(page, 'Pipeline', 'Pipeline');
+    await settled(page);
+    await expectNoSeriousA11yViolations(page, 'pipeline');
+    await page.getByRole('region', { name: /^new/ }).getByText('Forty blue tiles', { exact: true }).waitFor();
+    await page.getByLabel('Stage of Forty blue tiles').selectOption('won');
+    await page.getByRole('region', { name: /^won/ }).getByText('Forty blue tiles', { exact: true }).waitFor();
+    await pollUntil(async () => (await api<{ stage: string }>('GET', `/api/v1/deals/${deal.body.id}`)).body.stage === 'won', { timeoutMs: 15_000, description: 'the deal won' });
+    // the move is on the contact's timeline too (deal.stage_changed)
+    await pollUntil(
+      async () => (await api<{ data: { type: string; text: string | null }[] }>('GET', `/api/v1/contacts/${contact.id}/activities`)).body.data.some((e) => e.type === 'deal_stage_changed' && e.text?.includes('new → won')),
+      { timeoutMs: 30_000, description: 'the stage change on the timeline' },
+    );
+  });
+});

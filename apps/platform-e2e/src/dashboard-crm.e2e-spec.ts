@@ -6,7 +6,8 @@ import { http } from './support/http';
 import { startPlatform, type Platform } from './support/platform';
 
 // Contacts, a contact's timeline and the pipeline in a real Chromium against the built stack (CONTRACT §14, issue 21):
-// a customer writes on WhatsApp, the owner finds their contact by search, sees the message on its timeline, adds a
+// the owner imports a CSV on the Contacts page (its progress and refused row shown), a customer writes on WhatsApp,
+// the owner finds their contact by search, sees the message on its timeline, adds a
 // note, and moves the customer's deal to `won` on the Pipeline board with the keyboard path (the card's stage select).
 
 const CUSTOMER = '+14155550142';
@@ -32,7 +33,7 @@ describe('Dashboard in a real browser: contacts, a timeline and the pipeline', (
     await platform?.stop();
   }, 60_000);
 
-  it("finds a customer's contact, shows their message on its timeline, takes a note, and moves their deal to won", async () => {
+  it("imports a CSV, finds a customer's contact, shows their message on its timeline, takes a note, and moves their deal to won", async () => {
     const channels = await api<{ data: { provider: string; phone_number: string }[] }>('GET', '/api/v1/channels');
     const channel = channels.body.data.find((c) => c.provider === 'sandbox')!;
     expect((await http('POST', `${platform.sandbox}/_sandbox/inbound`, { json: { from: CUSTOMER, to: channel.phone_number, text: `Hello, I would like ${WORDS}` } })).status).toBe(200);
@@ -52,7 +53,21 @@ describe('Dashboard in a real browser: contacts, a timeline and the pipeline', (
     await openPage(page, 'Contacts', 'Contacts');
     await settled(page);
     await expectNoSeriousA11yViolations(page, 'contacts');
+    // a CSV through the page: its progress, the refused row by number, the imported contact found by name
+    const importForm = page.getByRole('form', { name: 'Import contacts' });
+    await importForm.getByLabel('CSV file').setInputFiles({ name: 'customers.csv', mimeType: 'text/csv', buffer: Buffer.from('phone,name,tags\n+14155550143,Rui Costa,vip\n555-0144,Bad Row,\n') });
+    await importForm.getByRole('button', { name: 'Import' }).click();
+    const progress = importForm.getByRole('status', { name: 'Import progress' });
+    await progress.getByText('Imported: 1 created, 0 updated, 1 refused.').waitFor({ timeout: 30_000 });
+    await progress.getByText(/^Row 2: .*E\.164/).waitFor();
     const search = page.getByRole('search', { name: 'Find contacts' });
+    await search.getByLabel('Tag').fill('vip');
+    await search.getByRole('button', { name: 'Search' }).click();
+    await pollUntil(async () => (await page.getByTestId('contact-row').allTextContents()).join('|') === ['Rui Costa', '+14155550143', '—', 'vip'].join(''), {
+      timeoutMs: 15_000,
+      description: 'the imported contact found by its tag',
+    });
+    await search.getByLabel('Tag').fill('');
     await search.getByLabel('Name, email or number').fill('5550142');
     await search.getByRole('button', { name: 'Search' }).click();
     await pollUntil(async () => (await page.getByTestId('contact-row').count()) === 1, { timeoutMs: 15_000, description: 'one contact found' });

@@ -8,8 +8,17 @@ export type ContactActivity = paths['/api/v1/contacts/{id}/activities']['get']['
 export type Deal = paths['/api/v1/deals/{id}']['get']['responses'][200]['content']['application/json'];
 export type Pipeline = paths['/api/v1/pipelines']['get']['responses'][200]['content']['application/json']['data'][number];
 
+export type ContactImport = paths['/api/v1/contacts/import/{job_id}']['get']['responses'][200]['content']['application/json'];
+
 export function createContactsApi(api: ParleyClient) {
   return {
+    /** Queues a CSV import (one `file` part); its progress is `contactImport(job_id)`. */
+    importContacts: (file: File) => {
+      const form = new FormData();
+      form.append('file', file, file.name);
+      return unwrap(api.POST('/api/v1/contacts/import', { body: form as never, bodySerializer: (body: unknown) => body as FormData })) as Promise<{ job_id: string }>;
+    },
+    contactImport: (job_id: string) => unwrap(api.GET('/api/v1/contacts/import/{job_id}', { params: { path: { job_id } } })),
     listContacts: (filters: { q?: string; tag?: string }) => unwrap(api.GET('/api/v1/contacts', { params: { query: { limit: 100, ...filters } } })),
     contact: (id: string) => unwrap(api.GET('/api/v1/contacts/{id}', { params: { path: { id } } })),
     contactActivities: (id: string, cursor?: string) =>

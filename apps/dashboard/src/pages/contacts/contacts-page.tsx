@@ -5,6 +5,7 @@ import { PageHeader } from '../../components/page-header';
 import { Link, useRouter } from '../../router';
 import { useApi } from '../../session/session';
 import { ContactDetail } from './contact-detail';
+import { ContactImportForm } from './contact-import';
 
 /** Contacts: the searchable list at `/contacts`, one contact with its timeline and deals at `/contacts/{id}`. */
 export function ContactsPage() {
@@ -30,6 +31,7 @@ function ContactList() {
   };
   return (
     <>
+      <ContactImportForm onFinished={contacts.reload} />
       <form className="card row wrap" role="search" aria-label="Find contacts" onSubmit={search}>
         <label>
           Name, email or number
@@ -72,9 +74,6 @@ function ContactList() {
           </table>
         )}
       </AsyncView>
-      <p className="small muted">
-        Import a CSV (columns <code>phone,email,name,tags</code> and any others as attributes) with <code>POST /api/v1/contacts/import</code>.
-      </p>
     </>
   );
 }

@@ -6,6 +6,7 @@ import { InboxPage } from './pages/inbox/inbox-page';
 import { TeamPage } from './pages/team/team-page';
 import { TemplatesPage } from './pages/templates/templates-page';
 import { CampaignsPage } from './pages/campaigns/campaigns-page';
+import { CompaniesPage } from './pages/companies/companies-page';
 import { ContactsPage } from './pages/contacts/contacts-page';
 import { PipelinePage } from './pages/pipeline/pipeline-page';
 import { BillingPage } from './pages/billing/billing-page';
@@ -47,6 +48,7 @@ const PAGES: PageEntry[] = [
   { path: '/templates', label: 'Templates', page: () => <TemplatesPage /> },
   { path: '/campaigns', label: 'Campaigns', page: () => <CampaignsPage />, nested: true },
   { path: '/contacts', label: 'Contacts', page: () => <ContactsPage />, nested: true },
+  { path: '/companies', label: 'Companies', page: () => <CompaniesPage /> },
   { path: '/pipeline', label: 'Pipeline', page: () => <PipelinePage /> },
   { path: '/messages', label: 'Messages', page: () => <MessagesPage /> },
   { path: '/conversations', label: 'Conversations', page: () => <ConversationsPage /> },

@@ -85,6 +85,24 @@ describe('Dashboard in a real browser: contacts, a timeline and the pipeline', (
     await settled(page);
     await expectNoSeriousA11yViolations(page, 'contact');
 
+    // a company added and renamed on its page
+    await openPage(page, 'Companies', 'Companies');
+    const add = page.getByRole('form', { name: 'Add a company' });
+    await add.getByLabel('Name').fill('Azulejos Lda');
+    await add.getByLabel('Domain').fill('not a domain');
+    await add.getByRole('button', { name: 'Add company' }).click();
+    await add.getByText('The domain must be a domain name such as example.com.', { exact: true }).waitFor();
+    await add.getByLabel('Domain').fill('azulejos.example');
+    await add.getByRole('button', { name: 'Add company' }).click();
+    const company = page.getByRole('form', { name: 'Company Azulejos Lda' });
+    await company.getByLabel('Name').fill('Azulejos Porto Lda');
+    await company.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('form', { name: 'Company Azulejos Porto Lda' }).waitFor();
+    await settled(page);
+    await expectNoSeriousA11yViolations(page, 'companies');
+    const companies = await api<{ data: { name: string; domain: string | null }[] }>('GET', '/api/v1/companies');
+    expect(companies.body.data).toEqual([expect.objectContaining({ name: 'Azulejos Porto Lda', domain: 'azulejos.example' })]);
+
     await openPage(page, 'Pipeline', 'Pipeline');
     await settled(page);
     await expectNoSeriousA11yViolations(page, 'pipeline');

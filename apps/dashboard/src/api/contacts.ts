@@ -6,6 +6,7 @@ import { unwrap } from './http';
 export type Contact = paths['/api/v1/contacts/{id}']['get']['responses'][200]['content']['application/json'];
 export type ContactActivity = paths['/api/v1/contacts/{id}/activities']['get']['responses'][200]['content']['application/json']['data'][number];
 export type Deal = paths['/api/v1/deals/{id}']['get']['responses'][200]['content']['application/json'];
+export type Company = paths['/api/v1/companies/{id}']['get']['responses'][200]['content']['application/json'];
 export type Pipeline = paths['/api/v1/pipelines']['get']['responses'][200]['content']['application/json']['data'][number];
 
 export type ContactImport = paths['/api/v1/contacts/import/{job_id}']['get']['responses'][200]['content']['application/json'];
@@ -25,6 +26,9 @@ export function createContactsApi(api: ParleyClient) {
       unwrap(api.GET('/api/v1/contacts/{id}/activities', { params: { path: { id }, query: { limit: 20, ...(cursor ? { cursor } : {}) } } })),
     addContactNote: (id: string, text: string) => unwrap(api.POST('/api/v1/contacts/{id}/activities', { params: { path: { id } }, body: { type: 'note', text } })),
     listDeals: (query: { contact_id?: string; pipeline_id?: string }) => unwrap(api.GET('/api/v1/deals', { params: { query: { limit: 100, ...query } } })),
+    listCompanies: () => unwrap(api.GET('/api/v1/companies', { params: { query: { limit: 100 } } })),
+    createCompany: (body: { name: string; domain?: string }) => unwrap(api.POST('/api/v1/companies', { body })),
+    updateCompany: (id: string, body: { name?: string; domain?: string | null }) => unwrap(api.PATCH('/api/v1/companies/{id}', { params: { path: { id } }, body })),
     listPipelines: () => unwrap(api.GET('/api/v1/pipelines')),
     moveDeal: (id: string, stage: string) => unwrap(api.PATCH('/api/v1/deals/{id}', { params: { path: { id } }, body: { stage } })) as Promise<Deal>,
   };

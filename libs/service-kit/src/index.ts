@@ -20,3 +20,4 @@ export * from './database/pg-listener';
 export * from './scheduling/wakeup';
 export * from './bootstrap';
 export * from './media-store/media-store';
+export * from './crypto/credential-cipher';

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { MessagingServiceConfig } from '../config/messaging-service.config';
-import { CredentialCipher } from '../crypto/credential-cipher';
+import { CredentialCipher } from '@parley/service-kit';
 import { ChannelsRpcController } from './channels.rpc.controller';
 import { ChannelsService } from './channels.service';
 import { EmbeddedSignupService } from './embedded-signup.service';

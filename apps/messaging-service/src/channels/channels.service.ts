@@ -20,13 +20,12 @@ import {
   type WhatsappProvider,
 } from '@parley/contracts';
 import { EventPublisher } from '@parley/kafka';
-import { ListCursors, ProblemException } from '@parley/service-kit';
+import { CredentialCipher, ListCursors, ProblemException } from '@parley/service-kit';
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { DataSource, QueryFailedError, type EntityManager } from 'typeorm';
 import { normaliseAddress, normalisePhone } from '../common/phone';
 import { invalid, pageLimit } from '../common/paging';
 import { MessagingServiceConfig } from '../config/messaging-service.config';
-import { CredentialCipher } from '../crypto/credential-cipher';
 import type { ProviderSender } from '../providers/whatsapp-provider';
 import { isValidTwilioSignature } from '../providers/twilio-signature';
 import { ChannelEntity } from './channel.entity';

@@ -8,6 +8,7 @@ import { ResponderServiceConfig } from './config/responder-service.config';
 import { ConversationsModule } from './conversations/conversations.module';
 import { ErasureModule } from './erasure/erasure.module';
 import { InboxLinksModule } from './conversations/inbox-links.module';
+import { LlmSettingsModule } from './llm-settings/llm-settings.module';
 import { responderServiceDatabase } from './database/responder-service.database';
 import { RepliesModule } from './replies/replies.module';
 
@@ -27,6 +28,7 @@ export function responderServiceModule(config: ResponderServiceConfig = loadConf
       ConversationsModule,
       ErasureModule,
       RepliesModule.forRoot(config),
+      LlmSettingsModule.forRoot(config),
     ],
     providers: [{ provide: ResponderServiceConfig, useValue: config }],
   })

@@ -1,4 +1,4 @@
-import { BaseConfig } from '@parley/service-kit';
+import { BaseConfig, Secret } from '@parley/service-kit';
 import { IsInt, IsString, IsUrl, Matches, Max, Min, ValidateIf } from 'class-validator';
 
 export class ResponderServiceConfig extends BaseConfig {
@@ -55,6 +55,16 @@ export class ResponderServiceConfig extends BaseConfig {
   @IsInt()
   @Min(1)
   LLM_MAX_CONCURRENT_PER_TENANT = 4;
+
+  /**
+   * AES-256-GCM keys of tenants' stored LLM API keys: 32 bytes each, base64; comma-separated, the first encrypts
+   * (messaging-service's setting of that name, read the same way).
+   */
+  @Secret()
+  @Matches(/^[A-Za-z0-9+/]{43}=(,[A-Za-z0-9+/]{43}=)*$/, {
+    message: 'ENCRYPTION_KEY must be a comma-separated list of 32-byte keys, each base64 (44 characters)',
+  })
+  ENCRYPTION_KEY = 'ZGV2LWVuY3J5cHRpb24ta2V5LTMyLWJ5dGVzLWxvbmc=';
 
   get dashboardOrigin(): string {
     return this.PUBLIC_BASE_URL || 'http://127.0.0.1:3000';

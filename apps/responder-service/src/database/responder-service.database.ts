@@ -5,6 +5,7 @@ import { CalendarFeedEntity } from '../appointments/calendar-feed.entity';
 import { ConversationEntity, ConversationMessageEntity, ConversationNoteEntity } from '../conversations/conversation.entity';
 import { AgentDocumentEntity } from '../documents/agent-document.entity';
 import { LeadEntity } from '../leads/lead.entity';
+import { LlmSettingsEntity } from '../llm-settings/llm-settings.entity';
 import { ProcessedMessageEntity } from '../replies/processed-message.entity';
 import { CreateResponder1763856000000 } from './migrations/1763856000000-CreateResponder';
 import { AgentTombstonesById1764028800000 } from './migrations/1764028800000-AgentTombstonesById';
@@ -13,9 +14,10 @@ import { AgentDocuments1764720000000 } from './migrations/1764720000000-AgentDoc
 import { Inbox1764806400000 } from './migrations/1764806400000-Inbox';
 import { CalendarFeeds1764892800000 } from './migrations/1764892800000-CalendarFeeds';
 import { TurnContent1764979200000 } from './migrations/1764979200000-TurnContent';
+import { LlmSettings1765065600000 } from './migrations/1765065600000-LlmSettings';
 
 export const responderServiceDatabase: ServiceDatabase = {
   schema: 'responder',
-  entities: [AgentReadEntity, ConversationEntity, ConversationMessageEntity, ConversationNoteEntity, ProcessedMessageEntity, LeadEntity, AppointmentEntity, CalendarFeedEntity, AgentDocumentEntity],
-  migrations: [CreateResponder1763856000000, AgentTombstonesById1764028800000, SkillsEngine1764115200000, AgentDocuments1764720000000, Inbox1764806400000, CalendarFeeds1764892800000, TurnContent1764979200000],
+  entities: [AgentReadEntity, ConversationEntity, ConversationMessageEntity, ConversationNoteEntity, ProcessedMessageEntity, LeadEntity, AppointmentEntity, CalendarFeedEntity, AgentDocumentEntity, LlmSettingsEntity],
+  migrations: [CreateResponder1763856000000, AgentTombstonesById1764028800000, SkillsEngine1764115200000, AgentDocuments1764720000000, Inbox1764806400000, CalendarFeeds1764892800000, TurnContent1764979200000, LlmSettings1765065600000],
 };

@@ -136,6 +136,21 @@ export interface ResponderRpc {
   'appointments.feed-rotate': { service: 'responder'; request: TenantScoped; response: CalendarFeedToken };
   /** The feed a token opens (the token is the only credential), as iCalendar text; 404 for an unknown token. */
   'appointments.feed': { service: 'responder'; request: { token: string }; response: { ics: string } };
+  /** The tenant's own LLM (issue 23 item 7); the body is checked by responder-service, which names the bad field. */
+  'llm-settings.put': { service: 'responder'; request: TenantScoped & { settings: Record<string, unknown> }; response: LlmSettingsRecord };
+  /** null: the tenant uses the global LLM. */
+  'llm-settings.get': { service: 'responder'; request: TenantScoped; response: LlmSettingsRecord | null };
+  'llm-settings.delete': { service: 'responder'; request: TenantScoped; response: { deleted: boolean } };
+}
+
+/** A tenant's LLM settings as the API shows them: never the key, only its last four characters. */
+export interface LlmSettingsRecord {
+  base_url: string;
+  model: string;
+  /** Decimal string, like all money. */
+  monthly_budget: string;
+  api_key_set: true;
+  api_key_last4: string;
 }
 
 /** A calendar feed token: 256 random bits in base64url, the secret part of `/calendar/{token}.ics`. */

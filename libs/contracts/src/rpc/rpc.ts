@@ -51,6 +51,7 @@ export const RPC_OWNERS: Record<string, RpcService> = {
   conversations: 'responder',
   leads: 'responder',
   appointments: 'responder',
+  'llm-settings': 'responder',
   replies: 'responder',
   billing: 'billing',
   contacts: 'crm',

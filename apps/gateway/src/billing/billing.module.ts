@@ -3,7 +3,8 @@ import { AdminGuard } from '../admin/admin.guard';
 import { TenantsModule } from '../tenants/tenants.module';
 import { BillingAdminController } from './billing-admin.controller';
 import { BillingController } from './billing.controller';
+import { LlmSettingsController } from '../llm-settings/llm-settings.controller';
 import { SendFundsService } from './send-funds.service';
 
-@Module({ imports: [TenantsModule], controllers: [BillingController, BillingAdminController], providers: [AdminGuard, SendFundsService], exports: [SendFundsService] })
+@Module({ imports: [TenantsModule], controllers: [BillingController, BillingAdminController, LlmSettingsController], providers: [AdminGuard, SendFundsService], exports: [SendFundsService] })
 export class BillingModule {}

@@ -337,6 +337,7 @@ export const RESPONSE_SCHEMAS: Record<string, SchemaObject> = {
     held: { ...money, description: 'Reserved for accepted sends until they are sent (charged) or fail (released).' },
     plan: enumOf(BILLING_PLANS),
   }),
+  LlmSettings: record({ base_url: string, model: string, monthly_budget: money, api_key_set: { type: 'boolean', enum: [true] }, api_key_last4: string }),
   BillingUsage: record({ data: { type: 'array', items: schemaRef('UsageDay') } }),
   UsageDay: record({ day: { type: 'string', format: 'date' }, channel: string, category: enumOf(BILLING_CATEGORIES), quantity: { type: 'number' } }),
   LedgerTransaction: record({

@@ -20,13 +20,13 @@ describe('tenant LLM settings (issue 23 item 7)', () => {
   it('stores the key encrypted, shows only its last four characters, and decrypts it for the LLM client', async () => {
     const tenant = newId('ten');
     const shown = await settings.put(tenant, SETTINGS);
-    expect(shown).toEqual({ base_url: SETTINGS.base_url, model: 'tenant-model', monthly_budget: '25.50', api_key_set: true, api_key_last4: '7f3a' });
+    expect(shown).toEqual({ base_url: SETTINGS.base_url, model: 'tenant-model', monthly_budget: '25.500000', api_key_set: true, api_key_last4: '7f3a' });
     expect(JSON.stringify(await settings.get(tenant))).not.toContain(SETTINGS.api_key);
 
     const [row] = await h.sql.query(`SELECT api_key_encrypted FROM llm_settings WHERE tenant_id = $1`, [tenant]);
     expect(row.api_key_encrypted).not.toContain(SETTINGS.api_key);
     expect(row.api_key_encrypted.startsWith('v1:')).toBe(true);
-    expect(await settings.tenantLlm(tenant)).toEqual({ baseUrl: SETTINGS.base_url, apiKey: SETTINGS.api_key, model: 'tenant-model', monthlyBudget: '25.50' });
+    expect(await settings.tenantLlm(tenant)).toEqual({ baseUrl: SETTINGS.base_url, apiKey: SETTINGS.api_key, model: 'tenant-model', monthlyBudget: '25.500000' });
   });
 
   it('keeps each tenant to its own settings and goes back to the global ones on delete', async () => {

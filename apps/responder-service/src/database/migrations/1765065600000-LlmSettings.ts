@@ -11,7 +11,7 @@ export class LlmSettings1765065600000 implements MigrationInterface {
       api_key_encrypted text NOT NULL,
       api_key_last4 text NOT NULL,
       model text NOT NULL,
-      monthly_budget numeric NOT NULL CHECK (monthly_budget >= 0),
+      monthly_budget numeric(20, 6) NOT NULL CHECK (monthly_budget >= 0),
       updated_at timestamptz NOT NULL DEFAULT now()
     )`);
   }

@@ -127,7 +127,24 @@ const conversationSummary = {
   started_at: timestamp,
   last_message_at: { ...timestamp, description: 'When the customer last wrote.' },
 };
-const conversationMessage = record({ message_id: id('msg'), role: enumOf(['customer', 'agent', 'member']), author: messageAuthor, text: string, at: timestamp });
+const number: SchemaObject = { type: 'number' };
+// What a message was besides text (CONTRACT.md §13); `text` is then a stand-in such as "[image] receipt".
+const conversationMessage = record(
+  {
+    message_id: id('msg'),
+    role: enumOf(['customer', 'agent', 'member']),
+    author: messageAuthor,
+    text: string,
+    at: timestamp,
+    type: { type: 'string', description: '`image`, `document`, `audio`, `video`, `sticker`, `location`, `interactive` or `template`; absent on text.' },
+    media: record({ id: id('med'), mime_type: string, size: { type: 'integer' }, caption: nullable(string) }, ['mime_type', 'size']),
+    interactive: { ...record({ id: string, title: string }), description: 'The reply button or list row the customer tapped.' },
+    location: record({ latitude: number, longitude: number, name: string, address: string }, ['name', 'address']),
+    options: { type: 'array', items: string, description: 'The reply buttons or list rows an interactive message sent to the customer offered.' },
+    template: record({ name: string, language: string }),
+  },
+  ['type', 'media', 'interactive', 'location', 'options', 'template'],
+);
 const conversationNote = record({ id: id('nte'), conversation_id: id('cnv'), text: string, author: inboxActor, at: timestamp });
 
 const teamMember = {

@@ -1,6 +1,6 @@
 import { Body, Controller, Headers, HttpCode, Post, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
-import { RequestId, Tenant } from '../http/request-context';
+import { CurrentMember, RequestId, Tenant, type SignedInMember } from '../http/request-context';
 import { parseIdempotencyKey } from '../idempotency/idempotency-key';
 import { parseSendBody } from './send-body';
 import { SendService, type SendResult } from './send.service';
@@ -36,12 +36,15 @@ export class SendController {
     @Body() raw: unknown,
     @Headers('idempotency-key') idempotencyKey: string | undefined,
     @RequestId() requestId: string,
+    @CurrentMember() member: SignedInMember | null,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<SendResult> {
     const body = await parseSendBody(raw);
     const key = parseIdempotencyKey(idempotencyKey);
-    if (key === undefined) return this.sends.send(tenantId, body, requestId);
-    const { result, replayed } = await this.sends.sendOnce(tenantId, key, body, requestId);
+    // A member's send (the inbox's template, say) is their reply in the conversation's thread.
+    const author = member ? { type: 'member' as const, id: member.id } : undefined;
+    if (key === undefined) return this.sends.send(tenantId, body, requestId, author);
+    const { result, replayed } = await this.sends.sendOnce(tenantId, key, body, requestId, author);
     if (replayed) void reply.header('idempotent-replayed', 'true');
     return result;
   }

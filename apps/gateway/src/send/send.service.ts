@@ -22,6 +22,9 @@ import { richContent } from './rich-send';
 /** The broker must take a send within this time, or the answer is 503 (CONTRACT.md §4). */
 const ACCEPT_TIMEOUT_MS = 2000;
 
+/** A team member signed in to the dashboard sent it (the inbox keeps it as their reply, CONTRACT.md §12). */
+export type SendAuthor = { type: 'member'; id: string };
+
 export interface SendResult {
   status: 'sent';
   message_id: string;
@@ -49,8 +52,8 @@ export class SendService {
     private readonly funds: SendFundsService,
   ) {}
 
-  async send(tenantId: string, body: SendMessageBody | RichSendBody, requestId: string): Promise<SendResult> {
-    return this.publish(tenantId, body, requestId, newId('msg'), newId('evt'));
+  async send(tenantId: string, body: SendMessageBody | RichSendBody, requestId: string, author?: SendAuthor): Promise<SendResult> {
+    return this.publish(tenantId, body, requestId, newId('msg'), newId('evt'), author);
   }
 
   /**
@@ -58,15 +61,15 @@ export class SendService {
    * message and event ids derive from the tenant and the key, so even a retry after a lost answer or a 503 that did
    * reach the broker carries the same ids, which messaging-service deduplicates: it can never send twice.
    */
-  async sendOnce(tenantId: string, key: string, body: SendMessageBody | RichSendBody, requestId: string): Promise<KeyedSendResult> {
+  async sendOnce(tenantId: string, key: string, body: SendMessageBody | RichSendBody, requestId: string, author?: SendAuthor): Promise<KeyedSendResult> {
     const { answer, replayed } = await this.idempotency.once(tenantId, key, fingerprint(body), async () => ({
       status: 200,
-      body: await this.publish(tenantId, body, requestId, derivedId('msg', tenantId, key), derivedId('evt', 'send', tenantId, key)),
+      body: await this.publish(tenantId, body, requestId, derivedId('msg', tenantId, key), derivedId('evt', 'send', tenantId, key), author),
     }));
     return { result: answer.body, replayed };
   }
 
-  private async publish(tenantId: string, body: SendMessageBody | RichSendBody, requestId: string, messageId: string, eventId: string): Promise<SendResult> {
+  private async publish(tenantId: string, body: SendMessageBody | RichSendBody, requestId: string, messageId: string, eventId: string, author?: SendAuthor): Promise<SendResult> {
     if (body.from !== undefined) await this.checkSender(tenantId, body.from, requestId);
     // A template is checked where templates live: approved, placeholders filled, not marketing to an opted-out customer.
     const rich = 'type' in body ? await richContent(tenantId, body, this.rpc, requestId) : null;
@@ -84,6 +87,7 @@ export class SendService {
           : { type: 'text', text: plain!.message! }),
       ...(plain?.channel === 'email' ? { subject: plain.subject, html: plain.html ?? null } : {}),
       origin: 'api',
+      ...(author ? { author } : {}),
       accepted_at: new Date().toISOString(),
     };
     // Last, once everything else has passed: a paid send reserves its price (402 when the wallet cannot cover it).

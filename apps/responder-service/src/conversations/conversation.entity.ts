@@ -1,4 +1,4 @@
-import type { ConversationState, InboundInteractive, InboundMedia, InboxActor, LastMessage, MessageAuthor } from '@parley/contracts';
+import type { ConversationState, ConversationTurnRecord, InboxActor, LastMessage, MessageAuthor } from '@parley/contracts';
 import { Column, Entity, PrimaryColumn, PrimaryGeneratedColumn } from 'typeorm';
 import type { SkillState } from '../replies/reply-engine';
 
@@ -92,17 +92,13 @@ export class ConversationMessageEntity {
   @Column({ type: 'timestamptz' })
   at!: Date;
 
-  /** What the message carried besides its text (a customer's file or tapped reply); null for text. */
+  /** What the message carried besides its text (a file, a tapped reply, a location, a template…); null for text. */
   @Column({ type: 'jsonb', nullable: true })
   content!: TurnContent | null;
 }
 
-/** A thread message's media or tapped reply (CONTRACT.md §13). */
-export interface TurnContent {
-  type: string;
-  media?: InboundMedia;
-  interactive?: InboundInteractive;
-}
+/** A thread message's rich parts, as the thread returns them (CONTRACT.md §13). */
+export type TurnContent = Pick<ConversationTurnRecord, 'media' | 'interactive' | 'location' | 'options' | 'template'> & { type: string };
 
 /** An internal note on a conversation (`nte_…`): never sent to the customer. */
 @Entity({ name: 'conversation_notes' })

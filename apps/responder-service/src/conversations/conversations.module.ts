@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { ConversationsRpcController } from './conversations.rpc.controller';
 import { ConversationsService } from './conversations.service';
 import { InboxService } from './inbox.service';
+import { SentMessagesConsumer } from './sent-messages.consumer';
 
-@Module({ controllers: [ConversationsRpcController], providers: [ConversationsService, InboxService], exports: [ConversationsService] })
+@Module({ controllers: [ConversationsRpcController, SentMessagesConsumer], providers: [ConversationsService, InboxService], exports: [ConversationsService] })
 export class ConversationsModule {}

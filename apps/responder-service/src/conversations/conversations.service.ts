@@ -8,6 +8,7 @@ import {
   type ConversationSummary,
   type ConversationTurnRecord,
   type MessageAuthor,
+  type MessageOutboundData,
   type Page,
 } from '@parley/contracts';
 import { ListCursors, ProblemException } from '@parley/service-kit';
@@ -84,6 +85,16 @@ export class ConversationsService {
     const found = await this.find(tx, tenantId, id);
     await this.lock(tx, tenantId, found.businessNumber, found.customer);
     return this.find(tx, tenantId, id);
+  }
+
+  /** The conversation a send to the customer belongs in: their latest on its channel or number (any, for the default). */
+  async latestWith(manager: EntityManager, tenantId: string, sent: Pick<MessageOutboundData, 'to' | 'from' | 'channel_id'>): Promise<string | null> {
+    const rows: { id: string }[] = await manager.query(
+      `SELECT id FROM conversations WHERE tenant_id = $1 AND customer = $2 AND ($3::text IS NULL OR channel_id = $3) AND ($4::text IS NULL OR business_number = $4)
+        ORDER BY last_message_at DESC LIMIT 1`,
+      [tenantId, sent.to, sent.channel_id ?? null, sent.channel_id ? null : sent.from],
+    );
+    return rows[0]?.id ?? null;
   }
 
   /** The thread (its newest THREAD_LIMIT messages) and the notes, oldest first. */

@@ -1,5 +1,14 @@
-import { ProblemTypes, Topics, type ConversationUpdatedEvent, type MessageInboundEvent } from '@parley/contracts';
-import type { TopicProbe } from '@parley/kafka';
+import {
+  ProblemTypes,
+  Topics,
+  conversationKey,
+  newId,
+  type ConversationUpdatedEvent,
+  type MessageInboundEvent,
+  type MessageOutboundData,
+  type MessageOutboundEvent,
+} from '@parley/contracts';
+import { EventPublisher, type TopicProbe } from '@parley/kafka';
 import { pollUntil } from '@parley/testing';
 import { BUSINESS, ResponderHarness, agentRecord, inboundEvent, phoneNumber, type ResponderOutputs } from '../test/responder-harness';
 
@@ -52,6 +61,65 @@ describe('responder-service: the inbox', () => {
     expect(customers[0]).toMatchObject({ type: 'image', media, text: '[image] my receipt' });
     expect(customers[1]).toMatchObject({ type: 'interactive', interactive: { id: 'yes', title: 'Yes please' } });
     expect(record.messages.filter((m) => m.role === 'agent').every((m) => m.media === undefined && m.type === undefined)).toBe(true);
+  });
+
+  /** A send as the gateway publishes it (`POST /v1/send`): origin `api`, from the default number, `author` when a member sent it. */
+  async function sendThroughApi(tenant: string, customer: string, content: MessageOutboundData['content'], author?: MessageOutboundData['author']): Promise<MessageOutboundEvent> {
+    const data: MessageOutboundData = { message_id: newId('msg'), channel: 'whatsapp', from: null, to: customer, content, origin: 'api', accepted_at: new Date().toISOString(), ...(author ? { author } : {}) };
+    const event = EventPublisher.envelope(Topics.MessageOutbound, tenant, data);
+    await h.kafka.publisher.publishEvent(event, conversationKey(tenant, customer));
+    return event;
+  }
+
+  async function threadWith(tenant: string, id: string, messageId: string) {
+    return pollUntil(
+      async () => {
+        const record = await rpc().request('conversations.get', { tenant_id: tenant, id, reader: null });
+        return record.messages.some((m) => m.message_id === messageId) ? record : undefined;
+      },
+      { description: `${messageId} in the thread` },
+    );
+  }
+
+  it('keeps what was sent through the API in the thread with its fields: a location, buttons, a member\'s template (CONTRACT.md §13)', async () => {
+    const tenant = 'ten_inbox_sends';
+    const customer = phoneNumber();
+    await h.announceAgent(tenant, agentRecord('support'));
+    const photo = { id: 'med_01JD8Z9D1B2C3D4E5F6G7H8J9P', mime_type: 'image/png', size: 4096, caption: null };
+    await say(tenant, customer, '[image]', { type: 'image', media: photo });
+    const id = await conversationOf(tenant, customer);
+
+    // A program's location: kept as a person's message by `api`; the agent keeps answering.
+    const location = { latitude: 52.52, longitude: 13.405, name: 'Office', address: 'Alexanderplatz 1, Berlin' };
+    const located = await sendThroughApi(tenant, customer, { type: 'location', location });
+    let record = await threadWith(tenant, id, located.data.message_id);
+    expect(record.messages.find((m) => m.role === 'customer')).toMatchObject({ type: 'image', media: photo });
+    expect(record.messages.find((m) => m.message_id === located.data.message_id)).toMatchObject({
+      role: 'member',
+      author: { type: 'api' },
+      type: 'location',
+      location,
+      text: '[location] Office',
+    });
+    expect(record).toMatchObject({ state: 'active', last_message: { text: '[location] Office', author: { type: 'api' } } });
+
+    // A member's template (the inbox's closed window), delivered twice: kept once, and it answers like their reply.
+    const template = await sendThroughApi(tenant, customer, { type: 'template', template: { name: 'order_update', language: { code: 'en_US' } } }, { type: 'member', id: MEMBER });
+    await h.kafka.publisher.publishEvent(template, conversationKey(tenant, customer));
+    // Same key, so handled after both deliveries of the template.
+    const buttons = await sendThroughApi(tenant, customer, {
+      type: 'interactive',
+      interactive: { type: 'button', body: 'Did it arrive?', buttons: [{ id: 'yes', title: 'Yes' }, { id: 'no', title: 'Not yet' }] },
+    });
+    record = await threadWith(tenant, id, buttons.data.message_id);
+    const templates = record.messages.filter((m) => m.message_id === template.data.message_id);
+    expect(templates).toEqual([expect.objectContaining({ role: 'member', author: { type: 'member', id: MEMBER }, type: 'template', template: { name: 'order_update', language: 'en_US' } })]);
+    expect(record.messages.at(-1)).toMatchObject({ type: 'interactive', text: 'Did it arrive?', options: ['Yes', 'Not yet'], author: { type: 'api' } });
+    expect(record.state).toBe('handed_off');
+    const handoff = await pollUntil(() => out.handoffs.messages.find((m) => m.value.data.conversation_id === id), { description: 'conversation.handoff' });
+    expect(handoff.value.data.reason).toBe('member_replied');
+    // Agent replies were never taken for API sends: one agent turn (the greeting), as before.
+    expect(record.messages.filter((m) => m.role === 'agent')).toHaveLength(1);
   });
 
   it('hands off once when the customer asks for a person: told once, silent after, unread counted, conversation.handoff with the inbox link', async () => {

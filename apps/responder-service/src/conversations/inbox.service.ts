@@ -24,6 +24,7 @@ import type { SkillState } from '../replies/reply-engine';
 import { ConversationEntity, ConversationMessageEntity, ConversationNoteEntity } from './conversation.entity';
 import { ConversationsService, toNoteRecord } from './conversations.service';
 import { InboxLinks, SERVICE_WINDOW_MS, conversationUpdatedEvent, handoffEvent, toSummary } from './inbox-events';
+import { sentTurn } from './sent-turn';
 
 const PUBLISH_TIMEOUT_MS = 10_000;
 
@@ -132,6 +133,45 @@ export class InboxService {
       if (changes.state === 'handed_off') events.push(handoffEvent(tenantId, next, this.links, { agent: null, reason: 'member_replied', at: now }));
       return { changes, events, result: { message_id: messageId, role: 'member' as const, author, text, at: now.toISOString() } };
     });
+  }
+
+  /**
+   * A message sent through `POST /v1/send` (a template from the inbox's closed window, a photo, a location, a
+   * campaign's template): kept in the customer's latest conversation on that number like a person's reply. One a
+   * signed-in member sent reads the thread and hands an `active` conversation off, as their reply would; a program's
+   * send leaves the agent answering. The inbox's own replies are in the thread already (same message id: kept once).
+   */
+  async recordSend(tenantId: string, sent: MessageOutboundData): Promise<void> {
+    if (sent.origin !== 'api') return;
+    const id = await this.conversations.latestWith(this.db.manager, tenantId, sent);
+    if (!id) return;
+    try {
+      await this.act(tenantId, id, async (c, tx) => {
+        const { text, content } = sentTurn(sent.content);
+        const author: MessageAuthor = sent.author ?? { type: 'api' };
+        const at = new Date(sent.accepted_at);
+        const inserted: unknown[] = await tx.query(
+          `INSERT INTO conversation_messages (conversation_id, tenant_id, message_id, role, author, text, at, content)
+           VALUES ($1, $2, $3, 'member', $4::jsonb, $5, $6, $7::jsonb) ON CONFLICT (message_id) DO NOTHING RETURNING id`,
+          [c.id, tenantId, sent.message_id, JSON.stringify(author), text, at, content ? JSON.stringify(content) : null],
+        );
+        if (inserted.length === 0) return { changes: {}, events: [], result: undefined };
+        const changes: Partial<ConversationEntity> = { lastMessage: { text, author, at: at.toISOString() } };
+        if (author.type === 'member') {
+          changes.unread = 0;
+          if (c.state === 'active') changes.state = 'handed_off';
+        }
+        const next = { ...c, ...changes };
+        const now = new Date();
+        const events: StoredEvent[] = [conversationUpdatedEvent(tenantId, next, 'message', now)];
+        if (changes.state === 'handed_off') events.push(handoffEvent(tenantId, next, this.links, { agent: null, reason: 'member_replied', at: now }));
+        return { changes, events, result: undefined };
+      });
+    } catch (err) {
+      // Erased (contact.deleted) since it was found: nothing to keep it in.
+      if (err instanceof ProblemException && err.problem.status === 404) return;
+      throw err;
+    }
   }
 
   /** An internal note: stored beside the thread, never sent to the customer. */

@@ -68,7 +68,7 @@ export const EVENT_ROUTES: Readonly<Record<EventTopic, EventRoute>> = {
   [Topics.MessageOutbound]: {
     key: '`${tenant_id}:${to}`',
     producers: ['gateway', 'responder-service', 'campaign-service'],
-    consumers: ['messaging-service', 'billing-service', 'crm-service'],
+    consumers: ['messaging-service', 'billing-service', 'crm-service', 'responder-service'],
     summary: 'A message to send to a customer: an API send or an agent reply. `data.message_id` is the idempotency key of the send.',
   },
   [Topics.WhatsappWebhook]: {

@@ -1,5 +1,5 @@
 import type { AppointmentRecord, LeadRecord } from '../events/engagement';
-import type { InboundInteractive, InboundMedia } from '../events/media';
+import type { InboundInteractive, InboundMedia, OutboundLocation } from '../events/media';
 import type { ListQuery, Page, TenantScoped } from './rpc';
 
 /** A piece of the agent's knowledge a reply used (CONTRACT.md §11). */
@@ -70,13 +70,28 @@ export interface ConversationTurnRecord {
   author: MessageAuthor;
   text: string;
   at: string;
-  /** A customer's media message type (`image`, `document`, …) or `interactive`; absent on text (CONTRACT.md §13). */
+  /**
+   * What the message was besides text (CONTRACT.md §13): `image`, `document`, `audio`, `video`, `sticker`, `location`,
+   * `interactive` or `template`; absent on text.
+   */
   type?: string;
-  /** The customer's file in the media store (`GET /api/v1/media/{id}`). */
-  media?: InboundMedia;
+  /** The file in the media store (`GET /api/v1/media/{id}`): a customer's download, or what a send attached. */
+  media?: ThreadMedia;
   /** The reply button or list row the customer tapped. */
   interactive?: InboundInteractive;
+  /** A location sent to the customer. */
+  location?: OutboundLocation;
+  /** The reply buttons or list rows an interactive message sent to the customer offered (its body is the text). */
+  options?: string[];
+  /** The template sent to the customer. */
+  template?: { name: string; language: string };
 }
+
+/**
+ * A thread message's file: a customer's as downloaded (every field), or one a send attached (`mime_type` and `size`
+ * are not on the send; `type` says what it is).
+ */
+export type ThreadMedia = Pick<InboundMedia, 'id' | 'caption'> & Partial<Pick<InboundMedia, 'mime_type' | 'size'>>;
 
 /** An internal note on a conversation: never sent to the customer. */
 export interface ConversationNoteRecord {

@@ -4,6 +4,7 @@ import { gatewayModule } from './app.module';
 import { RequestAuthentication } from './auth/request-authentication';
 import type { GatewayConfig } from './config/gateway.config';
 import { CONTACT_IMPORT_MAX_BYTES, CONTACT_IMPORT_ROUTE } from './crm/contact-imports';
+import { PLAYGROUND_INBOUND_MAX_BYTES, PLAYGROUND_INBOUND_ROUTE } from './dashboard/playground.dto';
 import { PROVIDER_INTAKE_PREFIX, configureGatewayFastify } from './http/fastify-setup';
 import { setupOpenApi } from './openapi/openapi-document';
 
@@ -19,6 +20,8 @@ export async function createGatewayApp(config: GatewayConfig): Promise<NestFasti
     bodyLimits: [
       { prefix: PROVIDER_INTAKE_PREFIX, bytes: PROVIDER_BODY_LIMIT },
       { prefix: CONTACT_IMPORT_ROUTE, bytes: CONTACT_IMPORT_MAX_BYTES },
+      // The playground's customer may attach a photo (≤ 5 MiB, as base64 in JSON).
+      { prefix: PLAYGROUND_INBOUND_ROUTE, bytes: PLAYGROUND_INBOUND_MAX_BYTES },
     ],
     rawBodyPrefixes: [PROVIDER_INTAKE_PREFIX],
     configureFastify: (fastify) => configureGatewayFastify(fastify, () => (authentication ??= app.get<RequestAuthentication>(RequestAuthentication))),

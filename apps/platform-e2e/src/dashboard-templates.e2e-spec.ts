@@ -1,5 +1,7 @@
 import { pollUntil } from '@parley/testing';
+import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
+import { crc32, deflateSync } from 'node:zlib';
 import { join } from 'node:path';
 import { Client } from 'pg';
 // eslint-disable-next-line @nx/enforce-module-boundaries
@@ -15,7 +17,9 @@ import { startPlatform, type Platform } from './support/platform';
 // preview of the WhatsApp bubble, sees it PENDING and then APPROVED when the sandbox's review ends (live, through
 // template.status on the event stream), and sees a `reject_…` one REJECTED with its reason. Then a customer's 24-hour
 // window closes, and the inbox's reply box offers the approved template instead: filled in and sent, the customer
-// receives it; the Playground shows a photo, a location and offered buttons as such. The Templates and inbox-template screenshots of docs/screenshots/ are taken here.
+// receives it, and the thread keeps it as the member's message; the Playground shows a photo, a location and offered
+// buttons as such, and its customer attaches a photo that the inbox thread shows with the very bytes attached. The
+// Templates and inbox-template screenshots of docs/screenshots/ are taken here.
 
 const OWNER = { business: 'Harbor Books', name: 'Hana Reed', email: 'owner@harbor-books.example', password: 'paper-and-ink-42' };
 const TEMPLATE = {
@@ -28,6 +32,26 @@ const TEMPLATE = {
 const SCREENSHOTS = join(ROOT, 'docs', 'screenshots');
 /** A real 1×1 PNG: the gateway types an upload by its content. */
 const ONE_PIXEL_PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
+
+/** A real PNG of one colour (its chunks' CRCs computed), so the photo the Playground's customer attaches is its own. */
+function solidPng(width: number, height: number, rgb: [number, number, number]): Buffer {
+  const chunk = (type: string, data: Buffer) => {
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(data.length);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(crc32(Buffer.concat([Buffer.from(type, 'ascii'), data])));
+    return Buffer.concat([length, Buffer.from(type, 'ascii'), data, crc]);
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header.set([8, 2, 0, 0, 0], 8); // 8-bit RGB, no interlace
+  const row = Buffer.concat([Buffer.from([0]), Buffer.from(Array.from({ length: width }, () => rgb).flat())]);
+  const pixels = deflateSync(Buffer.concat(Array.from({ length: height }, () => row)));
+  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', header), chunk('IDAT', pixels), chunk('IEND', Buffer.alloc(0))]);
+}
+
+const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
 interface SandboxMessage {
   to: string;
@@ -50,7 +74,7 @@ describe('Dashboard in a real browser: message templates and the closed 24-hour 
     await platform?.stop();
   }, 60_000);
 
-  it('creates a template with a live preview, sees it PENDING then APPROVED, a rejected one with its reason, sends it from the inbox once the window is closed, and sees a photo, a location and offered buttons in the Playground', async () => {
+  it('creates a template with a live preview, sees it PENDING then APPROVED, a rejected one with its reason, sends it from the inbox once the window is closed and sees it in the thread, sees a photo, a location and offered buttons in the Playground, and a photo attached there in the inbox', async () => {
     const { page } = browser;
 
     await page.goto(`${platform.gateway}/dashboard/sign-up`);
@@ -166,6 +190,11 @@ describe('Dashboard in a real browser: message templates and the closed 24-hour 
       language: { code: 'en_US' },
       components: [{ type: 'body', parameters: [{ type: 'text', text: 'Maya' }, { type: 'text', text: 'B-204' }] }],
     });
+    // The thread keeps it like any reply of hers: her message, naming the template (live, without a reload).
+    const sentTemplate = thread.locator('[data-testid="thread-message"][data-author="member"]').filter({ has: page.getByTestId('message-template') });
+    await sentTemplate.getByText(TEMPLATE.name).waitFor({ timeout: 30_000 });
+    const kept = (await api.GET('/api/v1/conversations/{id}', { params: { path: { id: conversationId } } })).data!;
+    expect(kept.messages.at(-1)).toMatchObject({ role: 'member', author: { type: 'member' }, type: 'template', template: { name: TEMPLATE.name, language: 'en_US' } });
 
     // The Playground shows what its customer received beyond text: a photo with its caption, a location with a map
     // link, the buttons offered.
@@ -190,6 +219,35 @@ describe('Dashboard in a real browser: message templates and the closed 24-hour 
     await offered.waitFor({ timeout: 30_000 });
     expect(await offered.getByRole('list', { name: 'Choices offered' }).getByRole('listitem').allTextContents()).toEqual(['Pick up', 'Delivery']);
     await expectNoSeriousA11yViolations(page, 'playground (rich messages)');
+
+    // The Playground's customer attaches a photo; the inbox thread shows that photo, byte for byte.
+    const photo = solidPng(24, 16, [0x2e, 0x7d, 0x32]);
+    await page.getByTestId('playground-photo').setInputFiles({ name: 'torn-cover.png', mimeType: 'image/png', buffer: photo });
+    await page.getByLabel('Caption').fill('The cover arrived torn');
+    await page.getByRole('button', { name: 'Send', exact: true }).click();
+    await chat.getByTestId('chat-customer').filter({ hasText: 'The cover arrived torn' }).locator('[data-testid="message-media"][data-kind="image"]').waitFor();
+    const photoConversation = await pollUntil(
+      async () => (await api.GET('/api/v1/conversations', { params: { query: { q: player } } })).data?.data.find((c) => c.customer === player)?.id,
+      { timeoutMs: 30_000, description: "the Playground customer's conversation" },
+    );
+    await page.goto(`${platform.gateway}/dashboard/inbox/${photoConversation}`);
+    const shown = page
+      .locator('[data-testid="thread-message"][data-author="customer"]')
+      .filter({ hasText: 'The cover arrived torn' })
+      .locator('[data-testid="message-media"][data-kind="image"] img');
+    await shown.waitFor({ timeout: 30_000 });
+    await pollUntil(() => shown.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth === 24), { timeoutMs: 10_000, description: 'the photo drawn' });
+    const fetched = await shown.evaluate(async (img: HTMLImageElement) => {
+      const res = await fetch(img.src);
+      return { status: res.status, type: res.headers.get('content-type'), bytes: Array.from(new Uint8Array(await res.arrayBuffer())) };
+    });
+    expect({ status: fetched.status, type: fetched.type, length: fetched.bytes.length, sha256: sha256(Uint8Array.from(fetched.bytes)) }).toEqual({
+      status: 200,
+      type: 'image/png',
+      length: photo.length,
+      sha256: sha256(photo),
+    });
+    await expectNoSeriousA11yViolations(page, 'inbox thread (a photo)');
   }, 300_000);
 
   /** Moves the conversation's last customer message 25 hours back (the responder owns it; its window follows from it). */

@@ -28,15 +28,27 @@ export interface MessageParts {
   interactive?: { id?: string; title: string } | null;
   /** Reply buttons or list rows a business message offered (the Playground shows what the customer could tap). */
   options?: string[];
+  /** A template sent to the customer (the inbox thread). */
+  template?: { name: string; language?: string } | null;
 }
 
 /** Reads the optional rich fields of a message payload without trusting their shape. */
-export function partsOfPayload(payload: { text: string; type?: unknown; media?: unknown; location?: unknown; interactive?: unknown }): MessageParts {
+export function partsOfPayload(payload: {
+  text: string;
+  type?: unknown;
+  media?: unknown;
+  location?: unknown;
+  interactive?: unknown;
+  options?: unknown;
+  template?: unknown;
+}): MessageParts {
   const obj = (v: unknown) => (typeof v === 'object' && v !== null ? (v as Record<string, unknown>) : undefined);
   const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
   const media = obj(payload.media);
   const location = obj(payload.location);
   const interactive = obj(payload.interactive);
+  const template = obj(payload.template);
+  const options = Array.isArray(payload.options) ? payload.options.filter((o): o is string => typeof o === 'string') : undefined;
   return {
     text: payload.text,
     type: str(payload.type),
@@ -54,6 +66,8 @@ export function partsOfPayload(payload: { text: string; type?: unknown; media?: 
         ? { latitude: location.latitude, longitude: location.longitude, name: str(location.name), address: str(location.address) }
         : null,
     interactive: interactive && str(interactive.title) ? { id: str(interactive.id), title: str(interactive.title)! } : null,
+    ...(options && options.length > 0 ? { options } : {}),
+    template: template && str(template.name) ? { name: str(template.name)!, language: str(template.language) } : null,
   };
 }
 
@@ -112,6 +126,15 @@ function useMediaSource(id: string | undefined): { src?: string; failed: boolean
 export function MessageContent({ parts }: { parts: MessageParts }) {
   if (parts.media) return <MediaContent media={parts.media} type={parts.type} fallback={parts.text} />;
   if (parts.location) return <LocationContent location={parts.location} />;
+  if (parts.template) {
+    return (
+      <p data-testid="message-template">
+        <span className="message-kind block">Template</span>
+        <code>{parts.template.name}</code>
+        {parts.template.language && <span className="muted small"> ({parts.template.language})</span>}
+      </p>
+    );
+  }
   if (parts.interactive) {
     return (
       <p data-testid="message-interactive">

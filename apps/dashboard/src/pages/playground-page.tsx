@@ -1,4 +1,4 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import type { Channel, PlaygroundMessage, WebhookDelivery } from '../api';
 import { AsyncView, ErrorNotice } from '../components/feedback';
 import { formatTime } from '../components/format';
@@ -31,6 +31,22 @@ function partsOfCloudMessage(m: PlaygroundMessage): MessageParts {
   }
   if (m.template) return { text: `Template “${m.template.name}”${m.template.language?.code ? ` (${m.template.language.code})` : ''}` };
   return { text: m.text?.body ?? `(${m.type})` };
+}
+
+/** The Cloud API's image limits (CONTRACT.md §13): the sandbox hands the photo to the platform as WhatsApp would. */
+const PHOTO_TYPES = ['image/jpeg', 'image/png'];
+const PHOTO_MAX_BYTES = 5 * 1024 * 1024;
+
+async function base64Of(file: File): Promise<string> {
+  const bytes = new Uint8Array(await file.arrayBuffer());
+  let binary = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(binary);
+}
+
+function checkPhoto(file: File): void {
+  if (!PHOTO_TYPES.includes(file.type)) throw new Error(`${file.name} is not a JPEG or PNG photo.`);
+  if (file.size > PHOTO_MAX_BYTES) throw new Error(`${file.name} is larger than WhatsApp's 5 MB for a photo.`);
 }
 
 const randomCustomer = () => `+1415555${String(Math.floor(Math.random() * 10_000)).padStart(4, '0')}`;
@@ -88,6 +104,8 @@ function Chat({ channels }: { channels: Channel[] }) {
   const [startedAt] = useState(() => new Date().toISOString());
   const [text, setText] = useState('');
   const [queued, setQueued] = useState(false);
+  const [photo, setPhoto] = useState<File | null>(null);
+  const photoInput = useRef<HTMLInputElement>(null);
   const action = useAction();
   const channel = channels.find((c) => c.id === channelId) ?? channels[0];
   const key = storageKey(channel);
@@ -112,11 +130,23 @@ function Chat({ channels }: { channels: Channel[] }) {
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     const message = text;
-    const answer = await action.run(() => api.playgroundWrite({ from: customer, to: channel.phone_number, text: message }));
+    const attached = photo;
+    const caption = message.trim();
+    const answer = await action.run(async () => {
+      if (!attached) return api.playgroundWrite({ from: customer, to: channel.phone_number, text: message });
+      checkPhoto(attached);
+      const media = { base64: await base64Of(attached), mime_type: attached.type };
+      return api.playgroundWrite({ from: customer, to: channel.phone_number, type: 'image', media, ...(caption ? { caption } : {}) });
+    });
     if (!answer) return;
-    setPlayed((p) => ({ ...p, written: [...p.written, { id: answer.id, who: 'customer', text: message, at: Date.now() }] }));
+    const line: ChatLine = attached
+      ? { id: answer.id, who: 'customer', text: caption, parts: { text: caption, type: 'image', media: { mime_type: attached.type, caption: caption || null, filename: attached.name } }, at: Date.now() }
+      : { id: answer.id, who: 'customer', text: message, at: Date.now() };
+    setPlayed((p) => ({ ...p, written: [...p.written, line] }));
     setQueued(answer.queued === true);
     setText('');
+    setPhoto(null);
+    if (photoInput.current) photoInput.current.value = '';
     replies.reload();
   };
 
@@ -158,8 +188,25 @@ function Chat({ channels }: { channels: Channel[] }) {
         <ErrorNotice error={action.error ?? replies.error} />
         <form className="row" onSubmit={(e) => void submit(e)}>
           <label className="grow">
-            <span className="visually-hidden">Message</span>
-            <input value={text} onChange={(e) => setText(e.target.value)} required maxLength={4096} placeholder="Type a message" />
+            <span className="visually-hidden">{photo ? 'Caption' : 'Message'}</span>
+            <input
+              value={text}
+              onChange={(e) => setText(e.target.value)}
+              required={!photo}
+              maxLength={photo ? 1024 : 4096}
+              placeholder={photo ? 'Add a caption (optional)' : 'Type a message'}
+            />
+          </label>
+          <label className="button-link button-small file-pick">
+            {photo ? `Photo: ${photo.name}` : 'Attach a photo'}
+            <input
+              ref={photoInput}
+              className="visually-hidden"
+              type="file"
+              accept={PHOTO_TYPES.join(',')}
+              onChange={(e) => setPhoto(e.target.files?.[0] ?? null)}
+              data-testid="playground-photo"
+            />
           </label>
           <button type="submit" disabled={action.pending}>
             Send

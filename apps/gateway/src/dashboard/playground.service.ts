@@ -4,6 +4,7 @@ import { RpcClient } from '@parley/kafka';
 import { ProblemException } from '@parley/service-kit';
 import { GatewayConfig } from '../config/gateway.config';
 import { DashboardConfig } from './dashboard.config';
+import type { PlaygroundInboundBody } from './playground.dto';
 
 /** A message the sandbox delivered to a customer's phone (the sandbox's `/_sandbox/messages` shape). */
 export interface PlaygroundMessage {
@@ -37,10 +38,10 @@ export class PlaygroundService {
   ) {}
 
   /**
-   * Writes `text` to the tenant's number `to` as the customer `from`. The sandbox answers `{id}` once the gateway took
+   * Writes `text` (or sends a photo) to the tenant's number `to` as the customer `from`. The sandbox answers `{id}` once the gateway took
    * the message, or `{id, queued: true}` (its 202) when the gateway did not: it keeps delivering it, as WhatsApp does.
    */
-  async customerWrites(tenantId: string, body: { from: string; to: string; text: string }, requestId: string): Promise<PlaygroundWriteAnswer> {
+  async customerWrites(tenantId: string, body: PlaygroundInboundBody, requestId: string): Promise<PlaygroundWriteAnswer> {
     this.ensureEnabled();
     const channels = await this.channels(tenantId, requestId);
     if (!channels.some((c) => digits(c.phone_number) === digits(body.to))) {

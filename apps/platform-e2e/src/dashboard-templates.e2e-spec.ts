@@ -220,7 +220,13 @@ describe('Dashboard in a real browser: message templates and the closed 24-hour 
     expect(await offered.getByRole('list', { name: 'Choices offered' }).getByRole('listitem').allTextContents()).toEqual(['Pick up', 'Delivery']);
     await expectNoSeriousA11yViolations(page, 'playground (rich messages)');
 
-    // The Playground's customer attaches a photo; the inbox thread shows that photo, byte for byte.
+    // The Playground's customer attaches a photo (only a JPEG or PNG); the inbox thread shows that photo, byte for byte.
+    const notAPhoto = await http<{ errors: { field: string }[] }>('POST', `${platform.gateway}/api/v1/playground/inbound`, {
+      token: apiKey,
+      json: { from: player, to: channel.phone_number, type: 'image', media: { base64: Buffer.from('%PDF-1.4\n').toString('base64'), mime_type: 'application/pdf' } },
+    });
+    expect(notAPhoto.status).toBe(400);
+    expect(notAPhoto.body.errors.map((e) => e.field)).toEqual(['media.mime_type']);
     const photo = solidPng(24, 16, [0x2e, 0x7d, 0x32]);
     await page.getByTestId('playground-photo').setInputFiles({ name: 'torn-cover.png', mimeType: 'image/png', buffer: photo });
     await page.getByLabel('Caption').fill('The cover arrived torn');

@@ -64,8 +64,14 @@ describe('responder-service: the inbox', () => {
   });
 
   /** A send as the gateway publishes it (`POST /v1/send`): origin `api`, from the default number, `author` when a member sent it. */
-  async function sendThroughApi(tenant: string, customer: string, content: MessageOutboundData['content'], author?: MessageOutboundData['author']): Promise<MessageOutboundEvent> {
-    const data: MessageOutboundData = { message_id: newId('msg'), channel: 'whatsapp', from: null, to: customer, content, origin: 'api', accepted_at: new Date().toISOString(), ...(author ? { author } : {}) };
+  async function sendThroughApi(
+    tenant: string,
+    customer: string,
+    content: MessageOutboundData['content'],
+    author?: MessageOutboundData['author'],
+    acceptedAt = new Date(),
+  ): Promise<MessageOutboundEvent> {
+    const data: MessageOutboundData = { message_id: newId('msg'), channel: 'whatsapp', from: null, to: customer, content, origin: 'api', accepted_at: acceptedAt.toISOString(), ...(author ? { author } : {}) };
     const event = EventPublisher.envelope(Topics.MessageOutbound, tenant, data);
     await h.kafka.publisher.publishEvent(event, conversationKey(tenant, customer));
     return event;
@@ -120,6 +126,12 @@ describe('responder-service: the inbox', () => {
     expect(handoff.value.data.reason).toBe('member_replied');
     // Agent replies were never taken for API sends: one agent turn (the greeting), as before.
     expect(record.messages.filter((m) => m.role === 'agent')).toHaveLength(1);
+
+    // A send delivered late (accepted an hour ago) joins the thread without becoming its last message.
+    const late = await sendThroughApi(tenant, customer, { type: 'text', text: 'An old notice' }, undefined, new Date(Date.now() - 3_600_000));
+    record = await threadWith(tenant, id, late.data.message_id);
+    expect(record.messages.find((m) => m.message_id === late.data.message_id)).toMatchObject({ text: 'An old notice', author: { type: 'api' } });
+    expect(record.last_message).toMatchObject({ text: 'Did it arrive?' });
   });
 
   it('hands off once when the customer asks for a person: told once, silent after, unread counted, conversation.handoff with the inbox link', async () => {

@@ -155,7 +155,8 @@ export class InboxService {
            VALUES ($1, $2, $3, 'member', $4::jsonb, $5, $6, $7::jsonb) ON CONFLICT (message_id) DO NOTHING RETURNING id`,
           [c.id, tenantId, sent.message_id, JSON.stringify(author), text, at, content ? JSON.stringify(content) : null],
         );
-        if (inserted.length === 0) return { changes: {}, events: [], result: undefined };
+        // Kept once; and a send older than the thread's last message (a late redelivery) changes nothing else.
+        if (inserted.length === 0 || (c.lastMessage && Date.parse(c.lastMessage.at) > at.getTime())) return { changes: {}, events: [], result: undefined };
         const changes: Partial<ConversationEntity> = { lastMessage: { text, author, at: at.toISOString() } };
         if (author.type === 'member') {
           changes.unread = 0;

@@ -242,8 +242,8 @@ describe('Dashboard in a real browser: message templates and the closed 24-hour 
       .filter({ hasText: 'The cover arrived torn' })
       .locator('[data-testid="message-media"][data-kind="image"] img');
     await shown.waitFor({ timeout: 30_000 });
-    await pollUntil(() => shown.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth === 24), { timeoutMs: 10_000, description: 'the photo drawn' });
-    const fetched = await shown.evaluate(async (img: HTMLImageElement) => {
+    await pollUntil(() => shown.evaluate((img: { complete: boolean; naturalWidth: number }) => img.complete && img.naturalWidth === 24), { timeoutMs: 10_000, description: 'the photo drawn' });
+    const fetched = await shown.evaluate(async (img: { src: string }) => {
       const res = await fetch(img.src);
       return { status: res.status, type: res.headers.get('content-type'), bytes: Array.from(new Uint8Array(await res.arrayBuffer())) };
     });

@@ -245,6 +245,9 @@ describe('attacker’s pass: cross-tenant access on every route, SQL-shaped text
     expect((await api(a, 'GET', `/api/v1/contacts/${contact.body.id}`)).body).toMatchObject({ name: SQL[4], tags: [SQL[1]] });
     expect((await api(a, 'PATCH', `/api/v1/contacts/${contact.body.id}`, { name: SQL[8], tags: [SQL[0]] })).status).toBe(200);
     expect((await api(a, 'GET', `/api/v1/contacts/${contact.body.id}`)).body).toMatchObject({ name: SQL[8], tags: [SQL[0]] });
+    expect((await api(a, 'POST', `/api/v1/contacts/${contact.body.id}/activities`, { type: 'note', text: SQL[5] })).status).toBe(201);
+    const timeline = (await api(a, 'GET', `/api/v1/contacts/${contact.body.id}/activities`)).body.data as { type: string; text?: string }[];
+    expect(timeline).toContainEqual(expect.objectContaining({ type: 'note', text: SQL[5] }));
 
     const stages = [SQL[1], SQL[7]];
     const pipeline = await api(a, 'POST', '/api/v1/pipelines', { name: SQL[6], stages });
@@ -265,6 +268,12 @@ describe('attacker’s pass: cross-tenant access on every route, SQL-shaped text
     expect(adjustment.status).toBe(201);
     const transactions = (await api(a, 'GET', '/api/v1/billing/transactions')).body.data as { cause_id: string; description: string }[];
     expect(transactions).toContainEqual(expect.objectContaining({ cause_id: reference, description: SQL[3] }));
+
+    // The tenant's own LLM (its model name is free text); removed again so A's agent keeps the stack's LLM.
+    const llm = await api(a, 'PUT', '/api/v1/settings/llm', { base_url: 'http://127.0.0.1:9/v1', api_key: 'sk-attacker-1234', model: SQL[2], monthly_budget: '5' });
+    expect([llm.status, llm.text]).toEqual([200, expect.any(String)]);
+    expect((await api(a, 'GET', '/api/v1/settings/llm')).body).toMatchObject({ model: SQL[2] });
+    expect((await api(a, 'DELETE', '/api/v1/settings/llm')).status).toBe(204);
   }, 60_000);
 
   it('answers every list given a cursor it did not hand out (garbage, edited, another list’s or tenant’s) with 400 naming cursor, and pages with its own', async () => {
@@ -371,6 +380,8 @@ const READ_BACK = [
   'POST /api/v1/campaigns audience.tags[]',
   'POST /admin/v1/tenants/{tenant_id}/wallet/adjustments reference',
   'POST /admin/v1/tenants/{tenant_id}/wallet/adjustments description',
+  'POST /api/v1/contacts/{id}/activities text',
+  'PUT /api/v1/settings/llm model',
 ];
 /**
  * Fields inside oneOf request bodies (agent documents, the rich and email shapes of /v1/send), visible to this walk since
@@ -404,7 +415,8 @@ const NOT_READABLE = [
   /^POST \/api\/v1\/agents\/\{agent_name\}\/test message$/, // no side effects (CONTRACT §3)
   /^PUT \/api\/v1\/agents\/\{agent_name\} booking\.timezone$/, // an IANA zone, validated
   /^POST \/v1\/send to$/, // E.164 or a WhatsApp id, validated
-  /^POST \/api\/v1\/playground\/inbound (to|text)$/, // the playground's customer message (the inbound text above takes the same path)
+  /^POST \/api\/v1\/playground\/inbound (to|text|caption|media\.base64)$/, // the playground's customer message (the inbound text above takes the same path)
+  /^PUT \/api\/v1\/settings\/llm api_key$/, // stored encrypted, shown only as its last four
 ];
 
 /** `METHOD path field` of every plain string in a request body (no enum, format or pattern: where free text goes). */

@@ -1161,6 +1161,25 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/settings/llm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The tenant’s own LLM settings, without the key */
+        get: operations["LlmSettings_get"];
+        /** Use the tenant’s own OpenAI-compatible LLM */
+        put: operations["LlmSettings_put"];
+        post?: never;
+        /** Go back to the global LLM */
+        delete: operations["LlmSettings_delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/team": {
         parameters: {
             query?: never;
@@ -2183,11 +2202,37 @@ export interface components {
                     /** @enum {string} */
                     type: "api";
                 };
+                /** @description The reply button or list row the customer tapped. */
+                interactive?: {
+                    id: string;
+                    title: string;
+                };
+                location?: {
+                    address?: string;
+                    latitude: number;
+                    longitude: number;
+                    name?: string;
+                };
+                media?: {
+                    caption: string | null;
+                    /** @example med_01JD3S4ZC5Q2X8V6N7M9P0R1T2 */
+                    id: string;
+                    mime_type?: string;
+                    size?: number;
+                };
                 /** @example msg_01JD3S4ZC5Q2X8V6N7M9P0R1T2 */
                 message_id: string;
+                /** @description The reply buttons or list rows an interactive message sent to the customer offered. */
+                options?: string[];
                 /** @enum {string} */
                 role: "customer" | "agent" | "member";
+                template?: {
+                    language: string;
+                    name: string;
+                };
                 text: string;
+                /** @description `image`, `document`, `audio`, `video`, `sticker`, `location`, `interactive` or `template`; absent on text. */
+                type?: string;
             }[];
             /** @description Internal notes, oldest first (merge by `at` to interleave). */
             notes: {
@@ -2240,11 +2285,37 @@ export interface components {
                 /** @enum {string} */
                 type: "api";
             };
+            /** @description The reply button or list row the customer tapped. */
+            interactive?: {
+                id: string;
+                title: string;
+            };
+            location?: {
+                address?: string;
+                latitude: number;
+                longitude: number;
+                name?: string;
+            };
+            media?: {
+                caption: string | null;
+                /** @example med_01JD3S4ZC5Q2X8V6N7M9P0R1T2 */
+                id: string;
+                mime_type?: string;
+                size?: number;
+            };
             /** @example msg_01JD3S4ZC5Q2X8V6N7M9P0R1T2 */
             message_id: string;
+            /** @description The reply buttons or list rows an interactive message sent to the customer offered. */
+            options?: string[];
             /** @enum {string} */
             role: "customer" | "agent" | "member";
+            template?: {
+                language: string;
+                name: string;
+            };
             text: string;
+            /** @description `image`, `document`, `audio`, `video`, `sticker`, `location`, `interactive` or `template`; absent on text. */
+            type?: string;
         };
         ConversationNote: {
             /** Format: date-time */
@@ -2598,6 +2669,15 @@ export interface components {
             rows: components["schemas"]["ListRowDto"][];
             title?: string;
         };
+        LlmSettings: {
+            api_key_last4: string;
+            /** @enum {boolean} */
+            api_key_set: true;
+            base_url: string;
+            model: string;
+            /** @example 12.500000 */
+            monthly_budget: string;
+        };
         LocationDto: {
             address?: string;
             latitude: unknown;
@@ -2671,12 +2751,21 @@ export interface components {
             data: components["schemas"]["Pipeline"][];
         };
         PlaygroundInboundBody: {
+            caption?: string;
             /** @description E.164 phone number with a leading + (checked against real numbering plans). */
             from: string;
+            media?: components["schemas"]["PlaygroundPhoto"];
             /** @description The caller’s own tenant id (optional). */
             tenant_id?: string;
-            text: string;
+            text?: string;
             to: string;
+            /** @enum {string} */
+            type?: "text" | "image";
+        };
+        PlaygroundPhoto: {
+            base64: string;
+            /** @enum {string} */
+            mime_type: "image/jpeg" | "image/png";
         };
         Price: {
             /** @enum {string} */
@@ -9565,6 +9654,217 @@ export interface operations {
             401: {
                 headers: {
                     "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Over the daily quota or the per-address limit; wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    LlmSettings_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The settings. */
+            200: {
+                headers: {
+                    /** @description Remaining daily quota: `"daily";r=<remaining>;t=<seconds to reset>` (`r=999999999999999` on an unlimited plan). */
+                    RateLimit?: string;
+                    /** @description The daily quota policy, e.g. `"daily";q=500;w=86400` (absent on an unlimited plan). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LlmSettings"];
+                };
+            };
+            /** @description Missing, malformed, expired, wrongly signed or revoked credential (`WWW-Authenticate: Bearer`). */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body `tenant_id` is not the caller’s tenant, the signed-in team member’s role may not do this, or a session-cookie request lacks its `X-CSRF-Token`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No such resource for this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Over the daily quota or the per-address limit; wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    LlmSettings_put: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Stored encrypted; never returned. */
+                    api_key: string;
+                    /**
+                     * Format: uri
+                     * @description OpenAI-compatible endpoint including `/v1`, http(s).
+                     */
+                    base_url: string;
+                    model: string;
+                    /** @description Decimal string ≥ 0. */
+                    monthly_budget: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The settings, without the key. */
+            200: {
+                headers: {
+                    /** @description Remaining daily quota: `"daily";r=<remaining>;t=<seconds to reset>` (`r=999999999999999` on an unlimited plan). */
+                    RateLimit?: string;
+                    /** @description The daily quota policy, e.g. `"daily";q=500;w=86400` (absent on an unlimited plan). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LlmSettings"];
+                };
+            };
+            /** @description A field, parameter or the JSON itself is not valid (`errors[]` names each field and rule). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Missing, malformed, expired, wrongly signed or revoked credential (`WWW-Authenticate: Bearer`). */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body `tenant_id` is not the caller’s tenant, the signed-in team member’s role may not do this, or a session-cookie request lacks its `X-CSRF-Token`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is not `application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Over the daily quota or the per-address limit; wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    LlmSettings_delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The tenant’s own settings are gone. */
+            204: {
+                headers: {
+                    /** @description Remaining daily quota: `"daily";r=<remaining>;t=<seconds to reset>` (`r=999999999999999` on an unlimited plan). */
+                    RateLimit?: string;
+                    /** @description The daily quota policy, e.g. `"daily";q=500;w=86400` (absent on an unlimited plan). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, malformed, expired, wrongly signed or revoked credential (`WWW-Authenticate: Bearer`). */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body `tenant_id` is not the caller’s tenant, the signed-in team member’s role may not do this, or a session-cookie request lacks its `X-CSRF-Token`. */
+            403: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {

@@ -137,6 +137,15 @@ describe('messaging-service events match their contracts (real Kafka)', () => {
       await optOuts.apply([optedOut.data]);
       expect(await stateOf()).toEqual({ opted_out: false, keyword: 'START' });
     });
+
+    it('keeps an SMS keyword as that channel\'s opt-out, leaving the marketing opt-out alone', async () => {
+      const sms = recordedEventExamples<ContactOptedOutEvent>(Topics.ContactOptedOut).find((e) => e.envelope.data.channel === 'sms')!.envelope;
+      const optOuts = service.app.get(OptOutsService);
+      const before = await stateOf();
+      await publish(Topics.ContactOptedOut, `${EXAMPLE_TENANT}:${sms.data.customer}`, sms);
+      await pollUntil(() => optOuts.isOptedOutOn(EXAMPLE_TENANT, 'sms', sms.data.customer), { description: 'the SMS opt-out stored', timeoutMs: 20_000 });
+      expect(await stateOf()).toEqual(before);
+    });
   });
 
   describe('consumes the recorded examples of whatsapp.webhook', () => {

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { ChannelsModule } from '../channels/channels.module';
 import { MessagesModule } from '../messages/messages.module';
 import { MediaModule } from '../media/media.module';
+import { SmsModule } from '../sms/sms.module';
 import { TemplatesModule } from '../templates/templates.module';
 import { MediaDownloadWorker } from './media-download.worker';
 import { MediaDownloadLoop, MediaDownloads } from './media-downloads';
@@ -10,7 +11,7 @@ import { WhatsappWebhookConsumer } from './whatsapp-webhook.consumer';
 import { WhatsappWebhookService } from './whatsapp-webhook.service';
 
 @Module({
-  imports: [ChannelsModule, MessagesModule, TemplatesModule, MediaModule],
+  imports: [ChannelsModule, MessagesModule, TemplatesModule, MediaModule, SmsModule],
   controllers: [WhatsappWebhookConsumer],
   providers: [WhatsappWebhookService, InboundMessagesService, MediaDownloads, MediaDownloadLoop, MediaDownloadWorker],
   exports: [InboundMessagesService],

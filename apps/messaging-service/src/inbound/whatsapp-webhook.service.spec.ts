@@ -5,6 +5,7 @@ import type { PendingStatusesService } from '../messages/pending-statuses.servic
 import type { CachedChannels } from '../sending/cached-channels';
 import type { SendAcceptance } from '../sending/send-acceptance.service';
 import type { TemplatesService } from '../templates/templates.service';
+import type { SmsKeywordsService } from '../sms/sms-keywords.service';
 import type { InboundMessagesService, ReceivedInbound } from './inbound-messages.service';
 import type { NormalisedInbound } from './normalise';
 import { WhatsappWebhookService } from './whatsapp-webhook.service';
@@ -25,6 +26,7 @@ function setUp() {
     {} as PendingStatusesService,
     {} as SendAcceptance,
     templates as unknown as TemplatesService,
+    {} as SmsKeywordsService,
   );
   const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
   const process = (value: Record<string, unknown>) =>
@@ -73,7 +75,7 @@ describe('WhatsappWebhookService', () => {
   });
 
   it('does not fail on changes or entries that are not lists', async () => {
-    const service = new WhatsappWebhookService({} as CachedChannels, {} as InboundMessagesService, {} as MessageStatusService, {} as PendingStatusesService, {} as SendAcceptance, {} as TemplatesService);
+    const service = new WhatsappWebhookService({} as CachedChannels, {} as InboundMessagesService, {} as MessageStatusService, {} as PendingStatusesService, {} as SendAcceptance, {} as TemplatesService, {} as SmsKeywordsService);
     for (const entry of [{ changes: { value: {} } }, null, { changes: [null, 'x'] }]) {
       await expect(service.process({ provider: 'meta', channel_id: null, received_at: '', raw_body: JSON.stringify({ object: 'whatsapp_business_account', entry: [entry] }) })).resolves.toBeUndefined();
     }

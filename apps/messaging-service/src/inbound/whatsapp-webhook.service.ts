@@ -11,6 +11,8 @@ import type { CloudApiChangeValue, CloudApiNotification, CloudApiStatus } from '
 import { TemplatesService, type TemplateStatusUpdate } from '../templates/templates.service';
 import { InboundMessagesService, type ReceivedInbound } from './inbound-messages.service';
 import { normaliseInbound, unixToIso, type NormalisedInbound } from './normalise';
+import { SmsKeywordsService } from '../sms/sms-keywords.service';
+import { smsKeyword } from '../sms/sms-keywords';
 import { parseTwilioSmsWebhook } from './twilio-webhook';
 
 const STATUSES: ReadonlySet<string> = new Set<OutboundStatus>(['sent', 'delivered', 'read', 'failed']);
@@ -62,6 +64,7 @@ export class WhatsappWebhookService {
     private readonly pending: PendingStatusesService,
     private readonly acceptance: SendAcceptance,
     private readonly templates: TemplatesService,
+    private readonly smsKeywords: SmsKeywordsService,
   ) {}
 
   /** One notification: a batch of one. */
@@ -129,7 +132,10 @@ export class WhatsappWebhookService {
       return;
     }
     const event = parseTwilioSmsWebhook(data.raw_body, receivedAt);
-    if (event.kind === 'inbound') work.inbound.push({ channel, inbound: event.message, receivedAt, requestId });
+    const keyword = event.kind === 'inbound' ? smsKeyword(event.message.text) : null;
+    // STOP, START and HELP are the carrier's, handled here; the agent never answers them.
+    if (event.kind === 'inbound' && keyword) await this.smsKeywords.handle(channel, event.message, keyword, receivedAt, requestId);
+    else if (event.kind === 'inbound') work.inbound.push({ channel, inbound: event.message, receivedAt, requestId });
     else if (event.kind === 'status') work.statuses.push({ channel, status: { id: event.providerMessageId, status: event.status.status }, incoming: event.status, requestId });
     else this.logger.debug(`ignoring a Twilio webhook on channel ${channel.id}: ${event.reason}`);
   }

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { ChannelsModule } from '../channels/channels.module';
 import { MediaModule } from '../media/media.module';
+import { OptOutsModule } from '../opt-outs/opt-outs.module';
 import { ProvidersModule } from '../providers/providers.module';
 import { CustomerWindowService } from './customer-window.service';
 import { MessageStatusService } from './message-status.service';
@@ -17,7 +18,7 @@ import { SendQueueWorker } from '../sending/send-queue.worker';
 import { SendRateLimiter } from '../sending/send-rate-limiter';
 
 @Module({
-  imports: [ChannelsModule, ProvidersModule, MediaModule],
+  imports: [ChannelsModule, ProvidersModule, MediaModule, OptOutsModule],
   controllers: [MessagesRpcController, OutboundConsumer],
   providers: [
     MessagesService,

@@ -1,6 +1,6 @@
 import { Controller } from '@nestjs/common';
 import { EventPattern, Payload } from '@nestjs/microservices';
-import { Topics, type ContactOptedInEvent, type ContactOptedOutEvent } from '@parley/contracts';
+import { Topics, type ContactOptedInData, type ContactOptedInEvent, type ContactOptedOutData, type ContactOptedOutEvent } from '@parley/contracts';
 import { OptOutsService } from './opt-outs.service';
 
 /** `contact.opted_out` / `contact.opted_in` from responder-service: kept here, where marketing sends are checked. */
@@ -9,12 +9,18 @@ export class OptOutsConsumer {
   constructor(private readonly optOuts: OptOutsService) {}
 
   @EventPattern(Topics.ContactOptedOut)
-  onOptedOut(@Payload() event: ContactOptedOutEvent): Promise<void> {
-    return this.optOuts.apply([event.data]);
+  async onOptedOut(@Payload() event: ContactOptedOutEvent): Promise<void> {
+    await this.route(event.data);
   }
 
   @EventPattern(Topics.ContactOptedIn)
-  onOptedIn(@Payload() event: ContactOptedInEvent): Promise<void> {
-    return this.optOuts.apply([event.data]);
+  async onOptedIn(@Payload() event: ContactOptedInEvent): Promise<void> {
+    await this.route(event.data);
+  }
+
+  /** An SMS keyword is that channel's opt-out (stored already where it was read; this is its redelivery-safe echo). */
+  private async route(change: ContactOptedOutData | ContactOptedInData): Promise<void> {
+    if (change.channel === 'sms') await this.optOuts.applyOnChannel(change);
+    else await this.optOuts.apply([change]);
   }
 }

@@ -29,6 +29,30 @@ export class OptOutsService {
     );
   }
 
+  /**
+   * A keyword on one channel (an SMS STOP or START): stored unless a newer change is, or this very message made it
+   * already. True when this call changed the record (the change is then confirmed to the customer, once).
+   */
+  async applyOnChannel(change: ContactOptedOutData | ContactOptedInData): Promise<boolean> {
+    const rows = (await this.db.query(
+      `INSERT INTO channel_opt_outs AS o (tenant_id, channel, customer, opted_out, keyword, message_id, changed_at) VALUES ($1, $2, $3, $4, $5, $6, $7)
+       ON CONFLICT (tenant_id, channel, customer) DO UPDATE
+         SET opted_out = EXCLUDED.opted_out, keyword = EXCLUDED.keyword, message_id = EXCLUDED.message_id, changed_at = EXCLUDED.changed_at
+         WHERE o.changed_at <= EXCLUDED.changed_at AND o.message_id <> EXCLUDED.message_id
+       RETURNING customer`,
+      [change.tenant_id, change.channel, change.customer, change.event === 'contact.opted_out', change.keyword, change.message_id, change.at],
+    )) as unknown[];
+    return rows.length > 0;
+  }
+
+  /** Whether the customer wrote STOP on this channel and not START since: nothing is sent to them there. */
+  async isOptedOutOn(tenantId: string, channel: string, customer: string): Promise<boolean> {
+    const rows = (await this.db.query(`SELECT opted_out FROM channel_opt_outs WHERE tenant_id = $1 AND channel = $2 AND customer = $3`, [tenantId, channel, customer])) as {
+      opted_out: boolean;
+    }[];
+    return rows[0]?.opted_out ?? false;
+  }
+
   async isOptedOut(tenantId: string, customer: string): Promise<boolean> {
     const rows = (await this.db.query(`SELECT opted_out FROM opt_outs WHERE tenant_id = $1 AND customer = $2`, [tenantId, customer])) as { opted_out: boolean }[];
     return rows[0]?.opted_out ?? false;

@@ -5,6 +5,7 @@ import type { SendingChannel } from '../channels/channels.service';
 import { MessagingServiceConfig } from '../config/messaging-service.config';
 import { CustomerWindowService, WINDOW_CLOSED } from '../messages/customer-window.service';
 import { ProviderMediaService } from '../media/provider-media.service';
+import { OptOutsService } from '../opt-outs/opt-outs.service';
 import { MessageStatusService } from '../messages/message-status.service';
 import { PAIR_RATE_LIMIT_CODE } from '../providers/cloud-api.errors';
 import { ProviderRegistry } from '../providers/provider-registry';
@@ -36,6 +37,7 @@ const SETTLED: Dispatched = { settled: Promise.resolve() };
 
 const NO_CHANNEL: MessageError = { code: 'no_channel', title: 'The tenant has no connected WhatsApp number' };
 const SENDER_NOT_CONNECTED: MessageError = { code: 'no_channel', title: 'The sending WhatsApp number is not connected' };
+const OPTED_OUT: MessageError = { code: 'opted_out', title: 'The recipient replied STOP to this SMS number; nothing is sent to them until they reply START' };
 const NEVER_CONFIRMED: MessageError = { code: 'timeout', title: 'The WhatsApp provider did not answer in time' };
 
 const providerCalls = new Counter({
@@ -77,6 +79,7 @@ export class SendDispatcher {
     private readonly acceptance: SendAcceptance,
     private readonly config: MessagingServiceConfig,
     private readonly providerMedia: ProviderMediaService,
+    private readonly optOuts: OptOutsService,
   ) {}
 
   async deliver(item: QueuedSend): Promise<Dispatched> {
@@ -89,6 +92,11 @@ export class SendDispatcher {
     const channel = await this.channels.findForSend(tenantId, { channelId: item.channelId, from: message.from, kind: message.channel });
     if (!channel) {
       await this.fail(item, item.channelId || message.from ? SENDER_NOT_CONNECTED : NO_CHANNEL);
+      return SETTLED;
+    }
+    if (channel.sender.kind === 'sms' && (await this.optOuts.isOptedOutOn(tenantId, 'sms', message.to))) {
+      // Carrier rules: after STOP, nothing at all goes to that number from our SMS numbers until START.
+      await this.fail(item, OPTED_OUT);
       return SETTLED;
     }
     if (message.type !== 'template' && channel.sender.kind === 'whatsapp' && !(await this.windows.allowsFreeForm(channel.sender.provider as WhatsappProvider, channel.id, message.to))) {

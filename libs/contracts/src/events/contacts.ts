@@ -3,7 +3,8 @@ import type { EventEnvelope } from './envelope';
 /** What `contact.opted_out` and `contact.opted_in` carry (CONTRACT.md §12). */
 interface ContactOptChange {
   tenant_id: string;
-  channel: 'whatsapp';
+  /** `sms`: a carrier keyword (STOP, START…) on an SMS number, which opts the number out of that channel (CONTRACT.md §17). */
+  channel: 'whatsapp' | 'sms';
   /** The customer: E.164 number or business-scoped user id. */
   customer: string;
   /** The customer's message that asked for it, and the keyword it was read as. */

@@ -25,6 +25,9 @@ export const EVENT_VERSIONS = {
   'message.received': 2,
   'message.status': 2,
   'channel.changed': 2,
+  // `channel: "sms"`: a carrier keyword on an SMS number (CONTRACT.md §17).
+  'contact.opted_out': 2,
+  'contact.opted_in': 2,
 } as const;
 
 export type EnvelopeVersion<T extends string> = T extends keyof typeof EVENT_VERSIONS ? (typeof EVENT_VERSIONS)[T] : 1;

@@ -21,3 +21,4 @@ export * from './scheduling/wakeup';
 export * from './bootstrap';
 export * from './media-store/media-store';
 export * from './crypto/credential-cipher';
+export * from './database/statement-counter';

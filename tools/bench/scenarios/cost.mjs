@@ -43,6 +43,40 @@ function send(url, apiKey, i) {
   });
 }
 
+/**
+ * PostgreSQL statements and transactions each service has sent so far (its `db_statements_total` and
+ * `db_transactions_total` on /metrics, service-kit's count), and the server's transactions on the run's database.
+ * Counts, unlike CPU time, do not move with the machine's other load.
+ */
+async function statementCounts(platform, database) {
+  const counts = {};
+  await Promise.all(
+    Object.keys(platform.pids()).map(async (app) => {
+      const page = await fetch(`${platform.url(app)}/metrics`, { signal: AbortSignal.timeout(5000) }).then((r) => r.text(), () => '');
+      const value = (name) => Number(page.match(new RegExp(`^${name} (\\d+)$`, 'm'))?.[1] ?? NaN);
+      counts[app] = { statements: value('db_statements_total'), transactions: value('db_transactions_total') };
+    }),
+  );
+  const [server] = await platform.query('SELECT xact_commit + xact_rollback AS n FROM pg_stat_database WHERE datname = $1', [database]);
+  return { services: counts, server: Number(server.n) };
+}
+
+/** Per message, over idle: each service's statements/transactions and the server's transactions. */
+function statementsPerMessage(idle, window, n) {
+  const over = (a, b, key) => (b.end[key] - b.start[key]) - ((a.end[key] - a.start[key]) / idle.seconds) * window.seconds;
+  const services = Object.fromEntries(
+    Object.keys(window.start.services)
+      .map((app) => {
+        const pair = (from) => ({ start: from.start.services[app], end: from.end.services[app] });
+        const w = pair(window);
+        return [app, { statements: over(pair(idle), w, 'statements') / n, transactions: over(pair(idle), w, 'transactions') / n, all: (w.end.statements - w.start.statements) / n }];
+      })
+      .filter(([, c]) => Number.isFinite(c.statements)),
+  );
+  const server = over({ start: { n: idle.start.server }, end: { n: idle.end.server } }, { start: { n: window.start.server }, end: { n: window.end.server } }, 'n') / n;
+  return { services, server };
+}
+
 export async function costScenario({ platform, seconds, rate, idleSeconds, log }) {
   const database = new URL(platform.infra.databaseUrl).pathname.slice(1);
   const tenant = await platform.tenant('bench cost');
@@ -68,10 +102,12 @@ export async function costScenario({ platform, seconds, rate, idleSeconds, log }
 
   log(`cost: idle baseline, ${idleSeconds} s with no traffic`);
   const idleStart = new CpuSnapshot(groups());
+  const idleCountsStart = await statementCounts(platform, database);
   let stopProgress = progress('cost idle', () => `machine busy ${round((new CpuSnapshot({}).since(idleStart).machine / ((performance.now() - idleStart.at) / 1000)) / 10, 1)}% of one core`, 5000);
   await delay(idleSeconds * 1000);
   stopProgress();
   const idle = new CpuSnapshot(groups()).since(idleStart);
+  const idleCounts = { start: idleCountsStart, end: await statementCounts(platform, database), seconds: idle.seconds };
   const idleRate = (ms) => ms / idle.seconds; // ms of CPU per second
 
   log(`cost: ${seconds} s at ${rate}/s, status callbacks on, then drained until every message reads read`);
@@ -79,6 +115,7 @@ export async function costScenario({ platform, seconds, rate, idleSeconds, log }
   let answered = 0;
   let failed = 0;
   let read = 0;
+  const countsStart = await statementCounts(platform, database);
   const start = new CpuSnapshot(groups());
   const sampler = new RssSampler(platform.pids());
   stopProgress = progress('cost', () => `${answered} answered, ${failed} failed, ${read} read`);
@@ -104,6 +141,7 @@ export async function costScenario({ platform, seconds, rate, idleSeconds, log }
   clearInterval(poll);
   const lag = await platform.drain(Math.max(0, deadline - Date.now()), log);
   const end = new CpuSnapshot(groups());
+  const countsEnd = await statementCounts(platform, database);
   stopProgress();
   const rss = sampler.stop();
   const used = end.since(start);
@@ -121,6 +159,9 @@ export async function costScenario({ platform, seconds, rate, idleSeconds, log }
   const measured = names.filter((name) => name !== SANDBOX && name !== LOAD).reduce((sum, name) => sum + net(name), 0);
   const idlePercent = (name) => round(idleRate(idle.groups[name]) / 10, 2);
   const stackIdle = round(services.reduce((sum, name) => sum + idleRate(idle.groups[name]), 0) / 10, 1);
+  const sql = statementsPerMessage(idleCounts, { start: countsStart, end: countsEnd, seconds: used.seconds }, n);
+  const sqlTotal = Object.values(sql.services).reduce((sum, c) => sum + c.statements, 0);
+  const sqlTransactions = Object.values(sql.services).reduce((sum, c) => sum + c.transactions, 0);
   const s = latencies.summary();
   const row = {
     scenario: 'cost per message',
@@ -131,7 +172,7 @@ export async function costScenario({ platform, seconds, rate, idleSeconds, log }
     handled: n,
     rss,
     cpu: sampler.cpu,
-    note: `status callbacks on; latency of POST /v1/send; CPU ms per message over idle: ${round(ours, 2)} machine-wide, ${round(measured, 2)} summed over our processes (details below)`,
+    note: `status callbacks on; latency of POST /v1/send; CPU ms per message over idle: ${round(ours, 2)} machine-wide, ${round(measured, 2)} summed over our processes; ${round(sqlTotal, 1)} PostgreSQL statements per message (details below)`,
   };
   const lines = [
     `**Cost per message** (${n} messages read of ${sending.sent} sends at ${rate}/s over ${round(sending.seconds, 0)} s (${answered} answered 200, ${failed} not), status callbacks on, window ${round(used.seconds, 1)} s until every message read \`read\`${read < expected ? ` — ${expected - read} never did` : ''}${lag ? `, consumer lag ${lag} left` : ''}; idle baseline ${round(idle.seconds, 0)} s in the same run):`,
@@ -142,6 +183,7 @@ export async function costScenario({ platform, seconds, rate, idleSeconds, log }
       : []),
     `- per process, CPU ms per message over idle (and in all, idle included): ${names.map((name) => `${name} ${perMessage[name]} (${round(used.groups[name] / n, 2)})`).join(', ')}; ours summed from the processes (services without the sandbox, Kafka, PostgreSQL, Redis): ${round(measured, 2)}.`,
     `- idle: the stack (five services, sandbox apart) ${stackIdle}% of one core (target ≤ 10); each: ${names.filter((name) => platform.pids()[name]).map((name) => `${name} ${idlePercent(name)}%`).join(', ')}; Kafka ${idlePercent('kafka')}%, PostgreSQL backends ${idlePercent('postgres backends')}% (shared processes ${idlePercent('postgres shared')}%, other databases included), Redis ${idlePercent('redis')}%.`,
+    `- PostgreSQL statements per message (per service), over idle (and in all, idle included): **${round(sqlTotal, 2)} statements in ${round(sqlTransactions, 2)} transactions** summed over the services; ${Object.entries(sql.services).filter(([, c]) => Math.abs(c.statements) >= 0.005).map(([app, c]) => `${app} ${round(c.statements, 2)} (${round(c.transactions, 2)} tx; ${round(c.all, 2)} in all)`).join(', ')}; the server counted ${round(sql.server, 2)} transactions per message on the run's database (the load generator's polling included).`,
     `- RSS under this load (peak MB): ${Object.entries(rss).map(([app, mb]) => `${app} ${mb}`).join(', ')}.`,
   ];
   log(`  → ${lines.join('\n')}`);

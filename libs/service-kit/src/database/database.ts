@@ -1,5 +1,6 @@
 import { Client } from 'pg';
 import { DataSource, type DataSourceOptions, type MixedList, type EntitySchema } from 'typeorm';
+import { StatementCountingLogger } from './statement-counter';
 
 export interface ServiceDatabase {
   /** The service's own schema: every table it owns lives there, with its own `migrations` table. */
@@ -22,6 +23,7 @@ export function dataSourceOptions(url: string, db: ServiceDatabase): DataSourceO
     synchronize: false,
     migrationsRun: false,
     logging: ['error'],
+    logger: new StatementCountingLogger(['error']),
     // search_path makes the unqualified names of hand-written migrations land in the service's schema
     extra: { max: 10, connectionTimeoutMillis: 5000, idleTimeoutMillis: 30000, application_name: db.schema, options: `-c search_path=${db.schema}` },
   };

@@ -57,6 +57,8 @@ export const Topics = {
   CampaignCompleted: 'campaign.completed',
   /** Tokens one LLM call used, which billing meters (CONTRACT.md §16). Key: `tenant_id`. */
   LlmUsage: 'llm.usage',
+  /** What a tenant's LLM tokens cost this month so far (the latest per tenant; compacted). Key: `tenant_id`. */
+  LlmSpend: 'llm.spend',
 } as const;
 export type Topic = (typeof Topics)[keyof typeof Topics];
 
@@ -129,6 +131,7 @@ export const TOPIC_SPECS: readonly TopicSpec[] = [
   { name: Topics.DealStageChanged, partitions: 4 },
   { name: Topics.CampaignCompleted, partitions: 4 },
   { name: Topics.LlmUsage, partitions: 4 },
+  { name: Topics.LlmSpend, partitions: 4, config: { 'cleanup.policy': 'compact' } },
   ...Object.values(RpcTopics).map((name) => ({
     name,
     partitions: 4,
@@ -161,6 +164,7 @@ export const TOPIC_SPECS: readonly TopicSpec[] = [
     Topics.DealStageChanged,
     Topics.CampaignCompleted,
     Topics.LlmUsage,
+    Topics.LlmSpend,
   ].map(
     (name) => ({
       name: `${name}${DLQ_SUFFIX}`,

@@ -34,3 +34,20 @@ export interface LlmUsageData {
 }
 
 export type LlmUsageEvent = EventEnvelope<'llm.usage', LlmUsageData>;
+
+/**
+ * `llm.spend` (internal): what the tenant's LLM tokens of one calendar month (UTC) have cost so far, priced by the price
+ * book as each call was metered. A running total, so a redelivered or late event never adds twice; the responder
+ * stops calling the tenant's LLM once it reaches the tenant's `monthly_budget` (CONTRACT.md §16).
+ */
+export interface LlmSpendData {
+  tenant_id: string;
+  /** `YYYY-MM` (UTC). */
+  month: string;
+  /** Decimal string in `currency`. */
+  spend: string;
+  currency: string;
+  at: string;
+}
+
+export type LlmSpendEvent = EventEnvelope<'llm.spend', LlmSpendData>;

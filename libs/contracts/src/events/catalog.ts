@@ -4,7 +4,7 @@ import type { ChannelChangedEvent } from './channels';
 import type { ContactCreatedEvent, ContactDeletedEvent, ContactOptedInEvent, ContactOptedOutEvent, ContactUpdatedEvent } from './contacts';
 import type { DealCreatedEvent, DealStageChangedEvent } from './deals';
 import type { TemplateStatusEvent } from './templates';
-import type { LlmUsageEvent, TenantPlanChangedEvent, WalletLowBalanceEvent } from './billing';
+import type { LlmSpendEvent, LlmUsageEvent, TenantPlanChangedEvent, WalletLowBalanceEvent } from './billing';
 import type { CampaignCompletedEvent } from './campaigns';
 import type { DocumentChangedEvent } from './documents';
 import type {
@@ -50,6 +50,7 @@ export interface EventsByTopic {
   'deal.stage_changed': DealStageChangedEvent;
   'campaign.completed': CampaignCompletedEvent;
   'llm.usage': LlmUsageEvent;
+  'llm.spend': LlmSpendEvent;
 }
 export type EventTopic = keyof EventsByTopic;
 
@@ -226,6 +227,12 @@ export const EVENT_ROUTES: Readonly<Record<EventTopic, EventRoute>> = {
     producers: ['responder-service'],
     consumers: ['billing-service'],
     summary: "The tokens one LLM call used for a tenant's reply; billing-service meters them (category `llm_token`) and charges the price book's token price.",
+  },
+  [Topics.LlmSpend]: {
+    key: '`tenant_id`',
+    producers: ['billing-service'],
+    consumers: ['responder-service'],
+    summary: "What a tenant's LLM tokens of the month have cost so far (a running total); past the tenant's LLM budget the responder answers without its LLM.",
   },
 };
 

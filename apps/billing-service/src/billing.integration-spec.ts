@@ -108,6 +108,24 @@ describe('billing-service', () => {
       expect(await billing.ledgerTotals(id)).toEqual({ balance: '1.000000', held: '0.000000', wallet_entries: '1.000000', holds_entries: '0.000000', unbalanced_transactions: 0 });
     });
 
+    it('charges an SMS per segment: 200 GSM-7 characters are 2, and 71 UTF-16 units with an emoji are 2', async () => {
+      await billing.kafka.rpc.request('billing.set-prices', { body: { prices: [{ plan: 'pro', category: 'sms', unit_price: '0.0075', currency: 'USD' }] } });
+      const id = await proTenant('1');
+      const gsm = await billing.accept(id, { channel: 'sms', content: { type: 'text', text: 'a'.repeat(200) } });
+      const emoji = await billing.accept(id, { channel: 'sms', content: { type: 'text', text: `${'a'.repeat(69)}😀` } });
+      expect(emoji.data.content.type === 'text' && emoji.data.content.text.length).toBe(71);
+      await billing.chargeReaching(gsm.data.message_id, 'held');
+      await billing.chargeReaching(emoji.data.message_id, 'held');
+      const holds = (await billing.kafka.rpc.request('billing.transactions', { tenant_id: id, limit: 10, cursor: null })).data.filter((t) => t.type === 'hold');
+      expect(holds.map((t) => [t.cause_id, t.balance_change]).sort()).toEqual(
+        [
+          [gsm.data.message_id, '-0.015000'],
+          [emoji.data.message_id, '-0.015000'],
+        ].sort(),
+      );
+      expect(await usageOf(id)).toEqual([{ channel: 'sms', category: 'sms', quantity: 4 }]);
+    });
+
     it('charges a status that arrives before its send once the send is priced', async () => {
       const id = await proTenant('1');
       const messageId = newId('msg');

@@ -16,3 +16,4 @@ export * from './rpc/crm.rpc';
 export * from './rpc/deals.rpc';
 export * from './rpc/media.rpc';
 export * from './rpc/campaigns.rpc';
+export * from './sms-segments';

@@ -23,6 +23,8 @@ export interface AcceptedSend {
   category: BillingCategory;
   /** UTC day it was accepted (YYYY-MM-DD): the free allowance counts per calendar month. */
   day: string;
+  /** Units it is priced as: an SMS's segments, else 1. */
+  quantity: number;
 }
 
 /**
@@ -49,7 +51,8 @@ export class ChargesService {
     const charge = await this.lockCharge(manager, send.tenantId, send.messageId);
     if (!charge || charge.state !== 'awaiting_send') return;
     const wallet = await this.wallets.lock(manager, send.tenantId);
-    const price = (await this.isPaid(manager, send, wallet.plan)) ? await this.prices.priceOf(manager, wallet.plan, send.category) : null;
+    const unit = (await this.isPaid(manager, send, wallet.plan)) ? await this.prices.priceOf(manager, wallet.plan, send.category) : null;
+    const price = unit && send.quantity !== 1 ? { ...unit, unit_price: await this.times(manager, unit.unit_price, send.quantity) } : unit;
 
     let state: ChargeState = 'free';
     if (price && Number(price.unit_price) > 0) {
@@ -63,7 +66,7 @@ export class ChargesService {
           amount: price.unit_price,
           currency: price.currency,
           causeId: send.messageId,
-          description: `${send.channel} ${send.category} message`,
+          description: send.quantity === 1 ? `${send.channel} ${send.category} message` : `${send.channel} ${send.category} message, ${send.quantity} segments`,
         });
         if (hold.posted) state = 'held';
       }
@@ -77,6 +80,12 @@ export class ChargesService {
       state,
     ]);
     if (charge.outcome) await this.apply(manager, { ...charge, state, price: price?.unit_price ?? null, currency: price?.currency ?? null }, charge.outcome);
+  }
+
+  /** `price` × `quantity` in decimal (never floats), at the ledger's six decimals. */
+  private async times(manager: EntityManager, price: string, quantity: number): Promise<string> {
+    const [{ amount }] = (await manager.query(`SELECT round($1::numeric * $2::numeric, 6)::text AS amount`, [price, quantity])) as { amount: string }[];
+    return amount;
   }
 
   /**

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import type { BillingCategory, LlmUsageEvent, MessageOutboundEvent, MessageStatusEvent, TemplateStatusEvent } from '@parley/contracts';
+import { smsSegments, type BillingCategory, type LlmUsageEvent, type MessageOutboundEvent, type MessageStatusEvent, type TemplateStatusEvent } from '@parley/contracts';
 import { DataSource, type EntityManager } from 'typeorm';
 import { BalanceView } from '../balance-view/balance-view';
 import { ChargesService } from './charges.service';
@@ -25,12 +25,13 @@ export class MeteringService {
       const { data } = event;
       const category = await this.categoryOf(manager, tenantId, event);
       const day = data.accepted_at.slice(0, 10);
+      const quantity = unitsOf(event);
       await manager.query(
-        `INSERT INTO usage_daily (tenant_id, day, channel, category, quantity) VALUES ($1, $2, $3, $4, 1)
-         ON CONFLICT (tenant_id, day, channel, category) DO UPDATE SET quantity = usage_daily.quantity + 1`,
-        [tenantId, day, data.channel, category],
+        `INSERT INTO usage_daily (tenant_id, day, channel, category, quantity) VALUES ($1, $2, $3, $4, $5)
+         ON CONFLICT (tenant_id, day, channel, category) DO UPDATE SET quantity = usage_daily.quantity + EXCLUDED.quantity`,
+        [tenantId, day, data.channel, category, quantity],
       );
-      await this.charges.onAccepted(manager, { tenantId, messageId: data.message_id, channel: data.channel, category, day });
+      await this.charges.onAccepted(manager, { tenantId, messageId: data.message_id, channel: data.channel, category, day, quantity });
     });
     // Also for a redelivery: a retried send may have reserved again at the gateway.
     await this.view.push(tenantId, event.data.message_id);
@@ -98,4 +99,10 @@ export class MeteringService {
     ])) as { category: BillingCategory }[];
     return row?.category ?? 'marketing';
   }
+}
+
+/** What one message is billed as: an SMS per segment it goes out as (CONTRACT.md §17), anything else as one. */
+function unitsOf(event: MessageOutboundEvent): number {
+  const { channel, content } = event.data;
+  return channel === 'sms' && content.type === 'text' ? smsSegments(content.text).segments : 1;
 }

@@ -68,7 +68,7 @@ describe('wallet ledger (property)', () => {
             case 'accept': {
               const id = newId('msg');
               const price = PRO_PRICES[step.category];
-              await charges.transaction((m) => charges.onAccepted(m, { tenantId, messageId: id, channel: 'whatsapp', category: step.category as BillingCategory, day: '2026-11-28' }));
+              await charges.transaction((m) => charges.onAccepted(m, { tenantId, messageId: id, channel: 'whatsapp', category: step.category as BillingCategory, day: '2026-11-28', quantity: 1 }));
               if (model.balance >= price) {
                 model.balance -= price;
                 model.held += price;

@@ -7,7 +7,7 @@ import { GatewayTestApp } from '../test/gateway-test-app';
 
 const ADMIN_TOKEN = 'test-admin-token-for-funds';
 /** Prices as billing-service publishes them, in millionths: a pro text message costs 0.004. */
-const PRICES = { 'pro:service': '4000', 'pro:marketing': '40000', 'pro:utility': '15000', 'pro:authentication': '15000', 'free:service': '5000', free_allowance: '2' };
+const PRICES = { 'pro:sms': '7500', 'pro:service': '4000', 'pro:marketing': '40000', 'pro:utility': '15000', 'pro:authentication': '15000', 'free:service': '5000', free_allowance: '2' };
 
 /**
  * A paid send the wallet cannot cover is refused with 402 (CONTRACT.md §16), checked against the balance view
@@ -62,6 +62,14 @@ describe('gateway: paid sends need the money (402 insufficient-funds)', () => {
     const published = outbound.messages.filter((m) => m.value.tenant_id === account.tenant_id).map((m) => m.value.data.message_id);
     expect(new Set(published)).toEqual(accepted);
     expect(Object.keys(await redis.client.hgetall(keys.pending)).sort()).toEqual([...accepted].sort());
+  });
+
+  it('reserves an SMS per segment: 200 GSM-7 characters take two prices', async () => {
+    const account = await proAccount(2 * 7500);
+    const long = await send(account, { channel: 'sms', to: '+447911123457', message: 'a'.repeat(200) });
+    expect(long.status).toBe(200);
+    expect(await redis.client.hget(billingViewKeys(prefix, account.tenant_id).view, 'pending')).toBe('15000');
+    expect((await send(account, { channel: 'sms', to: '+447911123457', message: 'hi' })).status).toBe(402);
   });
 
   it('reserves a retried idempotent send once', async () => {

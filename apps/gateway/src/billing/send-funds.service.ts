@@ -6,6 +6,7 @@ import {
   billingPricesKey,
   billingViewKeys,
   problem,
+  smsSegments,
   type BillingCategory,
   type RichSendBody,
   type SendMessageBody,
@@ -53,7 +54,9 @@ export class SendFundsService {
       // No price book: billing-service has never run against this Redis, and there is nothing to check against.
       if (!Object.keys(prices).length) return null;
       const plan = (await this.plans.planOf(tenantId)) ?? 'free';
-      const price = Math.max(0, ...this.categoriesOf(body).map((category) => Number(prices[`${plan}:${category}`] ?? 0)));
+      const unit = Math.max(0, ...this.categoriesOf(body).map((category) => Number(prices[`${plan}:${category}`] ?? 0)));
+      // An SMS is billed per segment (CONTRACT.md §17), as billing-service will hold it.
+      const price = body.channel === 'sms' && 'message' in body && typeof body.message === 'string' ? unit * smsSegments(body.message).segments : unit;
       granted = await this.redis.client.eval(RESERVE_SEND_SCRIPT, 2, keys.view, keys.pending, messageId, String(price), plan === 'free' ? '1' : '0', prices.free_allowance ?? '0');
     } catch (err) {
       // Redis away: sends go on (billing-service still holds what the wallet covers and marks the rest unfunded).

@@ -1,25 +1,35 @@
 import { Controller } from '@nestjs/common';
 import { EventPattern, Payload } from '@nestjs/microservices';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { BatchByKey } from '@parley/kafka';
 import { Topics, type LlmUsageEvent, type MessageOutboundEvent, type MessageStatusEvent, type TemplateStatusEvent, type TenantPlanChangedEvent } from '@parley/contracts';
+import { DataSource } from 'typeorm';
 import { WalletsService } from '../wallet/wallets.service';
 import { MeteringService } from './metering.service';
+import { StatusOutcomes } from './status-outcomes';
 
 /** What billing meters and charges from: accepted sends, their outcomes, the templates and plans that price them. */
 @Controller()
 export class MeteringConsumer {
+  private readonly outcomes: StatusOutcomes;
+
   constructor(
     private readonly metering: MeteringService,
     private readonly wallets: WalletsService,
-  ) {}
+    @InjectDataSource() db: DataSource,
+  ) {
+    this.outcomes = new StatusOutcomes(db);
+  }
 
   @EventPattern(Topics.MessageOutbound)
   async onOutbound(@Payload() event: MessageOutboundEvent): Promise<void> {
     await this.metering.onOutbound(event);
   }
 
-  @EventPattern(Topics.MessageStatus)
-  async onStatus(@Payload() event: MessageStatusEvent): Promise<void> {
-    await this.metering.onStatus(event);
+  /** A key's waiting statuses together: those that can no longer change a charge (a `read` after `sent`) cost nothing. */
+  @EventPattern(Topics.MessageStatus, BatchByKey)
+  async onStatus(@Payload() events: MessageStatusEvent[]): Promise<void> {
+    for (const event of await this.outcomes.needingWork(events)) await this.metering.onStatus(event);
   }
 
   /** The plan prices the tenant's sends from now on (setting it again is harmless, so redelivery is too). */

@@ -1,0 +1,45 @@
+import { newId } from '@parley/contracts';
+import { register } from 'prom-client';
+import { startBillingService, type BillingServiceUnderTest } from '../test/billing-service-under-test';
+
+const statements = async () => (await register.getSingleMetric('db_statements_total')!.get()).values[0]?.value ?? 0;
+
+/** Issue 19: a message's `delivered` and `read` after its `sent` change no charge, and cost no transaction each. */
+describe('billing-service skips the statuses that can no longer change a charge', () => {
+  let billing: BillingServiceUnderTest;
+  beforeAll(async () => {
+    billing = await startBillingService('status-outcomes');
+  }, 120_000);
+  afterAll(() => billing?.close());
+
+  it('settles each message once; delivered, read and a repeated sent after it cost less than one applied status', async () => {
+    const id = newId('ten');
+    await billing.kafka.rpc.request('billing.set-plan', { tenant_id: id, plan: 'pro' });
+    await billing.topUp(id, '1.00');
+    const [first, second] = [await billing.accept(id), await billing.accept(id)];
+    await billing.chargeReaching(first.data.message_id, 'held');
+    await billing.chargeReaching(second.data.message_id, 'held');
+
+    let before = await statements();
+    await billing.status(id, first.data.message_id, 'sent');
+    await billing.chargeReaching(first.data.message_id, 'settled');
+    const applied = (await statements()) - before;
+
+    before = await statements();
+    for (const s of ['delivered', 'read', 'sent'] as const) await billing.status(id, first.data.message_id, s);
+    // Same key (the customer), same partition: once the second message settles, the three before it were consumed.
+    await billing.status(id, second.data.message_id, 'sent');
+    await billing.chargeReaching(second.data.message_id, 'settled');
+    const spent = (await statements()) - before;
+    // Each of the three as a transaction of its own would cost about three applied statuses more.
+    expect(spent).toBeLessThan(applied * 2);
+
+    expect(await billing.wallet(id)).toMatchObject({ balance: '0.992000', held: '0.000000' });
+    const page = await billing.kafka.rpc.request('billing.transactions', { tenant_id: id, limit: 10, cursor: null });
+    expect(page.data.filter((t) => t.type === 'settlement').map((t) => t.cause_id).sort()).toEqual([first.data.message_id, second.data.message_id].sort());
+
+    // A failure after sent still refunds (it is not a repeat).
+    await billing.status(id, first.data.message_id, 'failed');
+    await billing.chargeReaching(first.data.message_id, 'refunded');
+  });
+});

@@ -127,7 +127,8 @@ export class InvoicesService {
     if (activity.n === 0 && !always) return null;
     const lines = (await manager.query(
       `SELECT coalesce(c.category, 'other') AS category,
-              (count(*) FILTER (WHERE t.kind = 'settlement') - count(*) FILTER (WHERE t.kind = 'refund'))::int AS quantity,
+              -- Units, not postings: a message is one, an LLM call's charge is its tokens.
+              coalesce(sum(CASE WHEN t.kind = 'settlement' THEN coalesce(c.quantity, 1) ELSE -coalesce(c.quantity, 1) END), 0)::int AS quantity,
               sum(CASE WHEN t.kind = 'settlement' THEN t.amount ELSE -t.amount END)::numeric(20, 6)::text AS amount
          FROM ledger_transactions t LEFT JOIN charges c ON c.message_id = t.cause_id
         WHERE t.tenant_id = $1 AND t.kind IN ('settlement', 'refund') AND t.created_at >= $2 AND t.created_at < $3

@@ -71,13 +71,15 @@ export class ChargesService {
         if (hold.posted) state = 'held';
       }
     }
-    await manager.query(`UPDATE charges SET channel = $2, category = $3, price = $4::numeric, currency = $5, state = $6, updated_at = now() WHERE message_id = $1`, [
+    // `quantity`: the units an invoice line counts (an SMS's segments).
+    await manager.query(`UPDATE charges SET channel = $2, category = $3, price = $4::numeric, currency = $5, state = $6, quantity = $7, updated_at = now() WHERE message_id = $1`, [
       send.messageId,
       send.channel,
       send.category,
       price?.unit_price ?? null,
       price?.currency ?? null,
       state,
+      send.quantity,
     ]);
     if (charge.outcome) await this.apply(manager, { ...charge, state, price: price?.unit_price ?? null, currency: price?.currency ?? null }, charge.outcome);
   }
@@ -90,27 +92,30 @@ export class ChargesService {
 
   /**
    * An LLM call's tokens at the price book's `llm_token` price, charged at once (the tokens are already spent: a hold
-   * settled in the same transaction, caused by the usage event). A wallet that cannot cover it is not charged.
+   * settled in the same transaction, caused by the usage event). A wallet that cannot cover it is not charged. Answers
+   * what the tokens cost (charged or not: the tenant's LLM budget counts them either way), or null when unpriced.
    */
-  async onTokens(manager: EntityManager, usage: { tenantId: string; eventId: string; model: string; tokens: number }): Promise<void> {
+  async onTokens(manager: EntityManager, usage: { tenantId: string; eventId: string; model: string; tokens: number }): Promise<{ amount: string; currency: string } | null> {
     const wallet = await this.wallets.lock(manager, usage.tenantId);
     const price = await this.prices.priceOf(manager, wallet.plan, 'llm_token');
-    if (!price || price.currency !== wallet.currency) return;
+    if (!price || price.currency !== wallet.currency) return null;
     const [{ amount }] = (await manager.query(`SELECT round($1::numeric * $2::numeric, 6)::text AS amount`, [usage.tokens, price.unit_price])) as { amount: string }[];
-    if (!(Number(amount) > 0)) return;
+    if (!(Number(amount) > 0)) return null;
+    const cost = { amount, currency: price.currency };
     const posting = { tenantId: usage.tenantId, amount, currency: price.currency, causeId: usage.eventId, description: `${usage.tokens} LLM tokens (${usage.model})` };
     const hold = await this.wallets.postAndWatch(manager, { ...posting, type: 'hold' });
     if (!hold.posted) {
       if (hold.reason === 'insufficient_funds') this.logger.warn(`${usage.tenantId} cannot cover ${amount} ${price.currency} of LLM tokens (${usage.eventId}): not charged`);
-      return;
+      return cost;
     }
     await this.wallets.postAndWatch(manager, { ...posting, type: 'settlement' });
-    // Its charge row names the category of the settlement (what invoices read), like a message's.
+    // Its charge row names the category of the settlement and how many tokens it stands for (what invoices read).
     await manager.query(
-      `INSERT INTO charges (message_id, tenant_id, channel, category, price, currency, state, outcome)
-       VALUES ($1, $2, 'llm', 'llm_token', $3::numeric, $4, 'settled', 'sent') ON CONFLICT (message_id) DO NOTHING`,
-      [usage.eventId, usage.tenantId, amount, price.currency],
+      `INSERT INTO charges (message_id, tenant_id, channel, category, price, currency, state, outcome, quantity)
+       VALUES ($1, $2, 'llm', 'llm_token', $3::numeric, $4, 'settled', 'sent', $5) ON CONFLICT (message_id) DO NOTHING`,
+      [usage.eventId, usage.tenantId, amount, price.currency, usage.tokens],
     );
+    return cost;
   }
 
   async onOutcome(manager: EntityManager, tenantId: string, messageId: string, outcome: Outcome): Promise<void> {

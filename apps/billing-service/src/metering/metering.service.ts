@@ -4,6 +4,7 @@ import { smsSegments, type BillingCategory, type LlmUsageEvent, type MessageOutb
 import { DataSource, type EntityManager } from 'typeorm';
 import { BalanceView } from '../balance-view/balance-view';
 import { ChargesService } from './charges.service';
+import { LlmSpend } from './llm-spend';
 
 /**
  * Turns events into usage: one row per tenant, UTC day, channel and category, counted once per event id (the id is
@@ -15,6 +16,7 @@ export class MeteringService {
     @InjectDataSource() private readonly db: DataSource,
     private readonly charges: ChargesService,
     private readonly view: BalanceView,
+    private readonly spend: LlmSpend,
   ) {}
 
   async onOutbound(event: MessageOutboundEvent): Promise<void> {
@@ -49,7 +51,10 @@ export class MeteringService {
     await this.view.push(tenantId);
   }
 
-  /** An LLM call's tokens: usage `llm`/`llm_token` of the day it answered, and their price when the book has one. */
+  /**
+   * An LLM call's tokens: usage `llm`/`llm_token` of the day it answered, their price when the book has one, and that
+   * cost added to the tenant's LLM spend of the month (`llm.spend`).
+   */
   async onLlmUsage(event: LlmUsageEvent): Promise<void> {
     const tenantId = event.tenant_id;
     const { data } = event;
@@ -62,7 +67,8 @@ export class MeteringService {
          ON CONFLICT (tenant_id, day, channel, category) DO UPDATE SET quantity = usage_daily.quantity + EXCLUDED.quantity`,
         [tenantId, data.at.slice(0, 10), tokens],
       );
-      await this.charges.onTokens(manager, { tenantId, eventId: event.id, model: data.model, tokens });
+      const cost = await this.charges.onTokens(manager, { tenantId, eventId: event.id, model: data.model, tokens });
+      if (cost) await this.spend.add(manager, tenantId, data.at, cost);
     });
     await this.view.push(tenantId);
   }

@@ -4,5 +4,5 @@ import { Outbox } from '../outbox/outbox';
 import { WalletsRpcController } from './wallets.rpc.controller';
 import { WalletsService } from './wallets.service';
 
-@Module({ imports: [BalanceViewModule], controllers: [WalletsRpcController], providers: [WalletsService, Outbox], exports: [WalletsService] })
+@Module({ imports: [BalanceViewModule], controllers: [WalletsRpcController], providers: [WalletsService, Outbox], exports: [WalletsService, Outbox] })
 export class WalletModule {}

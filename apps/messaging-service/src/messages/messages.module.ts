@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { ChannelsModule } from '../channels/channels.module';
 import { MediaModule } from '../media/media.module';
+import { EmailThreads } from '../email/email-threads';
 import { OptOutsModule } from '../opt-outs/opt-outs.module';
 import { ProvidersModule } from '../providers/providers.module';
 import { CustomerWindowService } from './customer-window.service';
@@ -32,6 +33,7 @@ import { SendRateLimiter } from '../sending/send-rate-limiter';
     SendRateLimiter,
     SendQueueWorker,
     CachedChannels,
+    EmailThreads,
   ],
   exports: [MessageStatusService, PendingStatusesService, SendAcceptance, CustomerWindowService, CachedChannels],
 })

@@ -1,5 +1,6 @@
 import type { OutboundContent } from '@parley/contracts';
 import { createTransport, type Transporter } from 'nodemailer';
+import type { EmailThread } from '../email/email-threads';
 import { ProviderError, type ProviderSendResult, type ProviderSender, type WhatsappProviderAdapter } from './whatsapp-provider';
 
 /** SMTP reply codes 4xx are transient (try again later); 5xx are permanent. */
@@ -15,14 +16,15 @@ function smtpError(err: unknown): ProviderError {
 
 /**
  * Email over SMTP with nodemailer: each channel's `smtp_url` (decrypted) is a pooled transport, reused per URL. The
- * message id we set (`<msg_…@parley>`) is the provider id, and becomes `In-Reply-To` of the customer's answer.
+ * message id we set (`<msg_…@our domain>`, stable per message) is the provider id, and becomes `In-Reply-To` of the
+ * customer's answer; a reply carries `In-Reply-To` and `References` of its thread (EmailThreads).
  */
 export class SmtpEmailAdapter implements WhatsappProviderAdapter {
   private readonly transports = new Map<string, Transporter>();
 
   constructor(private readonly timeoutMs: number) {}
 
-  async send(sender: ProviderSender, to: string, content: OutboundContent, correlation?: string): Promise<ProviderSendResult> {
+  async send(sender: ProviderSender, to: string, content: OutboundContent, correlation?: string, thread?: EmailThread | null): Promise<ProviderSendResult> {
     if (content.type !== 'text') throw new ProviderError('unsupported_content', 'Only text (and HTML) can be sent by email', false);
     const messageId = `<${correlation ?? `${Date.now()}.${Math.random().toString(36).slice(2)}`}@${domainOf(sender.address)}>`;
     try {
@@ -33,6 +35,7 @@ export class SmtpEmailAdapter implements WhatsappProviderAdapter {
         text: content.text,
         ...(content.html ? { html: content.html } : {}),
         messageId,
+        ...(thread ? { inReplyTo: thread.inReplyTo, references: thread.references } : {}),
       });
     } catch (err) {
       throw smtpError(err);

@@ -1,4 +1,5 @@
 import type { ChannelKind, ChannelProvider, OutboundContent } from '@parley/contracts';
+import type { EmailThread } from '../email/email-threads';
 
 /** The number a message is sent from, with its decrypted credential (never logged). */
 export interface ProviderSender {
@@ -25,9 +26,10 @@ export interface ProviderSendResult {
 export interface WhatsappProviderAdapter {
   /**
    * Sends one message. `correlation` (our message id) travels as Cloud API `biz_opaque_callback_data`, which the
-   * provider echoes in every status of the message: how a send whose answer was lost is recognised later.
+   * provider echoes in every status of the message: how a send whose answer was lost is recognised later. `thread`:
+   * an email reply's threading headers (other channels have none).
    */
-  send(sender: ProviderSender, to: string, content: OutboundContent, correlation?: string): Promise<ProviderSendResult>;
+  send(sender: ProviderSender, to: string, content: OutboundContent, correlation?: string, thread?: EmailThread | null): Promise<ProviderSendResult>;
 }
 
 /**

@@ -6,6 +6,7 @@ import { MessagingServiceConfig } from '../config/messaging-service.config';
 import { CustomerWindowService, WINDOW_CLOSED } from '../messages/customer-window.service';
 import { ProviderMediaService } from '../media/provider-media.service';
 import { OptOutsService } from '../opt-outs/opt-outs.service';
+import { EmailThreads } from '../email/email-threads';
 import { MessageStatusService } from '../messages/message-status.service';
 import { PAIR_RATE_LIMIT_CODE } from '../providers/cloud-api.errors';
 import { ProviderRegistry } from '../providers/provider-registry';
@@ -80,6 +81,7 @@ export class SendDispatcher {
     private readonly config: MessagingServiceConfig,
     private readonly providerMedia: ProviderMediaService,
     private readonly optOuts: OptOutsService,
+    private readonly emailThreads: EmailThreads,
   ) {}
 
   async deliver(item: QueuedSend): Promise<Dispatched> {
@@ -176,7 +178,8 @@ export class SendDispatcher {
     const provider = channel.sender.provider;
     try {
       const content = await this.providerMedia.prepare(item.tenantId, channel, contentOf(message));
-      const result = await this.providers.adapterFor(channel.sender.kind, provider).send(channel.sender, message.to, content, messageId);
+      const thread = channel.sender.kind === 'email' ? await this.emailThreads.of(item.tenantId, channel.id, message.to, messageId) : null;
+      const result = await this.providers.adapterFor(channel.sender.kind, provider).send(channel.sender, message.to, content, messageId, thread);
       providerCalls.inc({ provider, outcome: 'accepted' });
       return { settled: this.recordAccepted(item, channel.id, result.providerMessageId) };
     } catch (err) {

@@ -1,9 +1,14 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { simpleParser, type AddressObject, type ParsedMail } from 'mailparser';
 import { createHash } from 'node:crypto';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import type { ChannelEntity } from '../channels/channel.entity';
 import { ChannelsService } from '../channels/channels.service';
 import { InboundMessagesService } from '../inbound/inbound-messages.service';
 import type { NormalisedInbound } from '../inbound/normalise';
+import { MediaService } from '../media/media.service';
+import { mailAuthentication } from './mail-authentication';
 import { stripQuotedHistory } from './quoted-text';
 
 /** No connected email channel has any of the mail's recipients (answered 550 at SMTP). */
@@ -23,6 +28,8 @@ export class EmailInboundService {
   constructor(
     private readonly channels: ChannelsService,
     private readonly inbound: InboundMessagesService,
+    private readonly media: MediaService,
+    @InjectDataSource() private readonly db: DataSource,
   ) {}
 
   async acceptsRecipient(address: string): Promise<boolean> {
@@ -40,7 +47,30 @@ export class EmailInboundService {
       return;
     }
     const receivedAt = new Date().toISOString();
-    for (const channel of channels) await this.inbound.receive(channel, message, receivedAt);
+    const authentication = mailAuthentication(mail.headerLines);
+    for (const channel of channels) {
+      await this.inbound.receive(channel, message, receivedAt);
+      await this.keepExtras(channel, message.providerMessageId, mail, authentication);
+    }
+  }
+
+  /**
+   * The mail's attachments into the media store (the tenant's, deduplicated by content) and its SPF/DKIM results,
+   * recorded with the stored message. Idempotent: a mail delivered again stores the same records.
+   */
+  private async keepExtras(channel: ChannelEntity, providerMessageId: string, mail: ParsedMail, authentication: ReturnType<typeof mailAuthentication>): Promise<void> {
+    const attachments = [];
+    for (const a of mail.attachments ?? []) {
+      const stored = await this.media.storeBytes(channel.tenantId, a.content, a.contentType || 'application/octet-stream', a.filename ?? null);
+      attachments.push({ id: stored.id, mime_type: stored.mime_type, size: stored.size, filename: stored.filename });
+    }
+    if (attachments.length === 0 && !authentication) return;
+    await this.db.query(`UPDATE messages SET attachments = $3::jsonb, authentication = $4::jsonb WHERE channel_id = $1 AND provider_message_id = $2 AND direction = 'inbound'`, [
+      channel.id,
+      providerMessageId,
+      attachments.length > 0 ? JSON.stringify(attachments) : null,
+      authentication ? JSON.stringify(authentication) : null,
+    ]);
   }
 }
 

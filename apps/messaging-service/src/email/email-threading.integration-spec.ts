@@ -2,10 +2,12 @@ import { Headers, Topics, newId, type EventEnvelope } from '@parley/contracts';
 import { EventPublisher } from '@parley/kafka';
 import { pollUntil } from '@parley/testing';
 import { simpleParser, type ParsedMail } from 'mailparser';
+import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { createTransport } from 'nodemailer';
 import { SMTPServer } from 'smtp-server';
 import { ChannelsService } from '../channels/channels.service';
+import { MediaService } from '../media/media.service';
 import { startMessagingService, type MessagingServiceUnderTest } from '../test/messaging-service-under-test';
 import { SmtpInboundServer } from './smtp-inbound.server';
 
@@ -33,8 +35,8 @@ async function fakeRelay(): Promise<{ url: string; mails: ParsedMail[]; close: (
   return { url: `smtp://127.0.0.1:${(server.server.address() as AddressInfo).port}`, mails, close: () => new Promise((resolve) => server.close(() => resolve())) };
 }
 
-/** Outbound mail threads with the customer's (RFC 5322 In-Reply-To and References), over real Kafka and SMTP. */
-describe('email threading headers (real Kafka, real SMTP)', () => {
+/** Outbound mail threads with the customer's (RFC 5322 In-Reply-To, References); inbound mail keeps its files and checks. */
+describe('email: threading headers, attachments and SPF/DKIM results (real Kafka, real SMTP)', () => {
   let service: MessagingServiceUnderTest;
   let relay: Awaited<ReturnType<typeof fakeRelay>>;
   let channelId: string;
@@ -91,5 +93,36 @@ describe('email threading headers (real Kafka, real SMTP)', () => {
     const mail = await pollUntil(() => relay.mails.find((m) => m.messageId?.includes(data.message_id)), { description: 'the first mail', timeoutMs: 20_000 });
     expect(mail.inReplyTo).toBeUndefined();
     expect(mail.references).toBeUndefined();
+  });
+
+  it('keeps a mail\'s attachments in the media store and its SPF/DKIM results with the stored message', async () => {
+    const photo = randomBytes(2048);
+    const transport = createTransport({ host: '127.0.0.1', port: service.app.get(SmtpInboundServer).port, secure: false, ignoreTLS: true });
+    await transport.sendMail({
+      from: 'cy@example.com',
+      to: ADDRESS,
+      subject: 'The broken part',
+      text: 'See the photo.',
+      messageId: '<photo.3@example.com>',
+      headers: { 'Authentication-Results': 'relay.acme-threads.test; spf=pass smtp.mailfrom=example.com; dkim=fail header.d=example.com; dmarc=none' },
+      attachments: [{ filename: 'part.png', content: photo, contentType: 'image/png' }],
+    });
+    transport.close();
+    await pollUntil(() => service.inbound.find((m) => m.value.data.provider_message_id === '<photo.3@example.com>'), { description: 'message.inbound of the mail', timeoutMs: 20_000 });
+    const row = await pollUntil(
+      async () => {
+        const [found] = (await service.sql.query(`SELECT attachments, authentication FROM messages WHERE provider_message_id = $1`, ['<photo.3@example.com>'])) as { attachments: { id: string; mime_type: string; size: number; filename: string }[] | null; authentication: unknown }[];
+        return found?.attachments ? found : undefined;
+      },
+      { description: 'the attachments recorded' },
+    );
+    expect(row.authentication).toEqual({ spf: 'pass', dkim: 'fail', dmarc: 'none', authserv_id: 'relay.acme-threads.test' });
+    expect(row.attachments).toEqual([{ id: expect.stringMatching(/^med_/), mime_type: 'image/png', size: photo.length, filename: 'part.png' }]);
+    // The bytes are the tenant's media: the same file back from the store.
+    const media = service.app.get(MediaService);
+    const stored = await media.get(TENANT, row.attachments![0].id);
+    const chunks: Buffer[] = [];
+    for await (const chunk of await media.store.get(stored.storage_key)) chunks.push(chunk as Buffer);
+    expect(Buffer.concat(chunks).equals(photo)).toBe(true);
   });
 });

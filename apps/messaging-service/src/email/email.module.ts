@@ -1,12 +1,13 @@
 import { Module } from '@nestjs/common';
 import { ChannelsModule } from '../channels/channels.module';
 import { InboundModule } from '../inbound/inbound.module';
+import { MediaModule } from '../media/media.module';
 import { EmailInboundService } from './email-inbound.service';
 import { SmtpInboundServer } from './smtp-inbound.server';
 
 /** Inbound email (CONTRACT.md §17): the SMTP listener and what it does with a customer's mail. */
 @Module({
-  imports: [ChannelsModule, InboundModule],
+  imports: [ChannelsModule, InboundModule, MediaModule],
   providers: [EmailInboundService, SmtpInboundServer],
 })
 export class EmailModule {}

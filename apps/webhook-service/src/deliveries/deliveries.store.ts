@@ -100,6 +100,18 @@ interface ClaimRow {
   body: string;
 }
 
+/**
+ * A delivery id made in SQL, shaped like newId('dlv') (a ULID: 10 characters of time, 16 of randomness) for a row of
+ * `s` (its `rank` in the statement, 16 `random` bytes): the statement's time, then the rank in 4 characters, then 12
+ * random ones, so the deliveries one statement creates sort by id in their rank, as (created_at, id) ordering needs.
+ */
+const DELIVERY_ID = `'dlv_' || (
+  SELECT string_agg(substr('0123456789ABCDEFGHJKMNPQRSTVWXYZ', (CASE
+      WHEN k < 10 THEN (floor(extract(epoch FROM now()) * 1000)::bigint >> (5 * (9 - k))) & 31
+      WHEN k < 14 THEN (s.rank::bigint >> (5 * (13 - k))) & 31
+      ELSE get_byte(s.random, k - 14) & 31 END)::int + 1, 1), '' ORDER BY k)
+  FROM generate_series(0, 25) k)`;
+
 /** Rows per statement when replay creates deliveries. */
 const REPLAY_BATCH = 1000;
 
@@ -113,56 +125,44 @@ export class DeliveriesStore {
 
   /**
    * Stores events and one pending delivery per enabled endpoint of each event's tenant subscribed to its type, in one
-   * transaction of two statements (the hot path: every public event of every tenant). Idempotent on the event id: a
-   * redelivered event creates nothing. Answers, per event and in order, how many deliveries it created.
-   * Deliveries are created in the events' order, so an ordered endpoint sees a conversation's events in order.
+   * statement (the hot path: every public event of every tenant; atomic without a transaction of its own, so an event
+   * no endpoint subscribes to costs one round trip per batch). Idempotent on the event id: a redelivered event creates
+   * nothing. Answers, per event and in order, how many deliveries it created. Deliveries are created in the events'
+   * order and their ids sort in it (DELIVERY_ID), so an ordered endpoint sees a conversation's events in order.
    */
   async ingestMany(events: IncomingEvent[]): Promise<number[]> {
     if (events.length === 0) return [];
-    return this.db.transaction(async (tx) => {
-      const subscribed: { event_id: string; endpoint_id: string }[] = await tx.query(
-        `WITH input AS (
-           SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::timestamptz[], $6::text[]) WITH ORDINALITY
-             AS i(id, tenant_id, type, payload, occurred_at, ordering_key, n)
-         ), inserted AS (
-           INSERT INTO events (id, tenant_id, type, payload, occurred_at, ordering_key)
-           SELECT id, tenant_id, type, payload::json, occurred_at, ordering_key FROM input ORDER BY n
-           ON CONFLICT (id) DO NOTHING RETURNING id, tenant_id, type
-         )
-         SELECT i.id AS event_id, e.id AS endpoint_id
-         FROM inserted i JOIN endpoints e ON e.tenant_id = i.tenant_id AND e.enabled AND e.events @> jsonb_build_array(i.type)
-         ORDER BY e.id`,
-        [
-          events.map((e) => e.id),
-          events.map((e) => e.tenantId),
-          events.map((e) => e.type),
-          events.map((e) => e.body),
-          events.map((e) => e.occurredAt),
-          events.map((e) => e.orderingKey),
-        ],
-      );
-      if (subscribed.length === 0) return events.map(() => 0);
-      const endpointsOf = new Map<string, string[]>();
-      for (const row of subscribed) endpointsOf.set(row.event_id, [...(endpointsOf.get(row.event_id) ?? []), row.endpoint_id]);
-      const deliveries = events.flatMap((event) => (endpointsOf.get(event.id) ?? []).map((endpointId) => ({ id: newId('dlv'), endpointId, event })));
-      const created: { event_id: string }[] = await tx.query(
-        `INSERT INTO deliveries (id, endpoint_id, event_id, tenant_id, status, attempt_count, next_attempt_at, ordering_key)
-         SELECT d.id, d.endpoint_id, d.event_id, d.tenant_id, 'pending', 0, now(), d.ordering_key
-         FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[]) WITH ORDINALITY AS d(id, endpoint_id, event_id, tenant_id, ordering_key, n)
-         ORDER BY d.n
-         ON CONFLICT (endpoint_id, event_id) DO NOTHING RETURNING event_id`,
-        [
-          deliveries.map((d) => d.id),
-          deliveries.map((d) => d.endpointId),
-          deliveries.map((d) => d.event.id),
-          deliveries.map((d) => d.event.tenantId),
-          deliveries.map((d) => d.event.orderingKey),
-        ],
-      );
-      const count = new Map<string, number>();
-      for (const row of created) count.set(row.event_id, (count.get(row.event_id) ?? 0) + 1);
-      return events.map((e) => count.get(e.id) ?? 0);
-    });
+    const created = (await this.db.query(
+      `WITH input AS (
+         SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::timestamptz[], $6::text[]) WITH ORDINALITY
+           AS i(id, tenant_id, type, payload, occurred_at, ordering_key, n)
+       ), inserted AS (
+         INSERT INTO events (id, tenant_id, type, payload, occurred_at, ordering_key)
+         SELECT id, tenant_id, type, payload::json, occurred_at, ordering_key FROM input ORDER BY n
+         ON CONFLICT (id) DO NOTHING RETURNING id, tenant_id, type
+       ), subscribed AS (
+         SELECT i.id AS event_id, i.tenant_id, input.ordering_key, e.id AS endpoint_id,
+           row_number() OVER (ORDER BY input.n, e.id) AS rank, uuid_send(gen_random_uuid()) AS random
+         FROM inserted i JOIN input ON input.id = i.id
+         JOIN endpoints e ON e.tenant_id = i.tenant_id AND e.enabled AND e.events @> jsonb_build_array(i.type)
+       ), created AS (
+         INSERT INTO deliveries (id, endpoint_id, event_id, tenant_id, status, attempt_count, next_attempt_at, ordering_key)
+         SELECT ${DELIVERY_ID}, s.endpoint_id, s.event_id, s.tenant_id, 'pending', 0, now(), s.ordering_key
+         FROM subscribed s ORDER BY s.rank
+         ON CONFLICT (endpoint_id, event_id) DO NOTHING RETURNING event_id
+       )
+       SELECT event_id, count(*)::int AS n FROM created GROUP BY event_id`,
+      [
+        events.map((e) => e.id),
+        events.map((e) => e.tenantId),
+        events.map((e) => e.type),
+        events.map((e) => e.body),
+        events.map((e) => e.occurredAt),
+        events.map((e) => e.orderingKey),
+      ],
+    )) as { event_id: string; n: number }[];
+    const count = new Map(created.map((row) => [row.event_id, row.n]));
+    return events.map((e) => count.get(e.id) ?? 0);
   }
 
   /** Stores an event for one endpoint only, whatever it subscribes to (`webhook.test`). */

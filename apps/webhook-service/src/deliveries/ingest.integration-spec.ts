@@ -1,0 +1,50 @@
+import { newId } from '@parley/contracts';
+import { register } from 'prom-client';
+import { messageReceived } from '../test/events';
+import { startWebhookService, type WebhookServiceUnderTest } from '../test/webhook-service-under-test';
+import { DeliveriesStore, type IncomingEvent } from './deliveries.store';
+
+const statements = async () => (await register.getSingleMetric('db_statements_total')!.get()).values[0]?.value ?? 0;
+
+const incoming = (tenantId: string): IncomingEvent => {
+  const event = messageReceived(tenantId);
+  return { id: event.id, tenantId, type: event.type, body: JSON.stringify(event.data), occurredAt: new Date(), orderingKey: `${tenantId}:conversation` };
+};
+
+/** Issue 19: a batch of events is stored with its deliveries in one statement, ids sorting in the events' order. */
+describe('DeliveriesStore.ingestMany', () => {
+  let service: WebhookServiceUnderTest;
+  let store: DeliveriesStore;
+  beforeAll(async () => {
+    service = await startWebhookService('ingest');
+    store = service.app.get(DeliveriesStore);
+  }, 120_000);
+  afterAll(() => service?.close());
+
+  it('stores a batch no endpoint subscribes to in one statement', async () => {
+    const events = [incoming(newId('ten')), incoming(newId('ten')), incoming(newId('ten'))];
+    const before = await statements();
+    expect(await store.ingestMany(events)).toEqual([0, 0, 0]);
+    expect((await statements()) - before).toBe(1);
+    const stored = (await service.sql.query(`SELECT id FROM events WHERE id = ANY($1) ORDER BY id`, [events.map((e) => e.id)])) as { id: string }[];
+    expect(stored).toHaveLength(3);
+  });
+
+  it('creates one delivery per subscribed endpoint, ids shaped like newId and sorting in the batch order; once per event', async () => {
+    const tenantId = newId('ten');
+    // Disabled at first: their events get no delivery.
+    const endpoints = await Promise.all([1, 2].map((n) => service.createEndpoint(tenantId, { url: `http://127.0.0.1:9/${n}`, events: ['message.received'], ordered: true, enabled: false })));
+    const events = Array.from({ length: 5 }, () => incoming(tenantId));
+    expect(await store.ingestMany(events)).toEqual([0, 0, 0, 0, 0]);
+
+    await service.sql.query(`UPDATE endpoints SET enabled = true WHERE tenant_id = $1`, [tenantId]);
+    const later = Array.from({ length: 5 }, () => incoming(tenantId));
+    expect(await store.ingestMany(later)).toEqual([2, 2, 2, 2, 2]);
+    for (const endpoint of endpoints) {
+      const rows = (await service.sql.query(`SELECT id, event_id FROM deliveries WHERE endpoint_id = $1 ORDER BY id`, [endpoint.id])) as { id: string; event_id: string }[];
+      expect(rows.map((r) => r.event_id)).toEqual(later.map((e) => e.id));
+      for (const row of rows) expect(row.id).toMatch(/^dlv_[0-9A-HJKMNP-TV-Z]{26}$/);
+    }
+    expect(await store.ingestMany(later)).toEqual([0, 0, 0, 0, 0]);
+  });
+});

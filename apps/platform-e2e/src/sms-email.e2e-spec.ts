@@ -34,6 +34,7 @@ interface SandboxEmail {
   text: string | null;
   html: string | null;
   message_id: string | null;
+  in_reply_to: string | null;
 }
 
 interface Channel {
@@ -108,7 +109,7 @@ describe('SMS and email end to end: connect, send, statuses, a customer writing 
     return res.body.data;
   }
 
-  it('SMS: sends through the Twilio wire with statuses, answers a texting customer with the agent, refuses forged webhooks', async () => {
+  it('SMS: sends through the Twilio wire with statuses, answers a texting customer with the agent, refuses forged webhooks, honours STOP and START', async () => {
     const business = smsNumber('01');
     const customer = smsNumber('02');
     const connected = await call<Channel>('POST', '/api/v1/channels/sms', { provider: 'sandbox', phone_number: business });
@@ -190,9 +191,35 @@ describe('SMS and email end to end: connect, send, statuses, a customer writing 
       expect(res.status).toBe(401);
     }
     expect(events<MessageReceivedData>('message.received', (d) => d.message === 'forged')).toHaveLength(0);
+
+    // STOP as carriers require: confirmed once, announced (not to the agent), and every later send to them fails.
+    const texts = async (body: string) =>
+      expect((await http<{ webhook_status: number }>('POST', `${platform.sandbox}/_sandbox/sms/inbound`, { json: { from: customer, to: business, body } })).body.webhook_status).toBe(200);
+    await texts('STOP');
+    await pollUntil(async () => (await sandboxSms(customer)).some((m) => m.from === business && m.body.includes('unsubscribed')), { ...TIMEOUT, description: 'the STOP confirmation' });
+    const [optedOut] = await pollUntil(() => {
+      const found = events<{ channel: string; customer: string; keyword: string }>('contact.opted_out', (d) => d.customer === customer);
+      return found.length > 0 && found;
+    }, { ...TIMEOUT, description: 'contact.opted_out at the webhook' });
+    expect(optedOut).toMatchObject({ channel: 'sms', keyword: 'STOP' });
+    const refused = await call<{ message_id: string }>('POST', '/v1/send', { channel: 'sms', to: customer, message: 'Flash sale today!' });
+    const failedStop = await pollUntil(async () => {
+      const res = await call<{ status: string; error?: { code: string } }>('GET', `/api/v1/messages/${refused.body.message_id}`);
+      return res.body.status === 'failed' && res.body;
+    }, { ...TIMEOUT, description: 'the send to an opted-out number failed' });
+    expect(failedStop.error).toMatchObject({ code: 'opted_out' });
+    expect((await sandboxSms(customer)).filter((m) => m.body === 'Flash sale today!')).toHaveLength(0);
+    expect(events<MessageReceivedData>('message.received', (d) => d.from === customer && d.message === 'STOP')).toHaveLength(0);
+
+    // START opts back in: confirmed, and sends reach them again.
+    await texts('START');
+    await pollUntil(async () => (await sandboxSms(customer)).some((m) => m.from === business && m.body.includes('subscribed again')), { ...TIMEOUT, description: 'the START confirmation' });
+    const again = await call<{ message_id: string }>('POST', '/v1/send', { channel: 'sms', to: customer, message: 'Welcome back!' });
+    expect(again.status).toBe(200);
+    await pollUntil(async () => (await sandboxSms(customer)).some((m) => m.body === 'Welcome back!'), { ...TIMEOUT, description: 'the SMS after START' });
   });
 
-  it('email: sends over SMTP with subject and HTML, answers a customer mail in the thread, refuses unknown and oversized mail at SMTP', async () => {
+  it('email: sends over SMTP with subject and HTML, answers a customer mail in the thread (their reply under another subject continues it), refuses unknown and oversized mail at SMTP', async () => {
     const address = `hello@acme-${randomBytes(4).toString('hex')}.test`;
     const customer = `ana.${randomBytes(4).toString('hex')}@example.com`;
     const connected = await call<Channel>('POST', '/api/v1/channels/email', { provider: 'sandbox', address });
@@ -217,7 +244,7 @@ describe('SMS and email end to end: connect, send, statuses, a customer writing 
     expect(record.body).toMatchObject({ channel: 'email', from: address, to: customer });
 
     // The customer answers (quoting our mail): the agent reads only the new text and replies in the thread.
-    const answer = await http<{ accepted: boolean; code: number }>('POST', `${platform.sandbox}/_sandbox/email/inbound`, {
+    const answer = await http<{ accepted: boolean; code: number; message_id: string | null }>('POST', `${platform.sandbox}/_sandbox/email/inbound`, {
       json: {
         from: customer,
         to: address,
@@ -237,6 +264,16 @@ describe('SMS and email end to end: connect, send, statuses, a customer writing 
       description: "the agent's email reply at the sink",
     });
     expect(reply.subject).toBe('Re: Your order');
+    expect(reply.in_reply_to).toBe(answer.body.message_id);
+
+    // The customer answers the agent's mail under another subject: the same conversation goes on.
+    const followUp = await http<{ accepted: boolean; code: number }>('POST', `${platform.sandbox}/_sandbox/email/inbound`, {
+      json: { from: customer, to: address, subject: 'Another question', text: 'Do you deliver?', in_reply_to: reply.message_id },
+    });
+    expect(followUp.body).toMatchObject({ accepted: true, code: 250 });
+    await pollUntil(() => events<MessageReceivedData>('message.received', (d) => d.from === customer).length === 2, { ...TIMEOUT, description: 'message.received of the follow-up' });
+    const threads = await call<{ data: { channel_id: string; customer: string }[] }>('GET', '/api/v1/conversations');
+    expect(threads.body.data.filter((c) => c.customer === customer)).toEqual([expect.objectContaining({ channel_id: connected.body.id })]);
 
     // Refused at SMTP: a recipient no channel has (550), and a mail over the size limit (552).
     const unknown = await http<{ accepted: boolean; code: number }>('POST', `${platform.sandbox}/_sandbox/email/inbound`, { json: { from: customer, to: 'nobody@nowhere.test', subject: 'x', text: 'x' } });

@@ -11,7 +11,7 @@ export class ResponderServiceConfig extends BaseConfig {
   @Matches(/^(https?:\/\/[^\s/]+)?$/, { message: 'PUBLIC_BASE_URL must be an http(s) origin without a path, or empty' })
   PUBLIC_BASE_URL = '';
 
-  /** OpenAI-compatible endpoint including `/v1`; empty: replies come from the deterministic engine. */
+  /** OpenAI-compatible endpoint including `/v1`; empty: replies come from the deterministic engine (unless a tenant has its own, §16). */
   @ValidateIf((c: ResponderServiceConfig) => c.LLM_BASE_URL !== '')
   @IsUrl({ require_tld: false, protocols: ['http', 'https'], require_protocol: true }, { message: 'LLM_BASE_URL must be an http(s) URL or empty' })
   LLM_BASE_URL = '';

@@ -3,15 +3,19 @@ import { CredentialCipher } from '@parley/service-kit';
 import type { ResponderServiceConfig } from '../config/responder-service.config';
 import { LlmSettingsRpcController } from './llm-settings.rpc.controller';
 import { LlmSettingsService } from './llm-settings.service';
+import { LlmSpendConsumer } from './llm-spend.consumer';
+import { TenantLlms } from './tenant-llms';
 
 @Module({})
 export class LlmSettingsModule {
   static forRoot(config: ResponderServiceConfig): DynamicModule {
     return {
       module: LlmSettingsModule,
-      controllers: [LlmSettingsRpcController],
-      providers: [LlmSettingsService, { provide: CredentialCipher, useValue: new CredentialCipher(config.ENCRYPTION_KEY) }],
-      exports: [LlmSettingsService],
+      // Global: the reply flow asks TenantLlms which LLM answers each tenant.
+      global: true,
+      controllers: [LlmSettingsRpcController, LlmSpendConsumer],
+      providers: [LlmSettingsService, TenantLlms, { provide: CredentialCipher, useValue: new CredentialCipher(config.ENCRYPTION_KEY) }],
+      exports: [LlmSettingsService, TenantLlms],
     };
   }
 }

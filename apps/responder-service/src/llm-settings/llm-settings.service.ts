@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { validationProblem, type LlmSettingsRecord } from '@parley/contracts';
+import { validationProblem, type LlmSettingsRecord, type LlmSpendData } from '@parley/contracts';
 import { CredentialCipher, ProblemException } from '@parley/service-kit';
 import type { DataSource } from 'typeorm';
 import { LlmSettingsEntity } from './llm-settings.entity';
@@ -63,6 +63,29 @@ export class LlmSettingsService {
   async delete(tenantId: string): Promise<boolean> {
     const result = await this.sql.getRepository(LlmSettingsEntity).delete({ tenantId });
     return (result.affected ?? 0) > 0;
+  }
+
+  /**
+   * Keeps billing's latest word on the tenant's LLM spend: a later month replaces an earlier one, and within a month the
+   * running total only grows, so a redelivered or reordered `llm.spend` never lowers it.
+   */
+  async recordSpend(data: LlmSpendData): Promise<void> {
+    await this.sql.query(
+      `INSERT INTO llm_spend (tenant_id, month, spend, currency) VALUES ($1, $2, $3::numeric, $4)
+       ON CONFLICT (tenant_id) DO UPDATE SET month = EXCLUDED.month, spend = EXCLUDED.spend, currency = EXCLUDED.currency, updated_at = now()
+        WHERE EXCLUDED.month > llm_spend.month OR (EXCLUDED.month = llm_spend.month AND EXCLUDED.spend > llm_spend.spend)`,
+      [data.tenant_id, data.month, data.spend, data.currency],
+    );
+  }
+
+  /** Whether the tenant's LLM spend of `month` (YYYY-MM, UTC) has reached its budget; false without settings. */
+  async overBudget(tenantId: string, month: string): Promise<boolean> {
+    const [row] = (await this.sql.query(
+      `SELECT coalesce((SELECT spend FROM llm_spend WHERE tenant_id = $1 AND month = $2), 0) >= s.monthly_budget AS over
+         FROM llm_settings s WHERE s.tenant_id = $1`,
+      [tenantId, month],
+    )) as { over: boolean }[];
+    return row?.over ?? false;
   }
 
   /** The tenant's own LLM with its key decrypted, or null when it uses the global one. */

@@ -77,7 +77,12 @@ export class LlmReplyEngine extends ReplyEngine {
   private async converse(replyRequest: ReplyRequest): Promise<Reply> {
     const language = detectLanguage(replyRequest.message.text, replyRequest.state.language);
     const request: SkillRequest = { ...replyRequest, language, state: { ...replyRequest.state, language } };
-    const budget: CallBudget = { signal: AbortSignal.timeout(this.settings.timeoutMs), deadline: Date.now() + this.settings.timeoutMs };
+    const budget: CallBudget = {
+      signal: AbortSignal.timeout(this.settings.timeoutMs),
+      deadline: Date.now() + this.settings.timeoutMs,
+      // Every call of this reply (retrieval's embeddings too) is spent on the tenant's behalf.
+      onUsage: (model, tokens) => this.usage.report(replyRequest.tenantId, model, tokens),
+    };
     const answersFromKnowledge = request.agent.skills.includes('faq_responder');
     const search = (query: string) => this.retriever.retrieve(query, knowledgeOf(request), language, budget);
     const passages = answersFromKnowledge ? (await search(request.message.text)).slice(0, PROMPT_PASSAGES) : [];
@@ -90,7 +95,7 @@ export class LlmReplyEngine extends ReplyEngine {
     ];
     for (let round = 0; round <= this.settings.maxToolRounds; round++) {
       const { model } = this.settings;
-      const message = await this.client.complete({ model, messages, tools }, budget, (tokens) => this.usage.report(request.tenantId, model, tokens));
+      const message = await this.client.complete({ model, messages, tools }, budget);
       const calls = message.tool_calls ?? [];
       if (calls.length === 0) {
         const content = message.content?.trim();

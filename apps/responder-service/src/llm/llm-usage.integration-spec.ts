@@ -50,4 +50,35 @@ describe('responder-service: LLM token usage', () => {
       expectMatchesEventSchema(Topics.LlmUsage, m.value);
     }
   });
+
+  it('reports the tokens of the embeddings that rank knowledge for a reply too (the server charges them like a completion)', async () => {
+    const tenant = 'ten_llm_usage_embeddings';
+    const faqs = [
+      { question: 'Do you deliver cakes?', answer: 'Yes, cakes are delivered within 10 km.' },
+      { question: 'Do you deliver on Sundays?', answer: 'No Sunday delivery, sorry.' },
+    ];
+    await h.announceAgent(tenant, agentRecord('bakery', { skills: ['faq_responder'], faqs }));
+    fake.respond((): FakeLlmStep => ({ content: 'We do not know yet.' }));
+    const completionsBefore = fake.usages.length;
+
+    const event: MessageInboundEvent = inboundEvent(tenant, { from: phoneNumber(), to: BUSINESS, text: 'do you deliver cakes on sundays' });
+    await h.deliverInbound(event);
+    await pollUntil(() => out.received.find((m) => m.value.data.message_id === event.data.message_id), { description: 'the reply' });
+
+    // The probe, the question and the two passages were embedded; each input's tokens are its words (the stand-in's count).
+    expect(fake.embeddingRequests.length).toBeGreaterThan(0);
+    const embeddingTokens = fake.embeddingRequests.flat().reduce((n, input) => n + input.split(/\s+/).length, 0);
+    const completionTokens = fake.usages.slice(completionsBefore).reduce((n, u) => n + u.total_tokens, 0);
+    const events = await pollUntil(
+      () => {
+        const mine = usage.messages.filter((m) => m.value.tenant_id === tenant).map((m) => m.value.data);
+        return mine.reduce((n, d) => n + d.total_tokens, 0) >= embeddingTokens + completionTokens && mine;
+      },
+      { description: 'llm.usage of the embeddings and the completion' },
+    );
+    const embeddings = events.filter((d) => d.completion_tokens === 0);
+    expect(embeddings.reduce((n, d) => n + d.total_tokens, 0)).toBe(embeddingTokens);
+    expect(embeddings.every((d) => d.model === 'fake-model' && d.prompt_tokens === d.total_tokens)).toBe(true);
+    expect(events.reduce((n, d) => n + d.total_tokens, 0)).toBe(embeddingTokens + completionTokens);
+  });
 });

@@ -37,10 +37,12 @@ export interface LlmClientOptions {
   maxRetries: number;
 }
 
-/** What one call may spend: the reply's abort signal and the instant it runs out. */
+/** What one call may spend: the reply's abort signal and the instant it runs out; and who hears of the tokens spent. */
 export interface CallBudget {
   signal: AbortSignal;
   deadline: number;
+  /** Told the tokens of every call the server answered (completions and embeddings alike: the server charges both). */
+  onUsage?: (model: string, usage: TokenUsage) => void;
 }
 
 export interface CompletionRequest {
@@ -72,19 +74,19 @@ export class LlmClient {
   }
 
   /**
-   * One completion (no streaming) and the tokens it used. A refusal or a missing message is a failure like an error
-   * status; `onUsage` hears of the tokens spent even then, since the server charges for them.
+   * One completion (no streaming). A refusal or a missing message is a failure like an error status; the budget's
+   * `onUsage` hears of the tokens spent even then, since the server charges for them.
    */
-  async complete(request: CompletionRequest, budget: CallBudget, onUsage?: (usage: TokenUsage) => void): Promise<ChatCompletionMessage> {
+  async complete(request: CompletionRequest, budget: CallBudget): Promise<ChatCompletionMessage> {
     const completion = await this.call(budget, (options) =>
       this.openai.chat.completions.create(
         { model: request.model, messages: request.messages, ...(request.tools.length > 0 ? { tools: request.tools, tool_choice: 'auto' as const } : {}), temperature: 0.2 },
         options,
       ),
     );
-    if (completion.usage && onUsage) {
+    if (completion.usage && budget.onUsage) {
       const { prompt_tokens = 0, completion_tokens = 0 } = completion.usage;
-      onUsage({ prompt_tokens, completion_tokens, total_tokens: completion.usage.total_tokens ?? prompt_tokens + completion_tokens });
+      budget.onUsage(request.model, { prompt_tokens, completion_tokens, total_tokens: completion.usage.total_tokens ?? prompt_tokens + completion_tokens });
     }
     const choice = completion.choices?.[0];
     if (!choice?.message) throw new LlmCallError('the answer has no choices[0].message', null);
@@ -96,6 +98,10 @@ export class LlmClient {
   /** Embeddings of `texts`, in order (floats requested: not every compatible server speaks base64). */
   async embed(model: string, texts: string[], budget: CallBudget): Promise<number[][]> {
     const response = await this.call(budget, (options) => this.openai.embeddings.create({ model, input: texts, encoding_format: 'float' }, options));
+    if (response.usage && budget.onUsage) {
+      const { prompt_tokens = 0 } = response.usage;
+      budget.onUsage(model, { prompt_tokens, completion_tokens: 0, total_tokens: response.usage.total_tokens ?? prompt_tokens });
+    }
     const vectors = [...(response.data ?? [])].sort((a, b) => a.index - b.index).map((d) => d.embedding);
     if (vectors.length !== texts.length || vectors.some((v) => !Array.isArray(v) || v.length === 0)) {
       throw new LlmCallError(`the embeddings answer has ${vectors.length} vectors for ${texts.length} texts`, null);

@@ -12,6 +12,8 @@ import { ResponderServiceConfig } from '../config/responder-service.config';
 import { ConversationsModule } from '../conversations/conversations.module';
 import { AgentDocumentsModule } from '../documents/agent-documents.module';
 import { LeadsModule } from '../leads/leads.module';
+import { TenantLlms } from '../llm-settings/tenant-llms';
+import { TenantReplyEngines } from '../llm/tenant-reply-engines';
 import { DeterministicReplyEngine } from './deterministic-reply-engine';
 import { PublishedMarks } from './published-marks';
 import { RepliesConsumer } from './replies.consumer';
@@ -19,7 +21,11 @@ import { RepliesRpcController } from './replies.rpc.controller';
 import { RepliesService } from './replies.service';
 import { ReplyEngine } from './reply-engine';
 
-/** The reply flow. The engine is chosen from the config: an OpenAI-compatible LLM when one is set, else the skills engine. */
+/**
+ * The reply flow. The engine is chosen per tenant: its own OpenAI-compatible LLM when it has settings (CONTRACT.md §16),
+ * else the global one from the config when set, else the skills engine; and the skills engine once a tenant's LLM
+ * spend of the month has reached its budget.
+ */
 @Module({})
 export class RepliesModule {
   static forRoot(config: ResponderServiceConfig): DynamicModule {
@@ -28,7 +34,11 @@ export class RepliesModule {
       imports: [AgentsModule, AgentDocumentsModule, ConversationsModule, LeadsModule, AppointmentsModule],
       controllers: [RepliesConsumer, RepliesRpcController],
       providers: [
-        { provide: ReplyEngine, useFactory: (publisher: EventPublisher) => replyEngine(config, publisher), inject: [EventPublisher] },
+        {
+          provide: ReplyEngine,
+          useFactory: (publisher: EventPublisher, choices: TenantLlms) => replyEngine(config, publisher, choices),
+          inject: [EventPublisher, TenantLlms],
+        },
         RepliesService,
         PublishedMarks,
       ],
@@ -36,17 +46,24 @@ export class RepliesModule {
   }
 }
 
-/** The LLM engine (falling back to the skills engine) when LLM_BASE_URL and LLM_MODEL are set; else the skills engine alone. */
-function replyEngine(config: ResponderServiceConfig, publisher: EventPublisher): ReplyEngine {
+function replyEngine(config: ResponderServiceConfig, publisher: EventPublisher, choices: TenantLlms): ReplyEngine {
   const deterministic = new DeterministicReplyEngine();
-  if (!config.llmEnabled) return deterministic;
-  new Logger(RepliesModule.name).log(`replies come from the LLM ${config.LLM_MODEL} at ${new URL(config.LLM_BASE_URL).origin}, with the skills engine as fallback`);
-  const client = new LlmClient({ baseUrl: config.LLM_BASE_URL, apiKey: config.LLM_API_KEY, maxRetries: config.LLM_MAX_RETRIES });
-  const retriever = new KnowledgeRetriever(rankKnowledge, new EmbeddingReranker(client, config.LLM_EMBEDDING_MODEL || config.LLM_MODEL));
-  return new LlmReplyEngine(client, deterministic, retriever, {
-    model: config.LLM_MODEL,
-    timeoutMs: config.LLM_TIMEOUT_MS,
-    maxToolRounds: config.LLM_MAX_TOOL_ROUNDS,
-    maxConcurrentPerTenant: config.LLM_MAX_CONCURRENT_PER_TENANT,
-  }, new LlmUsageReporter(publisher));
+  const usage = new LlmUsageReporter(publisher);
+  const llmEngine = (endpoint: { baseUrl: string; apiKey: string; model: string; embeddingModel: string }) => {
+    const client = new LlmClient({ baseUrl: endpoint.baseUrl, apiKey: endpoint.apiKey, maxRetries: config.LLM_MAX_RETRIES });
+    const retriever = new KnowledgeRetriever(rankKnowledge, new EmbeddingReranker(client, endpoint.embeddingModel));
+    return new LlmReplyEngine(client, deterministic, retriever, {
+      model: endpoint.model,
+      timeoutMs: config.LLM_TIMEOUT_MS,
+      maxToolRounds: config.LLM_MAX_TOOL_ROUNDS,
+      maxConcurrentPerTenant: config.LLM_MAX_CONCURRENT_PER_TENANT,
+    }, usage);
+  };
+  let global: ReplyEngine = deterministic;
+  if (config.llmEnabled) {
+    new Logger(RepliesModule.name).log(`replies come from the LLM ${config.LLM_MODEL} at ${new URL(config.LLM_BASE_URL).origin} unless a tenant has its own, with the skills engine as fallback`);
+    global = llmEngine({ baseUrl: config.LLM_BASE_URL, apiKey: config.LLM_API_KEY, model: config.LLM_MODEL, embeddingModel: config.LLM_EMBEDDING_MODEL || config.LLM_MODEL });
+  }
+  // A tenant's settings name one model: it is asked for embeddings too (a server without them leaves retrieval lexical).
+  return new TenantReplyEngines(choices, global, deterministic, (llm) => llmEngine({ ...llm, embeddingModel: llm.model }));
 }

@@ -122,7 +122,7 @@ export class RepliesService {
     const tenantId = burst[0].tenantId;
     for (let drafts = 1; ; drafts++) {
       try {
-        const outcomes = this.engine.answersAtOnce ? await this.draftUnderLock(tenantId, burst) : await this.draftThenCommit(tenantId, burst);
+        const outcomes = (await this.engine.answersAtOnceFor(tenantId)) ? await this.draftUnderLock(tenantId, burst) : await this.draftThenCommit(tenantId, burst);
         await this.publish(outcomes.filter((o) => !o.publishedAt && !this.marks.isMarked(o.tenantId, o.inboundMessageId)), burst);
         return;
       } catch (err) {

@@ -113,7 +113,8 @@ export interface Reply {
 
 /**
  * What produces the agent's reply. The skills engine is deterministic and needs no LLM; the OpenAI-compatible LLM
- * engine (LLM_BASE_URL) calls the same skill code as tools and falls back to the skills engine.
+ * engine (LLM_BASE_URL, or the tenant's own, CONTRACT.md §16) calls the same skill code as tools and falls back to the
+ * skills engine.
  *
  * An abstract class rather than an interface so that it can be the Nest injection token.
  */
@@ -123,6 +124,11 @@ export abstract class ReplyEngine {
    * engine that may take seconds (an LLM) drafts outside any transaction and has the commit check its snapshot instead.
    */
   readonly answersAtOnce: boolean = false;
+
+  /** Whether this engine answers the tenant's next message at once (an engine choosing per tenant says per tenant). */
+  answersAtOnceFor(_tenantId: string): Promise<boolean> {
+    return Promise.resolve(this.answersAtOnce);
+  }
 
   abstract reply(request: ReplyRequest): Promise<Reply>;
 }

@@ -57,6 +57,8 @@ export interface FakeLlmOptions {
 export class FakeLlmServer {
   /** Every well-formed chat-completions request received, in order. */
   readonly requests: FakeLlmRequest[] = [];
+  /** The `Authorization` header of each of `requests` (null when absent), in the same order. */
+  readonly authorizations: (string | null)[] = [];
   /** The inputs of every well-formed embeddings request received, in order. */
   readonly embeddingRequests: string[][] = [];
   /** Every request refused with a 400, with the reason given: a client sending one has a bug. */
@@ -95,6 +97,7 @@ export class FakeLlmServer {
   /** Forgets the requests seen and goes back to the default script. */
   reset(): void {
     this.requests.length = 0;
+    this.authorizations.length = 0;
     this.embeddingRequests.length = 0;
     this.rejected.length = 0;
     this.usages.length = 0;
@@ -135,6 +138,7 @@ export class FakeLlmServer {
       if (rejection) return this.refuse(res, rejection);
       const request = body as FakeLlmRequest;
       const index = this.requests.push(request) - 1;
+      this.authorizations.push(req.headers.authorization ?? null);
       const step = await this.script(request, index);
       if (step.delayMs) await new Promise((r) => setTimeout(r, step.delayMs));
       if ('status' in step) return send(res, step.status, openAiError(step.message, step.type ?? 'server_error', step.code ?? null));

@@ -9,6 +9,7 @@ import {
   type DealStageChangedEvent,
   type MessageOutboundEvent,
 } from '@parley/contracts';
+import { BatchByKey } from '@parley/kafka';
 import { ActivitiesService } from './activities.service';
 import { appointmentEntry, dealEntry, outboundMessageEntry } from './activity-entries';
 
@@ -22,10 +23,14 @@ export class ActivitiesConsumer {
 
   constructor(private readonly activities: ActivitiesService) {}
 
-  /** Every message to a customer: the agent's replies, API and inbox sends, campaign messages. */
-  @EventPattern(Topics.MessageOutbound)
-  async onMessageOutbound(@Payload() event: MessageOutboundEvent): Promise<void> {
-    if (this.usable(event, event.data?.to)) await this.activities.record(event.tenant_id!, outboundMessageEntry(event.data));
+  /**
+   * Every message to a customer: the agent's replies, API and inbox sends, campaign messages. A key's waiting messages
+   * come together and join the other groups' in one insert (the busiest topic here: one statement per consumed batch).
+   */
+  @EventPattern(Topics.MessageOutbound, BatchByKey)
+  async onMessageOutbound(@Payload() events: MessageOutboundEvent[]): Promise<void> {
+    const usable = events.filter((event) => this.usable(event, event.data?.to));
+    await this.activities.recordMany(usable.map((event) => ({ tenantId: event.tenant_id!, entry: outboundMessageEntry(event.data) })));
   }
 
   @EventPattern(Topics.AppointmentBooked)

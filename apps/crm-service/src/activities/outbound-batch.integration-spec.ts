@@ -1,0 +1,38 @@
+import { newId } from '@parley/contracts';
+import { register } from 'prom-client';
+import { startCrmService, type CrmServiceUnderTest } from '../test/crm-service-under-test';
+import { ActivitiesService } from './activities.service';
+import { outboundMessageEntry } from './activity-entries';
+
+const statements = async () => (await register.getSingleMetric('db_statements_total')!.get()).values[0]?.value ?? 0;
+
+/** Issue 19: message.outbound, the busiest topic crm-service reads, costs one statement per consumed batch. */
+describe('crm-service records a batch of outbound messages in one statement', () => {
+  let crm: CrmServiceUnderTest;
+  beforeAll(async () => {
+    crm = await startCrmService('crmoutboundbatch');
+  });
+  afterAll(() => crm?.close());
+
+  it('inserts the timeline entries of several tenants and customers together, each once however often it comes', async () => {
+    const activities = crm.app.get(ActivitiesService);
+    const tenants = [newId('ten'), newId('ten')];
+    const entries = tenants.flatMap((tenantId, t) =>
+      [1, 2, 3].map((i) => ({
+        tenantId,
+        entry: outboundMessageEntry({ message_id: newId('msg'), channel: 'whatsapp', from: null, to: `+4915100000${t}${i}`, content: { type: 'text', text: `hello ${i}` }, origin: 'api', accepted_at: new Date().toISOString() }),
+      })),
+    );
+    const before = await statements();
+    await Promise.all([activities.recordMany(entries.slice(0, 4)), activities.recordMany(entries.slice(4))]);
+    expect((await statements()) - before).toBe(1);
+
+    await activities.recordMany([...entries, entries[0]]);
+    const rows = (await crm.sql.query(`SELECT tenant_id, customer, text FROM contact_activities WHERE tenant_id = ANY($1) ORDER BY customer`, [tenants])) as {
+      customer: string;
+      text: string;
+    }[];
+    expect(rows.map((r) => r.customer)).toEqual(entries.map((e) => e.entry.customer).sort());
+    expect(rows.map((r) => r.text).sort()).toEqual(['hello 1', 'hello 1', 'hello 2', 'hello 2', 'hello 3', 'hello 3']);
+  });
+});

@@ -124,5 +124,8 @@ describe('email: threading headers, attachments and SPF/DKIM results (real Kafka
     const chunks: Buffer[] = [];
     for await (const chunk of await media.store.get(stored.storage_key)) chunks.push(chunk as Buffer);
     expect(Buffer.concat(chunks).equals(photo)).toBe(true);
+    // Both are part of the message record (GET /api/v1/messages/{id}).
+    const messageId = service.inbound.find((m) => m.value.data.provider_message_id === '<photo.3@example.com>')!.value.data.message_id;
+    expect(await service.kafka.rpc.request('messages.get', { tenant_id: TENANT, message_id: messageId })).toMatchObject({ attachments: row.attachments, authentication: row.authentication });
   });
 });

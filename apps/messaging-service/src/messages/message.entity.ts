@@ -1,4 +1,4 @@
-import type { ChannelKind, InboundMessageType, MessageError, MessageStatus, RichOutboundContent } from '@parley/contracts';
+import type { ChannelKind, InboundMessageType, MailAuthenticationResults, MessageAttachment, MessageError, MessageStatus, RichOutboundContent } from '@parley/contracts';
 import { Column, CreateDateColumn, Entity, PrimaryColumn, UpdateDateColumn } from 'typeorm';
 
 export type MessageDirection = 'outbound' | 'inbound';
@@ -73,6 +73,13 @@ export class MessageEntity {
 
   @Column({ type: 'jsonb', nullable: true })
   error!: MessageError | null;
+
+  /** A customer's email: its attachments in the media store, and its SPF/DKIM results (EmailInboundService). */
+  @Column({ type: 'jsonb', nullable: true })
+  attachments!: MessageAttachment[] | null;
+
+  @Column({ type: 'jsonb', nullable: true })
+  authentication!: MailAuthenticationResults | null;
 
   /** The provider's id (wamid). */
   @Column({ name: 'provider_message_id', type: 'text', nullable: true })

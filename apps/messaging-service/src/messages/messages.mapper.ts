@@ -14,6 +14,8 @@ export function toMessageRecord(entity: MessageEntity): MessageRecord {
     status: entity.status,
     status_history: entity.statusHistory.map((e) => ({ status: e.status, at: e.at })),
     ...(entity.error ? { error: { code: entity.error.code, title: entity.error.title } } : {}),
+    ...(entity.attachments ? { attachments: entity.attachments } : {}),
+    ...(entity.authentication ? { authentication: entity.authentication } : {}),
     created_at: entity.createdAt.toISOString(),
   };
 }

@@ -84,7 +84,26 @@ export interface MessageRecord {
   status: MessageStatus;
   status_history: { status: string; at: string }[];
   error?: MessageError;
+  /** A customer's email: its attachments, in the media store (`GET /api/v1/media/{id}`). */
+  attachments?: MessageAttachment[];
+  /** A customer's email: the SPF/DKIM/DMARC results its headers carried (recorded, not enforced). */
+  authentication?: MailAuthenticationResults;
   created_at: string;
+}
+
+export interface MessageAttachment {
+  id: string;
+  mime_type: string;
+  size: number;
+  filename: string | null;
+}
+
+/** As `Authentication-Results` (RFC 8601) or `Received-SPF` stated them, e.g. `pass`, `fail`, `softfail`, `none`. */
+export interface MailAuthenticationResults {
+  spf: string | null;
+  dkim: string | null;
+  dmarc: string | null;
+  authserv_id: string | null;
 }
 
 export interface MessageListQuery extends ListQuery {

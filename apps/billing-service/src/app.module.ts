@@ -10,6 +10,7 @@ import { InvoicesModule } from './invoices/invoices.module';
 import { MeteringModule } from './metering/metering.module';
 import { PricesModule } from './prices/prices.module';
 import { TopUpsModule } from './top-ups/top-ups.module';
+import { VoiceMinutesModule } from './voice/voice-minutes.module';
 import { WalletModule } from './wallet/wallet.module';
 
 /** Builds the root module around one validated config (tests pass their own). */
@@ -35,6 +36,7 @@ export function billingServiceModule(config: BillingServiceConfig = loadConfig(B
       EstimatesModule,
       TopUpsModule,
       InvoicesModule,
+      VoiceMinutesModule,
     ],
   })
   class BillingServiceModule {}

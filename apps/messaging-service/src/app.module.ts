@@ -14,6 +14,7 @@ import { MediaModule } from './media/media.module';
 import { MessagesModule } from './messages/messages.module';
 import { OptOutsModule } from './opt-outs/opt-outs.module';
 import { TemplatesModule } from './templates/templates.module';
+import { VoiceModule } from './voice/voice.module';
 
 /** Builds the root module around one validated config (tests pass their own). */
 export function messagingServiceModule(config: MessagingServiceConfig = loadConfig(MessagingServiceConfig)) {
@@ -42,6 +43,7 @@ export function messagingServiceModule(config: MessagingServiceConfig = loadConf
       ErasureModule,
       TemplatesModule,
       MediaModule,
+      VoiceModule,
     ],
   })
   class MessagingServiceModule {}

@@ -59,6 +59,8 @@ export const Topics = {
   LlmUsage: 'llm.usage',
   /** What a tenant's LLM tokens cost this month so far (the latest per tenant; compacted). Key: `tenant_id`. */
   LlmSpend: 'llm.spend',
+  /** A voice call ended; billing meters its minutes once per call (CONTRACT.md §17). Key: `${tenant_id}:${call_sid}`. */
+  VoiceCallEnded: 'voice.call_ended',
 } as const;
 export type Topic = (typeof Topics)[keyof typeof Topics];
 
@@ -132,6 +134,7 @@ export const TOPIC_SPECS: readonly TopicSpec[] = [
   { name: Topics.CampaignCompleted, partitions: 4 },
   { name: Topics.LlmUsage, partitions: 4 },
   { name: Topics.LlmSpend, partitions: 4, config: { 'cleanup.policy': 'compact' } },
+  { name: Topics.VoiceCallEnded, partitions: 4 },
   ...Object.values(RpcTopics).map((name) => ({
     name,
     partitions: 4,
@@ -165,6 +168,7 @@ export const TOPIC_SPECS: readonly TopicSpec[] = [
     Topics.CampaignCompleted,
     Topics.LlmUsage,
     Topics.LlmSpend,
+    Topics.VoiceCallEnded,
   ].map(
     (name) => ({
       name: `${name}${DLQ_SUFFIX}`,

@@ -2,6 +2,7 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } fr
 import {
   ConnectEmailChannelBody,
   ConnectSmsChannelBody,
+  ConnectVoiceChannelBody,
   ConnectWhatsappChannelBody,
   EmbeddedSignupBody,
   UpdateChannelBody,
@@ -61,6 +62,13 @@ export class ChannelsController {
   @HttpCode(201)
   connectEmail(@Tenant() tenantId: string, @Body() body: ConnectEmailChannelBody, @RequestId() requestId: string): Promise<ChannelRecord> {
     return this.rpc.request('channels.connect-email', { tenant_id: tenantId, body }, { requestId });
+  }
+
+  @ApiRoute({ summary: 'Connect a voice number (Twilio or the sandbox)', access: 'tenant', body: ConnectVoiceChannelBody, success: { status: 201, description: 'Connected; its calls are answered by the agent. The credentials are stored encrypted.', schema: 'Channel' }, errors: [409, 503] })
+  @Post('voice')
+  @HttpCode(201)
+  connectVoice(@Tenant() tenantId: string, @Body() body: ConnectVoiceChannelBody, @RequestId() requestId: string): Promise<ChannelRecord> {
+    return this.rpc.request('channels.connect-voice', { tenant_id: tenantId, body }, { requestId });
   }
 
   @ApiRoute({ summary: 'Finish Meta’s embedded signup (server side)', access: 'tenant', body: EmbeddedSignupBody, success: { status: 201, description: 'The connected channel.', schema: 'Channel' }, errors: [409, 503] })

@@ -87,7 +87,7 @@ export class ProviderIntakeService {
   }
 
   /** The URLs Twilio may have signed: the configured public one, and the one this request's Host header names. */
-  private signedUrls(request: FastifyRequest): string[] {
+  signedUrls(request: FastifyRequest): string[] {
     const proto = String(request.headers['x-forwarded-proto'] ?? request.protocol ?? 'http').split(',')[0].trim();
     const urls = [`${proto}://${request.headers.host ?? ''}${request.url}`];
     if (this.config.PUBLIC_BASE_URL) urls.unshift(`${this.config.PUBLIC_BASE_URL}${request.url}`);

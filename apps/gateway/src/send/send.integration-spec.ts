@@ -36,7 +36,7 @@ describe('gateway: POST /v1/send publishes message.outbound (real Kafka)', () =>
     expect(published.value).toEqual({
       id: expect.stringMatching(/^evt_/),
       type: 'message.outbound',
-      version: 2,
+      version: 3,
       tenant_id: account.tenant_id,
       occurred_at: expect.any(String),
       data: {

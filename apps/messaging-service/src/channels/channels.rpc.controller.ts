@@ -42,6 +42,11 @@ export class ChannelsRpcController {
     return this.channels.connectEmail(req.tenant_id, req.body);
   }
 
+  @MessagePattern('channels.connect-voice')
+  connectVoice(@Payload() req: RpcRequest<'channels.connect-voice'>): Promise<RpcResponse<'channels.connect-voice'>> {
+    return this.channels.connectVoice(req.tenant_id, req.body);
+  }
+
   @MessagePattern('channels.verify-twilio-signature')
   verifyTwilioSignature(@Payload() req: RpcRequest<'channels.verify-twilio-signature'>): Promise<RpcResponse<'channels.verify-twilio-signature'>> {
     return this.channels.verifyTwilioSignature(req);

@@ -14,6 +14,7 @@ import {
   type ConnectChannelRequest,
   type ConnectEmailChannelRequest,
   type ConnectSmsChannelRequest,
+  type ConnectVoiceChannelRequest,
   type ConnectedChannelRecord,
   type Page,
   type UpdateChannelRequest,
@@ -77,6 +78,13 @@ export type WhatsappChannelEntity = ChannelEntity & { kind: 'whatsapp'; provider
 export interface TwilioCredentials {
   account_sid: string;
   auth_token: string;
+}
+
+/** The stored credential of a voice channel: Twilio's, with what the calls need (encrypted as one JSON string). */
+export interface VoiceChannelSettings extends TwilioCredentials {
+  forward_to: string | null;
+  greeting: string | null;
+  language: string | null;
 }
 
 /**
@@ -195,6 +203,30 @@ export class ChannelsService {
     return this.connect(tenantId, { kind: 'sms', provider: body.provider, phone_number: body.phone_number, phone_number_id: null, access_token: JSON.stringify(credentials), agent: body.agent ?? null });
   }
 
+  /**
+   * `POST /api/v1/channels/voice` (CONTRACT.md §17): a Twilio number whose calls the agent answers (or a sandbox one,
+   * signed with the sandbox's Twilio token), with where a handoff is dialled, the greeting and the spoken language.
+   */
+  connectVoice(tenantId: string, body: ConnectVoiceChannelRequest): Promise<ChannelRecord> {
+    if (body.provider === 'sandbox' && !this.config.SANDBOX_ENABLED) throw sandboxDisabled();
+    if (body.provider !== 'sandbox' && body.provider !== 'twilio') throw invalid([{ field: 'provider', message: 'provider must be one of: twilio, sandbox' }]);
+    if (body.provider === 'twilio') requireFields(body as unknown as Record<string, unknown>, ['phone_number', 'account_sid', 'auth_token'], 'twilio');
+    const settings: VoiceChannelSettings = {
+      ...(body.provider === 'sandbox'
+        ? { account_sid: this.config.SANDBOX_TWILIO_ACCOUNT_SID, auth_token: this.config.SANDBOX_TWILIO_AUTH_TOKEN }
+        : { account_sid: body.account_sid!, auth_token: body.auth_token! }),
+      forward_to: body.forward_to ? normalisePhone(body.forward_to) : null,
+      greeting: body.greeting?.trim() || null,
+      language: body.language?.trim() || null,
+    };
+    return this.connect(tenantId, { kind: 'voice', provider: body.provider, phone_number: body.phone_number, phone_number_id: null, access_token: JSON.stringify(settings), agent: body.agent ?? null });
+  }
+
+  /** A voice channel's settings (its Twilio token included: for verifying its webhooks here only). */
+  voiceSettings(channel: ChannelEntity): VoiceChannelSettings {
+    return JSON.parse(this.cipher.decrypt(channel.credentialsEncrypted)) as VoiceChannelSettings;
+  }
+
   /** `POST /api/v1/channels/email` (CONTRACT.md §17): an address sent from through `smtp_url` (encrypted), or the sandbox's SMTP sink. */
   connectEmail(tenantId: string, body: ConnectEmailChannelRequest): Promise<ChannelRecord> {
     if (body.provider === 'sandbox' && !this.config.SANDBOX_ENABLED) throw sandboxDisabled();
@@ -218,7 +250,7 @@ export class ChannelsService {
   }
 
   /** The connected SMS or email channel with this number or address (inbound attribution; one tenant per address). */
-  findByAddress(kind: 'sms' | 'email', address: string): Promise<ChannelEntity | null> {
+  findByAddress(kind: 'sms' | 'email' | 'voice', address: string): Promise<ChannelEntity | null> {
     return this.db.getRepository(ChannelEntity).findOne({ where: { kind, phoneNumber: normaliseAddress(address), status: 'connected' } });
   }
 
@@ -236,8 +268,8 @@ export class ChannelsService {
         // A sandbox caller names the number only by phone_number; the others by its Graph id.
         const kind = input.kind ?? 'whatsapp';
         const [field, value] =
-          kind === 'email' ? ['address', input.phone_number] : kind === 'sms' || input.provider === 'sandbox' ? ['phone_number', input.phone_number] : ['phone_number_id', input.phone_number_id];
-        const what = kind === 'email' ? 'email address' : kind === 'sms' ? 'SMS number' : 'WhatsApp number';
+          kind === 'email' ? ['address', input.phone_number] : kind === 'sms' || kind === 'voice' || input.provider === 'sandbox' ? ['phone_number', input.phone_number] : ['phone_number_id', input.phone_number_id];
+        const what = kind === 'email' ? 'email address' : kind === 'sms' ? 'SMS number' : kind === 'voice' ? 'voice number' : 'WhatsApp number';
         throw new ProblemException(
           problem(409, ProblemTypes.conflict, 'Conflict', `The ${what} with ${field} ${value} is already connected.`, [
             { field, message: 'this number is already connected' },

@@ -121,6 +121,14 @@ export class MessagingServiceConfig extends BaseConfig implements MediaStoreSett
   @IsNotEmpty()
   SANDBOX_TWILIO_AUTH_TOKEN = 'dev-sandbox-twilio-auth-token';
 
+  /**
+   * Voice (CONTRACT.md §17): how long a speech webhook waits for the agent's reply before it answers a filler and a
+   * redirect. The caller must hear something within 1.5 s of the speech result; the gateway's hop takes the rest.
+   */
+  @IsInt()
+  @Min(100)
+  VOICE_REPLY_WAIT_MS = 1_200;
+
   /** Email (CONTRACT.md §17): the sandbox's SMTP sink, where sandbox email channels send. */
   @Matches(/^smtps?:\/\/\S+$/, { message: 'SANDBOX_SMTP_URL must be an smtp:// URL' })
   SANDBOX_SMTP_URL = 'smtp://127.0.0.1:2526';

@@ -5,6 +5,8 @@ import { CloudApiAdapter } from './cloud-api.adapter';
 import { SmtpEmailAdapter } from './smtp-email.adapter';
 import { ThreeSixtyDialogAdapter } from './three-sixty-dialog.adapter';
 import { TwilioSmsAdapter } from './twilio-sms.adapter';
+import { VoiceReplyAdapter } from '../voice/voice-reply.adapter';
+import { VoiceState } from '../voice/voice-state';
 import { ProviderError, type WhatsappProviderAdapter } from './whatsapp-provider';
 
 /** Where Twilio posts the status callbacks of the SMS we send (the gateway's provider intake, CONTRACT.md §17). */
@@ -16,10 +18,11 @@ export class ProviderRegistry implements OnModuleDestroy {
   private readonly adapters: { [K in ChannelKind]: Partial<Record<ChannelProvider, WhatsappProviderAdapter>> };
   private readonly email: SmtpEmailAdapter;
 
-  constructor(config: MessagingServiceConfig) {
+  constructor(config: MessagingServiceConfig, voice: VoiceState) {
     const timeout = config.WHATSAPP_PROVIDER_TIMEOUT_MS;
     const statusCallback = `${config.publicGatewayUrl}${TWILIO_STATUS_CALLBACK_PATH}`;
     this.email = new SmtpEmailAdapter(timeout);
+    const voiceReplies = new VoiceReplyAdapter(voice.calls, voice.replies);
     this.adapters = {
       whatsapp: {
         meta: new CloudApiAdapter(config.GRAPH_API_BASE_URL, config.GRAPH_API_VERSION, timeout),
@@ -32,6 +35,8 @@ export class ProviderRegistry implements OnModuleDestroy {
       },
       // The sandbox's SMTP sink is a real SMTP server: its URL is the channel's credential like any relay's.
       email: { smtp: this.email, sandbox: this.email },
+      // A voice reply is spoken on the call it answers, not sent (VoiceReplyAdapter).
+      voice: { twilio: voiceReplies, sandbox: voiceReplies },
     };
   }
 

@@ -1,5 +1,5 @@
 import { IsBoolean, IsEmail, IsIn, IsInt, IsOptional, IsString, Length, Matches, Max, Min, ValidateIf } from 'class-validator';
-import type { EmailProvider, SmsProvider, WhatsappProvider } from '../events/messages';
+import type { EmailProvider, SmsProvider, VoiceProvider, WhatsappProvider } from '../events/messages';
 import { AGENT_NAME_PATTERN, AGENT_NAME_RULE } from './agents.dto';
 import { IsE164 } from './validators';
 
@@ -84,6 +84,7 @@ export class EmbeddedSignupBody {
 
 export const SMS_PROVIDERS: readonly SmsProvider[] = ['twilio', 'sandbox'];
 export const EMAIL_PROVIDERS: readonly EmailProvider[] = ['smtp', 'sandbox'];
+export const VOICE_PROVIDERS: readonly VoiceProvider[] = ['twilio', 'sandbox'];
 
 /** Body of `POST /api/v1/channels/sms` (CONTRACT.md §17): a Twilio number with its account SID and auth token. */
 export class ConnectSmsChannelBody {
@@ -123,6 +124,45 @@ export class ConnectEmailChannelBody {
   @Matches(/^smtps?:\/\/[^\s]+$/, { message: 'smtp_url must be an smtp:// or smtps:// URL (credentials may be in it)' })
   @Length(1, 2048)
   smtp_url?: string;
+
+  @IsOptional()
+  @IsString()
+  @Matches(AGENT_NAME_PATTERN, { message: `agent ${AGENT_NAME_RULE}` })
+  agent?: string;
+}
+
+/** Body of `POST /api/v1/channels/voice` (CONTRACT.md §17): a Twilio number whose calls the agent answers. */
+export class ConnectVoiceChannelBody {
+  @IsIn(VOICE_PROVIDERS, { message: `provider must be one of: ${VOICE_PROVIDERS.join(', ')}` })
+  provider!: VoiceProvider;
+
+  @IsE164()
+  phone_number!: string;
+
+  @ValidateIf((o: ConnectVoiceChannelBody) => o.provider === 'twilio' || o.account_sid !== undefined)
+  @IsString()
+  @Matches(/^AC[0-9a-fA-F]{32}$/, { message: 'account_sid must be a Twilio account SID (AC followed by 32 hex digits)' })
+  account_sid?: string;
+
+  @ValidateIf((o: ConnectVoiceChannelBody) => o.provider === 'twilio' || o.auth_token !== undefined)
+  @IsString({ message: 'auth_token is required for twilio channels' })
+  @Length(1, 256)
+  auth_token?: string;
+
+  /** Where a caller who asks for a person is connected. */
+  @IsOptional()
+  @IsE164()
+  forward_to?: string;
+
+  @IsOptional()
+  @IsString()
+  @Length(1, 500)
+  greeting?: string;
+
+  @IsOptional()
+  @IsString()
+  @Matches(/^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,8})*$/, { message: 'language must be a language tag such as en-US or en' })
+  language?: string;
 
   @IsOptional()
   @IsString()

@@ -87,7 +87,7 @@ describe('event contracts', () => {
       ['a type narrowed', (s) => (s.properties!.tenant_id.type = 'string'), 'tenant_id: type narrowed: no longer accepts null'],
       ['a type widened', (s) => (data(s).properties!.to.type = ['string', 'null']), 'data.to: type widened: now also null'],
       ['an enum widened', (s) => data(s).properties!.status.enum!.push('deleted'), 'data.status: values added: "deleted"'],
-      ['a constant changed', (s) => (s.properties!.version.const = 3), 'version: values removed: 2'],
+      ['a constant changed', (s) => (s.properties!.version.const = EVENT_VERSIONS[Topics.MessageStatus] + 1), `version: values removed: ${EVENT_VERSIONS[Topics.MessageStatus]}`],
       ['a constraint added', (s) => (data(s).properties!.at.format = 'date-time'), 'data.at: format changed from none to "date-time"'],
     ])('fails on %s', (_label, edit, expected) => {
       const next = status();

@@ -17,6 +17,7 @@ import type {
   LeadUpdatedEvent,
 } from './engagement';
 import type { MessageInboundEvent, MessageOutboundEvent, MessageReceivedEvent, MessageStatusEvent, WhatsappWebhookEvent } from './messages';
+import type { VoiceCallEndedEvent } from './voice';
 
 /**
  * Every Kafka event, by the topic it travels on. This interface is the source the event JSON Schemas are generated
@@ -51,6 +52,7 @@ export interface EventsByTopic {
   'campaign.completed': CampaignCompletedEvent;
   'llm.usage': LlmUsageEvent;
   'llm.spend': LlmSpendEvent;
+  'voice.call_ended': VoiceCallEndedEvent;
 }
 export type EventTopic = keyof EventsByTopic;
 
@@ -141,7 +143,7 @@ export const EVENT_ROUTES: Readonly<Record<EventTopic, EventRoute>> = {
   [Topics.ConversationHandoff]: {
     key: '`${tenant_id}:${customer}`',
     producers: ['responder-service'],
-    consumers: ['webhook-service', 'gateway'],
+    consumers: ['webhook-service', 'gateway', 'messaging-service'],
     summary: 'Public webhook event: a conversation was handed off to a person (by the agent, or a member taking over or replying), with its inbox link.',
   },
   [Topics.ConversationUpdated]: {
@@ -233,6 +235,12 @@ export const EVENT_ROUTES: Readonly<Record<EventTopic, EventRoute>> = {
     producers: ['billing-service'],
     consumers: ['responder-service'],
     summary: "What a tenant's LLM tokens of the month have cost so far (a running total); past the tenant's LLM budget the responder answers without its LLM.",
+  },
+  [Topics.VoiceCallEnded]: {
+    key: '`${tenant_id}:${call_sid}`',
+    producers: ['messaging-service'],
+    consumers: ['billing-service'],
+    summary: "A call to a voice channel ended (Twilio's final status callback); billing-service meters its billable minutes as `voice_minute`, once per call.",
   },
 };
 

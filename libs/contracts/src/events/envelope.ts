@@ -16,15 +16,16 @@ export interface EventEnvelope<TType extends string = string, TData = unknown, T
 /**
  * The current envelope version of each topic whose events moved past version 1 (every other topic is at 1). Version
  * 2 of the message and channel events admits the `sms` and `email` channels (CONTRACT.md §17): an enum value added,
- * which consumers of version 1 do not handle. Older versions' schemas and examples stay recorded beside the new ones.
+ * which consumers of version 1 do not handle; version 3 of the same events admits the `voice` channel. Older versions'
+ * schemas and examples stay recorded beside the new ones.
  */
 export const EVENT_VERSIONS = {
-  'message.outbound': 2,
+  'message.outbound': 3,
   'whatsapp.webhook': 2,
-  'message.inbound': 2,
-  'message.received': 2,
-  'message.status': 2,
-  'channel.changed': 2,
+  'message.inbound': 3,
+  'message.received': 3,
+  'message.status': 3,
+  'channel.changed': 3,
   // `channel: "sms"`: a carrier keyword on an SMS number (CONTRACT.md §17).
   'contact.opted_out': 2,
   'contact.opted_in': 2,

@@ -11,3 +11,4 @@ export * from './catalog';
 export * from './media';
 export * from './billing';
 export * from './campaigns';
+export * from './voice';

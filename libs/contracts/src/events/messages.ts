@@ -1,12 +1,17 @@
 import type { EventEnvelope } from './envelope';
 import type { InboundInteractive, InboundMedia, RichOutboundContent } from './media';
 
-export type ChannelKind = 'whatsapp' | 'sms' | 'email';
+export type ChannelKind = 'whatsapp' | 'sms' | 'email' | 'voice';
+/** The channels `/v1/send` sends on: a voice reply is only ever spoken on the call it answers (CONTRACT.md §17). */
 export const SUPPORTED_CHANNELS: readonly ChannelKind[] = ['whatsapp', 'sms', 'email'];
+/** Every kind of channel a message or conversation can be on. */
+export const CHANNEL_KINDS: readonly ChannelKind[] = ['whatsapp', 'sms', 'email', 'voice'];
 
 export type WhatsappProvider = 'meta' | '360dialog' | 'sandbox';
 /** SMS providers (CONTRACT.md §17): Twilio's Messages API, or the sandbox speaking it. */
 export type SmsProvider = 'twilio' | 'sandbox';
+/** Voice providers (CONTRACT.md §17): Twilio Voice (TwiML webhooks), or the sandbox playing the caller on its wire. */
+export type VoiceProvider = 'twilio' | 'sandbox';
 /** Email providers (CONTRACT.md §17): an SMTP relay, or the sandbox's SMTP sink. */
 export type EmailProvider = 'smtp' | 'sandbox';
 /** Any channel's provider; `sandbox` is one per channel kind. */

@@ -1,4 +1,4 @@
-import type { ChannelKind, ChannelProvider, EmailProvider, InboundMessageType, MessageError, OutboundStatus, SmsProvider, WhatsappProvider } from '../events/messages';
+import type { ChannelKind, ChannelProvider, EmailProvider, InboundMessageType, MessageError, OutboundStatus, SmsProvider, VoiceProvider, WhatsappProvider } from '../events/messages';
 import type { ListQuery, Page, TenantScoped } from './rpc';
 
 /** A connected WhatsApp or SMS number or email address (CONTRACT.md §6, §17). Credentials are never part of it. */
@@ -51,6 +51,40 @@ export interface ConnectEmailChannelRequest {
   smtp_url?: string;
   agent?: string;
 }
+
+/** `POST /api/v1/channels/voice` (CONTRACT.md §17); the credentials are stored encrypted. */
+export interface ConnectVoiceChannelRequest {
+  provider: VoiceProvider;
+  phone_number: string;
+  account_sid?: string;
+  auth_token?: string;
+  /** Where a caller who asks for a person is connected (`<Dial>`); none: the agent keeps the call. */
+  forward_to?: string;
+  /** What the caller hears first; default "Hello! How can I help you today?". */
+  greeting?: string;
+  /** The `<Say>`/`<Gather>` language (BCP 47, e.g. `en-US`, or a bare `en`); default `en-US`. */
+  language?: string;
+  agent?: string;
+}
+
+/**
+ * A Twilio Voice webhook as the gateway received it (CONTRACT.md §17): which of our voice URLs was called, the URLs
+ * it may have been signed for, the form and its `X-Twilio-Signature`. messaging-service authenticates it against the
+ * auth token of the voice channel called (`To`) and answers the TwiML to speak.
+ */
+export interface TwilioVoiceWebhook {
+  /** `call`: the number's voice URL (a new call, or a Gather's speech result); `reply`: a filler's redirect; `status`: the status callback. */
+  route: 'call' | 'reply' | 'status';
+  /** The conversation turn the URL names (`?turn=`), when it names one. */
+  turn: string | null;
+  /** How many fillers this turn has played already (`?attempt=` of a redirect). */
+  attempt: string | null;
+  urls: string[];
+  raw_body: string;
+  signature: string;
+}
+
+export type TwilioVoiceWebhookResult = { valid: false } | { valid: true; twiml: string };
 
 /** A Twilio webhook to authenticate: the URL Twilio called and its form parameters, as received. */
 export interface TwilioSignatureCheck {
@@ -139,6 +173,9 @@ export interface MessagingRpc {
    * never leaves messaging-service); answers that channel. Not tenant-scoped: it attributes the request.
    */
   'channels.verify-twilio-signature': { service: 'messaging'; request: TwilioSignatureCheck; response: { valid: boolean; channel_id: string | null } };
+  'channels.connect-voice': { service: 'messaging'; request: TenantScoped & { body: ConnectVoiceChannelRequest }; response: ChannelRecord };
+  /** A Twilio Voice webhook, authenticated and answered with TwiML (not tenant-scoped: the number called attributes it). */
+  'channels.voice-webhook': { service: 'messaging'; request: TwilioVoiceWebhook; response: TwilioVoiceWebhookResult };
   'messages.get': { service: 'messaging'; request: TenantScoped & { message_id: string }; response: MessageRecord };
   'messages.list': { service: 'messaging'; request: TenantScoped & MessageListQuery; response: Page<MessageRecord> };
 }

@@ -87,6 +87,22 @@ describe('billing-service: invoices', () => {
     expect(text).toMatch(/Total\s+0\.088\b/);
   });
 
+  it('counts an SMS line in segments, as it was priced', async () => {
+    await rpc().request('billing.set-prices', { body: { prices: [{ plan: 'pro', category: 'sms', unit_price: '0.0075', currency: 'USD' }] } });
+    const tenantId = newId('ten');
+    await rpc().request('billing.set-plan', { tenant_id: tenantId, plan: 'pro' });
+    await billing.topUp(tenantId, '1');
+    // 200 GSM-7 characters go out as 2 segments, a short text as 1.
+    for (const text of ['a'.repeat(200), 'See you at 10.']) {
+      const send = await billing.accept(tenantId, { channel: 'sms', content: { type: 'text', text } });
+      await billing.chargeReaching(send.data.message_id, 'held');
+      await billing.status(tenantId, send.data.message_id, 'sent');
+      await billing.chargeReaching(send.data.message_id, 'settled');
+    }
+    const invoice = await rpc().request('billing.issue-invoice', { tenant_id: tenantId });
+    expect(invoice.lines).toEqual([{ category: 'sms', quantity: 3, amount: '0.022500' }]);
+  });
+
   it('closes ended months (a month the job missed included) and numbers every invoice without gaps', async () => {
     const tenantId = await tenantWithUsage();
     // Its usage so far becomes two months ago's (the job was down at the last month's end).

@@ -1,0 +1,31 @@
+import { EventPublisher } from '@parley/kafka';
+import { Topics, newId, type MessageOutboundData, type MessageOutboundEvent } from '@parley/contracts';
+import { register } from 'prom-client';
+import { ResponderHarness, phoneNumber } from '../test/responder-harness';
+import { SentMessagesConsumer } from './sent-messages.consumer';
+
+const statements = async () => (await register.getSingleMetric('db_statements_total')!.get()).values[0]?.value ?? 0;
+
+function apiSend(tenantId: string, to: string, origin: MessageOutboundData['origin'] = 'api'): MessageOutboundEvent {
+  const data: MessageOutboundData = { message_id: newId('msg'), channel: 'whatsapp', from: null, to, content: { type: 'text', text: 'Your parcel is on its way' }, origin, accepted_at: new Date().toISOString() };
+  return EventPublisher.envelope(Topics.MessageOutbound, tenantId, data);
+}
+
+/** Issue 19: API sends to customers with no conversation (notifications, campaigns) cost one statement per batch. */
+describe('responder-service: sends to customers without a conversation', () => {
+  let h: ResponderHarness;
+  beforeAll(async () => {
+    h = await ResponderHarness.start('sentmessages');
+  });
+  afterAll(() => h?.close());
+
+  it('looks the customers of the key groups consumed side by side up in one statement, and stores nothing for them', async () => {
+    const consumer = h.app.get(SentMessagesConsumer);
+    const tenant = newId('ten');
+    const groups = [[apiSend(tenant, phoneNumber()), apiSend(tenant, phoneNumber())], [apiSend(tenant, phoneNumber()), apiSend(tenant, phoneNumber(), 'agent')]];
+    const before = await statements();
+    await Promise.all(groups.map((events) => consumer.onOutbound(events)));
+    expect((await statements()) - before).toBe(1);
+    expect(await h.sql.query(`SELECT 1 FROM conversation_messages WHERE tenant_id = $1`, [tenant])).toEqual([]);
+  });
+});

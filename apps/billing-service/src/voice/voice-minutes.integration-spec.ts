@@ -1,0 +1,49 @@
+import { Topics, derivedId, newId, type VoiceCallEndedData } from '@parley/contracts';
+import { EventPublisher } from '@parley/kafka';
+import { pollUntil } from '@parley/testing';
+import { randomBytes } from 'node:crypto';
+import { startBillingService, type BillingServiceUnderTest } from '../test/billing-service-under-test';
+
+/** Voice minutes metered from `voice.call_ended` over real Kafka and PostgreSQL (CONTRACT.md §17). */
+describe('voice minutes', () => {
+  let billing: BillingServiceUnderTest;
+
+  beforeAll(async () => {
+    billing = await startBillingService('voicemin');
+  }, 120_000);
+
+  afterAll(() => billing?.close());
+
+  const minutesOf = async (tenantId: string) =>
+    ((await billing.sql.query(`SELECT quantity::int AS quantity FROM usage_daily WHERE tenant_id = $1 AND channel = 'voice' AND category = 'voice_minute'`, [tenantId])) as { quantity: number }[])[0]?.quantity ?? 0;
+  /** A call's end as messaging-service announces it; `eventId` as another announcement of the same call would have. */
+  const callEnded = (tenantId: string, callSid: string, billableMinutes: number, eventId = derivedId('evt', 'voice.call_ended', callSid), key = `${tenantId}:${callSid}`) => {
+    const data: VoiceCallEndedData = { tenant_id: tenantId, channel_id: newId('chn'), call_sid: callSid, from: '+15550108001', to: '+15550108000', status: 'completed', duration_seconds: billableMinutes * 60 - 5, billable_minutes: billableMinutes, ended_at: new Date().toISOString() };
+    return billing.kafka.publisher.publishEvent(EventPublisher.envelope(Topics.VoiceCallEnded, tenantId, data, eventId), key, undefined, { timeoutMs: 10_000 });
+  };
+
+  it('adds each call’s started minutes to the day’s voice_minute usage, once per call however often it is announced', async () => {
+    const tenantId = newId('ten');
+    const first = `CA${randomBytes(16).toString('hex')}`;
+    await callEnded(tenantId, first, 3);
+    // The same call again: redelivered, and announced anew with another event id (a repeated status callback).
+    await callEnded(tenantId, first, 3);
+    await callEnded(tenantId, first, 3, newId('evt'));
+    await callEnded(tenantId, `CA${randomBytes(16).toString('hex')}`, 2);
+    await pollUntil(async () => (await minutesOf(tenantId)) === 5, { description: 'five voice minutes', timeoutMs: 20_000 });
+    // A later call on the repeats' partition (their key) is consumed after them: none of them added minutes meanwhile.
+    const later = `CA${randomBytes(16).toString('hex')}`;
+    await callEnded(tenantId, later, 1, derivedId('evt', 'voice.call_ended', later), `${tenantId}:${first}`);
+    await pollUntil(async () => (await minutesOf(tenantId)) === 6, { description: 'six voice minutes', timeoutMs: 20_000 });
+    const usage = await billing.kafka.rpc.request('billing.usage', { tenant_id: tenantId, days: 1 });
+    expect(usage.data).toEqual([expect.objectContaining({ channel: 'voice', category: 'voice_minute', quantity: 6 })]);
+  });
+
+  it('meters nothing for a call never answered', async () => {
+    const tenantId = newId('ten');
+    await callEnded(tenantId, `CA${randomBytes(16).toString('hex')}`, 0);
+    await callEnded(tenantId, `CA${randomBytes(16).toString('hex')}`, 1);
+    await pollUntil(async () => (await minutesOf(tenantId)) === 1, { description: 'the answered call metered', timeoutMs: 20_000 });
+    expect(await minutesOf(tenantId)).toBe(1);
+  });
+});

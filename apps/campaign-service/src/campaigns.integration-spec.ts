@@ -116,8 +116,17 @@ describe('campaigns (CONTRACT.md §15)', () => {
     expect(counted.counts).toEqual({ audience: 4, queued: 0, sent: 2, delivered: 2, read: 1, replied: 1, failed: 1, skipped_opted_out: 1 });
     const failed = await campaigns.call('campaigns.recipients', { tenant_id: tenant, id: draft.id, limit: 10, cursor: null, status: 'failed' });
     expect(failed.data).toEqual([expect.objectContaining({ contact_id: cy.id, message_id: c.id, error: { code: '131026', title: 'Message undeliverable' } })]);
+    // the chart's sends per minute: all three handed over, then counted per minute of queued_at
+    const perMinute = await campaigns.call('campaigns.sends-per-minute', { tenant_id: tenant, id: draft.id });
+    expect(perMinute.data.reduce((sum, m) => sum + m.count, 0)).toBe(3);
+    await campaigns.sql.query(`UPDATE campaign_recipients SET queued_at = $2 WHERE message_id = ANY($1)`, [[a.id, b.id], '2026-03-01T10:04:59.900Z']);
+    await campaigns.sql.query(`UPDATE campaign_recipients SET queued_at = $2 WHERE message_id = $1`, [c.id, '2026-03-01T10:05:00.100Z']);
+    expect(await campaigns.call('campaigns.sends-per-minute', { tenant_id: tenant, id: draft.id })).toEqual({
+      data: [{ minute: '2026-03-01T10:04:00.000Z', count: 2 }, { minute: '2026-03-01T10:05:00.000Z', count: 1 }],
+    });
     // another tenant sees nothing of it
     expect((await campaigns.problemOf('campaigns.get', { tenant_id: newId('ten'), id: draft.id })).status).toBe(404);
+    expect((await campaigns.problemOf('campaigns.sends-per-minute', { tenant_id: newId('ten'), id: draft.id })).status).toBe(404);
   });
 
   it('refuses to start when a recipient would get an empty parameter, naming the recipient', async () => {

@@ -32,4 +32,9 @@ export class CampaignsRpcController {
   recipients(@Payload() req: RpcRequest<'campaigns.recipients'>): Promise<RpcResponse<'campaigns.recipients'>> {
     return this.campaigns.recipients(req.tenant_id, req.id, req.limit, req.cursor, req.status);
   }
+
+  @MessagePattern('campaigns.sends-per-minute')
+  sendsPerMinute(@Payload() req: RpcRequest<'campaigns.sends-per-minute'>): Promise<RpcResponse<'campaigns.sends-per-minute'>> {
+    return this.campaigns.sendsPerMinute(req.tenant_id, req.id);
+  }
 }

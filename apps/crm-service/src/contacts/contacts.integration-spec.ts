@@ -169,6 +169,29 @@ describe('crm-service: contacts', () => {
     expect((await crm.problemOf('contacts.list', { tenant_id: tenant, limit: 2, cursor: first.next_cursor })).status).toBe(400);
   });
 
+  it('counts a campaign audience in SQL as the resolver would find it: tags, attributes, ids, opted-out apart, this tenant only', async () => {
+    const t = newId('ten');
+    const count = (audience: object, tenantId = t) => crm.call('contacts.audience-count', { tenant_id: tenantId, audience });
+    const ana = await create({ name: 'Ana', phone: '+14155550211', tags: ['vip', 'lisbon'], attributes: { city: 'Lisbon', tier: 2 } }, t);
+    await create({ name: 'Bea', phone: '+14155550212', tags: ['vip'], attributes: { city: 'Porto', tier: 2 } }, t);
+    const cai = await create({ name: 'Cai', phone: '+14155550213', tags: ['vip', 'lisbon'], attributes: { city: 'Lisbon' } }, t);
+    await create({ name: 'No number', email: 'nonumber@example.com', tags: ['vip'] }, t); // never messaged
+    await create({ name: 'Elsewhere', phone: '+14155550214', tags: ['vip'] }); // another tenant's
+    await crm.publish({ envelope: optChange(t, '+14155550213', 'contact.opted_out'), key: `${t}:+14155550213` });
+    await pollUntil(async () => (await crm.call('contacts.get', { tenant_id: t, id: cai.id })).opted_out || undefined, { description: 'Cai opted out' });
+
+    expect(await count({ tags: ['vip'] })).toEqual({ count: 2, opted_out: 1 });
+    expect(await count({ tags: ['vip', 'lisbon'] })).toEqual({ count: 1, opted_out: 1 });
+    expect(await count({ tags: ['vip'], attributes: { city: 'Porto' } })).toEqual({ count: 1, opted_out: 0 });
+    expect(await count({ attributes: { tier: 2 } })).toEqual({ count: 2, opted_out: 0 });
+    expect(await count({ attributes: { tier: '2' } })).toEqual({ count: 0, opted_out: 0 }); // a number is not its text
+    expect(await count({ tags: ['nobody'], contact_ids: [ana.id] })).toEqual({ count: 1, opted_out: 0 });
+    expect(await count({})).toEqual({ count: 0, opted_out: 0 });
+    expect(await count({ tags: ['vip'] }, newId('ten'))).toEqual({ count: 0, opted_out: 0 });
+    const bad = await crm.problemOf('contacts.audience-count', { tenant_id: t, audience: { tags: [''] } });
+    expect({ status: bad.status, fields: bad.errors?.map((e) => e.field) }).toEqual({ status: 400, fields: ['audience.tags'] });
+  });
+
   it('keeps tenants apart: another tenant\'s contact or company is not found', async () => {
     const mine = await create({ phone: '+14155550120', name: 'Mine' });
     const theirCompany = await crm.call('companies.create', { tenant_id: otherTenant, body: { name: 'Theirs Inc' } });

@@ -34,6 +34,11 @@ export class ContactsRpcController {
     return this.contacts.contactsOfLeads(req.tenant_id, req.lead_ids);
   }
 
+  @MessagePattern('contacts.audience-count')
+  audienceCount(@Payload() req: RpcRequest<'contacts.audience-count'>): Promise<RpcResponse<'contacts.audience-count'>> {
+    return this.contacts.audienceCount(req.tenant_id, req.audience);
+  }
+
   @MessagePattern('contacts.delete')
   async delete(@Payload() req: RpcRequest<'contacts.delete'>): Promise<RpcResponse<'contacts.delete'>> {
     await this.contacts.delete(req.tenant_id, req.id);

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import {
+  AudienceCountBody,
   CreateContactBody,
   ProblemTypes,
   UpdateContactBody,
@@ -9,6 +10,7 @@ import {
   notFoundProblem,
   problem,
   validationProblem,
+  type AudienceCount,
   type ContactFilters,
   type ContactRecord,
   type Page,
@@ -107,6 +109,26 @@ export class ContactsService {
       [tenantId, after, tag ?? null],
     );
     return { data: rows.slice(0, take).map(toContactRecord), next_cursor: cursors.next(rows, take, (row) => row.id) };
+  }
+
+  /**
+   * The contacts a campaign audience reaches now, as campaign-service's AudienceResolver would find them (those named
+   * by id, plus those with every tag and every attribute given; only those with a number), counted without loading
+   * them: `tags @>` uses the GIN index, `attributes @>` is jsonb equality per key.
+   */
+  async audienceCount(tenantId: string, rawAudience: unknown): Promise<AudienceCount> {
+    const { audience } = await validateDto(AudienceCountBody, { audience: rawAudience });
+    const tags = audience.tags ?? [];
+    const attributes = audience.attributes ?? {};
+    const filtered = tags.length > 0 || Object.keys(attributes).length > 0;
+    const [counted]: AudienceCount[] = await this.db.query(
+      `SELECT count(*) FILTER (WHERE NOT opted_out)::int AS count, count(*) FILTER (WHERE opted_out)::int AS opted_out
+       FROM contacts
+       WHERE tenant_id = $1 AND phone IS NOT NULL
+         AND (id = ANY($2::text[]) OR ($3::boolean AND tags @> $4::text[] AND attributes @> $5::jsonb))`,
+      [tenantId, audience.contact_ids ?? [], filtered, tags, JSON.stringify(attributes)],
+    );
+    return counted;
   }
 
   async get(tenantId: string, id: string): Promise<ContactRecord> {

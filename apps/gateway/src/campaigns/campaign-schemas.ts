@@ -43,3 +43,7 @@ export const CampaignRecipientPageSchema = page(
     updated_at: timestamp,
   }),
 );
+
+export const AudienceCountSchema = record({ count: integer, opted_out: integer });
+
+export const SendsPerMinuteSchema = record({ data: { type: 'array', items: record({ minute: timestamp, count: integer }) } });

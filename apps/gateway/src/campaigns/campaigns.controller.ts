@@ -1,12 +1,12 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { CreateCampaignBody, RECIPIENT_STATUSES, type CampaignAction, type CampaignRecipientRecord, type CampaignRecord, type Page, type RecipientStatus } from '@parley/contracts';
+import { AudienceCountBody, CreateCampaignBody, RECIPIENT_STATUSES, type AudienceCount, type CampaignAction, type CampaignRecipientRecord, type CampaignRecord, type Page, type RecipientStatus, type SendsInMinute } from '@parley/contracts';
 import { RpcClient } from '@parley/kafka';
 import { IsIn, IsOptional } from 'class-validator';
 import { ListQueryDto, pageOf } from '../http/list-query.dto';
 import { PrefixedIdPipe } from '../http/param-pipes';
 import { RequestId, Tenant } from '../http/request-context';
 import { ApiRoute } from '../openapi/api-route.decorator';
-import { CampaignPageSchema, CampaignRecipientPageSchema, CampaignSchema } from './campaign-schemas';
+import { AudienceCountSchema, CampaignPageSchema, CampaignRecipientPageSchema, CampaignSchema, SendsPerMinuteSchema } from './campaign-schemas';
 
 const CampaignId = new PrefixedIdPipe('cpg', 'Campaign');
 
@@ -39,6 +39,21 @@ export class CampaignsController {
     return this.rpc.request('campaigns.create', { tenant_id: tenantId, body: request }, { requestId });
   }
 
+  @ApiRoute({
+    summary: 'Count the contacts an audience reaches now',
+    description:
+      'The audience of `POST /api/v1/campaigns`, counted as a start would resolve it at this moment (the dashboard shows it live as the tags change): `count` contacts would be messaged, `opted_out` skipped. Nothing is stored; the audience is frozen only when a campaign starts.',
+    access: 'tenant',
+    body: AudienceCountBody,
+    success: { status: 200, description: 'The counts.', schema: AudienceCountSchema },
+    errors: [503],
+  })
+  @Post('audience-count')
+  @HttpCode(200)
+  audienceCount(@Tenant() tenantId: string, @Body() body: AudienceCountBody, @RequestId() requestId: string): Promise<AudienceCount> {
+    return this.rpc.request('contacts.audience-count', { tenant_id: tenantId, audience: body.audience }, { requestId });
+  }
+
   @ApiRoute({ summary: 'List campaigns', access: 'tenant', query: ListQueryDto, success: { status: 200, description: 'A page of campaigns, newest first.', schema: CampaignPageSchema }, errors: [503] })
   @Get()
   list(@Tenant() tenantId: string, @Query() query: ListQueryDto, @RequestId() requestId: string): Promise<Page<CampaignRecord>> {
@@ -61,6 +76,18 @@ export class CampaignsController {
   @Get(':id/recipients')
   recipients(@Tenant() tenantId: string, @Param('id', CampaignId) id: string, @Query() query: RecipientListQueryDto, @RequestId() requestId: string): Promise<Page<CampaignRecipientRecord>> {
     return this.rpc.request('campaigns.recipients', { tenant_id: tenantId, id, ...pageOf(query), ...(query.status ? { status: query.status } : {}) }, { requestId });
+  }
+
+  @ApiRoute({
+    summary: 'A campaign’s sends per minute',
+    description: 'Messages handed over to the channel in each minute (UTC, oldest first; minutes without any are left out): the progress chart.',
+    access: 'tenant',
+    success: { status: 200, description: 'One row a minute.', schema: SendsPerMinuteSchema },
+    errors: [404, 503],
+  })
+  @Get(':id/sends-per-minute')
+  sendsPerMinute(@Tenant() tenantId: string, @Param('id', CampaignId) id: string, @RequestId() requestId: string): Promise<{ data: SendsInMinute[] }> {
+    return this.rpc.request('campaigns.sends-per-minute', { tenant_id: tenantId, id }, { requestId });
   }
 
   @ApiRoute({

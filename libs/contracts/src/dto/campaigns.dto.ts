@@ -3,6 +3,7 @@ import {
   ArrayMaxSize,
   ArrayUnique,
   IsArray,
+  IsDefined,
   IsISO8601,
   IsInt,
   IsObject,
@@ -53,6 +54,19 @@ export class CampaignAudienceDto {
   @IsOptional()
   @IsContactAttributes()
   attributes?: Record<string, string | number | boolean>;
+}
+
+/** Body of `POST /api/v1/campaigns/audience-count` (CONTRACT.md §9): the audience a campaign would have, counted now. */
+export class AudienceCountBody {
+  @IsDefined({ message: 'audience is required: {tags?, contact_ids?, attributes?}' })
+  @IsObject({ message: 'audience must be an object' })
+  @ValidateNested()
+  @Type(() => CampaignAudienceDto)
+  audience!: CampaignAudienceDto;
+
+  @IsOptional()
+  @IsString()
+  tenant_id?: string;
 }
 
 /** Body of `POST /api/v1/campaigns` (CONTRACT.md §15). */

@@ -1,4 +1,5 @@
 import type { CreateCompanyBody, CreateContactActivityBody, CreateContactBody, UpdateCompanyBody, UpdateContactBody } from '../dto/contacts.dto';
+import type { CampaignAudience } from '../events/campaigns';
 import type { CompanyRecord, ContactActivityRecord, ContactRecord } from '../events/contacts';
 import type { DealsRpc } from './deals.rpc';
 import type { ListQuery, Page, TenantScoped } from './rpc';
@@ -56,6 +57,19 @@ export interface CrmImportRpc {
    * that tag (campaign-service resolves an audience by it in pages of 1000).
    */
   'contacts.export-page': { service: 'crm'; request: TenantScoped & ListQuery & { tag?: string }; response: Page<ContactRecord> };
+  /**
+   * How many contacts a campaign audience (CONTRACT.md §15) reaches now, counted in SQL (the dashboard's live count as
+   * the tags change): `count` would be messaged, `opted_out` would be skipped.
+   */
+  'contacts.audience-count': { service: 'crm'; request: TenantScoped & { audience: CampaignAudience }; response: AudienceCount };
   /** The contact each captured lead is linked to (CONTRACT.md §14), for the leads the gateway lists; unlinked leads are left out. */
   'contacts.of-leads': { service: 'crm'; request: TenantScoped & { lead_ids: string[] }; response: Record<string, string> };
+}
+
+/** The answer of `POST /api/v1/campaigns/audience-count` (CONTRACT.md §9). */
+export interface AudienceCount {
+  /** Distinct numbers of the matching contacts that are not opted out: the messages a start would send. */
+  count: number;
+  /** Matching contacts that opted out: a start counts them as `skipped_opted_out`. */
+  opted_out: number;
 }

@@ -7,7 +7,8 @@ import { startPlatform, type Platform } from './support/platform';
 // The Billing page in a real Chromium against the built stack (CONTRACT §16, issue 23): a new account's empty wallet
 // is below the low-balance threshold, so every page carries the banner; its link opens Billing, whose "Top up" form
 // goes to the provider's checkout (the sandbox's Stripe stand-in) and back; once the payment's webhook credits the
-// wallet the page shows the new balance and the top-up in the transactions, and the banner is gone.
+// wallet the page shows the new balance and the top-up in the transactions, and the banner is gone. The page also keeps
+// the tenant's own LLM: a bad base URL is named beside its field, a saved key shows only its last four characters.
 
 describe('Dashboard in a real browser: the Billing page', () => {
   let platform: Platform;
@@ -65,5 +66,39 @@ describe('Dashboard in a real browser: the Billing page', () => {
     await openPage(page, 'Usage', 'Usage');
     await settled(page);
     expect(await page.getByRole('region', { name: 'Low balance' }).count()).toBe(0);
+  });
+
+  it('saves the tenant’s LLM settings, naming a bad base URL, and shows only the last four characters of the key', async () => {
+    const { page } = browser;
+    await openPage(page, 'Billing', 'Billing');
+    const form = page.getByRole('form', { name: 'LLM settings' });
+    await form.getByText('Your agents use the platform’s LLM.').waitFor();
+    await form.getByLabel('Base URL').fill('ftp://llm.example/v1');
+    await form.getByLabel(/^API key/).fill('sk-test-secret-9f3a');
+    await form.getByLabel('Model').fill('gpt-4o-mini');
+    await form.getByLabel('Monthly budget (USD)').fill('25.00');
+    await form.getByRole('button', { name: 'Save LLM settings' }).click();
+    // responder-service's 400 names base_url: said beside the field, which is marked invalid
+    await form.locator('.field-error', { hasText: 'The base URL must be an http(s) URL.' }).waitFor();
+    expect(await form.getByLabel('Base URL').getAttribute('aria-invalid')).toBe('true');
+    await expectNoSeriousA11yViolations(page, 'billing (LLM settings refused)');
+
+    await form.getByLabel('Base URL').fill('https://llm.example/v1');
+    await form.getByRole('button', { name: 'Save LLM settings' }).click();
+    await form.getByTestId('llm-key-last4').getByText('9f3a', { exact: true }).waitFor();
+    expect(await form.getByLabel(/^API key/).inputValue()).toBe(''); // write-only: never filled back
+    expect(await form.locator('.field-error').count()).toBe(0);
+
+    // kept: a fresh load shows the saved settings, the key still only by its last four
+    await page.reload();
+    await form.getByTestId('llm-key-last4').getByText('9f3a', { exact: true }).waitFor();
+    expect(await form.getByLabel('Base URL').inputValue()).toBe('https://llm.example/v1');
+    expect(await form.getByLabel('Monthly budget (USD)').inputValue()).toMatch(/^25(\.0+)?$/);
+    expect(await page.content()).not.toContain('sk-test-secret');
+    await settled(page);
+    await expectNoSeriousA11yViolations(page, 'billing (LLM settings saved)');
+
+    await form.getByRole('button', { name: 'Use the platform’s LLM' }).click();
+    await form.getByText('Your agents use the platform’s LLM.').waitFor();
   });
 });

@@ -11,14 +11,17 @@ import { startPlatform, type Platform } from './support/platform';
 
 // Campaigns in a real Chromium against the built stack (CONTRACT §15, issue 22): the owner creates a campaign from an
 // approved template with a contact field as its variable (previewed), starts it, and watches it complete with live
-// counts; each contact gets the template once, filled with their own name. A draft is cancelled from its page. The
-// campaign screenshot of docs/screenshots/ is taken here.
+// counts; each contact gets the template once, filled with their own name, and one who wrote STOP is skipped. The form
+// counts the audience live as its tags change; the campaign page charts the sends per minute and filters its recipients
+// by status. A draft is cancelled from its page. The campaign screenshot of docs/screenshots/ is taken here.
 
 const CONTACTS = [
   { phone: '+12025557001', name: 'Ana' },
   { phone: '+12025557002', name: 'Bruno' },
   { phone: '+12025557003', name: 'Chiara' },
 ];
+/** Tagged like the others, but opted out: counted apart, listed as skipped, never messaged. */
+const OPTED_OUT = { phone: '+12025557004', name: 'Dora' };
 
 interface SandboxMessage {
   to: string;
@@ -45,7 +48,13 @@ describe('Dashboard in a real browser: campaigns', () => {
       components: [{ type: 'BODY', text: 'Hi {{1}}, it is cake day: 20% off.', example: { body_text: [['Ana']] } }],
     });
     expect(template.status).toBe(201);
-    for (const c of CONTACTS) expect((await call('POST', '/api/v1/contacts', { ...c, tags: ['regulars'] })).status).toBe(201);
+    for (const c of [...CONTACTS, OPTED_OUT]) expect((await call('POST', '/api/v1/contacts', { ...c, tags: ['regulars'] })).status).toBe(201);
+    const channel = (await call<{ data: { provider: string; phone_number: string }[] }>('GET', '/api/v1/channels')).body.data.find((c) => c.provider === 'sandbox')!;
+    expect((await http('POST', `${platform.sandbox}/_sandbox/inbound`, { json: { from: OPTED_OUT.phone, to: channel.phone_number, text: 'STOP' } })).status).toBe(200);
+    await pollUntil(async () => (await call<{ data: { phone: string }[] }>('GET', '/api/v1/contacts?opted_out=true')).body.data.some((c) => c.phone === OPTED_OUT.phone), {
+      timeoutMs: 30_000,
+      description: 'Dora opted out',
+    });
     await pollUntil(async () => (await call<{ status: string }>('GET', `/api/v1/templates/${template.body.id}`)).body.status === 'APPROVED', {
       timeoutMs: 30_000,
       intervalMs: 250,
@@ -72,7 +81,14 @@ describe('Dashboard in a real browser: campaigns', () => {
     // the first body variable starts as the contact's name, shown so in the preview
     expect(await form.getByLabel('Body {{1}}').inputValue()).toBe('{{contact.name}}');
     await form.getByTestId('template-preview').getByText('Hi {{contact.name}}, it is cake day: 20% off.').waitFor();
+    // the audience is counted as it is typed (debounced), the opted-out contact apart
+    const audienceCount = form.getByTestId('audience-count');
     await form.getByLabel(/^Audience/).fill('regulars');
+    await audienceCount.getByText(`Reaches ${CONTACTS.length} contacts now; 1 opted-out contact is skipped.`).waitFor();
+    await form.getByLabel(/^Audience/).fill('regulars, nobody-has-this');
+    await audienceCount.getByText('Reaches 0 contacts now.').waitFor();
+    await form.getByLabel(/^Audience/).fill('regulars');
+    await audienceCount.getByText(`Reaches ${CONTACTS.length} contacts now; 1 opted-out contact is skipped.`).waitFor();
     await expectNoSeriousA11yViolations(page, 'campaigns (form filled)');
     await form.getByRole('button', { name: 'Create campaign' }).click();
 
@@ -82,14 +98,32 @@ describe('Dashboard in a real browser: campaigns', () => {
     // live: the counts follow message.status on the event stream, no reload
     await page.locator('[data-testid="campaign-status"][data-status="completed"]').waitFor({ timeout: 30_000 });
     await page.locator('[data-testid="count-sent"]', { hasText: String(CONTACTS.length) }).waitFor({ timeout: 30_000 });
-    expect(await page.getByTestId('count-audience').textContent()).toBe(String(CONTACTS.length));
+    expect(await page.getByTestId('count-audience').textContent()).toBe(String(CONTACTS.length + 1));
+    expect(await page.getByTestId('count-skipped_opted_out').textContent()).toBe('1');
     await page.getByText(`Handed over: ${CONTACTS.length} of ${CONTACTS.length}`).waitFor();
     await page.getByTestId('campaign-estimate').waitFor();
     await settled(page);
-    expect(await page.getByRole('table').getByRole('row').count()).toBe(CONTACTS.length + 1);
+    expect(await page.getByTestId('recipient-row').count()).toBe(CONTACTS.length + 1);
+    // the chart's bars add up to the messages handed over
+    const bars = page.getByTestId('sends-chart').locator('rect');
+    expect(await bars.count()).toBeGreaterThan(0);
+    const barCounts = await bars.evaluateAll((rects) => rects.map((r) => Number(r.getAttribute('data-count'))));
+    expect(barCounts.reduce((sum, n) => sum + n, 0)).toBe(CONTACTS.length);
     await expectNoSeriousA11yViolations(page, 'campaign page (completed)');
     mkdirSync(join(ROOT, 'docs', 'screenshots'), { recursive: true });
     await page.screenshot({ path: join(ROOT, 'docs', 'screenshots', 'campaign-desktop.png'), fullPage: true });
+
+    // the status filter lists only the recipients of that status (asked of the gateway with ?status=)
+    await page.getByLabel('Show').selectOption({ label: 'skipped opted out' });
+    await page.getByRole('table', { name: /Recipients skipped opted out/ }).waitFor();
+    await settled(page);
+    const skippedRows = page.getByTestId('recipient-row');
+    expect(await skippedRows.allTextContents()).toEqual([expect.stringContaining(OPTED_OUT.phone)]);
+    await page.getByLabel('Show').selectOption({ label: 'failed' });
+    await page.getByText('No recipient is failed.').waitFor();
+    await page.getByLabel('Show').selectOption({ label: 'every status' });
+    await pollUntil(async () => (await page.getByTestId('recipient-row').count()) === CONTACTS.length + 1, { timeoutMs: 10_000, description: 'every recipient listed again' });
+    expect((await http<{ data: SandboxMessage[] }>('GET', `${platform.sandbox}/_sandbox/messages?to=${encodeURIComponent(OPTED_OUT.phone)}`)).body.data.filter((m) => m.type === 'template')).toEqual([]);
 
     for (const c of CONTACTS) {
       const got = await http<{ data: SandboxMessage[] }>('GET', `${platform.sandbox}/_sandbox/messages?to=${encodeURIComponent(c.phone)}`);

@@ -1,4 +1,4 @@
-import type { ParleyClient } from '@parley/api-client';
+import type { ParleyClient, components } from '@parley/api-client';
 import { ApiError, unwrap } from './http';
 
 // Billing (CONTRACT.md §16, §9): wallet, ledger, usage per day, top-ups and invoices. These routes are newer than the
@@ -53,6 +53,15 @@ export interface InvoiceRecord {
   issued_at: string;
 }
 
+/** The tenant's own LLM (CONTRACT.md §16): the key is write-only, its last four characters come back. */
+export type LlmSettings = components['schemas']['LlmSettings'];
+export interface LlmSettingsBody {
+  base_url: string;
+  api_key: string;
+  model: string;
+  monthly_budget: string;
+}
+
 export interface BillingPage<T> {
   data: T[];
   next_cursor: string | null;
@@ -81,6 +90,17 @@ export function createBillingApi(api: ParleyClient) {
         throw err;
       }
     },
+    /** The tenant's LLM settings, or null while it uses the global LLM (404). */
+    llmSettings: async (): Promise<LlmSettings | null> => {
+      try {
+        return await unwrap(api.GET('/api/v1/settings/llm'));
+      } catch (err) {
+        if (err instanceof ApiError && err.status === 404) return null;
+        throw err;
+      }
+    },
+    putLlmSettings: (body: LlmSettingsBody) => unwrap(api.PUT('/api/v1/settings/llm', { body })),
+    deleteLlmSettings: () => unwrap(api.DELETE('/api/v1/settings/llm')),
     /** An invoice's PDF, fetched with the session's credential (a bearer token cannot ride on a plain link). */
     invoicePdf: (id: string) => unwrap(raw.GET<Blob>(`/api/v1/billing/invoices/${encodeURIComponent(id)}.pdf`, { parseAs: 'blob' })),
   };

@@ -32,6 +32,9 @@ const FIELD_NAMES: Record<string, string> = {
   email: 'The email address',
   password: 'The password',
   agent: 'The agent',
+  base_url: 'The base URL',
+  api_key: 'The API key',
+  monthly_budget: 'The monthly budget',
 };
 
 const DAY_NAMES: Record<string, string> = {

@@ -5,6 +5,7 @@ import { useAsync } from '../../components/use-async';
 import { useApi } from '../../session/session';
 import { BalanceCard } from './balance-card';
 import { InvoicesList } from './invoices-list';
+import { LlmSettingsForm } from './llm-settings-form';
 import { TransactionsTable } from './transactions-table';
 import { UsageChart } from './usage-chart';
 
@@ -19,7 +20,7 @@ function checkoutReturn(): 'paid' | 'cancelled' | null {
   return query.get('cancelled') ? 'cancelled' : 'paid';
 }
 
-/** Billing (CONTRACT.md §16): the wallet and its top-ups, usage per day, the ledger and the monthly invoices. */
+/** Billing (CONTRACT.md §16): the wallet and its top-ups, usage per day, the ledger, the monthly invoices and the tenant's own LLM. */
 export function BillingPage() {
   const api = useApi();
   const wallet = useAsync(() => api.wallet(), 'wallet');
@@ -58,9 +59,11 @@ export function BillingPage() {
         {(u) => <UsageChart usage={u.data} />}
       </AsyncView>
       <h2>Transactions</h2>
-      <TransactionsTable />
+      <TransactionsTable balance={wallet.data?.balance} />
       <h2>Invoices</h2>
       <InvoicesList />
+      <h2>LLM settings</h2>
+      <LlmSettingsForm />
     </section>
   );
 }

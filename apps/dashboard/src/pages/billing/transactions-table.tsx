@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { AsyncView } from '../../components/feedback';
 import { formatTime } from '../../components/format';
 import { useAsync } from '../../components/use-async';
@@ -7,12 +7,22 @@ import { formatMoney } from './money';
 
 const TYPES: Record<string, string> = { top_up: 'Top-up', hold: 'Held', settlement: 'Charged', release: 'Released', refund: 'Refund', adjustment: 'Adjustment' };
 
-/** The wallet's ledger, newest first, a page at a time (the cursors of the pages seen, to go back). */
-export function TransactionsTable() {
+/**
+ * The wallet's ledger, newest first, a page at a time (the cursors of the pages seen, to go back). Loaded again, quietly,
+ * when the balance shown above changes (a top-up's webhook credits it after the page has loaded).
+ */
+export function TransactionsTable({ balance }: { balance?: string }) {
   const api = useApi();
   const [cursors, setCursors] = useState<(string | null)[]>([null]);
   const cursor = cursors[cursors.length - 1];
   const page = useAsync(() => api.transactions(cursor), `transactions:${cursor ?? ''}`);
+  const seenBalance = useRef(balance);
+  useEffect(() => {
+    if (balance === seenBalance.current) return;
+    const first = seenBalance.current === undefined;
+    seenBalance.current = balance;
+    if (!first) page.reload();
+  }, [balance, page.reload]);
   return (
     <AsyncView state={page} what="transactions" isEmpty={(p) => p.data.length === 0 && cursors.length === 1} empty="No transactions yet.">
       {(p) => (

@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import type { Campaign, CampaignAction } from '../../api';
 import { AsyncView, ErrorNotice } from '../../components/feedback';
 import { formatTime } from '../../components/format';
@@ -6,6 +7,8 @@ import { Link } from '../../router';
 import { useApi } from '../../session/session';
 import { ACTIONS_BY_STATUS, ACTION_LABELS, progressOf } from './campaign-actions';
 import { CampaignStatusBadge } from './campaign-status';
+import { RecipientsTable } from './recipients-table';
+import { SendsPerMinuteChart } from './sends-chart';
 
 /** A campaign's messages change status, its recipients write back, and it ends: each moves the counts. */
 const CAMPAIGN_LIVE: LiveRefresh = { events: ['message.status', 'message.received', 'campaign.completed'], delaysMs: [1000] };
@@ -25,12 +28,15 @@ const COUNTS: { key: keyof Campaign['counts']; label: string }[] = [
 export function CampaignDetail({ id }: { id: string }) {
   const api = useApi();
   const campaign = useAsync(() => api.campaign(id), `campaign:${id}`, CAMPAIGN_LIVE);
-  const recipients = useAsync(() => api.campaignRecipients(id), `campaign-recipients:${id}`, CAMPAIGN_LIVE);
+  const sends = useAsync(() => api.campaignSendsPerMinute(id), `campaign-sends:${id}`, CAMPAIGN_LIVE);
+  // bumped after an action: the recipients' page is loaded again
+  const [version, setVersion] = useState(0);
   const action = useAction();
   const act = async (what: CampaignAction) => {
     if (await action.run(() => api.campaignAction(id, what))) {
       campaign.reload();
-      recipients.reload();
+      sends.reload();
+      setVersion((v) => v + 1);
     }
   };
   return (
@@ -85,36 +91,12 @@ export function CampaignDetail({ id }: { id: string }) {
           );
         }}
       </AsyncView>
-      <h3>Recipients</h3>
-      <AsyncView state={recipients} what="recipients" isEmpty={(p) => p.data.length === 0} empty="The recipients are listed once the campaign starts.">
-        {(page) => (
-          <div className="table-wrap">
-            <table>
-              <caption className="small muted">{page.next_cursor ? 'The first 100 recipients' : 'Every recipient'}</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Number</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Replied</th>
-                  <th scope="col">Error</th>
-                </tr>
-              </thead>
-              <tbody>
-                {page.data.map((r) => (
-                  <tr key={r.contact_id}>
-                    <td>{r.phone}</td>
-                    <td>
-                      <span className={`status status-${r.status}`}>{r.status.replace(/_/g, ' ')}</span>
-                    </td>
-                    <td>{r.replied_at ? formatTime(r.replied_at) : ''}</td>
-                    <td>{r.error ? `${r.error.code} ${r.error.title}` : ''}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
+      <h3>Sends per minute</h3>
+      <AsyncView state={sends} what="sends per minute">
+        {(s) => <SendsPerMinuteChart minutes={s.data} />}
       </AsyncView>
+      <h3>Recipients</h3>
+      <RecipientsTable id={id} live={CAMPAIGN_LIVE} version={version} />
     </section>
   );
 }

@@ -1,14 +1,27 @@
 import { useMemo, useState, type FormEvent } from 'react';
-import type { CreateCampaignBody, Template } from '../../api';
+import type { CampaignAudience, CreateCampaignBody, Template } from '../../api';
 import { ErrorNotice } from '../../components/feedback';
 import { useAction, useAsync } from '../../components/use-async';
 import { useRouter } from '../../router';
 import { useApi } from '../../session/session';
 import { TemplateBubble } from '../templates/template-bubble';
+import { AudienceCountLine } from './audience-count';
 import { hasMediaHeader, partsOf, placeholdersOf, templateSend, valuesByComponent } from '../templates/template-definition';
 
 const keyOf = (t: Template) => `${t.name}|${t.language}`;
 const tagsOf = (text: string) => text.split(',').map((t) => t.trim()).filter(Boolean);
+/** `city=Lisbon, tier=2`: numbers and true/false are taken as such (a contact's attribute 2 is not the text "2"). */
+function attributesOf(text: string): Record<string, string | number | boolean> {
+  const out: Record<string, string | number | boolean> = {};
+  for (const pair of text.split(',')) {
+    const at = pair.indexOf('=');
+    const key = (at < 0 ? pair : pair.slice(0, at)).trim();
+    if (!key || at < 0) continue;
+    const value = pair.slice(at + 1).trim();
+    out[key] = /^-?\d+(\.\d+)?$/.test(value) ? Number(value) : value === 'true' ? true : value === 'false' ? false : value;
+  }
+  return out;
+}
 
 /** A new campaign: an approved template, its variables (fixed text or contact fields), the audience's tags, an optional time. */
 export function CampaignForm() {
@@ -21,8 +34,13 @@ export function CampaignForm() {
   const [chosen, setChosen] = useState('');
   const [values, setValues] = useState<Record<string, string>>({});
   const [tags, setTags] = useState('');
+  const [attributes, setAttributes] = useState('');
   const [scheduleAt, setScheduleAt] = useState('');
 
+  const audience = useMemo((): CampaignAudience => {
+    const attrs = attributesOf(attributes);
+    return { tags: tagsOf(tags), ...(Object.keys(attrs).length ? { attributes: attrs } : {}) };
+  }, [tags, attributes]);
   const template = approved.find((t) => keyOf(t) === chosen);
   const parts = template ? partsOf(template.components) : undefined;
   const placeholders = parts ? placeholdersOf(parts) : [];
@@ -42,7 +60,7 @@ export function CampaignForm() {
       api.createCampaign({
         name,
         template: { name: template.name, language: template.language, ...(send.components ? { components: send.components as CreateCampaignBody['template']['components'] } : {}) },
-        audience: { tags: tagsOf(tags) },
+        audience,
         ...(scheduleAt ? { schedule_at: new Date(scheduleAt).toISOString() } : {}),
       }),
     );
@@ -94,7 +112,17 @@ export function CampaignForm() {
         <span id="campaign-tags-hint" className="small muted">
           Comma-separated. The audience is frozen when the campaign starts: contacts added later are not messaged, opted-out ones are skipped.
         </span>
+        <label>
+          Only contacts whose attributes are <span className="muted">(optional)</span>
+          <input value={attributes} onChange={(e) => setAttributes(e.target.value)} placeholder="city=Lisbon, tier=2" aria-describedby="campaign-attributes-hint" />
+        </label>
+        <span id="campaign-attributes-hint" className="small muted">
+          Comma-separated <code>key=value</code> pairs; numbers and true/false are compared as such.
+        </span>
         {action.fieldError('audience')}
+        {action.fieldError('audience.tags')}
+        {action.fieldError('audience.attributes')}
+        <AudienceCountLine audience={audience} />
         <label>
           Start at <span className="muted">(optional; without it the campaign waits as a draft until you start it)</span>
           <input type="datetime-local" value={scheduleAt} onChange={(e) => setScheduleAt(e.target.value)} {...action.bind('schedule_at')} />

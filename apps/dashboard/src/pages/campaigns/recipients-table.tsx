@@ -1,0 +1,82 @@
+import { useState } from 'react';
+import type { LiveRefresh } from '../../components/use-async';
+import { RECIPIENT_STATUS_OPTIONS, type RecipientStatus } from '../../api';
+import { AsyncView } from '../../components/feedback';
+import { formatTime } from '../../components/format';
+import { useAsync } from '../../components/use-async';
+import { useApi } from '../../session/session';
+
+/**
+ * A campaign's recipients a page at a time (the cursors of the pages seen, to go back), optionally only those of one
+ * status; a new status starts again at the first page.
+ */
+export function RecipientsTable({ id, live, version }: { id: string; live: LiveRefresh; version: number }) {
+  const api = useApi();
+  const [status, setStatus] = useState<RecipientStatus | ''>('');
+  const [cursors, setCursors] = useState<(string | null)[]>([null]);
+  const cursor = cursors[cursors.length - 1];
+  const page = useAsync(() => api.campaignRecipients(id, status || null, cursor), `campaign-recipients:${id}:${status}:${cursor ?? ''}:${version}`, live);
+  const choose = (next: RecipientStatus | '') => {
+    setStatus(next);
+    setCursors([null]);
+  };
+  return (
+    <>
+      <label>
+        Show{' '}
+        <select value={status} onChange={(e) => choose(e.target.value as RecipientStatus | '')}>
+          <option value="">every status</option>
+          {RECIPIENT_STATUS_OPTIONS.map((s) => (
+            <option key={s} value={s}>
+              {s.replace(/_/g, ' ')}
+            </option>
+          ))}
+        </select>
+      </label>
+      <AsyncView
+        state={page}
+        what="recipients"
+        isEmpty={(p) => p.data.length === 0 && cursors.length === 1}
+        empty={status ? `No recipient is ${status.replace(/_/g, ' ')}.` : 'The recipients are listed once the campaign starts.'}
+      >
+        {(p) => (
+          <>
+            <div className="table-wrap">
+              <table>
+                <caption className="small muted">{status ? `Recipients ${status.replace(/_/g, ' ')}` : 'Recipients'}, page {cursors.length}</caption>
+                <thead>
+                  <tr>
+                    <th scope="col">Number</th>
+                    <th scope="col">Status</th>
+                    <th scope="col">Replied</th>
+                    <th scope="col">Error</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {p.data.map((r) => (
+                    <tr key={r.contact_id} data-testid="recipient-row">
+                      <td>{r.phone}</td>
+                      <td>
+                        <span className={`status status-${r.status}`}>{r.status.replace(/_/g, ' ')}</span>
+                      </td>
+                      <td>{r.replied_at ? formatTime(r.replied_at) : ''}</td>
+                      <td>{r.error ? `${r.error.code} ${r.error.title}` : ''}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+            <div className="row wrap">
+              <button type="button" className="secondary button-small" disabled={cursors.length === 1} onClick={() => setCursors((c) => c.slice(0, -1))}>
+                Previous page
+              </button>
+              <button type="button" className="secondary button-small" disabled={!p.next_cursor} onClick={() => p.next_cursor && setCursors((c) => [...c, p.next_cursor])}>
+                Next page
+              </button>
+            </div>
+          </>
+        )}
+      </AsyncView>
+    </>
+  );
+}

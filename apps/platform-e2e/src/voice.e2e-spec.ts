@@ -162,6 +162,24 @@ describe('Voice end to end: a caller speaks to the agent, is heard in the webhoo
     expect(messages.body.data.filter((m) => m.direction === 'inbound').map((m) => [m.channel, m.message]).sort()).toEqual([['voice', followUp], ['voice', question]].sort());
   }, 240_000);
 
+  it('greets with the agent’s greeting when the channel has none, and dials forward_to when the caller asks for a person', async () => {
+    const business = number('21');
+    const caller = number('22');
+    const person = number('29');
+    expect((await call('POST', '/api/v1/channels/voice', { provider: 'sandbox', phone_number: business, forward_to: person })).status).toBe(201);
+    const placed = await sandbox<SandboxCall>('/_sandbox/voice/call', { from: caller, to: business });
+    expect(placed.body.transcript).toEqual([{ who: 'agent', text: AGENT.greeting }]);
+    const asked = await sandbox<SandboxCall>('/_sandbox/voice/say', { call_sid: placed.body.sid, text: 'Can I talk to a real person, please?' });
+    // The handoff reaches the call beside the agent's answer: when it came second, the call is forwarded on the next turn.
+    const forwarded = asked.body.dialled ? asked.body : (await sandbox<SandboxCall>('/_sandbox/voice/say', { call_sid: placed.body.sid, text: 'Hello?' })).body;
+    expect(forwarded).toMatchObject({ dialled: person, status: 'in-progress' });
+    const [handoff] = await pollUntil(() => {
+      const found = received((d) => d.from === caller);
+      return found.length > 0 && found;
+    }, { ...TIMEOUT, description: 'message.received of the request for a person' });
+    expect(handoff).toMatchObject({ channel: 'voice', message: 'Can I talk to a real person, please?' });
+  }, 120_000);
+
   it('refuses a call whose X-Twilio-Signature is forged or missing with 401, before anything is heard', async () => {
     const business = number('11');
     const caller = number('12');

@@ -1,9 +1,9 @@
-import { CONVERSATION_STATES, MEMBER_ID_PATTERN, SUPPORTED_CHANNELS, type ConversationState } from '@parley/contracts';
+import { CONVERSATION_STATES, MEMBER_ID_PATTERN, CHANNEL_KINDS, type ConversationState } from '@parley/contracts';
 import { IsIn, IsOptional, IsString, Length, Matches } from 'class-validator';
 import { ListQueryDto } from '../http/list-query.dto';
 
 const ASSIGNEE_RULE = 'assignee must be a team member id (usr_…), me or none';
-const CHANNEL_RULE = `channel must be a channel id (chn_…) or one of: ${SUPPORTED_CHANNELS.join(', ')}`;
+const CHANNEL_RULE = `channel must be a channel id (chn_…) or one of: ${CHANNEL_KINDS.join(', ')}`;
 
 /** `GET /api/v1/conversations?state=&assignee=&channel=&q=&limit=&cursor=`: the inbox (CONTRACT.md §12). */
 export class ConversationListQueryDto extends ListQueryDto {
@@ -20,7 +20,7 @@ export class ConversationListQueryDto extends ListQueryDto {
   /** A channel id, or a channel kind. */
   @IsOptional()
   @IsString({ message: CHANNEL_RULE })
-  @Matches(new RegExp(`^(chn_[0-9A-HJKMNP-TV-Z]{26}|${SUPPORTED_CHANNELS.join('|')})$`), { message: CHANNEL_RULE })
+  @Matches(new RegExp(`^(chn_[0-9A-HJKMNP-TV-Z]{26}|${CHANNEL_KINDS.join('|')})$`), { message: CHANNEL_RULE })
   channel?: string;
 
   /** Searched (case-insensitively) in the contact's name and number and the last message's text. */

@@ -1,5 +1,5 @@
 import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
-import { CONVERSATION_STATES, DELIVERY_STATUSES, MESSAGE_STATUSES, ProblemTypes, SKILLS, SUPPORTED_CHANNELS, TEMPLATE_CATEGORIES, WEBHOOK_EVENT_TYPES, WHATSAPP_PROVIDERS, SMS_PROVIDERS, EMAIL_PROVIDERS } from '@parley/contracts';
+import { CHANNEL_KINDS, CONVERSATION_STATES, DELIVERY_STATUSES, MESSAGE_STATUSES, ProblemTypes, SKILLS, TEMPLATE_CATEGORIES, WEBHOOK_EVENT_TYPES, WHATSAPP_PROVIDERS, SMS_PROVIDERS, EMAIL_PROVIDERS } from '@parley/contracts';
 import { BILLING_CATEGORIES, BILLING_PLANS, LEDGER_TRANSACTION_TYPES } from '@parley/contracts';
 import { PLANS } from '../accounts/tenant.entity';
 import { MEMBER_ROLES } from '../team/member.entity';
@@ -47,7 +47,7 @@ const agentBody = {
 
 const channel = {
   id: id('chn'),
-  channel: enumOf(SUPPORTED_CHANNELS),
+  channel: enumOf(CHANNEL_KINDS),
   provider: enumOf([...new Set([...WHATSAPP_PROVIDERS, ...SMS_PROVIDERS, ...EMAIL_PROVIDERS])]),
   phone_number: { type: 'string', description: 'The number (E.164); for an email channel its address.' },
   address: { type: 'string', description: 'Email channels: the address mail is sent from and received at.' },
@@ -115,7 +115,7 @@ const inboxActor: SchemaObject = { oneOf: [record({ type: enumOf(['member']), id
 
 const conversationSummary = {
   id: id('cnv'),
-  channel: enumOf(SUPPORTED_CHANNELS),
+  channel: enumOf(CHANNEL_KINDS),
   channel_id: id('chn'),
   customer: string,
   contact_name: nullable({ type: 'string', description: 'The lead’s name when known, else the customer’s WhatsApp profile name.' }),
@@ -213,7 +213,7 @@ export const RESPONSE_SCHEMAS: Record<string, SchemaObject> = {
     {
       message_id: id('msg'),
       direction: enumOf(['outbound', 'inbound']),
-      channel: enumOf(SUPPORTED_CHANNELS),
+      channel: enumOf(CHANNEL_KINDS),
       from: string,
       to: string,
       type: string,

@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { Topics, derivedId, type TwilioVoiceWebhook, type TwilioVoiceWebhookResult, type VoiceCallEndedData } from '@parley/contracts';
-import { EventPublisher } from '@parley/kafka';
+import { EventPublisher, RpcClient } from '@parley/kafka';
 import type { ChannelEntity } from '../channels/channel.entity';
 import { ChannelsService, type VoiceChannelSettings } from '../channels/channels.service';
 import { MessagingServiceConfig } from '../config/messaging-service.config';
@@ -22,6 +22,8 @@ const HANDING_OFF = 'Let me connect you to a person.';
 /** Fillers played for one turn before the caller is asked to go on (the reply may never come: no agent, a failure). */
 const MAX_FILLERS = 6;
 const PUBLISH_TIMEOUT_MS = 5000;
+/** The agent's greeting is asked of agent-service this long at most; the caller is greeted by default meanwhile. */
+const AGENT_LOOKUP_TIMEOUT_MS = 1000;
 
 /**
  * The voice channel (CONTRACT.md §17): answers Twilio Voice webhooks with TwiML. A call is greeted and listened to;
@@ -40,6 +42,7 @@ export class VoiceWebhookService {
     private readonly voice: VoiceState,
     private readonly publisher: EventPublisher,
     private readonly config: MessagingServiceConfig,
+    private readonly rpc: RpcClient,
   ) {}
 
   /** Authenticates the webhook against the auth token of the voice channel called, then answers it. */
@@ -76,7 +79,7 @@ export class VoiceWebhookService {
       case 'call':
         // A redirect after a filler carries no speech: it is the same turn's reply, fetched again.
         if (webhook.route === 'reply') return this.reply(channel, settings, event.callSid, turn, Number.parseInt(webhook.attempt ?? '', 10) || 1, startedAt);
-        return sayAndGather(settings.greeting ?? DEFAULT_GREETING, language, gatherUrl(1));
+        return sayAndGather(settings.greeting ?? (await this.agentGreeting(channel, requestId)) ?? DEFAULT_GREETING, language, gatherUrl(1));
     }
   }
 
@@ -93,6 +96,23 @@ export class VoiceWebhookService {
       return sayAndGather(NO_ANSWER, language, gatherUrl(turn + 1));
     }
     return fillerAndRedirect(FILLER, language, `${VOICE_REPLY_PATH}?turn=${turn}&attempt=${attempt + 1}`);
+  }
+
+  /** The greeting of the agent that answers the channel (its own agent, else the tenant's oldest), when it can be known now. */
+  private async agentGreeting(channel: ChannelEntity, requestId?: string): Promise<string | null> {
+    const options = { requestId, timeoutMs: AGENT_LOOKUP_TIMEOUT_MS };
+    try {
+      if (channel.agent) {
+        const own = await this.rpc.request('agents.get', { tenant_id: channel.tenantId, name: channel.agent }, options).catch(() => null);
+        if (own) return own.greeting || null;
+      }
+      // Newest first: the oldest agent is the page's last.
+      const agents = await this.rpc.request('agents.list', { tenant_id: channel.tenantId, limit: 100, cursor: null }, options);
+      return agents.data.at(-1)?.greeting || null;
+    } catch (err) {
+      this.logger.warn(`the agent's greeting for channel ${channel.id} is not known now (the default greets): ${String(err)}`);
+      return null;
+    }
   }
 
   /** The call is over: forgotten, and its minutes announced once (the event id is the call's). */

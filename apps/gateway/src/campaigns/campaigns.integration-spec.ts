@@ -34,6 +34,8 @@ describe('gateway: campaign routes', () => {
   it('refuses bad bodies, queries and impossible ids itself, naming the field, without a call', async () => {
     for (const [method, path, body, field] of [
       ['POST', '/campaigns', { template, audience: { tags: ['vip'] } }, 'name'],
+      ['POST', '/campaigns', { name: 'x', template }, 'audience'],
+      ['POST', '/campaigns', { name: 'x', audience: { tags: ['vip'] } }, 'template'],
       ['POST', '/campaigns', { name: 'x', template: { name: 'Bad Name', language: 'en' }, audience: { tags: ['vip'] } }, 'template.name'],
       ['POST', '/campaigns', { name: 'x', template, audience: { contact_ids: ['nope'] } }, 'audience.contact_ids'],
       ['POST', '/campaigns', { name: 'x', template, audience: { tags: ['vip'] }, schedule_at: 'tomorrow' }, 'schedule_at'],

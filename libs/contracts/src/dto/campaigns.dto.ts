@@ -80,10 +80,14 @@ export class CreateCampaignBody {
   @Matches(/^chn_[0-9A-HJKMNP-TV-Z]{26}$/, { message: 'channel_id must be a channel id (chn_…)' })
   channel_id?: string;
 
+  @IsDefined({ message: 'template is required: {name, language, components?}' })
+  @IsObject({ message: 'template must be an object' })
   @ValidateNested()
   @Type(() => CampaignTemplateDto)
   template!: CampaignTemplateDto;
 
+  @IsDefined({ message: 'audience is required: {tags?, contact_ids?, attributes?}' })
+  @IsObject({ message: 'audience must be an object' })
   @ValidateNested()
   @Type(() => CampaignAudienceDto)
   audience!: CampaignAudienceDto;

@@ -1,6 +1,7 @@
 import { Controller, Logger } from '@nestjs/common';
 import { EventPattern, Payload } from '@nestjs/microservices';
 import { Topics, type MessageInboundEvent, type MessageStatusEvent } from '@parley/contracts';
+import { BatchByKey } from '@parley/kafka';
 import { CampaignResultsService } from './campaign-results.service';
 
 /** Outcomes of campaign messages. An event without a tenant or its message is logged and skipped. */
@@ -10,9 +11,15 @@ export class CampaignResultsConsumer {
 
   constructor(private readonly results: CampaignResultsService) {}
 
-  @EventPattern(Topics.MessageStatus)
-  async onStatus(@Payload() event: MessageStatusEvent): Promise<void> {
-    if (this.usable(event, event.data?.message_id)) await this.results.applyStatus(event.tenant_id!, event.data);
+  /**
+   * Every outbound message's statuses pass here, few of them a campaign's: a key's waiting statuses come together, one
+   * statement for the groups consumed side by side picks out the campaign messages', and only those are applied.
+   */
+  @EventPattern(Topics.MessageStatus, BatchByKey)
+  async onStatus(@Payload() events: MessageStatusEvent[]): Promise<void> {
+    const usable = events.filter((event) => this.usable(event, event.data?.message_id));
+    const ours = await Promise.all(usable.map((event) => this.results.isCampaignMessage(event.tenant_id!, event.data.message_id)));
+    for (const [i, event] of usable.entries()) if (ours[i]) await this.results.applyStatus(event.tenant_id!, event.data);
   }
 
   @EventPattern(Topics.MessageInbound)

@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { MessageInboundData, MessageStatusData, RecipientStatus } from '@parley/contracts';
+import { GroupCommit } from '@parley/service-kit';
 import { DataSource } from 'typeorm';
 import { statusTransition } from './status-transition';
 
@@ -19,7 +20,28 @@ const REPLY_WINDOW = '72 hours';
 export class CampaignResultsService {
   private readonly logger = new Logger(CampaignResultsService.name);
 
+  /** Look-ups of the key groups consumed side by side share one statement (group commit). */
+  private readonly lookups = new GroupCommit<{ tenantId: string; messageId: string }, boolean>((keys) => this.campaignMessages(keys));
+
   constructor(@InjectDataSource() private readonly db: DataSource) {}
+
+  /**
+   * Whether the message is one of a campaign's. Exact ahead of applyStatus: a recipient's row (with its message id) is
+   * written when the campaign starts, before its message is published, and never deleted.
+   */
+  isCampaignMessage(tenantId: string, messageId: string): Promise<boolean> {
+    return this.lookups.add({ tenantId, messageId });
+  }
+
+  private async campaignMessages(keys: { tenantId: string; messageId: string }[]): Promise<boolean[]> {
+    const rows = (await this.db.query(
+      `SELECT x.n FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS x(message_id, tenant_id, n)
+       WHERE EXISTS (SELECT 1 FROM campaign_recipients r WHERE r.message_id = x.message_id AND r.tenant_id = x.tenant_id)`,
+      [keys.map((k) => k.messageId), keys.map((k) => k.tenantId)],
+    )) as { n: string }[];
+    const found = new Set(rows.map((r) => Number(r.n) - 1));
+    return keys.map((_, i) => found.has(i));
+  }
 
   async applyStatus(tenantId: string, status: MessageStatusData): Promise<void> {
     await this.db.transaction(async (tx) => {

@@ -160,6 +160,24 @@ describe('Voice end to end: a caller speaks to the agent, is heard in the webhoo
     expect(minutes).toBe(2);
     const messages = await call<{ data: { channel: string; direction: string; message: string }[] }>('GET', `/api/v1/messages?from=${encodeURIComponent(caller)}`);
     expect(messages.body.data.filter((m) => m.direction === 'inbound').map((m) => [m.channel, m.message]).sort()).toEqual([['voice', followUp], ['voice', question]].sort());
+
+    // The hang-up ended the conversation: calling again starts a new one, with the same contact.
+    const ofCaller = async () => (await call<{ data: { id: string; state: string; customer: string }[] }>('GET', '/api/v1/conversations')).body.data.filter((c) => c.customer === caller);
+    const [closed] = await pollUntil(async () => {
+      const list = await ofCaller();
+      return list.length === 1 && list[0].state === 'closed' && list;
+    }, { ...TIMEOUT, description: 'the conversation closed by the hang-up' });
+    const redial = await sandbox<SandboxCall>('/_sandbox/voice/call', { from: caller, to: business });
+    const back = 'Hello again, it is me.';
+    expect((await sandbox<SandboxCall>('/_sandbox/voice/say', { call_sid: redial.body.sid, text: back })).status).toBe(200);
+    await pollUntil(() => received((d) => d.from === caller && d.message === back).length > 0, { ...TIMEOUT, description: 'message.received of the second call' });
+    const both = await pollUntil(async () => {
+      const list = await ofCaller();
+      return list.length === 2 && list;
+    }, { ...TIMEOUT, description: 'a second conversation' });
+    expect(both.find((c) => c.id !== closed.id)).toMatchObject({ state: 'active' });
+    const stillOne = await call<{ data: { id: string }[] }>('GET', `/api/v1/contacts?q=${encodeURIComponent(caller.slice(1))}`);
+    expect(stillOne.body.data.map((c) => c.id)).toEqual(contacts.map((c) => c.id));
   }, 240_000);
 
   it('greets with the agent’s greeting when the channel has none, and dials forward_to when the caller asks for a person', async () => {

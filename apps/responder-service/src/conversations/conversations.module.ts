@@ -1,8 +1,9 @@
 import { Module } from '@nestjs/common';
+import { CallEndedConsumer } from './call-ended.consumer';
 import { ConversationsRpcController } from './conversations.rpc.controller';
 import { ConversationsService } from './conversations.service';
 import { InboxService } from './inbox.service';
 import { SentMessagesConsumer } from './sent-messages.consumer';
 
-@Module({ controllers: [ConversationsRpcController, SentMessagesConsumer], providers: [ConversationsService, InboxService], exports: [ConversationsService] })
+@Module({ controllers: [ConversationsRpcController, SentMessagesConsumer, CallEndedConsumer], providers: [ConversationsService, InboxService], exports: [ConversationsService] })
 export class ConversationsModule {}

@@ -239,8 +239,8 @@ export const EVENT_ROUTES: Readonly<Record<EventTopic, EventRoute>> = {
   [Topics.VoiceCallEnded]: {
     key: '`${tenant_id}:${call_sid}`',
     producers: ['messaging-service'],
-    consumers: ['billing-service'],
-    summary: "A call to a voice channel ended (Twilio's final status callback); billing-service meters its billable minutes as `voice_minute`, once per call.",
+    consumers: ['billing-service', 'responder-service'],
+    summary: "A call to a voice channel ended (Twilio's final status callback): billing-service meters its billable minutes as `voice_minute`, once per call, and responder-service closes the caller's conversation.",
   },
 };
 

@@ -10,6 +10,7 @@ import { CustomerWindowService } from '../messages/customer-window.service';
 import { OptOutsService } from '../opt-outs/opt-outs.service';
 import { FakeCloudApi, acceptance, cloudApiErrorBody } from '../test/fake-cloud-api';
 import { startMessagingService, type MessagingServiceUnderTest } from '../test/messaging-service-under-test';
+import { VoiceState } from '../voice/voice-state';
 
 /** The tenant and business number the recorded examples (libs/contracts/examples) are about. */
 const EXAMPLE_TENANT = 'ten_01JD8Z6W2K3M4N5P6Q7R8S9T0V';
@@ -18,6 +19,7 @@ const EXAMPLE_NUMBER = { phone_number: '+14155550100', phone_number_id: '1065403
 /** The example tenant's SMS number and email address (the sms and email examples are about them). */
 const EXAMPLE_SMS_NUMBER = '+14155550101';
 const EXAMPLE_ADDRESS = 'hello@acme.test';
+const EXAMPLE_VOICE_NUMBER = '+14155550102';
 
 /** A Twilio Messages API stand-in: answers each create with a new message sid and records the form. */
 async function fakeTwilio(): Promise<{ url: string; forms: URLSearchParams[]; close: () => Promise<void> }> {
@@ -70,6 +72,7 @@ describe('messaging-service events match their contracts (real Kafka)', () => {
   let exampleChannelId: string;
   let d360ChannelId: string;
   let smsChannelId: string;
+  let voiceChannelId: string;
 
   beforeAll(async () => {
     [graph, twilio, smtp] = await Promise.all([FakeCloudApi.start(), fakeTwilio(), fakeSmtp()]);
@@ -77,6 +80,7 @@ describe('messaging-service events match their contracts (real Kafka)', () => {
     const channels = service.app.get(ChannelsService);
     smsChannelId = (await channels.connectSms(EXAMPLE_TENANT, { provider: 'twilio', phone_number: EXAMPLE_SMS_NUMBER, account_sid: `AC${'ab'.repeat(16)}`, auth_token: 'twilio-token' })).id;
     await channels.connectEmail(EXAMPLE_TENANT, { provider: 'smtp', address: EXAMPLE_ADDRESS, smtp_url: smtp.url });
+    voiceChannelId = (await channels.connectVoice(EXAMPLE_TENANT, { provider: 'twilio', phone_number: EXAMPLE_VOICE_NUMBER, account_sid: `AC${'cd'.repeat(16)}`, auth_token: 'twilio-voice-token' })).id;
     exampleChannelId = (await channels.connect(EXAMPLE_TENANT, { provider: 'meta', ...EXAMPLE_NUMBER, access_token: 'EAAG-contract-token', agent: 'support' })).id;
     d360ChannelId = (await channels.connect(EXAMPLE_TENANT, { provider: '360dialog', phone_number: '+4930901820', phone_number_id: null, access_token: 'd360-key' })).id;
     // The customers wrote recently, so free-form sends to them are inside WhatsApp's 24-hour window.
@@ -105,7 +109,11 @@ describe('messaging-service events match their contracts (real Kafka)', () => {
 
     it.each(examples.map((e) => [`v${e.version}/${e.name}`, e] as const))('%s: sends it and announces sent (a valid message.status)', async (_label, example) => {
       // An agent reply names the conversation's channel: point it at this test's channel, leaving the shape as recorded.
-      const data = example.envelope.data.channel_id ? { ...example.envelope.data, channel_id: exampleChannelId } : example.envelope.data;
+      const voice = example.envelope.data.channel === 'voice';
+      const data = example.envelope.data.channel_id ? { ...example.envelope.data, channel_id: voice ? voiceChannelId : exampleChannelId } : example.envelope.data;
+      // A voice reply is spoken on the call it answers: the customer is on one, waiting for it.
+      const callSid = `CA${randomBytes(16).toString('hex')}`;
+      if (voice) await service.app.get(VoiceState).calls.speaking({ callSid, tenantId: EXAMPLE_TENANT, channelId: voiceChannelId, turn: '1' }, EXAMPLE_VOICE_NUMBER, data.to);
       await publish(Topics.MessageOutbound, `${example.envelope.tenant_id}:${data.to}`, { ...example.envelope, data });
 
       const sent = await pollUntil(() => statusOf(data.message_id, 'sent'), { description: `message.status sent of ${example.name}`, timeoutMs: 20_000 });
@@ -115,6 +123,7 @@ describe('messaging-service events match their contracts (real Kafka)', () => {
       // Each on its channel's wire: the Cloud API, Twilio's Messages API from the SMS number, SMTP to the customer.
       if (data.channel === 'sms') expect(twilio.forms.filter((f) => f.get('To') === data.to && f.get('From') === EXAMPLE_SMS_NUMBER)).toHaveLength(1);
       else if (data.channel === 'email') expect(smtp.recipients.filter((r) => r.includes(data.to))).toHaveLength(1);
+      else if (voice) expect(await service.app.get(VoiceState).replies.waitFor(callSid, '1', 5_000)).toEqual({ text: (data.content as { text: string }).text, handoff: false });
       else expect(graph.sends.filter((s) => s.body.biz_opaque_callback_data === data.message_id)).toHaveLength(1);
     });
   });

@@ -21,7 +21,8 @@ export class MeteringService {
 
   async onOutbound(event: MessageOutboundEvent): Promise<void> {
     const tenantId = event.tenant_id;
-    if (!tenantId) return;
+    // A voice reply is spoken on its call, which is metered by the minute (voice.call_ended), not as a message.
+    if (!tenantId || event.data?.channel === 'voice') return;
     await this.charges.transaction(async (manager) => {
       if (!(await this.firstTime(manager, event.id))) return;
       const { data } = event;

@@ -39,6 +39,21 @@ describe('voice minutes', () => {
     expect(usage.data).toEqual([expect.objectContaining({ channel: 'voice', category: 'voice_minute', quantity: 6 })]);
   });
 
+  it('meters the agent’s spoken replies as part of the call, not as messages', async () => {
+    const tenantId = newId('ten');
+    const caller = '+15550108002';
+    const reply = (channel: 'voice' | 'whatsapp') => {
+      const data = { message_id: newId('msg'), channel, channel_id: newId('chn'), from: '+15550108000', to: caller, content: { type: 'text' as const, text: 'We open at nine.' }, origin: 'agent' as const, accepted_at: new Date().toISOString() };
+      return billing.kafka.publisher.publishEvent(EventPublisher.envelope(Topics.MessageOutbound, tenantId, data), `${tenantId}:${caller}`, undefined, { timeoutMs: 10_000 });
+    };
+    await reply('voice');
+    // Behind it on the same key: once this one is metered, the voice reply was consumed before it.
+    await reply('whatsapp');
+    const usage = async () => (await billing.kafka.rpc.request('billing.usage', { tenant_id: tenantId, days: 1 })).data;
+    await pollUntil(async () => (await usage()).length > 0, { description: 'the WhatsApp reply metered', timeoutMs: 20_000 });
+    expect(await usage()).toEqual([expect.objectContaining({ channel: 'whatsapp', category: 'service', quantity: 1 })]);
+  });
+
   it('meters nothing for a call never answered', async () => {
     const tenantId = newId('ten');
     await callEnded(tenantId, `CA${randomBytes(16).toString('hex')}`, 0);

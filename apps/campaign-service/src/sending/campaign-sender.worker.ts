@@ -140,8 +140,9 @@ export class CampaignSenderWorker implements OnApplicationBootstrap, OnApplicati
         [campaign.id, batch.length, String(Math.ceil((batch.length * 1000) / campaign.rate_per_second))],
       );
     });
+    // Null with no running campaign (GREATEST(0, NULL) would be 0: the loop then spun every 5 ms on an idle service).
     const [next] = (await this.db.query(
-      `SELECT GREATEST(0, EXTRACT(EPOCH FROM (min(next_send_at) - now())) * 1000)::float8 AS due_in_ms FROM campaigns WHERE status = 'running'`,
+      `SELECT (EXTRACT(EPOCH FROM (min(next_send_at) - now())) * 1000)::float8 AS due_in_ms FROM campaigns WHERE status = 'running'`,
     )) as { due_in_ms: number | null }[];
     return next?.due_in_ms ?? null;
   }

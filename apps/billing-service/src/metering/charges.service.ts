@@ -118,6 +118,32 @@ export class ChargesService {
     return cost;
   }
 
+  /**
+   * A voice call's minutes (CONTRACT.md §17) at the price book's `voice_minute` price, charged at once like LLM tokens
+   * (the call is over): a hold settled in the same transaction, caused by the call. Unpriced, or a wallet that cannot
+   * cover it: not charged (the minutes are metered all the same).
+   */
+  async onMinutes(manager: EntityManager, call: { tenantId: string; callSid: string; minutes: number }): Promise<void> {
+    const wallet = await this.wallets.lock(manager, call.tenantId);
+    const price = await this.prices.priceOf(manager, wallet.plan, 'voice_minute');
+    if (!price || price.currency !== wallet.currency) return;
+    const [{ amount }] = (await manager.query(`SELECT round($1::numeric * $2::numeric, 6)::text AS amount`, [call.minutes, price.unit_price])) as { amount: string }[];
+    if (!(Number(amount) > 0)) return;
+    const causeId = `voice-call:${call.callSid}`;
+    const posting = { tenantId: call.tenantId, amount, currency: price.currency, causeId, description: `voice call, ${call.minutes} min` };
+    const hold = await this.wallets.postAndWatch(manager, { ...posting, type: 'hold' });
+    if (!hold.posted) {
+      if (hold.reason === 'insufficient_funds') this.logger.warn(`${call.tenantId} cannot cover ${amount} ${price.currency} of voice call ${call.callSid}: not charged`);
+      return;
+    }
+    await this.wallets.postAndWatch(manager, { ...posting, type: 'settlement' });
+    await manager.query(
+      `INSERT INTO charges (message_id, tenant_id, channel, category, price, currency, state, outcome, quantity)
+       VALUES ($1, $2, 'voice', 'voice_minute', $3::numeric, $4, 'settled', 'sent', $5) ON CONFLICT (message_id) DO NOTHING`,
+      [causeId, call.tenantId, amount, price.currency, call.minutes],
+    );
+  }
+
   async onOutcome(manager: EntityManager, tenantId: string, messageId: string, outcome: Outcome): Promise<void> {
     const charge = await this.lockCharge(manager, tenantId, messageId);
     if (!charge) return;

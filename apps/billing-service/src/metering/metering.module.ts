@@ -8,5 +8,5 @@ import { MeteringConsumer } from './metering.consumer';
 import { MeteringService } from './metering.service';
 import { UsageRpcController } from './usage.rpc.controller';
 
-@Module({ imports: [BalanceViewModule, PricesModule, WalletModule], controllers: [MeteringConsumer, UsageRpcController], providers: [MeteringService, ChargesService, LlmSpend] })
+@Module({ imports: [BalanceViewModule, PricesModule, WalletModule], controllers: [MeteringConsumer, UsageRpcController], providers: [MeteringService, ChargesService, LlmSpend], exports: [ChargesService] })
 export class MeteringModule {}

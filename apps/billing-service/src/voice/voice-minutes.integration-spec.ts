@@ -39,6 +39,22 @@ describe('voice minutes', () => {
     expect(usage.data).toEqual([expect.objectContaining({ channel: 'voice', category: 'voice_minute', quantity: 6 })]);
   });
 
+  it('charges the minutes at the price book’s voice_minute price, once per call', async () => {
+    const tenantId = newId('ten');
+    await billing.kafka.rpc.request('billing.set-plan', { tenant_id: tenantId, plan: 'pro' });
+    await billing.kafka.rpc.request('billing.set-prices', { body: { prices: [{ plan: 'pro', category: 'voice_minute', unit_price: '0.02', currency: 'USD' }] } });
+    await billing.topUp(tenantId, '10.00');
+    const callSid = `CA${randomBytes(16).toString('hex')}`;
+    await callEnded(tenantId, callSid, 3);
+    await callEnded(tenantId, callSid, 3, newId('evt'));
+    const later = `CA${randomBytes(16).toString('hex')}`;
+    await callEnded(tenantId, later, 1, derivedId('evt', 'voice.call_ended', later), `${tenantId}:${callSid}`);
+    // 3 + 1 minutes at 0.02: the repeated announcement of the first call charged nothing more.
+    const wallet = await billing.walletReaching(tenantId, 'both calls charged', (w) => w.balance === '9.920000');
+    expect(wallet).toMatchObject({ balance: '9.920000', held: '0.000000' });
+    expect(await minutesOf(tenantId)).toBe(4);
+  });
+
   it('meters the agent’s spoken replies as part of the call, not as messages', async () => {
     const tenantId = newId('ten');
     const caller = '+15550108002';

@@ -1,6 +1,8 @@
 import { Module } from '@nestjs/common';
+import { BalanceViewModule } from '../balance-view/balance-view.module';
+import { MeteringModule } from '../metering/metering.module';
 import { VoiceMinutesConsumer, VoiceMinutesService } from './voice-minutes.consumer';
 
-/** Meters voice calls' minutes from `voice.call_ended`. */
-@Module({ controllers: [VoiceMinutesConsumer], providers: [VoiceMinutesService], exports: [VoiceMinutesService] })
+/** Meters and charges voice calls' minutes from `voice.call_ended`. */
+@Module({ imports: [MeteringModule, BalanceViewModule], controllers: [VoiceMinutesConsumer], providers: [VoiceMinutesService], exports: [VoiceMinutesService] })
 export class VoiceMinutesModule {}

@@ -77,7 +77,7 @@ describe('Dashboard in a real browser: contacts, a timeline and the pipeline', (
     await page.getByText(CUSTOMER).first().waitFor();
     await page.getByRole('region', { name: 'Deals' }).getByText('Forty blue tiles').waitFor();
     const timeline = page.getByRole('region', { name: 'Timeline' });
-    await timeline.getByTestId('activity').filter({ hasText: WORDS }).getByText('From the customer on whatsapp').waitFor({ timeout: 30_000 });
+    await timeline.getByTestId('activity').filter({ hasText: WORDS }).getByText('From the customer on WhatsApp').waitFor({ timeout: 30_000 });
     const form = page.getByRole('form', { name: 'Add a note' });
     await form.getByLabel('Note').fill('Wants them delivered before June');
     await form.getByRole('button', { name: 'Add note' }).click();

@@ -15,6 +15,8 @@ export interface InboxFilter {
   state?: InboxState;
   /** A member id, `me` (the signed-in member), or `none` (unassigned); absent: anyone. */
   assignee?: string;
+  /** A channel kind (whatsapp, sms, email, voice) or a channel id; absent: every channel. */
+  channel?: string;
   q?: string;
 }
 

@@ -35,17 +35,32 @@ export type Usage = Schemas['Usage'];
 export const SKILLS: readonly Skill[] = ['faq_responder', 'lead_capture', 'appointment_booking'];
 export const WEEKDAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
 export type Weekday = (typeof WEEKDAYS)[number];
-export const WEBHOOK_EVENTS: readonly WebhookEventType[] = [
-  'message.received',
-  'message.status',
-  'lead.captured',
-  'lead.updated',
-  'appointment.booked',
-  'appointment.rescheduled',
-  'appointment.cancelled',
-  'conversation.handoff',
-  'webhook.endpoint_disabled',
-];
+/**
+ * Every event type an endpoint may receive. Keyed by the API's own list (libs/contracts' WEBHOOK_EVENT_TYPES, through
+ * the generated client), so an event added there fails this file's typecheck until it is offered here: it cannot drift.
+ */
+const WEBHOOK_EVENT_SET: Record<WebhookEventType, true> = {
+  'message.received': true,
+  'message.status': true,
+  'conversation.handoff': true,
+  'lead.captured': true,
+  'lead.updated': true,
+  'appointment.booked': true,
+  'appointment.rescheduled': true,
+  'appointment.cancelled': true,
+  'contact.created': true,
+  'contact.updated': true,
+  'contact.deleted': true,
+  'contact.opted_out': true,
+  'contact.opted_in': true,
+  'deal.created': true,
+  'deal.stage_changed': true,
+  'campaign.completed': true,
+  'template.status': true,
+  'wallet.low_balance': true,
+  'webhook.endpoint_disabled': true,
+};
+export const WEBHOOK_EVENTS = Object.keys(WEBHOOK_EVENT_SET) as readonly WebhookEventType[];
 
 /** A media object of a Cloud API message (the sandbox's own id, not a stored `med_…`). */
 export interface CloudMedia {
@@ -56,10 +71,15 @@ export interface CloudMedia {
   mime_type?: string;
 }
 
-/** A message the sandbox delivered to the playground's customer (the relay answers the sandbox's own shape: the Cloud API's). */
+/**
+ * A message the sandbox delivered to the playground's customer (the relay answers the sandbox's own shape: the Cloud
+ * API's); a text message (`channel: "sms"`) comes in the same shape, `from` the SMS number, without `phone_number_id`.
+ */
 export interface PlaygroundMessage {
   id: string;
-  phone_number_id: string;
+  channel?: 'whatsapp' | 'sms';
+  phone_number_id: string | null;
+  from?: string;
   to: string;
   type: string;
   text?: { body: string };

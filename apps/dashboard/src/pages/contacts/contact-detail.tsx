@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import type { ContactActivity } from '../../api';
 import { AsyncView, ErrorNotice } from '../../components/feedback';
+import { channelLabel } from '../../components/channel';
 import { formatTime } from '../../components/format';
 import { useAction, useAsync } from '../../components/use-async';
 import { Link } from '../../router';
@@ -19,10 +20,10 @@ const ACTIVITY_LABELS: Record<ContactActivity['type'], string> = {
   task: 'Task',
 };
 
-/** What a timeline entry is, in words: "Message from the customer on whatsapp", "Note". */
+/** What a timeline entry is, in words: "From the customer on WhatsApp", "Note". */
 export function activityLabel(entry: ContactActivity): string {
   if (entry.type !== 'message') return ACTIVITY_LABELS[entry.type];
-  return `${entry.direction === 'in' ? 'From the customer' : 'To the customer'}${entry.channel ? ` on ${entry.channel}` : ''}`;
+  return `${entry.direction === 'in' ? 'From the customer' : 'To the customer'}${entry.channel ? ` on ${channelLabel(entry.channel)}` : ''}`;
 }
 
 /** One contact: who they are, everything that happened with them (newest first), and their deals. */

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { InboxFilter, InboxState, Member } from '../../api';
 import { AsyncView } from '../../components/feedback';
+import { CHANNEL_KINDS, ChannelBadge, channelLabel, type ChannelKind } from '../../components/channel';
 import { formatTime } from '../../components/format';
 import { LiveIndicator } from '../../components/live-indicator';
 import { useAsync } from '../../components/use-async';
@@ -12,12 +13,13 @@ import { STATE_LABELS, contactName, memberName } from './people';
 type AssigneeChoice = 'anyone' | 'me' | 'unassigned';
 const SEARCH_DELAY_MS = 300;
 
-/** The conversations, filtered by state and assignee and searched by name, number or text; live. */
+/** The conversations, filtered by state, assignee and channel and searched by name, number or text; live. */
 export function InboxList({ openId, members }: { openId: string | undefined; members: readonly Member[] }) {
   const api = useApi();
   const me = useMember();
   const [state, setState] = useState<InboxState | ''>('');
   const [assignee, setAssignee] = useState<AssigneeChoice>('anyone');
+  const [channel, setChannel] = useState<ChannelKind | ''>('');
   const [typed, setTyped] = useState('');
   const [q, setQ] = useState('');
   useEffect(() => {
@@ -28,6 +30,7 @@ export function InboxList({ openId, members }: { openId: string | undefined; mem
   const filter: InboxFilter = {
     ...(state ? { state } : {}),
     ...(assignee === 'me' ? { assignee: 'me' } : assignee === 'unassigned' ? { assignee: 'none' } : {}),
+    ...(channel ? { channel } : {}),
     ...(q ? { q } : {}),
   };
   const conversations = useAsync(() => api.inbox(filter), JSON.stringify(filter), INBOX_LIVE);
@@ -56,6 +59,17 @@ export function InboxList({ openId, members }: { openId: string | undefined; mem
             <option value="unassigned">nobody</option>
           </select>
         </label>
+        <label>
+          Channel
+          <select value={channel} onChange={(e) => setChannel(e.target.value as ChannelKind | '')}>
+            <option value="">any</option>
+            {CHANNEL_KINDS.map((kind) => (
+              <option key={kind} value={kind}>
+                {channelLabel(kind)}
+              </option>
+            ))}
+          </select>
+        </label>
       </form>
       <LiveIndicator />
       <AsyncView state={conversations} what="conversations" isEmpty={(p) => p.data.length === 0} empty="No conversation matches.">
@@ -65,7 +79,7 @@ export function InboxList({ openId, members }: { openId: string | undefined; mem
               const name = contactName(c);
               const assigned = memberName(c.assignee, members, me);
               return (
-                <li key={c.id} data-testid="inbox-item" data-state={c.state} data-unread={c.unread}>
+                <li key={c.id} data-testid="inbox-item" data-state={c.state} data-channel={c.channel} data-unread={c.unread}>
                   <Link to={`/inbox/${encodeURIComponent(c.id)}`} className="inbox-item" current={openId === c.id}>
                     <span className="inbox-item-top">
                       <strong className={c.unread > 0 ? 'unread' : undefined}>{name}</strong>
@@ -78,6 +92,7 @@ export function InboxList({ openId, members }: { openId: string | undefined; mem
                     {name !== c.customer && <span className="muted small block">{c.customer}</span>}
                     {c.last_message && <span className="inbox-preview">{c.last_message.text}</span>}
                     <span className="muted small block">
+                      <ChannelBadge channel={c.channel} />
                       <span className={`badge state-${c.state}`}>{STATE_LABELS[c.state]}</span>
                       {assigned ? ` · ${assigned}` : ''} · {formatTime(c.last_message?.at ?? c.last_message_at)}
                     </span>

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import type { Author, InboxState, InboxThread, Member } from '../../api';
 import { AsyncView, ErrorNotice } from '../../components/feedback';
+import { ChannelBadge } from '../../components/channel';
 import { formatTime } from '../../components/format';
 import { MessageContent, partsOfPayload, type MessageParts } from '../../components/message-content';
 import { useAction, useAsync } from '../../components/use-async';
@@ -67,7 +68,8 @@ function ThreadView({ thread, members, onChange }: { thread: InboxThread; member
           {contact}
         </h2>
         {contact !== thread.customer && <p className="muted small">{thread.customer}</p>}
-        <p className="small" data-testid="thread-state" data-state={thread.state}>
+        <p className="small" data-testid="thread-state" data-state={thread.state} data-channel={thread.channel}>
+          <ChannelBadge channel={thread.channel} />
           <span className={`badge state-${thread.state}`}>{STATE_LABELS[thread.state]}</span>
           {thread.state === 'active' && ' The agent answers this customer.'}
           {thread.state === 'handed_off' && ' The agent is silent: a person of the team answers.'}

@@ -3,7 +3,8 @@ import { CallEndedConsumer } from './call-ended.consumer';
 import { ConversationsRpcController } from './conversations.rpc.controller';
 import { ConversationsService } from './conversations.service';
 import { InboxService } from './inbox.service';
+import { OutboxModule } from '../outbox/outbox.module';
 import { SentMessagesConsumer } from './sent-messages.consumer';
 
-@Module({ controllers: [ConversationsRpcController, SentMessagesConsumer, CallEndedConsumer], providers: [ConversationsService, InboxService], exports: [ConversationsService] })
+@Module({ imports: [OutboxModule], controllers: [ConversationsRpcController, SentMessagesConsumer, CallEndedConsumer], providers: [ConversationsService, InboxService], exports: [ConversationsService] })
 export class ConversationsModule {}

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import {
-  Headers,
   ProblemTypes,
   Topics,
   conversationKey,
@@ -25,8 +24,8 @@ import { ConversationEntity, ConversationMessageEntity, ConversationNoteEntity }
 import { ConversationsService, toNoteRecord } from './conversations.service';
 import { InboxLinks, SERVICE_WINDOW_MS, conversationUpdatedEvent, handoffEvent, toSummary } from './inbox-events';
 import { sentTurn } from './sent-turn';
-
-const PUBLISH_TIMEOUT_MS = 10_000;
+import { enqueueEvents } from '../outbox/outbox';
+import { OutboxRelay } from '../outbox/outbox-relay';
 
 /** What one inbox action changed: the conversation's next columns and the events announcing it. */
 interface Applied<T> {
@@ -38,15 +37,15 @@ interface Applied<T> {
 /**
  * What people do in the inbox (CONTRACT.md §12): open a conversation (marks it read), take it over, give it back,
  * close it, assign it, reply as a person, add a note. Each runs under the conversation's lock, so it never interleaves
- * with the agent's reply to the same customer, and publishes its events before committing: an action answered is
- * announced (and a reply queued for sending), and one whose events cannot be published changes nothing.
+ * with the agent's reply to the same customer, and queues its events in the outbox in the same transaction: an action
+ * is recorded and announced (a reply sent) both or neither, the events published by the relay after the commit.
  */
 @Injectable()
 export class InboxService {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     private readonly conversations: ConversationsService,
-    private readonly publisher: EventPublisher,
+    private readonly relay: OutboxRelay,
     private readonly links: InboxLinks,
   ) {}
 
@@ -184,20 +183,23 @@ export class InboxService {
     });
   }
 
-  /** Runs an action under the conversation's lock: writes its changes, publishes its events, then commits. */
-  private act<T>(tenantId: string, id: string, action: (c: ConversationEntity, tx: EntityManager) => Applied<T> | Promise<Applied<T>>): Promise<T> {
-    return this.db.transaction(async (tx) => {
+  /**
+   * Runs an action under the conversation's lock: writes its changes and queues its events in one transaction, then
+   * wakes the relay. Publishing inside the transaction could send a reply whose commit then failed (sent, not
+   * recorded) or commit one whose process died before the send (recorded, never sent).
+   */
+  private async act<T>(tenantId: string, id: string, action: (c: ConversationEntity, tx: EntityManager) => Applied<T> | Promise<Applied<T>>): Promise<T> {
+    let queued = false;
+    const result = await this.db.transaction(async (tx) => {
       const conversation = await this.conversations.findLocked(tx, tenantId, id);
       const { changes, events, result } = await action(conversation, tx);
       if (Object.keys(changes).length > 0) await tx.getRepository(ConversationEntity).update({ id, tenantId }, changes);
-      if (events.length > 0) {
-        await this.publisher.publish(
-          events.map((e) => ({ topic: e.topic, key: e.key, value: e.value, headers: { [Headers.EventType]: e.value.type } })),
-          { timeoutMs: PUBLISH_TIMEOUT_MS },
-        );
-      }
+      await enqueueEvents(tx, events);
+      queued = events.length > 0;
       return result;
     });
+    if (queued) this.relay.wake();
+    return result;
   }
 }
 

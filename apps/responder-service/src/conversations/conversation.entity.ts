@@ -1,4 +1,4 @@
-import type { ConversationState, ConversationTurnRecord, InboxActor, LastMessage, MessageAuthor } from '@parley/contracts';
+import type { ChannelKind, ConversationState, ConversationTurnRecord, InboxActor, LastMessage, MessageAuthor } from '@parley/contracts';
 import { Column, Entity, PrimaryColumn, PrimaryGeneratedColumn } from 'typeorm';
 import type { SkillState } from '../replies/reply-engine';
 
@@ -17,6 +17,10 @@ export class ConversationEntity {
 
   @Column({ name: 'channel_id', type: 'text' })
   channelId!: string;
+
+  /** The kind of that channel (whatsapp, sms, email, voice): what the inbox shows, and what a person's reply goes out on. */
+  @Column({ type: 'text', default: 'whatsapp' })
+  channel!: ChannelKind;
 
   @Column({ name: 'business_number', type: 'text' })
   businessNumber!: string;

@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import {
   newId,
   notFoundProblem,
+  type ChannelKind,
   type ConversationFilter,
   type ConversationNoteRecord,
   type ConversationSummary,
@@ -26,6 +27,7 @@ export const THREAD_LIMIT = 1000;
 
 export interface ConversationParty {
   channelId: string;
+  channel: ChannelKind;
   businessNumber: string;
   customer: string;
 }
@@ -58,8 +60,9 @@ export class ConversationsService {
     if (filter.state) qb.andWhere('c.state = :state', { state: filter.state });
     if (filter.assignee === 'none') qb.andWhere('c.assignee IS NULL');
     else if (filter.assignee) qb.andWhere('c.assignee = :assignee', { assignee: filter.assignee });
-    // Every conversation is on WhatsApp today: a channel kind filters nothing, a channel id its conversations.
+    // A channel id filters its conversations; a channel kind (whatsapp, sms…) those on every channel of that kind.
     if (filter.channel?.startsWith('chn_')) qb.andWhere('c.channel_id = :channelId', { channelId: filter.channel });
+    else if (filter.channel) qb.andWhere('c.channel = :kind', { kind: filter.channel });
     if (filter.q) {
       const digits = filter.q.replace(/\D/g, '');
       // "+1 (415) 555" finds +1415555…: a query that is a phone number is matched on its digits.
@@ -117,6 +120,7 @@ export class ConversationsService {
       id: newId('cnv'),
       tenantId,
       channelId: party.channelId,
+      channel: party.channel,
       businessNumber: party.businessNumber,
       customer: party.customer,
       state: 'active',

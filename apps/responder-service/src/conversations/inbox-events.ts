@@ -27,7 +27,7 @@ export class InboxLinks {
 export function toSummary(c: ConversationEntity): ConversationSummary {
   return {
     id: c.id,
-    channel: 'whatsapp',
+    channel: c.channel,
     channel_id: c.channelId,
     customer: c.customer,
     contact_name: c.leadName ?? c.profileName ?? null,
@@ -61,7 +61,7 @@ export function handoffEvent(
   const data: ConversationHandoffData = {
     event: 'conversation.handoff',
     tenant_id: tenantId,
-    channel: 'whatsapp',
+    channel: c.channel,
     conversation_id: c.id,
     customer: c.customer,
     agent: handoff.agent,

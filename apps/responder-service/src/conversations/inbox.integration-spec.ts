@@ -229,6 +229,35 @@ describe('responder-service: the inbox', () => {
     });
   });
 
+  it('keeps the channel a customer wrote on: the inbox shows and filters it, a person answers on it, the handoff names it (CONTRACT.md §17)', async () => {
+    const tenant = 'ten_inbox_channels';
+    await h.announceAgent(tenant, agentRecord('support'));
+    const [texter, whatsapper] = [phoneNumber(), phoneNumber()];
+    const SMS_CHANNEL = 'chn_01JCHANNEL00000000000SMS00';
+    await say(tenant, texter, 'are you open on sunday?', { channel: 'sms', channel_id: SMS_CHANNEL, provider_message_id: `SM${newId('msg')}` });
+    await say(tenant, whatsapper, 'do you deliver?');
+    const [smsId, whatsappId] = [await conversationOf(tenant, texter), await conversationOf(tenant, whatsapper)];
+
+    const list = async (filter: Record<string, string>) => (await rpc().request('conversations.list', { tenant_id: tenant, limit: 50, cursor: null, ...filter })).data;
+    expect((await list({})).map((c) => [c.id, c.channel])).toEqual([
+      [whatsappId, 'whatsapp'],
+      [smsId, 'sms'],
+    ]);
+    expect((await list({ channel: 'sms' })).map((c) => c.id)).toEqual([smsId]);
+    expect((await list({ channel: 'whatsapp' })).map((c) => c.id)).toEqual([whatsappId]);
+    expect(await list({ channel: 'email' })).toEqual([]);
+    expect((await list({ channel: SMS_CHANNEL })).map((c) => c.id)).toEqual([smsId]);
+
+    // A person's reply goes out by SMS on the conversation's channel, and the handoff it causes says so.
+    const reply = await rpc().request('conversations.reply', { tenant_id: tenant, id: smsId, message: 'Yes, 10 to 4.', actor: { type: 'member', id: MEMBER } });
+    const sent = await pollUntil(() => out.outbound.messages.find((m) => m.value.data.message_id === reply.message_id), { description: 'the SMS reply on message.outbound' });
+    expect(sent.value.data).toMatchObject({ channel: 'sms', channel_id: SMS_CHANNEL, to: texter });
+    const handoff = await pollUntil(() => out.handoffs.messages.find((m) => m.value.data.conversation_id === smsId), { description: 'conversation.handoff of the SMS' });
+    expect(handoff.value).toMatchObject({ version: 2, data: { channel: 'sms' } });
+    const updated = await pollUntil(() => updates.messages.find((m) => m.value.data.conversation.id === smsId), { description: 'conversation.updated of the SMS' });
+    expect(updated.value.data.conversation.channel).toBe('sms');
+  });
+
   it('lists with filters and search, and hides other tenants’ conversations', async () => {
     const tenant = 'ten_inbox_list';
     await h.announceAgent(tenant, agentRecord('support'));

@@ -116,7 +116,7 @@ export class InboxService {
       const next = { ...c, ...changes };
       const outbound: MessageOutboundData = {
         message_id: messageId,
-        channel: 'whatsapp',
+        channel: c.channel,
         channel_id: c.channelId,
         from: c.businessNumber,
         to: c.customer,

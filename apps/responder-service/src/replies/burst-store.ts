@@ -64,7 +64,7 @@ export class BurstStore {
   ): Promise<BurstState> {
     const [row]: StateRow[] = await manager.query(
       `WITH conv AS (
-         SELECT id, tenant_id AS "tenantId", channel_id AS "channelId", business_number AS "businessNumber", customer, state,
+         SELECT id, tenant_id AS "tenantId", channel_id AS "channelId", channel, business_number AS "businessNumber", customer, state,
                 reply_count AS "replyCount", skill_state AS "skillState", started_at AS "startedAt", last_message_at AS "lastMessageAt",
                 assignee, unread, lead_name AS "leadName", profile_name AS "profileName", last_message AS "lastMessage"
            FROM conversations WHERE tenant_id = $1 AND business_number = $2 AND customer = $3
@@ -148,12 +148,12 @@ export class BurstStore {
     // Every parameter must appear in the statement (PostgreSQL cannot type an unused one): a start's own come last.
     const conversationStatement = change.isNew
       ? `INSERT INTO conversations (id, tenant_id, channel_id, business_number, customer, state, reply_count, skill_state, started_at, last_message_at,
-                                    unread, last_message, lead_name, profile_name)
-         VALUES ($1, $2, $20, $21, $22, $5, $4, $6::jsonb, $23, $3, $7, $8::jsonb, $17, $18)`
+                                    unread, last_message, lead_name, profile_name, channel)
+         VALUES ($1, $2, $20, $21, $22, $5, $4, $6::jsonb, $23, $3, $7, $8::jsonb, $17, $18, $24)`
       : `UPDATE conversations SET last_message_at = $3, reply_count = $4, state = $5, skill_state = $6::jsonb, unread = $7,
                 last_message = $8::jsonb, lead_name = $17, profile_name = $18
           WHERE id = $1 AND tenant_id = $2`;
-    if (change.isNew) params.push(c.channelId, c.businessNumber, c.customer, c.startedAt);
+    if (change.isNew) params.push(c.channelId, c.businessNumber, c.customer, c.startedAt, c.channel);
     await tx.query(
       `WITH conv AS (${conversationStatement}),
        turns AS (

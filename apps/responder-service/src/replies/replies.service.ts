@@ -366,7 +366,7 @@ function isStale(inbound: MessageInboundData): boolean {
 }
 
 function partyOf(inbound: MessageInboundData): ConversationParty {
-  return { channelId: inbound.channel_id, businessNumber: inbound.to, customer: inbound.from };
+  return { channelId: inbound.channel_id, channel: inbound.channel ?? 'whatsapp', businessNumber: inbound.to, customer: inbound.from };
 }
 
 /** What a draft depends on: the agent's version and the conversation's progress. */

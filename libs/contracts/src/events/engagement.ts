@@ -1,5 +1,6 @@
 import type { ConversationSummary } from '../rpc/responder.rpc';
 import type { EventEnvelope } from './envelope';
+import type { ChannelKind } from './messages';
 
 /** A lead collected by the `lead_capture` skill (a name and a way to reach the person, then whatever else was said) (`GET /api/v1/leads`, CONTRACT.md §9). */
 export interface LeadRecord {
@@ -82,7 +83,7 @@ export interface AppointmentCancelledData {
 export interface ConversationHandoffData {
   event: 'conversation.handoff';
   tenant_id: string;
-  channel: 'whatsapp';
+  channel: ChannelKind;
   conversation_id: string;
   customer: string;
   agent: string | null;

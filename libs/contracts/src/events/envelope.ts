@@ -29,6 +29,9 @@ export const EVENT_VERSIONS = {
   // `channel: "sms"`: a carrier keyword on an SMS number (CONTRACT.md §17).
   'contact.opted_out': 2,
   'contact.opted_in': 2,
+  // `channel` beyond whatsapp: a conversation on SMS, email or a voice call (CONTRACT.md §17).
+  'conversation.handoff': 2,
+  'conversation.updated': 2,
 } as const;
 
 export type EnvelopeVersion<T extends string> = T extends keyof typeof EVENT_VERSIONS ? (typeof EVENT_VERSIONS)[T] : 1;

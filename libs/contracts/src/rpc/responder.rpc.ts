@@ -1,5 +1,6 @@
 import type { AppointmentRecord, LeadRecord } from '../events/engagement';
 import type { InboundInteractive, InboundMedia, OutboundLocation } from '../events/media';
+import type { ChannelKind } from '../events/messages';
 import type { ListQuery, Page, TenantScoped } from './rpc';
 
 /** A piece of the agent's knowledge a reply used (CONTRACT.md §11). */
@@ -44,7 +45,8 @@ export interface LastMessage {
 /** A conversation as the inbox lists it (`GET /api/v1/conversations`, CONTRACT.md §9, §12). */
 export interface ConversationSummary {
   id: string;
-  channel: 'whatsapp';
+  /** The channel the customer wrote on (conversations from before SMS and email: whatsapp). */
+  channel: ChannelKind;
   channel_id: string;
   /** The customer's number (E.164) or business-scoped user id. */
   customer: string;

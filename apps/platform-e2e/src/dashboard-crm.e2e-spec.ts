@@ -9,6 +9,7 @@ import { startPlatform, type Platform } from './support/platform';
 // the owner imports a CSV on the Contacts page (its progress and refused row shown), a customer writes on WhatsApp,
 // the owner finds their contact by search, sees the message on its timeline, adds a
 // note, and moves the customer's deal to `won` on the Pipeline board with the keyboard path (the card's stage select).
+// Then an SMS customer writes in through the Playground: the inbox labels that conversation SMS and filters by channel.
 
 const CUSTOMER = '+14155550142';
 const WORDS = 'a quote for forty blue tiles';
@@ -115,5 +116,67 @@ describe('Dashboard in a real browser: contacts, a timeline and the pipeline', (
       async () => (await api<{ data: { type: string; text: string | null }[] }>('GET', `/api/v1/contacts/${contact.id}/activities`)).body.data.some((e) => e.type === 'deal_stage_changed' && e.text?.includes('new → won')),
       { timeoutMs: 30_000, description: 'the stage change on the timeline' },
     );
+  });
+
+  it('plays an SMS customer in the Playground: the inbox labels the conversation SMS, and its channel filter hides the WhatsApp ones', async () => {
+    const smsNumber = '+14155550160';
+    const sms = await api<{ id: string; channel: string }>('POST', '/api/v1/channels/sms', { provider: 'sandbox', phone_number: smsNumber });
+    expect(sms.status).toBe(201);
+    expect([200, 201]).toContain((await api('PUT', '/api/v1/agents/support', { name: 'support', instruction: 'You are the assistant of Porto Tiles.', greeting: 'Olá from Porto Tiles!', skills: ['faq_responder'] })).status);
+    const whatsapp = (await api<{ data: { channel: string; phone_number: string }[] }>('GET', '/api/v1/channels')).body.data.find((c) => c.channel === 'whatsapp')!;
+    // A WhatsApp customer writes too: the filter must hide their conversation.
+    const whatsappCustomer = '+14155550161';
+    expect((await http('POST', `${platform.sandbox}/_sandbox/inbound`, { json: { from: whatsappCustomer, to: whatsapp.phone_number, text: 'Do you ship to Lisbon?' } })).status).toBe(200);
+    await pollUntil(async () => (await api<{ data: unknown[] }>('GET', `/api/v1/conversations?q=5550161`)).body.data.length === 1, { timeoutMs: 45_000, description: 'the WhatsApp conversation' });
+
+    // The relay names a bad channel, a photo by SMS and a number of the other channel.
+    const refused = async (body: object, field: string) => {
+      const res = await api<{ errors: { field: string }[] }>('POST', '/api/v1/playground/inbound', body);
+      expect(res.status).toBe(400);
+      expect(res.body.errors).toEqual([expect.objectContaining({ field })]);
+    };
+    await refused({ channel: 'fax', from: '+14155550162', to: smsNumber, text: 'hi' }, 'channel');
+    await refused({ channel: 'sms', from: '+14155550162', to: smsNumber, type: 'image', media: { base64: 'iVBORw0KGgo=', mime_type: 'image/png' } }, 'type');
+    await refused({ channel: 'sms', from: '+14155550162', to: whatsapp.phone_number, text: 'hi' }, 'to');
+
+    const { page } = browser;
+    await openPage(page, 'Playground', 'Playground');
+    await page.getByLabel('Your business number').selectOption(sms.body.id);
+    expect(await page.getByTestId('playground-photo').count()).toBe(0); // an SMS carries no photo
+    const customer = ((await page.getByTestId('playground-customer').textContent()) ?? '').trim();
+    await page.getByRole('textbox', { name: 'Message' }).fill('Are your tiles frost-proof?');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await page.getByTestId('chat-customer').filter({ hasText: 'Are your tiles frost-proof?' }).waitFor();
+    // the agent's answer arrives as a text message from the SMS number
+    const reply = page.getByTestId('chat-business').first();
+    await reply.waitFor({ timeout: 45_000 });
+    expect(((await reply.textContent()) ?? '').trim().startsWith('Olá from Porto Tiles!')).toBe(true);
+    await settled(page);
+    await expectNoSeriousA11yViolations(page, 'playground (SMS)');
+
+    await openPage(page, 'Inbox', 'Inbox');
+    const smsItem = page.getByTestId('inbox-item').filter({ hasText: customer });
+    await smsItem.waitFor({ timeout: 30_000 });
+    expect(await smsItem.getAttribute('data-channel')).toBe('sms');
+    expect(await smsItem.getByTestId('channel-badge').textContent()).toBe('Channel: SMS');
+    const whatsappItem = page.getByTestId('inbox-item').filter({ hasText: whatsappCustomer });
+    await whatsappItem.waitFor();
+    expect(await whatsappItem.getByTestId('channel-badge').textContent()).toBe('Channel: WhatsApp');
+    // Only SMS: the WhatsApp conversations leave the list, the SMS one stays.
+    await page.getByRole('search', { name: 'Filter conversations' }).getByLabel('Channel').selectOption('sms');
+    await pollUntil(async () => (await page.getByTestId('inbox-item').count()) > 0 && (await page.locator('[data-testid="inbox-item"]:not([data-channel="sms"])').count()) === 0, {
+      timeoutMs: 15_000,
+      description: 'only SMS conversations listed',
+    });
+    await smsItem.waitFor();
+    await settled(page);
+    await expectNoSeriousA11yViolations(page, 'inbox filtered by channel');
+    // the open thread names its channel too
+    await smsItem.getByRole('link').click();
+    const thread = page.getByRole('article', { name: /^Conversation with / });
+    expect(await thread.getByTestId('channel-badge').textContent()).toBe('Channel: SMS');
+    await thread.getByText('Are your tiles frost-proof?').waitFor();
+    await settled(page);
+    await expectNoSeriousA11yViolations(page, 'inbox thread (SMS)');
   });
 });

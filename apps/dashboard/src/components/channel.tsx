@@ -8,10 +8,11 @@ export function channelLabel(channel: string): string {
   return (CHANNEL_LABELS as Record<string, string>)[channel] ?? channel;
 }
 
-/** A conversation's channel as a badge, named for screen readers too ("Channel: SMS"). */
+/** A conversation's channel as a badge; a screen reader hears "Channel: SMS" (a span may not carry an aria-label). */
 export function ChannelBadge({ channel }: { channel: string }) {
   return (
-    <span className={`badge channel-${channel}`} data-testid="channel-badge" data-channel={channel} aria-label={`Channel: ${channelLabel(channel)}`}>
+    <span className={`badge channel-${channel}`} data-testid="channel-badge" data-channel={channel}>
+      <span className="visually-hidden">Channel: </span>
       {channelLabel(channel)}
     </span>
   );

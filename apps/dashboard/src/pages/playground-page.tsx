@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import type { Channel, PlaygroundMessage, WebhookDelivery } from '../api';
+import { channelLabel } from '../components/channel';
 import { AsyncView, ErrorNotice } from '../components/feedback';
 import { formatTime } from '../components/format';
 import { MessageContent, type MessageParts } from '../components/message-content';
@@ -84,13 +85,20 @@ function savePlayed(played: PlayedCustomer): void {
   }
 }
 
-/** Chat as a customer through the WhatsApp sandbox; the agent's reply and the webhook events appear live. */
+/** The channels a playground customer can write on (the sandbox plays WhatsApp and SMS customers). */
+const PLAYABLE = ['whatsapp', 'sms'];
+const digits = (phone: string) => phone.replace(/\D/g, '');
+
+/** Chat as a customer through the sandbox, on WhatsApp or by SMS; the agent's reply and the webhook events appear live. */
 export function PlaygroundPage() {
   const api = useApi();
-  const channels = useAsync(() => api.listChannels(), 'playground-channels');
+  const channels = useAsync(async () => {
+    const page = await api.listChannels();
+    return { ...page, data: page.data.filter((c) => PLAYABLE.includes(c.channel)) };
+  }, 'playground-channels');
   return (
     <section>
-      <PageHeader title="Playground">Write to your number as a customer would on WhatsApp (through the local sandbox).</PageHeader>
+      <PageHeader title="Playground">Write to your number as a customer would, on WhatsApp or by SMS (through the local sandbox).</PageHeader>
       <AsyncView state={channels} what="your numbers" isEmpty={(p) => p.data.length === 0} empty={<Link to="/channels">Connect a number first.</Link>}>
         {(page) => <Chat channels={page.data} />}
       </AsyncView>
@@ -108,6 +116,7 @@ function Chat({ channels }: { channels: Channel[] }) {
   const photoInput = useRef<HTMLInputElement>(null);
   const action = useAction();
   const channel = channels.find((c) => c.id === channelId) ?? channels[0];
+  const sms = channel.channel === 'sms';
   const key = storageKey(channel);
   const [played, setPlayed] = useState(() => loadPlayed(key));
   // Another number (or its agent changed): its own customer, adjusted during render so the old one is never saved there.
@@ -120,7 +129,7 @@ function Chat({ channels }: { channels: Channel[] }) {
   const lines: ChatLine[] = [
     ...written,
     ...(replies.data?.data ?? [])
-      .filter((m) => m.phone_number_id === channel.phone_number_id)
+      .filter((m) => (sms ? m.channel === 'sms' && digits(m.from ?? '') === digits(channel.phone_number) : m.channel !== 'sms' && m.phone_number_id === channel.phone_number_id))
       .map((m) => {
         const parts = partsOfCloudMessage(m);
         return { id: m.id, who: 'business' as const, text: parts.text, parts, at: Date.parse(m.timestamp) };
@@ -133,7 +142,7 @@ function Chat({ channels }: { channels: Channel[] }) {
     const attached = photo;
     const caption = message.trim();
     const answer = await action.run(async () => {
-      if (!attached) return api.playgroundWrite({ from: customer, to: channel.phone_number, text: message });
+      if (!attached) return api.playgroundWrite({ from: customer, to: channel.phone_number, text: message, ...(sms ? { channel: 'sms' as const } : {}) });
       checkPhoto(attached);
       const media = { base64: await base64Of(attached), mime_type: attached.type };
       return api.playgroundWrite({ from: customer, to: channel.phone_number, type: 'image', media, ...(caption ? { caption } : {}) });
@@ -156,12 +165,25 @@ function Chat({ channels }: { channels: Channel[] }) {
         <div className="row wrap">
           <label>
             Your business number
-            <select value={channelId} onChange={(e) => setChannelId(e.target.value)}>
-              {channels.map((c) => (
-                <option key={c.id} value={c.id}>
-                  {c.phone_number} ({c.provider}
-                  {c.agent ? `, ${c.agent}` : ''})
-                </option>
+            <select
+              value={channelId}
+              onChange={(e) => {
+                setChannelId(e.target.value);
+                setPhoto(null);
+              }}
+            >
+              {/* One group per channel the customer writes on: WhatsApp, SMS. */}
+              {PLAYABLE.filter((kind) => channels.some((c) => c.channel === kind)).map((kind) => (
+                <optgroup key={kind} label={channelLabel(kind)}>
+                  {channels
+                    .filter((c) => c.channel === kind)
+                    .map((c) => (
+                      <option key={c.id} value={c.id}>
+                        {c.phone_number} ({c.provider}
+                        {c.agent ? `, ${c.agent}` : ''})
+                      </option>
+                    ))}
+                </optgroup>
               ))}
             </select>
           </label>
@@ -193,21 +215,23 @@ function Chat({ channels }: { channels: Channel[] }) {
               value={text}
               onChange={(e) => setText(e.target.value)}
               required={!photo}
-              maxLength={photo ? 1024 : 4096}
+              maxLength={photo ? 1024 : sms ? 1600 : 4096}
               placeholder={photo ? 'Add a caption (optional)' : 'Type a message'}
             />
           </label>
-          <label className="button-link button-small file-pick">
-            {photo ? `Photo: ${photo.name}` : 'Attach a photo'}
-            <input
-              ref={photoInput}
-              className="visually-hidden"
-              type="file"
-              accept={PHOTO_TYPES.join(',')}
-              onChange={(e) => setPhoto(e.target.files?.[0] ?? null)}
-              data-testid="playground-photo"
-            />
-          </label>
+          {!sms && (
+            <label className="button-link button-small file-pick">
+              {photo ? `Photo: ${photo.name}` : 'Attach a photo'}
+              <input
+                ref={photoInput}
+                className="visually-hidden"
+                type="file"
+                accept={PHOTO_TYPES.join(',')}
+                onChange={(e) => setPhoto(e.target.files?.[0] ?? null)}
+                data-testid="playground-photo"
+              />
+            </label>
+          )}
           <button type="submit" disabled={action.pending}>
             Send
           </button>

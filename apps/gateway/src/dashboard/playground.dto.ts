@@ -20,11 +20,20 @@ export class PlaygroundPhoto {
   mime_type!: string;
 }
 
+/** The channels a playground customer writes on (CONTRACT.md §17): WhatsApp, or a text message to an SMS number. */
+export const PLAYGROUND_CHANNELS = ['whatsapp', 'sms'] as const;
+export type PlaygroundChannel = (typeof PLAYGROUND_CHANNELS)[number];
+
 /**
  * `POST /api/v1/playground/inbound`: the tenant plays a customer writing to one of its own numbers: `text`, or a photo
- * (`{type: "image", media: {base64, mime_type}, caption?}`, CONTRACT.md §13).
+ * (`{type: "image", media: {base64, mime_type}, caption?}`, CONTRACT.md §13), on WhatsApp or (`channel: "sms"`) by SMS.
  */
 export class PlaygroundInboundBody {
+  /** The channel the customer writes on: `whatsapp` (default) or `sms` (text only, to one of the tenant's SMS numbers). */
+  @IsOptional()
+  @IsIn(PLAYGROUND_CHANNELS, { message: `channel must be one of: ${PLAYGROUND_CHANNELS.join(', ')}` })
+  channel?: PlaygroundChannel;
+
   /** The customer's number. */
   @IsE164()
   from!: string;

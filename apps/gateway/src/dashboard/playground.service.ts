@@ -4,12 +4,17 @@ import { RpcClient } from '@parley/kafka';
 import { ProblemException } from '@parley/service-kit';
 import { GatewayConfig } from '../config/gateway.config';
 import { DashboardConfig } from './dashboard.config';
-import type { PlaygroundInboundBody } from './playground.dto';
+import type { PlaygroundChannel, PlaygroundInboundBody } from './playground.dto';
 
-/** A message the sandbox delivered to a customer's phone (the sandbox's `/_sandbox/messages` shape). */
+/**
+ * A message the sandbox delivered to a customer's phone (the sandbox's `/_sandbox/messages` shape); a text message
+ * (`channel: "sms"`) in the same shape, with the SMS number it came `from` and no `phone_number_id`.
+ */
 export interface PlaygroundMessage {
   id: string;
-  phone_number_id: string;
+  channel: PlaygroundChannel;
+  phone_number_id: string | null;
+  from?: string;
   to: string;
   type: string;
   text?: { body: string };
@@ -22,8 +27,22 @@ export interface PlaygroundWriteAnswer {
   queued?: true;
 }
 
+/** A text message in the sandbox's SMS record (`/_sandbox/sms/messages`). */
+interface SandboxSms {
+  sid: string;
+  direction: 'outbound-api' | 'inbound';
+  from: string;
+  to: string;
+  body: string;
+  created_at: string;
+}
+
 const SANDBOX_TIMEOUT_MS = 15_000;
+/** Twilio's longest message body (ten concatenated segments). */
+const SMS_MAX_CHARS = 1600;
 const digits = (phone: string) => phone.replace(/\D/g, '');
+/** Records written before SMS existed carry no kind: they are WhatsApp numbers. */
+const kindOf = (c: ChannelRecord) => c.channel ?? 'whatsapp';
 
 /**
  * The dashboard's playground (development only): the browser cannot reach the WhatsApp sandbox (another origin), so
@@ -43,19 +62,46 @@ export class PlaygroundService {
    */
   async customerWrites(tenantId: string, body: PlaygroundInboundBody, requestId: string): Promise<PlaygroundWriteAnswer> {
     this.ensureEnabled();
-    const channels = await this.channels(tenantId, requestId);
+    const kind = body.channel ?? 'whatsapp';
+    const channels = (await this.channels(tenantId, requestId)).filter((c) => kindOf(c) === kind);
     if (!channels.some((c) => digits(c.phone_number) === digits(body.to))) {
-      throw new ProblemException(validationProblem([{ field: 'to', message: 'to must be one of your connected WhatsApp numbers' }]));
+      const which = kind === 'sms' ? 'SMS' : 'WhatsApp';
+      throw new ProblemException(validationProblem([{ field: 'to', message: `to must be one of your connected ${which} numbers` }]));
     }
-    return this.sandbox<PlaygroundWriteAnswer>('/_sandbox/inbound', { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+    if (kind === 'whatsapp') {
+      const { channel: _kind, ...message } = body; // the sandbox's WhatsApp route knows no `channel`
+      return this.sandbox<PlaygroundWriteAnswer>('/_sandbox/inbound', { method: 'POST', body: JSON.stringify(message), headers: { 'content-type': 'application/json' } });
+    }
+    if ((body.type ?? 'text') !== 'text') throw new ProblemException(validationProblem([{ field: 'type', message: 'type must be text for an SMS' }]));
+    if ((body.text ?? '').length > SMS_MAX_CHARS) throw new ProblemException(validationProblem([{ field: 'text', message: `text must be at most ${SMS_MAX_CHARS} characters for an SMS` }]));
+    // The sandbox posts the signed Twilio webhook at once and does not retry it: a refused webhook is the platform's failure.
+    const sms = { from: body.from, to: body.to, body: body.text };
+    const answer = await this.sandbox<{ sid: string; webhook_status: number }>('/_sandbox/sms/inbound', { method: 'POST', body: JSON.stringify(sms), headers: { 'content-type': 'application/json' } });
+    if (answer.webhook_status >= 300) {
+      throw new ProblemException(problem(503, ProblemTypes.unavailable, 'Service Unavailable', `The SMS webhook answered ${answer.webhook_status}; write again.`));
+    }
+    return { id: answer.sid };
   }
 
-  /** What the tenant's numbers delivered to `customer`, oldest first. */
+  /** What the tenant's numbers delivered to `customer` on WhatsApp and by SMS, oldest first. */
   async deliveredTo(tenantId: string, customer: string, requestId: string): Promise<{ data: PlaygroundMessage[] }> {
     this.ensureEnabled();
-    const ours = new Set((await this.channels(tenantId, requestId)).map((c) => c.phone_number_id).filter((id) => id !== null));
-    const { data } = await this.sandbox<{ data: PlaygroundMessage[] }>(`/_sandbox/messages?to=${encodeURIComponent(customer)}`, { method: 'GET' });
-    return { data: data.filter((m) => ours.has(m.phone_number_id)) };
+    const channels = await this.channels(tenantId, requestId);
+    const ours = new Set(channels.filter((c) => kindOf(c) === 'whatsapp').map((c) => c.phone_number_id).filter((id) => id !== null));
+    const ourSms = new Set(channels.filter((c) => kindOf(c) === 'sms').map((c) => digits(c.phone_number)));
+    const query = `?to=${encodeURIComponent(customer)}`;
+    const [whatsapp, sms] = await Promise.all([
+      this.sandbox<{ data: Omit<PlaygroundMessage, 'channel'>[] }>(`/_sandbox/messages${query}`, { method: 'GET' }),
+      ourSms.size > 0 ? this.sandbox<{ data: SandboxSms[] }>(`/_sandbox/sms/messages${query}`, { method: 'GET' }) : { data: [] },
+    ]);
+    const texts: PlaygroundMessage[] = sms.data
+      .filter((m) => m.direction === 'outbound-api' && ourSms.has(digits(m.from)))
+      .map((m) => ({ id: m.sid, channel: 'sms', phone_number_id: null, from: m.from, to: m.to, type: 'text', text: { body: m.body }, timestamp: m.created_at }));
+    return {
+      data: [...whatsapp.data.filter((m) => m.phone_number_id !== null && ours.has(m.phone_number_id)).map((m) => ({ ...m, channel: 'whatsapp' as const })), ...texts].sort(
+        (a, b) => Date.parse(a.timestamp) - Date.parse(b.timestamp),
+      ),
+    };
   }
 
   private ensureEnabled(): void {

@@ -71,9 +71,12 @@ export class ContactIntakeService {
   /**
    * STOP / START: the contact's `opted_out`, made if the number has none yet. A change older than the one already
    * applied (events of two topics may arrive out of order) or the same one again changes nothing.
+   * `opted_out` is the WhatsApp marketing opt-out campaigns skip (§12, §15: campaigns send WhatsApp templates). A
+   * carrier STOP/START on an SMS number (`channel: "sms"`, §17) opts the number out of SMS only, which
+   * messaging-service keeps per channel: it leaves `opted_out` as it is.
    */
   async applyOptChange(tenantId: string, change: ContactOptedOutData | ContactOptedInData): Promise<void> {
-    if (!isE164(change.customer)) return;
+    if (!isE164(change.customer) || change.channel === 'sms') return;
     const optedOut = change.event === 'contact.opted_out';
     await this.write(async (tx) => {
       const rows: UpsertedRow[] = await tx.query(

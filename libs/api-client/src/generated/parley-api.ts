@@ -488,6 +488,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/campaigns/{id}/sends-per-minute": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A campaign’s sends per minute
+         * @description Messages handed over to the channel in each minute (UTC, oldest first; minutes without any are left out): the progress chart.
+         */
+        get: operations["Campaigns_sendsPerMinute"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/campaigns/{id}/start": {
         parameters: {
             query?: never;
@@ -502,6 +522,26 @@ export interface paths {
          * @description Resolves and freezes the audience; `409` listing the recipients who would get an empty template parameter, or when the campaign is not `draft` or `scheduled`.
          */
         post: operations["Campaigns_start"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/campaigns/audience-count": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Count the contacts an audience reaches now
+         * @description The audience of `POST /api/v1/campaigns`, counted as a start would resolve it at this moment (the dashboard shows it live as the tags change): `count` contacts would be messaged, `opted_out` skipped. Nothing is stored; the audience is frozen only when a campaign starts.
+         */
+        post: operations["Campaigns_audienceCount"];
         delete?: never;
         options?: never;
         head?: never;
@@ -571,6 +611,23 @@ export interface paths {
         put?: never;
         /** Connect an SMS number (Twilio or the sandbox) */
         post: operations["Channels_connectSms"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/channels/voice": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Connect a voice number (Twilio or the sandbox) */
+        post: operations["Channels_connectVoice"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1739,6 +1796,57 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/webhooks/twilio/voice": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Twilio Voice: an incoming call or a Gather’s speech result (signed with X-Twilio-Signature) */
+        post: operations["TwilioVoiceWebhook_call"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/twilio/voice/reply": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Twilio Voice: the redirect after a filler, fetching the agent’s reply (signed) */
+        post: operations["TwilioVoiceWebhook_reply"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/twilio/voice/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Twilio Voice status callback: the call ended, its minutes are metered (signed) */
+        post: operations["TwilioVoiceWebhook_status"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/webhooks/whatsapp": {
         parameters: {
             query?: never;
@@ -1878,6 +1986,10 @@ export interface components {
             data: components["schemas"]["Appointment"][];
             next_cursor: string | null;
         };
+        AudienceCountBody: {
+            audience: components["schemas"]["CampaignAudienceDto"];
+            tenant_id?: string;
+        };
         BillingUsage: {
             data: components["schemas"]["UsageDay"][];
         };
@@ -1921,7 +2033,7 @@ export interface components {
             address?: string;
             agent: string | null;
             /** @enum {string} */
-            channel: "whatsapp" | "sms" | "email";
+            channel: "whatsapp" | "sms" | "email" | "voice";
             /** Format: date-time */
             created_at: string;
             /** @example chn_01JD3S4ZC5Q2X8V6N7M9P0R1T2 */
@@ -1963,7 +2075,7 @@ export interface components {
             address?: string;
             agent: string | null;
             /** @enum {string} */
-            channel: "whatsapp" | "sms" | "email";
+            channel: "whatsapp" | "sms" | "email" | "voice";
             /** Format: date-time */
             created_at: string;
             /** @example chn_01JD3S4ZC5Q2X8V6N7M9P0R1T2 */
@@ -1995,6 +2107,21 @@ export interface components {
             account_sid?: string;
             agent?: string;
             auth_token?: string;
+            /** @description E.164 phone number with a leading + (checked against real numbering plans). */
+            phone_number: string;
+            /** @enum {string} */
+            provider: "twilio" | "sandbox";
+            /** @description The caller’s own tenant id (optional). */
+            tenant_id?: string;
+        };
+        ConnectVoiceChannelBody: {
+            account_sid?: string;
+            agent?: string;
+            auth_token?: string;
+            /** @description E.164 phone number with a leading + (checked against real numbering plans). */
+            forward_to?: string;
+            greeting?: string;
+            language?: string;
             /** @description E.164 phone number with a leading + (checked against real numbering plans). */
             phone_number: string;
             /** @enum {string} */
@@ -2095,7 +2222,7 @@ export interface components {
             /** @example usr_01JD3S4ZC5Q2X8V6N7M9P0R1T2 */
             assignee: string | null;
             /** @enum {string} */
-            channel: "whatsapp" | "sms" | "email";
+            channel: "whatsapp" | "sms" | "email" | "voice";
             /** @example chn_01JD3S4ZC5Q2X8V6N7M9P0R1T2 */
             channel_id: string;
             /** @description The lead’s name when known, else the customer’s WhatsApp profile name. */
@@ -2146,7 +2273,7 @@ export interface components {
             /** @example usr_01JD3S4ZC5Q2X8V6N7M9P0R1T2 */
             assignee: string | null;
             /** @enum {string} */
-            channel: "whatsapp" | "sms" | "email";
+            channel: "whatsapp" | "sms" | "email" | "voice";
             /** @example chn_01JD3S4ZC5Q2X8V6N7M9P0R1T2 */
             channel_id: string;
             /** @description The lead’s name when known, else the customer’s WhatsApp profile name. */
@@ -2690,8 +2817,23 @@ export interface components {
             tenant_id?: string;
         };
         Message: {
+            /** @description A customer's email: its attachments, each readable at GET /api/v1/media/{id}. */
+            attachments?: {
+                filename: string | null;
+                /** @example med_01JD3S4ZC5Q2X8V6N7M9P0R1T2 */
+                id: string;
+                mime_type: string;
+                size: number;
+            }[];
+            /** @description A customer's email: the SPF/DKIM/DMARC results its Authentication-Results (or Received-SPF) header stated; recorded, not enforced. */
+            authentication?: {
+                authserv_id: string | null;
+                dkim: string | null;
+                dmarc: string | null;
+                spf: string | null;
+            };
             /** @enum {string} */
-            channel: "whatsapp" | "sms" | "email";
+            channel: "whatsapp" | "sms" | "email" | "voice";
             /** Format: date-time */
             created_at: string;
             /** @enum {string} */
@@ -2752,6 +2894,8 @@ export interface components {
         };
         PlaygroundInboundBody: {
             caption?: string;
+            /** @enum {string} */
+            channel?: "whatsapp" | "sms";
             /** @description E.164 phone number with a leading + (checked against real numbering plans). */
             from: string;
             media?: components["schemas"]["PlaygroundPhoto"];
@@ -5901,6 +6045,79 @@ export interface operations {
             };
         };
     };
+    Campaigns_sendsPerMinute: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One row a minute. */
+            200: {
+                headers: {
+                    /** @description Remaining daily quota: `"daily";r=<remaining>;t=<seconds to reset>` (`r=999999999999999` on an unlimited plan). */
+                    RateLimit?: string;
+                    /** @description The daily quota policy, e.g. `"daily";q=500;w=86400` (absent on an unlimited plan). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            count: number;
+                            /** Format: date-time */
+                            minute: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing, malformed, expired, wrongly signed or revoked credential (`WWW-Authenticate: Bearer`). */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No such resource for this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Over the daily quota or the per-address limit; wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description A dependency (Kafka, an owning service) cannot take the request now; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
     Campaigns_start: {
         parameters: {
             query?: never;
@@ -5989,6 +6206,105 @@ export interface operations {
             };
             /** @description Conflict with the current state (e.g. an `Idempotency-Key` reused with another body). */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Over the daily quota or the per-address limit; wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description A dependency (Kafka, an owning service) cannot take the request now; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    Campaigns_audienceCount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AudienceCountBody"];
+            };
+        };
+        responses: {
+            /** @description The counts. */
+            200: {
+                headers: {
+                    /** @description Remaining daily quota: `"daily";r=<remaining>;t=<seconds to reset>` (`r=999999999999999` on an unlimited plan). */
+                    RateLimit?: string;
+                    /** @description The daily quota policy, e.g. `"daily";q=500;w=86400` (absent on an unlimited plan). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        count: number;
+                        opted_out: number;
+                    };
+                };
+            };
+            /** @description A field, parameter or the JSON itself is not valid (`errors[]` names each field and rule). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Missing, malformed, expired, wrongly signed or revoked credential (`WWW-Authenticate: Bearer`). */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body `tenant_id` is not the caller’s tenant, the signed-in team member’s role may not do this, or a session-cookie request lacks its `X-CSRF-Token`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is not `application/json`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6364,6 +6680,111 @@ export interface operations {
         };
         responses: {
             /** @description Connected; the credentials are stored encrypted. */
+            201: {
+                headers: {
+                    /** @description Remaining daily quota: `"daily";r=<remaining>;t=<seconds to reset>` (`r=999999999999999` on an unlimited plan). */
+                    RateLimit?: string;
+                    /** @description The daily quota policy, e.g. `"daily";q=500;w=86400` (absent on an unlimited plan). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Channel"];
+                };
+            };
+            /** @description A field, parameter or the JSON itself is not valid (`errors[]` names each field and rule). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Missing, malformed, expired, wrongly signed or revoked credential (`WWW-Authenticate: Bearer`). */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body `tenant_id` is not the caller’s tenant, the signed-in team member’s role may not do this, or a session-cookie request lacks its `X-CSRF-Token`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Conflict with the current state (e.g. an `Idempotency-Key` reused with another body). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is not `application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Over the daily quota or the per-address limit; wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description A dependency (Kafka, an owning service) cannot take the request now; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    Channels_connectVoice: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ConnectVoiceChannelBody"];
+            };
+        };
+        responses: {
+            /** @description Connected; its calls are answered by the agent. The credentials are stored encrypted. */
             201: {
                 headers: {
                     /** @description Remaining daily quota: `"daily";r=<remaining>;t=<seconds to reset>` (`r=999999999999999` on an unlimited plan). */
@@ -12332,6 +12753,222 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Missing, malformed, expired, wrongly signed or revoked credential (`WWW-Authenticate: Bearer`). */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Over the daily quota or the per-address limit; wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description A dependency (Kafka, an owning service) cannot take the request now; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    TwilioVoiceWebhook_call: {
+        parameters: {
+            query?: {
+                /** @description The turn a Gather’s action names (set by our TwiML). */
+                turn?: string;
+            };
+            header?: {
+                /** @description base64 HMAC-SHA1 of the URL and the sorted parameters, keyed with the voice number’s auth token (required). */
+                "X-Twilio-Signature"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    [key: string]: string;
+                };
+            };
+        };
+        responses: {
+            /** @description TwiML for the call (Say, Gather input="speech", Redirect, Dial or Hangup). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/xml": string;
+                };
+            };
+            /** @description Missing, malformed, expired, wrongly signed or revoked credential (`WWW-Authenticate: Bearer`). */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Over the daily quota or the per-address limit; wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description A dependency (Kafka, an owning service) cannot take the request now; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    TwilioVoiceWebhook_reply: {
+        parameters: {
+            query: {
+                attempt?: string;
+                turn: string;
+            };
+            header?: {
+                /** @description base64 HMAC-SHA1 of the URL and the sorted parameters, keyed with the voice number’s auth token (required). */
+                "X-Twilio-Signature"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    [key: string]: string;
+                };
+            };
+        };
+        responses: {
+            /** @description TwiML for the call (Say, Gather input="speech", Redirect, Dial or Hangup). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/xml": string;
+                };
+            };
+            /** @description Missing, malformed, expired, wrongly signed or revoked credential (`WWW-Authenticate: Bearer`). */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Over the daily quota or the per-address limit; wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description A dependency (Kafka, an owning service) cannot take the request now; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    TwilioVoiceWebhook_status: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description base64 HMAC-SHA1 of the URL and the sorted parameters, keyed with the voice number’s auth token (required). */
+                "X-Twilio-Signature"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    [key: string]: string;
+                };
+            };
+        };
+        responses: {
+            /** @description TwiML for the call (Say, Gather input="speech", Redirect, Dial or Hangup). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/xml": string;
+                };
             };
             /** @description Missing, malformed, expired, wrongly signed or revoked credential (`WWW-Authenticate: Bearer`). */
             401: {

@@ -12,7 +12,7 @@ describe('event contract helpers', () => {
   });
 
   it('accepts the recorded examples and names what is wrong with a drifted envelope', () => {
-    const [example] = recordedEventExamples<{ data: Record<string, unknown> }>(Topics.MessageStatus);
+    const [example] = recordedEventExamples<{ version: number; data: Record<string, unknown> }>(Topics.MessageStatus);
     expect(() => expectMatchesEventSchema(Topics.MessageStatus, example.envelope)).not.toThrow();
     const { to: _to, ...data } = example.envelope.data;
     expect(() => expectMatchesEventSchema(Topics.MessageStatus, { ...example.envelope, data: { ...data, status: 'lost' } })).toThrow(

@@ -22,3 +22,4 @@ export * from './bootstrap';
 export * from './media-store/media-store';
 export * from './crypto/credential-cipher';
 export * from './database/statement-counter';
+export * from './outbox/outbox-relay-loop';

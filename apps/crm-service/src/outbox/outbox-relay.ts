@@ -1,92 +1,32 @@
-import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { Headers, type EventEnvelope } from '@parley/contracts';
 import { EventPublisher } from '@parley/kafka';
-import { Wakeup } from '@parley/service-kit';
+import { OutboxRelayLoop } from '@parley/service-kit';
 import { DataSource } from 'typeorm';
 import { CrmServiceConfig } from '../config/crm-service.config';
 
-const BATCH = 1000;
-const PUBLISH_TIMEOUT_MS = 10_000;
-const RETRY_PAUSE_MS = 1_000;
-const LOCKED_PAUSE_MS = 100;
 /** One relay at a time across instances (an advisory lock held by the claiming transaction), so events keep their order. */
 const RELAY_LOCK = 0x63726d01;
 
-interface OutboxRow {
-  id: string;
-  key: string;
-  envelope: EventEnvelope;
-}
-
-/**
- * Publishes the outbox in order: claims the oldest rows under the relay lock, publishes them (acks from every
- * replica), deletes them in the same transaction. A failed publish rolls back, so the rows are tried again: an event
- * may go out twice, never not at all (consumers deduplicate on the envelope id).
- */
+/** Publishes crm-service's outbox after each commit that queued events (service-kit's OutboxRelayLoop). */
 @Injectable()
 export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdown {
-  private readonly logger = new Logger('OutboxRelay');
-  private readonly wakeup = new Wakeup();
-  private stopped = false;
-  private loop?: Promise<void>;
+  private readonly loop: OutboxRelayLoop;
 
-  constructor(
-    @InjectDataSource() private readonly db: DataSource,
-    private readonly publisher: EventPublisher,
-    private readonly config: CrmServiceConfig,
-  ) {}
+  constructor(@InjectDataSource() db: DataSource, publisher: EventPublisher, config: CrmServiceConfig) {
+    this.loop = new OutboxRelayLoop(db, publisher, { lockKey: RELAY_LOCK, batch: 1000, sweepMs: config.CRM_OUTBOX_SWEEP_MS });
+  }
 
   /** Called after a transaction that queued events committed. */
   wake(): void {
-    this.wakeup.wake();
+    this.loop.wake();
   }
 
   onApplicationBootstrap(): void {
-    this.loop = this.run();
+    this.loop.start();
   }
 
-  async onApplicationShutdown(): Promise<void> {
-    this.stopped = true;
-    this.wakeup.wake();
-    await this.loop;
-  }
-
-  private async run(): Promise<void> {
-    while (!this.stopped) {
-      let published: number | null = 0;
-      try {
-        published = await this.relayBatch();
-      } catch (err) {
-        if (this.stopped) return;
-        this.logger.warn(`outbox relay failed, retrying: ${String(err)}`);
-        await this.wakeup.sleep(RETRY_PAUSE_MS);
-        continue;
-      }
-      // another instance is relaying: look again soon, since what woke this one may be behind its batch
-      if (published === null) await this.wakeup.sleep(LOCKED_PAUSE_MS);
-      else if (published < BATCH) await this.wakeup.sleep(this.config.CRM_OUTBOX_SWEEP_MS);
-    }
-  }
-
-  /** One pass: the number of events published, or null when another instance holds the relay. */
-  private relayBatch(): Promise<number | null> {
-    return this.db.transaction(async (tx) => {
-      const [{ locked }] = await tx.query(`SELECT pg_try_advisory_xact_lock($1) AS locked`, [RELAY_LOCK]);
-      if (!locked) return null;
-      const rows: OutboxRow[] = await tx.query(`SELECT id, key, envelope FROM outbox ORDER BY id LIMIT $1`, [BATCH]);
-      if (rows.length === 0) return 0;
-      await this.publisher.publish(
-        rows.map((row) => ({
-          topic: row.envelope.type,
-          key: row.key,
-          value: row.envelope,
-          headers: { [Headers.EventType]: row.envelope.type },
-        })),
-        { timeoutMs: PUBLISH_TIMEOUT_MS },
-      );
-      await tx.query(`DELETE FROM outbox WHERE id = ANY($1::bigint[])`, [rows.map((row) => row.id)]);
-      return rows.length;
-    });
+  onApplicationShutdown(): Promise<void> {
+    return this.loop.stop();
   }
 }

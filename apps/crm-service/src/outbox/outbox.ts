@@ -1,4 +1,5 @@
 import type { EventEnvelope } from '@parley/contracts';
+import { enqueueOutboxEvents } from '@parley/service-kit';
 import type { EntityManager } from 'typeorm';
 
 export interface QueuedEvent {
@@ -8,11 +9,9 @@ export interface QueuedEvent {
 }
 
 /** Queues events in the caller's transaction: they are published only if it commits, and then surely. */
-export async function enqueueEvents(manager: EntityManager, events: QueuedEvent[]): Promise<void> {
-  if (events.length === 0) return;
-  await manager.query(`INSERT INTO outbox (topic, key, envelope) SELECT * FROM unnest($1::text[], $2::text[], $3::jsonb[])`, [
-    events.map((e) => e.envelope.type),
-    events.map((e) => e.key),
-    events.map((e) => JSON.stringify(e.envelope)),
-  ]);
+export function enqueueEvents(manager: EntityManager, events: QueuedEvent[]): Promise<void> {
+  return enqueueOutboxEvents(
+    manager,
+    events.map((e) => ({ topic: e.envelope.type, key: e.key, envelope: e.envelope })),
+  );
 }

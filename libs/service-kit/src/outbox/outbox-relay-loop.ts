@@ -1,0 +1,105 @@
+import { Logger } from '@nestjs/common';
+import { Headers, type EventEnvelope } from '@parley/contracts';
+import type { EventPublisher } from '@parley/kafka';
+import type { DataSource, EntityManager } from 'typeorm';
+import { Wakeup } from '../scheduling/wakeup';
+
+/** An event to publish once the transaction that decided it commits. */
+export interface OutboxEvent {
+  topic: string;
+  /** The Kafka key: the event's ordering unit. */
+  key: string;
+  envelope: EventEnvelope;
+}
+
+/**
+ * Queues events in the caller's transaction, in a service's `outbox (id bigserial, topic, key, envelope jsonb)` table:
+ * they are published by the relay only if the transaction commits, and then surely.
+ */
+export async function enqueueOutboxEvents(manager: EntityManager, events: OutboxEvent[]): Promise<void> {
+  if (events.length === 0) return;
+  await manager.query(`INSERT INTO outbox (topic, key, envelope) SELECT * FROM unnest($1::text[], $2::text[], $3::jsonb[])`, [
+    events.map((e) => e.topic),
+    events.map((e) => e.key),
+    events.map((e) => JSON.stringify(e.envelope)),
+  ]);
+}
+
+export interface OutboxRelayOptions {
+  /** The advisory lock that makes one instance of the service the relay at a time, so events keep their order. */
+  lockKey: number;
+  /** Rows claimed per pass. */
+  batch: number;
+  /** The safety sweep: finds rows no wake-up announced (another instance's, or left by a crash before the publish). */
+  sweepMs: number;
+  publishTimeoutMs?: number;
+}
+
+const RETRY_PAUSE_MS = 1_000;
+/** Another instance is relaying: look again soon, since what woke this one may be behind its batch. */
+const LOCKED_PAUSE_MS = 100;
+
+/**
+ * Publishes a service's outbox in order: claims the oldest rows under the relay lock, publishes them, deletes them in
+ * the same transaction. A failed publish rolls back and is tried again: an event may go out twice (consumers
+ * deduplicate on the envelope id), never not at all. Each service wraps it in its own injectable relay.
+ */
+export class OutboxRelayLoop {
+  private readonly logger = new Logger('OutboxRelay');
+  private readonly wakeup = new Wakeup();
+  private stopped = false;
+  private loop?: Promise<void>;
+
+  constructor(
+    private readonly db: DataSource,
+    private readonly publisher: EventPublisher,
+    private readonly options: OutboxRelayOptions,
+  ) {}
+
+  /** Called after a transaction that queued events committed. */
+  wake(): void {
+    this.wakeup.wake();
+  }
+
+  start(): void {
+    this.loop = this.run();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.wakeup.wake();
+    await this.loop;
+  }
+
+  private async run(): Promise<void> {
+    while (!this.stopped) {
+      let published: number | null = 0;
+      try {
+        published = await this.relayBatch();
+      } catch (err) {
+        if (this.stopped) return;
+        this.logger.warn(`outbox relay failed, retrying: ${String(err)}`);
+        await this.wakeup.sleep(RETRY_PAUSE_MS);
+        continue;
+      }
+      if (published === null) await this.wakeup.sleep(LOCKED_PAUSE_MS);
+      else if (published < this.options.batch) await this.wakeup.sleep(this.options.sweepMs);
+    }
+  }
+
+  /** One pass: the number of events published, or null when another instance holds the relay. */
+  private relayBatch(): Promise<number | null> {
+    return this.db.transaction(async (tx) => {
+      const [{ locked }] = await tx.query(`SELECT pg_try_advisory_xact_lock($1) AS locked`, [this.options.lockKey]);
+      if (!locked) return null;
+      const rows: ({ id: string } & OutboxEvent)[] = await tx.query(`SELECT id, topic, key, envelope FROM outbox ORDER BY id LIMIT $1`, [this.options.batch]);
+      if (rows.length === 0) return 0;
+      await this.publisher.publish(
+        rows.map((row) => ({ topic: row.topic, key: row.key, value: row.envelope, headers: { [Headers.EventType]: row.envelope.type } })),
+        { timeoutMs: this.options.publishTimeoutMs ?? 10_000 },
+      );
+      await tx.query(`DELETE FROM outbox WHERE id = ANY($1::bigint[])`, [rows.map((row) => row.id)]);
+      return rows.length;
+    });
+  }
+}

@@ -400,6 +400,8 @@ const NOT_YET_READ_BACK = [
   'POST /v1/send interactive.buttons[].title',
   'POST /v1/send interactive.button',
   'POST /v1/send interactive.sections[].title',
+  // kept in the voice channel's encrypted settings; the channel record does not show greeting, language or forward_to yet
+  'POST /api/v1/channels/voice greeting',
 ];
 /** Free-text fields no route reads back (secrets, lookups, one-off inputs), or checked elsewhere by their own rule. */
 const NOT_READABLE = [
@@ -410,7 +412,8 @@ const NOT_READABLE = [
   /^POST \/auth\/(login|password-reset|password-reset\/confirm) (email|password|token)$/, // sign-in credentials and link tokens
   /^POST \/oauth\/token (client_id|client_secret|scope)$/, // credentials: looked up, never stored as sent
   /^POST \/api\/v1\/channels\/whatsapp access_token$/, // stored encrypted, never returned (CONTRACT §6)
-  /^POST \/api\/v1\/channels\/sms auth_token$/, // stored encrypted, never returned (like a WhatsApp token)
+  /^POST \/api\/v1\/channels\/(sms|voice) auth_token$/, // stored encrypted, never returned (like a WhatsApp token)
+  /^POST \/api\/v1\/campaigns\/audience-count audience\.tags\[\]$/, // a count: nothing is stored
   /^POST \/api\/v1\/channels\/whatsapp\/embedded-signup code$/, // exchanged with Meta, not stored
   /^POST \/api\/v1\/agents\/\{agent_name\}\/test message$/, // no side effects (CONTRACT §3)
   /^PUT \/api\/v1\/agents\/\{agent_name\} booking\.timezone$/, // an IANA zone, validated

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm start`: the complete Parley system on this machine, on real Apache Kafka and PostgreSQL.
 //
-//   npm start                     install if needed, start Kafka, build, migrate, run all six services
+//   npm start                     install if needed, start Kafka, build, migrate, run every service
 //   npm start -- --logs           also stream every service's log here, prefixed by its name
 //   npm start -- --only a,b       run only some services (for working on one of them)
 //

@@ -164,6 +164,8 @@ describe('Dashboard in a real browser: message templates and the closed 24-hour 
     await thread.locator('[data-testid="reply-window"][data-open="false"]').waitFor();
     expect(await thread.getByLabel('Reply to the customer').count()).toBe(0);
     const offer = page.getByRole('form', { name: 'Send a template' });
+    // The offer loads the number's approved templates after the form appears: wait for ours before reading the list.
+    await offer.getByLabel('Template').locator('option', { hasText: `${TEMPLATE.name} (en_US)` }).waitFor({ state: 'attached', timeout: 15_000 });
     const choices = await offer.getByLabel('Template').locator('option').allTextContents();
     expect(choices).toContain(`${TEMPLATE.name} (en_US)`);
     expect(choices.some((c) => c.startsWith('reject_this_offer'))).toBe(false);

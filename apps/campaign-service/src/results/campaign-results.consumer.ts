@@ -12,14 +12,13 @@ export class CampaignResultsConsumer {
   constructor(private readonly results: CampaignResultsService) {}
 
   /**
-   * Every outbound message's statuses pass here, few of them a campaign's: a key's waiting statuses come together, one
-   * statement for the groups consumed side by side picks out the campaign messages', and only those are applied.
+   * Every outbound message's statuses pass here, few of them a campaign's: a key's waiting statuses come together, and
+   * the groups consumed side by side are picked out and applied together (CampaignResultsService.applyStatuses).
    */
   @EventPattern(Topics.MessageStatus, BatchByKey)
   async onStatus(@Payload() events: MessageStatusEvent[]): Promise<void> {
     const usable = events.filter((event) => this.usable(event, event.data?.message_id));
-    const ours = await Promise.all(usable.map((event) => this.results.isCampaignMessage(event.tenant_id!, event.data.message_id)));
-    for (const [i, event] of usable.entries()) if (ours[i]) await this.results.applyStatus(event.tenant_id!, event.data);
+    await this.results.applyStatuses(usable.map((event) => ({ tenantId: event.tenant_id!, status: event.data })));
   }
 
   @EventPattern(Topics.MessageInbound)

@@ -29,3 +29,58 @@ describe('campaign-service: statuses of other messages', () => {
     expect((await statements()) - before).toBe(1);
   });
 });
+
+/** Issue 19: a batch of campaign messages' statuses is written in a constant number of statements, counted exactly. */
+describe('campaign-service: statuses of campaign messages', () => {
+  let campaigns: CampaignServiceUnderTest;
+  beforeAll(async () => {
+    campaigns = await startCampaignService('campaign-results-apply', { CAMPAIGN_SWEEP_MS: '60000' });
+  });
+  afterAll(() => campaigns?.close());
+
+  /** A running campaign of `size` recipients, each `queued` (as the sender leaves them), written directly. */
+  async function runningCampaign(tenant: string, size: number): Promise<{ id: string; messages: string[] }> {
+    const id = newId('cpg');
+    await campaigns.sql.query(
+      `INSERT INTO campaigns (id, tenant_id, name, template, audience, status, rate_per_second, audience_count, queued)
+       VALUES ($1, $2, 'Spring', '{}', '{}', 'running', 10, $3, $3)`,
+      [id, tenant, size],
+    );
+    const messages = Array.from({ length: size }, () => newId('msg'));
+    await campaigns.sql.query(
+      `INSERT INTO campaign_recipients (campaign_id, tenant_id, contact_id, phone, message_id, status, queued_at)
+       SELECT $1, $2, 'ct_' || n, '+1415555' || lpad(n::text, 4, '0'), m, 'queued', now() FROM unnest($3::text[]) WITH ORDINALITY AS u(m, n)`,
+      [id, tenant, messages],
+    );
+    return { id, messages };
+  }
+
+  const counts = async (id: string) =>
+    ((await campaigns.sql.query(`SELECT status, queued, sent, delivered, "read", failed, status_reason FROM campaigns WHERE id = $1`, [id])) as Record<string, unknown>[])[0];
+
+  it('applies the key groups consumed side by side in one transaction: each status once, in order, and a spam block pauses the campaign', async () => {
+    const consumer = campaigns.app.get(CampaignResultsConsumer);
+    const tenant = newId('ten');
+    const { id, messages } = await runningCampaign(tenant, 12);
+    const [blocked, ...rest] = messages;
+    const groups = [
+      // the provider's order per message; one delivered twice, one read before delivered, one stale sent after read
+      ...rest.slice(0, 10).map((m) => [status(tenant, m, 'sent'), status(tenant, m, 'delivered'), status(tenant, m, 'delivered'), status(tenant, m, 'read'), status(tenant, m, 'sent')]),
+      [status(tenant, rest[10], 'read')],
+      [{ ...status(tenant, blocked, 'failed'), data: { ...status(tenant, blocked, 'failed').data, error: { code: '131048', title: 'Spam rate limit hit' } } }],
+      // another tenant naming these messages changes nothing
+      messages.map((m) => status(newId('ten'), m, 'failed')),
+    ];
+    const before = await statements();
+    await Promise.all(groups.map((events) => consumer.onStatus(events)));
+    // the look-up, then START, the locked read, recipients, counters, the pause, COMMIT
+    expect((await statements()) - before).toBe(7);
+    expect(await counts(id)).toEqual({ status: 'paused', queued: 0, sent: 11, delivered: 11, read: 11, failed: 1, status_reason: expect.stringContaining('131048') });
+
+    // the same statuses again (a redelivery) change nothing
+    await Promise.all(groups.map((events) => consumer.onStatus(events)));
+    expect(await counts(id)).toMatchObject({ queued: 0, sent: 11, delivered: 11, read: 11, failed: 1 });
+    const rows = (await campaigns.sql.query(`SELECT status, count(*)::int AS n FROM campaign_recipients WHERE campaign_id = $1 GROUP BY status ORDER BY status`, [id])) as unknown[];
+    expect(rows).toEqual([{ status: 'failed', n: 1 }, { status: 'read', n: 11 }]);
+  });
+});

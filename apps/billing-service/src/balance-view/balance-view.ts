@@ -45,17 +45,35 @@ export class BalanceView implements OnApplicationBootstrap, OnApplicationShutdow
 
   /** Pushes the tenant's wallet as it is now; `chargedMessageId`: the message whose reservation it replaces. */
   async push(tenantId: string, chargedMessageId = ''): Promise<void> {
-    await this.guard(tenantId, async () => {
-      const [wallet] = (await this.db.query(
-        `SELECT (balance * 1000000)::bigint::text AS balance, view_version::text AS version,
+    await this.pushMany([{ tenantId, chargedMessageId }]);
+  }
+
+  /** Pushes the wallets of many tenants as they are now, read in one statement; each charged message drops its reservation. */
+  async pushMany(pushes: readonly { tenantId: string; chargedMessageId?: string }[]): Promise<void> {
+    const tenants = [...new Set(pushes.map((p) => p.tenantId))];
+    if (!tenants.length) return;
+    await this.guard(tenants.length === 1 ? tenants[0] : `${tenants.length} wallets`, async () => {
+      const wallets = (await this.db.query(
+        `SELECT w.tenant_id, (w.balance * 1000000)::bigint::text AS balance, w.view_version::text AS version,
                 greatest(0, $2::int - (SELECT coalesce(sum(quantity), 0) FROM usage_daily
-                                        WHERE tenant_id = $1 AND day >= date_trunc('month', now() AT TIME ZONE 'UTC')::date AND category NOT IN ('voice_minute', 'llm_token')))::bigint::text AS free_left
-           FROM wallets WHERE tenant_id = $1`,
-        [tenantId, this.config.BILLING_FREE_ALLOWANCE],
-      )) as { balance: string; version: string; free_left: string }[];
-      const keys = billingViewKeys(this.config.BILLING_VIEW_PREFIX, tenantId);
-      // Without a wallet there is nothing to show yet (version -2 never overwrites), only a reservation to drop.
-      await this.redis.eval(PUSH_VIEW_SCRIPT, 2, keys.view, keys.pending, wallet?.version ?? '-2', wallet?.balance ?? '0', wallet?.free_left ?? '0', chargedMessageId);
+                                        WHERE tenant_id = w.tenant_id AND day >= date_trunc('month', now() AT TIME ZONE 'UTC')::date AND category NOT IN ('voice_minute', 'llm_token')))::bigint::text AS free_left
+           FROM wallets w WHERE w.tenant_id = ANY($1)`,
+        [tenants, this.config.BILLING_FREE_ALLOWANCE],
+      )) as { tenant_id: string; balance: string; version: string; free_left: string }[];
+      const byTenant = new Map(wallets.map((w) => [w.tenant_id, w]));
+      const charged = new Set<string>();
+      const evals = pushes
+        .filter((p) => {
+          const key = `${p.tenantId} ${p.chargedMessageId ?? ''}`;
+          return !charged.has(key) && charged.add(key);
+        })
+        .map((p) => {
+          const wallet = byTenant.get(p.tenantId);
+          const keys = billingViewKeys(this.config.BILLING_VIEW_PREFIX, p.tenantId);
+          // Without a wallet there is nothing to show yet (version -2 never overwrites), only a reservation to drop.
+          return this.redis.eval(PUSH_VIEW_SCRIPT, 2, keys.view, keys.pending, wallet?.version ?? '-2', wallet?.balance ?? '0', wallet?.free_left ?? '0', p.chargedMessageId ?? '');
+        });
+      await Promise.all(evals);
     });
   }
 

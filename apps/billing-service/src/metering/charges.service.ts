@@ -3,6 +3,8 @@ import type { BillingCategory } from '@parley/contracts';
 import type { EntityManager } from 'typeorm';
 import { BillingServiceConfig } from '../config/billing-service.config';
 import { PricesService } from '../prices/prices.service';
+import { fromMicros, toMicros } from '../wallet/ledger';
+import type { WalletRow } from '../wallet/wallets.mapper';
 import { WalletsService } from '../wallet/wallets.service';
 import { chargeTransition, type ChargeState, type Outcome } from './charge-transitions';
 
@@ -47,47 +49,125 @@ export class ChargesService {
     return this.wallets.transaction(work);
   }
 
+  /** One send (see acceptMany: its usage is counted after this). */
   async onAccepted(manager: EntityManager, send: AcceptedSend): Promise<void> {
-    const charge = await this.lockCharge(manager, send.tenantId, send.messageId);
-    if (!charge || charge.state !== 'awaiting_send') return;
-    const wallet = await this.wallets.lock(manager, send.tenantId);
-    const unit = (await this.isPaid(manager, send, wallet.plan)) ? await this.prices.priceOf(manager, wallet.plan, send.category) : null;
-    const price = unit && send.quantity !== 1 ? { ...unit, unit_price: await this.times(manager, unit.unit_price, send.quantity) } : unit;
+    await this.acceptMany(manager, [send]);
+  }
 
-    let state: ChargeState = 'free';
-    if (price && Number(price.unit_price) > 0) {
-      state = 'unfunded';
-      if (price.currency !== wallet.currency) {
-        this.logger.warn(`no ${wallet.currency} price for ${wallet.plan}/${send.category}: ${send.messageId} is not charged`);
-      } else {
-        const hold = await this.wallets.postAndWatch(manager, {
+  /**
+   * Prices a batch of accepted sends in a constant number of statements, deciding each exactly as one send at a time
+   * would, in order: the first word of a message creates its charge; a paid send holds its price when the wallet
+   * covers it after the sends before it (else it is `unfunded`), and an outcome that came first is applied at once.
+   * Charge rows are locked in message order, then the wallets in tenant order (both paths lock a charge before its
+   * wallet, so neither deadlocks the other). `sends`: every newly metered send of the batch, in order, whose usage the
+   * caller counts after this call, in the same transaction (the free allowance counts each of them).
+   */
+  async acceptMany(manager: EntityManager, sends: readonly AcceptedSend[]): Promise<void> {
+    const charges = await this.lockCharges(manager, sends);
+    const started = new Set<string>();
+    const toPrice = sends.filter((send) => {
+      const charge = charges.get(send.messageId);
+      if (!charge || charge.tenant_id !== send.tenantId || charge.state !== 'awaiting_send' || started.has(send.messageId)) return false;
+      started.add(send.messageId);
+      return true;
+    });
+    if (!toPrice.length) return;
+
+    const wallets = await this.wallets.lockMany(manager, toPrice.map((send) => send.tenantId));
+    const paid = await this.arePaid(manager, sends, toPrice, wallets);
+    const prices = await this.prices.pricesOf(
+      manager,
+      toPrice.filter((send) => paid.has(send)).map((send) => ({ plan: wallets.get(send.tenantId)!.plan, category: send.category })),
+    );
+    const ledger = this.wallets.batch(wallets);
+    const updates = toPrice.map((send) => {
+      const wallet = wallets.get(send.tenantId)!;
+      const charge = charges.get(send.messageId)!;
+      const unit = paid.has(send) ? prices.get(`${wallet.plan}:${send.category}`) : undefined;
+      if (unit && !Number.isInteger(send.quantity)) throw new Error(`${send.messageId}: ${send.quantity} units`);
+      const price = unit && send.quantity !== 1 ? { ...unit, unit_price: fromMicros(toMicros(unit.unit_price) * BigInt(send.quantity)) } : unit;
+
+      let state: ChargeState = 'free';
+      if (price && toMicros(price.unit_price) > 0n) {
+        state = 'unfunded';
+        if (price.currency !== wallet.currency) {
+          this.logger.warn(`no ${wallet.currency} price for ${wallet.plan}/${send.category}: ${send.messageId} is not charged`);
+        } else {
+          const hold = ledger.post({
+            tenantId: send.tenantId,
+            type: 'hold',
+            amount: price.unit_price,
+            currency: price.currency,
+            causeId: send.messageId,
+            description: send.quantity === 1 ? `${send.channel} ${send.category} message` : `${send.channel} ${send.category} message, ${send.quantity} segments`,
+          });
+          if (hold.posted) state = 'held';
+        }
+      }
+      // An outcome that arrived before the send was priced applies now, as `apply` would.
+      const next = charge.outcome && price ? chargeTransition(state, charge.outcome) : null;
+      if (next && price) {
+        ledger.post({
           tenantId: send.tenantId,
-          type: 'hold',
+          type: next.type,
           amount: price.unit_price,
           currency: price.currency,
           causeId: send.messageId,
-          description: send.quantity === 1 ? `${send.channel} ${send.category} message` : `${send.channel} ${send.category} message, ${send.quantity} segments`,
+          description: next.type === 'settlement' ? 'message sent' : 'message failed',
         });
-        if (hold.posted) state = 'held';
+        state = next.state;
       }
-    }
+      return { send, price, state };
+    });
+    await this.wallets.writeAndWatch(manager, ledger);
     // `quantity`: the units an invoice line counts (an SMS's segments).
-    await manager.query(`UPDATE charges SET channel = $2, category = $3, price = $4::numeric, currency = $5, state = $6, quantity = $7, updated_at = now() WHERE message_id = $1`, [
-      send.messageId,
-      send.channel,
-      send.category,
-      price?.unit_price ?? null,
-      price?.currency ?? null,
-      state,
-      send.quantity,
-    ]);
-    if (charge.outcome) await this.apply(manager, { ...charge, state, price: price?.unit_price ?? null, currency: price?.currency ?? null }, charge.outcome);
+    await manager.query(
+      `UPDATE charges c SET channel = x.channel, category = x.category, price = x.price, currency = x.currency, state = x.state, quantity = x.quantity, updated_at = now()
+         FROM unnest($1::text[], $2::text[], $3::text[], $4::numeric[], $5::text[], $6::text[], $7::bigint[]) AS x(message_id, channel, category, price, currency, state, quantity)
+        WHERE c.message_id = x.message_id`,
+      [
+        updates.map((u) => u.send.messageId),
+        updates.map((u) => u.send.channel),
+        updates.map((u) => u.send.category),
+        updates.map((u) => u.price?.unit_price ?? null),
+        updates.map((u) => u.price?.currency ?? null),
+        updates.map((u) => u.state),
+        updates.map((u) => u.send.quantity),
+      ],
+    );
   }
 
-  /** `price` × `quantity` in decimal (never floats), at the ledger's six decimals. */
-  private async times(manager: EntityManager, price: string, quantity: number): Promise<string> {
-    const [{ amount }] = (await manager.query(`SELECT round($1::numeric * $2::numeric, 6)::text AS amount`, [price, quantity])) as { amount: string }[];
-    return amount;
+  /**
+   * Which of `toPrice` are paid: every send on a plan but `free`; on `free`, a send beyond the monthly allowance,
+   * counting the month's usage so far and the batch's sends up to and including it (one statement for the batch).
+   */
+  private async arePaid(
+    manager: EntityManager,
+    sends: readonly AcceptedSend[],
+    toPrice: readonly AcceptedSend[],
+    wallets: ReadonlyMap<string, WalletRow>,
+  ): Promise<Set<AcceptedSend>> {
+    const onFree = toPrice.filter((send) => wallets.get(send.tenantId)!.plan === 'free');
+    const paid = new Set(toPrice.filter((send) => wallets.get(send.tenantId)!.plan !== 'free'));
+    if (!onFree.length) return paid;
+    const pairs = [...new Map(onFree.map((send) => [`${send.tenantId} ${send.day}`, send])).values()];
+    const rows = (await manager.query(
+      `SELECT x.tenant_id, x.day, (SELECT coalesce(sum(quantity), 0) FROM usage_daily u
+                                    WHERE u.tenant_id = x.tenant_id AND u.day >= date_trunc('month', x.day::date) AND u.day <= x.day::date
+                                      AND u.category NOT IN ('voice_minute', 'llm_token'))::bigint::text AS sent
+         FROM unnest($1::text[], $2::text[]) AS x(tenant_id, day)`,
+      [pairs.map((send) => send.tenantId), pairs.map((send) => send.day)],
+    )) as { tenant_id: string; day: string; sent: string }[];
+    const before = new Map(rows.map((row) => [`${row.tenant_id} ${row.day}`, BigInt(row.sent)]));
+    const position = new Map(sends.map((send, i) => [send, i]));
+    for (const send of onFree) {
+      let sent = before.get(`${send.tenantId} ${send.day}`)!;
+      for (const earlier of sends.slice(0, position.get(send)! + 1)) {
+        if (earlier.tenantId === send.tenantId && earlier.day.slice(0, 7) === send.day.slice(0, 7) && earlier.day <= send.day) sent += BigInt(earlier.quantity);
+      }
+      if (sent > BigInt(this.config.BILLING_FREE_ALLOWANCE)) paid.add(send);
+    }
+    return paid;
   }
 
   /**
@@ -170,17 +250,6 @@ export class ChargesService {
     await manager.query(`UPDATE charges SET state = $2, updated_at = now() WHERE message_id = $1`, [charge.message_id, next.state]);
   }
 
-  /** A send is paid on any plan but `free`, and on `free` beyond the monthly allowance (this send counted). */
-  private async isPaid(manager: EntityManager, send: AcceptedSend, plan: string): Promise<boolean> {
-    if (plan !== 'free') return true;
-    const [row] = (await manager.query(
-      `SELECT coalesce(sum(quantity), 0)::bigint AS sent FROM usage_daily
-        WHERE tenant_id = $1 AND day >= date_trunc('month', $2::date) AND day <= $2::date AND category NOT IN ('voice_minute', 'llm_token')`,
-      [send.tenantId, send.day],
-    )) as { sent: string }[];
-    return Number(row.sent) > this.config.BILLING_FREE_ALLOWANCE;
-  }
-
   /** The message's charge row, created if this is the first word of it, locked; null when it is another tenant's. */
   private async lockCharge(manager: EntityManager, tenantId: string, messageId: string): Promise<ChargeRow | null> {
     await manager.query(`INSERT INTO charges (message_id, tenant_id, state) VALUES ($1, $2, 'awaiting_send') ON CONFLICT (message_id) DO NOTHING`, [
@@ -189,5 +258,20 @@ export class ChargesService {
     ]);
     const [row] = (await manager.query(`SELECT * FROM charges WHERE message_id = $1 FOR UPDATE`, [messageId])) as ChargeRow[];
     return row.tenant_id === tenantId ? row : null;
+  }
+
+  /** The charge rows of a batch's messages, created by the first send naming each, locked in message order; by id. */
+  private async lockCharges(manager: EntityManager, sends: readonly AcceptedSend[]): Promise<Map<string, ChargeRow>> {
+    const first = [...new Map([...sends].reverse().map((send) => [send.messageId, send])).values()].sort((a, b) => (a.messageId < b.messageId ? -1 : 1));
+    if (!first.length) return new Map();
+    const ids = first.map((send) => send.messageId);
+    await manager.query(
+      `INSERT INTO charges (message_id, tenant_id, state)
+       SELECT message_id, tenant_id, 'awaiting_send' FROM unnest($1::text[], $2::text[]) AS x(message_id, tenant_id) ORDER BY message_id
+       ON CONFLICT (message_id) DO NOTHING`,
+      [ids, first.map((send) => send.tenantId)],
+    );
+    const rows = (await manager.query(`SELECT * FROM charges WHERE message_id = ANY($1) ORDER BY message_id FOR UPDATE`, [ids])) as ChargeRow[];
+    return new Map(rows.map((row) => [row.message_id, row]));
   }
 }

@@ -21,9 +21,10 @@ export class MeteringConsumer {
     this.outcomes = new StatusOutcomes(db);
   }
 
-  @EventPattern(Topics.MessageOutbound)
-  async onOutbound(@Payload() event: MessageOutboundEvent): Promise<void> {
-    await this.metering.onOutbound(event);
+  /** A key's waiting sends together; the key groups consumed side by side are metered in one transaction. */
+  @EventPattern(Topics.MessageOutbound, BatchByKey)
+  async onOutbound(@Payload() events: MessageOutboundEvent[]): Promise<void> {
+    await this.metering.onOutbound(events);
   }
 
   /** A key's waiting statuses together: those that can no longer change a charge (a `read` after `sent`) cost nothing. */

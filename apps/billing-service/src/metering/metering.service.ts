@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { smsSegments, type BillingCategory, type LlmUsageEvent, type MessageOutboundEvent, type MessageStatusEvent, type TemplateStatusEvent } from '@parley/contracts';
+import { GroupCommit } from '@parley/service-kit';
 import { DataSource, type EntityManager } from 'typeorm';
 import { BalanceView } from '../balance-view/balance-view';
-import { ChargesService } from './charges.service';
+import { ChargesService, type AcceptedSend } from './charges.service';
 import { LlmSpend } from './llm-spend';
 
 /**
@@ -12,6 +13,12 @@ import { LlmSpend } from './llm-spend';
  */
 @Injectable()
 export class MeteringService {
+  /** `message.outbound` of the key groups consumed side by side, metered in one transaction (group commit). */
+  private readonly outbound = new GroupCommit<MessageOutboundEvent, void>(async (events) => {
+    await this.meter(events);
+    return events.map(() => undefined);
+  });
+
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     private readonly charges: ChargesService,
@@ -19,25 +26,40 @@ export class MeteringService {
     private readonly spend: LlmSpend,
   ) {}
 
-  async onOutbound(event: MessageOutboundEvent): Promise<void> {
-    const tenantId = event.tenant_id;
+  /**
+   * The sends of one consumed key group. The groups consumed side by side are metered together (group commit): one
+   * transaction and a constant number of statements for all their events, whatever their number.
+   */
+  async onOutbound(events: readonly MessageOutboundEvent[]): Promise<void> {
+    await Promise.all(events.map((event) => this.outbound.add(event)));
+  }
+
+  /**
+   * Meters a batch of `message.outbound` in one transaction, as one event at a time would in their order: each event
+   * id counts once (duplicates in the batch and redeliveries change nothing), its usage is counted and its send priced
+   * (ChargesService.acceptMany); then each tenant's balance view is pushed with one read for the batch.
+   */
+  async meter(events: readonly MessageOutboundEvent[]): Promise<void> {
     // A voice reply is spoken on its call, which is metered by the minute (voice.call_ended), not as a message.
-    if (!tenantId || event.data?.channel === 'voice') return;
+    const metered = events.filter((event) => event.tenant_id && event.data?.channel !== 'voice');
+    if (!metered.length) return;
     await this.charges.transaction(async (manager) => {
-      if (!(await this.firstTime(manager, event.id))) return;
-      const { data } = event;
-      const category = await this.categoryOf(manager, tenantId, event);
-      const day = data.accepted_at.slice(0, 10);
-      const quantity = unitsOf(event);
-      await manager.query(
-        `INSERT INTO usage_daily (tenant_id, day, channel, category, quantity) VALUES ($1, $2, $3, $4, $5)
-         ON CONFLICT (tenant_id, day, channel, category) DO UPDATE SET quantity = usage_daily.quantity + EXCLUDED.quantity`,
-        [tenantId, day, data.channel, category, quantity],
-      );
-      await this.charges.onAccepted(manager, { tenantId, messageId: data.message_id, channel: data.channel, category, day, quantity });
+      const fresh = await this.firstTimes(manager, metered);
+      if (!fresh.length) return;
+      const categories = await this.categoriesOf(manager, fresh);
+      const sends: AcceptedSend[] = fresh.map((event, i) => ({
+        tenantId: event.tenant_id!,
+        messageId: event.data.message_id,
+        channel: event.data.channel,
+        category: categories[i],
+        day: event.data.accepted_at.slice(0, 10),
+        quantity: unitsOf(event),
+      }));
+      await this.charges.acceptMany(manager, sends);
+      await this.countUsage(manager, sends);
     });
     // Also for a redelivery: a retried send may have reserved again at the gateway.
-    await this.view.push(tenantId, event.data.message_id);
+    await this.view.pushMany(metered.map((event) => ({ tenantId: event.tenant_id!, chargedMessageId: event.data.message_id })));
   }
 
   async onStatus(event: MessageStatusEvent): Promise<void> {
@@ -89,22 +111,59 @@ export class MeteringService {
     return rows.length > 0;
   }
 
+  /** The events seen for the first time, in order, each once (one statement; ids inserted in order, so no deadlock). */
+  private async firstTimes<T extends { id: string }>(manager: EntityManager, events: readonly T[]): Promise<T[]> {
+    const ids = [...new Set(events.map((event) => event.id))].sort();
+    const rows = (await manager.query(
+      `INSERT INTO processed_events (event_id) SELECT id FROM unnest($1::text[]) AS id ORDER BY id ON CONFLICT DO NOTHING RETURNING event_id`,
+      [ids],
+    )) as { event_id: string }[];
+    const fresh = new Set(rows.map((row) => row.event_id));
+    return events.filter((event) => fresh.delete(event.id));
+  }
+
+  /** Adds the sends' units to their days' usage: one row per tenant, day, channel and category, in key order. */
+  private async countUsage(manager: EntityManager, sends: readonly AcceptedSend[]): Promise<void> {
+    const totals = new Map<string, { send: AcceptedSend; quantity: number }>();
+    for (const send of sends) {
+      const key = [send.tenantId, send.day, send.channel, send.category].join('\u0000');
+      const total = totals.get(key) ?? { send, quantity: 0 };
+      total.quantity += send.quantity;
+      totals.set(key, total);
+    }
+    const rows = [...totals.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([, total]) => total);
+    await manager.query(
+      `INSERT INTO usage_daily (tenant_id, day, channel, category, quantity)
+       SELECT tenant_id, day, channel, category, quantity FROM unnest($1::text[], $2::date[], $3::text[], $4::text[], $5::numeric[]) WITH ORDINALITY AS x(tenant_id, day, channel, category, quantity, n) ORDER BY n
+       ON CONFLICT (tenant_id, day, channel, category) DO UPDATE SET quantity = usage_daily.quantity + EXCLUDED.quantity`,
+      [rows.map((r) => r.send.tenantId), rows.map((r) => r.send.day), rows.map((r) => r.send.channel), rows.map((r) => r.send.category), rows.map((r) => r.quantity)],
+    );
+  }
+
   /**
    * A free-form message is `service` (it answers a customer inside the 24-hour window); a template send has its
    * template's category. A template billing has not heard of yet is priced as `marketing`, the dearest, rather than
-   * undercharged.
+   * undercharged. One look-up for the batch's template sends.
    */
-  private async categoryOf(manager: EntityManager, tenantId: string, event: MessageOutboundEvent): Promise<BillingCategory> {
-    const { content } = event.data;
-    const channel: string = event.data.channel;
-    if (channel === 'sms' || channel === 'email') return channel;
-    if (content.type !== 'template') return 'service';
-    const [row] = (await manager.query(`SELECT category FROM template_categories WHERE tenant_id = $1 AND name = $2 AND language = $3`, [
-      tenantId,
-      content.template.name,
-      content.template.language.code,
-    ])) as { category: BillingCategory }[];
-    return row?.category ?? 'marketing';
+  private async categoriesOf(manager: EntityManager, events: readonly MessageOutboundEvent[]): Promise<BillingCategory[]> {
+    const templates = events.filter((event) => !['sms', 'email'].includes(event.data.channel) && event.data.content.type === 'template');
+    const known = new Map<string, BillingCategory>();
+    if (templates.length) {
+      const template = (event: MessageOutboundEvent) => (event.data.content.type === 'template' ? event.data.content.template : undefined)!;
+      const rows = (await manager.query(
+        `SELECT DISTINCT t.tenant_id, t.name, t.language, t.category FROM template_categories t
+           JOIN unnest($1::text[], $2::text[], $3::text[]) AS x(tenant_id, name, language) ON t.tenant_id = x.tenant_id AND t.name = x.name AND t.language = x.language`,
+        [templates.map((e) => e.tenant_id), templates.map((e) => template(e).name), templates.map((e) => template(e).language.code)],
+      )) as { tenant_id: string; name: string; language: string; category: BillingCategory }[];
+      for (const row of rows) known.set(JSON.stringify([row.tenant_id, row.name, row.language]), row.category);
+    }
+    return events.map((event) => {
+      const { content } = event.data;
+      const channel: string = event.data.channel;
+      if (channel === 'sms' || channel === 'email') return channel;
+      if (content.type !== 'template') return 'service';
+      return known.get(JSON.stringify([event.tenant_id, content.template.name, content.template.language.code])) ?? 'marketing';
+    });
   }
 }
 

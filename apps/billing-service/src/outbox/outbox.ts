@@ -29,6 +29,15 @@ export class Outbox implements OnApplicationBootstrap, OnModuleDestroy {
     await manager.query(`INSERT INTO outbox (id, topic, key, envelope) VALUES ($1, $2, $3, $4)`, [envelope.id, envelope.type, key, JSON.stringify(envelope)]);
   }
 
+  /** Many events in one statement (none: no statement). */
+  async addMany(manager: EntityManager, events: readonly { envelope: EventEnvelope; key: string }[]): Promise<void> {
+    if (!events.length) return;
+    await manager.query(
+      `INSERT INTO outbox (id, topic, key, envelope) SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::jsonb[])`,
+      [events.map((e) => e.envelope.id), events.map((e) => e.envelope.type), events.map((e) => e.key), events.map((e) => JSON.stringify(e.envelope))],
+    );
+  }
+
   /** Called after a commit that may have queued events. */
   flushSoon(): void {
     this.wakeup.wake();

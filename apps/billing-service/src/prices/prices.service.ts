@@ -44,6 +44,16 @@ export class PricesService {
     return this.list();
   }
 
+  /** The prices of many plan and category pairs in one statement, by `plan:category` (a pair without a line: absent). */
+  async pricesOf(manager: EntityManager, pairs: readonly { plan: BillingPlan; category: BillingCategory }[]): Promise<Map<string, { unit_price: string; currency: string }>> {
+    if (!pairs.length) return new Map();
+    const rows = (await manager.query(
+      `SELECT p.plan, p.category, p.unit_price, p.currency FROM prices p JOIN unnest($1::text[], $2::text[]) AS x(plan, category) ON p.plan = x.plan AND p.category = x.category`,
+      [pairs.map((x) => x.plan), pairs.map((x) => x.category)],
+    )) as PriceRow[];
+    return new Map(rows.map((row) => [`${row.plan}:${row.category}`, { unit_price: row.unit_price, currency: row.currency }]));
+  }
+
   async priceOf(manager: EntityManager, plan: BillingPlan, category: BillingCategory): Promise<{ unit_price: string; currency: string } | null> {
     const [row] = (await manager.query(`SELECT unit_price, currency FROM prices WHERE plan = $1 AND category = $2`, [plan, category])) as PriceRow[];
     return row ?? null;

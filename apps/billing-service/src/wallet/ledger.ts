@@ -34,7 +34,7 @@ export type PostResult = { posted: true; id: string } | { posted: false; reason:
  * the wallet cannot cover is refused before anything is written (the wallet's CHECK would refuse it anyway).
  */
 export async function post(manager: EntityManager, p: Posting): Promise<PostResult> {
-  const legs = p.type === 'adjustment' ? (p.credit ? { from: 'adjustments', to: 'wallet' } : { from: 'wallet', to: 'adjustments' }) : LEGS[p.type];
+  const legs = legsOf(p);
   const walletChange = legs.to === 'wallet' ? p.amount : legs.from === 'wallet' ? `-${p.amount}` : '0';
   const [covered] = (await manager.query(`SELECT balance + $2::numeric >= 0 AS ok FROM wallets WHERE tenant_id = $1`, [p.tenantId, walletChange])) as {
     ok: boolean;
@@ -56,4 +56,116 @@ export async function post(manager: EntityManager, p: Posting): Promise<PostResu
     [id, p.tenantId, legs.from, legs.to, p.amount, p.currency],
   );
   return { posted: true, id };
+}
+
+const MICROS = 1_000_000n;
+
+/** A decimal string of at most six places (the ledger's scale) in millionths, exactly. */
+export function toMicros(amount: string): bigint {
+  const match = /^(-?)(\d*)(?:\.(\d{0,6}))?$/.exec(amount.trim());
+  if (!match || (!match[2] && !match[3])) throw new Error(`not an amount of at most six decimals: ${amount}`);
+  const micros = BigInt(match[2] || '0') * MICROS + BigInt((match[3] ?? '').padEnd(6, '0'));
+  return match[1] ? -micros : micros;
+}
+
+/** Millionths as the ledger writes them (`numeric(20, 6)` as text: `4.970000`). */
+export function fromMicros(micros: bigint): string {
+  const sign = micros < 0n ? '-' : '';
+  const abs = micros < 0n ? -micros : micros;
+  return `${sign}${abs / MICROS}.${(abs % MICROS).toString().padStart(6, '0')}`;
+}
+
+/** What the wallets locked for a batch start from: each balance, and its low-balance watch. */
+export interface LockedWallet {
+  tenant_id: string;
+  currency: string;
+  balance: string;
+  low_balance_threshold: string;
+  below_threshold: boolean;
+}
+
+/** A posting of a batch that went in, with the wallet balance it left (for the low-balance watch). */
+export interface BatchedPosting extends Posting {
+  id: string;
+  balanceAfter: bigint;
+}
+
+/**
+ * Many postings on wallets locked by the caller's transaction, written with a constant number of statements: `post`
+ * decides each one at once, in order, against the balance the postings before it left (exactly what `post` one at a
+ * time would decide), and `write` inserts the transactions and their entries in two statements, in that order.
+ */
+export class LedgerBatch {
+  private readonly balances = new Map<string, bigint>();
+  readonly posted: BatchedPosting[] = [];
+
+  constructor(readonly wallets: ReadonlyMap<string, LockedWallet>) {
+    for (const [tenantId, wallet] of wallets) this.balances.set(tenantId, toMicros(wallet.balance));
+  }
+
+  post(p: Posting): PostResult {
+    const balance = this.balances.get(p.tenantId);
+    if (balance === undefined) throw new Error(`no wallet for ${p.tenantId}: lock it first`);
+    const legs = legsOf(p);
+    const amount = toMicros(p.amount);
+    const change = legs.to === 'wallet' ? amount : legs.from === 'wallet' ? -amount : 0n;
+    if (balance + change < 0n) return { posted: false, reason: 'insufficient_funds' };
+    const id = newId('txn');
+    this.balances.set(p.tenantId, balance + change);
+    this.posted.push({ ...p, id, balanceAfter: balance + change });
+    return { posted: true, id };
+  }
+
+  /**
+   * Writes what was posted. Each posting of a batch is a new cause (a charge posts each transition once, under its
+   * lock), so a duplicate here means the ledger and the charges disagree: the whole batch fails rather than leave
+   * balances decided on a posting that did not happen.
+   */
+  async write(manager: EntityManager): Promise<void> {
+    if (!this.posted.length) return;
+    const col = <T>(pick: (p: BatchedPosting) => T) => this.posted.map(pick);
+    const inserted = (await manager.query(
+      `INSERT INTO ledger_transactions (id, tenant_id, kind, amount, currency, cause_id, description, balance_after)
+       SELECT id, tenant_id, kind, amount, currency, cause_id, description, balance_after
+         FROM unnest($1::text[], $2::text[], $3::text[], $4::numeric[], $5::text[], $6::text[], $7::text[], $8::numeric[])
+              WITH ORDINALITY AS x(id, tenant_id, kind, amount, currency, cause_id, description, balance_after, n)
+        ORDER BY n
+       ON CONFLICT ON CONSTRAINT ledger_transactions_once DO NOTHING RETURNING id`,
+      [
+        col((p) => p.id),
+        col((p) => p.tenantId),
+        col((p) => p.type),
+        col((p) => p.amount),
+        col((p) => p.currency),
+        col((p) => p.causeId),
+        col((p) => p.description ?? null),
+        col((p) => fromMicros(p.balanceAfter)),
+      ],
+    )) as { id: string }[];
+    if (inserted.length !== this.posted.length) {
+      const landed = new Set(inserted.map((r) => r.id));
+      const twice = this.posted.filter((p) => !landed.has(p.id)).map((p) => `${p.type} ${p.causeId}`);
+      throw new Error(`already posted: ${twice.join(', ')}`);
+    }
+    // Debit leg then credit leg, posting by posting: the trigger moves each wallet as `post` would have.
+    const entries = this.posted.flatMap((p) => {
+      const legs = legsOf(p);
+      return [
+        [p.id, p.tenantId, legs.from, `-${p.amount}`, p.currency],
+        [p.id, p.tenantId, legs.to, p.amount, p.currency],
+      ];
+    });
+    await manager.query(
+      `INSERT INTO ledger_entries (transaction_id, tenant_id, account, amount, currency)
+       SELECT transaction_id, tenant_id, account, amount, currency
+         FROM unnest($1::text[], $2::text[], $3::text[], $4::numeric[], $5::text[]) WITH ORDINALITY AS x(transaction_id, tenant_id, account, amount, currency, n)
+        ORDER BY n`,
+      [0, 1, 2, 3, 4].map((i) => entries.map((e) => e[i])),
+    );
+  }
+}
+
+function legsOf(p: Posting): { from: LedgerAccount; to: LedgerAccount } {
+  if (p.type !== 'adjustment') return LEGS[p.type];
+  return p.credit ? { from: 'adjustments', to: 'wallet' } : { from: 'wallet', to: 'adjustments' };
 }

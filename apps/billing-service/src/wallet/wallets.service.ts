@@ -19,7 +19,7 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { BillingServiceConfig } from '../config/billing-service.config';
 import { BalanceView } from '../balance-view/balance-view';
 import { Outbox } from '../outbox/outbox';
-import { post, type Posting, type PostResult } from './ledger';
+import { LedgerBatch, fromMicros, post, toMicros, type Posting, type PostResult } from './ledger';
 import { toTransactionRecord, toWalletRecord, type TransactionRow, type WalletRow } from './wallets.mapper';
 
 const MAX_PAGE = 100;
@@ -45,6 +45,67 @@ export class WalletsService {
     // that arrive out of order are told apart by it.
     const [[row]] = (await manager.query(`UPDATE wallets SET view_version = view_version + 1 WHERE tenant_id = $1 RETURNING *`, [tenantId])) as [WalletRow[], number];
     return row;
+  }
+
+  /**
+   * The wallets of many tenants, created on first use and locked until the caller's transaction ends, in tenant order
+   * (two batches locking some of the same wallets wait for each other instead of deadlocking). One view version each.
+   */
+  async lockMany(manager: EntityManager, tenantIds: readonly string[]): Promise<Map<string, WalletRow>> {
+    const ids = [...new Set(tenantIds)].sort();
+    if (!ids.length) return new Map();
+    await manager.query(
+      `INSERT INTO wallets (tenant_id, currency, low_balance_threshold)
+       SELECT t, $2, $3::numeric FROM unnest($1::text[]) AS t ORDER BY t ON CONFLICT (tenant_id) DO NOTHING`,
+      [ids, this.config.BILLING_CURRENCY, this.config.BILLING_LOW_BALANCE_THRESHOLD],
+    );
+    const [rows] = (await manager.query(
+      `UPDATE wallets w SET view_version = w.view_version + 1
+         FROM (SELECT tenant_id FROM wallets WHERE tenant_id = ANY($1) ORDER BY tenant_id FOR UPDATE) locked
+        WHERE w.tenant_id = locked.tenant_id RETURNING w.*`,
+      [ids],
+    )) as [WalletRow[], number];
+    return new Map(rows.map((row) => [row.tenant_id, row]));
+  }
+
+  /** Postings on wallets `lockMany` locked, decided one by one as `postAndWatch` would (see LedgerBatch). */
+  batch(wallets: ReadonlyMap<string, WalletRow>): LedgerBatch {
+    return new LedgerBatch(wallets);
+  }
+
+  /**
+   * Writes a batch's postings, then its low-balance watch as `postAndWatch` after each posting would have kept it:
+   * every fall below a wallet's threshold queues one `wallet.low_balance` with the balance that posting left.
+   */
+  async writeAndWatch(manager: EntityManager, batch: LedgerBatch): Promise<void> {
+    await batch.write(manager);
+    const below = new Map<string, boolean>();
+    const warnings: { envelope: ReturnType<typeof EventPublisher.envelope>; key: string }[] = [];
+    for (const p of batch.posted) {
+      const wallet = batch.wallets.get(p.tenantId)!;
+      const was = below.get(p.tenantId) ?? wallet.below_threshold;
+      const now = p.balanceAfter < toMicros(wallet.low_balance_threshold);
+      if (now === was) continue;
+      below.set(p.tenantId, now);
+      if (!now) continue;
+      const data: WalletLowBalanceData = {
+        event: 'wallet.low_balance',
+        tenant_id: p.tenantId,
+        balance: fromMicros(p.balanceAfter),
+        low_balance_threshold: fromMicros(toMicros(wallet.low_balance_threshold)),
+        currency: wallet.currency,
+        at: new Date().toISOString(),
+      };
+      warnings.push({ envelope: EventPublisher.envelope(Topics.WalletLowBalance, p.tenantId, data, newId('evt')), key: p.tenantId });
+    }
+    const changed = [...below].filter(([tenantId, now]) => now !== batch.wallets.get(tenantId)!.below_threshold);
+    if (changed.length) {
+      await manager.query(`UPDATE wallets w SET below_threshold = x.below FROM unnest($1::text[], $2::boolean[]) AS x(tenant_id, below) WHERE w.tenant_id = x.tenant_id`, [
+        changed.map(([tenantId]) => tenantId),
+        changed.map(([, now]) => now),
+      ]);
+    }
+    await this.outbox.addMany(manager, warnings);
   }
 
   /**

@@ -1,0 +1,145 @@
+import { Topics, conversationKey, newId, type MessageOutboundData, type MessageOutboundEvent } from '@parley/contracts';
+import { EventPublisher } from '@parley/kafka';
+import { pollUntil } from '@parley/testing';
+import { Client } from 'pg';
+import { register } from 'prom-client';
+import { startBillingService, type BillingServiceUnderTest } from '../test/billing-service-under-test';
+import { MeteringService } from './metering.service';
+
+const statements = async () => (await register.getSingleMetric('db_statements_total')!.get()).values[0]?.value ?? 0;
+
+const MARKETING = { content: { type: 'template' as const, template: { name: 'promo', language: { code: 'en' } } } };
+
+/** Issue 19: a consumed batch of `message.outbound` is metered in one transaction, with the ledger of one event at a time. */
+describe('billing-service meters a batch of sends at once', () => {
+  let billing: BillingServiceUnderTest;
+  // Waiting and checking read over a connection of their own, so the service's count holds only its own statements.
+  let watcher: Client;
+  beforeAll(async () => {
+    billing = await startBillingService('outbound-batches');
+    watcher = new Client({ connectionString: billing.config.DATABASE_URL, options: '-c search_path=billing' });
+    await watcher.connect();
+  }, 120_000);
+  afterAll(async () => {
+    await watcher?.end();
+    await billing?.close();
+  });
+
+  const proTenant = async (topUp: string) => {
+    const id = newId('ten');
+    await billing.kafka.rpc.request('billing.set-plan', { tenant_id: id, plan: 'pro' });
+    await billing.topUp(id, topUp);
+    return id;
+  };
+  const outbound = (tenantId: string, overrides: Partial<MessageOutboundData> = {}): MessageOutboundEvent =>
+    EventPublisher.envelope(Topics.MessageOutbound, tenantId, {
+      message_id: newId('msg'),
+      channel: 'whatsapp',
+      from: null,
+      to: '+4915112345678',
+      content: { type: 'text', text: 'Your order is ready.' },
+      origin: 'api',
+      accepted_at: new Date().toISOString(),
+      ...overrides,
+    });
+  const publish = (events: MessageOutboundEvent[]) =>
+    Promise.all(events.map((e) => billing.kafka.publisher.publishEvent(e, conversationKey(e.tenant_id!, e.data.to), undefined, { timeoutMs: 10_000 })));
+  const rows = async <T>(sql: string, params: unknown[]) => (await watcher.query(sql, params)).rows as T[];
+  const charges = (tenantId: string) =>
+    rows<{ message_id: string; state: string; price: string | null }>(`SELECT message_id, state, price::text FROM charges WHERE tenant_id = $1 ORDER BY message_id`, [tenantId]);
+  const holds = (tenantId: string) =>
+    rows<{ cause_id: string; amount: string; balance_after: string }>(
+      `SELECT cause_id, amount::text, balance_after::text FROM ledger_transactions WHERE tenant_id = $1 AND kind = 'hold' ORDER BY seq`,
+      [tenantId],
+    );
+  const usage = (tenantId: string) =>
+    rows<{ category: string; quantity: number }>(`SELECT category, quantity::int AS quantity FROM usage_daily WHERE tenant_id = $1 ORDER BY category`, [tenantId]);
+
+  it('charges each message once across duplicates in the batch and redeliveries, in order, per tenant', async () => {
+    const [a, b] = [await proTenant('0.10'), await proTenant('0.05')];
+    const [a1, a2] = [outbound(a), outbound(a, MARKETING)];
+    // b's 0.05 covers b1 (0.04) but then not b2 (0.04): b2 is unfunded, and b3 (0.004) still fits in what is left.
+    const [b1, b2, b3] = [outbound(b, MARKETING), outbound(b, MARKETING), outbound(b)];
+    // One batch, as the consumer hands it over: a1 and b1 twice (the same event delivered twice).
+    await billing.app.get(MeteringService).meter([a1, b1, a1, a2, b2, b1, b3]);
+
+    // Redelivered through Kafka, then a new send behind them on the same key: once it is held, they were consumed.
+    const a3 = outbound(a);
+    await publish([a1, b1, b2, a2, b3]);
+    await publish([a3]);
+    await billing.chargeReaching(a3.data.message_id, 'held');
+    const b4 = outbound(b);
+    await publish([b4]);
+    await billing.chargeReaching(b4.data.message_id, 'held');
+
+    const byId = <T extends { message_id: string }>(list: T[]) => Object.fromEntries(list.map((c) => [c.message_id, c]));
+    expect(byId(await charges(a))).toEqual(
+      byId([
+        { message_id: a1.data.message_id, state: 'held', price: '0.004000' },
+        { message_id: a2.data.message_id, state: 'held', price: '0.040000' },
+        { message_id: a3.data.message_id, state: 'held', price: '0.004000' },
+      ]),
+    );
+    expect(byId(await charges(b))).toEqual(
+      byId([
+        { message_id: b1.data.message_id, state: 'held', price: '0.040000' },
+        { message_id: b2.data.message_id, state: 'unfunded', price: '0.040000' },
+        { message_id: b3.data.message_id, state: 'held', price: '0.004000' },
+        { message_id: b4.data.message_id, state: 'held', price: '0.004000' },
+      ]),
+    );
+    // One hold per charged message, in the order they were metered, each with the balance it left.
+    expect(await holds(a)).toEqual([
+      { cause_id: a1.data.message_id, amount: '0.004000', balance_after: '0.096000' },
+      { cause_id: a2.data.message_id, amount: '0.040000', balance_after: '0.056000' },
+      { cause_id: a3.data.message_id, amount: '0.004000', balance_after: '0.052000' },
+    ]);
+    expect(await holds(b)).toEqual([
+      { cause_id: b1.data.message_id, amount: '0.040000', balance_after: '0.010000' },
+      { cause_id: b3.data.message_id, amount: '0.004000', balance_after: '0.006000' },
+      { cause_id: b4.data.message_id, amount: '0.004000', balance_after: '0.002000' },
+    ]);
+    // Usage counts each event once: a duplicate counted again would show here even where the charge stayed right.
+    expect(await usage(a)).toEqual([
+      { category: 'marketing', quantity: 1 },
+      { category: 'service', quantity: 2 },
+    ]);
+    expect(await usage(b)).toEqual([
+      { category: 'marketing', quantity: 2 },
+      { category: 'service', quantity: 2 },
+    ]);
+    expect(await billing.wallet(a)).toMatchObject({ balance: '0.052000', held: '0.048000' });
+    expect(await billing.wallet(b)).toMatchObject({ balance: '0.002000', held: '0.048000' });
+    for (const t of [a, b]) {
+      const totals = await billing.ledgerTotals(t);
+      expect(totals.wallet_entries).toBe(totals.balance);
+      expect(totals.holds_entries).toBe(totals.held);
+      expect(totals.unbalanced_transactions).toBe(0);
+    }
+
+    // The statuses still settle and release what the batch held.
+    await billing.status(a, a1.data.message_id, 'sent');
+    await billing.status(b, b1.data.message_id, 'failed');
+    await billing.chargeReaching(a1.data.message_id, 'settled');
+    await billing.chargeReaching(b1.data.message_id, 'released');
+    expect(await billing.wallet(b)).toMatchObject({ balance: '0.042000', held: '0.008000' });
+  });
+
+  it('meters many sends in few statements (db_statements_total per metered message)', async () => {
+    const tenants = [await proTenant('100'), await proTenant('100')];
+    const total = 500;
+    // Sends to many customers (many keys, many partitions), published a hundred at a time as a campaign would.
+    const events = Array.from({ length: total }, (_, i) => outbound(tenants[i % 2], { to: `+49151${String(10_000_000 + i)}` }));
+    const before = await statements();
+    for (let i = 0; i < total; i += 100) await publish(events.slice(i, i + 100));
+    await pollUntil(
+      async () => Number((await rows<{ n: string }>(`SELECT count(*) AS n FROM charges WHERE tenant_id = ANY($1) AND state = 'held'`, [tenants]))[0].n) === total || undefined,
+      { description: `${total} charges held`, timeoutMs: 45_000 },
+    );
+    const perMessage = ((await statements()) - before) / total;
+    console.log(`metering ${total} messages: ${perMessage.toFixed(2)} statements per message`);
+    expect(await billing.wallet(tenants[0])).toMatchObject({ balance: '99.000000', held: '1.000000' });
+    // One event at a time costs about 15 (a transaction of a dozen statements and a balance-view read).
+    expect(perMessage).toBeLessThan(2);
+  });
+});

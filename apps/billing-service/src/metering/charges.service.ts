@@ -104,7 +104,7 @@ export class ChargesService {
           if (hold.posted) state = 'held';
         }
       }
-      // An outcome that arrived before the send was priced applies now, as `apply` would.
+      // An outcome that arrived before the send was priced applies now, as onOutcomes would.
       const next = charge.outcome && price ? chargeTransition(state, charge.outcome) : null;
       if (next && price) {
         ledger.post({
@@ -224,44 +224,54 @@ export class ChargesService {
     );
   }
 
+  /** One outcome (see onOutcomes). */
   async onOutcome(manager: EntityManager, tenantId: string, messageId: string, outcome: Outcome): Promise<void> {
-    const charge = await this.lockCharge(manager, tenantId, messageId);
-    if (!charge) return;
-    // A failure is final: a late `delivered` after `failed` does not bring the charge back.
-    const latest: Outcome = charge.outcome === 'failed' ? 'failed' : outcome;
-    await manager.query(`UPDATE charges SET outcome = $2, updated_at = now() WHERE message_id = $1`, [messageId, latest]);
-    if (charge.state === 'held' || charge.state === 'settled') {
-      await this.wallets.lock(manager, tenantId);
-      await this.apply(manager, charge, latest);
+    await this.onOutcomes(manager, [{ tenantId, messageId, outcome }]);
+  }
+
+  /**
+   * Applies a batch of outcomes in a constant number of statements, each exactly as one at a time would, in order:
+   * the charge remembers the latest outcome (`failed` is final), and a held or settled charge moves its money
+   * (settled, released, refunded). Charges are locked in message order before the wallets (in tenant order), as on
+   * the accepting path; a charge another tenant's message made is left alone.
+   */
+  async onOutcomes(manager: EntityManager, outcomes: readonly { tenantId: string; messageId: string; outcome: Outcome }[]): Promise<void> {
+    const charges = await this.lockCharges(manager, outcomes);
+    const mine = outcomes.filter((o) => charges.get(o.messageId)?.tenant_id === o.tenantId);
+    if (!mine.length) return;
+    // Only a held or settled charge moves money, and applying outcomes only moves a charge on from those.
+    const moving = mine.filter((o) => ['held', 'settled'].includes(charges.get(o.messageId)!.state));
+    const wallets = await this.wallets.lockMany(manager, moving.map((o) => o.tenantId));
+    const ledger = this.wallets.batch(wallets);
+    const touched = new Map<string, ChargeRow>();
+    for (const { messageId, outcome } of mine) {
+      const charge = touched.get(messageId) ?? { ...charges.get(messageId)! };
+      touched.set(messageId, charge);
+      // A failure is final: a late `delivered` after `failed` does not bring the charge back.
+      charge.outcome = charge.outcome === 'failed' ? 'failed' : outcome;
+      const next = chargeTransition(charge.state, charge.outcome);
+      if (!next || !charge.price || !charge.currency) continue;
+      ledger.post({
+        tenantId: charge.tenant_id,
+        type: next.type,
+        amount: charge.price,
+        currency: charge.currency,
+        causeId: charge.message_id,
+        description: next.type === 'settlement' ? 'message sent' : 'message failed',
+      });
+      charge.state = next.state;
     }
+    await this.wallets.writeAndWatch(manager, ledger);
+    const rows = [...touched.values()];
+    await manager.query(
+      `UPDATE charges c SET outcome = x.outcome, state = x.state, updated_at = now()
+         FROM unnest($1::text[], $2::text[], $3::text[]) AS x(message_id, outcome, state) WHERE c.message_id = x.message_id`,
+      [rows.map((c) => c.message_id), rows.map((c) => c.outcome), rows.map((c) => c.state)],
+    );
   }
 
-  private async apply(manager: EntityManager, charge: ChargeRow, outcome: Outcome): Promise<void> {
-    const next = chargeTransition(charge.state, outcome);
-    if (!next || !charge.price || !charge.currency) return;
-    await this.wallets.postAndWatch(manager, {
-      tenantId: charge.tenant_id,
-      type: next.type,
-      amount: charge.price,
-      currency: charge.currency,
-      causeId: charge.message_id,
-      description: next.type === 'settlement' ? 'message sent' : 'message failed',
-    });
-    await manager.query(`UPDATE charges SET state = $2, updated_at = now() WHERE message_id = $1`, [charge.message_id, next.state]);
-  }
-
-  /** The message's charge row, created if this is the first word of it, locked; null when it is another tenant's. */
-  private async lockCharge(manager: EntityManager, tenantId: string, messageId: string): Promise<ChargeRow | null> {
-    await manager.query(`INSERT INTO charges (message_id, tenant_id, state) VALUES ($1, $2, 'awaiting_send') ON CONFLICT (message_id) DO NOTHING`, [
-      messageId,
-      tenantId,
-    ]);
-    const [row] = (await manager.query(`SELECT * FROM charges WHERE message_id = $1 FOR UPDATE`, [messageId])) as ChargeRow[];
-    return row.tenant_id === tenantId ? row : null;
-  }
-
-  /** The charge rows of a batch's messages, created by the first send naming each, locked in message order; by id. */
-  private async lockCharges(manager: EntityManager, sends: readonly AcceptedSend[]): Promise<Map<string, ChargeRow>> {
+  /** The charge rows of a batch's messages, created by the first event naming each (`awaiting_send`), locked in message order; by id. */
+  private async lockCharges(manager: EntityManager, sends: readonly { tenantId: string; messageId: string }[]): Promise<Map<string, ChargeRow>> {
     const first = [...new Map([...sends].reverse().map((send) => [send.messageId, send])).values()].sort((a, b) => (a.messageId < b.messageId ? -1 : 1));
     if (!first.length) return new Map();
     const ids = first.map((send) => send.messageId);

@@ -30,7 +30,7 @@ export class MeteringConsumer {
   /** A key's waiting statuses together: those that can no longer change a charge (a `read` after `sent`) cost nothing. */
   @EventPattern(Topics.MessageStatus, BatchByKey)
   async onStatus(@Payload() events: MessageStatusEvent[]): Promise<void> {
-    for (const event of await this.outcomes.needingWork(events)) await this.metering.onStatus(event);
+    await this.metering.onStatuses(await this.outcomes.needingWork(events));
   }
 
   /** The plan prices the tenant's sends from now on (setting it again is harmless, so redelivery is too). */

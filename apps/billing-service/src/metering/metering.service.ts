@@ -6,6 +6,7 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { BalanceView } from '../balance-view/balance-view';
 import { ChargesService, type AcceptedSend } from './charges.service';
 import { LlmSpend } from './llm-spend';
+import { outcomeOf } from './status-outcomes';
 
 /**
  * Turns events into usage: one row per tenant, UTC day, channel and category, counted once per event id (the id is
@@ -16,6 +17,12 @@ export class MeteringService {
   /** `message.outbound` of the key groups consumed side by side, metered in one transaction (group commit). */
   private readonly outbound = new GroupCommit<MessageOutboundEvent, void>(async (events) => {
     await this.meter(events);
+    return events.map(() => undefined);
+  });
+
+  /** `message.status` of the key groups consumed side by side, applied in one transaction (group commit). */
+  private readonly statuses = new GroupCommit<MessageStatusEvent, void>(async (events) => {
+    await this.settle(events);
     return events.map(() => undefined);
   });
 
@@ -62,16 +69,27 @@ export class MeteringService {
     await this.view.pushMany(metered.map((event) => ({ tenantId: event.tenant_id!, chargedMessageId: event.data.message_id })));
   }
 
-  async onStatus(event: MessageStatusEvent): Promise<void> {
-    const tenantId = event.tenant_id;
-    if (!tenantId) return;
-    // delivered/read imply sent (a missed `sent` must not leave the money held).
-    const outcome = event.data.status === 'failed' ? 'failed' : 'sent';
+  /** Statuses that may change a charge (StatusOutcomes); the key groups consumed side by side share one transaction. */
+  async onStatuses(events: readonly MessageStatusEvent[]): Promise<void> {
+    await Promise.all(events.map((event) => this.statuses.add(event)));
+  }
+
+  /**
+   * Applies a batch of `message.status` in one transaction, as one event at a time would in their order: each event id
+   * once, its outcome on the message's charge (ChargesService.onOutcomes); then one balance-view read for the batch.
+   */
+  async settle(events: readonly MessageStatusEvent[]): Promise<void> {
+    const applied = events.filter((event) => event.tenant_id);
+    if (!applied.length) return;
     await this.charges.transaction(async (manager) => {
-      if (!(await this.firstTime(manager, event.id))) return;
-      await this.charges.onOutcome(manager, tenantId, event.data.message_id, outcome);
+      const fresh = await this.firstTimes(manager, applied);
+      if (!fresh.length) return;
+      await this.charges.onOutcomes(
+        manager,
+        fresh.map((event) => ({ tenantId: event.tenant_id!, messageId: event.data.message_id, outcome: outcomeOf(event) })),
+      );
     });
-    await this.view.push(tenantId);
+    await this.view.pushMany(applied.map((event) => ({ tenantId: event.tenant_id! })));
   }
 
   /**

@@ -1,4 +1,4 @@
-import { Topics, conversationKey, newId, type MessageOutboundData, type MessageOutboundEvent } from '@parley/contracts';
+import { Topics, conversationKey, newId, type MessageOutboundData, type MessageOutboundEvent, type MessageStatusData, type MessageStatusEvent } from '@parley/contracts';
 import { EventPublisher } from '@parley/kafka';
 import { pollUntil } from '@parley/testing';
 import { Client } from 'pg';
@@ -7,6 +7,20 @@ import { startBillingService, type BillingServiceUnderTest } from '../test/billi
 import { MeteringService } from './metering.service';
 
 const statements = async () => (await register.getSingleMetric('db_statements_total')!.get()).values[0]?.value ?? 0;
+
+/** A send's status as messaging-service reports it. */
+const statusOf = (send: MessageOutboundEvent, status: 'sent' | 'failed'): MessageStatusEvent => {
+  const data: MessageStatusData = {
+    event: 'message.status',
+    channel: 'whatsapp',
+    tenant_id: send.tenant_id!,
+    message_id: send.data.message_id,
+    status,
+    to: send.data.to,
+    at: new Date().toISOString(),
+  };
+  return EventPublisher.envelope(Topics.MessageStatus, send.tenant_id!, data);
+};
 
 const MARKETING = { content: { type: 'template' as const, template: { name: 'promo', language: { code: 'en' } } } };
 
@@ -117,29 +131,60 @@ describe('billing-service meters a batch of sends at once', () => {
       expect(totals.unbalanced_transactions).toBe(0);
     }
 
-    // The statuses still settle and release what the batch held.
-    await billing.status(a, a1.data.message_id, 'sent');
-    await billing.status(b, b1.data.message_id, 'failed');
-    await billing.chargeReaching(a1.data.message_id, 'settled');
-    await billing.chargeReaching(b1.data.message_id, 'released');
+    // Their statuses in one batch too, with duplicates: a2's `sent` then `failed` settles it, then refunds it (in the
+    // other order it would be released), b1's failure releases it.
+    const statuses = [statusOf(a1, 'sent'), statusOf(b1, 'failed'), statusOf(a2, 'sent'), statusOf(a2, 'failed'), statusOf(a3, 'sent')];
+    const metering = billing.app.get(MeteringService);
+    await metering.settle([statuses[0], statuses[1], statuses[0], statuses[2], statuses[1], statuses[3], statuses[4]]);
+    const ledger = (tenantId: string) =>
+      rows<{ kind: string; cause_id: string }>(`SELECT kind, cause_id FROM ledger_transactions WHERE tenant_id = $1 AND kind <> 'top_up' ORDER BY seq`, [tenantId]);
+    const [ledgerA, ledgerB] = [await ledger(a), await ledger(b)];
+    const id = (e: MessageOutboundEvent) => e.data.message_id;
+    expect(ledgerA).toEqual([
+      { kind: 'hold', cause_id: id(a1) },
+      { kind: 'hold', cause_id: id(a2) },
+      { kind: 'hold', cause_id: id(a3) },
+      { kind: 'settlement', cause_id: id(a1) },
+      { kind: 'settlement', cause_id: id(a2) },
+      { kind: 'refund', cause_id: id(a2) },
+      { kind: 'settlement', cause_id: id(a3) },
+    ]);
+    expect(ledgerB).toEqual([...ledgerB.slice(0, 3), { kind: 'release', cause_id: id(b1) }]);
+    // The same batch again (a redelivery) changes nothing.
+    await metering.settle(statuses);
+    expect([await ledger(a), await ledger(b)]).toEqual([ledgerA, ledgerB]);
+    expect(await billing.wallet(a)).toMatchObject({ balance: '0.092000', held: '0.000000' });
     expect(await billing.wallet(b)).toMatchObject({ balance: '0.042000', held: '0.008000' });
+    for (const t of [a, b]) expect(await billing.ledgerTotals(t)).toMatchObject({ unbalanced_transactions: 0 });
   });
 
-  it('meters many sends in few statements (db_statements_total per metered message)', async () => {
+  it('meters many sends, and settles them, in few statements (db_statements_total per message)', async () => {
     const tenants = [await proTenant('100'), await proTenant('100')];
     const total = 500;
+    const countOf = async (state: string) =>
+      Number((await rows<{ n: string }>(`SELECT count(*) AS n FROM charges WHERE tenant_id = ANY($1) AND state = $2`, [tenants, state]))[0].n);
     // Sends to many customers (many keys, many partitions), published a hundred at a time as a campaign would.
     const events = Array.from({ length: total }, (_, i) => outbound(tenants[i % 2], { to: `+49151${String(10_000_000 + i)}` }));
-    const before = await statements();
+    let before = await statements();
     for (let i = 0; i < total; i += 100) await publish(events.slice(i, i + 100));
-    await pollUntil(
-      async () => Number((await rows<{ n: string }>(`SELECT count(*) AS n FROM charges WHERE tenant_id = ANY($1) AND state = 'held'`, [tenants]))[0].n) === total || undefined,
-      { description: `${total} charges held`, timeoutMs: 45_000 },
-    );
-    const perMessage = ((await statements()) - before) / total;
-    console.log(`metering ${total} messages: ${perMessage.toFixed(2)} statements per message`);
+    await pollUntil(async () => (await countOf('held')) === total || undefined, { description: `${total} charges held`, timeoutMs: 45_000 });
+    const metering = ((await statements()) - before) / total;
     expect(await billing.wallet(tenants[0])).toMatchObject({ balance: '99.000000', held: '1.000000' });
-    // One event at a time costs about 15 (a transaction of a dozen statements and a balance-view read).
-    expect(perMessage).toBeLessThan(2);
-  });
+
+    // Their `sent`, as messaging-service reports them.
+    const sent = events.map((e) => statusOf(e, 'sent'));
+    before = await statements();
+    for (let i = 0; i < total; i += 100) {
+      await Promise.all(sent.slice(i, i + 100).map((e) => billing.kafka.publisher.publishEvent(e, conversationKey(e.tenant_id!, e.data.to), undefined, { timeoutMs: 10_000 })));
+    }
+    await pollUntil(async () => (await countOf('settled')) === total || undefined, { description: `${total} charges settled`, timeoutMs: 45_000 });
+    const settling = ((await statements()) - before) / total;
+    console.log(`${total} messages: ${metering.toFixed(2)} statements per message metered, ${settling.toFixed(2)} per message settled`);
+    expect(await billing.wallet(tenants[0])).toMatchObject({ balance: '99.000000', held: '0.000000' });
+    const totals = await billing.ledgerTotals(tenants[1]);
+    expect(totals).toMatchObject({ balance: '99.000000', held: '0.000000', wallet_entries: '99.000000', holds_entries: '0.000000', unbalanced_transactions: 0 });
+    // One event at a time costs about 16 to meter (a transaction of a dozen statements and a balance-view read), 14 to settle.
+    expect(metering).toBeLessThan(2);
+    expect(settling).toBeLessThan(2);
+  }, 120_000);
 });

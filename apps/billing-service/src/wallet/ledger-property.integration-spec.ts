@@ -104,6 +104,86 @@ describe('wallet ledger (property)', () => {
     );
   });
 
+  it('decides a batch of sends and outcomes exactly as one at a time, in order (acceptMany, onOutcomes)', async () => {
+    type Accept = { category: keyof typeof PRO_PRICES } | { again: number };
+    const batchOp = fc.oneof(
+      fc.record({ kind: fc.constant('top_up' as const), micros: amount }),
+      fc.record({
+        kind: fc.constant('accepts' as const),
+        sends: fc.array(
+          fc.oneof(
+            fc.record({ category: fc.constantFrom('service' as const, 'utility' as const, 'marketing' as const) }) as fc.Arbitrary<Accept>,
+            fc.record({ again: fc.nat() }) as fc.Arbitrary<Accept>,
+          ),
+          { minLength: 1, maxLength: 8 },
+        ),
+      }),
+      fc.record({
+        kind: fc.constant('outcomes' as const),
+        outcomes: fc.array(fc.record({ pick: fc.nat(), outcome: fc.constantFrom('sent' as const, 'failed' as const) }), { minLength: 1, maxLength: 8 }),
+      }),
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.array(batchOp, { minLength: 1, maxLength: 12 }), async (ops) => {
+        const tenantId = newId('ten');
+        await wallets.setPlan(tenantId, 'pro');
+        const model = { balance: 0n, held: 0n };
+        const messages: { id: string; price: bigint; state: 'held' | 'unfunded' | 'settled' | 'released' | 'refunded' }[] = [];
+        for (const step of ops) {
+          if (step.kind === 'top_up') {
+            await wallets.topUp(tenantId, decimal(step.micros), newId('evt'));
+            model.balance += step.micros;
+          } else if (step.kind === 'accepts') {
+            const sends = step.sends.map((send) => {
+              // Sending a message again (an earlier one, or one earlier in this batch) charges nothing more.
+              if ('again' in send && messages.length) return { id: messages[send.again % messages.length].id, category: 'service' as const };
+              const category = 'category' in send ? send.category : 'service';
+              const id = newId('msg');
+              const price = PRO_PRICES[category];
+              if (model.balance >= price) {
+                model.balance -= price;
+                model.held += price;
+                messages.push({ id, price, state: 'held' });
+              } else messages.push({ id, price, state: 'unfunded' });
+              return { id, category };
+            });
+            await charges.transaction((m) =>
+              charges.acceptMany(
+                m,
+                sends.map((send) => ({ tenantId, messageId: send.id, channel: 'whatsapp', category: send.category as BillingCategory, day: '2026-11-28', quantity: 1 })),
+              ),
+            );
+          } else {
+            if (!messages.length) continue;
+            const outcomes = step.outcomes.map(({ pick, outcome }) => {
+              const message = messages[pick % messages.length];
+              if (message.state === 'held') {
+                model.held -= message.price;
+                if (outcome === 'failed') model.balance += message.price;
+                message.state = outcome === 'sent' ? 'settled' : 'released';
+              } else if (message.state === 'settled' && outcome === 'failed') {
+                model.balance += message.price;
+                message.state = 'refunded';
+              }
+              return { tenantId, messageId: message.id, outcome };
+            });
+            await charges.transaction((m) => charges.onOutcomes(m, outcomes));
+          }
+          expect(await billing.ledgerTotals(tenantId)).toEqual({
+            balance: decimal(model.balance),
+            held: decimal(model.held),
+            wallet_entries: decimal(model.balance),
+            holds_entries: decimal(model.held),
+            unbalanced_transactions: 0,
+          });
+        }
+        const states = (await billing.sql.query(`SELECT message_id, state FROM charges WHERE tenant_id = $1`, [tenantId])) as { message_id: string; state: string }[];
+        expect(Object.fromEntries(states.map((row) => [row.message_id, row.state]))).toEqual(Object.fromEntries(messages.map((m) => [m.id, m.state])));
+      }),
+      { numRuns: 40, seed: 19 },
+    );
+  });
+
   it('refuses to let the ledger or the cached balance be edited behind it, and an unbalanced transaction', async () => {
     const tenantId = newId('ten');
     await wallets.topUp(tenantId, '1', newId('evt'));

@@ -8,6 +8,20 @@ import { MeteringService } from './metering.service';
 
 const statements = async () => (await register.getSingleMetric('db_statements_total')!.get()).values[0]?.value ?? 0;
 
+/** A send as the gateway publishes it (a text message unless `overrides` say otherwise). */
+function outbound(tenantId: string, overrides: Partial<MessageOutboundData> = {}): MessageOutboundEvent {
+  return EventPublisher.envelope(Topics.MessageOutbound, tenantId, {
+    message_id: newId('msg'),
+    channel: 'whatsapp',
+    from: null,
+    to: '+4915112345678',
+    content: { type: 'text', text: 'Your order is ready.' },
+    origin: 'api',
+    accepted_at: new Date().toISOString(),
+    ...overrides,
+  });
+}
+
 /** A send's status as messaging-service reports it. */
 const statusOf = (send: MessageOutboundEvent, status: 'sent' | 'failed'): MessageStatusEvent => {
   const data: MessageStatusData = {
@@ -45,17 +59,6 @@ describe('billing-service meters a batch of sends at once', () => {
     await billing.topUp(id, topUp);
     return id;
   };
-  const outbound = (tenantId: string, overrides: Partial<MessageOutboundData> = {}): MessageOutboundEvent =>
-    EventPublisher.envelope(Topics.MessageOutbound, tenantId, {
-      message_id: newId('msg'),
-      channel: 'whatsapp',
-      from: null,
-      to: '+4915112345678',
-      content: { type: 'text', text: 'Your order is ready.' },
-      origin: 'api',
-      accepted_at: new Date().toISOString(),
-      ...overrides,
-    });
   const publish = (events: MessageOutboundEvent[]) =>
     Promise.all(events.map((e) => billing.kafka.publisher.publishEvent(e, conversationKey(e.tenant_id!, e.data.to), undefined, { timeoutMs: 10_000 })));
   const rows = async <T>(sql: string, params: unknown[]) => (await watcher.query(sql, params)).rows as T[];
@@ -187,4 +190,38 @@ describe('billing-service meters a batch of sends at once', () => {
     expect(metering).toBeLessThan(2);
     expect(settling).toBeLessThan(2);
   }, 120_000);
+});
+
+/** The free allowance in a batch counts each send with the month's sends up to its day, as one at a time would. */
+describe('billing-service meters a batch of sends on the free plan', () => {
+  let billing: BillingServiceUnderTest;
+  beforeAll(async () => {
+    billing = await startBillingService('outbound-batches-free', { BILLING_FREE_ALLOWANCE: '2' });
+  }, 120_000);
+  afterAll(() => billing?.close());
+
+  it('makes the sends beyond the allowance paid, in order, counting only the days up to each', async () => {
+    const tenantId = newId('ten');
+    await billing.topUp(tenantId, '1.00');
+    const send = (day: string) => outbound(tenantId, { accepted_at: `${day}T12:00:00.000Z` });
+    // One sent earlier in the month, then a batch: the 10th's second send is the third of the month (paid); the 5th's
+    // counts only the month up to the 5th (its own and the 1st's: free); the last is the fifth (paid).
+    const earlier = send('2026-10-01');
+    await billing.app.get(MeteringService).meter([earlier]);
+    const [a, b, c, d] = [send('2026-10-10'), send('2026-10-10'), send('2026-10-05'), send('2026-10-10')];
+    await billing.app.get(MeteringService).meter([a, b, c, a, d]);
+    const states = (await billing.sql.query(`SELECT message_id, state, price::text FROM charges WHERE tenant_id = $1`, [tenantId])) as {
+      message_id: string;
+      state: string;
+      price: string | null;
+    }[];
+    expect(Object.fromEntries(states.map((row) => [row.message_id, [row.state, row.price]]))).toEqual({
+      [earlier.data.message_id]: ['free', null],
+      [a.data.message_id]: ['free', null],
+      [b.data.message_id]: ['held', '0.005000'],
+      [c.data.message_id]: ['free', null],
+      [d.data.message_id]: ['held', '0.005000'],
+    });
+    expect(await billing.wallet(tenantId)).toMatchObject({ balance: '0.990000', held: '0.010000', plan: 'free' });
+  });
 });

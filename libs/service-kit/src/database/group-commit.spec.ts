@@ -33,4 +33,19 @@ describe('GroupCommit', () => {
     const results = await Promise.allSettled([1, 2, 3].map((n) => batches.add(n)));
     expect(results.map((r) => (r.status === 'fulfilled' ? r.value : (r.reason as Error).message))).toEqual([1, 'bad item', 3]);
   });
+
+  it('writes a failed batch again one item at a time, in the order the items were added', async () => {
+    const writes: number[][] = [];
+    let running = 0;
+    const batches = new GroupCommit<number, number>(async (items) => {
+      writes.push(items);
+      if (++running > 1) throw new Error('two writes at once');
+      await new Promise((resolve) => setImmediate(resolve));
+      running--;
+      if (items.length > 1) throw new Error('batch');
+      return items;
+    });
+    await expect(Promise.all([1, 2, 3].map((n) => batches.add(n)))).resolves.toEqual([1, 2, 3]);
+    expect(writes).toEqual([[1, 2, 3], [1], [2], [3]]);
+  });
 });

@@ -7,8 +7,8 @@ interface Pending<TItem, TResult> {
 /**
  * Group commit: items added while a write is under way go into the next write together, so a busy service pays one
  * database round trip per batch instead of one per item. Each caller hears back only once the
- * write holding its item has finished. A batch that fails is written again item by item, so one bad item fails only
- * its own caller (a poison message must not take its neighbours to the dead-letter topic). One write at a time.
+ * write holding its item has finished. A batch that fails is written again item by item, in order, so one bad item fails
+ * only its own caller (a poison message must not take its neighbours to the dead-letter topic). One write at a time.
  */
 export class GroupCommit<TItem, TResult> {
   private queue: Pending<TItem, TResult>[] = [];
@@ -40,7 +40,8 @@ export class GroupCommit<TItem, TResult> {
           batch.forEach((p, i) => p.resolve(results[i]));
         } catch (err) {
           if (batch.length === 1) batch[0].reject(err);
-          else await Promise.all(batch.map((p) => this.write([p.item]).then(([result]) => p.resolve(result), p.reject)));
+          // One at a time, in the order added: writes that fold items in order (a ledger, a status machine) stay exact.
+          else for (const p of batch) await this.write([p.item]).then(([result]) => p.resolve(result), p.reject);
         }
       }
     } finally {

@@ -146,6 +146,43 @@ describe('campaigns (CONTRACT.md §15)', () => {
     expect(only).toMatchObject({ contact_id: fay.id, message_id: recipientMessageId(tenant, narrowed.id, fay.id) });
   });
 
+  it('freezes an audience of several pages a page at a time; a refusal on a later page leaves nothing written, scheduled or not', async () => {
+    const tenant = newId('ten');
+    const csv = ['phone,name,tags,city', ...Array.from({ length: 1000 }, (_, i) => `+1416555${String(i).padStart(4, '0')},Bulk ${i},bulk,Lima`)].join('\n');
+    const { job_id } = await campaigns.call('contacts.import', { tenant_id: tenant, csv });
+    await pollUntil(async () => (await campaigns.call('contacts.import-status', { tenant_id: tenant, job_id })).status === 'completed', { description: 'the import', timeoutMs: 30_000 });
+    // created after the thousand: the last of the audience, on its second page of crm-service's export (1000 a page)
+    const last = await contact(tenant, { name: 'Last', tags: ['bulk'] });
+    const recipientsOf = async (id: string) =>
+      ((await campaigns.sql.query(`SELECT count(*)::int AS n FROM campaign_recipients WHERE campaign_id = $1`, [id])) as { n: number }[])[0].n;
+
+    const draft = await campaigns.call('campaigns.create', { tenant_id: tenant, body: { name: 'Bulk', template, audience: { tags: ['bulk'] } } });
+    const refused = await campaigns.problemOf('campaigns.transition', { tenant_id: tenant, id: draft.id, action: 'start' });
+    expect(refused).toMatchObject({ status: 409, detail: expect.stringMatching(/^1 recipient/), errors: [{ field: `recipients.${last.id}` }] });
+    expect(await recipientsOf(draft.id)).toBe(0);
+
+    // the sender's scheduled start commits the refusal's reason in the same transaction: the first page must not stay
+    const scheduled = await campaigns.call('campaigns.create', {
+      tenant_id: tenant,
+      body: { name: 'Bulk later', template, audience: { tags: ['bulk'] }, schedule_at: new Date(Date.now() + 1000).toISOString() },
+    });
+    const back = await statusOf(tenant, scheduled.id, 'draft');
+    expect(back.status_reason).toMatch(/^scheduled start refused: 1 recipient/);
+    expect(await recipientsOf(scheduled.id)).toBe(0);
+
+    await campaigns.call('contacts.update', { tenant_id: tenant, id: last.id, body: { attributes: { city: 'Cusco' } } });
+    const started = await campaigns.call('campaigns.transition', { tenant_id: tenant, id: draft.id, action: 'start' });
+    expect(started).toMatchObject({ status: 'running', counts: { audience: 1001, skipped_opted_out: 0 } });
+    await campaigns.call('campaigns.transition', { tenant_id: tenant, id: draft.id, action: 'cancel' });
+    const frozen = (await campaigns.sql.query(
+      `SELECT count(*)::int AS n, count(DISTINCT phone)::int AS phones, count(*) FILTER (WHERE template IS NOT NULL)::int AS filled,
+              (SELECT template FROM campaign_recipients WHERE campaign_id = $1 AND contact_id = $2) AS last
+       FROM campaign_recipients WHERE campaign_id = $1`,
+      [draft.id, last.id],
+    )) as { n: number; phones: number; filled: number; last: unknown }[];
+    expect(frozen[0]).toMatchObject({ n: 1001, phones: 1001, filled: 1001, last: { components: [{ parameters: [{ text: 'Last' }, { text: 'Cusco' }] }] } });
+  });
+
   it('starts a scheduled campaign when its time comes (a durable schedule), and a cancelled one never', async () => {
     const tenant = newId('ten');
     const hal = await contact(tenant, { name: 'Hal', tags: ['later'], attributes: { city: 'Oslo' } });

@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { ProblemTypes, derivedId, problem, type CampaignEstimate, type ChannelRecord, type ContactRecord, type FieldError } from '@parley/contracts';
+import { ProblemTypes, derivedId, problem, type CampaignEstimate, type ChannelRecord, type FieldError, type TemplateContent } from '@parley/contracts';
 import { RpcClient } from '@parley/kafka';
 import { ProblemException } from '@parley/service-kit';
 import type { EntityManager } from 'typeorm';
@@ -11,8 +11,6 @@ import type { CampaignRow } from './campaigns.mapper';
 
 /** At most this many recipients are named in a refusal (the detail says how many there are). */
 const LISTED = 100;
-/** Recipients written per INSERT when an audience is frozen. */
-const INSERT_SLICE = 5_000;
 
 /** A recipient's message id: the same for the same campaign and contact, whichever instance or attempt produces it. */
 export function recipientMessageId(tenantId: string, campaignId: string, contactId: string): string {
@@ -36,8 +34,9 @@ export class InsufficientFundsRefusal extends ProblemException {
 /**
  * Starting a campaign: its audience is resolved from crm-service now and frozen into `campaign_recipients` (a contact
  * added later is not messaged), each recipient with its template filled. Runs inside the caller's transaction, which
- * holds the campaign's row: a refusal (a recipient would get an empty parameter, or a wallet that cannot pay for the
- * billing-service estimate) comes before anything is written.
+ * holds the campaign's row; the audience is read and written a page at a time under a savepoint, and a refusal (a
+ * recipient would get an empty parameter, or a wallet that cannot pay for the billing-service estimate) rolls back to
+ * it: the caller's transaction is left as it was, with nothing written.
  */
 @Injectable()
 export class CampaignStartService {
@@ -50,53 +49,68 @@ export class CampaignStartService {
   ) {}
 
   async freeze(tx: EntityManager, campaign: CampaignRow, requestId?: string): Promise<void> {
-    const contacts = (await this.audience.resolve(campaign.tenant_id, campaign.audience, requestId)).filter((c): c is ContactRecord & { phone: string } => !!c.phone);
-    const rows = contacts.map((contact) => {
-      const filled = fillTemplate(campaign.template, contact);
-      return { contact, filled };
-    });
-    const refused = rows.filter((r) => !r.contact.opted_out && r.filled.empty.length > 0);
-    if (refused.length > 0) {
-      const errors: FieldError[] = refused.slice(0, LISTED).map(({ contact, filled }) => ({
-        field: `recipients.${contact.id}`,
-        message: filled.empty.map((e) => `${e.path} would be empty (${e.variable})`).join('; '),
-      }));
+    // the recipients are written page by page as the audience is read: a refusal found later takes them back out
+    await tx.query(`SAVEPOINT campaign_freeze`);
+    try {
+      await this.freezeAudience(tx, campaign, requestId);
+    } catch (err) {
+      await tx.query(`ROLLBACK TO SAVEPOINT campaign_freeze`).catch(() => undefined);
+      throw err;
+    }
+  }
+
+  /**
+   * Reads the audience a page at a time (never the whole of it in memory: issue 19) and writes each page's recipients
+   * before the next is read; the refusals, the template check and the estimate follow once every page is in.
+   */
+  private async freezeAudience(tx: EntityManager, campaign: CampaignRow, requestId?: string): Promise<void> {
+    const refused: FieldError[] = [];
+    let refusedCount = 0;
+    let sendable: { phone: string; template: TemplateContent } | undefined;
+    for await (const page of this.audience.pages(campaign.tenant_id, campaign.audience, requestId)) {
+      // one recipient per number in a page (one statement cannot change a row twice): the lowest contact id's
+      const byPhone = new Map<string, FrozenRecipient>();
+      for (const contact of page) {
+        if (!contact.phone) continue;
+        const filled = fillTemplate(campaign.template, contact);
+        if (!contact.opted_out && filled.empty.length > 0) {
+          refusedCount++;
+          if (refused.length < LISTED) {
+            refused.push({ field: `recipients.${contact.id}`, message: filled.empty.map((e) => `${e.path} would be empty (${e.variable})`).join('; ') });
+          }
+          continue;
+        }
+        if (!contact.opted_out) sendable ??= { phone: contact.phone, template: filled.template };
+        const kept = byPhone.get(contact.phone);
+        if (kept && kept.contact_id < contact.id) continue;
+        byPhone.set(contact.phone, {
+          contact_id: contact.id,
+          phone: contact.phone,
+          message_id: recipientMessageId(campaign.tenant_id, campaign.id, contact.id),
+          template: contact.opted_out ? null : filled.template,
+          status: contact.opted_out ? 'skipped_opted_out' : 'pending',
+        });
+      }
+      // once a start is refused nothing it wrote stays: the rest of the audience is only read for the refusal's count
+      if (refusedCount === 0 && byPhone.size > 0) await insertRecipients(tx, campaign, [...byPhone.values()]);
+    }
+    if (refusedCount > 0) {
       throw new ProblemException(
-        problem(409, ProblemTypes.conflict, 'Conflict', `${refused.length} recipient(s) would get an empty template parameter; fill their contact fields or narrow the audience.`, errors),
+        problem(409, ProblemTypes.conflict, 'Conflict', `${refusedCount} recipient(s) would get an empty template parameter; fill their contact fields or narrow the audience.`, refused),
       );
     }
-    const sendable = rows.find((r) => !r.contact.opted_out);
     let pace = campaign.rate_per_second;
     if (this.config.CAMPAIGN_MESSAGING_CHECKS) {
       // messaging-service owns templates (approved, placeholders filled: 400 naming the problem otherwise) and numbers
-      if (sendable) await this.rpc.request('templates.check-send', { tenant_id: campaign.tenant_id, to: sendable.contact.phone, from: null, template: sendable.filled.template }, { requestId });
+      if (sendable) await this.rpc.request('templates.check-send', { tenant_id: campaign.tenant_id, to: sendable.phone, from: null, template: sendable.template }, { requestId });
       pace = campaignPace(pace, await this.channelOf(campaign, requestId));
     }
-    const estimate = await this.estimate(campaign, messagedCount(rows.map((r) => r.contact)), requestId);
-    // Inserted in slices (a 100,000-contact audience is not one JSON parameter in memory), in contact id order across
-    // them: a number shared by two contacts gets one message, the first contact's.
-    const counts = { audience: 0, skipped: 0 };
-    const ordered = [...rows].sort((x, y) => (x.contact.id < y.contact.id ? -1 : x.contact.id > y.contact.id ? 1 : 0));
-    for (let at = 0; at < ordered.length; at += INSERT_SLICE) {
-      const input = ordered.slice(at, at + INSERT_SLICE).map(({ contact, filled }) => ({
-        contact_id: contact.id,
-        phone: contact.phone,
-        message_id: recipientMessageId(campaign.tenant_id, campaign.id, contact.id),
-        template: contact.opted_out ? null : filled.template,
-        status: contact.opted_out ? 'skipped_opted_out' : 'pending',
-      }));
-      const [slice] = (await tx.query(
-        `WITH x AS (SELECT * FROM jsonb_to_recordset($3::jsonb) AS x(contact_id text, phone text, message_id text, template jsonb, status text)),
-         inserted AS (
-           INSERT INTO campaign_recipients (campaign_id, tenant_id, contact_id, phone, message_id, template, status)
-           SELECT $1, $2, contact_id, phone, message_id, template, status FROM x ORDER BY contact_id
-           ON CONFLICT DO NOTHING RETURNING status)
-         SELECT count(*)::int AS audience, count(*) FILTER (WHERE status = 'skipped_opted_out')::int AS skipped FROM inserted`,
-        [campaign.id, campaign.tenant_id, JSON.stringify(input)],
-      )) as { audience: number; skipped: number }[];
-      counts.audience += slice.audience;
-      counts.skipped += slice.skipped;
-    }
+    const [counts] = (await tx.query(
+      `SELECT count(*)::int AS audience, count(*) FILTER (WHERE status = 'skipped_opted_out')::int AS skipped, count(*) FILTER (WHERE status = 'pending')::int AS messaged
+       FROM campaign_recipients WHERE campaign_id = $1`,
+      [campaign.id],
+    )) as { audience: number; skipped: number; messaged: number }[];
+    const estimate = await this.estimate(campaign, counts.messaged, requestId);
     await tx.query(
       `UPDATE campaigns SET status = 'running', status_reason = NULL, audience_count = $2, skipped_opted_out = $3, rate_per_second = $4, estimate = $5::jsonb,
          started_at = now(), next_send_at = now(), updated_at = now()
@@ -137,14 +151,28 @@ export class CampaignStartService {
   }
 }
 
-/** How many messages the frozen list will send: one per number (the first contact by id keeps it), none to the opted out. */
-function messagedCount(contacts: (ContactRecord & { phone: string })[]): number {
-  const seen = new Set<string>();
-  let count = 0;
-  for (const contact of [...contacts].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))) {
-    if (seen.has(contact.phone)) continue;
-    seen.add(contact.phone);
-    if (!contact.opted_out) count++;
-  }
-  return count;
+interface FrozenRecipient {
+  contact_id: string;
+  phone: string;
+  message_id: string;
+  template: TemplateContent | null;
+  status: 'pending' | 'skipped_opted_out';
+}
+
+/**
+ * Writes a page of recipients. A number already frozen for another contact (two contacts share it, in this page or an
+ * earlier one) keeps one recipient whatever the order the pages came in: the lowest contact id's, as the campaign's
+ * one message per number (`UNIQUE (campaign_id, phone)`) has always chosen. Ids compare byte-wise (COLLATE "C"), as
+ * JavaScript compares them.
+ */
+async function insertRecipients(tx: EntityManager, campaign: CampaignRow, recipients: FrozenRecipient[]): Promise<void> {
+  await tx.query(
+    `INSERT INTO campaign_recipients AS r (campaign_id, tenant_id, contact_id, phone, message_id, template, status)
+     SELECT $1, $2, contact_id, phone, message_id, template, status
+     FROM jsonb_to_recordset($3::jsonb) AS x(contact_id text, phone text, message_id text, template jsonb, status text)
+     ON CONFLICT (campaign_id, phone) DO UPDATE
+       SET contact_id = EXCLUDED.contact_id, message_id = EXCLUDED.message_id, template = EXCLUDED.template, status = EXCLUDED.status
+       WHERE EXCLUDED.contact_id COLLATE "C" < r.contact_id COLLATE "C"`,
+    [campaign.id, campaign.tenant_id, JSON.stringify(recipients)],
+  );
 }

@@ -178,8 +178,7 @@ export class ContactsService {
       if (!deleted) throw new ProblemException(notFoundProblem(`Contact "${id}"`));
       // its timeline goes with it: the messages' text and the notes are its personal data too
       await tx.query(`DELETE FROM contact_activities WHERE tenant_id = $1 AND (contact_id = $2 OR customer = $3)`, [tenantId, id, deleted.phone]);
-      // a finished import's file is needed no more, and names the number
-      if (deleted.phone) await tx.query(`UPDATE contact_imports SET csv = '' WHERE tenant_id = $1 AND status IN ('completed', 'failed') AND strpos(csv, $2) > 0`, [tenantId, deleted.phone]);
+      // (an import's file, which may name the number, is deleted when its job ends: ContactImportWorker)
       await enqueueEvents(tx, [contactDeleted(deleted)]);
     });
   }

@@ -16,6 +16,8 @@ import { importColumns, readImportRow, type ImportRow } from './import-rows';
 const BATCH_ROWS = 1000;
 const LEASE_SECONDS = 60;
 const RETRY_PAUSE_MS = 1000;
+/** Pages of the file (`contact_import_chunks`, 64 KiB each) read per query while parsing. */
+const PAGES_PER_READ = 4;
 /**
  * Looking for jobs nobody wakes this worker for: another instance's whose lease ran out (its own are woken at once).
  * Rare, so rarely: an idle service costs next to nothing.
@@ -25,7 +27,6 @@ const SWEEP_MS = 15_000;
 interface ClaimedJob {
   id: string;
   tenant_id: string;
-  csv: string;
   total: number | null;
   next_row: number;
 }
@@ -38,10 +39,11 @@ interface Batch {
 }
 
 /**
- * Works the queued imports, one at a time per instance: claims a job with a lease, stream-parses its CSV (csv-parse),
- * and imports 1000 rows per transaction together with the job's progress, so a restart resumes after the last
- * committed batch. A row sets what its cells hold on the contact of its number (made if new): email and name when
- * given, tags added, attributes merged; a bad row is reported with its number and reason and the rest go on.
+ * Works the queued imports, one at a time per instance: claims a job with a lease, stream-parses its CSV (csv-parse)
+ * as it reads the file's pages from the database (a few at a time: the file is never whole in memory), and imports
+ * 1000 rows per transaction together with the job's progress, so a restart resumes after the last committed batch.
+ * A row sets what its cells hold on the contact of its number (made if new): email and name when given, tags added,
+ * attributes merged; a bad row is reported with its number and reason and the rest go on.
  */
 @Injectable()
 export class ContactImportWorker implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -90,7 +92,7 @@ export class ContactImportWorker implements OnApplicationBootstrap, OnApplicatio
       `UPDATE contact_imports SET status = 'running', worker = $1, lease_until = now() + make_interval(secs => $2), updated_at = now()
        WHERE id = (SELECT id FROM contact_imports WHERE status IN ('queued', 'running') AND (lease_until IS NULL OR lease_until < now())
                    ORDER BY created_at LIMIT 1 FOR UPDATE SKIP LOCKED)
-       RETURNING id, tenant_id, csv, total, next_row`,
+       RETURNING id, tenant_id, total, next_row`,
       [this.workerId, LEASE_SECONDS],
     );
     return job;
@@ -99,13 +101,13 @@ export class ContactImportWorker implements OnApplicationBootstrap, OnApplicatio
   private async work(job: ClaimedJob): Promise<void> {
     try {
       if (job.total === null) {
-        const total = await countRows(job.csv);
+        const total = await countRows(this.pages(job.id));
         await this.db.query(`UPDATE contact_imports SET total = $2, updated_at = now() WHERE id = $1`, [job.id, total]);
       }
       let batch: Batch = { rows: [], failures: [], nextRow: job.next_row };
       let phones = new Set<string>();
       let row = 0;
-      for await (const record of csvRecords(job.csv)) {
+      for await (const record of csvRecords(this.pages(job.id))) {
         row++;
         if (this.stopped) return;
         if (row < job.next_row) continue;
@@ -132,12 +134,29 @@ export class ContactImportWorker implements OnApplicationBootstrap, OnApplicatio
       await this.commit(job, batch, 'completed');
     } catch (err) {
       if (!isParseError(err)) throw err;
-      // the file itself cannot be read on: what was imported stays, the job says why it stopped
-      await this.db.query(`UPDATE contact_imports SET status = 'failed', error = $2, lease_until = NULL, updated_at = now() WHERE id = $1 AND worker = $3`, [
-        job.id,
-        String((err as Error).message).slice(0, 500),
-        this.workerId,
-      ]);
+      // the file itself cannot be read on: what was imported stays, the job says why it stopped (its file goes)
+      await this.db.transaction(async (tx) => {
+        const [, failed] = (await tx.query(`UPDATE contact_imports SET status = 'failed', error = $2, lease_until = NULL, updated_at = now() WHERE id = $1 AND worker = $3`, [
+          job.id,
+          String((err as Error).message).slice(0, 500),
+          this.workerId,
+        ])) as [unknown, number];
+        if (failed > 0) await tx.query(`DELETE FROM contact_import_chunks WHERE job_id = $1`, [job.id]);
+      });
+    }
+  }
+
+  /** The job's file, a page at a time in order, read as the parser asks for more. */
+  private async *pages(jobId: string): AsyncGenerator<string> {
+    let seq = 0;
+    for (;;) {
+      const rows: { seq: number; text: string }[] = await this.db.query(
+        `SELECT seq, text FROM contact_import_chunks WHERE job_id = $1 AND seq >= $2 ORDER BY seq LIMIT $3`,
+        [jobId, seq, PAGES_PER_READ],
+      );
+      for (const row of rows) yield row.text;
+      if (rows.length < PAGES_PER_READ) return;
+      seq = rows[rows.length - 1].seq + 1;
     }
   }
 
@@ -157,6 +176,8 @@ export class ContactImportWorker implements OnApplicationBootstrap, OnApplicatio
          WHERE id = $1`,
         [job.id, batch.nextRow, created, updated, status, JSON.stringify(batch.failures.slice(0, MAX_REPORTED_FAILURES)), MAX_REPORTED_FAILURES],
       );
+      // a finished job's file is needed no more (and names its contacts' numbers)
+      if (status === 'completed') await tx.query(`DELETE FROM contact_import_chunks WHERE job_id = $1`, [job.id]);
     });
     this.relay.wake();
   }
@@ -214,28 +235,18 @@ function mergeAttributes(current: ContactRow['attributes'], incoming: ImportRow[
   return merged;
 }
 
-/** Feeding the parser a slice at a time (not the string at once) keeps it to this many bytes ahead of its reader. */
-const PARSE_CHUNK_CHARS = 64 * 1024;
-
 /**
- * The file's records as its reader asks for them. `parse(csv)` writes the whole string at once, so all 100,000
- * records of a large file sat parsed in the stream's buffer before the first was read (issue 19: most of the
- * import's peak RSS); piped a slice at a time, backpressure holds the parser to a few slices ahead.
+ * The file's records as its reader asks for them, parsed from its pages as they are read (issue 19: neither the file
+ * nor its parsed records are ever whole in memory; backpressure holds the parser to a few pages ahead).
  */
-function csvRecords(csv: string): AsyncIterable<unknown> {
-  return Readable.from(slices(csv), { objectMode: false }).pipe(
-    parse({ bom: true, columns: importColumns, skip_empty_lines: true, relax_column_count: true }),
-  );
+function csvRecords(pages: AsyncIterable<string>): AsyncIterable<unknown> {
+  return Readable.from(pages, { objectMode: false }).pipe(parse({ bom: true, columns: importColumns, skip_empty_lines: true, relax_column_count: true }));
 }
 
-function* slices(text: string): Generator<string> {
-  for (let at = 0; at < text.length; at += PARSE_CHUNK_CHARS) yield text.slice(at, at + PARSE_CHUNK_CHARS);
-}
-
-async function countRows(csv: string): Promise<number> {
+async function countRows(pages: AsyncIterable<string>): Promise<number> {
   let rows = 0;
   try {
-    for await (const _ of csvRecords(csv)) rows++;
+    for await (const _ of csvRecords(pages)) rows++;
   } catch (err) {
     if (!isParseError(err)) throw err;
   }

@@ -23,6 +23,8 @@ describe('crm-service: contact import and export', () => {
       },
       { description: `import ${jobId} to finish`, timeoutMs: 30_000 },
     );
+  const pagesOf = async (jobId: string) =>
+    ((await crm.sql.query(`SELECT count(*)::int AS n FROM contact_import_chunks WHERE job_id = $1`, [jobId])) as { n: number }[])[0].n;
   const contactsOf = async (tenantId: string) => {
     const page = await crm.call('contacts.export-page', { tenant_id: tenantId, limit: 1000, cursor: null });
     return new Map(page.data.map((c) => [c.phone, c]));
@@ -77,15 +79,51 @@ describe('crm-service: contact import and export', () => {
   it('resumes a job a dead worker left after its last committed batch', async () => {
     const t = newId('ten');
     const id = newId('imp');
-    const csv = ['phone,name', '+14155550101,One', '+14155550102,Two', '+14155550103,Three', '+14155550104,Four'].join('\n');
+    // the file in three pages, cut mid-row and inside a quoted cell: the parser reads them as one stream
+    const pages = ['phone,name\n+14155550101,One\n+141555', '50102,Two\n+14155550103,"Three, ', 'Jr."\n+14155550104,Four\n'];
     // as a worker leaves it when it dies after committing rows 1 and 2 (their contacts were deleted since): its lease ran out
     await crm.sql.query(
-      `INSERT INTO contact_imports (id, tenant_id, csv, status, total, next_row, created, worker, lease_until) VALUES ($1, $2, $3, 'running', 4, 3, 2, 'dead', now() - interval '1 second')`,
-      [id, t, csv],
+      `INSERT INTO contact_imports (id, tenant_id, status, total, next_row, created, worker, lease_until) VALUES ($1, $2, 'running', 4, 3, 2, 'dead', now() - interval '1 second')`,
+      [id, t],
     );
+    await crm.sql.query(`INSERT INTO contact_import_chunks (job_id, seq, text) SELECT $1, n - 1, text FROM unnest($2::text[]) WITH ORDINALITY AS p(text, n)`, [id, pages]);
     crm.app.get(ContactImportWorker).wake();
     expect(await finished(id, t)).toMatchObject({ status: 'completed', total: 4, created: 4, updated: 0, failed: [] });
-    expect([...(await contactsOf(t)).keys()].sort()).toEqual(['+14155550103', '+14155550104']);
+    const contacts = await contactsOf(t);
+    expect([...contacts.keys()].sort()).toEqual(['+14155550103', '+14155550104']);
+    expect(contacts.get('+14155550103')).toMatchObject({ name: 'Three, Jr.' });
+    expect(await pagesOf(id)).toBe(0);
+  });
+
+  it('keeps a large file in pages of 64 KiB, reads every row of it, and deletes the pages when the job ends', async () => {
+    const t = newId('ten');
+    // 3,000 rows of ~60 characters: three pages, their ends falling inside rows
+    const rows = Array.from({ length: 3000 }, (_, i) => `+1415556${String(i).padStart(4, '0')},Customer ${i},bulk,"City ${i % 7}, Region"`);
+    const csv = ['phone,name,tags,city', ...rows].join('\n');
+    const { job_id } = await crm.call('contacts.import', { tenant_id: t, csv });
+    const stored = (await crm.sql.query(`SELECT count(*)::int AS pages, max(length(text))::int AS longest FROM contact_import_chunks WHERE job_id = $1`, [job_id])) as {
+      pages: number;
+      longest: number | null;
+    }[];
+    // the worker may already have finished (and deleted them): otherwise the file is there in pages, never whole
+    if (stored[0].pages > 0) expect(stored[0]).toEqual({ pages: Math.ceil(csv.length / (64 * 1024)), longest: 64 * 1024 });
+    expect(await finished(job_id, t)).toMatchObject({ status: 'completed', total: 3000, created: 3000, failed: [] });
+    const exported = [];
+    let cursor: string | null = null;
+    do {
+      const page: Awaited<ReturnType<typeof crm.call<'contacts.export-page'>>> = await crm.call('contacts.export-page', { tenant_id: t, limit: 1000, cursor });
+      exported.push(...page.data);
+      cursor = page.next_cursor;
+    } while (cursor !== null);
+    expect(exported).toHaveLength(3000);
+    expect(exported.find((c) => c.phone === '+14155562999')).toMatchObject({ name: 'Customer 2999', tags: ['bulk'], attributes: { city: 'City 3, Region' } });
+    expect(await pagesOf(job_id)).toBe(0);
+  });
+
+  it('deletes the pages of a file that fails', async () => {
+    const { job_id } = await crm.call('contacts.import', { tenant_id: tenant, csv: 'phone,name\n+14155550401,"never closed\n' });
+    expect(await finished(job_id)).toMatchObject({ status: 'failed', error: expect.stringContaining('Quote') });
+    expect(await pagesOf(job_id)).toBe(0);
   });
 
   it('exports every contact page by page, oldest first', async () => {

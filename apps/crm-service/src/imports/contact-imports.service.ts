@@ -4,8 +4,11 @@ import { hasPrefix, newId, notFoundProblem, problem, ProblemTypes, type ContactI
 import { ProblemException } from '@parley/service-kit';
 import { DataSource } from 'typeorm';
 import { ContactImportWorker } from './contact-import.worker';
+import { importChunks } from './import-chunks';
 import { MAX_IMPORT_BYTES } from './import-limits';
 
+/** Pages of the file written per statement (1 MiB of text at most). */
+const CHUNKS_PER_INSERT = 16;
 
 interface JobRow {
   id: string;
@@ -35,7 +38,22 @@ export class ContactImportsService {
       throw new ProblemException(problem(413, ProblemTypes.payloadTooLarge, 'Payload Too Large', `A CSV import is at most ${MAX_IMPORT_BYTES / 1024 / 1024} MiB.`));
     }
     const id = newId('imp');
-    await this.db.query(`INSERT INTO contact_imports (id, tenant_id, csv) VALUES ($1, $2, $3)`, [id, tenantId, csv]);
+    // the file in pages, with its job in one transaction: the worker reads a page at a time, never the whole file
+    await this.db.transaction(async (tx) => {
+      await tx.query(`INSERT INTO contact_imports (id, tenant_id) VALUES ($1, $2)`, [id, tenantId]);
+      let seq = 0;
+      let pages: string[] = [];
+      const write = async () => {
+        await tx.query(`INSERT INTO contact_import_chunks (job_id, seq, text) SELECT $1, $2 + n - 1, text FROM unnest($3::text[]) WITH ORDINALITY AS p(text, n)`, [id, seq, pages]);
+        seq += pages.length;
+        pages = [];
+      };
+      for (const page of importChunks(csv)) {
+        pages.push(page);
+        if (pages.length >= CHUNKS_PER_INSERT) await write();
+      }
+      if (pages.length > 0) await write();
+    });
     this.worker.wake();
     return { job_id: id };
   }

@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import type { BillingCategory } from '@parley/contracts';
+import type { BillingCategory, LlmKeyOwner } from '@parley/contracts';
 import type { EntityManager } from 'typeorm';
 import { BillingServiceConfig } from '../config/billing-service.config';
 import { PricesService } from '../prices/prices.service';
@@ -174,18 +174,36 @@ export class ChargesService {
    * An LLM call's tokens at the price book's `llm_token` price, charged at once (the tokens are already spent: a hold
    * settled in the same transaction, caused by the usage event). A wallet that cannot cover it is not charged. Answers
    * what the tokens cost (charged or not: the tenant's LLM budget counts them either way), or null when unpriced.
+   *
+   * A call on the tenant's own key (`key: 'tenant'`, CONTRACT.md §16) is paid to its provider by the tenant: as a free
+   * send, it is a `free` charge row without a price and nothing moves on the ledger (no hold, no settlement, no
+   * transaction, no invoice line); its cost is still answered, for its LLM budget.
    */
-  async onTokens(manager: EntityManager, usage: { tenantId: string; eventId: string; model: string; tokens: number }): Promise<{ amount: string; currency: string } | null> {
+  async onTokens(
+    manager: EntityManager,
+    usage: { tenantId: string; eventId: string; model: string; tokens: number; key: LlmKeyOwner },
+  ): Promise<{ amount: string; currency: string } | null> {
     const wallet = await this.wallets.lock(manager, usage.tenantId);
     const price = await this.prices.priceOf(manager, wallet.plan, 'llm_token');
-    if (!price || price.currency !== wallet.currency) return null;
-    const [{ amount }] = (await manager.query(`SELECT round($1::numeric * $2::numeric, 6)::text AS amount`, [usage.tokens, price.unit_price])) as { amount: string }[];
-    if (!(Number(amount) > 0)) return null;
-    const cost = { amount, currency: price.currency };
-    const posting = { tenantId: usage.tenantId, amount, currency: price.currency, causeId: usage.eventId, description: `${usage.tokens} LLM tokens (${usage.model})` };
+    let cost: { amount: string; currency: string } | null = null;
+    if (price && price.currency === wallet.currency) {
+      const [{ amount }] = (await manager.query(`SELECT round($1::numeric * $2::numeric, 6)::text AS amount`, [usage.tokens, price.unit_price])) as { amount: string }[];
+      if (Number(amount) > 0) cost = { amount, currency: price.currency };
+    }
+    if (usage.key === 'tenant') {
+      await manager.query(
+        `INSERT INTO charges (message_id, tenant_id, channel, category, price, currency, state, quantity)
+         VALUES ($1, $2, 'llm', 'llm_token', NULL, NULL, 'free', $3) ON CONFLICT (message_id) DO NOTHING`,
+        [usage.eventId, usage.tenantId, usage.tokens],
+      );
+      return cost;
+    }
+    if (!cost) return null;
+    const { amount, currency } = cost;
+    const posting = { tenantId: usage.tenantId, amount, currency, causeId: usage.eventId, description: `${usage.tokens} LLM tokens (${usage.model})` };
     const hold = await this.wallets.postAndWatch(manager, { ...posting, type: 'hold' });
     if (!hold.posted) {
-      if (hold.reason === 'insufficient_funds') this.logger.warn(`${usage.tenantId} cannot cover ${amount} ${price.currency} of LLM tokens (${usage.eventId}): not charged`);
+      if (hold.reason === 'insufficient_funds') this.logger.warn(`${usage.tenantId} cannot cover ${amount} ${currency} of LLM tokens (${usage.eventId}): not charged`);
       return cost;
     }
     await this.wallets.postAndWatch(manager, { ...posting, type: 'settlement' });
@@ -193,7 +211,7 @@ export class ChargesService {
     await manager.query(
       `INSERT INTO charges (message_id, tenant_id, channel, category, price, currency, state, outcome, quantity)
        VALUES ($1, $2, 'llm', 'llm_token', $3::numeric, $4, 'settled', 'sent', $5) ON CONFLICT (message_id) DO NOTHING`,
-      [usage.eventId, usage.tenantId, amount, price.currency, usage.tokens],
+      [usage.eventId, usage.tenantId, amount, currency, usage.tokens],
     );
     return cost;
   }

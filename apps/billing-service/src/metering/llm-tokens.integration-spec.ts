@@ -1,5 +1,5 @@
 import { EventPublisher } from '@parley/kafka';
-import { Topics, newId, type LlmSpendEvent, type LlmUsageData } from '@parley/contracts';
+import { Topics, newId, type LlmKeyOwner, type LlmSpendEvent, type LlmUsageData } from '@parley/contracts';
 import type { TopicProbe } from '@parley/kafka';
 import { expectMatchesEventSchema, pollUntil } from '@parley/testing';
 import { startBillingService, type BillingServiceUnderTest } from '../test/billing-service-under-test';
@@ -19,8 +19,17 @@ describe('billing-service: LLM tokens', () => {
     await billing?.close();
   });
 
-  const usage = (tenantId: string, tokens: number) => {
-    const data: LlmUsageData = { tenant_id: tenantId, model: 'fake-model', prompt_tokens: tokens - 10, completion_tokens: 10, total_tokens: tokens, at: new Date().toISOString() };
+  /** An `llm.usage` as responder-service publishes it; without `key`, as it did before the field existed. */
+  const usage = (tenantId: string, tokens: number, key?: LlmKeyOwner) => {
+    const data: LlmUsageData = {
+      tenant_id: tenantId,
+      model: 'fake-model',
+      prompt_tokens: tokens - 10,
+      completion_tokens: 10,
+      total_tokens: tokens,
+      ...(key ? { key } : {}),
+      at: new Date().toISOString(),
+    };
     return EventPublisher.envelope(Topics.LlmUsage, tenantId, data);
   };
   const tokensOf = async (tenantId: string) => {
@@ -86,6 +95,62 @@ describe('billing-service: LLM tokens', () => {
     expect(await billing.sql.query(`SELECT to_char(month, 'YYYY-MM') AS month, spend::text AS spend FROM llm_spend WHERE tenant_id = $1`, [tenant])).toEqual([
       { month, spend: '0.019000' },
     ]);
+  });
+
+  it('charges a call on the platform’s key (or an event without `key`) but never one on the tenant’s own key, which still counts towards its LLM budget', async () => {
+    const tenant = newId('ten');
+    await billing.kafka.rpc.request('billing.set-plan', { tenant_id: tenant, plan: 'pro' });
+    await billing.topUp(tenant, '1');
+    const own = [usage(tenant, 3000, 'tenant'), usage(tenant, 1000, 'tenant')];
+    const platform = usage(tenant, 1500, 'platform');
+    const legacy = usage(tenant, 500);
+    for (const event of [own[0], platform, own[1], legacy]) await billing.republish(event);
+    await billing.republish(own[0]);
+
+    // All four calls are metered (6,000 tokens) and all count towards the month's spend: 0.06 at 0.00001 USD a token;
+    // only the platform's 2,000 tokens (0.02) were taken from the wallet.
+    const month = new Date().toISOString().slice(0, 7);
+    await pollUntil(
+      async () =>
+        ((await billing.sql.query(`SELECT spend::text AS spend FROM llm_spend WHERE tenant_id = $1`, [tenant])) as { spend: string }[])[0]?.spend === '0.060000',
+      { description: 'the spend of all four calls' },
+    );
+    expect(await tokensOf(tenant)).toEqual([{ channel: 'llm', category: 'llm_token', quantity: 6000 }]);
+    expect((await billing.wallet(tenant)).balance).toBe('0.980000');
+    const totals = await pollUntil(
+      () => {
+        const mine = spend.messages.filter((m) => m.value.tenant_id === tenant).map((m) => m.value.data);
+        return mine.length >= 4 && mine;
+      },
+      { description: 'four llm.spend events' },
+    );
+    // One running total per call (the redelivery adds nothing), whatever order the partition's consumer took them in.
+    expect(totals).toHaveLength(4);
+    expect(totals.every((d) => d.month === month)).toBe(true);
+    expect(totals.map((d) => Number(d.spend)).sort((x, y) => x - y).at(-1)).toBe(0.06);
+
+    // The ledger has the top-up and the platform's two calls, nothing for the tenant's own key.
+    const { data } = await billing.kafka.rpc.request('billing.transactions', { tenant_id: tenant, limit: 20, cursor: null });
+    expect(data.filter((t) => own.some((e) => e.id === t.cause_id))).toEqual([]);
+    expect(data.filter((t) => t.cause_id === platform.id).map((t) => [t.type, t.amount]).sort()).toEqual([
+      ['hold', '0.015000'],
+      ['settlement', '0.015000'],
+    ]);
+    expect(data.filter((t) => t.cause_id === legacy.id).map((t) => [t.type, t.amount]).sort()).toEqual([
+      ['hold', '0.005000'],
+      ['settlement', '0.005000'],
+    ]);
+    // Its own-key calls are free charges, without a price (as a send within the free allowance).
+    expect(
+      await billing.sql.query(`SELECT state, price, quantity::int AS quantity FROM charges WHERE message_id = ANY($1) ORDER BY quantity`, [own.map((e) => e.id)]),
+    ).toEqual([
+      { state: 'free', price: null, quantity: 1000 },
+      { state: 'free', price: null, quantity: 3000 },
+    ]);
+    // The invoice's token line counts and prices the platform's tokens only.
+    const invoice = await billing.kafka.rpc.request('billing.issue-invoice', { tenant_id: tenant });
+    expect(invoice.lines.filter((l) => l.category === 'llm_token')).toEqual([{ category: 'llm_token', quantity: 2000, amount: '0.020000' }]);
+    expect(await billing.ledgerTotals(tenant)).toMatchObject({ balance: '0.980000', held: '0.000000', wallet_entries: '0.980000', unbalanced_transactions: 0 });
   });
 
   it('does not count tokens against the free message allowance, and meters a call on a plan without a token price free of charge', async () => {

@@ -94,7 +94,9 @@ export class MeteringService {
 
   /**
    * An LLM call's tokens: usage `llm`/`llm_token` of the day it answered, their price when the book has one, and that
-   * cost added to the tenant's LLM spend of the month (`llm.spend`).
+   * cost added to the tenant's LLM spend of the month (`llm.spend`). The wallet is charged only for a call on the
+   * platform's key: on the tenant's own key (`key: 'tenant'`) the tenant pays its provider; an event without `key`
+   * (published before the field existed) was on the platform's.
    */
   async onLlmUsage(event: LlmUsageEvent): Promise<void> {
     const tenantId = event.tenant_id;
@@ -108,7 +110,8 @@ export class MeteringService {
          ON CONFLICT (tenant_id, day, channel, category) DO UPDATE SET quantity = usage_daily.quantity + EXCLUDED.quantity`,
         [tenantId, data.at.slice(0, 10), tokens],
       );
-      const cost = await this.charges.onTokens(manager, { tenantId, eventId: event.id, model: data.model, tokens });
+      const key = data.key === 'tenant' ? 'tenant' : 'platform';
+      const cost = await this.charges.onTokens(manager, { tenantId, eventId: event.id, model: data.model, tokens, key });
       if (cost) await this.spend.add(manager, tenantId, data.at, cost);
     });
     await this.view.push(tenantId);

@@ -1,4 +1,5 @@
 import { Logger } from '@nestjs/common';
+import type { LlmKeyOwner } from '@parley/contracts';
 import { DateTime } from 'luxon';
 import { detectLanguage } from '../knowledge/language';
 import { ReplyEngine, composeReply, type Reply, type ReplyRequest, type ReplySource } from '../replies/reply-engine';
@@ -15,6 +16,8 @@ import { TenantConcurrency } from './tenant-concurrency';
 
 export interface LlmSettings {
   model: string;
+  /** Whose key the client calls with: the global LLM_API_KEY (`platform`) or the tenant's own settings (`tenant`). */
+  key: LlmKeyOwner;
   /** The whole reply's budget (retrieval and every round of the tool loop), LLM_TIMEOUT_MS. */
   timeoutMs: number;
   /** Rounds of tool calls a reply may take before it is abandoned, LLM_MAX_TOOL_ROUNDS. */
@@ -81,7 +84,7 @@ export class LlmReplyEngine extends ReplyEngine {
       signal: AbortSignal.timeout(this.settings.timeoutMs),
       deadline: Date.now() + this.settings.timeoutMs,
       // Every call of this reply (retrieval's embeddings too) is spent on the tenant's behalf.
-      onUsage: (model, tokens) => this.usage.report(replyRequest.tenantId, model, tokens),
+      onUsage: (model, tokens) => this.usage.report(replyRequest.tenantId, model, tokens, this.settings.key),
     };
     const answersFromKnowledge = request.agent.skills.includes('faq_responder');
     const search = (query: string) => this.retriever.retrieve(query, knowledgeOf(request), language, budget);

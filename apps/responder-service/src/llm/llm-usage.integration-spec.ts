@@ -42,7 +42,8 @@ describe('responder-service: LLM token usage', () => {
     }, { description: 'two llm.usage events' });
     expect(fake.usages).toHaveLength(2);
     expect(events.map((m) => m.value.data)).toEqual(
-      fake.usages.map((u) => ({ tenant_id: tenant, model: 'fake-model', ...u, at: expect.any(String) })),
+      // The global LLM's calls are on the platform's key: billing charges them to the tenant's wallet.
+      fake.usages.map((u) => ({ tenant_id: tenant, model: 'fake-model', ...u, key: 'platform', at: expect.any(String) })),
     );
     expect(new Set(events.map((m) => m.value.id)).size).toBe(2);
     for (const m of events) {
@@ -78,7 +79,7 @@ describe('responder-service: LLM token usage', () => {
     );
     const embeddings = events.filter((d) => d.completion_tokens === 0);
     expect(embeddings.reduce((n, d) => n + d.total_tokens, 0)).toBe(embeddingTokens);
-    expect(embeddings.every((d) => d.model === 'fake-model' && d.prompt_tokens === d.total_tokens)).toBe(true);
+    expect(embeddings.every((d) => d.model === 'fake-model' && d.prompt_tokens === d.total_tokens && d.key === 'platform')).toBe(true);
     expect(events.reduce((n, d) => n + d.total_tokens, 0)).toBe(embeddingTokens + completionTokens);
   });
 });

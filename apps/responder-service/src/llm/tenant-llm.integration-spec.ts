@@ -1,6 +1,6 @@
 import { Topics, newId, type LlmSpendData, type LlmUsageEvent, type MessageInboundEvent } from '@parley/contracts';
 import { EventPublisher, type TopicProbe } from '@parley/kafka';
-import { FakeLlmServer, pollUntil } from '@parley/testing';
+import { FakeLlmServer, expectMatchesEventSchema, pollUntil } from '@parley/testing';
 import { LlmSettingsService } from '../llm-settings/llm-settings.service';
 import { DeterministicReplyEngine } from '../replies/deterministic-reply-engine';
 import { ResponderHarness, agentRecord, inboundEvent, phoneNumber, type ResponderOutputs } from '../test/responder-harness';
@@ -76,15 +76,20 @@ describe('responder-service: per-tenant LLM and budget', () => {
     expect(tenantLlm.requests.map((r) => r.model)).toEqual(['tenant-a-model']);
     expect(tenantLlm.authorizations).toEqual([`Bearer ${TENANT_KEY}`]);
     expect(globalLlm.requests).toEqual([]);
-    // Its tokens are reported under its model, for billing to price against its budget.
+    // Its tokens are reported under its model, for billing to price against its budget, as served by its own key (its
+    // provider bills it; billing must not charge its wallet for them).
     const reported = await pollUntil(() => usage.messages.find((m) => m.value.tenant_id === a), { description: "A's llm.usage" });
-    expect(reported.value.data).toMatchObject({ model: 'tenant-a-model', total_tokens: tenantLlm.usages[0].total_tokens });
+    expect(reported.value.data).toMatchObject({ model: 'tenant-a-model', total_tokens: tenantLlm.usages[0].total_tokens, key: 'tenant' });
+    expectMatchesEventSchema(Topics.LlmUsage, reported.value);
 
     // B: no settings of its own, the global server.
     expect(await say(b, phoneNumber(), 'hello there')).toBe(`${agent.greeting}\n\n${GLOBAL_ANSWER}`);
     expect(globalLlm.requests.map((r) => r.model)).toEqual(['global-model']);
     expect(globalLlm.authorizations).toEqual([`Bearer ${GLOBAL_KEY}`]);
     expect(tenantLlm.requests).toHaveLength(1);
+    // B's tokens were served by the platform's key.
+    const reportedB = await pollUntil(() => usage.messages.find((m) => m.value.tenant_id === b), { description: "B's llm.usage" });
+    expect(reportedB.value.data).toMatchObject({ model: 'global-model', total_tokens: globalLlm.usages[0].total_tokens, key: 'platform' });
 
     // A's spend reaches its budget (0.05): the skills engine answers, and neither LLM hears of it.
     await billingSays(a, '0.05');
@@ -116,11 +121,31 @@ describe('responder-service: per-tenant LLM and budget', () => {
     expect(await say(a, phoneNumber(), 'hello there')).toBe(`${agent.greeting}\n\n${TENANT_ANSWER}`);
     expect(tenantLlm.requests.map((r) => r.model)).toEqual(['tenant-a-model', 'tenant-a-model-2']);
 
-    // Without settings, A is answered by the global LLM.
+    // Without settings, A is answered by the global LLM, on the platform's key.
     await h.kafka.rpc.request('llm-settings.delete', { tenant_id: a });
     expect(await say(a, phoneNumber(), 'hello there')).toBe(`${agent.greeting}\n\n${GLOBAL_ANSWER}`);
     expect(tenantLlm.requests).toHaveLength(2);
     expect(globalLlm.requests).toHaveLength(3);
+    const afterDelete = await pollUntil(
+      () => {
+        const mine = usage.messages.filter((m) => m.value.tenant_id === a && m.value.data.model === 'global-model');
+        return mine.length > 0 && mine;
+      },
+      { description: "A's llm.usage on the global LLM" },
+    );
+    expect(afterDelete.map((m) => m.value.data.key)).toEqual(['platform']);
+    // Every call A's own LLM answered (both models) was reported on A's key.
+    const onOwn = await pollUntil(
+      () => {
+        const mine = usage.messages.filter((m) => m.value.tenant_id === a && m.value.data.model !== 'global-model');
+        return mine.length >= tenantLlm.usages.length && mine;
+      },
+      { description: "llm.usage of A's own LLM calls" },
+    );
+    expect(onOwn.map((m) => [m.value.data.model, m.value.data.key])).toEqual([
+      ['tenant-a-model', 'tenant'],
+      ['tenant-a-model-2', 'tenant'],
+    ]);
   });
 
   it('keeps the highest spend of the month, whatever order totals come in, and starts a new month afresh', async () => {

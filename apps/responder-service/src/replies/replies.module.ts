@@ -1,4 +1,5 @@
 import { Logger, Module, type DynamicModule } from '@nestjs/common';
+import type { LlmKeyOwner } from '@parley/contracts';
 import { EventPublisher } from '@parley/kafka';
 import { rankKnowledge } from '../knowledge/rank-knowledge';
 import { EmbeddingReranker } from '../llm/embedding-reranker';
@@ -49,11 +50,13 @@ export class RepliesModule {
 function replyEngine(config: ResponderServiceConfig, publisher: EventPublisher, choices: TenantLlms): ReplyEngine {
   const deterministic = new DeterministicReplyEngine();
   const usage = new LlmUsageReporter(publisher);
-  const llmEngine = (endpoint: { baseUrl: string; apiKey: string; model: string; embeddingModel: string }) => {
+  // `key`: whose key pays the calls (llm.usage says it; billing charges the wallet for the platform's only).
+  const llmEngine = (endpoint: { baseUrl: string; apiKey: string; model: string; embeddingModel: string; key: LlmKeyOwner }) => {
     const client = new LlmClient({ baseUrl: endpoint.baseUrl, apiKey: endpoint.apiKey, maxRetries: config.LLM_MAX_RETRIES });
     const retriever = new KnowledgeRetriever(rankKnowledge, new EmbeddingReranker(client, endpoint.embeddingModel));
     return new LlmReplyEngine(client, deterministic, retriever, {
       model: endpoint.model,
+      key: endpoint.key,
       timeoutMs: config.LLM_TIMEOUT_MS,
       maxToolRounds: config.LLM_MAX_TOOL_ROUNDS,
       maxConcurrentPerTenant: config.LLM_MAX_CONCURRENT_PER_TENANT,
@@ -62,8 +65,8 @@ function replyEngine(config: ResponderServiceConfig, publisher: EventPublisher, 
   let global: ReplyEngine = deterministic;
   if (config.llmEnabled) {
     new Logger(RepliesModule.name).log(`replies come from the LLM ${config.LLM_MODEL} at ${new URL(config.LLM_BASE_URL).origin} unless a tenant has its own, with the skills engine as fallback`);
-    global = llmEngine({ baseUrl: config.LLM_BASE_URL, apiKey: config.LLM_API_KEY, model: config.LLM_MODEL, embeddingModel: config.LLM_EMBEDDING_MODEL || config.LLM_MODEL });
+    global = llmEngine({ baseUrl: config.LLM_BASE_URL, apiKey: config.LLM_API_KEY, model: config.LLM_MODEL, embeddingModel: config.LLM_EMBEDDING_MODEL || config.LLM_MODEL, key: 'platform' });
   }
   // A tenant's settings name one model: it is asked for embeddings too (a server without them leaves retrieval lexical).
-  return new TenantReplyEngines(choices, global, deterministic, (llm) => llmEngine({ ...llm, embeddingModel: llm.model }));
+  return new TenantReplyEngines(choices, global, deterministic, (llm) => llmEngine({ ...llm, embeddingModel: llm.model, key: 'tenant' }));
 }

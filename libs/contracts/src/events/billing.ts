@@ -22,6 +22,12 @@ export interface TenantPlanChangedData {
 
 export type TenantPlanChangedEvent = EventEnvelope<'tenant.plan_changed', TenantPlanChangedData>;
 
+/**
+ * Whose API key served an LLM call: the platform's (the global `LLM_*` settings; the tenant's wallet pays its tokens)
+ * or the tenant's own (`PUT /api/v1/settings/llm`; the tenant pays its provider, billing charges nothing).
+ */
+export type LlmKeyOwner = 'platform' | 'tenant';
+
 /** `llm.usage` (internal): the tokens one LLM call used for a tenant's reply; billing meters and prices them. */
 export interface LlmUsageData {
   tenant_id: string;
@@ -29,6 +35,11 @@ export interface LlmUsageData {
   prompt_tokens: number;
   completion_tokens: number;
   total_tokens: number;
+  /**
+   * Whose key served the call. `tenant`: billing meters the tokens and counts them against the tenant's LLM budget
+   * (`llm.spend`) but does not charge the wallet. Absent (events published before this field) means `platform`.
+   */
+  key?: LlmKeyOwner;
   /** When the call answered. */
   at: string;
 }

@@ -228,7 +228,7 @@ export const EVENT_ROUTES: Readonly<Record<EventTopic, EventRoute>> = {
     key: '`tenant_id`',
     producers: ['responder-service'],
     consumers: ['billing-service'],
-    summary: "The tokens one LLM call used for a tenant's reply; billing-service meters them (category `llm_token`) and charges the price book's token price.",
+    summary: "The tokens one LLM call used for a tenant's reply, and whose key served it; billing-service meters them (category `llm_token`) and charges the price book's token price for the platform's key (a call on the tenant's own key only counts towards its LLM budget).",
   },
   [Topics.LlmSpend]: {
     key: '`tenant_id`',

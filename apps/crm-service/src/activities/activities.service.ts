@@ -58,7 +58,12 @@ export class ActivitiesService {
     if (entries.length > 0) await this.batches.add(entries);
   }
 
-  private async insertMany(entries: readonly TenantEntry[]): Promise<void> {
+  /**
+   * Inserts entries in one statement, each once (the same `source` again changes nothing), in the caller's transaction
+   * when given its manager.
+   */
+  async insertMany(entries: readonly TenantEntry[], manager: EntityManager = this.db.manager): Promise<void> {
+    if (entries.length === 0) return;
     const rows = entries.map(({ tenantId, entry }, n) => ({
       n,
       id: newId('act'),
@@ -75,7 +80,7 @@ export class ActivitiesService {
       source: entry.source,
       occurred_at: entry.occurredAt,
     }));
-    await this.db.query(
+    await manager.query(
       `INSERT INTO contact_activities (id, tenant_id, contact_id, customer, type, direction, channel, text, ref_kind, ref_id, due_at, source, occurred_at)
        SELECT id, tenant_id, contact_id, customer, type, direction, channel, text, ref_kind, ref_id, due_at, source, occurred_at
        FROM jsonb_to_recordset($1::jsonb) AS x(n int, id text, tenant_id text, contact_id text, customer text, type text, direction text, channel text, text text,

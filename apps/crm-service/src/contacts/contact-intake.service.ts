@@ -1,13 +1,30 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { isE164, newId, type ContactOptedInData, type ContactOptedOutData, type LeadRecord, type MessageInboundData } from '@parley/contracts';
+import { GroupCommit } from '@parley/service-kit';
 import { DataSource, type EntityManager } from 'typeorm';
-import { enqueueEvents } from '../outbox/outbox';
+import { ActivitiesService } from '../activities/activities.service';
+import { inboundMessageEntry } from '../activities/activity-entries';
+import { enqueueEvents, type QueuedEvent } from '../outbox/outbox';
 import { OutboxRelay } from '../outbox/outbox-relay';
 import { contactCreated, contactUpdated } from './contact-events';
 import { CONTACT_COLUMNS, type ContactRow } from './contacts.mapper';
 
 type UpsertedRow = ContactRow & { inserted: boolean };
+
+/** An inbound message of a tenant. */
+export interface InboundMessage {
+  tenantId: string;
+  message: MessageInboundData;
+}
+
+/** The messages of one number in a batch: the name of its first, and the first name any gives. */
+interface NumberIntake {
+  tenantId: string;
+  phone: string;
+  firstName: string | null;
+  name: string | null;
+}
 
 /**
  * Contacts made from what other services announce (CONTRACT.md §14). Each is one `INSERT … ON CONFLICT (tenant_id,
@@ -16,23 +33,75 @@ type UpsertedRow = ContactRow & { inserted: boolean };
  */
 @Injectable()
 export class ContactIntakeService {
+  /** Inbound messages of the key groups consumed side by side share one transaction (group commit). */
+  private readonly inbound = new GroupCommit<readonly InboundMessage[], void>(async (groups) => {
+    await this.intakeInbound(groups.flat());
+    return groups.map(() => undefined);
+  });
+
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     private readonly relay: OutboxRelay,
+    private readonly activities: ActivitiesService,
   ) {}
 
-  /** The first message of a number makes its contact, named by the provider's profile name when it has none yet. */
-  async fromInboundMessage(tenantId: string, message: MessageInboundData): Promise<void> {
-    if (!isE164(message.from)) return; // a business-scoped user id without a number: no phone to key a contact on
+  /** One inbound message: its contact and its timeline entry (`fromInboundMessages` for one). */
+  fromInboundMessage(tenantId: string, message: MessageInboundData): Promise<void> {
+    return this.fromInboundMessages([{ tenantId, message }]);
+  }
+
+  /**
+   * Inbound messages (a consumed key group): the first message of a number makes its contact, named by the provider's
+   * profile name when it has none yet, and each message is an entry of the timeline. The groups consumed side by side
+   * are written together (group commit): one transaction of a constant number of statements per consumed batch.
+   */
+  async fromInboundMessages(messages: readonly InboundMessage[]): Promise<void> {
+    if (messages.length > 0) await this.inbound.add(messages);
+  }
+
+  /**
+   * The messages' contacts in one upsert, their events in one outbox insert, their timeline entries in one insert; all
+   * in one transaction. The messages of one number (and tenant) fold into one row as applying them in order would: the
+   * first message makes the contact with its name, and a contact without a name takes the first name given.
+   */
+  private async intakeInbound(messages: readonly InboundMessage[]): Promise<void> {
+    const numbers = new Map<string, NumberIntake>();
+    for (const { tenantId, message } of messages) {
+      if (!isE164(message.from)) continue; // a business-scoped user id without a number: no phone to key a contact on
+      const name = message.contact_name || null;
+      const key = JSON.stringify([tenantId, message.from]);
+      const known = numbers.get(key);
+      if (!known) numbers.set(key, { tenantId, phone: message.from, firstName: name, name });
+      else known.name ??= name;
+    }
     await this.write(async (tx) => {
-      const rows: UpsertedRow[] = await tx.query(
-        `INSERT INTO contacts AS c (id, tenant_id, phone, name) VALUES ($1, $2, $3, $4)
-         ON CONFLICT (tenant_id, phone) DO UPDATE SET name = EXCLUDED.name, updated_at = now()
-           WHERE c.name IS NULL AND EXCLUDED.name IS NOT NULL
-         RETURNING ${CONTACT_COLUMNS}, (xmax = 0) AS inserted`,
-        [newId('ctc'), tenantId, message.from, message.contact_name || null],
+      if (numbers.size > 0) {
+        const rows: UpsertedRow[] = await tx.query(
+          `INSERT INTO contacts AS c (id, tenant_id, phone, name)
+           SELECT id, tenant_id, phone, name FROM jsonb_to_recordset($1::jsonb) AS x(id text, tenant_id text, phone text, name text)
+           ORDER BY tenant_id, phone
+           ON CONFLICT (tenant_id, phone) DO UPDATE SET name = EXCLUDED.name, updated_at = now()
+             WHERE c.name IS NULL AND EXCLUDED.name IS NOT NULL
+           RETURNING ${CONTACT_COLUMNS}, (xmax = 0) AS inserted`,
+          [JSON.stringify([...numbers.values()].map(({ tenantId, phone, name }) => ({ id: newId('ctc'), tenant_id: tenantId, phone, name })))],
+        );
+        const changed = new Map(rows.map((row) => [JSON.stringify([row.tenant_id, row.phone]), row]));
+        const events: QueuedEvent[] = [];
+        for (const [key, { firstName }] of numbers) {
+          const changedRow = changed.get(key);
+          if (!changedRow) continue;
+          const { inserted, ...row } = changedRow;
+          if (!inserted) events.push(contactUpdated(row));
+          // made without a name by the first message, named by a later one: announced as one at a time would
+          else if (firstName === null && row.name !== null) events.push(contactCreated({ ...row, name: null }), contactUpdated(row));
+          else events.push(contactCreated(row));
+        }
+        await enqueueEvents(tx, events);
+      }
+      await this.activities.insertMany(
+        messages.map(({ tenantId, message }) => ({ tenantId, entry: inboundMessageEntry(message) })),
+        tx,
       );
-      return this.announce(tx, rows);
     });
   }
 

@@ -8,8 +8,9 @@ import {
   type LeadUpdatedEvent,
   type MessageInboundEvent,
 } from '@parley/contracts';
+import { BatchByKey } from '@parley/kafka';
 import { ActivitiesService } from '../activities/activities.service';
-import { inboundMessageEntry, leadEntry } from '../activities/activity-entries';
+import { leadEntry } from '../activities/activity-entries';
 import { LeadDealsService } from '../deals/lead-deals.service';
 import { ContactIntakeService } from './contact-intake.service';
 
@@ -24,11 +25,14 @@ export class ContactsConsumer {
     private readonly activities: ActivitiesService,
   ) {}
 
-  @EventPattern(Topics.MessageInbound)
-  async onMessageInbound(@Payload() event: MessageInboundEvent): Promise<void> {
-    if (!this.usable(event, event.data?.from)) return;
-    await this.intake.fromInboundMessage(event.tenant_id!, event.data);
-    await this.activities.record(event.tenant_id!, inboundMessageEntry(event.data));
+  /**
+   * A customer's messages: a key's waiting messages come together, and join the other groups consumed side by side in
+   * one transaction (contacts, their events and the timeline entries: a constant number of statements per batch).
+   */
+  @EventPattern(Topics.MessageInbound, BatchByKey)
+  async onMessageInbound(@Payload() events: MessageInboundEvent[]): Promise<void> {
+    const usable = events.filter((event) => this.usable(event, event.data?.from));
+    await this.intake.fromInboundMessages(usable.map((event) => ({ tenantId: event.tenant_id!, message: event.data })));
   }
 
   @EventPattern(Topics.LeadCaptured)

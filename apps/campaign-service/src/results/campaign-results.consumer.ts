@@ -21,9 +21,13 @@ export class CampaignResultsConsumer {
     await this.results.applyStatuses(usable.map((event) => ({ tenantId: event.tenant_id!, status: event.data })));
   }
 
-  @EventPattern(Topics.MessageInbound)
-  async onInbound(@Payload() event: MessageInboundEvent): Promise<void> {
-    if (this.usable(event, event.data?.from) && typeof event.data.sent_at === 'string') await this.results.applyInbound(event.tenant_id!, event.data);
+  /** Every inbound message passes here, to count the replies to campaign messages: a customer's come together. */
+  @EventPattern(Topics.MessageInbound, BatchByKey)
+  async onInbound(@Payload() events: MessageInboundEvent[]): Promise<void> {
+    const usable = events.filter((event) => this.usable(event, event.data?.from) && typeof event.data.sent_at === 'string');
+    const byTenant = new Map<string, MessageInboundEvent['data'][]>();
+    for (const event of usable) byTenant.set(event.tenant_id!, [...(byTenant.get(event.tenant_id!) ?? []), event.data]);
+    await Promise.all([...byTenant].map(([tenantId, messages]) => this.results.applyInbound(tenantId, messages)));
   }
 
   private usable(event: { id?: string; type?: string; tenant_id: string | null }, required: unknown): boolean {

@@ -47,6 +47,12 @@ export class CampaignResultsService {
     return groups.map(() => undefined);
   });
 
+  /** Each item is a key group's inbound messages; the groups consumed side by side share one statement. */
+  private readonly replyWrites = new GroupCommit<{ tenantId: string; inbound: MessageInboundData }[], void>(async (groups) => {
+    await this.applyReplies(groups.flat());
+    return groups.map(() => undefined);
+  });
+
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
   /** Applies one key group's statuses, in order (a message's statuses share its key, so their order is the provider's). */
@@ -107,21 +113,40 @@ export class CampaignResultsService {
   }
 
   /**
-   * The customer's first message within 72 h of a campaign message counts `replied` for that campaign, once. The
-   * provider's timestamp of the customer's message has whole seconds (Cloud API), so it is compared with the second the
-   * campaign message was queued in: a reply within the same second still counts.
+   * Counts the replies among one key group's inbound messages (a customer's, in order); the groups consumed side by
+   * side share one statement (issue 19: it was one per inbound message, for every message whether a campaign's or not).
    */
-  async applyInbound(tenantId: string, inbound: MessageInboundData): Promise<void> {
-    const from = inbound.from.startsWith('+') ? inbound.from : `+${inbound.from}`;
+  applyInbound(tenantId: string, messages: MessageInboundData[]): Promise<void> {
+    return messages.length === 0 ? Promise.resolve() : this.replyWrites.add(messages.map((inbound) => ({ tenantId, inbound })));
+  }
+
+  /**
+   * A customer's first message within 72 h of a campaign message counts `replied` for that campaign, once. The
+   * provider's timestamp of the customer's message has whole seconds (Cloud API), so it is compared with the second the
+   * campaign message was queued in: a reply within the same second still counts. Of several messages of one customer
+   * in a batch, the earliest that qualifies is the reply. Recipients are locked in message id order, as statuses lock
+   * them, so the two cannot deadlock; the lock re-reads `replied_at`, so a reply counts once across instances too.
+   */
+  private async applyReplies(replies: { tenantId: string; inbound: MessageInboundData }[]): Promise<void> {
+    const phone = (from: string) => (from.startsWith('+') ? from : `+${from}`);
     await this.db.query(
-      `WITH replied AS (
-         UPDATE campaign_recipients SET replied_at = $3, updated_at = now()
-         WHERE tenant_id = $1 AND phone = $2 AND replied_at IS NULL AND queued_at IS NOT NULL
-           AND $3::timestamptz >= date_trunc('second', queued_at) AND $3::timestamptz < queued_at + interval '${REPLY_WINDOW}'
-         RETURNING campaign_id)
+      `WITH x AS (SELECT * FROM unnest($1::text[], $2::text[], $3::timestamptz[]) AS x(tenant_id, phone, sent_at)),
+       first AS (
+         SELECT r.campaign_id, r.contact_id, min(x.sent_at) AS at
+           FROM campaign_recipients r JOIN x ON r.tenant_id = x.tenant_id AND r.phone = x.phone
+          WHERE r.replied_at IS NULL AND r.queued_at IS NOT NULL
+            AND x.sent_at >= date_trunc('second', r.queued_at) AND x.sent_at < r.queued_at + interval '${REPLY_WINDOW}'
+          GROUP BY r.campaign_id, r.contact_id),
+       locked AS MATERIALIZED (
+         SELECT r.campaign_id, r.contact_id, f.at FROM campaign_recipients r JOIN first f USING (campaign_id, contact_id)
+          WHERE r.replied_at IS NULL ORDER BY r.message_id FOR UPDATE OF r),
+       replied AS (
+         UPDATE campaign_recipients r SET replied_at = l.at, updated_at = now()
+           FROM locked l WHERE r.campaign_id = l.campaign_id AND r.contact_id = l.contact_id AND r.replied_at IS NULL
+         RETURNING r.campaign_id)
        UPDATE campaigns c SET replied = c.replied + r.n, updated_at = now()
        FROM (SELECT campaign_id, count(*)::int AS n FROM replied GROUP BY campaign_id) r WHERE c.id = r.campaign_id`,
-      [tenantId, from, inbound.sent_at],
+      [replies.map((r) => r.tenantId), replies.map((r) => phone(r.inbound.from)), replies.map((r) => r.inbound.sent_at)],
     );
   }
 }

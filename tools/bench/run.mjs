@@ -9,13 +9,14 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { delay, round } from './lib/measure.mjs';
 import { APPS, Platform, ROOT, build } from './lib/platform.mjs';
+import { campaignRepliesScenario } from './scenarios/campaign-replies.mjs';
 import { costScenario } from './scenarios/cost.mjs';
 import { fanoutScenario } from './scenarios/fanout.mjs';
 import { inboundScenario } from './scenarios/inbound.mjs';
 import { outboundScenario } from './scenarios/outbound.mjs';
 import { sendScenario } from './scenarios/send.mjs';
 
-const SCENARIOS = ['send', 'inbound', 'fanout', 'outbound', 'cost'];
+const SCENARIOS = ['send', 'inbound', 'fanout', 'outbound', 'cost', 'replies'];
 /** Default seconds and offered rate of each scenario (BENCHMARKS.md targets). */
 const DEFAULTS = {
   send: { seconds: 30, rate: 1000 },
@@ -23,6 +24,8 @@ const DEFAULTS = {
   fanout: { seconds: 20, rate: 2000 },
   outbound: { seconds: 20, rate: 2000 },
   cost: { seconds: 20, rate: 100 },
+  // the campaign's sending time, and the number's send limit (the campaigns e2e test's 80/s)
+  replies: { seconds: 30, rate: 80 },
 };
 /**
  * Scenarios whose stack runs without the sandbox's status callbacks, and why (BENCHMARKS.md: on, as in production,
@@ -39,12 +42,13 @@ const DOC = path.join(ROOT, 'docs/benchmarks.md');
 const START = '<!-- bench:results:start -->';
 const END = '<!-- bench:results:end -->';
 
-const usage = `usage: npm run bench -- [--scenario send,inbound,fanout,outbound,cost] [--duration seconds] [--rate per-second]
+const usage = `usage: npm run bench -- [--scenario send,inbound,fanout,outbound,cost,replies] [--duration seconds] [--rate per-second]
                         [--numbers sandbox numbers (100)] [--idle seconds (60)] [--profile gateway,messaging-service] [--no-write]
        npm run bench -- cost             (scenarios may also be named without --scenario)
-  --duration  seconds each scenario measures (defaults: send 30, inbound 60, fan-out 20, outbound 20, cost 20)
+  --duration  seconds each scenario measures (defaults: send 30, inbound 60, fan-out 20, outbound 20, cost 20,
+              replies 30: the campaign's sending time)
   --rate      offered rate of every scenario run (defaults: send 1000/s, inbound 200/s, fan-out 2000 deliveries/s,
-              outbound 2000/s, cost 100/s)
+              outbound 2000/s, cost 100/s; replies: the number's send limit, 80/s)
   --idle      seconds of the cost scenario's idle baseline (no traffic) before it sends
   --profile   run these services under --cpu-prof; profiles go to tmp/bench-profiles/
   --no-write  print the table only; leave docs/benchmarks.md alone`;
@@ -172,7 +176,8 @@ answered 2xx, inbound messages delivered, deliveries, messages at the provider).
 non-2xx answers and time-outs (send), events not delivered within 15 s of the scenario's end (inbound, fan-out,
 outbound). Latency: send from the request to its answer; inbound from the POST of the notification to the receiver
 holding the signed \`message.received\`; fan-out from the publish to the receiver; outbound from \`accepted_at\` to the
-sandbox storing the message.
+sandbox storing the message; replies from a customer writing in (the sandbox's \`POST /_sandbox/inbound\`) to the sandbox
+storing the agent's answer, "errors" there being replies missing after 30 s.
 ${END}`;
 }
 
@@ -232,6 +237,7 @@ async function main() {
         if (scenario === 'fanout') rows.push(...(await fanoutScenario(args)));
         if (scenario === 'outbound') rows.push(...(await outboundScenario(args)));
         if (scenario === 'cost') rows.push(...(await costScenario(args)));
+        if (scenario === 'replies') rows.push(...(await campaignRepliesScenario(args)));
       } catch (err) {
         // One scenario's failure is reported in its row; the others still run.
         log(`bench: ${scenario} failed: ${err?.stack ?? err}`);

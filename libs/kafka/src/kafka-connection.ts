@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/
 import { TOPIC_SPECS, type TopicSpec } from '@parley/contracts';
 import { ConfigResourceTypes, Kafka, logLevel, type Admin, type Consumer, type ConsumerConfig, type LogEntry } from 'kafkajs';
 import { retryRetriable } from './errors';
+import { kafkaLogLevel } from './kafka-log';
 import './kafkajs-patches';
 import { KAFKA_OPTIONS, type KafkaOptions } from './kafka.options';
 
@@ -162,11 +163,12 @@ export class KafkaConnection implements OnApplicationShutdown {
     await this.admin?.disconnect().catch(() => undefined);
   }
 
-  private log({ level, log }: LogEntry): void {
-    const { message, ...extra } = log;
-    // Expected during broker restarts; the client retries by itself.
+  private log(entry: LogEntry): void {
+    const level = kafkaLogLevel(entry);
+    if (!level) return;
+    const { message, ...extra } = entry.log;
     const text = `${message}${extra.error ? `: ${String(extra.error)}` : ''}`;
-    if (level === logLevel.ERROR) this.logger.error(text);
-    else if (level === logLevel.WARN) this.logger.warn(text);
+    if (level === 'error') this.logger.error(text);
+    else this.logger.warn(text);
   }
 }

@@ -8,6 +8,7 @@ describe('kafkaLogLevel', () => {
     expect(kafkaLogLevel(entry(logLevel.ERROR, 'Response ListOffsets(key: 2, version: 3)', 'This server is not the leader for that topic-partition'))).toBeNull();
     expect(kafkaLogLevel(entry(logLevel.ERROR, 'Response Metadata(key: 3, version: 6)', 'There is no leader for this topic-partition as we are in the middle of a leadership election'))).toBeNull();
     expect(kafkaLogLevel(entry(logLevel.ERROR, 'Response JoinGroup(key: 11, version: 5)', "The coordinator is loading and hence can't process requests for this group"))).toBeNull();
+    expect(kafkaLogLevel(entry(logLevel.ERROR, 'Response Heartbeat(key: 12, version: 3)', 'The group is rebalancing, so a rejoin is needed'))).toBeNull();
   });
 
   it('keeps every other error and warning, including other protocol errors', () => {

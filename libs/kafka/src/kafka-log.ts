@@ -1,7 +1,8 @@
 import { logLevel, type LogEntry } from 'kafkajs';
 
 /**
- * Broker answers that only mean leadership or a group coordinator is moving (topics just created, a broker restart).
+ * Broker answers that only mean leadership, a group coordinator or a group's members are moving (topics just created, a
+ * broker restart, an instance joining).
  * kafkajs logs each such protocol response as an error, then retries the request itself, and whoever made the request
  * logs if the retries run out; the lines at start-up told operators of failures that were not.
  */
@@ -12,6 +13,8 @@ const TRANSIENT_ANSWERS = [
   'The coordinator is loading',
   'The group coordinator is not available',
   'This is not the correct coordinator for this group',
+  // a heartbeat's answer while the group rebalances: the member rejoins
+  'The group is rebalancing, so a rejoin is needed',
 ];
 
 /** The level a kafkajs log entry is written at: errors and warnings as they are, a transient protocol answer not at all. */

@@ -3,7 +3,7 @@
 // and while it sends, recipients who already got the template write in, one every few seconds. Each reply's latency
 // runs from the customer's POST to the sandbox (as Meta receiving the customer's message) to the sandbox storing the
 // agent's answer, the same measure as the campaigns e2e test, here over many customers. Status callbacks on.
-import { api } from '../lib/platform.mjs';
+import { api, dist } from '../lib/platform.mjs';
 import { Latencies, RssSampler, delay, progress, round } from '../lib/measure.mjs';
 
 /** Customers who write in during the campaign, spread over its sending time. */
@@ -11,17 +11,9 @@ const WRITERS = 20;
 const REPLY_TIMEOUT_MS = 30_000;
 const SETUP_TIMEOUT_MS = 120_000;
 
-async function until(read, description, timeoutMs = SETUP_TIMEOUT_MS) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${description}`);
-    await delay(250);
-  }
-}
-
 export async function campaignRepliesScenario({ platform, seconds, rate, log }) {
+  const { pollUntil } = dist('testing');
+  const until = (probe, description, timeoutMs = SETUP_TIMEOUT_MS) => pollUntil(probe, { description, timeoutMs, intervalMs: 250 });
   const tenant = await platform.tenant('bench campaign');
   const { apiKey: token, channel } = tenant;
   const call = (method, path, json) => api(method, `${platform.gateway}${path}`, { token, json });

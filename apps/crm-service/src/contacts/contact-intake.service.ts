@@ -45,11 +45,6 @@ export class ContactIntakeService {
     private readonly activities: ActivitiesService,
   ) {}
 
-  /** One inbound message: its contact and its timeline entry (`fromInboundMessages` for one). */
-  fromInboundMessage(tenantId: string, message: MessageInboundData): Promise<void> {
-    return this.fromInboundMessages([{ tenantId, message }]);
-  }
-
   /**
    * Inbound messages (a consumed key group): the first message of a number makes its contact, named by the provider's
    * profile name when it has none yet, and each message is an entry of the timeline. The groups consumed side by side

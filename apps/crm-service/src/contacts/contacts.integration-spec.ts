@@ -73,7 +73,7 @@ describe('crm-service: contacts', () => {
     // The same number from both instances at once, 20 times: still one row, one contact.created.
     const phone = '+4915110000099';
     const intakes = [crm.app.get(ContactIntakeService), second.get(ContactIntakeService)];
-    await Promise.all(Array.from({ length: 20 }, (_, i) => intakes[i % intakes.length].fromInboundMessage(tenant, messageInbound(tenant, phone).data)));
+    await Promise.all(Array.from({ length: 20 }, (_, i) => intakes[i % intakes.length].fromInboundMessages([{ tenantId: tenant, message: messageInbound(tenant, phone).data }])));
     const [row] = await rowsOf(tenant, phone);
     expect(await rowsOf(tenant, phone)).toHaveLength(1);
     await pollUntil(async () => eventsOf('contact.created', row.id).length === 1 || undefined, { description: 'one contact.created for the raced number' });

@@ -9,6 +9,7 @@
 // every tier whatever the previous ones gave, and ends with a summary and the line `N passed, N failed`.
 import { join } from 'node:path';
 import stack from './lib/stack.cjs';
+import failureReading from './lib/test-failures.cjs';
 import {
   ReportedError,
   build,
@@ -27,6 +28,7 @@ import {
   stopKafka,
 } from './lib/runner.mjs';
 
+const { TestFailureCollector } = failureReading;
 const bin = (name) => join(root, 'node_modules', '.bin', name);
 
 /**
@@ -83,7 +85,8 @@ async function runTier(tier, env, deadline) {
   say(color.bold(`━━ ${tier.name} ━━`));
   say(color.dim(`$ ${[tier.command.replace(`${root}/`, ''), ...tier.args].join(' ')}`));
   let timedOut = false;
-  const pending = run(tier.command, tier.args, { env, group: true });
+  const failures = new TestFailureCollector();
+  const pending = run(tier.command, tier.args, { env, group: true, onOutput: (chunk) => failures.push(chunk) });
   const child = currentChild();
   const timer = setTimeout(() => {
     timedOut = true;
@@ -96,7 +99,21 @@ async function runTier(tier, env, deadline) {
   // Whatever the tier started (nx workers, jest children) goes with it.
   killTree(child, 'SIGKILL');
   const note = timedOut ? `timed out after ${formatMs(timeoutMs)}` : code === 0 ? '' : `exit code ${code}`;
-  return { name: tier.name, ok: code === 0 && !timedOut, ms: Date.now() - started, note };
+  return { name: tier.name, ok: code === 0 && !timedOut, ms: Date.now() - started, note, failures: failures.failures() };
+}
+
+/** Under a failed tier's summary line: its failed test files and tests (a CI log keeps only the tail of the run). */
+function sayFailures({ files, tasks }) {
+  const MAX_TESTS = 5;
+  for (const { file, project, tests } of files) {
+    say(`      ${color.red('FAIL')} ${file}${project ? color.dim(`  (${project})`) : ''}`);
+    for (const { title, reason } of tests.slice(0, MAX_TESTS)) {
+      say(`        ● ${title}${reason ? color.dim(`: ${reason.slice(0, 160)}`) : ''}`);
+    }
+    if (tests.length > MAX_TESTS) say(color.dim(`        ... and ${tests.length - MAX_TESTS} more`));
+  }
+  // an nx task can fail with no jest FAIL line (lint, typecheck, a crash before jest reports)
+  if (tasks.length) say(`      failed tasks: ${tasks.join(', ')}`);
 }
 
 async function main() {
@@ -130,6 +147,8 @@ async function main() {
     postgres.pathname = '/postgres';
     const env = {
       ...process.env,
+      // the tiers' output runs through a pipe (to read which tests failed); keep jest's colours on a terminal
+      ...(process.stdout.isTTY && !process.env.NO_COLOR ? { FORCE_COLOR: '1' } : {}),
       NX_DAEMON: 'false',
       NX_NO_CLOUD: 'true',
       PARLEY_INFRA_READY: '1',
@@ -163,6 +182,7 @@ async function main() {
     else {
       const mark = result.ok ? color.green('✓ passed') : color.red('✗ failed');
       say(`  ${mark}  ${tier.name.padEnd(width)}  ${formatMs(result.ms).padStart(10)}${result.note ? `  ${result.note}` : ''}`);
+      if (!result.ok && result.failures) sayFailures(result.failures);
     }
   }
   const passed = results.filter((r) => r.ok).length;

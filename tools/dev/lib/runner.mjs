@@ -57,19 +57,26 @@ export function currentChild() {
 /**
  * Runs a command, output to this terminal (or captured with `capture`). Resolves `{ code, output }`. With `group`,
  * the child leads its own process group, so `killTree` can end everything it started (nx workers, jest, ...).
+ * `onOutput` sees every chunk the command prints while it still goes to this terminal.
  */
-export function run(command, args, { env = process.env, capture = false, group = false } = {}) {
+export function run(command, args, { env = process.env, capture = false, group = false, onOutput } = {}) {
   return new Promise((resolve) => {
+    const piped = capture || Boolean(onOutput);
     const child = spawn(command, args, {
       cwd: root,
       env,
-      stdio: ['ignore', capture ? 'pipe' : 'inherit', capture ? 'pipe' : 'inherit'],
+      stdio: ['ignore', piped ? 'pipe' : 'inherit', piped ? 'pipe' : 'inherit'],
       detached: group,
     });
     current = child;
     let output = '';
-    child.stdout?.on('data', (d) => (output += d));
-    child.stderr?.on('data', (d) => (output += d));
+    const forward = (to) => (d) => {
+      if (capture) output += d;
+      else to.write(d);
+      onOutput?.(d);
+    };
+    child.stdout?.on('data', forward(process.stdout));
+    child.stderr?.on('data', forward(process.stderr));
     child.once('error', (err) => {
       output += String(err);
       current = undefined;

@@ -1,3 +1,4 @@
+import { KafkaJSNonRetriableError, KafkaJSProtocolError } from 'kafkajs';
 import { PublishTimeoutError, isTransientError, retryRetriable } from './errors';
 
 describe('isTransientError', () => {
@@ -27,5 +28,28 @@ describe('retryRetriable', () => {
     ).resolves.toBe('ok');
     expect(calls).toBe(3);
     await expect(retryRetriable(async () => Promise.reject(new Error('fatal')))).rejects.toThrow('fatal');
+  });
+
+  it('retries a retriable error kafkajs gave up on (wrapped as non-retriable), but not a non-retriable one', async () => {
+    const unknownTopic = new KafkaJSProtocolError({ message: 'This server does not host this topic-partition', type: 'UNKNOWN_TOPIC_OR_PARTITION', retriable: true } as unknown as Error);
+    let calls = 0;
+    await expect(
+      retryRetriable(async () => {
+        calls++;
+        if (calls < 3) throw Object.assign(new KafkaJSNonRetriableError(unknownTopic), { cause: unknownTopic });
+        return 'served';
+      }),
+    ).resolves.toBe('served');
+    expect(calls).toBe(3);
+
+    calls = 0;
+    const invalid = new KafkaJSNonRetriableError('Invalid topic');
+    await expect(
+      retryRetriable(async () => {
+        calls++;
+        throw invalid;
+      }),
+    ).rejects.toBe(invalid);
+    expect(calls).toBe(1);
   });
 });

@@ -66,15 +66,28 @@ export function isTransientError(err: unknown): boolean {
 
 /**
  * Retries a Kafka admin/set-up call on errors the client marks retriable (e.g. "not the leader" right after a
- * topic was created, while leadership propagates), with a bounded back-off.
+ * topic was created, while leadership propagates), with a bounded back-off. That includes an error kafkajs gave up on:
+ * its own retrier hands back the last retriable error wrapped as non-retriable (a broker busy deleting hundreds of
+ * topics took longer than those retries to serve a topic it had just created, and a service failed to start).
  */
 export async function retryRetriable<T>(work: () => Promise<T>, attempts = 30): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await work();
     } catch (err) {
-      if (attempt >= attempts || (err as { retriable?: unknown })?.retriable !== true) throw err;
+      if (attempt >= attempts || !isRetriable(err)) throw err;
       await new Promise((r) => setTimeout(r, Math.min(1000, 50 * 2 ** attempt)));
     }
   }
+}
+
+/** Whether the error, or one it wraps, is marked retriable by kafkajs. */
+function isRetriable(err: unknown): boolean {
+  let current: unknown = err;
+  for (let depth = 0; current && depth < 5; depth++) {
+    const e = current as { retriable?: unknown; cause?: unknown };
+    if (e.retriable === true) return true;
+    current = e.cause;
+  }
+  return false;
 }

@@ -35,8 +35,10 @@ export class DashboardController {
 
   private send(reply: FastifyReply, path: string): FastifyReply {
     if (!this.assets.built) {
+      // retryable: the assets look for the build on every request, so one finished after start is served at once
       throw new ProblemException(
         problem(503, ProblemTypes.unavailable, 'Service Unavailable', 'The dashboard has not been built: run `npm run build` (or `node tools/dev/swc-build.mjs apps/dashboard`).'),
+        { 'retry-after': '5' },
       );
     }
     const asset = this.assets.resolve(path);

@@ -183,7 +183,8 @@ export class ChargesService {
     manager: EntityManager,
     usage: { tenantId: string; eventId: string; model: string; tokens: number; key: LlmKeyOwner },
   ): Promise<{ amount: string; currency: string } | null> {
-    const wallet = await this.wallets.lock(manager, usage.tenantId);
+    // a call on the tenant's own key moves no money: it needs the wallet's plan, not its lock
+    const wallet = usage.key === 'tenant' ? await this.wallets.read(manager, usage.tenantId) : await this.wallets.lock(manager, usage.tenantId);
     const price = await this.prices.priceOf(manager, wallet.plan, 'llm_token');
     let cost: { amount: string; currency: string } | null = null;
     if (price && price.currency === wallet.currency) {

@@ -153,6 +153,25 @@ describe('billing-service: LLM tokens', () => {
     expect(await billing.ledgerTotals(tenant)).toMatchObject({ balance: '0.980000', held: '0.000000', wallet_entries: '0.980000', unbalanced_transactions: 0 });
   });
 
+  it('meters a call on the tenant’s own key while another transaction holds its wallet: it moves no money, so it does not wait for the wallet', async () => {
+    const tenant = newId('ten');
+    await billing.kafka.rpc.request('billing.set-plan', { tenant_id: tenant, plan: 'pro' });
+    await billing.topUp(tenant, '1');
+    const holder = billing.sql.createQueryRunner();
+    await holder.connect();
+    await holder.startTransaction();
+    try {
+      await holder.query(`SELECT 1 FROM wallets WHERE tenant_id = $1 FOR UPDATE`, [tenant]);
+      await billing.republish(usage(tenant, 2000, 'tenant'));
+      await pollUntil(async () => (await tokensOf(tenant)).length > 0, { description: 'the own-key call metered while the wallet is held' });
+      expect(await tokensOf(tenant)).toEqual([{ channel: 'llm', category: 'llm_token', quantity: 2000 }]);
+    } finally {
+      await holder.rollbackTransaction();
+      await holder.release();
+    }
+    expect((await billing.wallet(tenant)).balance).toBe('1.000000');
+  });
+
   it('does not count tokens against the free message allowance, and meters a call on a plan without a token price free of charge', async () => {
     const tenant = newId('ten');
     await billing.republish(usage(tenant, 5000));

@@ -47,6 +47,22 @@ export class WalletsService {
     return row;
   }
 
+  /** The tenant's wallet row, created on first use, read without a lock: for work that moves no money. */
+  async read(manager: EntityManager, tenantId: string): Promise<WalletRow> {
+    // the SELECT's snapshot predates the INSERT, so at most one of the two answers a row
+    const [row] = (await manager.query(
+      `WITH created AS (
+         INSERT INTO wallets (tenant_id, currency, low_balance_threshold) VALUES ($1, $2, $3::numeric)
+         ON CONFLICT (tenant_id) DO NOTHING RETURNING *)
+       SELECT * FROM created UNION ALL SELECT * FROM wallets WHERE tenant_id = $1`,
+      [tenantId, this.config.BILLING_CURRENCY, this.config.BILLING_LOW_BALANCE_THRESHOLD],
+    )) as WalletRow[];
+    if (row) return row;
+    // another transaction created it after this statement's snapshot was taken (the INSERT waited for it)
+    const [created] = (await manager.query(`SELECT * FROM wallets WHERE tenant_id = $1`, [tenantId])) as WalletRow[];
+    return created;
+  }
+
   /**
    * The wallets of many tenants, created on first use and locked until the caller's transaction ends, in tenant order
    * (two batches locking some of the same wallets wait for each other instead of deadlocking). One view version each.

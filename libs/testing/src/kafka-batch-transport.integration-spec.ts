@@ -2,7 +2,7 @@ import { Controller, Module, type INestMicroservice } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { Ctx, EventPattern, Payload } from '@nestjs/microservices';
 import { DLQ_SUFFIX, Headers, Topics, type EventEnvelope } from '@parley/contracts';
-import { BatchByKey, EventPublisher, KafkaBatchContext, KafkaConnection, KafkaTransport, RpcPassThroughFilter } from '@parley/kafka';
+import { BatchByKey, EventPublisher, GatheredBatchByKey, KafkaBatchContext, KafkaConnection, KafkaTransport, RpcPassThroughFilter } from '@parley/kafka';
 import { Partitioners, type PartitionMetadata } from 'kafkajs';
 import { KafkaHarness } from './kafka-harness';
 import { testInfra, uniqueKafkaNamespace } from './infra';
@@ -45,7 +45,15 @@ class BatchHandlers {
     if (events.some((e) => e.data.kind === 'slow')) await new Promise((r) => setTimeout(r, 13_000));
     if (events.some((e) => e.data.kind === 'poison')) throw new TypeError('cannot handle this payload');
   }
+
+  @EventPattern(Topics.MessageStatus, GatheredBatchByKey)
+  async gathered(@Payload() events: Probe[]): Promise<void> {
+    gatheredCalls.push(events.map((e) => e.id));
+  }
 }
+
+/** Each call of the gathering handler: the event ids it got. */
+const gatheredCalls: string[][] = [];
 
 @Module({ controllers: [BatchHandlers] })
 class BatchModule {}
@@ -115,6 +123,20 @@ describe('KafkaTransport batch handlers (real broker)', () => {
     await pollUntil(() => callsOf('evt_other_key').length > 0, { description: 'the other key' });
     expect(callsOf('evt_other_key')[0].ids).toEqual(['evt_other_key']);
     expect(callsOf('evt_first')).toHaveLength(1);
+  });
+
+  it('gathers a steady trickle for a GatheredBatchByKey handler: 40 messages over 2 s in a handful of calls, in order', async () => {
+    const ids = Array.from({ length: 40 }, (_, i) => `evt_trickle_${i}`);
+    for (const id of ids) {
+      await harness.publisher.publishEvent({ id, type: 'message.status', version: 1, tenant_id: 'ten_T', occurred_at: new Date().toISOString(), data: { kind: 'fine' } }, 'ten_T:+1');
+      // paces the load (a message every 50 ms), as a trickle of status callbacks would come
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    await pollUntil(() => gatheredCalls.flat().length >= ids.length, { description: 'the trickle handled' });
+    expect(gatheredCalls.flat()).toEqual(ids);
+    // one call per held fetch (up to 500 ms each): a consumer that hands over each message as it comes makes ~40
+    expect(gatheredCalls.length).toBeLessThanOrEqual(10);
+    process.stderr.write(`[gathered] 40 messages over 2 s in ${gatheredCalls.length} calls\n`);
   });
 
   it('splits a group that keeps failing: the poison message is dead-lettered alone, its neighbour handled', async () => {

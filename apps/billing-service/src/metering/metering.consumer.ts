@@ -1,7 +1,7 @@
 import { Controller } from '@nestjs/common';
 import { EventPattern, Payload } from '@nestjs/microservices';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { BatchByKey } from '@parley/kafka';
+import { GatheredBatchByKey } from '@parley/kafka';
 import { Topics, type LlmUsageEvent, type MessageOutboundEvent, type MessageStatusEvent, type TemplateStatusEvent, type TenantPlanChangedEvent } from '@parley/contracts';
 import { DataSource } from 'typeorm';
 import { WalletsService } from '../wallet/wallets.service';
@@ -21,14 +21,17 @@ export class MeteringConsumer {
     this.outcomes = new StatusOutcomes(db);
   }
 
-  /** A key's waiting sends together; the key groups consumed side by side are metered in one transaction. */
-  @EventPattern(Topics.MessageOutbound, BatchByKey)
+  /**
+   * A key's waiting sends together; the key groups consumed side by side are metered in one transaction, the fetch
+   * held to gather more (the gateway's balance view keeps a reservation for each accepted send until it is charged).
+   */
+  @EventPattern(Topics.MessageOutbound, GatheredBatchByKey)
   async onOutbound(@Payload() events: MessageOutboundEvent[]): Promise<void> {
     await this.metering.onOutbound(events);
   }
 
   /** A key's waiting statuses together: those that can no longer change a charge (a `read` after `sent`) cost nothing. */
-  @EventPattern(Topics.MessageStatus, BatchByKey)
+  @EventPattern(Topics.MessageStatus, GatheredBatchByKey)
   async onStatus(@Payload() events: MessageStatusEvent[]): Promise<void> {
     await this.metering.onStatuses(await this.outcomes.needingWork(events));
   }

@@ -1,7 +1,7 @@
 import { Controller, Logger } from '@nestjs/common';
 import { EventPattern, Payload } from '@nestjs/microservices';
 import { Topics, type MessageInboundEvent, type MessageStatusEvent } from '@parley/contracts';
-import { BatchByKey } from '@parley/kafka';
+import { GatheredBatchByKey } from '@parley/kafka';
 import { CampaignResultsService } from './campaign-results.service';
 
 /** Outcomes of campaign messages. An event without a tenant or its message is logged and skipped. */
@@ -14,15 +14,16 @@ export class CampaignResultsConsumer {
   /**
    * Every outbound message's statuses pass here, few of them a campaign's: a key's waiting statuses come together, and
    * the groups consumed side by side are picked out and applied together (CampaignResultsService.applyStatuses).
+   * Counters nobody waits on to the millisecond: the fetch is held to gather more (one statement per gathered batch).
    */
-  @EventPattern(Topics.MessageStatus, BatchByKey)
+  @EventPattern(Topics.MessageStatus, GatheredBatchByKey)
   async onStatus(@Payload() events: MessageStatusEvent[]): Promise<void> {
     const usable = events.filter((event) => this.usable(event, event.data?.message_id));
     await this.results.applyStatuses(usable.map((event) => ({ tenantId: event.tenant_id!, status: event.data })));
   }
 
-  /** Every inbound message passes here, to count the replies to campaign messages: a customer's come together. */
-  @EventPattern(Topics.MessageInbound, BatchByKey)
+  /** Every inbound message passes here, to count the replies to campaign messages: gathered, as the statuses are. */
+  @EventPattern(Topics.MessageInbound, GatheredBatchByKey)
   async onInbound(@Payload() events: MessageInboundEvent[]): Promise<void> {
     const usable = events.filter((event) => this.usable(event, event.data?.from) && typeof event.data.sent_at === 'string');
     const byTenant = new Map<string, MessageInboundEvent['data'][]>();

@@ -9,7 +9,7 @@ import {
   type DealStageChangedEvent,
   type MessageOutboundEvent,
 } from '@parley/contracts';
-import { GatheredBatchByKey } from '@parley/kafka';
+import { BatchByKey } from '@parley/kafka';
 import { ActivitiesService } from './activities.service';
 import { appointmentEntry, dealEntry, outboundMessageEntry } from './activity-entries';
 
@@ -25,10 +25,10 @@ export class ActivitiesConsumer {
 
   /**
    * Every message to a customer: the agent's replies, API and inbox sends, campaign messages. A key's waiting messages
-   * come together and join the other groups' in one insert (the busiest topic here: one statement per consumed batch,
-   * the fetch held to gather more).
+   * come together and join the other groups' in one insert (the busiest topic here: one statement per consumed batch).
+   * Not gathered, as contacts' `message.inbound` is not: an entry recorded late could outlive its contact's erasure.
    */
-  @EventPattern(Topics.MessageOutbound, GatheredBatchByKey)
+  @EventPattern(Topics.MessageOutbound, BatchByKey)
   async onMessageOutbound(@Payload() events: MessageOutboundEvent[]): Promise<void> {
     const usable = events.filter((event) => this.usable(event, event.data?.to));
     await this.activities.recordMany(usable.map((event) => ({ tenantId: event.tenant_id!, entry: outboundMessageEntry(event.data) })));

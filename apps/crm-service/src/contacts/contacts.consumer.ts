@@ -8,7 +8,7 @@ import {
   type LeadUpdatedEvent,
   type MessageInboundEvent,
 } from '@parley/contracts';
-import { GatheredBatchByKey } from '@parley/kafka';
+import { BatchByKey } from '@parley/kafka';
 import { ActivitiesService } from '../activities/activities.service';
 import { leadEntry } from '../activities/activity-entries';
 import { LeadDealsService } from '../deals/lead-deals.service';
@@ -27,10 +27,11 @@ export class ContactsConsumer {
 
   /**
    * A customer's messages: a key's waiting messages come together, and join the other groups consumed side by side in
-   * one transaction (contacts, their events and the timeline entries: a constant number of statements per batch),
-   * the fetch held to gather more: the agent's reply does not wait on the contact.
+   * one transaction (contacts, their events and the timeline entries: a constant number of statements per batch).
+   * Not gathered (`GatheredBatchByKey`): a message handled half a second late could remake a contact its tenant has
+   * just deleted (the contacts e2e caught it).
    */
-  @EventPattern(Topics.MessageInbound, GatheredBatchByKey)
+  @EventPattern(Topics.MessageInbound, BatchByKey)
   async onMessageInbound(@Payload() events: MessageInboundEvent[]): Promise<void> {
     const usable = events.filter((event) => this.usable(event, event.data?.from));
     await this.intake.fromInboundMessages(usable.map((event) => ({ tenantId: event.tenant_id!, message: event.data })));

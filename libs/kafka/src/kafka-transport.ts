@@ -60,8 +60,9 @@ export class KafkaBatchContext {
 export const BatchByKey = { batchByKey: true } as const;
 
 /**
- * `@EventPattern(topic, GatheredBatchByKey)`: a `BatchByKey` handler for work nobody waits on (counters, metering). After handling a partition's batch its consumer lingers `GATHER_MS` before fetching that partition
- * again, so under load the next call carries everything that arrived meanwhile instead of one or two messages: the
+ * `@EventPattern(topic, GatheredBatchByKey)`: a `BatchByKey` handler for work nobody waits on (counters, metering).
+ * After handling a partition's batch its consumer lingers `GATHER_MS` before fetching that partition again, so under
+ * load the next call carries everything that arrived meanwhile instead of one or two messages: the
  * cost of a handler call (a transaction, its statements) is paid per gathered batch (issue 19). A lone message is
  * still handled at once, an idle consumer long-polls as any other (holding the broker's fetch for more would make it
  * ask every few hundred milliseconds: tried, the idle stack rose from 9.0 % to 11.1 % of a core), and a backlog

@@ -50,16 +50,13 @@ const TRANSIENT_CODES = new Set([
  * dead-lettered, so an outage delays work but loses none. Anything else is a poison message after a few attempts.
  */
 export function isTransientError(err: unknown): boolean {
-  let current: unknown = err;
-  for (let depth = 0; current && depth < 5; depth++) {
-    const e = current as { code?: unknown; name?: unknown; retriable?: unknown; message?: unknown; driverError?: unknown; cause?: unknown };
+  for (const e of wrappedErrors(err)) {
     if (typeof e.code === 'string' && TRANSIENT_CODES.has(e.code)) return true;
     if (e.retriable === true) return true;
     if (e.name === 'PublishTimeoutError' || e.name === 'KafkaJSConnectionError' || e.name === 'KafkaJSRequestTimeoutError') return true;
     if (typeof e.message === 'string' && /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error|terminating connection/i.test(e.message)) {
       return true;
     }
-    current = e.driverError ?? e.cause;
   }
   return false;
 }
@@ -83,11 +80,18 @@ export async function retryRetriable<T>(work: () => Promise<T>, attempts = 30): 
 
 /** Whether the error, or one it wraps, is marked retriable by kafkajs. */
 function isRetriable(err: unknown): boolean {
+  for (const e of wrappedErrors(err)) if (e.retriable === true) return true;
+  return false;
+}
+
+type ErrorLike = { code?: unknown; name?: unknown; retriable?: unknown; message?: unknown; driverError?: unknown; cause?: unknown };
+
+/** The error and those it wraps (TypeORM's `driverError`, kafkajs's and Node's `cause`), at most five deep. */
+function* wrappedErrors(err: unknown): Generator<ErrorLike> {
   let current: unknown = err;
   for (let depth = 0; current && depth < 5; depth++) {
-    const e = current as { retriable?: unknown; cause?: unknown };
-    if (e.retriable === true) return true;
-    current = e.cause;
+    const e = current as ErrorLike;
+    yield e;
+    current = e.driverError ?? e.cause;
   }
-  return false;
 }

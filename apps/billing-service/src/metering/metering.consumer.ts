@@ -22,8 +22,8 @@ export class MeteringConsumer {
   }
 
   /**
-   * A key's waiting sends together; the key groups consumed side by side are metered in one transaction, the fetch
-   * held to gather more (the gateway's balance view keeps a reservation for each accepted send until it is charged).
+   * A key's waiting sends together; the key groups consumed side by side are metered in one transaction, gathered for
+   * up to 500 ms (the gateway's balance view keeps a reservation for each accepted send until it is charged).
    */
   @EventPattern(Topics.MessageOutbound, GatheredBatchByKey)
   async onOutbound(@Payload() events: MessageOutboundEvent[]): Promise<void> {

@@ -14,7 +14,7 @@ export class CampaignResultsConsumer {
   /**
    * Every outbound message's statuses pass here, few of them a campaign's: a key's waiting statuses come together, and
    * the groups consumed side by side are picked out and applied together (CampaignResultsService.applyStatuses).
-   * Counters nobody waits on to the millisecond: the fetch is held to gather more (one statement per gathered batch).
+   * Counters nobody waits on to the millisecond: gathered for up to 500 ms (one statement per gathered batch).
    */
   @EventPattern(Topics.MessageStatus, GatheredBatchByKey)
   async onStatus(@Payload() events: MessageStatusEvent[]): Promise<void> {

@@ -59,7 +59,7 @@ export function BillingPage() {
         {(u) => <UsageChart usage={u.data} />}
       </AsyncView>
       <h2>Transactions</h2>
-      <TransactionsTable balance={wallet.data?.balance} />
+      <TransactionsTable balance={wallet.data?.balance} reloadBalance={wallet.reload} />
       <h2>Invoices</h2>
       <InvoicesList />
       <h2>LLM settings</h2>

@@ -27,3 +27,14 @@ export function compareDecimals(a: string, b: string): number {
   const right = BigInt(bi + bf.padEnd(width, '0'));
   return left < right ? -1 : left > right ? 1 : 0;
 }
+
+/** Whether two decimal strings are the same amount ("12.5" and "12.500000"; signs allowed). */
+export function sameAmount(a: string, b: string): boolean {
+  const normal = (x: string) => {
+    const negative = x.trim().startsWith('-');
+    const [int, frac = ''] = x.trim().replace(/^[-+]/, '').split('.');
+    const digits = `${int.replace(/^0+(?=\d)/, '')}.${frac.replace(/0+$/, '')}`.replace(/\.$/, '');
+    return digits === '0' ? '0' : `${negative ? '-' : ''}${digits}`;
+  };
+  return normal(a) === normal(b);
+}

@@ -1,28 +1,59 @@
-import { useEffect, useRef, useState } from 'react';
+import { useCallback, useState, type Dispatch, type SetStateAction } from 'react';
+import type { BillingPage, LedgerTransactionRecord } from '../../api/billing';
 import { AsyncView } from '../../components/feedback';
 import { formatTime } from '../../components/format';
-import { useAsync } from '../../components/use-async';
+import { useAsync, type AsyncState } from '../../components/use-async';
 import { useApi } from '../../session/session';
+import { useLedgerInStep } from './ledger-in-step';
 import { formatMoney } from './money';
 
 const TYPES: Record<string, string> = { top_up: 'Top-up', hold: 'Held', settlement: 'Charged', release: 'Released', refund: 'Refund', adjustment: 'Adjustment' };
 
 /**
- * The wallet's ledger, newest first, a page at a time (the cursors of the pages seen, to go back). Loaded again, quietly,
- * when the balance shown above changes (a top-up's webhook credits it after the page has loaded).
+ * The wallet's ledger, newest first, a page at a time (the cursors of the pages seen, to go back). The first page must
+ * explain the balance shown above it (its newest row's balance after is that balance): while it does not, both are
+ * loaded again (useLedgerInStep) and the table says it is updating.
  */
-export function TransactionsTable({ balance }: { balance?: string }) {
+export function TransactionsTable({ balance, reloadBalance }: { balance?: string; reloadBalance: () => void }) {
   const api = useApi();
   const [cursors, setCursors] = useState<(string | null)[]>([null]);
   const cursor = cursors[cursors.length - 1];
   const page = useAsync(() => api.transactions(cursor), `transactions:${cursor ?? ''}`);
-  const seenBalance = useRef(balance);
-  useEffect(() => {
-    if (balance === seenBalance.current) return;
-    const first = seenBalance.current === undefined;
-    seenBalance.current = balance;
-    if (!first) page.reload();
-  }, [balance, page.reload]);
+  const firstPage = cursors.length === 1 && page.data ? page.data : undefined;
+  const reloadBoth = useCallback(() => {
+    reloadBalance();
+    page.reload();
+  }, [reloadBalance, page.reload]);
+  const step = useLedgerInStep(balance, firstPage ? (firstPage.data[0]?.balance_after ?? null) : undefined, reloadBoth);
+  return (
+    <>
+      {step === 'updating' && (
+        <p className="notice" role="status">
+          Updating the transactions to the new balance…
+        </p>
+      )}
+      {step === 'behind' && (
+        <p className="notice notice-warning" role="status">
+          The balance changed after this list was loaded.{' '}
+          <button type="button" className="link-button" onClick={reloadBoth}>
+            Show the latest transactions
+          </button>
+        </p>
+      )}
+      <TransactionsList page={page} cursors={cursors} setCursors={setCursors} />
+    </>
+  );
+}
+
+function TransactionsList({
+  page,
+  cursors,
+  setCursors,
+}: {
+  page: AsyncState<BillingPage<LedgerTransactionRecord>>;
+  cursors: (string | null)[];
+  setCursors: Dispatch<SetStateAction<(string | null)[]>>;
+}) {
   return (
     <AsyncView state={page} what="transactions" isEmpty={(p) => p.data.length === 0 && cursors.length === 1} empty="No transactions yet.">
       {(p) => (

@@ -10,6 +10,7 @@
 import { join } from 'node:path';
 import stack from './lib/stack.cjs';
 import failureReading from './lib/test-failures.cjs';
+import leftovers from './lib/leftovers.cjs';
 import {
   ReportedError,
   build,
@@ -98,9 +99,32 @@ async function runTier(tier, env, deadline) {
   clearTimeout(timer);
   // Whatever the tier started (nx workers, jest children) goes with it.
   killTree(child, 'SIGKILL');
-  const note = timedOut ? `timed out after ${formatMs(timeoutMs)}` : code === 0 ? '' : `exit code ${code}`;
+  const leftBehind = await endLeftovers(tier.name);
+  const note = [timedOut ? `timed out after ${formatMs(timeoutMs)}` : code === 0 ? '' : `exit code ${code}`, leftBehind].filter(Boolean).join('; ');
   return { name: tier.name, ok: code === 0 && !timedOut, ms: Date.now() - started, note, failures: failures.failures() };
 }
+
+/**
+ * Services run in process groups of their own and stop when their owner dies (their stdin lifeline), so a tier should
+ * leave nothing behind; if it did (a process that ignores both), it is named and ended here rather than left holding
+ * ports and memory on the machine. The broker the run started stays until the end.
+ */
+async function endLeftovers(tierName) {
+  // a service whose owner just died takes up to its shutdown grace (8 s) to go by itself
+  const deadline = Date.now() + 12_000;
+  let found = leftovers.processesOf(root, { keep: isKafkaBroker });
+  while (found.length > 0 && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    found = leftovers.processesOf(root, { keep: isKafkaBroker });
+  }
+  if (found.length === 0) return '';
+  say(color.yellow(`${tierName}: ${found.length} process(es) outlived the tier; ending them:`));
+  for (const { pid, command } of found) say(color.yellow(`  ${pid} ${command.replaceAll(`${root}/`, '').slice(0, 160)}`));
+  const killed = await leftovers.endProcesses(found);
+  return `${found.length} process(es) left behind and ended${killed.length ? ` (${killed.length} needed SIGKILL)` : ''}`;
+}
+
+const isKafkaBroker = (command) => / kafka\.Kafka /.test(` ${command} `);
 
 /** Under a failed tier's summary line: its failed test files and tests (a CI log keeps only the tail of the run). */
 function sayFailures({ files, tasks }) {

@@ -14,6 +14,7 @@ import { answerClientError } from './http/client-errors';
 import { DEFAULT_HTTP_TIMEOUTS, applyHttpTimeouts } from './http/http-timeouts';
 import { ProblemFilter, sendProblem } from './http/problem.filter';
 import { ProblemValidationPipe } from './http/validation';
+import { armShutdownDeadline, exitWithSupervisor } from './lifecycle/shutdown';
 import { logCompletedRequest } from './logging/logging';
 
 export const ONE_MIB = 1024 * 1024;
@@ -151,6 +152,8 @@ export interface StartedService {
 /** Starts a service: HTTP first (so health answers while Kafka joins), then its Kafka consumer. */
 export async function startServiceApp(app: INestApplication, config: BaseConfig, name: string): Promise<StartedService> {
   const logger = new NestLogger(name);
+  armShutdownDeadline(name, config.SHUTDOWN_GRACE_MS);
+  exitWithSupervisor(name);
   applyHttpTimeouts(app.getHttpServer(), config);
   const metricsPort = await exposeMetrics(app, config);
   await app.listen(config.PORT, config.HOST);

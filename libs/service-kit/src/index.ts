@@ -19,6 +19,7 @@ export * from './database/group-commit';
 export * from './database/pg-listener';
 export * from './scheduling/wakeup';
 export * from './bootstrap';
+export * from './lifecycle/shutdown';
 export * from './media-store/media-store';
 export * from './crypto/credential-cipher';
 export * from './database/statement-counter';

@@ -283,8 +283,10 @@ class Stack {
     service.startedAt = Date.now();
     const child = spawn(process.execPath, [...(this.nodeArgs[app] ?? []), ...NODE_FLAGS, distFile(this.root, app, 'main.js')], {
       cwd: this.root,
-      env: serviceEnv(this.env, this.ports, app),
-      stdio: ['ignore', 'pipe', 'pipe'],
+      // stdin is the service's lifeline (libs/service-kit lifecycle/shutdown.ts): it closes when this process dies,
+      // however it dies, and the service then stops on its own; detached services are out of reach of any other signal
+      env: { ...serviceEnv(this.env, this.ports, app), PARLEY_LIFELINE: 'stdin' },
+      stdio: ['pipe', 'pipe', 'pipe'],
       detached: this.detached,
     });
     service.child = child;

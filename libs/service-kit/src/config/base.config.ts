@@ -59,6 +59,15 @@ export class BaseConfig {
   @Max(30_000)
   KAFKA_FETCH_MAX_WAIT_MS = 5000;
 
+  /**
+   * How long a graceful shutdown (SIGTERM, SIGINT) may take before the service exits anyway (lifecycle/shutdown.ts):
+   * below an orchestrator's grace (the development supervisor's is 10 s, Kubernetes' 30 s) so it is the service that
+   * says what hung.
+   */
+  @IsInt()
+  @Min(1000)
+  SHUTDOWN_GRACE_MS = 8000;
+
   @Matches(/^redis(s)?:\/\//, { message: 'REDIS_URL must be a redis:// URL' })
   REDIS_URL = 'redis://127.0.0.1:6379';
 

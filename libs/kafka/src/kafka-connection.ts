@@ -8,6 +8,9 @@ import { KAFKA_OPTIONS, type KafkaOptions } from './kafka.options';
 
 export type ConsumerState = 'idle' | 'starting' | 'running' | 'crashed';
 
+/** How long a raised topic limit may take to apply on the broker (untilConfigured); it takes milliseconds. */
+const CONFIG_APPLIED_TIMEOUT_MS = 30_000;
+
 /**
  * The process's one kafkajs client: names (namespace applied), topic creation, and the state that readiness reports.
  */
@@ -111,7 +114,27 @@ export class KafkaConnection implements OnApplicationShutdown {
         configEntries: Object.entries(s.config ?? {}).map(([name, value]) => ({ name, value })),
       })),
     });
+    await this.untilConfigured(admin, low);
     this.logger.log(`raised max.message.bytes of ${low.map((s) => s.name).join(', ')}`);
+  }
+
+  /**
+   * A KRaft broker answers AlterConfigs once the change is in the metadata log and applies it a moment later: until
+   * then it still refuses the larger messages. Waits until it describes the topics with the spec's limit.
+   */
+  private async untilConfigured(admin: Admin, specs: readonly TopicSpec[]): Promise<void> {
+    const deadline = Date.now() + CONFIG_APPLIED_TIMEOUT_MS;
+    for (;;) {
+      const described = await admin.describeConfigs({
+        includeSynonyms: false,
+        resources: specs.map((s) => ({ type: ConfigResourceTypes.TOPIC, name: this.topic(s.name), configNames: ['max.message.bytes'] })),
+      });
+      const limits = new Map(described.resources.map((r) => [r.resourceName, Number(r.configEntries.find((e) => e.configName === 'max.message.bytes')?.configValue)]));
+      const pending = specs.filter((s) => (limits.get(this.topic(s.name)) ?? 0) < Number(s.config?.['max.message.bytes']));
+      if (pending.length === 0) return;
+      if (Date.now() > deadline) throw new Error(`the broker did not apply max.message.bytes of ${pending.map((s) => s.name).join(', ')} within ${CONFIG_APPLIED_TIMEOUT_MS / 1000} s`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
   }
 
   /**

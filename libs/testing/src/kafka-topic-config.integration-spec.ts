@@ -1,5 +1,5 @@
 import { RpcTopics, TOPIC_SPECS } from '@parley/contracts';
-import { KafkaConnection } from '@parley/kafka';
+import { KafkaConnection, retryRetriable } from '@parley/kafka';
 import { ConfigResourceTypes } from 'kafkajs';
 import { testInfra, uniqueKafkaNamespace } from './infra';
 
@@ -19,7 +19,10 @@ describe('KafkaConnection.ensureTopics on a broker whose topics predate their sp
     expect(spec.config).toMatchObject({ 'max.message.bytes': expect.any(String), 'retention.ms': expect.any(String) });
     const admin = await connection.connectedAdmin();
     // As an older version of the platform created it: the broker's default limit (1 MiB).
-    await admin.createTopics({ waitForLeaders: true, topics: [{ topic: name, numPartitions: 1, replicationFactor: -1 }] });
+    // (kafkajs's waitForLeaders retries only "leader not available": a busy KRaft broker first answers "does not host
+    // this topic-partition" for a topic it has just created, so wait until it serves the topic, as ensureTopics does)
+    await admin.createTopics({ waitForLeaders: false, topics: [{ topic: name, numPartitions: 1, replicationFactor: -1 }] });
+    await retryRetriable(() => admin.fetchTopicOffsets(name));
     const read = async () => {
       const { resources } = await admin.describeConfigs({
         includeSynonyms: false,

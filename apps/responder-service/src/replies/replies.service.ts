@@ -122,8 +122,11 @@ export class RepliesService {
     const tenantId = burst[0].tenantId;
     for (let drafts = 1; ; drafts++) {
       try {
+        // Asked before the read: a mark this instance holds may be written (and forgotten here) while the read runs,
+        // and a read that began before that write would then see the outcome unpublished and publish it again.
+        const markedBeforeRead = new Set(burst.map((d) => d.inbound.message_id).filter((id) => this.marks.isMarked(tenantId, id)));
         const outcomes = (await this.engine.answersAtOnceFor(tenantId)) ? await this.draftUnderLock(tenantId, burst) : await this.draftThenCommit(tenantId, burst);
-        await this.publish(outcomes.filter((o) => !o.publishedAt && !this.marks.isMarked(o.tenantId, o.inboundMessageId)), burst);
+        await this.publish(outcomes.filter((o) => !o.publishedAt && !markedBeforeRead.has(o.inboundMessageId)), burst);
         return;
       } catch (err) {
         if (!(err instanceof StaleDraft) || drafts >= MAX_DRAFTS) throw err;

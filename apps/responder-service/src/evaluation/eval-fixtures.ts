@@ -1,11 +1,11 @@
 import type { AgentRecord } from '@parley/contracts';
 import { readFileSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import type { DocumentPassage } from '../knowledge/document-passage';
 import { LANGUAGES, isLanguage, type Language } from '../knowledge/language';
 
 /** The rows of the evaluation table (tools/eval/README.md). */
-export const AREAS = ['faq', 'document', 'instruction', 'unknown', 'lead', 'booking', 'reschedule', 'cancel', 'handoff', 'optout'] as const;
+export const AREAS = ['faq', 'document', 'instruction', 'unknown', 'lead', 'booking', 'reschedule', 'cancel', 'handoff', 'optout', 'smalltalk', 'switch'] as const;
 export type Area = (typeof AREAS)[number];
 
 export const EVENT_TYPES = [
@@ -56,14 +56,15 @@ export interface EvalFixtures {
 const FIXTURE_TIME = '2026-01-01T00:00:00.000Z';
 
 /**
- * Reads tools/eval: `agents/*.json` and `cases/*.json`. A malformed fixture throws naming the file and case: the
- * evaluation never silently skips a case.
+ * Reads one split of tools/eval (`development/` or `held-out/`): its `agents/*.json` and `cases/*.json`. A malformed
+ * fixture throws naming the file and case: the evaluation never silently skips a case.
  */
-export function loadFixtures(evalDir: string): EvalFixtures {
+export function loadFixtures(splitDir: string): EvalFixtures {
+  const split = basename(splitDir);
   const agents = new Map<string, FixtureAgent>();
-  for (const file of jsonFiles(join(evalDir, 'agents'))) {
-    const raw = JSON.parse(readFileSync(join(evalDir, 'agents', file), 'utf8')) as Partial<AgentRecord> & { documents?: { title: string; text: string }[] };
-    if (!raw.name || !raw.instruction || !Array.isArray(raw.skills)) throw new Error(`tools/eval/agents/${file}: name, instruction and skills are required`);
+  for (const file of jsonFiles(join(splitDir, 'agents'))) {
+    const raw = JSON.parse(readFileSync(join(splitDir, 'agents', file), 'utf8')) as Partial<AgentRecord> & { documents?: { title: string; text: string }[] };
+    if (!raw.name || !raw.instruction || !Array.isArray(raw.skills)) throw new Error(`${split}/agents/${file}: name, instruction and skills are required`);
     const agent: AgentRecord = {
       id: `agt_eval_${raw.name}`,
       name: raw.name,
@@ -81,13 +82,13 @@ export function loadFixtures(evalDir: string): EvalFixtures {
   }
 
   const cases: EvalCase[] = [];
-  for (const file of jsonFiles(join(evalDir, 'cases'))) {
-    const raw = JSON.parse(readFileSync(join(evalDir, 'cases', file), 'utf8')) as Omit<EvalCase, 'file'>[];
+  for (const file of jsonFiles(join(splitDir, 'cases'))) {
+    const raw = JSON.parse(readFileSync(join(splitDir, 'cases', file), 'utf8')) as Omit<EvalCase, 'file'>[];
     for (const c of raw) {
-      const where = `tools/eval/cases/${file} case ${c.id ?? '(no id)'}`;
+      const where = `${split}/cases/${file} case ${c.id ?? '(no id)'}`;
       if (!c.id || !(AREAS as readonly string[]).includes(c.area)) throw new Error(`${where}: id and an area of ${AREAS.join(', ')} are required`);
       if (!isLanguage(c.language)) throw new Error(`${where}: language must be one of ${LANGUAGES.join(', ')}`);
-      if (!agents.has(c.agent)) throw new Error(`${where}: no fixture agent "${c.agent}" in tools/eval/agents`);
+      if (!agents.has(c.agent)) throw new Error(`${where}: no fixture agent "${c.agent}" in ${split}/agents`);
       if (!Array.isArray(c.turns) || c.turns.length === 0) throw new Error(`${where}: turns must not be empty`);
       for (const t of c.turns) for (const e of t.expect.effects ?? []) if (!(EVENT_TYPES as readonly string[]).includes(e.type)) throw new Error(`${where}: unknown effect ${e.type}`);
       cases.push({ ...c, file });
@@ -95,7 +96,7 @@ export function loadFixtures(evalDir: string): EvalFixtures {
   }
   const ids = new Set<string>();
   for (const c of cases) {
-    if (ids.has(c.id)) throw new Error(`tools/eval/cases: case id ${c.id} appears twice`);
+    if (ids.has(c.id)) throw new Error(`${split}/cases: case id ${c.id} appears twice`);
     ids.add(c.id);
   }
   return { agents, cases };

@@ -10,8 +10,8 @@
  *   npm run eval -- --quiet            # the totals and tables only
  *   npm run eval -- --split development  # one split
  *
- * The held-out split's wrong turns are never listed here (only counted): reading them is how a split stops being
- * held out. docs/agent-eval.md keeps them for the record.
+ * The held-out split's wrong turns are never listed, here or in docs/agent-eval.md (only counted): reading them is how a
+ * split stops being held out.
  */
 import { createRequire } from 'node:module';
 import { readFileSync, writeFileSync } from 'node:fs';

@@ -84,7 +84,9 @@ describe('the evaluation judge', () => {
     expect(markdown).toContain('## Held-out');
     expect(markdown).toContain('| faq | 1/2 |  | 1/2 (50.0%) |');
     expect(markdown).toContain('| unknown |  | 0/1 | 0/1 (0.0%) |');
-    expect(markdown).toContain('`confident-wrong` (faq, en, judge.json)');
+    expect(markdown).toContain('2 cases wrong; not listed (the split is held out).');
+    const development = markdownReport([{ name: 'Development', about: 'Tuned on.', report, judged: false }], '2026-12-01');
+    expect(development).toContain('`confident-wrong` (faq, en, judge.json)');
   });
 
   it('refuses a malformed case instead of skipping it', async () => {

@@ -76,6 +76,15 @@ describe.each(APPS)('docker/%s.Dockerfile', (app) => {
     expect(runtime).not.toMatch(/npm install|COPY \. /);
   });
 
+  it("installs with the project's .npmrc (onnxruntime-node's install script must not download CUDA libraries)", () => {
+    const stages = dockerfile.split(/^FROM /m).slice(1);
+    for (const stage of stages.filter((s) => /^RUN npm install/m.test(s))) {
+      const npmrc = stage.search(/^COPY [^\n]*\.npmrc /m);
+      expect(npmrc).toBeGreaterThanOrEqual(0);
+      expect(npmrc).toBeLessThan(stage.search(/^RUN npm install/m));
+    }
+  });
+
   it('runs node with the V8 flags the development stack uses (memory targets, issue 8)', () => {
     expect(runtime).toContain(`ENV NODE_OPTIONS="${SERVICE_NODE_FLAGS.join(' ')}"`);
   });
@@ -86,6 +95,21 @@ describe.each(APPS)('docker/%s.Dockerfile', (app) => {
     for (const lib of scanApp(app).libraries) expect(build).toContain(`libs/${lib}`);
     expect(dockerfile).toContain(`node docker/app-package.cjs ${app} > /out/package.json`);
     expect(dockerfile).toMatch(/npm install --omit=dev/);
+  });
+});
+
+describe('docker/responder-service.Dockerfile', () => {
+  const dockerfile = readFileSync(join(__dirname, 'responder-service.Dockerfile'), 'utf8');
+  const runtime = dockerfile.slice(dockerfile.lastIndexOf('\nFROM '));
+
+  it('fetches the embedding model while building and ships it, so the service downloads nothing at run time', () => {
+    const [build] = dockerfile.split(/^FROM /m).slice(1);
+    expect(build).toMatch(/^node:\S+ AS build\n/);
+    expect(build).toContain('RUN node tools/models/models.mjs fetch');
+    expect(runtime).toContain('COPY --from=build /repo/.models ./.models');
+    expect(runtime).toMatch(/^ENV PARLEY_MODELS_DIR=\/app\/\.models$/m);
+    // a local .models/ never reaches the build context; the build fetches and verifies its own
+    expect(readFileSync(join(ROOT, '.dockerignore'), 'utf8').split('\n')).toContain('.models');
   });
 });
 

@@ -4,7 +4,7 @@
 # locked versions: docker/app-package.cjs), runtime (node, those packages and the compiled code; non-root).
 FROM node:20-bookworm-slim AS build
 WORKDIR /repo
-COPY package.json package-lock.json ./
+COPY package.json package-lock.json .npmrc ./
 # npm install, not npm ci: see tools/dev/lib/runner.mjs (npm 11 lock files and optional native packages)
 RUN npm install --no-audit --no-fund
 COPY . .
@@ -14,7 +14,7 @@ RUN node tools/dev/swc-build.mjs apps/messaging-service libs/contracts libs/kafk
 FROM node:20-bookworm-slim AS deps
 WORKDIR /app
 COPY --from=build /out/package.json ./package.json
-COPY package-lock.json ./
+COPY package-lock.json .npmrc ./
 RUN npm install --omit=dev --no-audit --no-fund && npm cache clean --force
 
 FROM node:20-bookworm-slim AS runtime

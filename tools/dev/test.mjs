@@ -20,6 +20,7 @@ import {
   ensureChromium,
   ensureDependencies,
   ensureKafka,
+  ensureModels,
   formatMs,
   killTree,
   root,
@@ -149,6 +150,8 @@ async function main() {
 
   await step('dependencies', ensureDependencies);
   await step('infrastructure', () => checkInfrastructure(config));
+  // before the broker: a failure here then leaves nothing running
+  await step('embedding model', () => ensureModels(config));
   let broker;
   await step('Kafka', async () => {
     broker = await ensureKafka(config);

@@ -3,7 +3,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
 import net from 'node:net';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import stack from './stack.cjs';
 
 export const root = stack.ROOT;
@@ -121,7 +121,8 @@ export async function ensureDependencies() {
   if (!reason) return 'node_modules is up to date';
   say(`  ${reason}: installing the locked dependencies (a minute or two)...`);
   // `npm ci` installs exactly the lock and never rewrites it, so a fresh clone stays clean after the first command.
-  const { code } = await run('npm', ['ci', '--no-audit', '--no-fund']);
+  // ONNXRUNTIME_NODE_INSTALL as in .npmrc (onnxruntime-node's CUDA download), should npm stop reading it from there
+  const { code } = await run('npm', ['ci', '--no-audit', '--no-fund'], { env: { ...process.env, ONNXRUNTIME_NODE_INSTALL: 'skip' } });
   if (code !== 0) throw withHint(`npm ci failed (exit ${code})`, 'read the npm output above; check network access to the npm registry and that Node is 20.19+.');
   return `installed (${reason})`;
 }
@@ -208,6 +209,23 @@ export async function ensureKafka(env) {
       `the local Kafka broker could not start: ${err.message}`,
       'the broker needs a JDK 17+ (`java`) and, on the first run, Maven (`mvn`) with access to Maven Central. ' +
         'Check `java -version` and `mvn -v`; the broker log is .kafka/broker.log. `npm run kafka:status` shows its state.',
+    );
+  }
+}
+
+/**
+ * The agent's sentence-embedding model (tools/models): downloaded from Maven Central into .models/ on the first run,
+ * its checksums verified on every run. `env` may name another folder (PARLEY_MODELS_DIR) or mirror (MAVEN_REPOSITORY_URL).
+ */
+export async function ensureModels(env) {
+  const models = await import('../../models/models.mjs');
+  try {
+    const { dir, fetched } = await models.fetchModel({ env });
+    return `${models.MODEL.name} ${fetched ? 'fetched into' : 'verified in'} ${relative(root, dir) || dir}`;
+  } catch (err) {
+    throw withHint(
+      `the agent's embedding model could not be fetched: ${err.message}`,
+      'the first run needs access to Maven Central (repo.maven.apache.org), or MAVEN_REPOSITORY_URL set to a mirror; `npm run models:fetch` tries again alone.',
     );
   }
 }

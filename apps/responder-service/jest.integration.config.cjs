@@ -6,4 +6,6 @@ module.exports = {
   globalSetup: '<rootDir>/../../tools/testing/global-setup.mjs',
   globalTeardown: '<rootDir>/../../tools/testing/global-teardown.mjs',
   testTimeout: 60000,
+  // Node's own typed arrays, which onnxruntime-node (the embedding model, src/semantics) checks its tensors against
+  testEnvironment: require.resolve('../../tools/testing/node-environment.cjs'),
 };

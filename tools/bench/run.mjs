@@ -45,6 +45,7 @@ const END = '<!-- bench:results:end -->';
 const usage = `usage: npm run bench -- [--scenario send,inbound,fanout,outbound,cost,replies] [--duration seconds] [--rate per-second]
                         [--numbers sandbox numbers (100)] [--idle seconds (60)] [--profile gateway,messaging-service] [--no-write]
        npm run bench -- cost             (scenarios may also be named without --scenario)
+       npm run bench -- embedding        (the agent's embedding model alone, no stack: tools/bench/embedding.mjs)
   --duration  seconds each scenario measures (defaults: send 30, inbound 60, fan-out 20, outbound 20, cost 20,
               replies 30: the campaign's sending time)
   --rate      offered rate of every scenario run (defaults: send 1000/s, inbound 200/s, fan-out 2000 deliveries/s,
@@ -191,8 +192,8 @@ function writeDoc(generated) {
   writeFileSync(DOC, next);
 }
 
-/** Benches with a stack of their own, run by name (`npm run bench -- campaign 100000 1000`): they print their own figures. */
-const SCRIPTS = { campaign: 'campaign.cjs' };
+/** Benches with a stack of their own (or none), run by name (`npm run bench -- campaign 100000 1000`): they print their own figures. */
+const SCRIPTS = { campaign: 'campaign.cjs', embedding: 'embedding.mjs' };
 
 function runScript(name, args) {
   build();

@@ -9,6 +9,7 @@
  *   npm run eval                       # both splits, the development split's wrong turns listed
  *   npm run eval -- --quiet            # the totals and tables only
  *   npm run eval -- --split development  # one split
+ *   npm run eval -- --words-only       # without the model (the engine as it was before it had one)
  *
  * The held-out split's wrong turns are never listed, here or in docs/agent-eval.md (only counted): reading them is how a
  * split stops being held out.
@@ -42,11 +43,13 @@ const SPLITS = [
 const only = process.argv.includes('--split') ? process.argv[process.argv.indexOf('--split') + 1] : null;
 const quiet = process.argv.includes('--quiet');
 const { runEval, markdownReport, splitSection, missedTargets, pct } = require(path.join(ROOT, 'apps/responder-service/src/evaluation/agent-eval.ts'));
+const { engineMeaning } = require(path.join(ROOT, 'apps/responder-service/src/semantics/engine-meaning.ts'));
+const meaning = process.argv.includes('--words-only') ? null : await engineMeaning();
 
 const reported = [];
 for (const split of SPLITS.filter((s) => !only || s.name.toLowerCase() === only.toLowerCase() || s.dir.endsWith(only))) {
   const started = performance.now();
-  const report = await runEval(path.join(ROOT, split.dir));
+  const report = await runEval(path.join(ROOT, split.dir), meaning);
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   reported.push({ ...split, report });
   if (!quiet && !split.judged) {

@@ -206,7 +206,17 @@ export const RESPONSE_SCHEMAS: Record<string, SchemaObject> = {
     skill: nullable(string),
     handoff: { type: 'boolean' },
     language: enumOf(['en', 'es', 'pt', 'fr', 'de']),
-    sources: { type: 'array', items: record({ type: enumOf(['faq', 'document', 'instruction']), id: string, title: string, excerpt: string }) },
+    sources: {
+      type: 'array',
+      items: record({
+        type: enumOf(['faq', 'document', 'instruction']),
+        id: string,
+        title: string,
+        excerpt: string,
+        score: { type: 'number', minimum: 0, maximum: 1, description: 'How sure the engine is that this passage answers (CONTRACT §20).' },
+      }),
+    },
+    confidence: nullable({ type: 'number', minimum: 0, maximum: 1, description: 'How sure the engine is of its answer from knowledge; null when no knowledge was used.' }),
   }),
   SendResult: record({ status: enumOf(['sent']), message_id: id('msg') }),
   Message: record(

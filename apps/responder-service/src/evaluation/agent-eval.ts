@@ -1,3 +1,4 @@
+import type { Meaning } from '../knowledge/knowledge-match';
 import { LANGUAGES, type Language } from '../knowledge/language';
 import { ANSWER_THRESHOLD, rankKnowledge } from '../knowledge/rank-knowledge';
 import { fold } from '../knowledge/text-analysis';
@@ -71,16 +72,16 @@ export interface Calibration {
 export const TARGETS = { shareRight: 0.9, confidentWrong: 0, perLanguage: 0.85 } as const;
 
 /** Runs every case of one split of tools/eval through the deterministic engine, in process, and judges each turn. */
-export async function runEval(splitDir: string): Promise<EvalReport> {
+export async function runEval(splitDir: string, meaning: Meaning | null = null): Promise<EvalReport> {
   const fixtures = loadFixtures(splitDir);
   const cases: CaseResult[] = [];
-  for (const c of fixtures.cases) cases.push(await runCase(fixtures, c));
+  for (const c of fixtures.cases) cases.push(await runCase(fixtures, c, meaning));
   return summarize(cases);
 }
 
-async function runCase(fixtures: EvalFixtures, c: EvalCase): Promise<CaseResult> {
+async function runCase(fixtures: EvalFixtures, c: EvalCase, meaning: Meaning | null): Promise<CaseResult> {
   const fixture = fixtures.agents.get(c.agent)!;
-  const chat = new ConversationDriver(fixture.agent, new Date(c.now ?? DEFAULT_NOW));
+  const chat = new ConversationDriver(fixture.agent, new Date(c.now ?? DEFAULT_NOW), undefined, undefined, meaning);
   chat.documents = fixture.documents;
   let leadStored = false;
   const turns: TurnResult[] = [];
@@ -118,7 +119,8 @@ interface EvalEvent {
  * The events a reply's effects cause once applied (what RepliesService publishes): a lead is captured the first time and
  * updated after; a booking that replaces one is a reschedule; a cancel cancels.
  */
-function eventsOf(reply: Reply, leadStored: boolean): EvalEvent[] {
+function eventsOf(reply: Reply & { optChange?: 'opted_out' | 'opted_in' }, leadStored: boolean): EvalEvent[] {
+  if (reply.optChange) return [{ type: reply.optChange === 'opted_out' ? 'contact.opted_out' : 'contact.opted_in', data: {} }];
   const effects = reply.effects as {
     lead?: Record<string, unknown>;
     appointment?: { startsAt: string; endsAt: string; timezone: string; replaces: string | null };
@@ -134,7 +136,7 @@ function eventsOf(reply: Reply, leadStored: boolean): EvalEvent[] {
   return events;
 }
 
-const NOT_KNOWN = LANGUAGES.flatMap((l) => [ENGINE_PHRASES[l].notKnown, ENGINE_PHRASES[l].notKnownGiveUp]).map(fold);
+const NOT_KNOWN = LANGUAGES.flatMap((l) => [ENGINE_PHRASES[l].notKnown, ENGINE_PHRASES[l].notKnownGiveUp, ENGINE_PHRASES[l].notKnownMidDialogue]).map(fold);
 
 /** What of a turn's expectation does not hold (tools/eval/README.md "A case"). */
 function judge(reply: Reply, events: EvalEvent[], expect: TurnExpectation): string[] {

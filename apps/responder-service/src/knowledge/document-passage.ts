@@ -1,3 +1,5 @@
+import type { VectorSet } from '../semantics/vector-set';
+
 /**
  * One indexed passage of an agent's document (CONTRACT.md §11), as the responder's read model holds it.
  * agent-service owns documents and their processing; it announces each document's passages on `document.changed`,
@@ -12,4 +14,6 @@ export interface DocumentPassage {
   /** The headings above the passage, outermost first (`["Prices", "Whitening"]`); empty when there are none. */
   headings: string[];
   text: string;
+  /** The passage's views in the model's space (semantics/semantic-index.ts `passageViews`), stored when it was applied. */
+  vectors?: VectorSet;
 }

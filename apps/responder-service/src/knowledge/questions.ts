@@ -13,7 +13,8 @@ export function asksQuestion(text: string): boolean {
  */
 export function questionSentences(text: string): string[] {
   const parts = text
-    .split(/(?<=[?!.])\s+|\n+/u)
+    // an emoji ends a sentence as a full stop does ("my persian is a nightmare to brush 😩 do you take kitties?")
+    .split(/(?<=[?!.])\s+|\n+|\s*\p{Extended_Pictographic}[\p{Extended_Pictographic}\u{FE0F}\u{200D}\s]*/u)
     .map((p) => p.trim())
     .filter((p) => p.length > 0);
   return parts.length > 1 ? parts.filter(asksQuestion) : [];

@@ -88,6 +88,15 @@ const FAQ_ANSWER_ONLY = 0.8;
 /** A misspelt word matched to a known one counts a little less. */
 const FUZZY_WEIGHT = 0.8;
 
+/** A piece of the agent's knowledge as the index holds it: what the model reads too (semantics/semantic-index.ts). */
+export interface KnowledgePassage {
+  type: KnowledgeType;
+  id: string;
+  title: string;
+  text: string;
+  language: Language;
+}
+
 export class KnowledgeIndex {
   private readonly units: Unit[];
   private readonly documentFrequency = new Map<string, number>();
@@ -129,6 +138,11 @@ export class KnowledgeIndex {
     for (const u of this.units) this.unitsByLanguage.set(u.language, [...(this.unitsByLanguage.get(u.language) ?? []), u]);
     this.averageLength = this.units.reduce((sum, u) => sum + u.length, 0) / Math.max(1, this.units.length);
     this.vocabulary = [...this.documentFrequency.keys()].filter((t) => !t.startsWith('#') && !t.startsWith(EXACT));
+  }
+
+  /** Every piece of the knowledge, in order: FAQs, document passages, instruction facts. */
+  get passages(): KnowledgePassage[] {
+    return this.units.map(({ type, id, title, text, language }) => ({ type, id, title, text, language }));
   }
 
   /**
@@ -244,10 +258,14 @@ export class KnowledgeIndex {
 const indexes = new Map<string, KnowledgeIndex>();
 const MAX_CACHED = 500;
 
-export function knowledgeIndex(knowledge: KnowledgeSet): KnowledgeIndex {
+/** What identifies a knowledge set's content: the key its indexes (lexical and by meaning) are cached under. */
+export function knowledgeKey(knowledge: KnowledgeSet): string {
   const hash = createHash('sha256').update(knowledge.instruction).update('\0').update(JSON.stringify(knowledge.faqs));
   for (const p of knowledge.documents ?? []) hash.update('\0').update(p.id).update('\0').update(p.title).update(p.headings.join('\0')).update(p.text);
-  const key = hash.digest('base64');
+  return hash.digest('base64');
+}
+
+export function knowledgeIndex(knowledge: KnowledgeSet, key = knowledgeKey(knowledge)): KnowledgeIndex {
   let index = indexes.get(key);
   if (!index) {
     if (indexes.size >= MAX_CACHED) indexes.delete(indexes.keys().next().value!);

@@ -18,6 +18,8 @@ export interface Term {
   term: string;
   /** How much the term says about the topic: question words that hint at one ("where" → address) weigh half. */
   weight: number;
+  /** The word it was read from (chat spelling written out), for a term read from one word. */
+  word?: string;
 }
 
 const STEMMERS: Record<Language, (word: string) => string> = {
@@ -337,15 +339,19 @@ export function analyze(text: string, language: Language, options: { query?: boo
     const stem = stemOf(word, stemLanguage);
     const concept = named ?? conceptOfStem(stem, stemLanguage);
     // A number in a question is mostly a quantity ("for 30 people", "my son is 5"), seldom its topic.
-    terms.push({ term: concept ?? stem, weight: options.query && /^\d+$/.test(stem) ? 0.5 : 1 });
+    terms.push({ term: concept ?? stem, weight: options.query && /^\d+$/.test(stem) ? 0.5 : 1, word });
     // The word itself too, weightless: between passages that cover a question equally, the one using its very words
     // ranks first ("open on Monday?": "closed on Monday" before "open Tuesday to Sunday").
     if (concept) terms.push({ term: `${EXACT}${stem}`, weight: 0 });
   }
   // A time of day ("9am", "19h30", "8 bis 20 Uhr", "9-5") is about opening hours however the sentence says it.
   if (TIME.test(lower) || TIME_RANGE.test(lower)) terms.push({ term: '#hours', weight: 1 });
+  // An amount of money ("$65", "35 €", "R$ 900", "4,50 euros") states a price however the sentence says it.
+  if (!options.query && MONEY.test(lower)) terms.push({ term: '#price', weight: 1 });
   return terms;
 }
+
+const MONEY = /[$€£]\s?\d|\d\s?(?:[$€£]|(?:eur|euros?|dollars?|usd|reais|brl|chf|gbp)\b)/iu;
 
 const TIME = /\b\d{1,2}(?::\d{2}\s*(?:h|uhr|am|pm)?|[.:]\d{2}\s*(?:h|uhr|am|pm)|\s?(?:am|pm|uhr)|h\d{0,2})(?![\p{L}\d])/iu;
 const TIME_RANGE = /(?<![\d.,:$€£-])\b\d{1,2}\s?[-–]\s?\d{1,2}\b(?![.,:]?\d)/u;

@@ -102,19 +102,30 @@ describe('DeterministicReplyEngine (the skills engine, no LLM)', () => {
     expect((await chat.say('thanks, bye')).state.language).toBe('en');
   });
 
-  it("reads a date in the customer's language when deciding whether the knowledge or booking answers", async () => {
-    // Knowledge covering part of a question that names a date gives way to booking, as in English.
+  it("reads a date in the customer's language when a booking is asked for", async () => {
+    for (const text of ['can I come in on 3 December?', '¿puedo ir el 3 de diciembre?']) {
+      const reply = await engine.reply(request(text, false, clinic));
+      expect({ text, skill: reply.skill, offers: reply.text }).toEqual({ text, skill: 'appointment_booking', offers: expect.stringMatching(/3 (Dec|dic)/) });
+    }
+  });
+
+  it('answers a question about the business that names a day, never starting a booking with it (CONTRACT §20)', async () => {
     const agent = {
       ...clinic,
       faqs: [
         { question: 'Do you accept health insurance?', answer: 'Yes, we work with all major insurers.' },
-        { question: '¿Aceptan seguro médico?', answer: 'Sí, trabajamos con todas las aseguradoras.' },
+        { question: '¿Cuánto cuesta una limpieza?', answer: 'Una limpieza cuesta 60 €.' },
       ],
     };
-    for (const text of ['do you accept health insurance on 3 December?', '¿aceptan seguro médico el 3 de diciembre?']) {
+    for (const [text, answer] of [
+      ['do you accept health insurance on 3 December?', 'all major insurers'],
+      ['¿cuánto cuesta una limpieza el sábado?', '60 €'],
+    ]) {
       const reply = await engine.reply(request(text, false, agent));
-      expect({ text, skill: reply.skill, offers: reply.text }).toEqual({ text, skill: 'appointment_booking', offers: expect.stringMatching(/3 (Dec|dic)/) });
+      expect({ text, skill: reply.skill, reply: reply.text }).toEqual({ text, skill: 'faq_responder', reply: expect.stringContaining(answer) });
     }
+    const unknownPrice = await engine.reply(request('how much is an implant on friday?', false, agent));
+    expect(unknownPrice.skill).not.toBe('appointment_booking');
   });
 
   it('hands over when asked in any of the five languages', async () => {

@@ -1,14 +1,16 @@
 import { Injectable } from '@nestjs/common';
 import type { AgentRecord, Skill } from '@parley/contracts';
+import type { Meaning } from '../knowledge/knowledge-match';
 import { detectLanguage, type Language } from '../knowledge/language';
-import { asksQuestion } from '../knowledge/questions';
+import { asksQuestion, questionSentences } from '../knowledge/questions';
 import { analyze } from '../knowledge/text-analysis';
-import { appointmentBooking, bookingContinues, wantsBooking } from '../skills/appointment-booking.skill';
+import { advancesBooking, appointmentBooking, asksAboutBusiness, bookingContinues, bookingReminder, wantsBooking } from '../skills/appointment-booking.skill';
 import { bookingOf, hasWhen, parseWhen } from '../skills/calendar';
-import { answerFromKnowledge, knowledgeAnswer, unknownQuestion } from '../skills/faq.skill';
+import { answerFromKnowledge, knowledgeAnswer, unknownQuestion, type KnowledgeAnswer } from '../skills/faq.skill';
 import { hasLeadFacts, leadCapture, leadInProgress, wantsLeadCapture } from '../skills/lead-capture.skill';
 import { isNo, isYes, type SkillAnswer, type SkillRequest } from '../skills/skill';
-import { ACKNOWLEDGED, ENGINE_PHRASES, GREETING_ONLY, THANKS, asksForPerson } from './engine-phrases';
+import { ENGINE_PHRASES } from './engine-phrases';
+import { smallTalkOf, type SmallTalk } from './small-talk';
 import { ReplyEngine, composeReply, type Reply, type ReplyRequest } from './reply-engine';
 
 /**
@@ -22,8 +24,13 @@ import { ReplyEngine, composeReply, type Reply, type ReplyRequest } from './repl
 export class DeterministicReplyEngine extends ReplyEngine {
   override readonly answersAtOnce = true;
 
+  /** @param meaning the in-process model that matches questions to knowledge by meaning; null: by words only */
+  constructor(private readonly meaning: Meaning | null = null) {
+    super();
+  }
+
   async reply(request: ReplyRequest): Promise<Reply> {
-    const answer = await route(request);
+    const answer = await route(request, this.meaning);
     // The tenant's knowledge is never reworded; the formal rewording is English (the other languages' phrases are polite).
     const tenantsWords = answer.skill === 'faq_responder' && !answer.handoff && !answer.state.humanOffered;
     const text = tenantsWords || answer.state.language !== 'en' ? answer.text : shapeTone(request.agent, answer.text);
@@ -35,6 +42,7 @@ export class DeterministicReplyEngine extends ReplyEngine {
       state: answer.state,
       effects: answer.effects ?? {},
       sources: answer.sources ?? [],
+      ...(answer.confidence !== undefined ? { confidence: answer.confidence } : {}),
     };
   }
 }
@@ -42,53 +50,101 @@ export class DeterministicReplyEngine extends ReplyEngine {
 /** A passage covering this much of a question answers it even when the question names a day ("open on Saturday?"). */
 const WHOLE_QUESTION = 0.8;
 
-async function route(replyRequest: ReplyRequest): Promise<SkillAnswer> {
+async function route(replyRequest: ReplyRequest, meaning: Meaning | null): Promise<SkillAnswer> {
   const language = detectLanguage(replyRequest.message.text, replyRequest.state.language);
   const request: SkillRequest = { ...replyRequest, language, state: { ...replyRequest.state, language } };
   const { agent, state } = request;
   const text = request.message.text;
   const has = (skill: Skill) => agent.skills.includes(skill);
   const phrases = ENGINE_PHRASES[language];
+  const talk = await smallTalkOf(text, language, meaning);
 
-  if (asksForPerson(text) || (state.humanOffered && isYes(text))) {
+  if (talk === 'person' || (state.humanOffered && isYes(text))) {
     return { text: phrases.toHuman, skill: null, state: { ...state, humanOffered: false, unknownStreak: 0 }, handoff: 'customer_asked_for_human' };
+  }
+  if (talk === 'complaint') {
+    return { text: phrases.sorryToHear, skill: null, state: { ...state, humanOffered: false, unknownStreak: 0 }, handoff: 'customer_asked_for_human' };
   }
   if (state.humanOffered && isNo(text)) {
     // Declined: the next unknown question offers a person again rather than handing over unasked.
     return { text: phrases.declinedHuman, skill: null, state: { ...state, humanOffered: false, unknownStreak: 0 } };
   }
 
-  const faq = knowledgeAnswer(request);
+  const faq = await knowledgeAnswer(request, meaning);
   const booking = has('appointment_booking');
-  // A question the knowledge answers wins over booking ("is the cake available in chocolate?"), not over a date
-  // unless it answers the whole question outside a booking dialogue ("are you open on Saturdays?"), and never over
-  // moving or cancelling the booking made. Only an agent that books asks for the date (the costliest step).
-  const knowledgeFirst = () => {
-    if (faq === null || !asksQuestion(text)) return false;
-    const continues = bookingContinues(request);
-    if (continues && state.booking?.stage === 'booked') return false;
-    if (!continues && faq.score >= WHOLE_QUESTION) return true;
-    return !hasWhen(parseWhen(text, bookingOf(agent.booking).timezone, request.now, { language }));
-  };
-  if (booking && !knowledgeFirst() && (bookingContinues(request) || wantsBooking(request))) return appointmentBooking(request);
-
   const lead = has('lead_capture');
-  if (lead && leadInProgress(state)) {
-    if (faq && asksQuestion(text) && !hasLeadFacts(request)) {
-      // Answer the side question, then pick the lead up where it was.
-      const resumed = leadCapture({ ...request, message: { ...request.message, text: '' } });
-      return { ...answerFromKnowledge(request, faq), text: `${faq.excerpt}\n\n${resumed.text}`, state: { ...resumed.state, unknownStreak: 0 } };
-    }
-    return leadCapture(request);
+
+  // In the middle of a booking or lead dialogue, a side question is answered and the pending step offered again
+  // (CONTRACT §20), never read as the dialogue's answer; what moves the dialogue on goes to it.
+  const dialogueWaits = (booking && state.booking !== undefined && state.booking.stage !== 'booked') || (lead && leadInProgress(state));
+  if (dialogueWaits && isSideQuestion(request, talk, faq)) return sideQuestion(request, faq);
+
+  if (booking) {
+    const priceAsked = asksPrice(text, language);
+    // A question the knowledge answers wins over booking ("is the cake available in chocolate?"), and a question
+    // about the business is never a booking request however it names a day ("how much is a lesson on Saturday?").
+    const knowledgeFirst = () => {
+      if (state.booking?.stage === 'booked' && bookingContinues(request)) return false;
+      if (!state.booking && asksAboutBusiness(request, priceAsked)) return true;
+      if (faq === null || !asksQuestion(text)) return false;
+      if (faq.coverage >= WHOLE_QUESTION) return true;
+      return !hasWhen(parseWhen(text, bookingOf(agent.booking).timezone, request.now, { language }));
+    };
+    if (!knowledgeFirst() && (bookingContinues(request) || wantsBooking(request))) return appointmentBooking(request);
   }
+
+  if (lead && leadInProgress(state)) return leadCapture(request);
   if (lead && wantsLeadCapture(text, request.customer)) return leadCapture(request);
 
   if (faq) return answerFromKnowledge(request, faq);
-  if (THANKS.test(text)) return { text: phrases.youreWelcome, skill: null, state };
-  if (ACKNOWLEDGED.test(text)) return { text: phrases.anythingElse, skill: null, state };
-  if (GREETING_ONLY.test(text) || analyze(text, language).length === 0) return { text: acknowledgement(agent, language), skill: null, state };
+  switch (talk) {
+    case 'thanks':
+      return { text: phrases.youreWelcome, skill: null, state };
+    case 'compliment':
+      return { text: phrases.gladToHear, skill: null, state };
+    case 'acknowledged':
+      return { text: phrases.anythingElse, skill: null, state };
+    case 'greeting':
+      // The first reply of an agent with no greeting of its own says who it is and what it can do.
+      return { text: request.firstReply && !agent.greeting.trim() ? acknowledgement(agent, language) : phrases.howCanIHelp, skill: null, state };
+    default:
+  }
+  if (analyze(text, language).length === 0) return { text: phrases.howCanIHelp, skill: null, state };
   if (has('faq_responder')) return unknownQuestion(request);
   return { text: acknowledgement(agent, language), skill: null, state };
+}
+
+/**
+ * The message asks something of its own rather than answering the dialogue in progress: a question ("?" anywhere, a
+ * question word), a price asked, or words the knowledge answers ("wait, do I need to send his vaccine records").
+ */
+function isSideQuestion(request: SkillRequest, talk: SmallTalk | null, faq: KnowledgeAnswer | null): boolean {
+  if (talk !== null) return false;
+  const text = request.message.text;
+  const asks = asksQuestion(text) || text.includes('?') || questionSentences(text).length > 0 || asksPrice(text, request.language) || faq !== null;
+  if (request.state.booking && request.state.booking.stage !== 'booked') return !advancesBooking(request) && asks;
+  return asks && !hasLeadFacts(request);
+}
+
+/**
+ * A side question in the middle of a dialogue: answered from knowledge, or honestly not known (without offering a
+ * person, so that a "yes" still answers the dialogue), then the dialogue's pending step again.
+ */
+function sideQuestion(request: SkillRequest, faq: KnowledgeAnswer | null): SkillAnswer {
+  const answered = faq ? answerFromKnowledge(request, faq) : null;
+  const first = answered?.text ?? ENGINE_PHRASES[request.language].notKnownMidDialogue;
+  const reminder = bookingReminder(request) ?? (leadInProgress(request.state) ? leadCapture({ ...request, message: { ...request.message, text: '' } }).text : null);
+  const state = { ...request.state, unknownStreak: 0, humanOffered: false };
+  return {
+    ...(answered ?? { skill: 'faq_responder' as const }),
+    text: reminder ? `${first}\n\n${reminder}` : first,
+    state,
+  };
+}
+
+/** The question asks what something costs (the `#price` concept: "how much", "cuánto cuesta", "was kostet"). */
+function asksPrice(text: string, language: Language): boolean {
+  return analyze(text, language, { query: true }).some((t) => t.term === '#price' && t.weight >= 1);
 }
 
 function acknowledgement(agent: AgentRecord, language: Language): string {

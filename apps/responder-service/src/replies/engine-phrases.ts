@@ -11,6 +11,14 @@ export interface EnginePhrases {
   notKnown: string;
   /** Not known again: hands over without asking. */
   notKnownGiveUp: string;
+  /** Not known, in the middle of a booking or lead dialogue (which is offered again after it, not a person). */
+  notKnownMidDialogue: string;
+  /** A complaint: an apology, and a person. */
+  sorryToHear: string;
+  /** Praise. */
+  gladToHear: string;
+  /** A greeting answered. */
+  howCanIHelp: string;
   welcome: (agentName: string) => string;
   willGetBack: string;
   canHelpWith: (offers: string) => string;
@@ -26,6 +34,10 @@ export const ENGINE_PHRASES: Record<Language, EnginePhrases> = {
     anythingElse: 'Is there anything else I can help you with?',
     notKnown: "I'm sorry, I don't know the answer to that. Would you like me to connect you with a person from our team?",
     notKnownGiveUp: "I'm sorry, I don't know that either. I'm passing you to a member of our team, who will reply here.",
+    notKnownMidDialogue: "I'm sorry, I don't know the answer to that.",
+    sorryToHear: "I'm really sorry to hear that. I'm passing you to a member of our team, who will reply here shortly.",
+    gladToHear: "Thank you, that's lovely to hear! Is there anything else I can help you with?",
+    howCanIHelp: 'How can I help you today?',
     welcome: (name) => `Thanks for your message! You're chatting with ${name}.`,
     willGetBack: 'We have received it and will get back to you.',
     canHelpWith: (offers) => `I can ${offers}. How can I help you today?`,
@@ -39,6 +51,10 @@ export const ENGINE_PHRASES: Record<Language, EnginePhrases> = {
     anythingElse: '¿Hay algo más en lo que pueda ayudarte?',
     notKnown: 'Lo siento, no sé la respuesta a eso. ¿Quieres que te pase con una persona de nuestro equipo?',
     notKnownGiveUp: 'Lo siento, eso tampoco lo sé. Te paso con una persona de nuestro equipo, que te responderá aquí.',
+    notKnownMidDialogue: 'Lo siento, no sé la respuesta a eso.',
+    sorryToHear: 'Siento mucho lo ocurrido. Te paso con una persona de nuestro equipo, que te responderá aquí en breve.',
+    gladToHear: '¡Muchas gracias, qué alegría leerlo! ¿Hay algo más en lo que pueda ayudarte?',
+    howCanIHelp: '¿En qué te puedo ayudar?',
     welcome: (name) => `¡Gracias por tu mensaje! Estás hablando con ${name}.`,
     willGetBack: 'Lo hemos recibido y te responderemos pronto.',
     canHelpWith: (offers) => `Puedo ${offers}. ¿En qué te puedo ayudar?`,
@@ -52,6 +68,10 @@ export const ENGINE_PHRASES: Record<Language, EnginePhrases> = {
     anythingElse: 'Posso ajudar com mais alguma coisa?',
     notKnown: 'Desculpe, não sei a resposta para isso. Quer que eu chame uma pessoa da nossa equipe?',
     notKnownGiveUp: 'Desculpe, isso eu também não sei. Vou passar você para uma pessoa da nossa equipe, que responderá aqui.',
+    notKnownMidDialogue: 'Desculpe, não sei a resposta para isso.',
+    sorryToHear: 'Lamento muito o que aconteceu. Vou passar você para uma pessoa da nossa equipe, que responderá aqui em breve.',
+    gladToHear: 'Muito obrigado, que bom saber! Posso ajudar com mais alguma coisa?',
+    howCanIHelp: 'Como posso ajudar?',
     welcome: (name) => `Obrigado pela sua mensagem! Você está falando com ${name}.`,
     willGetBack: 'Recebemos e vamos responder em breve.',
     canHelpWith: (offers) => `Posso ${offers}. Como posso ajudar?`,
@@ -65,6 +85,10 @@ export const ENGINE_PHRASES: Record<Language, EnginePhrases> = {
     anythingElse: 'Puis-je vous aider pour autre chose ?',
     notKnown: "Désolé, je ne connais pas la réponse. Voulez-vous que je vous mette en relation avec une personne de notre équipe ?",
     notKnownGiveUp: "Désolé, je ne le sais pas non plus. Je vous passe un membre de notre équipe, qui vous répondra ici.",
+    notKnownMidDialogue: 'Désolé, je ne connais pas la réponse.',
+    sorryToHear: "Je suis vraiment désolé. Je vous passe un membre de notre équipe, qui vous répondra ici très vite.",
+    gladToHear: 'Merci beaucoup, ça fait plaisir ! Puis-je vous aider pour autre chose ?',
+    howCanIHelp: 'Comment puis-je vous aider ?',
     welcome: (name) => `Merci pour votre message ! Vous discutez avec ${name}.`,
     willGetBack: 'Nous l’avons bien reçu et vous répondrons rapidement.',
     canHelpWith: (offers) => `Je peux ${offers}. Comment puis-je vous aider ?`,
@@ -78,6 +102,10 @@ export const ENGINE_PHRASES: Record<Language, EnginePhrases> = {
     anythingElse: 'Kann ich Ihnen sonst noch helfen?',
     notKnown: 'Das weiß ich leider nicht. Möchten Sie, dass ich Sie mit einer Person aus unserem Team verbinde?',
     notKnownGiveUp: 'Das weiß ich leider auch nicht. Ich verbinde Sie mit einem Mitglied unseres Teams, das Ihnen hier antwortet.',
+    notKnownMidDialogue: 'Das weiß ich leider nicht.',
+    sorryToHear: 'Das tut mir wirklich leid. Ich verbinde Sie mit einem Mitglied unseres Teams, das Ihnen hier gleich antwortet.',
+    gladToHear: 'Vielen Dank, das freut uns sehr! Kann ich Ihnen sonst noch helfen?',
+    howCanIHelp: 'Wie kann ich Ihnen helfen?',
     welcome: (name) => `Danke für Ihre Nachricht! Sie schreiben mit ${name}.`,
     willGetBack: 'Wir haben sie erhalten und melden uns bald.',
     canHelpWith: (offers) => `Ich kann ${offers}. Wie kann ich Ihnen helfen?`,

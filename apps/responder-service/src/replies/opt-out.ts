@@ -33,18 +33,38 @@ const KEYWORDS: Record<string, { change: OptChange; languages: readonly Language
 };
 
 /**
- * The opt-out or opt-in a message asks for, or null. Only a whole message counts ("stop", "Baja.", "¡ARRÊT!"), in any
- * case and with or without accents, so "please stop calling me at work" stays an ordinary message.
+ * Asking in so many words, in a short message ("stop sending me messages", "dame de baja", "não quero mais receber
+ * mensagens", "ne m'envoyez plus rien", "keine Werbung mehr bitte"): the messages or marketing named, so that "please stop
+ * calling me at work" stays an ordinary message. Read lower case and without accents.
+ */
+const PHRASES: { pattern: RegExp; change: OptChange; languages: readonly Language[] }[] = [
+  { change: 'opted_out', languages: ['en'], pattern: /\b(stop (sending|texting|messaging|spamming)( me| us)?|unsubscribe me|opt (me )?out|no more (messages|texts|promos?|promotions|marketing|spam)|(remove|take) me (off|from) (your|the) (list|mailing list)|(don ?t|do not|dont) (send|text|message) me (anything|any more|anymore|again))\b/ },
+  { change: 'opted_out', languages: ['es'], pattern: /\b(da(me|dme|rme)? de baja|no (me )?(mand|envi)(es|eis|en|ais) mas|no quiero (recibir )?mas (mensajes|promociones|publicidad)|dej(a|ad|en) de (mandar|enviar)me|borra(me|dme) de (la|vuestra|tu) lista)\b/ },
+  { change: 'opted_out', languages: ['pt'], pattern: /\b(nao quero (receber )?mais (mensagens|promocoes|publicidade)|param? de (me )?(mandar|enviar)|descadastr(ar|e|a)( me)?|tir(a|em|e)( me| -me)? da (lista|sua lista)|sair da lista|nao me (mandem|enviem) mais)\b/ },
+  { change: 'opted_out', languages: ['fr'], pattern: /\b(ne m ?(envoyez|envoie) plus|arretez de m ?envoyer|desabonn(er|ez|e)( moi)?|desinscri(re|vez|s)( moi)?|(plus|pas) de (messages|pub|publicite|promos?) (svp|merci|s il vous plait)|retirez( |-)moi de (la|votre) liste)\b/ },
+  { change: 'opted_out', languages: ['de'], pattern: /\b(keine (nachrichten|werbung|sms|mails?|newsletter) mehr|(bitte )?abmelden|hort auf (mir )?zu schreiben|schreibt mir nicht mehr|(trag|tragt|tragen sie) mich aus)\b/ },
+  { change: 'opted_in', languages: ['en'], pattern: /\b((start|resume) (sending|texting|messaging) me( messages)? again|subscribe me again|opt (me )?back in)\b/ },
+  { change: 'opted_in', languages: ['es'], pattern: /\b(quiero volver a recibir (vuestros |tus |sus )?(mensajes|promociones)|dame de alta( otra vez| de nuevo)?)\b/ },
+  { change: 'opted_in', languages: ['pt'], pattern: /\b(quero voltar a receber (as )?(mensagens|promocoes)|podem voltar a (me )?(mandar|enviar))\b/ },
+  { change: 'opted_in', languages: ['fr'], pattern: /\b(je veux (de nouveau|a nouveau) recevoir (vos )?(messages|promos?)|reabonn(ez|er)( moi)?)\b/ },
+  { change: 'opted_in', languages: ['de'], pattern: /\b(wieder anmelden|ich mochte (wieder|erneut) nachrichten (erhalten|bekommen))\b/ },
+];
+/** A longer message asks for more than that ("…and also, do you deliver on Sundays?"). */
+const SHORT_MESSAGE_WORDS = 15;
+
+/**
+ * The opt-out or opt-in a message asks for, or null: a whole-message keyword ("stop", "Baja.", "¡ARRÊT!") in any case
+ * and with or without accents, or a short message that asks for it in so many words (PHRASES).
  */
 export function optRequestOf(text: string): OptRequest | null {
-  const word = text
-    .normalize('NFKD')
-    .replace(/\p{M}/gu, '')
-    .trim()
-    .replace(/^[\s¡¿"'«]+|[\s.!?¡¿…,;:"'»)]+$/gu, '')
-    .toUpperCase();
+  const folded = text.normalize('NFKD').replace(/\p{M}/gu, '').trim();
+  const word = folded.replace(/^[\s¡¿"'«]+|[\s.!?¡¿…,;:"'»)]+$/gu, '').toUpperCase();
   const found = Object.hasOwn(KEYWORDS, word) ? KEYWORDS[word] : undefined;
-  return found ? { change: found.change, keyword: word, languages: found.languages } : null;
+  if (found) return { change: found.change, keyword: word, languages: found.languages };
+  const plain = folded.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+  if (plain.split(' ').length > SHORT_MESSAGE_WORDS) return null;
+  const phrase = PHRASES.find((p) => p.pattern.test(plain));
+  return phrase ? { change: phrase.change, keyword: plain.match(phrase.pattern)![0].toUpperCase(), languages: phrase.languages } : null;
 }
 
 /** The confirmation's language: the conversation's when the keyword belongs to it, else the keyword's usual one. */

@@ -113,7 +113,8 @@ export class RepliesService {
       skill: reply.skill,
       handoff: reply.handoff,
       language: reply.state.language ?? detectLanguage(text),
-      sources: reply.sources ?? [],
+      sources: (reply.sources ?? []).map((s) => ({ ...s, score: s.score ?? reply.confidence ?? 1 })),
+      confidence: reply.sources?.length ? (reply.confidence ?? null) : null,
     };
   }
 

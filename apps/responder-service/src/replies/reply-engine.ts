@@ -95,6 +95,8 @@ export interface ReplySource {
   id: string;
   title: string;
   excerpt: string;
+  /** How sure the engine is that this passage answers (0..1), CONTRACT §20. */
+  score?: number;
 }
 
 export interface Reply {
@@ -109,6 +111,8 @@ export interface Reply {
   effects: ReplyEffects;
   /** The knowledge the reply used; empty or absent when none. */
   sources?: ReplySource[];
+  /** How sure the engine is of an answer from knowledge (0..1), CONTRACT §20; absent when no knowledge was used. */
+  confidence?: number;
 }
 
 /**

@@ -15,6 +15,7 @@ import {
   parseWhen,
   type When,
 } from './calendar';
+import { asksQuestion } from '../knowledge/questions';
 import { asksToCancel, isNo, isYes } from './confirmations';
 import { phrasesIn } from './dialogue-phrases';
 import type { SkillAnswer, SkillRequest } from './skill';
@@ -71,6 +72,53 @@ export function bookingContinues(request: SkillRequest): boolean {
   if (b.offered.length > 0 && picksOne(text)) return true;
   const when = parseWhen(text, bookingOf(request.agent.booking).timezone, request.now, { language: request.language, bareHour: true });
   return CHANGE_INTENT.test(fold(text)) && (hasWhen(when) || ANY_TIME.test(fold(text)));
+}
+
+/**
+ * The message moves a booking dialogue in progress on (a day or time, a pick, a yes or no, a cancel, "any time", a
+ * move), as opposed to a side question asked in the middle of it ("before I confirm, do you take MetLife?").
+ */
+export function advancesBooking(request: SkillRequest): boolean {
+  const b = request.state.booking;
+  if (!b) return false;
+  const text = request.message.text;
+  const f = fold(text);
+  const when = parseWhen(text, bookingOf(request.agent.booking).timezone, request.now, { language: request.language, bareHour: true });
+  // "until when can I cancel?" asks about the policy; "cancel it" cancels.
+  const question = asksQuestion(text) && INFO_QUESTION.test(f.toLowerCase());
+  if (hasWhen(when) || ANY_TIME.test(f) || (asksToCancel(text) && !question)) return true;
+  if (b.offered.length > 0 && picksOne(text)) return true;
+  if (b.stage === 'booked') return CHANGE_INTENT.test(f) && !asksQuestion(text);
+  return isYes(text) || isNo(text) || (BOOKING_INTENT.test(f) && !asksQuestion(text));
+}
+
+/**
+ * What the booking dialogue was waiting for, said again after a side question (CONTRACT §20: "offered again, not
+ * forced"): the slot proposed, or the slots on offer; null when nothing is pending.
+ */
+export function bookingReminder(request: SkillRequest): string | null {
+  const b = request.state.booking;
+  if (!b || b.stage === 'booked') return null;
+  const zone = bookingOf(request.agent.booking).timezone;
+  const say = phrasesIn(request.language);
+  if (b.stage === 'confirming' && b.pending) return say.stillFree(formatSlot(DateTime.fromISO(b.pending, { zone }), request.language), zone);
+  if (b.offered.length > 0) return say.stillOffered(formatSlots(b.offered.map((o) => DateTime.fromISO(o, { zone })), request.language), zone);
+  return null;
+}
+
+// A question about the business rather than a request for a time: what it costs, whether it has or does something,
+// how a visit goes ("how much is a 1-hour lesson on Saturday?", "what time should I arrive for my 10:00?").
+const INFO_QUESTION =
+  /^\s*[¿¡]?\s*((and|also|oh|ah|wait|btw|but|y|e|et|und|aber|mais|pero|mas|tambien|aussi|auch)[\s,]+)*(what|whats|which|how|why|who|where|do you|does|is there|are there|any|what if|que|qual|quais|cual|cuales|cuanto|cuanta|como|por que|donde|onde|quanto|quanta|hay|tienen|tem|si|se|quel|quelle|quels|quelles|combien|comment|pourquoi|ou|est-ce qu|y a-t-il|avez-vous|was|wie|warum|wer|wo|welche|welcher|welches|gibt es|habt ihr|haben sie|bis wann|falls|wenn)\b/;
+// Said of the past: a complaint or a story, not a booking request ("yesterday", "ayer", "ontem", "hier", "gestern").
+const PAST = /\b(yesterday|last (week|time|month)|ayer|la semana pasada|ontem|semana passada|hier|la semaine derniere|gestern|letzte woche)\b/;
+
+/** A fresh message that asks about the business, not for an appointment, though it may name a day or time. */
+export function asksAboutBusiness(request: SkillRequest, priceAsked: boolean): boolean {
+  const f = fold(request.message.text).toLowerCase();
+  if (PAST.test(f)) return true;
+  if (BOOKING_INTENT.test(f) && !priceAsked) return false;
+  return priceAsked || (asksQuestion(request.message.text) && INFO_QUESTION.test(f));
 }
 
 /** The message names one of the slots offered: an ordinal, a lone digit or a clock time. */

@@ -51,10 +51,13 @@ const byLength = (words: string[]) => [...new Set(words)].sort((a, b) => b.lengt
 const YES = byLength(YES_WORDS);
 const NO = byLength(NO_WORDS);
 
-/** The phrase of `phrases` the message opens with ("yes confirm", "ja, passt", "sí claro"), or null. */
+/**
+ * The phrase of `phrases` the message opens with ("yes confirm", "ja, passt", "sí claro"), or null. A one-letter one
+ * ("y", "k", "n") only as the whole message: "y cuánto cuesta?" is Spanish for "and how much is it?".
+ */
 function opening(text: string, phrases: string[]): string | null {
   const t = plain(text);
-  return phrases.find((p) => t === p || t.startsWith(`${p} `)) ?? null;
+  return phrases.find((p) => t === p || (p.length > 1 && t.startsWith(`${p} `))) ?? null;
 }
 
 /**

@@ -1,6 +1,8 @@
 import type { AgentRecord } from '@parley/contracts';
 import type { DocumentPassage } from '../knowledge/document-passage';
+import type { Meaning } from '../knowledge/knowledge-match';
 import { DeterministicReplyEngine } from '../replies/deterministic-reply-engine';
+import { OPT_CONFIRMATIONS, confirmationLanguage, optRequestOf, type OptChange } from '../replies/opt-out';
 import type { BookingCalendar, ConversationTurn, Reply, ReplyEffects, SkillState } from '../replies/reply-engine';
 
 /**
@@ -8,7 +10,7 @@ import type { BookingCalendar, ConversationTurn, Reply, ReplyEffects, SkillState
  * bookings applied to a calendar), without Kafka or a database: what the skill unit tests and the scripted fixture use.
  */
 export class ConversationDriver {
-  private readonly engine = new DeterministicReplyEngine();
+  private readonly engine: DeterministicReplyEngine;
   state: SkillState = {};
   replies = 0;
   readonly leads: NonNullable<ReplyEffects['lead']>[] = [];
@@ -23,8 +25,10 @@ export class ConversationDriver {
     public now: Date,
     readonly customer = '+447911123456',
     sharedBookings?: { startsAt: string; endsAt: string; status: 'booked' | 'cancelled' }[],
+    meaning: Meaning | null = null,
   ) {
     this.bookings = sharedBookings ?? [];
+    this.engine = new DeterministicReplyEngine(meaning);
   }
 
   private readonly calendar: BookingCalendar = {
@@ -39,7 +43,18 @@ export class ConversationDriver {
       ),
   };
 
-  async say(text: string): Promise<Reply> {
+  /**
+   * The agent's reply to one customer message. An opt-out or opt-in (optRequestOf) is answered as RepliesService
+   * answers it, with its one-line confirmation and nothing else; `optChange` says which.
+   */
+  async say(text: string): Promise<Reply & { optChange?: OptChange }> {
+    const opt = optRequestOf(text);
+    if (opt) {
+      const at = this.now.toISOString();
+      const confirmation = OPT_CONFIRMATIONS[confirmationLanguage(opt, this.state.language)][opt.change];
+      this.history.push({ role: 'customer', text, at }, { role: 'agent', text: confirmation, at });
+      return { text: confirmation, skill: null, handoff: false, state: this.state, effects: {}, optChange: opt.change };
+    }
     const reply = await this.engine.reply({
       tenantId: 'ten_driver',
       agent: this.agent,

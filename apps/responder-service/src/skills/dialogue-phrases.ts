@@ -44,6 +44,10 @@ export interface DialoguePhrases {
   /** Between a day and its times: "Mon 24 Nov at 09:00 or 09:30". */
   at: string;
   stopped: string;
+  /** After a side question in the middle of a booking: the slot proposed is still there (CONTRACT §20). */
+  stillFree(slot: string, zone: string): string;
+  /** After a side question while slots were on offer. */
+  stillOffered(slots: string, zone: string): string;
 }
 
 const en: DialoguePhrases = {
@@ -87,6 +91,8 @@ const en: DialoguePhrases = {
   or: 'or',
   at: 'at',
   stopped: "No problem, I won't book anything. Is there anything else I can help you with?",
+  stillFree: (slot, zone) => `Your ${slot} (${zone}) is still free if you want it: reply yes to book it.`,
+  stillOffered: (slots, zone) => `I can still offer ${slots} (${zone}) if you'd like to book.`,
 };
 
 const es: DialoguePhrases = {
@@ -130,6 +136,8 @@ const es: DialoguePhrases = {
   or: 'o',
   at: 'a las',
   stopped: 'Sin problema, no reservo nada. ¿Puedo ayudarte con algo más?',
+  stillFree: (slot, zone) => `Tu hueco del ${slot} (${zone}) sigue libre si lo quieres: responde sí para reservarlo.`,
+  stillOffered: (slots, zone) => `Si quieres reservar, sigo pudiendo ofrecerte ${slots} (${zone}).`,
 };
 
 const pt: DialoguePhrases = {
@@ -173,6 +181,8 @@ const pt: DialoguePhrases = {
   or: 'ou',
   at: 'às',
   stopped: 'Sem problema, não vou marcar nada. Posso ajudar com mais alguma coisa?',
+  stillFree: (slot, zone) => `O horário de ${slot} (${zone}) ainda está livre se quiser: responda sim para marcar.`,
+  stillOffered: (slots, zone) => `Se quiser marcar, ainda posso oferecer ${slots} (${zone}).`,
 };
 
 const fr: DialoguePhrases = {
@@ -216,6 +226,8 @@ const fr: DialoguePhrases = {
   or: 'ou',
   at: 'à',
   stopped: 'Pas de problème, je ne réserve rien. Puis-je vous aider pour autre chose ?',
+  stillFree: (slot, zone) => `Le créneau du ${slot} (${zone}) est toujours libre si vous le souhaitez : répondez oui pour le réserver.`,
+  stillOffered: (slots, zone) => `Si vous voulez réserver, je peux toujours vous proposer ${slots} (${zone}).`,
 };
 
 const de: DialoguePhrases = {
@@ -259,6 +271,8 @@ const de: DialoguePhrases = {
   or: 'oder',
   at: 'um',
   stopped: 'Kein Problem, ich buche nichts. Kann ich Ihnen sonst noch helfen?',
+  stillFree: (slot, zone) => `Der Termin ${slot} (${zone}) ist noch frei, wenn Sie möchten: antworten Sie mit Ja, um ihn zu buchen.`,
+  stillOffered: (slots, zone) => `Wenn Sie buchen möchten, kann ich Ihnen weiterhin ${slots} (${zone}) anbieten.`,
 };
 
 const PHRASES: Record<Language, DialoguePhrases> = { en, es, pt, fr, de };

@@ -11,6 +11,8 @@ export interface SkillAnswer {
   effects?: ReplyEffects;
   /** The knowledge the answer used (a FAQ, document passage or instruction fact). */
   sources?: ReplySource[];
+  /** How sure the engine is of an answer from knowledge (0..1), CONTRACT §20. */
+  confidence?: number;
 }
 
 /** What a skill answers: the request, and the customer's language (detected by the engine, CONTRACT.md §11). */

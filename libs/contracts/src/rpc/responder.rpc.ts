@@ -12,6 +12,8 @@ export interface KnowledgeSource {
   title: string;
   /** The part of it the reply used. */
   excerpt: string;
+  /** How sure the engine is that this passage answers the question, 0..1 (CONTRACT.md §20). */
+  score: number;
 }
 
 /** `POST /api/v1/agents/{name}/test` answer (CONTRACT.md §3, §11). */
@@ -23,6 +25,8 @@ export interface AgentTestResult {
   language: string;
   /** The knowledge the reply used; empty when none. */
   sources: KnowledgeSource[];
+  /** How sure the engine is of its answer from knowledge, 0..1; null when it used none (CONTRACT.md §20). */
+  confidence: number | null;
 }
 
 export type ConversationState = 'active' | 'handed_off' | 'closed';

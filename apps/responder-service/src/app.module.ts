@@ -11,6 +11,7 @@ import { InboxLinksModule } from './conversations/inbox-links.module';
 import { LlmSettingsModule } from './llm-settings/llm-settings.module';
 import { responderServiceDatabase } from './database/responder-service.database';
 import { RepliesModule } from './replies/replies.module';
+import { SemanticsModule } from './semantics/semantics.module';
 
 /** Builds the root module around one validated config (tests pass their own). */
 export function responderServiceModule(config: ResponderServiceConfig = loadConfig(ResponderServiceConfig)) {
@@ -22,6 +23,7 @@ export function responderServiceModule(config: ResponderServiceConfig = loadConf
         useFactory: () => ({ brokers: config.kafkaBrokers, clientId: 'responder-service', namespace: config.KAFKA_TOPIC_PREFIX, fetchMaxWaitMs: config.KAFKA_FETCH_MAX_WAIT_MS }),
       }),
       HealthModule,
+      SemanticsModule,
       CursorsModule.forRoot(config.CURSOR_SECRET),
       InboxLinksModule.forRoot(config.dashboardOrigin),
       AgentsModule,

@@ -25,4 +25,11 @@ export class AgentDocumentEntity {
 
   @Column({ name: 'deleted_at', type: 'timestamptz', nullable: true })
   deletedAt!: Date | null;
+
+  /** The passages' views in the model's space (VectorSet.toBuffer), made by `vectorsModel`; null until embedded. */
+  @Column({ type: 'bytea', nullable: true })
+  vectors!: Buffer | null;
+
+  @Column({ name: 'vectors_model', type: 'text', nullable: true })
+  vectorsModel!: string | null;
 }

@@ -2,6 +2,8 @@ import { EventPublisher } from '@parley/kafka';
 import { Topics, newId, type DocumentChangedData, type DocumentChangedEvent } from '@parley/contracts';
 import { pollUntil, recordedEventExamples } from '@parley/testing';
 import { ResponderHarness, agentRecord } from '../test/responder-harness';
+import { documentPassageTitle } from '../knowledge/rank-knowledge';
+import { passageViews } from '../semantics/semantic-index';
 import { AgentDocumentsService } from './agent-documents.service';
 
 /** CONTRACT §11: a document that is ready, or deleted, changes the agent's answers within 5 s. */
@@ -30,13 +32,17 @@ describe("responder-service's document read model, fed by document.changed (real
     const ready = examples.find((e) => e.envelope.data.passages !== null)!.envelope.data;
     await publish(ready);
     await pollUntil(async () => (await documents.forAgent(ready.tenant_id, ready.agent_id)).length === ready.passages!.length, { description: 'the example passages' });
-    expect((await documents.forAgent(ready.tenant_id, ready.agent_id))[1]).toEqual({
+    const { vectors, ...passage } = (await documents.forAgent(ready.tenant_id, ready.agent_id))[1];
+    expect(passage).toEqual({
       id: ready.passages![1].id,
       documentId: ready.document_id,
       title: ready.title,
       headings: ready.passages![1].headings,
       text: ready.passages![1].text,
     });
+    // embedded once when it arrived (issue 31): a vector per view (the passage, and each sentence of a longer one)
+    expect(vectors?.size).toBe(passageViews({ type: 'document', title: documentPassageTitle(passage), text: passage.text }).length);
+    expect(vectors?.dimensions).toBe(384);
     for (const { envelope } of examples.filter((e) => e.envelope.data.passages === null)) await publish(envelope.data);
     await pollUntil(async () => (await documents.forAgent(ready.tenant_id, ready.agent_id)).length === 0, { description: 'the example deletion applied' });
   });

@@ -1,9 +1,14 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DocumentChangedData, DocumentChangedEvent, DocumentPassageData } from '@parley/contracts';
 import { DataSource, type EntityManager } from 'typeorm';
 import { MalformedEventError } from '../common/malformed-event.error';
 import type { DocumentPassage } from '../knowledge/document-passage';
+import type { Meaning } from '../knowledge/knowledge-match';
+import { documentPassageTitle } from '../knowledge/rank-knowledge';
+import { embedPassages, passageViews } from '../semantics/semantic-index';
+import { MEANING } from '../semantics/semantics.module';
+import { VectorSet } from '../semantics/vector-set';
 
 /**
  * How long an agent's passages are answered from memory. Replies read them for every message; a change reaches every
@@ -20,20 +25,37 @@ const CACHE_MAX_AGENTS = 5000;
 export class AgentDocumentsService {
   private readonly cache = new Map<string, { at: number; passages: DocumentPassage[] }>();
 
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    @Inject(MEANING) private readonly meaning: Meaning,
+  ) {}
 
-  /** A ready document's passages replace its previous ones; a deletion leaves a tombstone no later change undoes. */
+  /**
+   * A ready document's passages replace its previous ones, with their vectors (embedded here, once: never per
+   * question); a deletion leaves a tombstone no later change undoes.
+   */
   async applyChange(event: DocumentChangedEvent): Promise<void> {
     const data = parseChange(event);
+    const vectors = data.passages === null ? null : await this.embed(data.title, data.passages);
     await this.db.query(
-      `INSERT INTO agent_documents AS cur (document_id, tenant_id, agent_id, title, passages, deleted_at)
-       VALUES ($1, $2, $3, $4, $5, CASE WHEN $5::jsonb IS NULL THEN now() END)
+      `INSERT INTO agent_documents AS cur (document_id, tenant_id, agent_id, title, passages, deleted_at, vectors, vectors_model)
+       VALUES ($1, $2, $3, $4, $5, CASE WHEN $5::jsonb IS NULL THEN now() END, $6, $7)
        ON CONFLICT (document_id) DO UPDATE SET
-         title = EXCLUDED.title, passages = EXCLUDED.passages, deleted_at = EXCLUDED.deleted_at
+         title = EXCLUDED.title, passages = EXCLUDED.passages, deleted_at = EXCLUDED.deleted_at,
+         vectors = EXCLUDED.vectors, vectors_model = EXCLUDED.vectors_model
        WHERE cur.deleted_at IS NULL AND cur.tenant_id = EXCLUDED.tenant_id`,
-      [data.document_id, data.tenant_id, data.agent_id, data.title, data.passages === null ? null : JSON.stringify(data.passages)],
+      [data.document_id, data.tenant_id, data.agent_id, data.title, data.passages === null ? null : JSON.stringify(data.passages), vectors, vectors && this.meaning.model],
     );
     this.cache.delete(cacheKey(data.tenant_id, data.agent_id));
+  }
+
+  /** Every view of every passage, in order, as one VectorSet (passageViews tells each passage's share). */
+  private async embed(title: string, passages: readonly DocumentPassageData[]): Promise<Buffer> {
+    const sets = await embedPassages(
+      passages.map((p) => ({ type: 'document' as const, title: documentPassageTitle({ title, headings: p.headings }), text: p.text })),
+      this.meaning.embedder,
+    );
+    return VectorSet.concat(sets, sets.find((s) => s.size > 0)?.dimensions ?? 0).toBuffer();
   }
 
   /**
@@ -44,15 +66,18 @@ export class AgentDocumentsService {
     const key = cacheKey(tenantId, agentId);
     const cached = this.cache.get(key);
     if (cached && Date.now() - cached.at < CACHE_TTL_MS) return cached.passages;
-    const rows: { document_id: string; title: string; passages: DocumentPassageData[] }[] = await manager.query(
-      `SELECT document_id, title, passages FROM agent_documents
+    const rows: { document_id: string; title: string; passages: DocumentPassageData[]; vectors: Buffer | null; vectors_model: string | null }[] = await manager.query(
+      `SELECT document_id, title, passages, vectors, vectors_model FROM agent_documents
         WHERE tenant_id = $1 AND agent_id = $2 AND deleted_at IS NULL
         ORDER BY document_id`,
       [tenantId, agentId],
     );
-    const passages = rows.flatMap((row) =>
-      row.passages.map((p): DocumentPassage => ({ id: p.id, documentId: row.document_id, title: row.title, headings: p.headings, text: p.text })),
-    );
+    const passages = rows.flatMap((row) => {
+      const passages = row.passages.map((p): DocumentPassage => ({ id: p.id, documentId: row.document_id, title: row.title, headings: p.headings, text: p.text }));
+      // Vectors of another model (or none yet) are left out: the index embeds those passages when it is built.
+      if (row.vectors && row.vectors_model === this.meaning.model) attachVectors(passages, VectorSet.fromBuffer(row.vectors));
+      return passages;
+    });
     if (this.cache.size >= CACHE_MAX_AGENTS) this.cache.clear();
     this.cache.set(key, { at: Date.now(), passages });
     return passages;
@@ -60,6 +85,17 @@ export class AgentDocumentsService {
 }
 
 const cacheKey = (tenantId: string, agentId: string) => `${tenantId}\u0000${agentId}`;
+
+/** Gives each passage its views' vectors out of a document's set; a set that does not fit them all is not used. */
+function attachVectors(passages: DocumentPassage[], set: VectorSet): void {
+  const counts = passages.map((p) => passageViews({ type: 'document', title: documentPassageTitle(p), text: p.text }).length);
+  if (counts.reduce((a, b) => a + b, 0) !== set.size) return;
+  let next = 0;
+  passages.forEach((p, i) => {
+    p.vectors = set.slice(next, next + counts[i]);
+    next += counts[i];
+  });
+}
 
 /** Refuses a change the model cannot apply safely, so the transport dead-letters it instead of corrupting the model. */
 function parseChange(event: DocumentChangedEvent): DocumentChangedData {

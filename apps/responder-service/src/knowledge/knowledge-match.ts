@@ -12,6 +12,8 @@ export interface Meaning {
   embedder: TextEmbedder;
   /** A question or passage in another language is matched by its words only (an English model reads Spanish badly). */
   languages: readonly Language[];
+  /** Which model: stored vectors of another model are not used (they are embedded again). */
+  model: string;
 }
 
 /** What answers a question from the agent's knowledge, how sure the engine is, and what found it. */
@@ -32,8 +34,11 @@ export interface KnowledgeMatch {
  * words meets its passage at a cosine of MEANING_ANSWERS or more, clear of the next passage by MEANING_MARGIN; unrelated
  * questions and near misses stay below, or tie between passages about the topic without one answering.
  */
-export const MEANING_ANSWERS = 0.45;
-export const MEANING_MARGIN = 0.04;
+export const MEANING_ANSWERS = 0.3;
+export const MEANING_MARGIN = 0.08;
+
+/** A passage covering this much of a question's words answers it though the question has a word the knowledge lacks. */
+const WHOLE_QUESTION = 0.8;
 
 /** Instruction facts answering equally well are answered together ("open on Monday?": the days and the closure). */
 const MAX_TIED_FACTS = 3;
@@ -52,7 +57,9 @@ export async function matchKnowledge(query: string, knowledge: KnowledgeSet, lan
   // A passage that covers enough of the question's words but lacks a topic it names (a price asked of a passage with
   // none, a day asked of one that names no day) does not answer it: the next one may.
   const asked = conceptsOf(query, language);
-  const best = lexical.find((p) => p.score >= ANSWER_THRESHOLD && namesEvery(asked, p));
+  // A word the knowledge never uses is what it cannot answer, unless the passage covers nearly all the rest.
+  const unknown = (p: RankedPassage) => p.score < WHOLE_QUESTION && knowledgeIndex(knowledge, key).unknownWords(query, language, p.language).length > 0;
+  const best = lexical.find((p) => p.score >= ANSWER_THRESHOLD && namesEvery(asked, p) && !unknown(p));
   if (best) {
     const tied = best.type === 'instruction' ? lexical.filter((p) => p.type === 'instruction' && p.score === best.score).slice(0, MAX_TIED_FACTS).sort(byFactNumber) : [best];
     const confidence = wordConfidence(best.score, byId.get(best.id));
@@ -82,13 +89,23 @@ export async function matchKnowledge(query: string, knowledge: KnowledgeSet, lan
  */
 export const WORD_ALIGNS = 0.5;
 
+// Words that carry the question's grammar, not its topic ("where do I leave my car", "can I bring my kid"): they need
+// no counterpart in the passage.
+const LIGHT_WORDS = new Set(
+  (
+    'leave put bring take find use need get give keep stay wait start end happen happens happened anything something ' +
+    'exactly actually basically really just still even also maybe kinda sorta lol omg pls please thing things stuff ' +
+    'guys people someone somebody anyone everyone whole total first last next new old little big lot lots bit'
+  ).split(' '),
+);
+
 export async function coversEveryWord(query: string, passage: RankedPassage, language: Language, meaning: Meaning): Promise<boolean> {
   const own = analyze(`${passage.title} ${passage.text}`, passage.language);
   const stems = new Set(own.map((t) => t.term));
-  // A topic the question names by a concept (a day, a price, a child) must be in the passage as that concept.
+  // A topic the question names by a concept (a price, a child) must be in the passage as that concept.
   const asked = analyze(query, language, { query: true, stemLanguage: passage.language }).filter((t) => t.weight >= 1 && !stems.has(t.term));
-  if (asked.some((t) => t.term.startsWith('#'))) return false;
-  const missing = [...new Set(asked.map((t) => t.word).filter((w): w is string => w !== undefined && !/\d/.test(w)))];
+  if (asked.some((t) => REQUIRED_CONCEPTS.has(t.term))) return false;
+  const missing = [...new Set(asked.map((t) => t.word).filter((w): w is string => w !== undefined && !/\d/.test(w) && !LIGHT_WORDS.has(w)))];
   if (missing.length === 0) return true;
   const words = [...new Set(own.map((t) => t.word).filter((w): w is string => w !== undefined && !/\d/.test(w)))];
   if (words.length === 0) return false;
@@ -97,12 +114,16 @@ export async function coversEveryWord(query: string, passage: RankedPassage, lan
 }
 
 /**
- * The topics (concepts such as `#price`, `#child`) the question names outright, not by a hint ("where" hints at an
- * address). A day is left out: it is mostly when the customer means to come ("how much is a cleaning on Saturday?"),
- * and a question about the days themselves meets the passages that name them by its other words.
+ * The topics a question may ask about that a passage must name to answer it: what it costs, where to park, which
+ * insurance, how to pay, delivery, refunds, discounts, children. Not the topics that describe the customer's situation
+ * ("my tooth is broken", "it hurts"), nor a day: mostly when the customer means to come ("how much is a cleaning on
+ * Saturday?"), and a question about the days themselves meets the passages naming them by its other words.
  */
+const REQUIRED_CONCEPTS = new Set(['#price', '#parking', '#insurance', '#pay', '#deliver', '#refund', '#discount', '#child']);
+
+/** The required topics the question names outright, not by a hint ("where" hints at an address, "when" at hours). */
 function conceptsOf(query: string, language: Language): string[] {
-  return [...new Set(analyze(query, language, { query: true }).filter((t) => t.term.startsWith('#') && t.term !== '#day' && t.weight >= 1).map((t) => t.term))];
+  return [...new Set(analyze(query, language, { query: true }).filter((t) => REQUIRED_CONCEPTS.has(t.term) && t.weight >= 1).map((t) => t.term))];
 }
 
 function namesEvery(concepts: readonly string[], passage: RankedPassage): boolean {
@@ -136,6 +157,18 @@ function meaningExcerpt(passage: RankedPassage, match: DenseMatch, query: string
 
 const byFactNumber = (a: RankedPassage, b: RankedPassage) => factNumber(a) - factNumber(b);
 const factNumber = (p: RankedPassage) => Number(p.id.slice(p.id.lastIndexOf('-') + 1));
+
+/**
+ * The passages nearest the question in the model's space, best first, with their cosine as `score`: candidates for
+ * the LLM's prompt beside the word ranking's (retrieval only: the LLM judges whether they answer). Empty when the
+ * model does not read the question's language.
+ */
+export async function passagesByMeaning(query: string, knowledge: KnowledgeSet, language: Language, meaning: Meaning, limit: number): Promise<RankedPassage[]> {
+  if (!meaning.languages.includes(language)) return [];
+  const key = knowledgeKey(knowledge);
+  const passages = new Map(knowledgeIndex(knowledge, key).passages.map((p) => [p.id, p]));
+  return (await rankByMeaning(query, knowledge, key, meaning)).slice(0, limit).map((d) => ({ ...passages.get(d.id)!, score: d.cosine }));
+}
 
 // One index by meaning per knowledge set, built once (documents bring their stored vectors; FAQs and instruction facts
 // are embedded then), bounded by the vectors held (int8: 384 bytes each).

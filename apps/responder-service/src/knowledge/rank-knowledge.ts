@@ -75,6 +75,10 @@ interface Unit {
   length: number;
 }
 
+// A month is when, not what ("do you accept insurance on 3 December?"): never a word the knowledge must have.
+const MONTHS =
+  /^(january|february|march|april|may|june|july|august|september|october|november|december|enero|febrero|marzo|abril|mayo|junio|julio|agosto|septiembre|setiembre|octubre|noviembre|diciembre|janeiro|fevereiro|marco|março|maio|junho|julho|setembro|outubro|novembro|dezembro|janvier|fevrier|février|mars|avril|mai|juin|juillet|aout|août|septembre|octobre|novembre|decembre|décembre|januar|februar|marz|märz|juni|juli|oktober|dezember)$/i;
+
 // BM25's usual constants; the BM25 score orders passages that cover a question equally well.
 const K1 = 1.2;
 const B = 0.75;
@@ -130,7 +134,7 @@ export class KnowledgeIndex {
     this.units = [
       ...knowledge.faqs.map((f, i) => unit('faq', `faq-${i + 1}`, f.question, f.answer, f.question, detect(`${f.question} ${f.answer}`, agentLanguage))),
       ...(knowledge.documents ?? []).map((p) =>
-        unit('document', p.id, [p.title, ...p.headings].join(' › '), p.text, [p.title, ...p.headings].join('. '), documentLanguage(p)),
+        unit('document', p.id, documentPassageTitle(p), p.text, [p.title, ...p.headings].join('. '), documentLanguage(p)),
       ),
       ...instructionFacts(knowledge.instruction).map((s, i) => unit('instruction', `instruction-${i + 1}`, 'Instruction', s, '', instructionLanguage)),
     ];
@@ -138,6 +142,16 @@ export class KnowledgeIndex {
     for (const u of this.units) this.unitsByLanguage.set(u.language, [...(this.unitsByLanguage.get(u.language) ?? []), u]);
     this.averageLength = this.units.reduce((sum, u) => sum + u.length, 0) / Math.max(1, this.units.length);
     this.vocabulary = [...this.documentFrequency.keys()].filter((t) => !t.startsWith('#') && !t.startsWith(EXACT));
+  }
+
+  /**
+   * The question's words that no passage of the knowledge uses, even misspelt or as part of a compound ("medicaid" to
+   * a clinic that lists its insurers, "chien" to a hotel that never mentions dogs): what the knowledge cannot speak to.
+   */
+  unknownWords(query: string, language: Language, knowledgeLanguage: Language = language): string[] {
+    return this.queryTerms(query, language, knowledgeLanguage)
+      .filter((t) => t.weight >= 1 && t.credit === 1 && /^\p{L}{4,}$/u.test(t.term) && !this.documentFrequency.has(t.term) && !MONTHS.test(t.word ?? ''))
+      .map((t) => t.word ?? t.term);
   }
 
   /** Every piece of the knowledge, in order: FAQs, document passages, instruction facts. */
@@ -257,6 +271,11 @@ export class KnowledgeIndex {
 // An agent answers many messages from one knowledge set: keep one index per set (bounded, oldest dropped).
 const indexes = new Map<string, KnowledgeIndex>();
 const MAX_CACHED = 500;
+
+/** A document passage's title as the knowledge shows it: the document's, then its headings (`Prices › Whitening`). */
+export function documentPassageTitle(p: Pick<DocumentPassage, 'title' | 'headings'>): string {
+  return [p.title, ...p.headings].join(' › ');
+}
 
 /** What identifies a knowledge set's content: the key its indexes (lexical and by meaning) are cached under. */
 export function knowledgeKey(knowledge: KnowledgeSet): string {

@@ -61,7 +61,7 @@ const CHAT_STOPWORDS: Record<Language, string> = {
     'question questions also just really actually maybe pretty quite something anything anyone someone lot lots bit kind sort ' +
     'im ive id youre dont cant wont doesnt isnt arent thats whats theres hows much many well yes yeah yep sure good great ' +
     'please help would could able possible us let lets go going mean even still though else way things thing say said ' +
-    'don doesn isn aren ll ve re today tonight now currently go goes went come comes came bring',
+    'don doesn isn aren ll ve re today tonight now currently go goes went come comes came bring think thought offer offers confirm',
   es:
     'hola buenas buenos gracias favor quiero quisiera querría saber necesito puedo pueden puede podéis gustaría ok vale bueno ' +
     'chicos tienen tiene tenéis hay algo alguna alguno decir pregunta dudas duda posible hacer hacen hace hacéis mucho muy sale hoy ahora',
@@ -70,11 +70,11 @@ const CHAT_STOPWORDS: Record<Language, string> = {
     'algo alguma algum dizer pergunta dúvida possível fazer fazem faz muito muita dá pra to tô tá sai hoje agora',
   fr:
     'bonjour salut coucou merci plaît plait voudrais veux aimerais savoir besoin peux pouvez peut ok bien alors question ' +
-    'questions quelque chose dire est-ce possible faire faites fait font beaucoup aujourd hui maintenant',
+    'questions quelque chose dire est-ce estce possible faire faites fait font beaucoup aujourd hui maintenant',
   de:
     'hallo hi moin servus danke bitte möchte moechte will würde wuerde wissen brauche kann könnt koennt können ok gut also ' +
     'leute frage fragen etwas gibt mal habt hast haben hat habe machen macht mache machst möglich auch heute jetzt darf ' +
-    'dürfen darfst muss müssen soll sollen',
+    'dürfen darfst muss müssen soll sollen eigentlich überhaupt denn halt eben',
 };
 
 /**

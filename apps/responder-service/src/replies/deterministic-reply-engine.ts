@@ -4,7 +4,7 @@ import type { Meaning } from '../knowledge/knowledge-match';
 import { detectLanguage, type Language } from '../knowledge/language';
 import { asksQuestion, questionSentences } from '../knowledge/questions';
 import { analyze } from '../knowledge/text-analysis';
-import { advancesBooking, appointmentBooking, asksAboutBusiness, bookingContinues, bookingReminder, wantsBooking } from '../skills/appointment-booking.skill';
+import { advancesBooking, appointmentBooking, asksAboutBusiness, asksForAppointment, bookingContinues, bookingReminder, wantsBooking } from '../skills/appointment-booking.skill';
 import { bookingOf, hasWhen, parseWhen } from '../skills/calendar';
 import { answerFromKnowledge, knowledgeAnswer, unknownQuestion, type KnowledgeAnswer } from '../skills/faq.skill';
 import { hasLeadFacts, leadCapture, leadInProgress, wantsLeadCapture } from '../skills/lead-capture.skill';
@@ -59,6 +59,9 @@ async function route(replyRequest: ReplyRequest, meaning: Meaning | null): Promi
   const phrases = ENGINE_PHRASES[language];
   const talk = await smallTalkOf(text, language, meaning);
 
+  // Contact details given with the wish to talk to someone ("…talk to someone about a plan, my email is …") are a lead:
+  // the team gets the details and gets back.
+  if (talk === 'person' && has('lead_capture') && wantsLeadCapture(text, request.customer) && hasLeadFacts(request)) return leadCapture(request);
   if (talk === 'person' || (state.humanOffered && isYes(text))) {
     return { text: phrases.toHuman, skill: null, state: { ...state, humanOffered: false, unknownStreak: 0 }, handoff: 'customer_asked_for_human' };
   }
@@ -70,14 +73,25 @@ async function route(replyRequest: ReplyRequest, meaning: Meaning | null): Promi
     return { text: phrases.declinedHuman, skill: null, state: { ...state, humanOffered: false, unknownStreak: 0 } };
   }
 
-  const faq = await knowledgeAnswer(request, meaning);
   const booking = has('appointment_booking');
   const lead = has('lead_capture');
+  // What moves a booking dialogue on ("sim", "pode ser", "the second one", "Friday instead") goes to it, whatever the
+  // knowledge would make of the words.
+  const bookingWaits = booking && state.booking !== undefined && state.booking.stage !== 'booked';
+  if (bookingWaits && advancesBooking(request)) return appointmentBooking(request);
+  // A message that is only a greeting, thanks, praise or "ok" is answered as such, never from the knowledge.
+  const polite = politeReply(talk, request);
+  if (polite) return polite;
+
+  const faq = await knowledgeAnswer(request, meaning);
 
   // In the middle of a booking or lead dialogue, a side question is answered and the pending step offered again
-  // (CONTRACT §20), never read as the dialogue's answer; what moves the dialogue on goes to it.
-  const dialogueWaits = (booking && state.booking !== undefined && state.booking.stage !== 'booked') || (lead && leadInProgress(state));
+  // (CONTRACT §20), never read as the dialogue's answer.
+  const dialogueWaits = bookingWaits || (lead && leadInProgress(state));
   if (dialogueWaits && isSideQuestion(request, talk, faq)) return sideQuestion(request, faq);
+
+  // Asking for a quote or a call back, with a name or details, is a lead even when it names a date ("a day of surf in March").
+  if (lead && !state.booking && wantsLeadCapture(text, request.customer) && !asksForAppointment(request)) return leadCapture(request);
 
   if (booking) {
     const priceAsked = asksPrice(text, language);
@@ -97,6 +111,15 @@ async function route(replyRequest: ReplyRequest, meaning: Meaning | null): Promi
   if (lead && wantsLeadCapture(text, request.customer)) return leadCapture(request);
 
   if (faq) return answerFromKnowledge(request, faq);
+  if (analyze(text, language).length === 0) return { text: phrases.howCanIHelp, skill: null, state };
+  if (has('faq_responder')) return unknownQuestion(request);
+  return { text: acknowledgement(agent, language), skill: null, state };
+}
+
+/** The reply to a message that is only a greeting, thanks, praise or an acknowledgement; null for anything else. */
+function politeReply(talk: SmallTalk | null, request: SkillRequest): SkillAnswer | null {
+  const phrases = ENGINE_PHRASES[request.language];
+  const { agent, state } = request;
   switch (talk) {
     case 'thanks':
       return { text: phrases.youreWelcome, skill: null, state };
@@ -106,12 +129,10 @@ async function route(replyRequest: ReplyRequest, meaning: Meaning | null): Promi
       return { text: phrases.anythingElse, skill: null, state };
     case 'greeting':
       // The first reply of an agent with no greeting of its own says who it is and what it can do.
-      return { text: request.firstReply && !agent.greeting.trim() ? acknowledgement(agent, language) : phrases.howCanIHelp, skill: null, state };
+      return { text: request.firstReply && !agent.greeting.trim() ? acknowledgement(agent, request.language) : phrases.howCanIHelp, skill: null, state };
     default:
+      return null;
   }
-  if (analyze(text, language).length === 0) return { text: phrases.howCanIHelp, skill: null, state };
-  if (has('faq_responder')) return unknownQuestion(request);
-  return { text: acknowledgement(agent, language), skill: null, state };
 }
 
 /**

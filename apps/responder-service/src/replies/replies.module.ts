@@ -21,6 +21,8 @@ import { RepliesConsumer } from './replies.consumer';
 import { RepliesRpcController } from './replies.rpc.controller';
 import { RepliesService } from './replies.service';
 import { ReplyEngine } from './reply-engine';
+import type { Meaning } from '../knowledge/knowledge-match';
+import { MEANING } from '../semantics/semantics.module';
 
 /**
  * The reply flow. The engine is chosen per tenant: its own OpenAI-compatible LLM when it has settings (CONTRACT.md §16),
@@ -37,8 +39,8 @@ export class RepliesModule {
       providers: [
         {
           provide: ReplyEngine,
-          useFactory: (publisher: EventPublisher, choices: TenantLlms) => replyEngine(config, publisher, choices),
-          inject: [EventPublisher, TenantLlms],
+          useFactory: (publisher: EventPublisher, choices: TenantLlms, meaning: Meaning) => replyEngine(config, publisher, choices, meaning),
+          inject: [EventPublisher, TenantLlms, MEANING],
         },
         RepliesService,
         PublishedMarks,
@@ -47,13 +49,13 @@ export class RepliesModule {
   }
 }
 
-function replyEngine(config: ResponderServiceConfig, publisher: EventPublisher, choices: TenantLlms): ReplyEngine {
-  const deterministic = new DeterministicReplyEngine();
+function replyEngine(config: ResponderServiceConfig, publisher: EventPublisher, choices: TenantLlms, meaning: Meaning): ReplyEngine {
+  const deterministic = new DeterministicReplyEngine(meaning);
   const usage = new LlmUsageReporter(publisher);
   // `key`: whose key pays the calls (llm.usage says it; billing charges the wallet for the platform's only).
   const llmEngine = (endpoint: { baseUrl: string; apiKey: string; model: string; embeddingModel: string; key: LlmKeyOwner }) => {
     const client = new LlmClient({ baseUrl: endpoint.baseUrl, apiKey: endpoint.apiKey, maxRetries: config.LLM_MAX_RETRIES });
-    const retriever = new KnowledgeRetriever(rankKnowledge, new EmbeddingReranker(client, endpoint.embeddingModel));
+    const retriever = new KnowledgeRetriever(rankKnowledge, new EmbeddingReranker(client, endpoint.embeddingModel), meaning);
     return new LlmReplyEngine(client, deterministic, retriever, {
       model: endpoint.model,
       key: endpoint.key,

@@ -223,10 +223,14 @@ describe('responder-service: the skills engine in conversations over Kafka', () 
       skill: 'faq_responder',
       handoff: false,
       language: 'en',
-      sources: [{ type: 'faq', id: 'faq-1', title: 'Do you deliver?', excerpt: 'Yes, within 10 km.' }],
+      sources: [{ type: 'faq', id: 'faq-1', title: 'Do you deliver?', excerpt: 'Yes, within 10 km.', score: expect.any(Number) }],
+      confidence: expect.any(Number),
     });
+    // CONTRACT §20: how sure the engine is, 0..1, per source and for the answer; sure of a FAQ that covers the question
+    expect(preview.confidence).toBeGreaterThanOrEqual(0.9);
+    expect(preview.sources[0].score).toBe(preview.confidence);
     const human = await h.kafka.rpc.request('replies.preview', { tenant_id: tenant, agent: 'bakery', message: 'let me talk to a human', from: '+14155550100' });
-    expect(human).toMatchObject({ handoff: true, language: 'en', sources: [] });
+    expect(human).toMatchObject({ handoff: true, language: 'en', sources: [], confidence: null });
     const spanish = await h.kafka.rpc.request('replies.preview', { tenant_id: tenant, agent: 'bakery', message: 'hola, quiero hablar con una persona', from: null });
     expect(spanish).toMatchObject({ handoff: true, language: 'es', sources: [] });
     expect(spanish.reply).toContain('Te paso con una persona de nuestro equipo');

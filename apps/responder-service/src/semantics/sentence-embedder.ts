@@ -12,7 +12,7 @@ import { InferenceSession, Tensor } from 'onnxruntime-node';
  */
 
 /** The folder tools/models/models.mjs fetches into (MODEL.name there). */
-const MODEL_NAME = 'all-minilm-l6-v2-q';
+export const MODEL_NAME = 'all-minilm-l6-v2-q';
 /** The model was trained on up to 128 word pieces; longer passages are cut at this many ([CLS] and [SEP] included). */
 const MAX_TOKENS = 256;
 /**

@@ -121,6 +121,11 @@ export function asksAboutBusiness(request: SkillRequest, priceAsked: boolean): b
   return priceAsked || (asksQuestion(request.message.text) && INFO_QUESTION.test(f));
 }
 
+/** The message asks for an appointment in so many words ("book", "cita", "marcar", "rendez-vous", "Termin"). */
+export function asksForAppointment(request: SkillRequest): boolean {
+  return BOOKING_INTENT.test(fold(request.message.text));
+}
+
 /** The message names one of the slots offered: an ordinal, a lone digit or a clock time. */
 function picksOne(text: string): boolean {
   return /^\s*\d\s*$/.test(text) || /\b\d{1,2}[:.]\d{2}\b/.test(text) || ORDINALS.some(([re]) => re.test(fold(text)));

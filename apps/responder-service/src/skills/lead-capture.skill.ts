@@ -8,7 +8,7 @@ type LeadState = NonNullable<SkillState['lead']>;
 
 // Asking to be contacted, in the five languages ("get a quote", "presupuesto", "orçamento", "devis", "Rückruf").
 const LEAD_INTENT =
-  /\b(quote|quotation|interested|contact me|call me|get in touch|reach me|sign me up|sign up|callback|call back|brochure|demo|estimate|my name is|my email|my number|my phone|presupuesto|cotizaci[oó]n|cont[aá]ctame|ll[aá]mame|interesad[oa]|or[cç]amento|me liga|me ligue|entrem em contato|interessad[oa]|devis|rappelez-moi|contactez-moi|int[eé]ress[eé]e?|angebot|kostenvoranschlag|r[uü]ckruf|rufen sie mich|kontaktieren sie mich|interessiert)\b/iu;
+  /\b(quote|quotation|interested|contact me|call me|get in touch|reach me|sign me up|sign up|callback|call back|brochure|demo|estimate|my name is|my email|my number|my phone|presupuesto|cotizaci[oó]n|cont[aá]ctame|ll[aá]mame|interesad[oa]|or[cç]amento|me liga|me ligue|entrem em contato|interessad[oa]|devis|rappelez-moi|me rappeler|rappeler|contactez-moi|int[eé]ress[eé]e?|angebot|kostenvoranschlag|r[uü]ckruf|rufen sie mich|kontaktieren sie mich|interessiert)\b/iu;
 // The customer will not give what was asked ("I'd rather not", "no email", "prefiero no", "lieber nicht").
 const DECLINES =
   /\b(rather not|prefer not|no email|don'?t have (an? )?(email|e-mail)|skip|not now|prefiero no|no tengo|sin correo|prefiro n[aã]o|n[aã]o tenho|sem e-?mail|je pr[eé]f[eè]re pas|pas d'e-?mail|je n'ai pas|lieber nicht|keine e-?mail|habe keine|nicht n[oö]tig)\b/iu;

@@ -90,7 +90,9 @@ function phoneIn(text: string, customerNumber: string | null): { e164: string; r
 const NAME_SAID = String.raw`my name is|my name's|my names|name is|name's|name:|call me|me llamo|mi nombre es|ll[aá]mame|meu nome [eé]|me chamo|chamo-me|pode me chamar de|je m['’ ]?appelle|mon nom est|mon nom c['’]est|moi c['’]est|appelez-moi|ich hei(?:ß|ss)e|mein name ist|mein name lautet|nennen sie mich`;
 const EXPLICIT = new RegExp(String.raw`(?:^|[^\p{L}])(?:${NAME_SAID})\s+([\p{L}'’-]+(?:\s+[\p{L}'’-]+){0,2})`, 'iu');
 // "this is Tom", "it's Maria": a name only when capitalised.
-const PRESENTED = /(?:^|[^\p{L}])(?:[Tt]his is|[Ii]t's|[Ii]ts|[Ii]t’s)\s+(\p{Lu}[\p{L}'’-]*(?:\s+\p{Lu}[\p{L}'’-]*){0,2})/u;
+const PRESENTED = /(?:^|[^\p{L}])(?:[Tt]his is|[Ii]t's|[Ii]ts|[Ii]t’s|[Cc]'est|[Cc]’est)\s+(\p{Lu}[\p{L}'’-]*(?:\s+\p{Lu}[\p{L}'’-]*){0,2})/u;
+// "Petra Schulz hier", "Ana Ruiz aquí", "Tom here": a capitalised name, then "here", opening the message or a sentence.
+const HERE = /(?:^|[.!,]\s*|\b(?:hi|hello|hey|hola|ol[aá]|oi|bonjour|hallo|guten tag|moin)[,!]?\s+)(\p{Lu}[\p{L}'’-]+(?:\s+\p{Lu}[\p{L}'’-]+)?)\s+(?:here|hier|aqu[ií]|aqui|ici)\b/iu;
 // "I'm Maria", "soy Ana", "sou o João", "je suis Luc", "ich bin Jonas", "hier ist Jonas": only when capitalised.
 const INTRODUCED =
   /(?:^|[^\p{L}])(?:[Ii]'m|[Ii]’m|[Ii]m|[Ii] am|[Ss]oy|[Ss]ou(?: [oa])?|[Ee]u sou(?: [oa])?|[Jj]e suis|[Ii]ch bin|[Hh]ier ist)\s+(\p{Lu}[\p{L}'’-]+(?:\s+\p{Lu}[\p{L}'’-]+)?)/u;
@@ -100,6 +102,8 @@ function nameIn(text: string): string | null {
   if (explicit) return properName(explicit[1]);
   const presented = PRESENTED.exec(text);
   if (presented) return properName(presented[1]);
+  const here = HERE.exec(text);
+  if (here && /^\p{Lu}/u.test(here[1]) && !NOT_NAMES.has(here[1].split(/\s+/)[0].toLowerCase())) return properName(here[1]);
   const introduced = INTRODUCED.exec(text);
   if (introduced && !NOT_NAMES.has(introduced[1].split(/\s+/)[0].toLowerCase())) return properName(introduced[1]);
   return null;

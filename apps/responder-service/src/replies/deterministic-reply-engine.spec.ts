@@ -128,6 +128,43 @@ describe('DeterministicReplyEngine (the skills engine, no LLM)', () => {
     expect(unknownPrice.skill).not.toBe('appointment_booking');
   });
 
+  it('answers a question asked in the middle of a booking, then offers the pending slot again; a yes then books it', async () => {
+    const chat = new ConversationDriver(clinic, MONDAY_MORNING);
+    const offer = await chat.say('can I come on Wednesday at 10am?');
+    expect(offer.skill).toBe('appointment_booking');
+    expect(offer.text).toContain('10:00');
+
+    const side = await chat.say('before I confirm, do you accept health insurance?');
+    expect(side.text).toContain('all major insurers');
+    expect(side.text).toContain('10:00'); // the pending slot, offered again, not forced
+    expect(side.effects).toEqual({});
+
+    const unknown = await chat.say('and do you sell yoga mats?');
+    expect(unknown.sources).toEqual([]);
+    expect(unknown.text).toContain('10:00');
+    expect(unknown.handoff).toBe(false);
+
+    const yes = await chat.say('yes please');
+    expect(yes.effects.appointment).toBeDefined();
+    expect(chat.booked()).toHaveLength(1);
+  });
+
+  it('hands a complaint to a person with an apology, in the customer’s language', async () => {
+    const en = await engine.reply(request('i waited 50 minutes past my appointment and nobody said sorry. ridiculous', false, clinic));
+    expect({ handoff: en.handoff, skill: en.skill }).toEqual({ handoff: true, skill: null });
+    expect(en.text).not.toContain('10:00');
+    const es = await engine.reply(request('me cobrasteis demasiado y sigue igual, estoy muy cabreado', false, clinic));
+    expect(es.handoff).toBe(true);
+    expect(es.state.language).toBe('es');
+  });
+
+  it('answers a greeting, thanks or praise as such, never with a passage', async () => {
+    for (const text of ['heyyy 👋', 'awesome thank u so much!!', 'you guys are amazing']) {
+      const reply = await engine.reply(request(text, false));
+      expect({ text, sources: reply.sources, handoff: reply.handoff }).toEqual({ text, sources: [], handoff: false });
+    }
+  });
+
   it('hands over when asked in any of the five languages', async () => {
     const asks = {
       en: 'can I talk to a real person',

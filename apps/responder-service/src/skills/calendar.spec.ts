@@ -19,6 +19,15 @@ describe('parseWhen: dates and times in the five languages, in the agent time zo
     expect(parseWhen(text, 'Europe/Madrid', NOW, { language })).toEqual({ date, time });
   });
 
+  it('reads an hour said to be in the afternoon or evening, and an early clock time with no am or pm, as the afternoon', () => {
+    expect(parseWhen('salgo a las 7 de la tarde', 'UTC', NOW, { language: 'es' }).time).toEqual({ hour: 19, minute: 0 });
+    expect(parseWhen('posso às 8 da noite?', 'UTC', NOW, { language: 'pt' }).time).toEqual({ hour: 20, minute: 0 });
+    expect(parseWhen('vendredi à 6h du soir', 'UTC', NOW, { language: 'fr' }).time).toEqual({ hour: 18, minute: 0 });
+    expect(parseWhen('could i get a cleaning on friday at 2:30?', 'UTC', NOW).time).toEqual({ hour: 14, minute: 30 });
+    expect(parseWhen('friday at 2:30 am', 'UTC', NOW).time).toEqual({ hour: 2, minute: 30 });
+    expect(parseWhen('friday at 9:30', 'UTC', NOW).time).toEqual({ hour: 9, minute: 30 });
+  });
+
   it('reads a lone number as an hour only inside a booking dialogue ("actually 11 would be better")', () => {
     expect(parseWhen('actually 11 would be better', 'UTC', NOW)).toEqual({ date: null, time: null });
     expect(parseWhen('actually 11 would be better', 'UTC', NOW, { bareHour: true })).toEqual({ date: null, time: { hour: 11, minute: 0 } });

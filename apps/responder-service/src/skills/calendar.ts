@@ -72,6 +72,10 @@ const NOT_AN_HOUR = String.raw`(?![:.]\d|\s*(?:am|pm|a\.m|p\.m|st|nd|rd|th|º|ª
 const HOUR_AFTER = new RegExp(String.raw`(^|[^\p{L}])(at|make it|around|about|say|by|a las|las|a la|às|as|à|a|vers|um|gegen|ab|alle)\s+(\d{1,2})\b${NOT_AN_HOUR}`, 'giu');
 const BARE_NUMBER = new RegExp(String.raw`(^|[^\p{L}\d:.,/-])(\d{1,2})\b${NOT_AN_HOUR}`, 'gu');
 
+const LATER_IN_THE_DAY =
+  /\b(\d{1,2})(?:[:.](\d{2}))?\s*(?:h\s*)?(?:de la tarde|de la noche|da tarde|da noite|à tarde|a tarde|du soir|de l'apr[eè]s-midi|de l’apr[eè]s-midi|abends|nachmittags|in the (?:afternoon|evening))\b/giu;
+const EARLY_CLOCK = /(^|[^\d:.])([1-7])[:.]([0-5]\d)\b(?!\s*(?:am|a\.m|pm|p\.m|uhr morgens|de la ma[nñ]ana|da manh[aã]|du matin))/giu;
+
 /** A bare hour as a receptionist reads it: 1–7 is the afternoon. */
 function clock(h: string): string | null {
   const hour = Number(h);
@@ -94,6 +98,10 @@ function normaliseWhen(text: string, bareHour: boolean): string {
     .replace(/\b(\d{1,2})\s*h(\d{2})?\b/gi, (_, h: string, m: string | undefined) => `${h}:${m ?? '00'}`)
     .replace(/\b(\d{1,2})\s*(?:o'?clock|uhr)\b/gi, '$1:00')
     .replace(/\bnoon\b|\bmidday\b|\bmediod[ií]a\b|\bmeio-dia\b|\bmidi\b|\bmittags?\b/gi, '12:00');
+  // An hour said to be in the afternoon or evening ("a las 7 de la tarde", "às 8 da noite", "à 6h du soir", "um 7 abends").
+  t = t.replace(LATER_IN_THE_DAY, (whole, h: string, m: string | undefined) => (Number(h) >= 1 && Number(h) <= 11 ? `${Number(h) + 12}:${m ?? '00'}` : whole));
+  // A clock time of 1:00–7:59 with no am or pm is the afternoon too ("friday at 2:30"), as a bare hour is.
+  t = t.replace(EARLY_CLOCK, (_, pre: string, h: string, m: string) => `${pre}${Number(h) + 12}:${m}`);
   // A bare hour after a word that announces one ("make it 11", "at 3"): chrono leaves it alone.
   t = t.replace(HOUR_AFTER, (whole, pre: string, word: string, h: string) => (clock(h) ? `${pre}${word} ${clock(h)}` : whole));
   if (bareHour && !/\d[:.]\d{2}/.test(t)) t = t.replace(BARE_NUMBER, (whole, pre: string, h: string) => (clock(h) ? `${pre}${clock(h)}` : whole));

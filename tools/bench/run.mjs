@@ -15,6 +15,7 @@ import { fanoutScenario } from './scenarios/fanout.mjs';
 import { inboundScenario } from './scenarios/inbound.mjs';
 import { outboundScenario } from './scenarios/outbound.mjs';
 import { sendScenario } from './scenarios/send.mjs';
+import { brokerForTool } from '../dev/lib/runner.mjs';
 
 const SCENARIOS = ['send', 'inbound', 'fanout', 'outbound', 'cost', 'replies'];
 /** Default seconds and offered rate of each scenario (BENCHMARKS.md targets). */
@@ -208,6 +209,7 @@ async function main() {
   const startedAt = new Date();
   const m = machine();
   log(`bench: ${opts.scenarios.join(', ')} on ${m.cpus}, load ${m.load}`);
+  await brokerForTool('bench');
   log('bench: building');
   build();
   const rows = [];

@@ -7,6 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { brokerForTool } from '../dev/lib/runner.mjs';
 
 const require = createRequire(import.meta.url);
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -57,6 +58,7 @@ function table(rows, headers) {
 async function main() {
   const opts = options();
   log(`fuzz: ${opts.cases} cases, seed ${opts.seed} (reproduce with --seed ${opts.seed} --cases ${opts.cases}), concurrency ${opts.concurrency}`);
+  await brokerForTool('fuzz');
   if (opts.build) {
     log('building dist/ ...');
     if (spawnSync(process.execPath, [path.join(ROOT, 'tools/dev/swc-build.mjs')], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] }).status !== 0) throw new Error('the build failed');

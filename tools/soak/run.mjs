@@ -7,6 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { brokerForTool } from '../dev/lib/runner.mjs';
 
 const require = createRequire(import.meta.url);
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -64,6 +65,7 @@ function options() {
 
 async function main() {
   const opts = options();
+  await brokerForTool('soak');
   if (opts.build) {
     log('building dist/ ...');
     if (spawnSync(process.execPath, [path.join(ROOT, 'tools/dev/swc-build.mjs')], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] }).status !== 0) throw new Error('the build failed');

@@ -230,6 +230,22 @@ export async function ensureModels(env) {
   }
 }
 
+/**
+ * For the tools that run a stack of their own (bench, chaos, soak, fuzz): a broker to run it on. Starts the local one
+ * when none answers, as `npm start` does, and says so in one line; it keeps running afterwards (`npm run kafka:stop`).
+ * When none can be had, one line says why and what to do, instead of a screen of connection errors later.
+ */
+export async function brokerForTool(tool) {
+  try {
+    const broker = await ensureKafka(stack.loadEnv().env);
+    if (broker.started) say(`${tool}: no Kafka broker answered; started the local one at ${broker.brokers} (it keeps running: \`npm run kafka:stop\` stops it)`);
+    return broker;
+  } catch (err) {
+    say(`${tool}: ${err.message}${err.hint ? `: ${err.hint}` : ''}`);
+    process.exit(2);
+  }
+}
+
 export async function stopKafka() {
   const kafka = await import('../../kafka/kafka.mjs');
   await kafka.stopBroker();

@@ -99,12 +99,7 @@ export class KafkaConnection implements OnApplicationShutdown {
   private async raiseMessageLimits(admin: Admin, existing: readonly TopicSpec[]): Promise<void> {
     const limited = existing.filter((s) => s.config?.['max.message.bytes'] !== undefined);
     if (limited.length === 0) return;
-    const described = await admin.describeConfigs({
-      includeSynonyms: false,
-      resources: limited.map((s) => ({ type: ConfigResourceTypes.TOPIC, name: this.topic(s.name), configNames: ['max.message.bytes'] })),
-    });
-    const current = new Map(described.resources.map((r) => [r.resourceName, Number(r.configEntries.find((e) => e.configName === 'max.message.bytes')?.configValue)]));
-    const low = limited.filter((s) => (current.get(this.topic(s.name)) ?? 0) < Number(s.config?.['max.message.bytes']));
+    const low = await this.belowSpecLimit(admin, limited);
     if (low.length === 0) return;
     await admin.alterConfigs({
       validateOnly: false,
@@ -118,6 +113,16 @@ export class KafkaConnection implements OnApplicationShutdown {
     this.logger.log(`raised max.message.bytes of ${low.map((s) => s.name).join(', ')}`);
   }
 
+  /** The specs whose topic the broker describes with a `max.message.bytes` below the spec's. */
+  private async belowSpecLimit(admin: Admin, specs: readonly TopicSpec[]): Promise<TopicSpec[]> {
+    const described = await admin.describeConfigs({
+      includeSynonyms: false,
+      resources: specs.map((s) => ({ type: ConfigResourceTypes.TOPIC, name: this.topic(s.name), configNames: ['max.message.bytes'] })),
+    });
+    const limits = new Map(described.resources.map((r) => [r.resourceName, Number(r.configEntries.find((e) => e.configName === 'max.message.bytes')?.configValue)]));
+    return specs.filter((s) => (limits.get(this.topic(s.name)) ?? 0) < Number(s.config?.['max.message.bytes']));
+  }
+
   /**
    * A KRaft broker answers AlterConfigs once the change is in the metadata log and applies it a moment later: until
    * then it still refuses the larger messages. Waits until it describes the topics with the spec's limit.
@@ -125,12 +130,7 @@ export class KafkaConnection implements OnApplicationShutdown {
   private async untilConfigured(admin: Admin, specs: readonly TopicSpec[]): Promise<void> {
     const deadline = Date.now() + CONFIG_APPLIED_TIMEOUT_MS;
     for (;;) {
-      const described = await admin.describeConfigs({
-        includeSynonyms: false,
-        resources: specs.map((s) => ({ type: ConfigResourceTypes.TOPIC, name: this.topic(s.name), configNames: ['max.message.bytes'] })),
-      });
-      const limits = new Map(described.resources.map((r) => [r.resourceName, Number(r.configEntries.find((e) => e.configName === 'max.message.bytes')?.configValue)]));
-      const pending = specs.filter((s) => (limits.get(this.topic(s.name)) ?? 0) < Number(s.config?.['max.message.bytes']));
+      const pending = await this.belowSpecLimit(admin, specs);
       if (pending.length === 0) return;
       if (Date.now() > deadline) throw new Error(`the broker did not apply max.message.bytes of ${pending.map((s) => s.name).join(', ')} within ${CONFIG_APPLIED_TIMEOUT_MS / 1000} s`);
       await new Promise((resolve) => setTimeout(resolve, 100));

@@ -79,7 +79,11 @@ for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
     if (interrupted) return;
     interrupted = true;
     say(color.yellow(`\n${sig} received: stopping the tests...`));
-    killTree(currentChild());
+    const child = currentChild();
+    killTree(child);
+    // nx keeps its tasks in process groups of their own and may take its time: ten seconds, then no more asking (what
+    // the tier started and outlives it is ended after it, endLeftovers)
+    setTimeout(() => killTree(child, 'SIGKILL'), 10_000).unref();
   });
 }
 
@@ -128,7 +132,8 @@ async function endLeftovers(tierName) {
   return `${found.length} process(es) left behind and ended${killed.length ? ` (${killed.length} needed SIGKILL)` : ''}`;
 }
 
-const isKafkaBroker = (command) => / kafka\.Kafka /.test(` ${command} `);
+/** The broker this run started in the checkout's .kafka (stopped at the end); a spec's private broker is no keeper. */
+const isKafkaBroker = (command) => / kafka\.Kafka /.test(` ${command} `) && command.includes(`${root}/.kafka/`);
 
 /** Under a failed tier's summary line: its failed test files and tests (a CI log keeps only the tail of the run). */
 function sayFailures({ files, tasks }) {

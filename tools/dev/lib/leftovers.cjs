@@ -1,7 +1,7 @@
 'use strict';
 // Processes a test tier left behind (issue 38): every process started after this one whose command line names this
-// checkout (a service's dist/apps/<app>/main.js, a jest worker), except this process, its ancestors and the ones the
-// caller keeps (the Kafka broker the run started). A developer's own `npm start` from before the run is not touched.
+// checkout (a service's dist/apps/<app>/main.js, a jest worker) or that works in it (a spec's private Kafka broker),
+// except this process, its ancestors and the ones the caller keeps (the Kafka broker the run started). A developer's own `npm start` from before the run is not touched.
 // Linux /proc only; elsewhere none are found.
 const fs = require('node:fs');
 
@@ -23,7 +23,7 @@ function processesOf(root, { keep = () => false } = {}) {
   for (const pid of pids) {
     if (spared.has(pid) || startTicks(pid) < since) continue;
     const command = commandLine(pid);
-    if (command && namesCheckout(command, root) && !keep(command)) found.push({ pid, command });
+    if (command && (namesCheckout(command, root) || runsIn(pid, root)) && !keep(command)) found.push({ pid, command });
   }
   return found;
 }
@@ -31,6 +31,16 @@ function processesOf(root, { keep = () => false } = {}) {
 function namesCheckout(command, root) {
   const prefix = root.endsWith('/') ? root : `${root}/`;
   return command.split(' ').some((arg) => arg.startsWith(prefix) || arg.includes(`=${prefix}`));
+}
+
+/** The process works in the checkout (a private test broker started by a spec: its command names only /tmp). */
+function runsIn(pid, root) {
+  try {
+    const cwd = fs.readlinkSync(`/proc/${pid}/cwd`);
+    return cwd === root || cwd.startsWith(`${root}/`);
+  } catch {
+    return false;
+  }
 }
 
 function commandLine(pid) {

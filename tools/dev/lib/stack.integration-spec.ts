@@ -82,23 +82,24 @@ describe('the development supervisor ends what it started', () => {
     expect(readMarks()).toContain('lifeline closed');
   });
 
-  it('finds the processes a run left behind by their command line, not the ones it was asked to keep', async () => {
+  it('finds the processes a run left behind by their command line or working folder, not the ones it was asked to keep', async () => {
     const script = path.join(checkout, 'dist/apps/gateway/idle.js');
     writeFileSync(script, 'setInterval(() => undefined, 1000);');
     const left = spawn(process.execPath, [script], { stdio: 'ignore', detached: true });
     const kept = spawn(process.execPath, [script, 'kafka.Kafka'], { stdio: 'ignore', detached: true });
+    // a spec's private broker names only /tmp, but works in the checkout
+    const inside = spawn(process.execPath, ['-e', 'setInterval(() => undefined, 1000)'], { cwd: checkout, stdio: 'ignore', detached: true });
     try {
-      await until(() => leftovers.processesOf(checkout).length === 2, 'both processes are seen');
+      await until(() => leftovers.processesOf(checkout).length === 3, 'the three processes are seen');
       const found = leftovers.processesOf(checkout, { keep: (command: string) => command.includes('kafka.Kafka') });
-      expect(found.map((p: { pid: number }) => p.pid)).toEqual([left.pid]);
+      expect(found.map((p: { pid: number }) => p.pid).sort()).toEqual([left.pid, inside.pid].sort());
 
       const killed = await leftovers.endProcesses(found, { graceMs: 2000 });
-      expect(killed).toEqual([]); // it went on SIGTERM
-      await until(() => !leftovers.alive(left.pid!), 'the leftover is gone');
+      expect(killed).toEqual([]); // they went on SIGTERM
+      await until(() => !leftovers.alive(left.pid!) && !leftovers.alive(inside.pid!), 'the leftovers are gone');
       expect(leftovers.alive(kept.pid!)).toBe(true);
     } finally {
-      left.kill('SIGKILL');
-      kept.kill('SIGKILL');
+      for (const child of [left, kept, inside]) child.kill('SIGKILL');
     }
   });
 });

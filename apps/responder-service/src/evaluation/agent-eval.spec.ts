@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { LANGUAGES } from '../knowledge/language';
 import { engineMeaning } from '../semantics/engine-meaning';
-import { TARGETS, markdownReport, missedTargets, runEval, type EvalReport } from './agent-eval';
+import { markdownReport, missedTargets, runEval, type EvalReport } from './agent-eval';
 
 const EVAL_DIR = join(__dirname, '../../../../tools/eval/held-out');
 

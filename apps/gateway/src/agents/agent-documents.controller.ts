@@ -3,6 +3,7 @@ import { CreateDocumentBody, documentBodyErrors, notFoundProblem, validationProb
 import { RpcClient } from '@parley/kafka';
 import { ProblemException, validateDto } from '@parley/service-kit';
 import type { FastifyRequest } from 'fastify';
+import { Requires } from '../auth/permissions';
 import { ListQueryDto, pageOf } from '../http/list-query.dto';
 import { AgentNamePipe } from '../http/param-pipes';
 import { RequestId, Tenant } from '../http/request-context';
@@ -41,6 +42,7 @@ export class AgentDocumentsController {
     errors: [404, 503],
   })
   @Post()
+  @Requires('agents.manage')
   @HttpCode(202)
   async create(
     @Tenant() tenantId: string,
@@ -67,6 +69,7 @@ export class AgentDocumentsController {
 
   @ApiRoute({ summary: 'Delete a document (its passages leave the agent within 5 s)', access: 'tenant', success: { status: 204, description: 'Deleted.' }, errors: [400, 404] })
   @Delete(':document_id')
+  @Requires('agents.manage')
   @HttpCode(204)
   async delete(@Tenant() tenantId: string, @Param('agent_name', AgentNamePipe) agent: string, @Param('document_id') id: string, @RequestId() requestId: string): Promise<void> {
     await this.rpc.request('documents.delete', { tenant_id: tenantId, agent, id: documentId(id) }, { requestId });

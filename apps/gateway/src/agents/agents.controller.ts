@@ -13,6 +13,7 @@ import {
 import { RpcClient } from '@parley/kafka';
 import { ProblemException } from '@parley/service-kit';
 import type { FastifyReply } from 'fastify';
+import { Requires } from '../auth/permissions';
 import { ListQueryDto, pageOf } from '../http/list-query.dto';
 import { AgentNamePipe } from '../http/param-pipes';
 import { RequestId, Tenant } from '../http/request-context';
@@ -31,6 +32,7 @@ export class AgentsController {
     success: { status: 200, description: 'Replaced (or unchanged).', schema: 'Agent', also: [{ status: 201, description: 'Created.' }] },
   })
   @Put(':agent_name')
+  @Requires('agents.manage')
   async upsert(
     @Tenant() tenantId: string,
     @Param('agent_name', AgentNamePipe) name: string,
@@ -60,6 +62,7 @@ export class AgentsController {
 
   @ApiRoute({ summary: 'Delete an agent', access: 'tenant', success: { status: 204, description: 'Deleted.' }, errors: [400, 404] })
   @Delete(':agent_name')
+  @Requires('agents.manage')
   @HttpCode(204)
   async delete(@Tenant() tenantId: string, @Param('agent_name', AgentNamePipe) name: string, @RequestId() requestId: string): Promise<void> {
     await this.rpc.request('agents.delete', { tenant_id: tenantId, name }, { requestId });

@@ -6,10 +6,10 @@ import { CreateApiKeyBody } from './create-api-key.dto';
 import type { ApiKeyRecord, CreatedApiKey } from './api-keys.mapper';
 import { ApiKeysService } from './api-keys.service';
 import { ApiRoute } from '../openapi/api-route.decorator';
-import { MANAGERS, Roles } from '../auth/roles';
+import { Requires } from '../auth/permissions';
 
 @Controller('api/v1/api-keys')
-@Roles(...MANAGERS)
+@Requires('credentials.manage')
 export class ApiKeysController {
   constructor(private readonly keys: ApiKeysService) {}
 

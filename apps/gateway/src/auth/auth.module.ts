@@ -9,7 +9,7 @@ import { TenantsModule } from '../tenants/tenants.module';
 import { AuthGuard } from './auth.guard';
 import { AuthService } from './auth.service';
 import { RequestAuthentication } from './request-authentication';
-import { RolesGuard } from './roles';
+import { PermissionsGuard } from './permissions';
 import { JWT_ALGORITHM, TokenService } from './token.service';
 
 @Module({
@@ -23,8 +23,8 @@ import { JWT_ALGORITHM, TokenService } from './token.service';
     QuotasModule,
     SessionsModule,
   ],
-  // Global guards run in this order: the credential first, then the member's role.
-  providers: [TokenService, AuthService, RequestAuthentication, { provide: APP_GUARD, useClass: AuthGuard }, { provide: APP_GUARD, useClass: RolesGuard }],
+  // Global guards run in this order: the credential first, then the member's permissions.
+  providers: [TokenService, AuthService, RequestAuthentication, { provide: APP_GUARD, useClass: AuthGuard }, { provide: APP_GUARD, useClass: PermissionsGuard }],
   exports: [TokenService, RequestAuthentication],
 })
 export class AuthModule {}

@@ -3,7 +3,7 @@ import { CreateTopUpBody, notFoundProblem, type UsageDayRecord, type InvoiceReco
 import { RpcClient } from '@parley/kafka';
 import { ProblemException } from '@parley/service-kit';
 import type { FastifyReply } from 'fastify';
-import { MANAGERS, Roles } from '../auth/roles';
+import { Requires } from '../auth/permissions';
 import { ListQueryDto, pageOf } from '../http/list-query.dto';
 import { RequestId, Tenant } from '../http/request-context';
 import { ApiRoute } from '../openapi/api-route.decorator';
@@ -11,7 +11,7 @@ import { UsageQueryDto } from './usage-query.dto';
 
 /** The tenant's prices, wallet and ledger (CONTRACT.md §16), owned by billing-service. */
 @Controller('api/v1/billing')
-@Roles(...MANAGERS)
+@Requires('billing.manage')
 export class BillingController {
   constructor(private readonly rpc: RpcClient) {}
 

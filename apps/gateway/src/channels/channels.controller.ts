@@ -16,7 +16,7 @@ import { PrefixedIdPipe } from '../http/param-pipes';
 import { RequestId, Tenant } from '../http/request-context';
 import { ApiRoute } from '../openapi/api-route.decorator';
 import { ChannelSendersService } from './channel-senders.service';
-import { EVERY_ROLE, MANAGERS, Roles } from '../auth/roles';
+import { Requires } from '../auth/permissions';
 
 const ChannelId = new PrefixedIdPipe('chn', 'Channel');
 
@@ -28,7 +28,7 @@ const SIGNUP_TIMEOUT_MS = 45_000;
 
 /** The tenant's WhatsApp numbers (CONTRACT.md §6), owned by messaging-service; bodies are validated here. */
 @Controller('api/v1/channels')
-@Roles(...MANAGERS)
+@Requires('channels.manage')
 export class ChannelsController {
   constructor(
     private readonly rpc: RpcClient,
@@ -37,7 +37,7 @@ export class ChannelsController {
 
   @ApiRoute({ summary: 'List WhatsApp channels', access: 'tenant', query: ListQueryDto, success: { status: 200, description: 'A page of channels.', schema: 'ChannelPage' } })
   @Get()
-  @Roles(...EVERY_ROLE)
+  @Requires()
   list(@Tenant() tenantId: string, @Query() query: ListQueryDto, @RequestId() requestId: string): Promise<Page<ChannelRecord>> {
     return this.rpc.request('channels.list', { tenant_id: tenantId, ...pageOf(query) }, { requestId });
   }

@@ -4,6 +4,7 @@ import { RpcClient } from '@parley/kafka';
 import { stringify } from 'csv-stringify/sync';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Readable } from 'node:stream';
+import { Requires } from '../auth/permissions';
 import { ListQueryDto, pageOf } from '../http/list-query.dto';
 import { PrefixedIdPipe } from '../http/param-pipes';
 import { RequestId, Tenant } from '../http/request-context';
@@ -98,6 +99,7 @@ export class ContactsController {
     errors: [503],
   })
   @Get('export')
+  @Requires('contacts.export')
   async export(@Tenant() tenantId: string, @RequestId() requestId: string, @Res() reply: FastifyReply): Promise<void> {
     const page = (cursor: string | null) => this.rpc.request('contacts.export-page', { tenant_id: tenantId, limit: EXPORT_PAGE, cursor }, { requestId });
     // The first page is read before answering, so a crm-service that cannot answer gets a 503, not a cut-off file.

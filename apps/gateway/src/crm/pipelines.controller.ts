@@ -1,7 +1,7 @@
 import { Body, Controller, Get, HttpCode, Post } from '@nestjs/common';
 import { CreatePipelineBody, type PipelineRecord } from '@parley/contracts';
 import { RpcClient } from '@parley/kafka';
-import { MANAGERS, Roles } from '../auth/roles';
+import { Requires } from '../auth/permissions';
 import { RequestId, Tenant } from '../http/request-context';
 import { ApiRoute } from '../openapi/api-route.decorator';
 
@@ -32,7 +32,7 @@ export class PipelinesController {
   })
   @Post()
   @HttpCode(201)
-  @Roles(...MANAGERS)
+  @Requires('settings.manage')
   create(@Tenant() tenantId: string, @Body() body: CreatePipelineBody, @RequestId() requestId: string): Promise<PipelineRecord> {
     const { tenant_id: _tenant, ...request } = body;
     return this.rpc.request('pipelines.create', { tenant_id: tenantId, body: request }, { requestId });

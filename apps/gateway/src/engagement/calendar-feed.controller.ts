@@ -3,7 +3,7 @@ import { CALENDAR_FEED_TOKEN_PATTERN, notFoundProblem } from '@parley/contracts'
 import { RpcClient } from '@parley/kafka';
 import { ProblemException } from '@parley/service-kit';
 import type { FastifyRequest } from 'fastify';
-import { MANAGERS, Roles } from '../auth/roles';
+import { Requires } from '../auth/permissions';
 import { GatewayConfig } from '../config/gateway.config';
 import { publicBaseUrl } from '../http/public-base-url';
 import { RequestId, Tenant } from '../http/request-context';
@@ -43,7 +43,7 @@ export class CalendarIntegrationController {
   })
   @Post('rotate')
   @HttpCode(200)
-  @Roles(...MANAGERS)
+  @Requires('settings.manage')
   async rotate(@Tenant() tenantId: string, @Req() request: FastifyRequest, @RequestId() requestId: string): Promise<{ url: string }> {
     const { token } = await this.rpc.request('appointments.feed-rotate', { tenant_id: tenantId }, { requestId });
     return { url: publicBaseUrl(this.config, request) + calendarFeedPath(token) };

@@ -2,7 +2,7 @@ import { Body, Controller, Delete, Get, HttpCode, Put } from '@nestjs/common';
 import { notFoundProblem, type LlmSettingsRecord } from '@parley/contracts';
 import { RpcClient } from '@parley/kafka';
 import { ProblemException } from '@parley/service-kit';
-import { MANAGERS, Roles } from '../auth/roles';
+import { Requires } from '../auth/permissions';
 import { RequestId, Tenant } from '../http/request-context';
 import { ApiRoute } from '../openapi/api-route.decorator';
 
@@ -19,7 +19,7 @@ const LLM_SETTINGS_BODY = {
 
 /** A tenant's own LLM (issue 23 item 7), kept by responder-service; the key goes in and never comes out. */
 @Controller('api/v1/settings/llm')
-@Roles(...MANAGERS)
+@Requires('settings.manage')
 export class LlmSettingsController {
   constructor(private readonly rpc: RpcClient) {}
 

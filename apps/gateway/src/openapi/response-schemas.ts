@@ -2,6 +2,7 @@ import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec
 import { CHANNEL_KINDS, CONVERSATION_STATES, DELIVERY_STATUSES, MESSAGE_STATUSES, ProblemTypes, SKILLS, TEMPLATE_CATEGORIES, WEBHOOK_EVENT_TYPES, WHATSAPP_PROVIDERS, SMS_PROVIDERS, EMAIL_PROVIDERS } from '@parley/contracts';
 import { BILLING_CATEGORIES, BILLING_PLANS, LEDGER_TRANSACTION_TYPES } from '@parley/contracts';
 import { PLANS } from '../accounts/tenant.entity';
+import { PERMISSIONS } from '../auth/permissions';
 import { MEMBER_ROLES } from '../team/member.entity';
 import { schemaRef, type Schema } from './dto-schema';
 
@@ -154,6 +155,13 @@ const teamMember = {
   role: enumOf(MEMBER_ROLES),
   status: enumOf(['invited', 'active']),
   created_at: timestamp,
+};
+
+const permission: SchemaObject = {
+  ...enumOf(Object.keys(PERMISSIONS)),
+  description: Object.entries(PERMISSIONS)
+    .map(([name, what]) => `\`${name}\`: ${what}`)
+    .join('; '),
 };
 
 /** Every response schema, by component name. */
@@ -411,6 +419,11 @@ export const RESPONSE_SCHEMAS: Record<string, SchemaObject> = {
   PaymentWebhookReceived: record({ received: { type: 'boolean', enum: [true] } }),
   TeamMember: record(teamMember),
   InvitedMember: record({ ...teamMember, invite_url: { type: 'string', format: 'uri', description: 'The invitation link, shown this once.' } }),
+  SignedInMember: record({
+    ...teamMember,
+    permissions: { type: 'array', items: permission, description: 'What the member’s role allows; the dashboard shows only this.' },
+  }),
+  TeamRoles: record({ data: { type: 'array', items: record({ role: enumOf(MEMBER_ROLES), description: string, permissions: { type: 'array', items: permission } }) } }),
   ...Object.fromEntries(
     ['Agent', 'AgentVersionSummary', 'ApiKey', 'Appointment', 'Channel', 'Conversation', 'Document', 'Lead', 'Message', 'TeamMember', 'Template', 'Webhook', 'WebhookDelivery', 'Contact', 'ContactActivity', 'Company', 'Deal'].map((item) => [
       `${item}Page`,

@@ -1,7 +1,8 @@
 import { JwtService } from '@nestjs/jwt';
 import { pollUntil } from '@parley/testing';
 import type { CreatedAccount } from '../accounts/accounts.service';
-import { GatewayTestApp, TEST_JWT_SECRET, type HttpAnswer, type RequestOptions } from '../test/gateway-test-app';
+import { GatewayTestApp, TEST_JWT_SECRET, type HttpAnswer } from '../test/gateway-test-app';
+import { Browser } from '../test/member-browser';
 import { MemberLinks } from './member-links';
 
 const PROBLEMS = 'https://parley.dev/problems';
@@ -11,35 +12,6 @@ const ENV = { PASSWORD_SCRYPT_LOG_N: '14' };
 
 let emailCounter = 0;
 const uniqueEmail = (who: string) => `${who}.${Date.now()}.${++emailCounter}@example.com`;
-
-/** A browser of one person: keeps the cookies the gateway sets and sends them back, with the CSRF token when asked. */
-class Browser {
-  readonly cookies = new Map<string, string>();
-  accessToken = '';
-
-  constructor(private readonly gw: GatewayTestApp) {}
-
-  async login(email: string, password: string, extra: Record<string, unknown> = {}): Promise<HttpAnswer> {
-    const answer = await this.request('POST', '/auth/login', { body: { email, password, ...extra } });
-    if (answer.status === 200) this.accessToken = answer.body.access_token;
-    return answer;
-  }
-
-  /** A request with the session cookie; `csrf: true` adds `X-CSRF-Token` from the `parley_csrf` cookie. */
-  async request(method: string, path: string, options: RequestOptions & { csrf?: boolean | string } = {}): Promise<HttpAnswer> {
-    const headers: Record<string, string> = { ...(options.headers ?? {}) };
-    if (this.cookies.size) headers.cookie = [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
-    if (options.csrf) headers['x-csrf-token'] = options.csrf === true ? (this.cookies.get('parley_csrf') ?? '') : options.csrf;
-    const answer = await this.gw.request(method, path, { ...options, headers });
-    for (const line of answer.headers.getSetCookie()) {
-      const [pair, ...attributes] = line.split(';').map((part) => part.trim());
-      const [name, value] = [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)];
-      if (attributes.some((a) => a.toLowerCase() === 'max-age=0')) this.cookies.delete(name);
-      else this.cookies.set(name, value);
-    }
-    return answer;
-  }
-}
 
 const expectProblem = (answer: HttpAnswer, status: number, type: string) => {
   expect({ status: answer.status, type: answer.body?.type, media: answer.headers.get('content-type') }).toEqual({

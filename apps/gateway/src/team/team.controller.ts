@@ -3,7 +3,7 @@ import type { Page } from '@parley/contracts';
 import { notFoundProblem } from '@parley/contracts';
 import { ProblemException } from '@parley/service-kit';
 import type { FastifyRequest } from 'fastify';
-import { EVERY_ROLE, MANAGERS, Roles } from '../auth/roles';
+import { Requires } from '../auth/permissions';
 import { GatewayConfig } from '../config/gateway.config';
 import { ListQueryDto } from '../http/list-query.dto';
 import { PrefixedIdPipe } from '../http/param-pipes';
@@ -12,14 +12,14 @@ import { CurrentMember, Public, Tenant, type SignedInMember } from '../http/requ
 import { ApiRoute } from '../openapi/api-route.decorator';
 import { AddressLimitGuard, LimitPerAddress } from '../rate-limits/address-limit.guard';
 import { InviteMemberBody, SetPasswordBody, UpdateMemberBody } from './team.dto';
-import type { InvitedMember, MemberRecord } from './team.mapper';
+import { roleRecords, toSignedInMemberRecord, type InvitedMember, type MemberRecord, type RoleRecord, type SignedInMemberRecord } from './team.mapper';
 import { TeamService } from './team.service';
 
 const MemberId = new PrefixedIdPipe('usr', 'Team member');
 
 /** The people who sign in to the dashboard (CONTRACT.md §12). Managing them takes an owner or an admin. */
 @Controller('api/v1/team')
-@Roles(...MANAGERS)
+@Requires('team.manage')
 export class TeamController {
   constructor(
     private readonly team: TeamService,
@@ -59,23 +59,36 @@ export class TeamController {
 
   @ApiRoute({ summary: 'List team members and invitations', access: 'tenant', query: ListQueryDto, success: { status: 200, description: 'A page of members.', schema: 'TeamMemberPage' } })
   @Get()
-  @Roles(...EVERY_ROLE)
+  @Requires()
   list(@Tenant() tenantId: string, @Query() query: ListQueryDto): Promise<Page<MemberRecord>> {
     return this.team.list(tenantId, query.limit, query.cursor ?? null);
   }
 
   @ApiRoute({
-    summary: 'The signed-in team member',
-    description: 'For a team member’s session or access token; a program’s credential (API key, client token) is no member: 404.',
+    summary: 'The signed-in team member and what they may do',
+    description:
+      'For a team member’s session or access token; a program’s credential (API key, client token) is no member: 404 (a program may do everything). `permissions` lists what the member’s role allows (see `GET /api/v1/team/roles`); a route a permission does not cover answers 403 naming the role.',
     access: 'tenant',
-    success: { status: 200, description: 'The member.', schema: 'TeamMember' },
+    success: { status: 200, description: 'The member.', schema: 'SignedInMember' },
     errors: [404],
   })
   @Get('me')
-  @Roles(...EVERY_ROLE)
-  me(@Tenant() tenantId: string, @CurrentMember() member: SignedInMember | null): Promise<MemberRecord> {
+  @Requires()
+  async me(@Tenant() tenantId: string, @CurrentMember() member: SignedInMember | null): Promise<SignedInMemberRecord> {
     if (!member) throw new ProblemException(notFoundProblem('A team member for this credential (it is an API key or client token)'));
-    return this.team.get(tenantId, member.id);
+    return toSignedInMemberRecord(await this.team.get(tenantId, member.id));
+  }
+
+  @ApiRoute({
+    summary: 'The roles and what each may do',
+    description: 'Each role with a line describing it and its permissions (the names `@Requires` of each route, `x-parley-permissions` in this document).',
+    access: 'tenant',
+    success: { status: 200, description: 'The roles, owner first.', schema: 'TeamRoles' },
+  })
+  @Get('roles')
+  @Requires()
+  roles(): { data: RoleRecord[] } {
+    return { data: roleRecords() };
   }
 
   @ApiRoute({

@@ -1,3 +1,4 @@
+import { ROLE_DESCRIPTIONS, permissionsOf, type Permission } from '../auth/permissions';
 import type { MemberRole } from '../http/request-context';
 import type { MemberEntity, MemberStatus } from './member.entity';
 
@@ -18,4 +19,24 @@ export interface InvitedMember extends MemberRecord {
 
 export function toMemberRecord(member: MemberEntity): MemberRecord {
   return { id: member.id, email: member.email, name: member.name, role: member.role, status: member.status, created_at: member.createdAt.toISOString() };
+}
+
+/** The signed-in member (`GET /api/v1/team/me`) with what their role lets them do, for the dashboard to show only that. */
+export interface SignedInMemberRecord extends MemberRecord {
+  permissions: Permission[];
+}
+
+export function toSignedInMemberRecord(member: MemberRecord): SignedInMemberRecord {
+  return { ...member, permissions: permissionsOf(member.role) };
+}
+
+/** A role as `GET /api/v1/team/roles` lists it. */
+export interface RoleRecord {
+  role: MemberRole;
+  description: string;
+  permissions: Permission[];
+}
+
+export function roleRecords(): RoleRecord[] {
+  return (Object.keys(ROLE_DESCRIPTIONS) as MemberRole[]).map((role) => ({ role, description: ROLE_DESCRIPTIONS[role], permissions: permissionsOf(role) }));
 }

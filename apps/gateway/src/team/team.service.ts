@@ -4,6 +4,7 @@ import { ProblemTypes, newId, notFoundProblem, problem, validationProblem, type 
 import { ListCursors, ProblemException, redactSecretShapes } from '@parley/service-kit';
 import { DataSource, QueryFailedError, type EntityManager } from 'typeorm';
 import { TenantEntity } from '../accounts/tenant.entity';
+import { can, permissionRefused } from '../auth/permissions';
 import { GatewayConfig } from '../config/gateway.config';
 import type { MemberRole, SignedInMember } from '../http/request-context';
 import { normaliseEmail } from '../sign-in/login-throttle';
@@ -18,11 +19,10 @@ export const ACCEPT_INVITE_PATH = '/dashboard/accept-invite';
 
 const isUniqueViolation = (err: unknown) => err instanceof QueryFailedError && (err.driverError as { code?: string } | undefined)?.code === '23505';
 
-const forbidden = (detail: string) => new ProblemException(problem(403, ProblemTypes.forbidden, 'Forbidden', detail));
 
 /**
- * A tenant's team (CONTRACT.md §12): invitations, roles, removal. The rules beyond the role guard: an admin may not
- * invite, change or remove an owner, nor make anyone one; the last active owner can be neither demoted nor removed;
+ * A tenant's team (CONTRACT.md §12): invitations, roles, removal. The rules beyond the route's permission: only a
+ * member who may manage owners (an owner) invites, changes or removes an owner, or makes anyone one; the last active owner can be neither demoted nor removed;
  * an email is a member of a tenant once. `actor` is null for a program (API key, client token): full access.
  */
 @Injectable()
@@ -43,7 +43,7 @@ export class TeamService {
   }
 
   async invite(tenantId: string, actor: SignedInMember | null, body: { email: string; name: string; role: MemberRole }, linkBase: string): Promise<InvitedMember> {
-    if (actor?.role === 'admin' && body.role === 'owner') throw forbidden('An admin may not invite an owner; ask an owner.');
+    if (body.role === 'owner') mayManageOwners(actor);
     const email = normaliseEmail(body.email);
     try {
       return await this.db.transaction(async (tx) => {
@@ -92,7 +92,7 @@ export class TeamService {
   async changeRole(tenantId: string, actor: SignedInMember | null, id: string, role: MemberRole): Promise<MemberRecord> {
     return this.db.transaction(async (tx) => {
       const member = await this.lockedMember(tx, tenantId, id);
-      if (actor?.role === 'admin' && (member.role === 'owner' || role === 'owner')) throw forbidden('An admin may not change an owner, nor make anyone an owner; ask an owner.');
+      if (member.role === 'owner' || role === 'owner') mayManageOwners(actor);
       if (member.role === 'owner' && role !== 'owner') await this.keepAnOwner(tx, member, 'demoted');
       member.role = role;
       return toMemberRecord(await tx.save(member));
@@ -103,7 +103,7 @@ export class TeamService {
   async remove(tenantId: string, actor: SignedInMember | null, id: string): Promise<void> {
     await this.db.transaction(async (tx) => {
       const member = await this.lockedMember(tx, tenantId, id);
-      if (actor?.role === 'admin' && member.role === 'owner') throw forbidden('An admin may not remove an owner; ask an owner.');
+      if (member.role === 'owner') mayManageOwners(actor);
       if (member.role === 'owner') await this.keepAnOwner(tx, member, 'removed');
       await tx.getRepository(MemberEntity).delete({ id: member.id });
     });
@@ -131,6 +131,11 @@ export class TeamService {
       throw new ProblemException(problem(409, ProblemTypes.conflict, 'Conflict', `The last owner cannot be ${change}; make another member an owner first.`));
     }
   }
+}
+
+/** Owners are managed by owners only (and by programs, which act for the whole tenant). */
+function mayManageOwners(actor: SignedInMember | null): void {
+  if (actor && !can(actor, 'team.manage_owners')) throw permissionRefused(actor.role, 'team.manage_owners');
 }
 
 function notFound(id: string): ProblemException {

@@ -1,6 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { CreateTemplateBody, type Page, type TemplateRecord } from '@parley/contracts';
 import { RpcClient } from '@parley/kafka';
+import { Requires } from '../auth/permissions';
 import { ListQueryDto, pageOf } from '../http/list-query.dto';
 import { PrefixedIdPipe } from '../http/param-pipes';
 import { RequestId, Tenant } from '../http/request-context';
@@ -25,6 +26,7 @@ export class TemplatesController {
     errors: [409, 503],
   })
   @Post()
+  @Requires('templates.manage')
   @HttpCode(201)
   create(@Tenant() tenantId: string, @Body() body: CreateTemplateBody, @RequestId() requestId: string): Promise<TemplateRecord> {
     const { tenant_id: _tenant, ...request } = body;
@@ -45,6 +47,7 @@ export class TemplatesController {
 
   @ApiRoute({ summary: 'Delete a message template (here and at the provider)', access: 'tenant', success: { status: 204, description: 'Deleted.' }, errors: [404, 503] })
   @Delete(':id')
+  @Requires('templates.manage')
   @HttpCode(204)
   async remove(@Tenant() tenantId: string, @Param('id', TemplateId) templateId: string, @RequestId() requestId: string): Promise<void> {
     await this.rpc.request('templates.delete', { tenant_id: tenantId, template_id: templateId }, { requestId, timeoutMs: SUBMIT_TIMEOUT_MS });

@@ -16,14 +16,14 @@ import { RequestId, Tenant } from '../http/request-context';
 
 import { DeliveryListQueryDto } from './delivery-list-query.dto';
 import { ApiRoute } from '../openapi/api-route.decorator';
-import { MANAGERS, Roles } from '../auth/roles';
+import { Requires } from '../auth/permissions';
 
 const WebhookId = new PrefixedIdPipe('whk', 'Webhook endpoint');
 const DeliveryId = new PrefixedIdPipe('dlv', 'Delivery');
 
 /** Tenant webhook settings (CONTRACT.md §5), owned by webhook-service. */
 @Controller('api/v1/webhooks')
-@Roles(...MANAGERS)
+@Requires('webhooks.manage')
 export class WebhooksController {
   constructor(private readonly rpc: RpcClient) {}
 

@@ -1310,10 +1310,30 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The signed-in team member
-         * @description For a team member’s session or access token; a program’s credential (API key, client token) is no member: 404.
+         * The signed-in team member and what they may do
+         * @description For a team member’s session or access token; a program’s credential (API key, client token) is no member: 404 (a program may do everything). `permissions` lists what the member’s role allows (see `GET /api/v1/team/roles`); a route a permission does not cover answers 403 naming the role.
          */
         get: operations["Team_me"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/team/roles": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The roles and what each may do
+         * @description Each role with a line describing it and its permissions (the names `@Requires` of each route, `x-parley-permissions` in this document).
+         */
+        get: operations["Team_roles"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1912,6 +1932,8 @@ export interface components {
             next_cursor: string | null;
         };
         AgentTestResult: {
+            /** @description How sure the engine is of its answer from knowledge; null when no knowledge was used. */
+            confidence: number | null;
             handoff: boolean;
             /** @enum {string} */
             language: "en" | "es" | "pt" | "fr" | "de";
@@ -1920,6 +1942,8 @@ export interface components {
             sources: {
                 excerpt: string;
                 id: string;
+                /** @description How sure the engine is that this passage answers (CONTRACT §20). */
+                score: number;
                 title: string;
                 /** @enum {string} */
                 type: "faq" | "document" | "instruction";
@@ -3018,6 +3042,21 @@ export interface components {
         SetPricesBody: {
             prices: components["schemas"]["PriceLine"][];
         };
+        SignedInMember: {
+            /** Format: date-time */
+            created_at: string;
+            /** Format: email */
+            email: string;
+            /** @example usr_01JD3S4ZC5Q2X8V6N7M9P0R1T2 */
+            id: string;
+            name: string;
+            /** @description What the member’s role allows; the dashboard shows only this. */
+            permissions: ("conversations.reply" | "contacts.edit" | "messages.send" | "agents.manage" | "channels.manage" | "templates.manage" | "campaigns.manage" | "contacts.export" | "billing.manage" | "team.manage" | "team.manage_owners" | "webhooks.manage" | "credentials.manage" | "settings.manage")[];
+            /** @enum {string} */
+            role: "owner" | "admin" | "agent";
+            /** @enum {string} */
+            status: "invited" | "active";
+        };
         TeamMember: {
             /** Format: date-time */
             created_at: string;
@@ -3034,6 +3073,14 @@ export interface components {
         TeamMemberPage: {
             data: components["schemas"]["TeamMember"][];
             next_cursor: string | null;
+        };
+        TeamRoles: {
+            data: {
+                description: string;
+                permissions: ("conversations.reply" | "contacts.edit" | "messages.send" | "agents.manage" | "channels.manage" | "templates.manage" | "campaigns.manage" | "contacts.export" | "billing.manage" | "team.manage" | "team.manage_owners" | "webhooks.manage" | "credentials.manage" | "settings.manage")[];
+                /** @enum {string} */
+                role: "owner" | "admin" | "agent";
+            }[];
         };
         Template: {
             /** @enum {string} */
@@ -3764,7 +3811,11 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The body `tenant_id` is not the caller’s tenant, the signed-in team member’s role may not do this, or a session-cookie request lacks its `X-CSRF-Token`. */
+            /**
+             * @description The body `tenant_id` is not the caller’s tenant, the signed-in team member’s role may not do this, or a session-cookie request lacks its `X-CSRF-Token`.
+             *
+             *     The body `tenant_id` is not the caller’s tenant, the signed-in team member’s role may not do this, or a session-cookie request lacks its `X-CSRF-Token`.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3839,6 +3890,15 @@ export interface operations {
             401: {
                 headers: {
                     "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body `tenant_id` is not the caller’s tenant, the signed-in team member’s role may not do this, or a session-cookie request lacks its `X-CSRF-Token`. */
+            403: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -4006,7 +4066,11 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The body `tenant_id` is not the caller’s tenant, the signed-in team member’s role may not do this, or a session-cookie request lacks its `X-CSRF-Token`. */
+            /**
+             * @description The body `tenant_id` is not the caller’s tenant, the signed-in team member’s role may not do this, or a session-cookie request lacks its `X-CSRF-Token`.
+             *
+             *     The body `tenant_id` is not the caller’s tenant, the signed-in team member’s role may not do this, or a session-cookie request lacks its `X-CSRF-Token`.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4168,6 +4232,15 @@ export interface operations {
             401: {
                 headers: {
                     "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body `tenant_id` is not the caller’s tenant, the signed-in team member’s role may not do this, or a session-cookie request lacks its `X-CSRF-Token`. */
+            403: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -5318,6 +5391,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description The body `tenant_id` is not the caller’s tenant, the signed-in team member’s role may not do this, or a session-cookie request lacks its `X-CSRF-Token`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
             /** @description Over the daily quota or the per-address limit; wait `Retry-After` seconds. */
             429: {
                 headers: {
@@ -5558,6 +5640,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description The body `tenant_id` is not the caller’s tenant, the signed-in team member’s role may not do this, or a session-cookie request lacks its `X-CSRF-Token`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
             /** @description No such resource for this tenant. */
             404: {
                 headers: {
@@ -5662,6 +5753,15 @@ export interface operations {
             401: {
                 headers: {
                     "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body `tenant_id` is not the caller’s tenant, the signed-in team member’s role may not do this, or a session-cookie request lacks its `X-CSRF-Token`. */
+            403: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -5787,6 +5887,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description The body `tenant_id` is not the caller’s tenant, the signed-in team member’s role may not do this, or a session-cookie request lacks its `X-CSRF-Token`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
             /** @description No such resource for this tenant. */
             404: {
                 headers: {
@@ -5887,6 +5996,15 @@ export interface operations {
             401: {
                 headers: {
                     "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body `tenant_id` is not the caller’s tenant, the signed-in team member’s role may not do this, or a session-cookie request lacks its `X-CSRF-Token`. */
+            403: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -6003,6 +6121,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description The body `tenant_id` is not the caller’s tenant, the signed-in team member’s role may not do this, or a session-cookie request lacks its `X-CSRF-Token`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
             /** @description No such resource for this tenant. */
             404: {
                 headers: {
@@ -6079,6 +6206,15 @@ export interface operations {
             401: {
                 headers: {
                     "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body `tenant_id` is not the caller’s tenant, the signed-in team member’s role may not do this, or a session-cookie request lacks its `X-CSRF-Token`. */
+            403: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -6189,6 +6325,15 @@ export interface operations {
             401: {
                 headers: {
                     "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body `tenant_id` is not the caller’s tenant, the signed-in team member’s role may not do this, or a session-cookie request lacks its `X-CSRF-Token`. */
+            403: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -8193,6 +8338,15 @@ export interface operations {
             401: {
                 headers: {
                     "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body `tenant_id` is not the caller’s tenant, the signed-in team member’s role may not do this, or a session-cookie request lacks its `X-CSRF-Token`. */
+            403: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -10732,7 +10886,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["TeamMember"];
+                    "application/json": components["schemas"]["SignedInMember"];
                 };
             };
             /** @description Missing, malformed, expired, wrongly signed or revoked credential (`WWW-Authenticate: Bearer`). */
@@ -10756,6 +10910,60 @@ export interface operations {
             };
             /** @description No such resource for this tenant. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Over the daily quota or the per-address limit; wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    Team_roles: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The roles, owner first. */
+            200: {
+                headers: {
+                    /** @description Remaining daily quota: `"daily";r=<remaining>;t=<seconds to reset>` (`r=999999999999999` on an unlimited plan). */
+                    RateLimit?: string;
+                    /** @description The daily quota policy, e.g. `"daily";q=500;w=86400` (absent on an unlimited plan). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TeamRoles"];
+                };
+            };
+            /** @description Missing, malformed, expired, wrongly signed or revoked credential (`WWW-Authenticate: Bearer`). */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body `tenant_id` is not the caller’s tenant, the signed-in team member’s role may not do this, or a session-cookie request lacks its `X-CSRF-Token`. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10878,7 +11086,11 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The body `tenant_id` is not the caller’s tenant, the signed-in team member’s role may not do this, or a session-cookie request lacks its `X-CSRF-Token`. */
+            /**
+             * @description The body `tenant_id` is not the caller’s tenant, the signed-in team member’s role may not do this, or a session-cookie request lacks its `X-CSRF-Token`.
+             *
+             *     The body `tenant_id` is not the caller’s tenant, the signed-in team member’s role may not do this, or a session-cookie request lacks its `X-CSRF-Token`.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11020,6 +11232,15 @@ export interface operations {
             401: {
                 headers: {
                     "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body `tenant_id` is not the caller’s tenant, the signed-in team member’s role may not do this, or a session-cookie request lacks its `X-CSRF-Token`. */
+            403: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {

@@ -7,3 +7,4 @@ export * from './private-postgres';
 export * from './private-kafka';
 export * from './service-under-test';
 export * from './fake-llm/fake-embeddings';
+export * from './smtp-sink';

@@ -95,6 +95,10 @@ function serviceEnv(baseEnv, ports, app) {
   // SMTP (CONTRACT.md §17): messaging-service's inbound listener and the sandbox's sink, when the map names their ports.
   if (ports['messaging-smtp']) Object.assign(env, { SMTP_PORT: String(ports['messaging-smtp']), MESSAGING_SMTP_URL: `smtp://127.0.0.1:${ports['messaging-smtp']}` });
   if (ports['sandbox-smtp']) Object.assign(env, { SANDBOX_SMTP_PORT: String(ports['sandbox-smtp']), SANDBOX_SMTP_URL: `smtp://127.0.0.1:${ports['sandbox-smtp']}` });
+  // The platform's own mail (issue 32: invitations, password resets) goes to the sandbox's sink too, unless it is set
+  // to a real server (or to nothing: empty sends no mail).
+  const mail = baseEnv.MAIL_SMTP_URL;
+  if (ports['sandbox-smtp'] && (mail === undefined || (mail !== '' && pointsAtLocalhost(mail)))) env.MAIL_SMTP_URL = `smtp://127.0.0.1:${ports['sandbox-smtp']}`;
   return env;
 }
 

@@ -136,6 +136,40 @@ export class GatewayConfig extends BaseConfig implements MediaStoreSettings {
   @Matches(/^(https?:\/\/[^\s/]+)?$/, { message: 'PUBLIC_BASE_URL must be an http(s) origin without a path, or empty' })
   PUBLIC_BASE_URL = '';
 
+  /**
+   * The platform's own mail (issue 32): team invitations and password resets, sent over SMTP (`smtp://` or `smtps://`,
+   * with `user:password@` when the server asks; `?secure=`, `?requireTLS=` as nodemailer reads them). In development
+   * the sandbox's SMTP sink, where every mail can be read (`GET /_sandbox/email/messages`). Empty: no mail is sent (the
+   * links are only answered, and written to the log outside production). May carry a password: never logged.
+   */
+  @Matches(/^(smtps?:\/\/\S+)?$/, { message: 'MAIL_SMTP_URL must be an smtp:// or smtps:// URL, or empty to send no mail' })
+  MAIL_SMTP_URL = 'smtp://127.0.0.1:2526';
+
+  /** The From of the platform's mail: an address, or `Name <address>`. */
+  @Matches(/^([^<>\r\n]*<[^\s<>@]+@[^\s<>@]+>|[^\s<>@]+@[^\s<>@]+)$/, { message: 'MAIL_FROM must be an email address, or Name <address>' })
+  MAIL_FROM = 'Parley <no-reply@parley.localhost>';
+
+  /**
+   * Pauses between attempts at a mail the SMTP server did not take or could not be reached for (milliseconds,
+   * comma-separated; the last repeats until the mail's link expires). A permanent refusal (5xx) is not retried.
+   */
+  @Matches(/^\s*\d+\s*(,\s*\d+\s*)*$/, { message: 'MAIL_RETRY_SCHEDULE_MS must be comma-separated milliseconds, e.g. 2000,10000,60000' })
+  MAIL_RETRY_SCHEDULE_MS = '2000,10000,60000,300000,900000,3600000';
+
+  /**
+   * AES-256-GCM keys (32 bytes each, base64; comma-separated, the first encrypts): the mail waiting to be sent is
+   * stored encrypted, since its links are credentials. The same setting messaging-service encrypts channel credentials with.
+   */
+  @Secret()
+  @Matches(/^[A-Za-z0-9+/]{43}=(,[A-Za-z0-9+/]{43}=)*$/, {
+    message: 'ENCRYPTION_KEY must be a comma-separated list of 32-byte keys, each base64 (44 characters)',
+  })
+  ENCRYPTION_KEY = 'ZGV2LWVuY3J5cHRpb24ta2V5LTMyLWJ5dGVzLWxvbmc=';
+
+  get mailRetryDelaysMs(): number[] {
+    return this.MAIL_RETRY_SCHEDULE_MS.split(',').map((s) => Number(s.trim()));
+  }
+
   /** Media (CONTRACT.md §13): the local directory of the media store when S3_ENDPOINT is empty (shared with messaging-service). */
   @MinLength(1)
   MEDIA_DIR = 'tmp/media';

@@ -419,6 +419,14 @@ export const RESPONSE_SCHEMAS: Record<string, SchemaObject> = {
   PaymentWebhookReceived: record({ received: { type: 'boolean', enum: [true] } }),
   TeamMember: record(teamMember),
   InvitedMember: record({ ...teamMember, invite_url: { type: 'string', format: 'uri', description: 'The invitation link, shown this once.' } }),
+  Invitation: record({
+    email: { type: 'string', format: 'email' },
+    name: string,
+    role: enumOf(MEMBER_ROLES),
+    business: record({ name: string }),
+    invited_by: nullable(record({ name: string, email: { type: 'string', format: 'email' } })),
+    expires_at: timestamp,
+  }),
   SignedInMember: record({
     ...teamMember,
     permissions: { type: 'array', items: permission, description: 'What the member’s role allows; the dashboard shows only this.' },

@@ -71,7 +71,8 @@ export class SignInController {
 
   @ApiRoute({
     summary: 'Forgot password: send a reset link',
-    description: 'Always 202, whether or not the email has an account. The link (valid `PASSWORD_RESET_TTL_SECONDS`, once) is written to the log in development; there is no mail delivery yet.',
+    description:
+      'Always 202, whether or not the email has an account. Each active membership of the email is mailed a link (valid `PASSWORD_RESET_TTL_SECONDS`, once; MAIL_SMTP_URL, retried while the SMTP server does not take it), which in development is also written to the log.',
     access: 'public',
     body: PasswordResetBody,
     success: { status: 202, description: 'Accepted.' },

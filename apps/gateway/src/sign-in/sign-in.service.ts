@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { ProblemTypes, problem, validationProblem } from '@parley/contracts';
 import { ProblemException } from '@parley/service-kit';
 import { DataSource } from 'typeorm';
+import { TenantEntity } from '../accounts/tenant.entity';
 import { TokenService, type IssuedToken } from '../auth/token.service';
 import { GatewayConfig } from '../config/gateway.config';
 import { MemberLinks } from '../team/member-links';
@@ -66,8 +67,8 @@ export class SignInService {
   }
 
   /**
-   * Sends (for now: logs, in development; see MemberLinks) a reset link for each active membership of the email. The answer is the
-   * same whether or not the email has any (no account enumeration).
+   * Mails a reset link for each active membership of the email (MemberLinks; in development also logged). The answer
+   * is the same whether or not the email has any (no account enumeration). Each link and its mail are queued together.
    */
   async requestReset(email: string, linkBase: string): Promise<void> {
     const members = await this.db.getRepository(MemberEntity).find({
@@ -76,9 +77,13 @@ export class SignInService {
       take: MAX_MEMBERSHIPS_TRIED,
     });
     for (const member of members) {
-      const token = await this.memberTokens.issue(this.db.manager, member.id, 'password_reset', this.config.PASSWORD_RESET_TTL_SECONDS);
-      this.links.deliver('password reset', member, `${linkBase}${RESET_PASSWORD_PATH}?token=${token}`);
+      await this.db.transaction(async (tx) => {
+        const { token, expiresAt } = await this.memberTokens.issue(tx, member.id, 'password_reset', this.config.PASSWORD_RESET_TTL_SECONDS);
+        const tenant = await tx.getRepository(TenantEntity).findOneByOrFail({ id: member.tenantId });
+        await this.links.passwordReset(tx, member, `${linkBase}${RESET_PASSWORD_PATH}?token=${token}`, expiresAt, tenant.name);
+      });
     }
+    if (members.length > 0) this.links.wake();
   }
 
   /** Sets a new password with a reset link's token (used up); every session of the member ends. */

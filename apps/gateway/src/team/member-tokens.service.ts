@@ -3,6 +3,12 @@ import { createHash, randomBytes } from 'node:crypto';
 import { LessThan, type EntityManager } from 'typeorm';
 import { MemberTokenEntity, type MemberTokenPurpose } from './member-token.entity';
 
+/** A link's token (shown once, in the link) and when it stops working. */
+export interface IssuedLinkToken {
+  token: string;
+  expiresAt: Date;
+}
+
 const hashToken = (token: string) => createHash('sha256').update(token, 'utf8').digest('hex');
 
 /**
@@ -12,13 +18,20 @@ const hashToken = (token: string) => createHash('sha256').update(token, 'utf8').
 @Injectable()
 export class MemberTokensService {
   /** A new token for the member; earlier unused ones of the same purpose stop working (the newest link is the one). */
-  async issue(manager: EntityManager, memberId: string, purpose: MemberTokenPurpose, ttlSeconds: number): Promise<string> {
+  async issue(manager: EntityManager, memberId: string, purpose: MemberTokenPurpose, ttlSeconds: number): Promise<IssuedLinkToken> {
     const token = randomBytes(32).toString('base64url');
+    const expiresAt = new Date(Date.now() + ttlSeconds * 1000);
     const repo = manager.getRepository(MemberTokenEntity);
     await repo.delete({ memberId, purpose });
     await repo.delete({ expiresAt: LessThan(new Date()) });
-    await repo.insert({ tokenHash: hashToken(token), memberId, purpose, expiresAt: new Date(Date.now() + ttlSeconds * 1000) });
-    return token;
+    await repo.insert({ tokenHash: hashToken(token), memberId, purpose, expiresAt });
+    return { token, expiresAt };
+  }
+
+  /** Looks a token up without using it: the member it was issued to and until when, or null when unknown, used or expired. */
+  async peek(manager: EntityManager, token: string, purpose: MemberTokenPurpose): Promise<{ memberId: string; expiresAt: Date } | null> {
+    const row = await manager.getRepository(MemberTokenEntity).findOneBy({ tokenHash: hashToken(token), purpose });
+    return row && row.expiresAt.getTime() > Date.now() ? { memberId: row.memberId, expiresAt: row.expiresAt } : null;
   }
 
   /** Uses a token up: the member it was issued to, or null when it is unknown, used or expired. */

@@ -25,6 +25,10 @@ export class MemberEntity {
   @Column({ type: 'text' })
   status!: MemberStatus;
 
+  /** The member who invited them; null for the account's creator, an invitation made by a program, or an inviter since removed. */
+  @Column({ name: 'invited_by', type: 'text', nullable: true })
+  invitedBy!: string | null;
+
   /** scrypt (sign-in/passwords.ts); null until an invitation is accepted. */
   @Column({ name: 'password_hash', type: 'text', nullable: true })
   passwordHash!: string | null;

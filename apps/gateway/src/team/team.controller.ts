@@ -11,8 +11,8 @@ import { publicBaseUrl } from '../http/public-base-url';
 import { CurrentMember, Public, Tenant, type SignedInMember } from '../http/request-context';
 import { ApiRoute } from '../openapi/api-route.decorator';
 import { AddressLimitGuard, LimitPerAddress } from '../rate-limits/address-limit.guard';
-import { InviteMemberBody, SetPasswordBody, UpdateMemberBody } from './team.dto';
-import { roleRecords, toSignedInMemberRecord, type InvitedMember, type MemberRecord, type RoleRecord, type SignedInMemberRecord } from './team.mapper';
+import { InvitationQuery, InviteMemberBody, SetPasswordBody, UpdateMemberBody } from './team.dto';
+import { roleRecords, toSignedInMemberRecord, type InvitationRecord, type InvitedMember, type MemberRecord, type RoleRecord, type SignedInMemberRecord } from './team.mapper';
 import { TeamService } from './team.service';
 
 const MemberId = new PrefixedIdPipe('usr', 'Team member');
@@ -28,7 +28,8 @@ export class TeamController {
 
   @ApiRoute({
     summary: 'Invite a team member',
-    description: 'The invitation link (`invite_url`) is shown this once; in development it is also written to the log. It expires after `INVITE_TTL_SECONDS` (7 days). Owners and admins only; an admin may not invite an owner.',
+    description:
+      'The invitation is mailed to the member (MAIL_SMTP_URL; a mail the SMTP server does not take now is retried until the link expires) with the accept link, which the answer shows this once too (`invite_url`); in development it is also written to the log. It expires after `INVITE_TTL_SECONDS` (7 days). Owners and admins only; an admin may not invite an owner.',
     access: 'tenant',
     body: InviteMemberBody,
     success: { status: 201, description: 'Invited.', schema: 'InvitedMember' },
@@ -38,6 +39,23 @@ export class TeamController {
   @HttpCode(201)
   invite(@Tenant() tenantId: string, @CurrentMember() actor: SignedInMember | null, @Body() body: InviteMemberBody, @Req() request: FastifyRequest): Promise<InvitedMember> {
     return this.team.invite(tenantId, actor, body, publicBaseUrl(this.config, request));
+  }
+
+  @ApiRoute({
+    summary: 'Show an invitation (its accept page)',
+    description:
+      'What the invitation link’s page shows before the invitee chooses a password: the business, who invited them, their email, name and role, and until when the link works. The token is only looked at (it still works once for `POST /api/v1/team/accept`). Unknown, used or expired → 400 naming `token`.',
+    access: 'public',
+    query: InvitationQuery,
+    success: { status: 200, description: 'The invitation.', schema: 'Invitation' },
+    errors: [429],
+  })
+  @Get('accept')
+  @Public()
+  @LimitPerAddress('sign-in')
+  @UseGuards(AddressLimitGuard)
+  invitation(@Query() query: InvitationQuery): Promise<InvitationRecord> {
+    return this.team.invitation(query.token);
   }
 
   @ApiRoute({
@@ -102,6 +120,20 @@ export class TeamController {
   @Patch(':id')
   changeRole(@Tenant() tenantId: string, @CurrentMember() actor: SignedInMember | null, @Param('id', MemberId) id: string, @Body() body: UpdateMemberBody): Promise<MemberRecord> {
     return this.team.changeRole(tenantId, actor, id, body.role);
+  }
+
+  @ApiRoute({
+    summary: 'Send an invitation again',
+    description:
+      'A new link (the earlier one stops working) and a new invitation mail, for an invitation whose mail went astray or whose link expired. Owners and admins; an admin may not re-invite an owner. A member who has accepted → 409.',
+    access: 'tenant',
+    success: { status: 200, description: 'The invitation, with its new link (shown this once).', schema: 'InvitedMember' },
+    errors: [404, 409],
+  })
+  @Post(':id/invitation')
+  @HttpCode(200)
+  reinvite(@Tenant() tenantId: string, @CurrentMember() actor: SignedInMember | null, @Param('id', MemberId) id: string, @Req() request: FastifyRequest): Promise<InvitedMember> {
+    return this.team.reinvite(tenantId, actor, id, publicBaseUrl(this.config, request));
   }
 
   @ApiRoute({

@@ -1,5 +1,5 @@
 import { Transform } from 'class-transformer';
-import { IsEmail, IsIn, IsString, Length } from 'class-validator';
+import { IsEmail, IsIn, IsString, Length, Matches } from 'class-validator';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, PASSWORD_RULE } from '../sign-in/passwords';
 import { MEMBER_ROLES } from './member.entity';
 
@@ -36,4 +36,10 @@ export class SetPasswordBody {
   @IsString()
   @Length(PASSWORD_MIN_LENGTH, PASSWORD_MAX_LENGTH, { message: PASSWORD_RULE })
   password!: string;
+}
+
+/** `GET /api/v1/team/accept?token=`: the invitation link's token. */
+export class InvitationQuery {
+  @Matches(/^[A-Za-z0-9_-]{1,200}$/, { message: 'token must be the token of the invitation link' })
+  token!: string;
 }

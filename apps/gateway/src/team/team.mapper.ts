@@ -21,6 +21,17 @@ export function toMemberRecord(member: MemberEntity): MemberRecord {
   return { id: member.id, email: member.email, name: member.name, role: member.role, status: member.status, created_at: member.createdAt.toISOString() };
 }
 
+/** An invitation as its accept page shows it (`GET /api/v1/team/accept?token=`): the business and who invited. */
+export interface InvitationRecord {
+  email: string;
+  name: string;
+  role: MemberRole;
+  business: { name: string };
+  /** Null when a program (an API key) invited, or the inviter has left the team. */
+  invited_by: { name: string; email: string } | null;
+  expires_at: string;
+}
+
 /** The signed-in member (`GET /api/v1/team/me`) with what their role lets them do, for the dashboard to show only that. */
 export interface SignedInMemberRecord extends MemberRecord {
   permissions: Permission[];

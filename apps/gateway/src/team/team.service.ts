@@ -12,7 +12,7 @@ import { hashPassword } from '../sign-in/passwords';
 import { MemberLinks } from './member-links';
 import { MemberTokensService } from './member-tokens.service';
 import { MemberEntity } from './member.entity';
-import { toMemberRecord, type InvitedMember, type MemberRecord } from './team.mapper';
+import { toMemberRecord, type InvitationRecord, type InvitedMember, type MemberRecord } from './team.mapper';
 
 /** Where the dashboard takes an invitation link (the page sets the password with `POST /api/v1/team/accept`). */
 export const ACCEPT_INVITE_PATH = '/dashboard/accept-invite';
@@ -45,14 +45,14 @@ export class TeamService {
   async invite(tenantId: string, actor: SignedInMember | null, body: { email: string; name: string; role: MemberRole }, linkBase: string): Promise<InvitedMember> {
     if (body.role === 'owner') mayManageOwners(actor);
     const email = normaliseEmail(body.email);
+    let invited: InvitedMember;
     try {
-      return await this.db.transaction(async (tx) => {
+      invited = await this.db.transaction(async (tx) => {
         const repo = tx.getRepository(MemberEntity);
-        const member = await repo.save(repo.create({ id: newId('usr'), tenantId, email, name: body.name, role: body.role, status: 'invited', passwordHash: null }));
-        const token = await this.tokens.issue(tx, member.id, 'invite', this.config.INVITE_TTL_SECONDS);
-        const inviteUrl = `${linkBase}${ACCEPT_INVITE_PATH}?token=${token}`;
-        this.links.deliver('invitation', member, inviteUrl);
-        return { ...toMemberRecord(member), invite_url: inviteUrl };
+        const member = await repo.save(
+          repo.create({ id: newId('usr'), tenantId, email, name: body.name, role: body.role, status: 'invited', passwordHash: null, invitedBy: actor?.id ?? null }),
+        );
+        return { ...toMemberRecord(member), invite_url: await this.sendInvitation(tx, member, linkBase) };
       });
     } catch (err) {
       if (isUniqueViolation(err)) {
@@ -60,6 +60,66 @@ export class TeamService {
       }
       throw err;
     }
+    this.links.wake();
+    return invited;
+  }
+
+  /**
+   * Sends an invitation again (a new link and a new mail; the earlier link stops working), for an invitation whose mail
+   * went astray or whose link expired. Refused (409) once the member has accepted.
+   */
+  async reinvite(tenantId: string, actor: SignedInMember | null, id: string, linkBase: string): Promise<InvitedMember> {
+    const invited = await this.db.transaction(async (tx) => {
+      const member = await this.lockedMember(tx, tenantId, id);
+      if (member.role === 'owner') mayManageOwners(actor);
+      if (member.status !== 'invited') {
+        throw new ProblemException(problem(409, ProblemTypes.conflict, 'Conflict', `${member.email} has accepted the invitation already; they sign in (or reset their password).`));
+      }
+      return { ...toMemberRecord(member), invite_url: await this.sendInvitation(tx, member, linkBase) };
+    });
+    this.links.wake();
+    return invited;
+  }
+
+  /**
+   * What the accept page shows for an invitation link (issue 32): the business, who invited, the invitee and the role,
+   * and until when the link works. The token is looked at, not used. Unknown, used or expired → 400 naming `token`.
+   */
+  async invitation(token: string): Promise<InvitationRecord> {
+    const found = await this.tokens.peek(this.db.manager, token, 'invite');
+    const rows: { email: string; name: string; role: MemberRole; business: string; inviter_name: string | null; inviter_email: string | null }[] = found
+      ? await this.db.query(
+          `SELECT m.email, m.name, m.role, t.name AS business, i.name AS inviter_name, i.email AS inviter_email
+             FROM members m JOIN tenants t ON t.id = m.tenant_id LEFT JOIN members i ON i.id = m.invited_by AND i.tenant_id = m.tenant_id
+            WHERE m.id = $1 AND m.status = 'invited'`,
+          [found.memberId],
+        )
+      : [];
+    const [row] = rows;
+    if (!found || !row) throw invalidInvitation();
+    return {
+      email: row.email,
+      name: row.name,
+      role: row.role,
+      business: { name: row.business },
+      invited_by: row.inviter_name !== null && row.inviter_email !== null ? { name: row.inviter_name, email: row.inviter_email } : null,
+      expires_at: found.expiresAt.toISOString(),
+    };
+  }
+
+  /** A new invitation link for the member, its mail queued in `tx` (MemberLinks); answers the link. */
+  private async sendInvitation(tx: EntityManager, member: MemberEntity, linkBase: string): Promise<string> {
+    const { token, expiresAt } = await this.tokens.issue(tx, member.id, 'invite', this.config.INVITE_TTL_SECONDS);
+    const inviteUrl = `${linkBase}${ACCEPT_INVITE_PATH}?token=${token}`;
+    const [context]: { business: string; inviter_name: string | null; inviter_email: string | null }[] = await tx.query(
+      `SELECT t.name AS business, i.name AS inviter_name, i.email AS inviter_email
+         FROM tenants t LEFT JOIN members i ON i.id = $2 AND i.tenant_id = t.id
+        WHERE t.id = $1`,
+      [member.tenantId, member.invitedBy],
+    );
+    const inviter = context.inviter_name !== null && context.inviter_email !== null ? { name: context.inviter_name, email: context.inviter_email } : null;
+    await this.links.invitation(tx, member, inviteUrl, expiresAt, { business: context.business, inviter });
+    return inviteUrl;
   }
 
   /** Sets the invited member's password and makes them active; the token is used up. */
@@ -67,7 +127,7 @@ export class TeamService {
     return this.db.transaction(async (tx) => {
       const memberId = await this.tokens.consume(tx, token, 'invite');
       const member = memberId ? await tx.getRepository(MemberEntity).findOneBy({ id: memberId, status: 'invited' }) : null;
-      if (!member) throw new ProblemException(validationProblem([{ field: 'token', message: 'token is not a valid invitation: it is unknown, used or expired' }], 'The invitation cannot be accepted.'));
+      if (!member) throw invalidInvitation();
       member.passwordHash = await hashPassword(password, this.config.PASSWORD_SCRYPT_LOG_N);
       member.status = 'active';
       return toMemberRecord(await tx.save(member));
@@ -136,6 +196,10 @@ export class TeamService {
 /** Owners are managed by owners only (and by programs, which act for the whole tenant). */
 function mayManageOwners(actor: SignedInMember | null): void {
   if (actor && !can(actor, 'team.manage_owners')) throw permissionRefused(actor.role, 'team.manage_owners');
+}
+
+function invalidInvitation(): ProblemException {
+  return new ProblemException(validationProblem([{ field: 'token', message: 'token is not a valid invitation: it is unknown, used or expired' }], 'The invitation cannot be accepted.'));
 }
 
 function notFound(id: string): ProblemException {

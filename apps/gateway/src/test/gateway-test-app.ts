@@ -9,6 +9,7 @@ import { createGatewayApp } from '../gateway-app';
 export const TEST_META_APP_SECRET = 'test-meta-app-secret';
 export const TEST_META_VERIFY_TOKEN = 'test-verify-token';
 export const TEST_JWT_SECRET = 'test-jwt-secret-at-least-16-chars';
+export const TEST_ENCRYPTION_KEY = Buffer.from('test-encryption-key-of-32-bytes!').toString('base64');
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON answers are checked by each test
 export interface HttpAnswer<T = any> {
@@ -65,6 +66,9 @@ export class GatewayTestApp {
       JWT_SECRET: TEST_JWT_SECRET,
       META_APP_SECRET: TEST_META_APP_SECRET,
       META_VERIFY_TOKEN: TEST_META_VERIFY_TOKEN,
+      // The platform's mail is off unless a test points it at an SMTP server of its own (mail/platform-mail.integration-spec.ts).
+      MAIL_SMTP_URL: '',
+      ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
       ...env,
     });
     const app = await createGatewayApp(config);

@@ -1249,7 +1249,7 @@ export interface paths {
         put?: never;
         /**
          * Invite a team member
-         * @description The invitation link (`invite_url`) is shown this once; in development it is also written to the log. It expires after `INVITE_TTL_SECONDS` (7 days). Owners and admins only; an admin may not invite an owner.
+         * @description The invitation is mailed to the member (MAIL_SMTP_URL; a mail the SMTP server does not take now is retried until the link expires) with the accept link, which the answer shows this once too (`invite_url`); in development it is also written to the log. It expires after `INVITE_TTL_SECONDS` (7 days). Owners and admins only; an admin may not invite an owner.
          */
         post: operations["Team_invite"];
         delete?: never;
@@ -1282,7 +1282,7 @@ export interface paths {
         patch: operations["Team_changeRole"];
         trace?: never;
     };
-    "/api/v1/team/accept": {
+    "/api/v1/team/{id}/invitation": {
         parameters: {
             query?: never;
             header?: never;
@@ -1290,6 +1290,30 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
+        put?: never;
+        /**
+         * Send an invitation again
+         * @description A new link (the earlier one stops working) and a new invitation mail, for an invitation whose mail went astray or whose link expired. Owners and admins; an admin may not re-invite an owner. A member who has accepted → 409.
+         */
+        post: operations["Team_reinvite"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/team/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Show an invitation (its accept page)
+         * @description What the invitation link’s page shows before the invitee chooses a password: the business, who invited them, their email, name and role, and until when the link works. The token is only looked at (it still works once for `POST /api/v1/team/accept`). Unknown, used or expired → 400 naming `token`.
+         */
+        get: operations["Team_invitation"];
         put?: never;
         /**
          * Accept an invitation (set the password)
@@ -1605,7 +1629,7 @@ export interface paths {
         put?: never;
         /**
          * Forgot password: send a reset link
-         * @description Always 202, whether or not the email has an account. The link (valid `PASSWORD_RESET_TTL_SECONDS`, once) is written to the log in development; there is no mail delivery yet.
+         * @description Always 202, whether or not the email has an account. Each active membership of the email is mailed a link (valid `PASSWORD_RESET_TTL_SECONDS`, once; MAIL_SMTP_URL, retried while the SMTP server does not take it), which in development is also written to the log.
          */
         post: operations["SignIn_requestReset"];
         delete?: never;
@@ -2705,6 +2729,23 @@ export interface components {
             sections?: components["schemas"]["ListSectionDto"][];
             /** @enum {string} */
             type: "button" | "list";
+        };
+        Invitation: {
+            business: {
+                name: string;
+            };
+            /** Format: email */
+            email: string;
+            /** Format: date-time */
+            expires_at: string;
+            invited_by: {
+                /** Format: email */
+                email: string;
+                name: string;
+            } | null;
+            name: string;
+            /** @enum {string} */
+            role: "owner" | "admin" | "agent";
         };
         InvitedMember: {
             /** Format: date-time */
@@ -10776,6 +10817,131 @@ export interface operations {
             };
             /** @description The body is not `application/json`. */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Over the daily quota or the per-address limit; wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    Team_reinvite: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The invitation, with its new link (shown this once). */
+            200: {
+                headers: {
+                    /** @description Remaining daily quota: `"daily";r=<remaining>;t=<seconds to reset>` (`r=999999999999999` on an unlimited plan). */
+                    RateLimit?: string;
+                    /** @description The daily quota policy, e.g. `"daily";q=500;w=86400` (absent on an unlimited plan). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvitedMember"];
+                };
+            };
+            /** @description Missing, malformed, expired, wrongly signed or revoked credential (`WWW-Authenticate: Bearer`). */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body `tenant_id` is not the caller’s tenant, the signed-in team member’s role may not do this, or a session-cookie request lacks its `X-CSRF-Token`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No such resource for this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Conflict with the current state (e.g. an `Idempotency-Key` reused with another body). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Over the daily quota or the per-address limit; wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    Team_invitation: {
+        parameters: {
+            query: {
+                token: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The invitation. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Invitation"];
+                };
+            };
+            /** @description A field, parameter or the JSON itself is not valid (`errors[]` names each field and rule). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body `tenant_id` is not the caller’s tenant, the signed-in team member’s role may not do this, or a session-cookie request lacks its `X-CSRF-Token`. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

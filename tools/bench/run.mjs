@@ -48,6 +48,7 @@ const usage = `usage: npm run bench -- [--scenario send,inbound,fanout,outbound,
        npm run bench -- cost             (scenarios may also be named without --scenario)
        npm run bench -- embedding        (the agent's embedding model alone, no stack: tools/bench/embedding.mjs)
        npm run bench -- understanding    (the engine with and without the model, per message, and a 100-page PDF embedded)
+       npm run bench -- inbox-search     (inbox search in PostgreSQL: LIKE, trigram, full-text as written or stemmed; found and time)
   --duration  seconds each scenario measures (defaults: send 30, inbound 60, fan-out 20, outbound 20, cost 20,
               replies 30: the campaign's sending time)
   --rate      offered rate of every scenario run (defaults: send 1000/s, inbound 200/s, fan-out 2000 deliveries/s,
@@ -195,7 +196,7 @@ function writeDoc(generated) {
 }
 
 /** Benches with a stack of their own (or none), run by name (`npm run bench -- campaign 100000 1000`): they print their own figures. */
-const SCRIPTS = { campaign: 'campaign.cjs', embedding: 'embedding.mjs', understanding: 'understanding.mjs' };
+const SCRIPTS = { campaign: 'campaign.cjs', embedding: 'embedding.mjs', understanding: 'understanding.mjs', 'inbox-search': 'inbox-search.mjs' };
 
 function runScript(name, args) {
   build();

@@ -385,6 +385,28 @@ describe('messaging-service over Kafka, PostgreSQL and a fake Cloud API', () => 
     expect(events[2].value.data).toEqual({ event: 'message.status', channel: 'whatsapp', tenant_id: T1, message_id: firstMessageId, status: 'read', to: customer, at: t2 });
   });
 
+  it('answers many messages’ statuses at once (the inbox’s ticks), a failure with its reason, leaving out other tenants’ and unknown ids', async () => {
+    const to = '+15550003334';
+    sandbox.answerNext(to, 400, cloudApiErrorBody(131026, 'Message undeliverable'));
+    const failing = outbound({ to, content: { type: 'text', text: 'Still there?' } });
+    await publishOutbound(T1, failing);
+    await pollUntil(() => statusesOf(failing.message_id).find((m) => m.value.data.status === 'failed'), { description: 'message.status failed' });
+
+    const unknown = 'msg_01JZZZZZZZZZZZZZZZZZZZZZZZ';
+    const { data } = await service.kafka.rpc.request('messages.statuses', { tenant_id: T1, message_ids: [firstMessageId, failing.message_id, unknown] });
+    expect([...data].sort((a, b) => a.message_id.localeCompare(b.message_id))).toEqual(
+      [
+        { message_id: firstMessageId, status: 'read' },
+        { message_id: failing.message_id, status: 'failed', error: { code: '131026', title: 'Message undeliverable' } },
+      ].sort((a, b) => a.message_id.localeCompare(b.message_id)),
+    );
+    expect((await service.kafka.rpc.request('messages.statuses', { tenant_id: 'ten_intruder', message_ids: [firstMessageId] })).data).toEqual([]);
+    expect((await service.kafka.rpc.request('messages.statuses', { tenant_id: T1, message_ids: [] })).data).toEqual([]);
+    await expect(service.kafka.rpc.request('messages.statuses', { tenant_id: T1, message_ids: Array.from({ length: 1001 }, () => unknown) })).rejects.toMatchObject({
+      problem: { status: 400, errors: [{ field: 'message_ids', message: expect.stringContaining('at most 1000') }] },
+    });
+  });
+
   it('parks a status for an unknown wamid without holding up its partition, and applies it when a send records that wamid', async () => {
     // Observe (not replace) the lookup: the status is looked up once, never retried in the consumer.
     const lookup = jest.spyOn(service.app.get(MessageStatusService), 'findByProviderId');

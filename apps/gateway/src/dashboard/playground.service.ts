@@ -68,6 +68,9 @@ export class PlaygroundService {
       const which = kind === 'sms' ? 'SMS' : 'WhatsApp';
       throw new ProblemException(validationProblem([{ field: 'to', message: `to must be one of your connected ${which} numbers` }]));
     }
+    // The conversation this starts (or continues) is the playground's, not a real customer's (issue 32): said before
+    // the customer writes, so even the first message lands in a conversation marked so.
+    await this.rpc.request('conversations.playground-customer', { tenant_id: tenantId, customer: body.from }, { requestId });
     if (kind === 'whatsapp') {
       const { channel: _kind, ...message } = body; // the sandbox's WhatsApp route knows no `channel`
       return this.sandbox<PlaygroundWriteAnswer>('/_sandbox/inbound', { method: 'POST', body: JSON.stringify(message), headers: { 'content-type': 'application/json' } });

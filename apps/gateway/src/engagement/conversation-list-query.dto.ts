@@ -1,11 +1,11 @@
-import { CONVERSATION_STATES, MEMBER_ID_PATTERN, CHANNEL_KINDS, type ConversationState } from '@parley/contracts';
+import { CONVERSATION_SOURCES, CONVERSATION_STATES, MEMBER_ID_PATTERN, CHANNEL_KINDS, type ConversationSource, type ConversationState } from '@parley/contracts';
 import { IsIn, IsOptional, IsString, Length, Matches } from 'class-validator';
 import { ListQueryDto } from '../http/list-query.dto';
 
 const ASSIGNEE_RULE = 'assignee must be a team member id (usr_…), me or none';
 const CHANNEL_RULE = `channel must be a channel id (chn_…) or one of: ${CHANNEL_KINDS.join(', ')}`;
 
-/** `GET /api/v1/conversations?state=&assignee=&channel=&q=&limit=&cursor=`: the inbox (CONTRACT.md §12). */
+/** `GET /api/v1/conversations?state=&assignee=&channel=&q=&source=&limit=&cursor=`: the inbox (CONTRACT.md §12, §18). */
 export class ConversationListQueryDto extends ListQueryDto {
   @IsOptional()
   @IsIn(CONVERSATION_STATES, { message: `state must be one of: ${CONVERSATION_STATES.join(', ')}` })
@@ -23,9 +23,17 @@ export class ConversationListQueryDto extends ListQueryDto {
   @Matches(new RegExp(`^(chn_[0-9A-HJKMNP-TV-Z]{26}|${CHANNEL_KINDS.join('|')})$`), { message: CHANNEL_RULE })
   channel?: string;
 
-  /** Searched (case-insensitively) in the contact's name and number and the last message's text. */
+  /**
+   * Words searched in what the customer and the business wrote (full-text, in the conversation's language, accents
+   * and case ignored, a word's beginning while typing) and in the contact's name and number; every word must be found.
+   */
   @IsOptional()
   @IsString()
   @Length(1, 200, { message: 'q must be 1 to 200 characters' })
   q?: string;
+
+  /** `customer` (real customers only) or `playground` (the dashboard playground's only); both when absent. */
+  @IsOptional()
+  @IsIn(CONVERSATION_SOURCES, { message: `source must be one of: ${CONVERSATION_SOURCES.join(', ')}` })
+  source?: ConversationSource;
 }

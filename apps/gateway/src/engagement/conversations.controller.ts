@@ -20,6 +20,7 @@ import { CurrentMember, RequestId, Tenant, type SignedInMember } from '../http/r
 import { ApiRoute } from '../openapi/api-route.decorator';
 import { TeamService } from '../team/team.service';
 import { ConversationListQueryDto } from './conversation-list-query.dto';
+import { ThreadStatuses } from './thread-statuses';
 
 const ConversationId = new PrefixedIdPipe('cnv', 'Conversation');
 
@@ -32,11 +33,13 @@ export class ConversationsController {
   constructor(
     private readonly rpc: RpcClient,
     private readonly team: TeamService,
+    private readonly statuses: ThreadStatuses,
   ) {}
 
   @ApiRoute({
     summary: 'List conversations (the inbox)',
-    description: 'Newest first. `assignee=me` needs a signed-in team member; `q` searches the contact’s name and number and the last message’s text.',
+    description:
+      'Newest first. `assignee=me` needs a signed-in team member. `q` finds the conversations where every word of it is in something the customer or the business wrote (full-text search in the conversation’s language, accents and case ignored, a word’s beginning while typing), or in the contact’s name or number. `source=customer` leaves out the playground’s conversations, `source=playground` shows only them. Each carries `last_customer_message`, the customer’s own latest message (the preview), beside `last_message`.',
     access: 'tenant',
     query: ConversationListQueryDto,
     success: { status: 200, description: 'A page of conversations.', schema: 'ConversationPage' },
@@ -53,25 +56,28 @@ export class ConversationsController {
       assignee: query.assignee === 'me' ? memberOrRefuse(member) : (query.assignee ?? null),
       channel: query.channel ?? null,
       q: query.q ?? null,
+      source: query.source ?? null,
     };
     return this.rpc.request('conversations.list', { tenant_id: tenantId, ...pageOf(query), ...filter }, { requestId });
   }
 
   @ApiRoute({
     summary: 'Get a conversation with its thread and notes',
-    description: 'Messages oldest first, each with its `author`; internal notes as a separate list, oldest first. Opened by a signed-in team member, it is marked read (`unread` 0).',
+    description:
+      'Messages oldest first, each with its `author`, and each message to the customer with its `status` (`sent`, `delivered`, `read`, `failed` with `error`; null until the provider answers): the inbox’s ticks, updated live by `message.status` on the events stream. Internal notes as a separate list, oldest first. Opened by a signed-in team member, it is marked read (`unread` 0).',
     access: 'tenant',
     success: { status: 200, description: 'The conversation.', schema: 'ConversationDetail' },
     errors: [404],
   })
   @Get(':id')
-  get(
+  async get(
     @Tenant() tenantId: string,
     @Param('id', ConversationId) id: string,
     @CurrentMember() member: SignedInMember | null,
     @RequestId() requestId: string,
   ): Promise<ConversationRecord> {
-    return this.rpc.request('conversations.get', { tenant_id: tenantId, id, reader: member?.id ?? null }, { requestId });
+    const conversation = await this.rpc.request('conversations.get', { tenant_id: tenantId, id, reader: member?.id ?? null }, { requestId });
+    return this.statuses.withStatuses(tenantId, conversation, requestId);
   }
 
   @ApiRoute({

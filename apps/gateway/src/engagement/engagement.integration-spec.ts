@@ -1,4 +1,4 @@
-import { Headers, RpcTopics, newId } from '@parley/contracts';
+import { Headers, RPC_REPLY_TOPIC, RpcTopics, newId, type ConversationRecord, type MessageStatusRecord } from '@parley/contracts';
 import type { TopicProbe } from '@parley/kafka';
 import { pollUntil } from '@parley/testing';
 import type { CreatedAccount } from '../accounts/accounts.service';
@@ -12,16 +12,19 @@ describe('gateway: conversations, leads and appointments routes', () => {
   let gw: GatewayTestApp;
   let account: CreatedAccount;
   let requests: TopicProbe<Record<string, unknown>>;
+  let messaging: TopicProbe<Record<string, unknown>>;
   const conversationId = newId('cnv');
 
   beforeAll(async () => {
     gw = await GatewayTestApp.start('gwengage');
     account = await gw.signUp();
     requests = await gw.kafka.probe(RpcTopics.responder);
+    messaging = await gw.kafka.probe(RpcTopics.messaging);
   });
 
   afterAll(async () => {
     await requests?.stop();
+    await messaging?.stop();
     await gw?.close();
   });
 
@@ -51,6 +54,7 @@ describe('gateway: conversations, leads and appointments routes', () => {
       ['GET', '/conversations?assignee=bob', undefined, 'assignee'],
       ['GET', '/conversations?assignee=me', undefined, 'assignee'], // an API key is no team member
       ['GET', '/conversations?channel=fax', undefined, 'channel'],
+      ['GET', '/conversations?source=test', undefined, 'source'],
       ['GET', `/conversations?q=${'x'.repeat(201)}`, undefined, 'q'],
       ['PATCH', `/conversations/${conversationId}`, {}, 'state'],
       ['PATCH', `/conversations/${conversationId}`, { state: 'archived' }, 'state'],
@@ -78,7 +82,7 @@ describe('gateway: conversations, leads and appointments routes', () => {
     expect(member.status).toBe(201);
     const assignee = member.body.id as string;
     const answers = await Promise.all([
-      call('GET', '/conversations?limit=10&state=handed_off&assignee=none&channel=whatsapp&q=Maria'),
+      call('GET', '/conversations?limit=10&state=handed_off&assignee=none&channel=whatsapp&q=Maria&source=customer'),
       call('GET', `/conversations/${conversationId}`),
       call('POST', `/conversations/${conversationId}/release`),
       call('PATCH', `/conversations/${conversationId}`, { state: 'handed_off', assignee }),
@@ -92,7 +96,7 @@ describe('gateway: conversations, leads and appointments routes', () => {
     const byPattern = Object.fromEntries(requests.messages.map((m) => [m.headers[Headers.RpcPattern], m.value]));
     const tenant_id = account.tenant_id;
     expect(byPattern).toEqual({
-      'conversations.list': { tenant_id, limit: 10, cursor: null, state: 'handed_off', assignee: 'none', channel: 'whatsapp', q: 'Maria' },
+      'conversations.list': { tenant_id, limit: 10, cursor: null, state: 'handed_off', assignee: 'none', channel: 'whatsapp', q: 'Maria', source: 'customer' },
       // With an API key no member reads it (only a member's opening marks it read) or acts (`api`).
       'conversations.get': { tenant_id, id: conversationId, reader: null },
       'conversations.release': { tenant_id, id: conversationId },
@@ -101,6 +105,71 @@ describe('gateway: conversations, leads and appointments routes', () => {
       'conversations.note': { tenant_id, id: conversationId, text: 'VIP', actor: { type: 'api' } },
       'leads.list': { tenant_id, limit: 50, cursor: 'led_X' },
       'appointments.list': { tenant_id, limit: 50, cursor: null },
+    });
+  });
+
+  describe('the thread’s ticks (issue 32)', () => {
+    /** Plays the service a call went to: answers the first call of `pattern` that `matches` with `data`. */
+    async function answer(probe: TopicProbe<Record<string, unknown>>, pattern: string, matches: (value: Record<string, unknown>) => boolean, data: unknown) {
+      const call = await pollUntil(() => probe.messages.find((m) => m.headers[Headers.RpcPattern] === pattern && matches(m.value)), { description: `a ${pattern} call` });
+      const correlation = call.headers[Headers.CorrelationId];
+      await gw.kafka.publisher.publish([{ topic: RPC_REPLY_TOPIC, key: correlation, value: { ok: true, data }, headers: { [Headers.CorrelationId]: correlation } }]);
+      return call;
+    }
+
+    const [customerMessage, agentReply, memberReply] = [newId('msg'), newId('msg'), newId('msg')];
+    const thread = (id: string): ConversationRecord => ({
+      id,
+      channel: 'whatsapp',
+      channel_id: 'chn_01JCHANNEL0000000000000000',
+      customer: '+14155550123',
+      contact_name: 'Kari',
+      state: 'handed_off',
+      assignee: null,
+      unread: 0,
+      last_message: { text: 'We are on it.', author: { type: 'member', id: 'usr_01JD8Z9D1B2C3D4E5F6G7H8J9K' }, at: '2026-11-25T10:00:02.000Z' },
+      last_customer_message: { text: 'My battery died', author: { type: 'customer' }, at: '2026-11-25T10:00:00.000Z' },
+      source: 'customer',
+      window_expires_at: '2026-11-26T10:00:00.000Z',
+      started_at: '2026-11-25T10:00:00.000Z',
+      last_message_at: '2026-11-25T10:00:00.000Z',
+      messages: [
+        { message_id: customerMessage, role: 'customer', author: { type: 'customer' }, text: 'My battery died', at: '2026-11-25T10:00:00.000Z' },
+        { message_id: agentReply, role: 'agent', author: { type: 'agent', name: 'support' }, text: 'Sorry to hear that!', at: '2026-11-25T10:00:01.000Z' },
+        { message_id: memberReply, role: 'member', author: { type: 'member', id: 'usr_01JD8Z9D1B2C3D4E5F6G7H8J9K' }, text: 'We are on it.', at: '2026-11-25T10:00:02.000Z' },
+      ],
+      notes: [],
+    });
+
+    it('gives each message to the customer its status from messaging-service, a failure with its reason', async () => {
+      const id = newId('cnv');
+      const opened = call('GET', `/conversations/${id}`);
+      await answer(requests, 'conversations.get', (v) => v.id === id, thread(id));
+      const statuses: MessageStatusRecord[] = [
+        { message_id: agentReply, status: 'read' },
+        { message_id: memberReply, status: 'failed', error: { code: '131047', title: 'Re-engagement message' } },
+      ];
+      const asked = await answer(messaging, 'messages.statuses', (v) => (v.message_ids as string[]).includes(agentReply), { data: statuses });
+      // Only ours are asked about, for the caller's tenant.
+      expect(asked.value).toEqual({ tenant_id: account.tenant_id, message_ids: [agentReply, memberReply] });
+      const answered = await opened;
+      expect(answered.status).toBe(200);
+      expect(answered.body.messages).toEqual([
+        { message_id: customerMessage, role: 'customer', author: { type: 'customer' }, text: 'My battery died', at: '2026-11-25T10:00:00.000Z' },
+        expect.objectContaining({ message_id: agentReply, status: 'read' }),
+        expect.objectContaining({ message_id: memberReply, status: 'failed', error: { code: '131047', title: 'Re-engagement message' } }),
+      ]);
+      expect(answered.body.last_customer_message).toEqual({ text: 'My battery died', author: { type: 'customer' }, at: '2026-11-25T10:00:00.000Z' });
+    });
+
+    it('shows the thread without its ticks (status null) when messaging-service does not answer in time', async () => {
+      const id = newId('cnv');
+      const opened = call('GET', `/conversations/${id}`);
+      await answer(requests, 'conversations.get', (v) => v.id === id, thread(id));
+      await pollUntil(() => messaging.messages.filter((m) => m.headers[Headers.RpcPattern] === 'messages.statuses').length >= 2, { description: 'the second statuses call' });
+      const answered = await opened;
+      expect(answered.status).toBe(200);
+      expect(answered.body.messages.map((m: { status?: string | null }) => m.status)).toEqual([undefined, null, null]);
     });
   });
 });

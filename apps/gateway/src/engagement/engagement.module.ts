@@ -4,10 +4,12 @@ import { AppointmentsController } from './appointments.controller';
 import { CalendarFeedController, CalendarIntegrationController } from './calendar-feed.controller';
 import { ConversationsController } from './conversations.controller';
 import { LeadsController } from './leads.controller';
+import { ThreadStatuses } from './thread-statuses';
 
 /** Conversations, leads and appointments (CONTRACT.md §9, §12, §14): owned by responder-service, over request-reply. */
 @Module({
   imports: [TeamModule],
   controllers: [ConversationsController, LeadsController, AppointmentsController, CalendarIntegrationController, CalendarFeedController],
+  providers: [ThreadStatuses],
 })
 export class EngagementModule {}

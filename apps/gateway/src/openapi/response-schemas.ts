@@ -1,5 +1,5 @@
 import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
-import { CHANNEL_KINDS, CONVERSATION_STATES, DELIVERY_STATUSES, MESSAGE_STATUSES, ProblemTypes, SKILLS, TEMPLATE_CATEGORIES, WEBHOOK_EVENT_TYPES, WHATSAPP_PROVIDERS, SMS_PROVIDERS, EMAIL_PROVIDERS } from '@parley/contracts';
+import { CHANNEL_KINDS, CONVERSATION_SOURCES, CONVERSATION_STATES, DELIVERY_STATUSES, MESSAGE_STATUSES, ProblemTypes, SKILLS, TEMPLATE_CATEGORIES, WEBHOOK_EVENT_TYPES, WHATSAPP_PROVIDERS, SMS_PROVIDERS, EMAIL_PROVIDERS } from '@parley/contracts';
 import { BILLING_CATEGORIES, BILLING_PLANS, LEDGER_TRANSACTION_TYPES } from '@parley/contracts';
 import { PLANS } from '../accounts/tenant.entity';
 import { PERMISSIONS } from '../auth/permissions';
@@ -124,6 +124,11 @@ const conversationSummary = {
   assignee: nullable(id('usr')),
   unread: { type: 'integer', minimum: 0, description: 'Customer messages since a member last opened or answered it (since the handoff while a person answers).' },
   last_message: nullable(record({ text: string, author: messageAuthor, at: timestamp })),
+  last_customer_message: {
+    ...nullable(record({ text: string, author: messageAuthor, at: timestamp })),
+    description: 'The customer’s own latest message, whatever was said after it (the list’s preview); null before they wrote.',
+  },
+  source: { ...enumOf(CONVERSATION_SOURCES), description: '`playground` for the dashboard playground’s conversations, `customer` for real customers.' },
   window_expires_at: { ...timestamp, description: 'The customer’s last message + 24 h; after it only a template may be sent.' },
   started_at: timestamp,
   last_message_at: { ...timestamp, description: 'When the customer last wrote.' },
@@ -143,8 +148,13 @@ const conversationMessage = record(
     location: record({ latitude: number, longitude: number, name: string, address: string }, ['name', 'address']),
     options: { type: 'array', items: string, description: 'The reply buttons or list rows an interactive message sent to the customer offered.' },
     template: record({ name: string, language: string }),
+    status: {
+      ...nullable(enumOf(['sent', 'delivered', 'read', 'failed'])),
+      description: 'A message to the customer: what became of it (the inbox’s ticks); null until the provider answers. Absent on the customer’s messages.',
+    },
+    error: { ...record({ code: string, title: string }), description: 'Why a `failed` message failed.' },
   },
-  ['type', 'media', 'interactive', 'location', 'options', 'template'],
+  ['type', 'media', 'interactive', 'location', 'options', 'template', 'status', 'error'],
 );
 const conversationNote = record({ id: id('nte'), conversation_id: id('cnv'), text: string, author: inboxActor, at: timestamp });
 

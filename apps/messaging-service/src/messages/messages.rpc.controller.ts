@@ -13,6 +13,11 @@ export class MessagesRpcController {
     return this.messages.get(req.tenant_id, req.message_id);
   }
 
+  @MessagePattern('messages.statuses')
+  statuses(@Payload() req: RpcRequest<'messages.statuses'>): Promise<RpcResponse<'messages.statuses'>> {
+    return this.messages.statuses(req.tenant_id, req.message_ids);
+  }
+
   @MessagePattern('messages.list')
   list(@Payload() req: RpcRequest<'messages.list'>): Promise<RpcResponse<'messages.list'>> {
     const { tenant_id, ...query } = req;

@@ -1,12 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { notFoundProblem, type FieldError, type MessageListQuery, type MessageRecord, type Page } from '@parley/contracts';
+import { notFoundProblem, type FieldError, type MessageListQuery, type MessageRecord, type MessageStatusRecord, type Page } from '@parley/contracts';
 import { CURSOR_ERROR, ListCursors, ProblemException } from '@parley/service-kit';
 import { DataSource } from 'typeorm';
 import { invalid, pageLimit } from '../common/paging';
 import { normalisePhone } from '../common/phone';
 import { MessageEntity } from './message.entity';
 import { toMessageRecord } from './messages.mapper';
+
+/** Ids one `messages.statuses` call may ask about: a thread's newest (responder-service's THREAD_LIMIT). */
+export const MAX_STATUS_IDS = 1000;
 
 const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/i;
 
@@ -22,6 +25,24 @@ export class MessagesService {
     const message = typeof messageId === 'string' ? await this.db.getRepository(MessageEntity).findOne({ where: { id: messageId, tenantId } }) : null;
     if (!message) throw new ProblemException(notFoundProblem(`Message "${String(messageId)}"`));
     return toMessageRecord(message);
+  }
+
+  /**
+   * Where each of a tenant's messages stands (the inbox's ticks): one indexed read for up to MAX_STATUS_IDS ids;
+   * another tenant's and unknown ids are left out.
+   */
+  async statuses(tenantId: string, messageIds: unknown): Promise<{ data: MessageStatusRecord[] }> {
+    if (!Array.isArray(messageIds) || messageIds.length > MAX_STATUS_IDS || !messageIds.every((id) => typeof id === 'string')) {
+      throw invalid([{ field: 'message_ids', message: `message_ids must be a list of at most ${MAX_STATUS_IDS} message ids` }]);
+    }
+    if (messageIds.length === 0) return { data: [] };
+    const rows: Pick<MessageEntity, 'id' | 'status' | 'error'>[] = await this.db
+      .getRepository(MessageEntity)
+      .createQueryBuilder('m')
+      .select(['m.id', 'm.status', 'm.error'])
+      .where('m.tenant_id = :tenantId AND m.id IN (:...ids)', { tenantId, ids: messageIds })
+      .getMany();
+    return { data: rows.map((m) => ({ message_id: m.id, status: m.status, ...(m.error ? { error: { code: m.error.code, title: m.error.title } } : {}) })) };
   }
 
   /** Newest first, filtered by direction, customer or business number, and creation time. */

@@ -1,4 +1,4 @@
-import type { ChannelKind, ConversationState, ConversationTurnRecord, InboxActor, LastMessage, MessageAuthor } from '@parley/contracts';
+import type { ChannelKind, ConversationSource, ConversationState, ConversationTurnRecord, InboxActor, LastMessage, MessageAuthor } from '@parley/contracts';
 import { Column, Entity, PrimaryColumn, PrimaryGeneratedColumn } from 'typeorm';
 import type { SkillState } from '../replies/reply-engine';
 
@@ -65,6 +65,14 @@ export class ConversationEntity {
   /** The thread's newest message, in either direction. */
   @Column({ name: 'last_message', type: 'jsonb', nullable: true })
   lastMessage!: LastMessage | null;
+
+  /** The customer's own newest message: the inbox list's preview. */
+  @Column({ name: 'last_customer_message', type: 'jsonb', nullable: true })
+  lastCustomerMessage!: LastMessage | null;
+
+  /** `playground` when the dashboard's playground plays the customer (playground_customers), else `customer`. */
+  @Column({ type: 'text', default: 'customer' })
+  source!: ConversationSource;
 }
 
 /** One turn of a conversation's bounded memory. */
@@ -99,6 +107,13 @@ export class ConversationMessageEntity {
   /** What the message carried besides its text (a file, a tapped reply, a location, a template…); null for text. */
   @Column({ type: 'jsonb', nullable: true })
   content!: TurnContent | null;
+
+  /**
+   * The text-search configuration its words are stemmed with (inbox-search.ts): its conversation's language when the
+   * message was stored, else `simple`. The `search` tsvector generated from it is the database's, never read here.
+   */
+  @Column({ name: 'search_config', type: 'text', default: 'simple' })
+  searchConfig!: string;
 }
 
 /** A thread message's rich parts, as the thread returns them (CONTRACT.md §13). */

@@ -1,6 +1,7 @@
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
-import type { RpcRequest, RpcResponse } from '@parley/contracts';
+import { validationProblem, type RpcRequest, type RpcResponse } from '@parley/contracts';
+import { ProblemException } from '@parley/service-kit';
 import { ConversationsService } from './conversations.service';
 import { InboxService } from './inbox.service';
 
@@ -40,5 +41,13 @@ export class ConversationsRpcController {
   @MessagePattern('conversations.note')
   note(@Payload() req: RpcRequest<'conversations.note'>): Promise<RpcResponse<'conversations.note'>> {
     return this.inbox.note(req.tenant_id, req.id, req.text, req.actor);
+  }
+
+  @MessagePattern('conversations.playground-customer')
+  async playgroundCustomer(@Payload() req: RpcRequest<'conversations.playground-customer'>): Promise<RpcResponse<'conversations.playground-customer'>> {
+    // The gateway checked it is E.164; stored as messaging-service writes a customer's number (+ and digits).
+    const customer = typeof req.customer === 'string' && /^\+\d{6,15}$/.test(req.customer) ? req.customer : null;
+    if (!customer) throw new ProblemException(validationProblem([{ field: 'customer', message: 'customer must be a phone number in E.164 format' }]));
+    return { customer, conversations: await this.conversations.markPlaygroundCustomer(req.tenant_id, customer) };
   }
 }

@@ -4,6 +4,7 @@ import {
   newId,
   notFoundProblem,
   type ChannelKind,
+  type ConversationSource,
   type ConversationFilter,
   type ConversationNoteRecord,
   type ConversationSummary,
@@ -13,10 +14,11 @@ import {
   type Page,
 } from '@parley/contracts';
 import { ListCursors, ProblemException } from '@parley/service-kit';
-import { DataSource, type EntityManager } from 'typeorm';
+import { DataSource, type EntityManager, type SelectQueryBuilder } from 'typeorm';
 import { pageAfter } from '../common/pages';
 import { ConversationEntity, ConversationMessageEntity, ConversationNoteEntity, type TurnContent, type TurnRole } from './conversation.entity';
 import { toSummary } from './inbox-events';
+import { searchTerms, termQuerySql } from './inbox-search';
 
 /** A conversation starts anew after this much silence (CONTRACT.md §10). */
 export const CONVERSATION_SILENCE_MS = 24 * 60 * 60 * 1000;
@@ -63,17 +65,50 @@ export class ConversationsService {
     // A channel id filters its conversations; a channel kind (whatsapp, sms…) those on every channel of that kind.
     if (filter.channel?.startsWith('chn_')) qb.andWhere('c.channel_id = :channelId', { channelId: filter.channel });
     else if (filter.channel) qb.andWhere('c.channel = :kind', { kind: filter.channel });
-    if (filter.q) {
-      const digits = filter.q.replace(/\D/g, '');
-      // "+1 (415) 555" finds +1415555…: a query that is a phone number is matched on its digits.
-      const phoneLike = /^[\d\s()+.-]+$/.test(filter.q) && digits.length >= 3;
-      qb.andWhere(
-        `(coalesce(c.lead_name, c.profile_name) ILIKE :q OR c.customer ILIKE :q OR c.last_message->>'text' ILIKE :q${phoneLike ? ` OR regexp_replace(c.customer, '\\D', '', 'g') LIKE :digits` : ''})`,
-        { q: `%${escapeLike(filter.q)}%`, digits: `%${digits}%` },
-      );
-    }
+    if (filter.source) qb.andWhere('c.source = :source', { source: filter.source });
+    if (filter.q) this.search(qb, tenantId, filter.q);
     const page = await pageAfter(qb, 'c', limit, cursor, this.cursors.of(tenantId, 'conversations'));
     return { data: page.rows.map(toSummary), next_cursor: page.nextCursor };
+  }
+
+  /**
+   * Narrows the inbox to conversations where every word of `q` is in something the customer or the business wrote
+   * (full-text search over the thread's messages, in the conversation's language, accent-insensitive, a prefix while
+   * typing; see inbox-search.ts) or in the contact's name or number. A query that is a phone number (`+1 (415) 555`)
+   * also finds the numbers that contain its digits.
+   */
+  private search(qb: SelectQueryBuilder<ConversationEntity>, tenantId: string, q: string): void {
+    const terms = searchTerms(q);
+    const conditions = terms.map((term, i) => {
+      const param = `term${i}`;
+      qb.setParameter(param, term).setParameter(`${param}Like`, `%${escapeLike(term)}%`);
+      // `search @@ …` per term, so a conversation matches with its words spread over several messages.
+      return `(coalesce(c.lead_name, c.profile_name) ILIKE :${param}Like OR c.customer ILIKE :${param}Like OR c.id IN (
+        SELECT m.conversation_id FROM conversation_messages m WHERE m.tenant_id = :tenantId AND m.search @@ ${termQuerySql(`:${param}`, term)}))`;
+    });
+    const digits = q.replace(/\D/g, '');
+    // "+1 (415) 555" finds +1415555…: a query that is a phone number is matched on its digits.
+    const phoneLike = /^[\d\s()+.-]+$/.test(q) && digits.length >= 3;
+    if (phoneLike) {
+      qb.setParameter('digits', `%${digits}%`);
+      conditions.splice(0, conditions.length, `(regexp_replace(c.customer, '\\D', '', 'g') LIKE :digits OR (${conditions.join(' AND ') || 'false'}))`);
+    }
+    qb.setParameter('tenantId', tenantId).andWhere(conditions.length > 0 ? `(${conditions.join(' AND ')})` : 'false');
+  }
+
+  /**
+   * The dashboard's playground is about to write as `customer` (issue 32): their conversations, those they have and
+   * those to come (BurstStore.read), are the playground's. Answers how many existing ones it marked. Idempotent.
+   */
+  async markPlaygroundCustomer(tenantId: string, customer: string): Promise<number> {
+    return this.db.transaction(async (tx) => {
+      await tx.query(`INSERT INTO playground_customers (tenant_id, customer) VALUES ($1, $2) ON CONFLICT DO NOTHING`, [tenantId, customer]);
+      const [, marked]: [unknown, number] = await tx.query(`UPDATE conversations SET source = 'playground' WHERE tenant_id = $1 AND customer = $2 AND source <> 'playground'`, [
+        tenantId,
+        customer,
+      ]);
+      return marked;
+    });
   }
 
   /** The conversation; another tenant's is not found. */
@@ -114,8 +149,11 @@ export class ConversationsService {
     await tx.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [JSON.stringify(['cnv', tenantId, businessNumber, customer])]);
   }
 
-  /** A new conversation of the parties, from `at` (written by the reply's commit, BurstStore.write). */
-  started(tenantId: string, party: ConversationParty, at: Date): ConversationEntity {
+  /**
+   * A new conversation of the parties, from `at` (written by the reply's commit, BurstStore.write); `playground` when the
+   * dashboard's playground plays the customer.
+   */
+  started(tenantId: string, party: ConversationParty, at: Date, source: ConversationSource = 'customer'): ConversationEntity {
     return {
       id: newId('cnv'),
       tenantId,
@@ -133,6 +171,8 @@ export class ConversationsService {
       leadName: null,
       profileName: null,
       lastMessage: null,
+      lastCustomerMessage: null,
+      source,
     };
   }
 

@@ -35,6 +35,8 @@ export function toSummary(c: ConversationEntity): ConversationSummary {
     assignee: c.assignee ?? null,
     unread: c.unread ?? 0,
     last_message: c.lastMessage ?? null,
+    last_customer_message: c.lastCustomerMessage ?? null,
+    source: c.source ?? 'customer',
     window_expires_at: new Date(c.lastMessageAt.getTime() + SERVICE_WINDOW_MS).toISOString(),
     started_at: c.startedAt.toISOString(),
     last_message_at: c.lastMessageAt.toISOString(),

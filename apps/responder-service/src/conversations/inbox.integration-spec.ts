@@ -275,7 +275,7 @@ describe('responder-service: the inbox', () => {
     expect(await ids({ assignee: 'none' })).toEqual([mariaId]);
     expect(await ids({ q: 'maria' })).toEqual([mariaId]);
     expect(await ids({ q: '(415) 555-0123' })).toEqual([mariaId]);
-    expect(await ids({ q: 'blue widg' })).toEqual([]); // the agent answered last: its reply is the last message
+    expect(await ids({ q: 'blue widg' })).toEqual([bobId]); // what the customer wrote, whoever spoke last (inbox-search.integration-spec.ts)
     expect(await ids({ q: '100%' })).toEqual([]);
     expect(await ids({ channel: 'chn_01JCHANNEL0000000000000000' })).toEqual([bobId, mariaId]);
     expect(await ids({ channel: 'chn_01JCHANNEL0000000000000001' })).toEqual([]);

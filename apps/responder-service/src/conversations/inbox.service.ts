@@ -23,6 +23,7 @@ import type { SkillState } from '../replies/reply-engine';
 import { ConversationEntity, ConversationMessageEntity, ConversationNoteEntity } from './conversation.entity';
 import { ConversationsService, toNoteRecord } from './conversations.service';
 import { InboxLinks, SERVICE_WINDOW_MS, conversationUpdatedEvent, handoffEvent, toSummary } from './inbox-events';
+import { searchConfigOf } from './inbox-search';
 import { sentTurn } from './sent-turn';
 import { enqueueEvents } from '../outbox/outbox';
 import { OutboxRelay } from '../outbox/outbox-relay';
@@ -110,7 +111,9 @@ export class InboxService {
       }
       const author: MessageAuthor = actor;
       const messageId = newId('msg');
-      await tx.getRepository(ConversationMessageEntity).insert({ conversationId: c.id, tenantId, messageId, role: 'member', author, text, at: now });
+      await tx
+        .getRepository(ConversationMessageEntity)
+        .insert({ conversationId: c.id, tenantId, messageId, role: 'member', author, text, at: now, searchConfig: searchConfigOf(c.skillState.language) });
       const changes: Partial<ConversationEntity> = { unread: 0, lastMessage: { text, author, at: now.toISOString() } };
       if (c.state === 'active') changes.state = 'handed_off';
       const next = { ...c, ...changes };
@@ -150,9 +153,9 @@ export class InboxService {
         const author: MessageAuthor = sent.author ?? { type: 'api' };
         const at = new Date(sent.accepted_at);
         const inserted: unknown[] = await tx.query(
-          `INSERT INTO conversation_messages (conversation_id, tenant_id, message_id, role, author, text, at, content)
-           VALUES ($1, $2, $3, 'member', $4::jsonb, $5, $6, $7::jsonb) ON CONFLICT (message_id) DO NOTHING RETURNING id`,
-          [c.id, tenantId, sent.message_id, JSON.stringify(author), text, at, content ? JSON.stringify(content) : null],
+          `INSERT INTO conversation_messages (conversation_id, tenant_id, message_id, role, author, text, at, content, search_config)
+           VALUES ($1, $2, $3, 'member', $4::jsonb, $5, $6, $7::jsonb, $8::regconfig) ON CONFLICT (message_id) DO NOTHING RETURNING id`,
+          [c.id, tenantId, sent.message_id, JSON.stringify(author), text, at, content ? JSON.stringify(content) : null, searchConfigOf(c.skillState.language)],
         );
         // Kept once; and a send older than the thread's last message (a late redelivery) changes nothing else.
         if (inserted.length === 0 || (c.lastMessage && Date.parse(c.lastMessage.at) > at.getTime())) return { changes: {}, events: [], result: undefined };

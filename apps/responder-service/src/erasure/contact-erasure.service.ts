@@ -21,6 +21,8 @@ export class ContactErasureService {
       await tx.query(`DELETE FROM leads WHERE tenant_id = $1 AND (customer = ANY($2) OR phone = ANY($2) OR email = ANY($2) OR conversation_id = ANY($3))`, [data.tenant_id, addresses, ids]);
       await tx.query(`DELETE FROM appointments WHERE tenant_id = $1 AND (customer = ANY($2) OR conversation_id = ANY($3))`, [data.tenant_id, addresses, ids]);
       await tx.query(`UPDATE processed_messages SET events = '[]' WHERE tenant_id = $1 AND conversation_id = ANY($2)`, [data.tenant_id, ids]);
+      // A number the playground played is personal data like any other (issue 32).
+      await tx.query(`DELETE FROM playground_customers WHERE tenant_id = $1 AND customer = ANY($2)`, [data.tenant_id, addresses]);
       // conversation_messages and conversation_notes go with their conversation (ON DELETE CASCADE)
       await tx.query(`DELETE FROM conversations WHERE tenant_id = $1 AND id = ANY($2)`, [data.tenant_id, ids]);
     });

@@ -4,6 +4,7 @@ import { selectAgent } from '../agents/agent-selection';
 import type { ConversationEntity } from '../conversations/conversation.entity';
 import { CONVERSATION_MEMORY, CONVERSATION_SILENCE_MS, type ConversationParty, type Turn } from '../conversations/conversations.service';
 import type { ProcessedMessageEntity, StoredEvent } from './processed-message.entity';
+import { searchConfigOf } from '../conversations/inbox-search';
 import type { SkillState } from './reply-engine';
 
 /** What handling a burst reads: its stored outcomes, the agent that answers, and the conversation it continues. */
@@ -15,6 +16,8 @@ export interface BurstState {
   conversation: ConversationEntity | null;
   /** The conversation's remembered turns, oldest first (only when asked for). */
   history: Turn[];
+  /** The dashboard's playground plays this customer (playground_customers): a new conversation is the playground's. */
+  playground: boolean;
 }
 
 /** How one burst changes its conversation: the turns to remember and the conversation's next state. */
@@ -34,6 +37,7 @@ export interface ConversationChange {
 }
 
 interface StateRow {
+  playground: boolean;
   processed: ProcessedJson[];
   agents: AgentRecord[];
   conversation: ConversationJson | null;
@@ -66,10 +70,12 @@ export class BurstStore {
       `WITH conv AS (
          SELECT id, tenant_id AS "tenantId", channel_id AS "channelId", channel, business_number AS "businessNumber", customer, state,
                 reply_count AS "replyCount", skill_state AS "skillState", started_at AS "startedAt", last_message_at AS "lastMessageAt",
-                assignee, unread, lead_name AS "leadName", profile_name AS "profileName", last_message AS "lastMessage"
+                assignee, unread, lead_name AS "leadName", profile_name AS "profileName", last_message AS "lastMessage",
+                last_customer_message AS "lastCustomerMessage", source
            FROM conversations WHERE tenant_id = $1 AND business_number = $2 AND customer = $3
           ORDER BY last_message_at DESC LIMIT 1)
        SELECT
+         EXISTS (SELECT 1 FROM playground_customers WHERE tenant_id = $1 AND customer = $3) AS playground,
          (SELECT coalesce(json_agg(p), '[]') FROM (
             SELECT inbound_message_id AS "inboundMessageId", tenant_id AS "tenantId", conversation_id AS "conversationId",
                    reply_message_id AS "replyMessageId", events, processed_at AS "processedAt", published_at AS "publishedAt"
@@ -94,6 +100,7 @@ export class BurstStore {
       agent: selectAgent(channelAgent, row.agents),
       conversation: current,
       history: current && row.history ? row.history.map((t) => ({ messageId: t.messageId, role: t.role, author: t.author, text: t.text, at: new Date(t.at) })) : [],
+      playground: row.playground,
     };
   }
 
@@ -105,6 +112,7 @@ export class BurstStore {
     const lastMessageAt = new Date(Math.max(c.lastMessageAt.getTime(), ...turns.filter((t) => t.role === 'customer').map((t) => t.at.getTime())));
     return {
       ...c,
+      lastCustomerMessage: lastCustomerMessageAfter(c.lastCustomerMessage ?? null, turns),
       lastMessageAt,
       replyCount: c.replyCount + turns.filter((t) => t.role === 'agent').length,
       state: change.handedOff ? 'handed_off' : c.state,
@@ -144,21 +152,25 @@ export class BurstStore {
       c.leadName,
       c.profileName,
       turns.map((t) => (t.content ? JSON.stringify(t.content) : null)),
+      c.lastCustomerMessage ? JSON.stringify(c.lastCustomerMessage) : null,
+      // Each turn's words are stemmed in the conversation's language as it stands after the burst (inbox-search.ts).
+      turns.map(() => searchConfigOf(c.skillState.language)),
     ];
     // Every parameter must appear in the statement (PostgreSQL cannot type an unused one): a start's own come last.
     const conversationStatement = change.isNew
       ? `INSERT INTO conversations (id, tenant_id, channel_id, business_number, customer, state, reply_count, skill_state, started_at, last_message_at,
-                                    unread, last_message, lead_name, profile_name, channel)
-         VALUES ($1, $2, $20, $21, $22, $5, $4, $6::jsonb, $23, $3, $7, $8::jsonb, $17, $18, $24)`
+                                    unread, last_message, lead_name, profile_name, channel, last_customer_message, source)
+         VALUES ($1, $2, $22, $23, $24, $5, $4, $6::jsonb, $25, $3, $7, $8::jsonb, $17, $18, $26, $20::jsonb, $27)`
       : `UPDATE conversations SET last_message_at = $3, reply_count = $4, state = $5, skill_state = $6::jsonb, unread = $7,
-                last_message = $8::jsonb, lead_name = $17, profile_name = $18
+                last_message = $8::jsonb, lead_name = $17, profile_name = $18, last_customer_message = $20::jsonb
           WHERE id = $1 AND tenant_id = $2`;
-    if (change.isNew) params.push(c.channelId, c.businessNumber, c.customer, c.startedAt, c.channel);
+    if (change.isNew) params.push(c.channelId, c.businessNumber, c.customer, c.startedAt, c.channel, c.source);
     await tx.query(
       `WITH conv AS (${conversationStatement}),
        turns AS (
-         INSERT INTO conversation_messages (conversation_id, tenant_id, message_id, role, author, text, at, content)
-         SELECT $1, $2, m, r, a::jsonb, t, at, k::jsonb FROM unnest($9::text[], $10::text[], $11::text[], $12::text[], $13::timestamptz[], $19::text[]) AS u(m, r, a, t, at, k)),
+         INSERT INTO conversation_messages (conversation_id, tenant_id, message_id, role, author, text, at, content, search_config)
+         SELECT $1, $2, m, r, a::jsonb, t, at, k::jsonb, cfg::regconfig
+           FROM unnest($9::text[], $10::text[], $11::text[], $12::text[], $13::timestamptz[], $19::text[], $21::text[]) AS u(m, r, a, t, at, k, cfg)),
        outcomes AS (
          INSERT INTO processed_messages (inbound_message_id, tenant_id, conversation_id, reply_message_id, events, published_at)
          SELECT i, $2, $1, r, e::jsonb, NULL FROM unnest($14::text[], $15::text[], $16::text[]) AS o(i, r, e))
@@ -181,6 +193,13 @@ export class BurstStore {
 /** An outcome row before it is written. */
 export function outcomeRow(tenantId: string, conversationId: string, inboundMessageId: string, replyMessageId: string | null, events: StoredEvent[]): ProcessedMessageEntity {
   return { inboundMessageId, tenantId, conversationId, replyMessageId, events, processedAt: new Date(), publishedAt: null };
+}
+
+/** The customer's newest message once the burst's turns are in: theirs if newer than the one kept (a late redelivery is not). */
+export function lastCustomerMessageAfter(kept: LastMessage | null, turns: Turn[]): LastMessage | null {
+  const newest = turns.filter((t) => t.role === 'customer').reduce<Turn | null>((a, t) => (a && a.at.getTime() > t.at.getTime() ? a : t), null);
+  if (!newest || (kept && Date.parse(kept.at) > newest.at.getTime())) return kept;
+  return { text: newest.text, author: { type: 'customer' }, at: newest.at.toISOString() };
 }
 
 function toProcessed(p: ProcessedJson): ProcessedMessageEntity {

@@ -235,7 +235,7 @@ export class RepliesService {
     const first = fresh[0];
     const last = fresh[fresh.length - 1];
     const { agent, conversation: current } = state;
-    const conversation = current ?? this.conversations.started(tenantId, partyOf(last), new Date(first.received_at));
+    const conversation = current ?? this.conversations.started(tenantId, partyOf(last), new Date(first.received_at), state.playground ? 'playground' : 'customer');
 
     const { reply, answered } = draft;
     const lastAnswered = answered[answered.length - 1];

@@ -873,7 +873,7 @@ export interface paths {
         };
         /**
          * List conversations (the inbox)
-         * @description Newest first. `assignee=me` needs a signed-in team member; `q` searches the contact’s name and number and the last message’s text.
+         * @description Newest first. `assignee=me` needs a signed-in team member. `q` finds the conversations where every word of it is in something the customer or the business wrote (full-text search in the conversation’s language, accents and case ignored, a word’s beginning while typing), or in the contact’s name or number. `source=customer` leaves out the playground’s conversations, `source=playground` shows only them. Each carries `last_customer_message`, the customer’s own latest message (the preview), beside `last_message`.
          */
         get: operations["Conversations_list"];
         put?: never;
@@ -893,7 +893,7 @@ export interface paths {
         };
         /**
          * Get a conversation with its thread and notes
-         * @description Messages oldest first, each with its `author`; internal notes as a separate list, oldest first. Opened by a signed-in team member, it is marked read (`unread` 0).
+         * @description Messages oldest first, each with its `author`, and each message to the customer with its `status` (`sent`, `delivered`, `read`, `failed` with `error`; null until the provider answers): the inbox’s ticks, updated live by `message.status` on the events stream. Internal notes as a separate list, oldest first. Opened by a signed-in team member, it is marked read (`unread` 0).
          */
         get: operations["Conversations_get"];
         put?: never;
@@ -2278,6 +2278,29 @@ export interface components {
             customer: string;
             /** @example cnv_01JD3S4ZC5Q2X8V6N7M9P0R1T2 */
             id: string;
+            /** @description The customer’s own latest message, whatever was said after it (the list’s preview); null before they wrote. */
+            last_customer_message: {
+                /** Format: date-time */
+                at: string;
+                /** @description Who wrote it: the customer, the bot (its agent’s name), a team member, or a program (API key) replying as a person. */
+                author: {
+                    /** @enum {string} */
+                    type: "customer";
+                } | {
+                    name: string;
+                    /** @enum {string} */
+                    type: "agent";
+                } | {
+                    /** @example usr_01JD3S4ZC5Q2X8V6N7M9P0R1T2 */
+                    id: string;
+                    /** @enum {string} */
+                    type: "member";
+                } | {
+                    /** @enum {string} */
+                    type: "api";
+                };
+                text: string;
+            } | null;
             last_message: {
                 /** Format: date-time */
                 at: string;
@@ -2305,6 +2328,11 @@ export interface components {
              * @description When the customer last wrote.
              */
             last_message_at: string;
+            /**
+             * @description `playground` for the dashboard playground’s conversations, `customer` for real customers.
+             * @enum {string}
+             */
+            source: "customer" | "playground";
             /** Format: date-time */
             started_at: string;
             /** @enum {string} */
@@ -2329,6 +2357,29 @@ export interface components {
             customer: string;
             /** @example cnv_01JD3S4ZC5Q2X8V6N7M9P0R1T2 */
             id: string;
+            /** @description The customer’s own latest message, whatever was said after it (the list’s preview); null before they wrote. */
+            last_customer_message: {
+                /** Format: date-time */
+                at: string;
+                /** @description Who wrote it: the customer, the bot (its agent’s name), a team member, or a program (API key) replying as a person. */
+                author: {
+                    /** @enum {string} */
+                    type: "customer";
+                } | {
+                    name: string;
+                    /** @enum {string} */
+                    type: "agent";
+                } | {
+                    /** @example usr_01JD3S4ZC5Q2X8V6N7M9P0R1T2 */
+                    id: string;
+                    /** @enum {string} */
+                    type: "member";
+                } | {
+                    /** @enum {string} */
+                    type: "api";
+                };
+                text: string;
+            } | null;
             last_message: {
                 /** Format: date-time */
                 at: string;
@@ -2377,6 +2428,11 @@ export interface components {
                     /** @enum {string} */
                     type: "api";
                 };
+                /** @description Why a `failed` message failed. */
+                error?: {
+                    code: string;
+                    title: string;
+                };
                 /** @description The reply button or list row the customer tapped. */
                 interactive?: {
                     id: string;
@@ -2401,6 +2457,11 @@ export interface components {
                 options?: string[];
                 /** @enum {string} */
                 role: "customer" | "agent" | "member";
+                /**
+                 * @description A message to the customer: what became of it (the inbox’s ticks); null until the provider answers. Absent on the customer’s messages.
+                 * @enum {string|null}
+                 */
+                status?: "sent" | "delivered" | "read" | "failed" | null;
                 template?: {
                     language: string;
                     name: string;
@@ -2428,6 +2489,11 @@ export interface components {
                 id: string;
                 text: string;
             }[];
+            /**
+             * @description `playground` for the dashboard playground’s conversations, `customer` for real customers.
+             * @enum {string}
+             */
+            source: "customer" | "playground";
             /** Format: date-time */
             started_at: string;
             /** @enum {string} */
@@ -2460,6 +2526,11 @@ export interface components {
                 /** @enum {string} */
                 type: "api";
             };
+            /** @description Why a `failed` message failed. */
+            error?: {
+                code: string;
+                title: string;
+            };
             /** @description The reply button or list row the customer tapped. */
             interactive?: {
                 id: string;
@@ -2484,6 +2555,11 @@ export interface components {
             options?: string[];
             /** @enum {string} */
             role: "customer" | "agent" | "member";
+            /**
+             * @description A message to the customer: what became of it (the inbox’s ticks); null until the provider answers. Absent on the customer’s messages.
+             * @enum {string|null}
+             */
+            status?: "sent" | "delivered" | "read" | "failed" | null;
             template?: {
                 language: string;
                 name: string;
@@ -8592,6 +8668,7 @@ export interface operations {
                 cursor?: string;
                 limit?: number;
                 q?: string;
+                source?: "customer" | "playground";
                 state?: "active" | "handed_off" | "closed";
             };
             header?: never;

@@ -106,6 +106,13 @@ export interface UpdateChannelRequest {
 export const MESSAGE_STATUSES = ['sent', 'delivered', 'read', 'failed', 'received'] as const satisfies readonly (OutboundStatus | 'received')[];
 export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
 
+/** Where a message stands (`messages.statuses`). */
+export interface MessageStatusRecord {
+  message_id: string;
+  status: MessageStatus;
+  error?: MessageError;
+}
+
 /** A message as `GET /api/v1/messages/{id}` answers it (CONTRACT.md §4). */
 export interface MessageRecord {
   message_id: string;
@@ -178,4 +185,6 @@ export interface MessagingRpc {
   'channels.voice-webhook': { service: 'messaging'; request: TwilioVoiceWebhook; response: TwilioVoiceWebhookResult };
   'messages.get': { service: 'messaging'; request: TenantScoped & { message_id: string }; response: MessageRecord };
   'messages.list': { service: 'messaging'; request: TenantScoped & MessageListQuery; response: Page<MessageRecord> };
+  /** The statuses of a tenant's messages (at most 1000 ids; another tenant's or an unknown id is left out): the inbox's ticks. */
+  'messages.statuses': { service: 'messaging'; request: TenantScoped & { message_ids: string[] }; response: { data: MessageStatusRecord[] } };
 }

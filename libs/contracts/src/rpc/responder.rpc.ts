@@ -33,6 +33,13 @@ export type ConversationState = 'active' | 'handed_off' | 'closed';
 export const CONVERSATION_STATES: readonly ConversationState[] = ['active', 'handed_off', 'closed'];
 
 /**
+ * Where a conversation comes from (issue 32): a real `customer`, or the dashboard's `playground` (the tenant playing a
+ * customer through the sandbox), kept apart so that tests do not mix with customers.
+ */
+export type ConversationSource = 'customer' | 'playground';
+export const CONVERSATION_SOURCES: readonly ConversationSource[] = ['customer', 'playground'];
+
+/**
  * Who wrote a message of a conversation (CONTRACT.md §12): the customer, the bot (by its agent's name), a team member,
  * or a program through the API with no member signed in.
  */
@@ -62,6 +69,13 @@ export interface ConversationSummary {
   /** Customer messages since a member last opened or answered it (counted while a person answers: since the handoff). */
   unread: number;
   last_message: LastMessage | null;
+  /**
+   * The customer's own last message, whatever was said after it (the inbox's preview: what they asked, not our answer);
+   * null before they wrote. Absent from events published before it existed.
+   */
+  last_customer_message?: LastMessage | null;
+  /** `customer`, or `playground` for the dashboard's playground; absent from events published before it existed (then `customer`). */
+  source?: ConversationSource;
   /** The customer's last message + 24 h: after it, only a template may be sent (CONTRACT.md §4). */
   window_expires_at: string;
   started_at: string;
@@ -91,6 +105,13 @@ export interface ConversationTurnRecord {
   options?: string[];
   /** The template sent to the customer. */
   template?: { name: string; language: string };
+  /**
+   * What became of a message to the customer (the inbox's ticks): `sent`, `delivered`, `read` or `failed` (with
+   * `error`), null while the provider has not answered yet; absent on the customer's own messages. Filled in by the
+   * gateway from messaging-service, which owns message statuses.
+   */
+  status?: 'sent' | 'delivered' | 'read' | 'failed' | null;
+  error?: { code: string; title: string };
 }
 
 /**
@@ -124,8 +145,13 @@ export interface ConversationFilter {
   assignee: string | null;
   /** A channel id (`chn_…`) or a channel kind (`whatsapp`), or null. */
   channel: string | null;
-  /** Searched in the contact's name and number and the last message's text. */
+  /**
+   * Words searched in what the customer and the business wrote (PostgreSQL full-text search, in the conversation's
+   * language and accent-insensitive), and in the contact's name and number.
+   */
   q: string | null;
+  /** Only real customers' conversations, or only the playground's; null: both. */
+  source?: ConversationSource | null;
 }
 
 /** `PATCH /api/v1/conversations/{id}`: take over (`handed_off`), give back (`active`), close; assign or unassign. */
@@ -149,6 +175,11 @@ export interface ResponderRpc {
   /** A person's reply, sent through message.outbound; answers the stored message. */
   'conversations.reply': { service: 'responder'; request: TenantScoped & { id: string; message: string; actor: InboxActor }; response: ConversationTurnRecord };
   'conversations.note': { service: 'responder'; request: TenantScoped & { id: string; text: string; actor: InboxActor }; response: ConversationNoteRecord };
+  /**
+   * The dashboard's playground is about to write as `customer` (E.164): that customer's conversations, present and to
+   * come, are the playground's (`source: "playground"`), not a real customer's.
+   */
+  'conversations.playground-customer': { service: 'responder'; request: TenantScoped & { customer: string }; response: { customer: string; conversations: number } };
   'leads.list': { service: 'responder'; request: TenantScoped & ListQuery; response: Page<LeadRecord> };
   'appointments.list': { service: 'responder'; request: TenantScoped & ListQuery; response: Page<AppointmentRecord> };
   /** The tenant's secret calendar feed token (made on first asking); the gateway builds the feed URL from it. */

@@ -54,24 +54,24 @@ const VARIANTS = {
   simple: {
     column: `to_tsvector('simple'::regconfig, search_unaccent(text))`,
     index: `USING gin (tenant_id, search)`,
-    where: (p) => `search @@ to_tsquery('simple', quote_literal(search_unaccent(${p})) || ':*')`,
+    where: (p) => `search @@ to_tsquery('simple', quote_literal(coalesce(nullif(search_unaccent(${p}), ''), ${p})) || ':*')`,
   },
   stemmed: {
     column: `to_tsvector('simple'::regconfig, search_unaccent(text)) || to_tsvector(search_config, search_unaccent(text))`,
     index: `USING gin (tenant_id, search)`,
-    where: (p) => `search @@ (to_tsquery('simple', quote_literal(search_unaccent(${p})) || ':*') || ${Object.values(CONFIGS).map((c) => `plainto_tsquery('${c}', search_unaccent(${p}))`).join(' || ')})`,
+    where: (p) => `search @@ (to_tsquery('simple', quote_literal(coalesce(nullif(search_unaccent(${p}), ''), ${p})) || ':*') || ${Object.values(CONFIGS).map((c) => `plainto_tsquery('${c}', search_unaccent(${p}))`).join(' || ')})`,
   },
   // The same, indexed on the vector alone: one tenant's words are then picked out of every tenant's.
   'stemmed, gin(search)': {
     column: `to_tsvector('simple'::regconfig, search_unaccent(text)) || to_tsvector(search_config, search_unaccent(text))`,
     index: `USING gin (search)`,
-    where: (p) => `search @@ (to_tsquery('simple', quote_literal(search_unaccent(${p})) || ':*') || ${Object.values(CONFIGS).map((c) => `plainto_tsquery('${c}', search_unaccent(${p}))`).join(' || ')})`,
+    where: (p) => `search @@ (to_tsquery('simple', quote_literal(coalesce(nullif(search_unaccent(${p}), ''), ${p})) || ':*') || ${Object.values(CONFIGS).map((c) => `plainto_tsquery('${c}', search_unaccent(${p}))`).join(' || ')})`,
   },
   'stemmed+': {
     column: `to_tsvector('simple'::regconfig, search_unaccent(text)) || to_tsvector(search_config, search_unaccent(text)) || to_tsvector(search_config, text)`,
     index: `USING gin (tenant_id, search)`,
     where: (p) =>
-      `search @@ (to_tsquery('simple', quote_literal(search_unaccent(${p})) || ':*') || ${Object.values(CONFIGS)
+      `search @@ (to_tsquery('simple', quote_literal(coalesce(nullif(search_unaccent(${p}), ''), ${p})) || ':*') || ${Object.values(CONFIGS)
         .flatMap((c) => [`plainto_tsquery('${c}', search_unaccent(${p}))`, `plainto_tsquery('${c}', ${p})`])
         .join(' || ')})`,
   },

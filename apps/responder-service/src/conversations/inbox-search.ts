@@ -31,7 +31,11 @@ export function searchTerms(q: string): string[] {
  */
 export function termQuerySql(param: string, term: string): string {
   // Quoted, whatever unaccent makes of the word is one lexeme to the tsquery parser, never an operator.
-  const simple = term.length >= PREFIX_MIN_LENGTH ? `to_tsquery('simple', quote_literal(search_unaccent(${param})) || ':*')` : `plainto_tsquery('simple', search_unaccent(${param}))`;
+  // (An empty lexeme is a tsquery syntax error: should unaccent ever make a letter nothing, the word as typed is used.)
+  const simple =
+    term.length >= PREFIX_MIN_LENGTH
+      ? `to_tsquery('simple', quote_literal(coalesce(nullif(search_unaccent(${param}), ''), ${param})) || ':*')`
+      : `plainto_tsquery('simple', search_unaccent(${param}))`;
   const stems = Object.values(SEARCH_CONFIGS).map((config) => `plainto_tsquery('${config}', search_unaccent(${param}))`);
   return `(${[simple, ...stems].join(' || ')})`;
 }

@@ -1,4 +1,5 @@
-import { useEffect, useRef, type ReactNode } from 'react';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import type { MemberRole } from './api';
 import { AcceptInvitePage } from './pages/accept-invite-page';
 import { ForgotPasswordPage, ResetPasswordPage } from './pages/password-reset-pages';
@@ -23,6 +24,7 @@ import { SignInPage } from './pages/sign-in-page';
 import { SignUpPage } from './pages/sign-up-page';
 import { UsagePage } from './pages/usage-page';
 import { WebhooksPage } from './pages/webhooks-page';
+import { createQueryClient } from './query-client';
 import { Link, Router, useRouter } from './router';
 import { LiveEventsProvider } from './session/live-events';
 import { SessionProvider, useSession } from './session/session';
@@ -77,14 +79,17 @@ function findPage(path: string): PageEntry | undefined {
 }
 
 export function App() {
+  const [queryClient] = useState(createQueryClient);
   return (
-    <Router>
-      <SessionProvider>
-        <LiveEventsProvider>
-          <Shell />
-        </LiveEventsProvider>
-      </SessionProvider>
-    </Router>
+    <QueryClientProvider client={queryClient}>
+      <Router>
+        <SessionProvider>
+          <LiveEventsProvider>
+            <Shell />
+          </LiveEventsProvider>
+        </SessionProvider>
+      </Router>
+    </QueryClientProvider>
   );
 }
 

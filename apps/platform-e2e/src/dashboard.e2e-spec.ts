@@ -145,6 +145,9 @@ describe('Dashboard in a real browser: onboarding to a first answered customer',
     await page.getByRole('button', { name: 'Ask support' }).click();
     await page.getByTestId('agent-test-reply').waitFor();
     expect(await page.getByTestId('agent-test-reply').textContent()).not.toBe('');
+    // how sure it was, and the FAQ it used with that FAQ's score (CONTRACT.md §20)
+    expect(await page.getByTestId('answer-confidence').textContent()).toMatch(/^Confidence \d{1,3}%$/);
+    expect(await page.getByTestId('answer-sources').textContent()).toMatch(/^FAQ What are your opening hours\? \(\d{1,3}%\): We are open Monday/);
     await shots.take(page, 'agents');
 
     // The new number answers with that agent.
@@ -188,6 +191,12 @@ describe('Dashboard in a real browser: onboarding to a first answered customer',
     await replyBubble.waitFor({ timeout: 45_000 });
     const reply = ((await replyBubble.textContent()) ?? '').trim();
     expect(reply.startsWith(GREETING)).toBe(true);
+    // why: the agent's confidence and the FAQ it answered from, with its score
+    await page.getByText('Why this answer?').first().click();
+    const why = page.getByTestId('playground-why');
+    await why.waitFor();
+    expect(await why.getByTestId('answer-confidence').textContent()).toMatch(/^Confidence \d{1,3}%$/);
+    expect(await why.getByTestId('answer-sources').textContent()).toContain('What are your opening hours?');
     await page.locator('[data-testid="playground-event"][data-event-type="message.received"]').waitFor({ timeout: 45_000 });
     await shots.take(page, 'playground');
 

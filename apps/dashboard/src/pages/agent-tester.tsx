@@ -1,12 +1,14 @@
 import { useState, type FormEvent } from 'react';
 import type { AgentTestResult } from '../api';
+import { AnswerGrounding } from '../components/answer-grounding';
 import { ErrorNotice } from '../components/feedback';
 import { useAction } from '../components/use-async';
 import { useApi } from '../session/session';
 
-const SOURCE_KINDS: Record<AgentTestResult['sources'][number]['type'], string> = { faq: 'FAQ', document: 'Document', instruction: 'Instruction' };
-
-/** What the agent would answer to one message, the language it answered in and the knowledge it used: nothing is sent or stored. */
+/**
+ * What the agent would answer to one message, the language it answered in, how sure it was and the knowledge it used
+ * (each passage with its score): nothing is sent or stored.
+ */
 export function AgentTester({ agent }: { agent: string }) {
   const api = useApi();
   const [message, setMessage] = useState('');
@@ -35,15 +37,7 @@ export function AgentTester({ agent }: { agent: string }) {
             Skill: {result.skill ?? 'none'} · Language: <span data-testid="agent-test-language">{result.language}</span>
             {result.handoff && ' · hands the conversation to a person'}
           </p>
-          {result.sources.length > 0 && (
-            <ul className="muted" aria-label="Sources" data-testid="agent-test-sources">
-              {result.sources.map((source) => (
-                <li key={`${source.type}:${source.id}`}>
-                  {SOURCE_KINDS[source.type]} <q>{source.title}</q>: {source.excerpt}
-                </li>
-              ))}
-            </ul>
-          )}
+          <AnswerGrounding result={result} />
         </div>
       )}
     </form>

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { Fragment, useEffect, useRef, useState, type FormEvent } from 'react';
 import type { Channel, PlaygroundMessage, WebhookDelivery } from '../api';
 import { channelLabel } from '../components/channel';
 import { AsyncView, ErrorNotice } from '../components/feedback';
@@ -6,6 +6,7 @@ import { formatTime } from '../components/format';
 import { MessageContent, type MessageParts } from '../components/message-content';
 import { DELIVERIES_LIVE, MESSAGES_LIVE, concernsCustomer } from '../components/live-refresh';
 import { PageHeader } from '../components/page-header';
+import { WhyThisAnswer } from './playground-why';
 import { useAction, useAsync } from '../components/use-async';
 import { Link } from '../router';
 import { useApi } from '../session/session';
@@ -48,6 +49,14 @@ async function base64Of(file: File): Promise<string> {
 function checkPhoto(file: File): void {
   if (!PHOTO_TYPES.includes(file.type)) throw new Error(`${file.name} is not a JPEG or PNG photo.`);
   if (file.size > PHOTO_MAX_BYTES) throw new Error(`${file.name} is larger than WhatsApp's 5 MB for a photo.`);
+}
+
+/** The customer's text a business line answers: the line just before it, when the customer wrote words there. */
+function answeredQuestion(lines: ChatLine[], index: number): string | undefined {
+  const line = lines[index];
+  const before = lines[index - 1];
+  if (line.who !== 'business' || before?.who !== 'customer') return undefined;
+  return before.text.trim() || undefined;
 }
 
 const randomCustomer = () => `+1415555${String(Math.floor(Math.random() * 10_000)).padStart(4, '0')}`;
@@ -196,11 +205,21 @@ function Chat({ channels }: { channels: Channel[] }) {
         </div>
         <ol className="chat" aria-live="polite" aria-label="Conversation">
           {lines.length === 0 && <li className="muted">Say hello to your agent.</li>}
-          {lines.map((l) => (
-            <li key={l.id} className={`bubble bubble-${l.who === 'customer' ? 'customer' : 'agent'}`} data-testid={`chat-${l.who}`}>
-              {l.parts ? <MessageContent parts={l.parts} /> : <p>{l.text}</p>}
-            </li>
-          ))}
+          {lines.map((l, i) => {
+            const question = answeredQuestion(lines, i);
+            return (
+              <Fragment key={l.id}>
+                <li className={`bubble bubble-${l.who === 'customer' ? 'customer' : 'agent'}`} data-testid={`chat-${l.who}`}>
+                  {l.parts ? <MessageContent parts={l.parts} /> : <p>{l.text}</p>}
+                </li>
+                {question && (
+                  <li className="why-answer">
+                    <WhyThisAnswer channel={channel} question={question} />
+                  </li>
+                )}
+              </Fragment>
+            );
+          })}
         </ol>
         {queued && (
           <p className="muted" role="status" data-testid="playground-queued">

@@ -1,6 +1,7 @@
 // Jest global setup of the integration and end-to-end tiers: makes sure the real Kafka and PostgreSQL are there.
-// With a Docker engine, testcontainers starts both (same tests, same assertions); without one, the local broker
-// (started here if it is not running, and stopped again in teardown) and the machine's PostgreSQL are used.
+// With a Docker engine, testcontainers starts both (same tests, same assertions); without one, the broker KAFKA_BROKERS
+// names, else the local broker (started here if it is not running, and stopped again in teardown), and the machine's
+// PostgreSQL are used.
 // `npm test` brings the infrastructure up itself and sets PARLEY_INFRA_READY=1, so nothing happens here then.
 import { mkdtempSync } from 'node:fs';
 import net from 'node:net';
@@ -85,6 +86,9 @@ export default async function globalSetup() {
     globalThis.__PARLEY_CONTAINERS__ = containers;
     return;
   }
+  // A broker named in KAFKA_BROKERS is used as it is, as npm start and npm test do (a second checkout's tests beside a
+  // run that owns the default port); otherwise the local one, started here if none answers.
+  if (process.env.KAFKA_BROKERS) return;
   const { brokers, started } = await startBroker();
   process.env.KAFKA_BROKERS = brokers;
   globalThis.__PARLEY_BROKER_STARTED__ = started;

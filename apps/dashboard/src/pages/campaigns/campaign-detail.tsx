@@ -5,6 +5,7 @@ import { formatTime } from '../../components/format';
 import { useAction, useAsync, type LiveRefresh } from '../../components/use-async';
 import { Link } from '../../router';
 import { useApi } from '../../session/session';
+import { formatCents } from '../billing/money';
 import { ACTIONS_BY_STATUS, ACTION_LABELS, progressOf } from './campaign-actions';
 import { CampaignStatusBadge } from './campaign-status';
 import { RecipientsTable } from './recipients-table';
@@ -62,7 +63,8 @@ export function CampaignDetail({ id }: { id: string }) {
               {c.status_reason && <p className="notice notice-warning">{c.status_reason}</p>}
               {c.estimate && (
                 <p data-testid="campaign-estimate">
-                  Estimated cost: <strong>{c.estimate.amount} {c.estimate.currency}</strong>
+                  Estimated cost when it started: <strong>{formatCents(c.estimate.amount, c.estimate.currency)}</strong>{' '}
+                  <span className="small muted">(its recipients × the price of its template’s category, less the free allowance then left)</span>
                 </p>
               )}
               <div className="row wrap" role="group" aria-label="Campaign actions">

@@ -1,8 +1,9 @@
 import type { ParleyClient, components } from '@parley/api-client';
 import { ApiError, unwrap } from './http';
 
-// Billing (CONTRACT.md §16, §9): wallet, ledger, usage per day, top-ups and invoices. These routes are newer than the
-// generated client, so they go through its untyped form; the bodies are those of libs/contracts' billing records.
+// Billing (CONTRACT.md §16, §9): wallet, ledger, usage, prices, estimates, top-ups, receipts and invoices. The routes
+// written before the generated client had them still go through its untyped form (their bodies are those of
+// libs/contracts' billing records); the month's usage, prices, estimates and LLM settings are typed by it.
 // Amounts are decimal strings in their currency.
 
 export interface WalletRecord {
@@ -16,36 +17,11 @@ export interface WalletRecord {
 }
 
 /** One line of the price book (`GET /api/v1/billing/prices`). */
-export interface PriceRecord {
-  plan: string;
-  category: string;
-  unit_price: string;
-  currency: string;
-}
-
+export type PriceRecord = components['schemas']['Price'];
 /** This month's usage against the free allowance (`GET /api/v1/billing/usage/month`). */
-export interface MonthUsageRecord {
-  month: string;
-  period_start: string;
-  period_end: string;
-  plan: string;
-  free_allowance: number | null;
-  messages: number;
-  free_left: number | null;
-  data: { channel: string; category: string; quantity: number }[];
-}
-
+export type MonthUsageRecord = components['schemas']['MonthUsage'];
 /** What a number of sends would cost now (`GET /api/v1/billing/estimate`). */
-export interface CostEstimateRecord {
-  amount: string;
-  currency: string;
-  category: string;
-  unit_price: string;
-  quantity: number;
-  billable: number;
-  balance: string;
-  payable: boolean;
-}
+export type CostEstimateRecord = components['schemas']['CostEstimate'];
 
 export interface LedgerTransactionRecord {
   id: string;
@@ -114,11 +90,11 @@ export function createBillingApi(api: ParleyClient) {
     transactions: (cursor: string | null) =>
       unwrap(raw.GET<BillingPage<LedgerTransactionRecord>>('/api/v1/billing/transactions', { params: { query: { limit: 20, ...(cursor ? { cursor } : {}) } } })),
     usageByDay: (days: number) => unwrap(raw.GET<{ data: UsageDayRecord[] }>('/api/v1/billing/usage', { params: { query: { days } } })),
-    monthUsage: () => unwrap(raw.GET<MonthUsageRecord>('/api/v1/billing/usage/month')),
-    prices: () => unwrap(raw.GET<{ data: PriceRecord[] }>('/api/v1/billing/prices')),
+    monthUsage: () => unwrap(api.GET('/api/v1/billing/usage/month')),
+    prices: () => unwrap(api.GET('/api/v1/billing/prices')),
     /** What `quantity` sends of a template would cost now (the free allowance left taken off first). */
     estimate: (quantity: number, template: { name: string; language: string }) =>
-      unwrap(raw.GET<CostEstimateRecord>('/api/v1/billing/estimate', { params: { query: { quantity, template_name: template.name, template_language: template.language } } })),
+      unwrap(api.GET('/api/v1/billing/estimate', { params: { query: { quantity: String(quantity), template_name: template.name, template_language: template.language } } })),
     createTopUp: (amount: string) => unwrap(raw.POST<TopUpRecord>('/api/v1/billing/top-ups', { body: { amount } })),
     /** The tenant's invoices, or null where the gateway has no invoices route (404). */
     invoices: async (): Promise<BillingPage<InvoiceRecord> | null> => {

@@ -10,6 +10,7 @@ import { InvoicesModule } from './invoices/invoices.module';
 import { MeteringModule } from './metering/metering.module';
 import { PricesModule } from './prices/prices.module';
 import { TopUpsModule } from './top-ups/top-ups.module';
+import { MonthUsageModule } from './usage/month-usage.module';
 import { VoiceMinutesModule } from './voice/voice-minutes.module';
 import { WalletModule } from './wallet/wallet.module';
 
@@ -37,6 +38,7 @@ export function billingServiceModule(config: BillingServiceConfig = loadConfig(B
       TopUpsModule,
       InvoicesModule,
       VoiceMinutesModule,
+      MonthUsageModule,
     ],
   })
   class BillingServiceModule {}

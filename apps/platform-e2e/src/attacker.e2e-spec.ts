@@ -53,6 +53,12 @@ describe('attacker’s pass: cross-tenant access on every route, SQL-shaped text
     const account = await http<{ tenant_id: string; api_key: string }>('POST', `${platform.gateway}/api/v1/accounts`, { json: { name: `${name} ${sql(0, 'account name')}`, ...owner } });
     expect(account.status).toBe(201);
     await http('PATCH', `${platform.gateway}/admin/v1/tenants/${account.body.tenant_id}`, { token: env.ADMIN_TOKEN, json: { plan: 'enterprise' } });
+    // On enterprise every send is paid and an empty wallet refuses it (BILLING_ENFORCED): an operator's credit pays.
+    const credit = await http('POST', `${platform.gateway}/admin/v1/tenants/${account.body.tenant_id}/wallet/adjustments`, {
+      token: env.ADMIN_TOKEN,
+      json: { amount: '20.00', reference: 'welcome-credit', description: 'welcome credit' },
+    });
+    expect(credit.status).toBe(201);
     return { tenantId: account.body.tenant_id, apiKey: account.body.api_key };
   };
 

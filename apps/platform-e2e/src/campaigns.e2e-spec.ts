@@ -1,6 +1,7 @@
 import { pollUntil } from '@parley/testing';
 import { http } from './support/http';
 import { startPlatform, type Platform } from './support/platform';
+import { topUpWallet } from './support/wallet';
 
 // Campaigns end to end (CONTRACT §15, issue 22): the built services over public HTTP, on real Kafka and PostgreSQL, with
 // the WhatsApp sandbox as the provider. What reaches a customer is read back from the sandbox's record of messages.
@@ -45,6 +46,9 @@ describe('campaigns end to end: 2,000 contacts paced under the number limit, exa
     const account = await http<{ api_key: string }>('POST', `${platform.gateway}/api/v1/accounts`, { json: { name: 'Spring Bakery' } });
     expect(account.status).toBe(201);
     token = account.body.api_key;
+    // 2,600 marketing templates are more than the free allowance (1,000 messages a month): the rest is paid, and a
+    // start the wallet cannot cover is refused (BILLING_ENFORCED). The owner tops up first, as a business would.
+    await topUpWallet(platform, token, '200.00');
 
     const channel = (await call<{ data: { id: string; provider: string; phone_number: string }[] }>('GET', '/api/v1/channels')).body.data.find((c) => c.provider === 'sandbox')!;
     business = channel.phone_number;

@@ -89,6 +89,8 @@ describe('Dashboard in a real browser: campaigns', () => {
     await audienceCount.getByText('Reaches 0 contacts now.').waitFor();
     await form.getByLabel(/^Audience/).fill('regulars');
     await audienceCount.getByText(`Reaches ${CONTACTS.length} contacts now; 1 opted-out contact is skipped.`).waitFor();
+    // what sending would cost, to the cent, and why (issue 32): a new free account's allowance covers them
+    await form.getByTestId('campaign-cost-estimate').getByText(`Estimated cost: $0.00 (${CONTACTS.length} messages, all within your free allowance this month).`).waitFor();
     await expectNoSeriousA11yViolations(page, 'campaigns (form filled)');
     await form.getByRole('button', { name: 'Create campaign' }).click();
 
@@ -101,7 +103,8 @@ describe('Dashboard in a real browser: campaigns', () => {
     expect(await page.getByTestId('count-audience').textContent()).toBe(String(CONTACTS.length + 1));
     expect(await page.getByTestId('count-skipped_opted_out').textContent()).toBe('1');
     await page.getByText(`Handed over: ${CONTACTS.length} of ${CONTACTS.length}`).waitFor();
-    await page.getByTestId('campaign-estimate').waitFor();
+    // billing's estimate in the wallet's currency to the cent, never "0.000000 USD"
+    expect(await page.getByTestId('campaign-estimate').textContent()).toMatch(/^Estimated cost: \$0\.00 \(worked out at its start: /);
     await settled(page);
     expect(await page.getByTestId('recipient-row').count()).toBe(CONTACTS.length + 1);
     // the chart's bars add up to the messages handed over

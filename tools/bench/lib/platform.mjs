@@ -71,7 +71,7 @@ export class Platform extends ToolsPlatform {
     return Object.fromEntries(Object.entries(this.pids()).map(([app, pid]) => [app, Math.round(memoryOf(pid)?.rss ?? 0)]));
   }
 
-  /** A new account on the `pro` plan (no daily quota), with its API key and its sandbox channel. */
+  /** A new account on the `pro` plan (no daily quota; every send paid, from an operator's credit), with its API key and its sandbox channel. */
   tenant(name) {
     return createTenantWithSandboxChannel(this.gateway, { name, plan: 'pro', adminToken: this.env.ADMIN_TOKEN });
   }

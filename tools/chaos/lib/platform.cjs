@@ -82,7 +82,7 @@ class ChaosPlatform extends Platform {
     return probes.every((p) => p.ready);
   }
 
-  /** A `pro` tenant (no daily quota) with its API key and its sandbox channel. */
+  /** A `pro` tenant (no daily quota; every send paid, from an operator's credit) with its API key and its sandbox channel. */
   tenant(name) {
     return createTenantWithSandboxChannel(this.gateway, { name, plan: 'pro', adminToken: this.env.ADMIN_TOKEN });
   }

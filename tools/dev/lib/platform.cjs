@@ -59,8 +59,9 @@ class Platform {
       KAFKA_BROKERS: infra.kafkaBrokers,
       KAFKA_TOPIC_PREFIX: namespace,
       REDIS_URL: shared.redisUrl,
-      // Each run its own quota counters in the shared Redis.
+      // Each run its own quota counters in the shared Redis, and its own balance view and price book.
       REDIS_KEY_PREFIX: `${namespace}gw:`,
+      BILLING_VIEW_PREFIX: `${namespace}billing:`,
       SANDBOX_ENABLED: 'true',
       ...o.env,
     };
@@ -158,15 +159,26 @@ function startPlatform(options) {
   return Platform.start(options);
 }
 
+/** What a tenant on a paid plan is credited with by default: enough for a long run's sends at any plan's prices. */
+const PAID_PLAN_CREDIT = '10000.00';
+
 /**
  * A new account with its sandbox channel (every account gets one), and on request: `plan` (set with `adminToken`),
  * an `agent` (the PUT /api/v1/agents/<name> body) and a `webhook` endpoint (the POST /api/v1/webhooks body).
+ * On a paid plan every send is paid and a wallet that cannot cover it refuses it (BILLING_ENFORCED, on by default):
+ * the wallet is credited `credit` (default PAID_PLAN_CREDIT) by an operator's adjustment, as an operator would.
  * Resolves `{ tenantId, apiKey, account, channel, channels, webhook }` (`account`: the full sign-up answer).
  */
-async function createTenantWithSandboxChannel(gateway, { name, plan, adminToken, agent, webhook }) {
+async function createTenantWithSandboxChannel(gateway, { name, plan, adminToken, agent, webhook, credit = plan && plan !== 'free' ? PAID_PLAN_CREDIT : undefined }) {
   const account = await api('POST', `${gateway}/api/v1/accounts`, { json: { name } });
   const token = account.api_key;
   if (plan) await api('PATCH', `${gateway}/admin/v1/tenants/${account.tenant_id}`, { token: adminToken, json: { plan } });
+  if (credit) {
+    await api('POST', `${gateway}/admin/v1/tenants/${account.tenant_id}/wallet/adjustments`, {
+      token: adminToken,
+      json: { amount: credit, reference: `credit-${account.tenant_id}`, description: 'test run credit' },
+    });
+  }
   if (agent) await api('PUT', `${gateway}/api/v1/agents/${agent.name}`, { token, json: agent });
   const endpoint = webhook ? await api('POST', `${gateway}/api/v1/webhooks`, { token, json: webhook }) : undefined;
   const channels = (await api('GET', `${gateway}/api/v1/channels?limit=100`, { token })).data;

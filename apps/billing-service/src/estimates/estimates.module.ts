@@ -1,8 +1,9 @@
 import { Module } from '@nestjs/common';
 import { PricesModule } from '../prices/prices.module';
+import { MonthUsageModule } from '../usage/month-usage.module';
 import { WalletModule } from '../wallet/wallet.module';
 import { EstimatesRpcController } from './estimates.rpc.controller';
 import { EstimatesService } from './estimates.service';
 
-@Module({ imports: [PricesModule, WalletModule], controllers: [EstimatesRpcController], providers: [EstimatesService] })
+@Module({ imports: [PricesModule, WalletModule, MonthUsageModule], controllers: [EstimatesRpcController], providers: [EstimatesService] })
 export class EstimatesModule {}

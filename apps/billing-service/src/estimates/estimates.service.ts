@@ -3,8 +3,8 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { ProblemTypes, problem, type BillingCategory, type CostEstimateRecord, type RpcRequest } from '@parley/contracts';
 import { ProblemException } from '@parley/service-kit';
 import { DataSource } from 'typeorm';
-import { BillingServiceConfig } from '../config/billing-service.config';
 import { PricesService } from '../prices/prices.service';
+import { MonthUsageService } from '../usage/month-usage.service';
 import { WalletsService } from '../wallet/wallets.service';
 
 /** A campaign's size is bounded by its audience; this keeps the arithmetic well inside numeric(20, 6). */
@@ -19,9 +19,9 @@ const MAX_QUANTITY = 100_000_000;
 export class EstimatesService {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
-    private readonly config: BillingServiceConfig,
     private readonly prices: PricesService,
     private readonly wallets: WalletsService,
+    private readonly monthUsage: MonthUsageService,
   ) {}
 
   async estimate(request: RpcRequest<'billing.estimate'>): Promise<CostEstimateRecord> {
@@ -31,7 +31,7 @@ export class EstimatesService {
     }
     const wallet = await this.wallets.get(tenantId);
     const category = await this.categoryOf(tenantId, channel, template);
-    const billable = Math.max(0, quantity - (wallet.plan === 'free' ? await this.freeLeft(tenantId) : 0));
+    const billable = Math.max(0, quantity - (await this.monthUsage.freeLeft(tenantId, wallet.plan)));
     const price = (await this.prices.priceOf(this.db.manager, wallet.plan, category)) ?? { unit_price: '0.000000', currency: wallet.currency };
     const [{ amount, covered }] = (await this.db.query(`SELECT ($1::numeric * $2::bigint)::numeric(20, 6)::text AS amount, $3::numeric >= $1::numeric * $2::bigint AS covered`, [
       price.unit_price,
@@ -60,15 +60,5 @@ export class EstimatesService {
       template.language,
     ])) as { category: BillingCategory }[];
     return row?.category ?? 'marketing';
-  }
-
-  /** Free messages left this calendar month (UTC), counted as metering counts them. */
-  private async freeLeft(tenantId: string): Promise<number> {
-    const [row] = (await this.db.query(
-      `SELECT coalesce(sum(quantity), 0)::bigint AS sent FROM usage_daily
-        WHERE tenant_id = $1 AND day >= date_trunc('month', now() AT TIME ZONE 'UTC')::date AND category NOT IN ('voice_minute', 'llm_token')`,
-      [tenantId],
-    )) as { sent: string }[];
-    return Math.max(0, this.config.BILLING_FREE_ALLOWANCE - Number(row.sent));
   }
 }

@@ -2,6 +2,7 @@ import { newId } from '@parley/contracts';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Stripe from 'stripe';
+import { pdfText } from '../test/pdf-text';
 import { startBillingService, type BillingServiceUnderTest } from '../test/billing-service-under-test';
 
 const SECRET_KEY = 'sk_test_billing_spec';
@@ -110,6 +111,30 @@ describe('billing-service: top-ups', () => {
     const ledger = await billing.kafka.rpc.request('billing.transactions', { tenant_id: tenantId, limit: 50, cursor: null });
     expect(ledger.data).toEqual([expect.objectContaining({ type: 'top_up', amount: '12.000000', cause_id: topUp.id })]);
     expect(await billing.ledgerTotals(tenantId)).toMatchObject({ balance: '12.000000', wallet_entries: '12.000000', unbalanced_transactions: 0 });
+  });
+
+  it('describes a top-up for a person and gives a paid one a receipt PDF naming its amount, to its tenant only', async () => {
+    const tenantId = newId('ten');
+    const topUp = await billing.kafka.rpc.request('billing.create-top-up', { tenant_id: tenantId, body: { amount: '30.00' } });
+    // Not paid yet: no receipt.
+    await expect(billing.kafka.rpc.request('billing.top-up-receipt-pdf', { tenant_id: tenantId, top_up_id: topUp.id })).rejects.toMatchObject({ problem: { status: 404 } });
+
+    const sessionId = topUp.checkout_url.split('/').at(-1)!;
+    await billing.kafka.rpc.request('billing.payment-webhook', completedEvent(sessionId, 3000));
+    const ledger = await billing.kafka.rpc.request('billing.transactions', { tenant_id: tenantId, limit: 50, cursor: null });
+    expect(ledger.data).toEqual([expect.objectContaining({ type: 'top_up', cause_id: topUp.id, description: 'Top-up by card' })]);
+
+    const receipt = await billing.kafka.rpc.request('billing.top-up-receipt-pdf', { tenant_id: tenantId, top_up_id: topUp.id });
+    expect(receipt.filename).toBe(`receipt-${topUp.id}.pdf`);
+    const pdf = Buffer.from(receipt.pdf_base64, 'base64');
+    expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
+    const text = await pdfText(pdf);
+    expect(text).toContain('Amount received: 30.00 USD');
+    expect(text).toContain(topUp.id);
+    expect(text).toContain(sessionId);
+
+    // Another tenant asking for it is told it does not exist.
+    await expect(billing.kafka.rpc.request('billing.top-up-receipt-pdf', { tenant_id: newId('ten'), top_up_id: topUp.id })).rejects.toMatchObject({ problem: { status: 404 } });
   });
 
   it('refuses a forged or stale signature with 401 and credits nothing', async () => {

@@ -13,6 +13,11 @@ export class TopUpsRpcController {
     return this.topUps.create(req.tenant_id, req.body);
   }
 
+  @MessagePattern('billing.top-up-receipt-pdf')
+  receipt(@Payload() req: RpcRequest<'billing.top-up-receipt-pdf'>): Promise<RpcResponse<'billing.top-up-receipt-pdf'>> {
+    return this.topUps.receipt(req.tenant_id, req.top_up_id);
+  }
+
   @MessagePattern('billing.payment-webhook')
   webhook(@Payload() req: RpcRequest<'billing.payment-webhook'>): Promise<RpcResponse<'billing.payment-webhook'>> {
     return this.topUps.handleWebhook(req.payload, req.signature);

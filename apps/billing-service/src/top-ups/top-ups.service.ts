@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { CreateTopUpBody, ProblemTypes, newId, problem, type TopUpRecord } from '@parley/contracts';
+import { CreateTopUpBody, ProblemTypes, newId, notFoundProblem, problem, type TopUpReceiptPdf, type TopUpRecord } from '@parley/contracts';
 import { ProblemException, validateDto } from '@parley/service-kit';
 import type Stripe from 'stripe';
 import { DataSource } from 'typeorm';
@@ -8,6 +8,7 @@ import { BalanceView } from '../balance-view/balance-view';
 import { BillingServiceConfig } from '../config/billing-service.config';
 import { WalletsService } from '../wallet/wallets.service';
 import { PaymentProvider, toMinorUnits } from './payment-provider';
+import { renderReceiptPdf } from './receipt-pdf';
 
 interface TopUpRow {
   id: string;
@@ -17,6 +18,7 @@ interface TopUpRow {
   session_id: string | null;
   checkout_url: string | null;
   status: 'pending' | 'paid';
+  paid_at: Date | null;
   created_at: Date;
 }
 
@@ -81,6 +83,14 @@ export class TopUpsService {
     return toRecord(row);
   }
 
+  /** A paid top-up's receipt as PDF; a top-up not paid yet, or another tenant's, has none (404). */
+  async receipt(tenantId: string, topUpId: string): Promise<TopUpReceiptPdf> {
+    const [row] = (await this.db.query(`SELECT * FROM top_ups WHERE id = $1 AND tenant_id = $2 AND status = 'paid'`, [topUpId, tenantId])) as TopUpRow[];
+    if (!row?.paid_at) throw new ProblemException(notFoundProblem('The receipt'));
+    const pdf = await renderReceiptPdf({ id: row.id, amount: row.amount, currency: row.currency, session_id: row.session_id, paid_at: row.paid_at.toISOString() }, tenantId);
+    return { filename: `receipt-${row.id}.pdf`, pdf_base64: pdf.toString('base64') };
+  }
+
   /**
    * A webhook from the provider, as received. A bad signature is refused (401, as the other provider webhooks are);
    * a verified `checkout.session.completed` of a paid session credits its top-up once; any other verified event is
@@ -121,7 +131,8 @@ export class TopUpsService {
         amount: topUp.amount,
         currency: wallet.currency,
         causeId: topUp.id,
-        description: `top-up paid by checkout ${session.id}`,
+        // said for a person; the provider's session stays on the top-up (its receipt names it as the payment's reference)
+        description: 'Top-up by card',
       });
       if (result.posted) {
         await manager.query(`UPDATE top_ups SET status = 'paid', paid_by_event = $2, paid_at = now() WHERE id = $1`, [topUp.id, eventId]);

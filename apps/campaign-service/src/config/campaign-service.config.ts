@@ -34,7 +34,7 @@ export class CampaignServiceConfig extends BaseConfig {
   @IsBoolean()
   CAMPAIGN_BILLING_ESTIMATE = true;
 
-  /** Refuse a start the wallet cannot pay for with 402 `insufficient-funds` (as the gateway refuses a send, §16). */
+  /** Refuse a start the wallet cannot pay for with 402 `insufficient-funds` (as the gateway refuses a send, §16; on by default, §20). */
   @IsBoolean()
-  BILLING_ENFORCED = false;
+  BILLING_ENFORCED = true;
 }

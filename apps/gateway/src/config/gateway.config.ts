@@ -42,11 +42,12 @@ export class GatewayConfig extends BaseConfig implements MediaStoreSettings {
   REDIS_KEY_PREFIX = 'parley:gw:';
 
   /**
-   * Refuse a paid send the wallet cannot cover with 402 (CONTRACT.md §16), checked against the balance view
-   * billing-service keeps in Redis. Off: sends are never refused for money (billing still meters and charges them).
+   * Refuse a paid send the wallet cannot cover with 402 (CONTRACT.md §16, on by default §20), checked against the
+   * balance view billing-service keeps in Redis. Off (an operator's choice): sends are never refused for money
+   * (billing still meters and charges what the wallet covers).
    */
   @IsBoolean()
-  BILLING_ENFORCED = false;
+  BILLING_ENFORCED = true;
 
   /** Start of the Redis keys of billing-service's balance view (its BILLING_VIEW_PREFIX). */
   @Matches(/^[A-Za-z0-9._:-]*$/)

@@ -1,7 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Put } from '@nestjs/common';
-import { notFoundProblem, type LlmSettingsRecord } from '@parley/contracts';
+import { type LlmSettingsRecord } from '@parley/contracts';
 import { RpcClient } from '@parley/kafka';
-import { ProblemException } from '@parley/service-kit';
 import { Requires } from '../auth/permissions';
 import { RequestId, Tenant } from '../http/request-context';
 import { ApiRoute } from '../openapi/api-route.decorator';
@@ -16,6 +15,9 @@ const LLM_SETTINGS_BODY = {
   },
   required: ['base_url', 'api_key', 'model', 'monthly_budget'],
 };
+
+/** Which LLM a tenant's agents use: its own (the settings, without the key) or the platform's. */
+export type LlmSettingsInUse = ({ source: 'tenant' } & LlmSettingsRecord) | { source: 'platform' };
 
 /** A tenant's own LLM (issue 23 item 7), kept by responder-service; the key goes in and never comes out. */
 @Controller('api/v1/settings/llm')
@@ -35,12 +37,16 @@ export class LlmSettingsController {
     return this.rpc.request('llm-settings.put', { tenant_id: tenantId, settings: body ?? {} }, { requestId });
   }
 
-  @ApiRoute({ summary: 'The tenant’s own LLM settings, without the key', access: 'tenant', success: { status: 200, description: 'The settings.', schema: 'LlmSettings' }, errors: [404] })
+  @ApiRoute({
+    summary: 'Which LLM the tenant’s agents use: its own settings (without the key), or the platform’s',
+    description: 'Without settings of its own the tenant uses the global LLM: `{source: "platform"}` (not an error: the dashboard asks on every Billing visit).',
+    access: 'tenant',
+    success: { status: 200, description: 'The LLM in use.', schema: 'LlmSettingsInUse' },
+  })
   @Get()
-  async get(@Tenant() tenantId: string, @RequestId() requestId: string): Promise<LlmSettingsRecord> {
+  async get(@Tenant() tenantId: string, @RequestId() requestId: string): Promise<LlmSettingsInUse> {
     const settings = await this.rpc.request('llm-settings.get', { tenant_id: tenantId }, { requestId });
-    if (!settings) throw new ProblemException(notFoundProblem('Tenant LLM settings'));
-    return settings;
+    return settings ? { source: 'tenant', ...settings } : { source: 'platform' };
   }
 
   @ApiRoute({ summary: 'Go back to the global LLM', access: 'tenant', success: { status: 204, description: 'The tenant’s own settings are gone.' } })

@@ -60,6 +60,9 @@ export class GatewayTestApp {
       KAFKA_FETCH_MAX_WAIT_MS: TEST_FETCH_MAX_WAIT_MS,
       REDIS_URL: testInfra().redisUrl,
       REDIS_KEY_PREFIX: namespace,
+      // The balance view of this run alone: no billing-service writes a price book under it, so no send is refused for
+      // money unless a test brings one (insufficient-funds.integration-spec.ts passes its own prefix).
+      BILLING_VIEW_PREFIX: `${namespace}billing:`,
       PORT: '0',
       LOG_LEVEL: 'warn',
       SANDBOX_ENABLED: 'false',

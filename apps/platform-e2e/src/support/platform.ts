@@ -26,6 +26,7 @@ export interface Platform {
 /** The services' settings for an end-to-end run: `.env.example`, on the run's own database and Kafka namespace. */
 export function platformEnv(db: TestDatabase, label: string): Env {
   const infra = testInfra();
+  const namespace = uniqueKafkaNamespace(label);
   return {
     ...process.env,
     ...readEnvFile(join(ROOT, '.env.example')),
@@ -33,10 +34,13 @@ export function platformEnv(db: TestDatabase, label: string): Env {
     LOG_LEVEL: 'info',
     DATABASE_URL: db.url,
     KAFKA_BROKERS: infra.kafkaBrokers,
-    KAFKA_TOPIC_PREFIX: uniqueKafkaNamespace(label),
+    KAFKA_TOPIC_PREFIX: namespace,
     // each spec stops the whole stack; kafkajs's 5 s idle fetch would hold every consumer's stop that long
     KAFKA_FETCH_MAX_WAIT_MS: TEST_FETCH_MAX_WAIT_MS,
     REDIS_URL: infra.redisUrl,
+    // The run's own balance view and price book in the shared Redis (BILLING_ENFORCED is on): another stack's prices
+    // or a test's price change never reach this one's send checks.
+    BILLING_VIEW_PREFIX: `${namespace}billing:`,
     SANDBOX_ENABLED: 'true',
     // Tenant webhook retries within seconds, so a slow first attempt cannot outlast the test.
     WEBHOOK_RETRY_SCHEDULE: '1,1,2',

@@ -253,6 +253,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/billing/estimate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What a number of sends would cost now (a campaign’s estimate before it starts)
+         * @description Priced as billing will charge each send: the template’s category (`marketing` for a template billing has not heard of), `service` for free-form WhatsApp text, `sms` and `email` by channel, at the tenant’s plan; what is left of the free allowance is taken off first. Reads only: nothing is held.
+         */
+        get: operations["Billing_estimate"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/billing/invoices": {
         parameters: {
             query?: never;
@@ -328,6 +348,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/billing/top-ups/{id}/receipt.pdf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A paid top-up’s receipt as PDF
+         * @description The top-up’s id is the `cause_id` of its `top_up` transaction. A top-up not paid yet has no receipt (404).
+         */
+        get: operations["Billing_receipt"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/billing/transactions": {
         parameters: {
             query?: never;
@@ -354,6 +394,26 @@ export interface paths {
         };
         /** Metered usage per UTC day, channel and category (messages, voice minutes, LLM tokens), oldest first */
         get: operations["Billing_usage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/billing/usage/month": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * This calendar month’s messages per channel and category, against the free allowance
+         * @description Messages of every channel count towards the `free` plan’s monthly allowance (UTC month); voice minutes and LLM tokens are listed but do not. On `pro` and `enterprise` there is no allowance: every message is paid.
+         */
+        get: operations["Billing_monthUsage"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1225,7 +1285,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The tenant’s own LLM settings, without the key */
+        /**
+         * Which LLM the tenant’s agents use: its own settings (without the key), or the platform’s
+         * @description Without settings of its own the tenant uses the global LLM: `{source: "platform"}` (not an error: the dashboard asks on every Billing visit).
+         */
         get: operations["LlmSettings_get"];
         /** Use the tenant’s own OpenAI-compatible LLM */
         put: operations["LlmSettings_put"];
@@ -2600,6 +2663,26 @@ export interface components {
             /** @description The caller’s own tenant id (optional). */
             tenant_id?: string;
         };
+        CostEstimate: {
+            /**
+             * @description What the billable sends cost: `billable` × `unit_price`.
+             * @example 12.500000
+             */
+            amount: string;
+            /** @example 12.500000 */
+            balance: string;
+            /** @description How many of the sends are paid (the rest fit in the free allowance left). */
+            billable: number;
+            /** @enum {string} */
+            category: "service" | "marketing" | "utility" | "authentication" | "sms" | "email" | "voice_minute" | "llm_token";
+            /** @example USD */
+            currency: string;
+            /** @description The wallet’s balance covers the amount. */
+            payable: boolean;
+            quantity: number;
+            /** @example 12.500000 */
+            unit_price: string;
+        };
         CreateAccountBody: {
             /** Format: email */
             email?: string;
@@ -2946,6 +3029,20 @@ export interface components {
             /** @example 12.500000 */
             monthly_budget: string;
         };
+        LlmSettingsInUse: {
+            api_key_last4?: string;
+            /** @enum {boolean} */
+            api_key_set?: true;
+            base_url?: string;
+            model?: string;
+            /** @example 12.500000 */
+            monthly_budget?: string;
+            /**
+             * @description `platform`: the tenant has no LLM of its own and its agents use the global one (no other field then).
+             * @enum {string}
+             */
+            source: "tenant" | "platform";
+        };
         LocationDto: {
             address?: string;
             latitude: unknown;
@@ -3005,6 +3102,31 @@ export interface components {
             amount: string;
             /** @enum {string} */
             currency: "AED" | "AFN" | "ALL" | "AMD" | "ANG" | "AOA" | "ARS" | "AUD" | "AWG" | "AZN" | "BAM" | "BBD" | "BDT" | "BGN" | "BHD" | "BIF" | "BMD" | "BND" | "BOB" | "BRL" | "BSD" | "BTN" | "BWP" | "BYN" | "BZD" | "CAD" | "CDF" | "CHF" | "CLP" | "CNY" | "COP" | "CRC" | "CUC" | "CUP" | "CVE" | "CZK" | "DJF" | "DKK" | "DOP" | "DZD" | "EGP" | "ERN" | "ETB" | "EUR" | "FJD" | "FKP" | "GBP" | "GEL" | "GHS" | "GIP" | "GMD" | "GNF" | "GTQ" | "GYD" | "HKD" | "HNL" | "HRK" | "HTG" | "HUF" | "IDR" | "ILS" | "INR" | "IQD" | "IRR" | "ISK" | "JMD" | "JOD" | "JPY" | "KES" | "KGS" | "KHR" | "KMF" | "KPW" | "KRW" | "KWD" | "KYD" | "KZT" | "LAK" | "LBP" | "LKR" | "LRD" | "LSL" | "LYD" | "MAD" | "MDL" | "MGA" | "MKD" | "MMK" | "MNT" | "MOP" | "MRU" | "MUR" | "MVR" | "MWK" | "MXN" | "MYR" | "MZN" | "NAD" | "NGN" | "NIO" | "NOK" | "NPR" | "NZD" | "OMR" | "PAB" | "PEN" | "PGK" | "PHP" | "PKR" | "PLN" | "PYG" | "QAR" | "RON" | "RSD" | "RUB" | "RWF" | "SAR" | "SBD" | "SCR" | "SDG" | "SEK" | "SGD" | "SHP" | "SLE" | "SLL" | "SOS" | "SRD" | "SSP" | "STN" | "SVC" | "SYP" | "SZL" | "THB" | "TJS" | "TMT" | "TND" | "TOP" | "TRY" | "TTD" | "TWD" | "TZS" | "UAH" | "UGX" | "USD" | "UYU" | "UZS" | "VES" | "VND" | "VUV" | "WST" | "XAF" | "XCD" | "XCG" | "XDR" | "XOF" | "XPF" | "XSU" | "YER" | "ZAR" | "ZMW" | "ZWG" | "ZWL";
+        };
+        MonthUsage: {
+            data: {
+                /** @enum {string} */
+                category: "service" | "marketing" | "utility" | "authentication" | "sms" | "email" | "voice_minute" | "llm_token";
+                channel: string;
+                quantity: number;
+            }[];
+            /** @description Free messages a month on this plan; null: every message is paid. */
+            free_allowance: number | null;
+            /** @description What is left of the free allowance; null without one. */
+            free_left: number | null;
+            /** @description Messages sent this month on every channel (voice minutes and LLM tokens are not messages). */
+            messages: number;
+            /** @description The calendar month (UTC), YYYY-MM. */
+            month: string;
+            /**
+             * Format: date-time
+             * @description The next month’s start, when the free allowance starts again.
+             */
+            period_end: string;
+            /** Format: date-time */
+            period_start: string;
+            /** @enum {string} */
+            plan: "free" | "pro" | "enterprise";
         };
         OAuthError: {
             /** @enum {string} */
@@ -3377,6 +3499,8 @@ export interface components {
             balance: string;
             /** @example USD */
             currency: string;
+            /** @description A paid send the balance cannot cover is refused with 402 (`BILLING_ENFORCED`, on unless an operator turned it off). */
+            enforced: boolean;
             /**
              * @description Reserved for accepted sends until they are sent (charged) or fail (released).
              * @example 12.500000
@@ -4898,6 +5022,74 @@ export interface operations {
             };
         };
     };
+    Billing_estimate: {
+        parameters: {
+            query: {
+                channel?: "whatsapp" | "sms" | "email";
+                quantity: string;
+                template_language?: string;
+                template_name?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The estimate. */
+            200: {
+                headers: {
+                    /** @description Remaining daily quota: `"daily";r=<remaining>;t=<seconds to reset>` (`r=999999999999999` on an unlimited plan). */
+                    RateLimit?: string;
+                    /** @description The daily quota policy, e.g. `"daily";q=500;w=86400` (absent on an unlimited plan). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CostEstimate"];
+                };
+            };
+            /** @description A field, parameter or the JSON itself is not valid (`errors[]` names each field and rule). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Missing, malformed, expired, wrongly signed or revoked credential (`WWW-Authenticate: Bearer`). */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body `tenant_id` is not the caller’s tenant, the signed-in team member’s role may not do this, or a session-cookie request lacks its `X-CSRF-Token`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Over the daily quota or the per-address limit; wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
     Billing_invoices: {
         parameters: {
             query?: {
@@ -5233,6 +5425,71 @@ export interface operations {
             };
         };
     };
+    Billing_receipt: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The receipt. */
+            200: {
+                headers: {
+                    /** @description Remaining daily quota: `"daily";r=<remaining>;t=<seconds to reset>` (`r=999999999999999` on an unlimited plan). */
+                    RateLimit?: string;
+                    /** @description The daily quota policy, e.g. `"daily";q=500;w=86400` (absent on an unlimited plan). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                };
+            };
+            /** @description Missing, malformed, expired, wrongly signed or revoked credential (`WWW-Authenticate: Bearer`). */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body `tenant_id` is not the caller’s tenant, the signed-in team member’s role may not do this, or a session-cookie request lacks its `X-CSRF-Token`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No such resource for this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Over the daily quota or the per-address limit; wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
     Billing_transactions: {
         parameters: {
             query?: {
@@ -5330,6 +5587,60 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Missing, malformed, expired, wrongly signed or revoked credential (`WWW-Authenticate: Bearer`). */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body `tenant_id` is not the caller’s tenant, the signed-in team member’s role may not do this, or a session-cookie request lacks its `X-CSRF-Token`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Over the daily quota or the per-address limit; wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    Billing_monthUsage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The month so far. */
+            200: {
+                headers: {
+                    /** @description Remaining daily quota: `"daily";r=<remaining>;t=<seconds to reset>` (`r=999999999999999` on an unlimited plan). */
+                    RateLimit?: string;
+                    /** @description The daily quota policy, e.g. `"daily";q=500;w=86400` (absent on an unlimited plan). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MonthUsage"];
                 };
             };
             /** @description Missing, malformed, expired, wrongly signed or revoked credential (`WWW-Authenticate: Bearer`). */
@@ -10375,7 +10686,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The settings. */
+            /** @description The LLM in use. */
             200: {
                 headers: {
                     /** @description Remaining daily quota: `"daily";r=<remaining>;t=<seconds to reset>` (`r=999999999999999` on an unlimited plan). */
@@ -10385,7 +10696,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["LlmSettings"];
+                    "application/json": components["schemas"]["LlmSettingsInUse"];
                 };
             };
             /** @description Missing, malformed, expired, wrongly signed or revoked credential (`WWW-Authenticate: Bearer`). */
@@ -10400,15 +10711,6 @@ export interface operations {
             };
             /** @description The body `tenant_id` is not the caller’s tenant, the signed-in team member’s role may not do this, or a session-cookie request lacks its `X-CSRF-Token`. */
             403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description No such resource for this tenant. */
-            404: {
                 headers: {
                     [name: string]: unknown;
                 };

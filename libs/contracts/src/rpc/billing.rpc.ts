@@ -107,6 +107,40 @@ export interface UsageDayRecord {
   quantity: number;
 }
 
+/** One channel and category's usage this month (`GET /api/v1/billing/usage/month`). */
+export interface MonthUsageLineRecord {
+  channel: string;
+  category: BillingCategory;
+  quantity: number;
+}
+
+/**
+ * The tenant's usage this calendar month (UTC) against its free allowance (`GET /api/v1/billing/usage/month`): what
+ * the dashboard's Usage page shows. Messages of every channel count towards the allowance; voice minutes and LLM
+ * tokens do not.
+ */
+export interface MonthUsageRecord {
+  /** YYYY-MM (UTC). */
+  month: string;
+  period_start: string;
+  /** The start of the next month: the allowance starts again then. */
+  period_end: string;
+  plan: BillingPlan;
+  /** Free messages a month on this plan; null on a plan without one (every message is paid). */
+  free_allowance: number | null;
+  /** Messages sent this month (every channel and category but voice minutes and LLM tokens). */
+  messages: number;
+  /** What is left of the free allowance (0 once it is used up); null without one. */
+  free_left: number | null;
+  data: MonthUsageLineRecord[];
+}
+
+/** A top-up's receipt, once it is paid (`GET /api/v1/billing/top-ups/{id}/receipt.pdf`). */
+export interface TopUpReceiptPdf {
+  filename: string;
+  pdf_base64: string;
+}
+
 export interface BillingRpc {
   'billing.prices': { request: TenantScoped; response: { data: PriceRecord[] } };
   'billing.set-prices': { request: { body: SetPricesBody }; response: { data: PriceRecord[] } };
@@ -129,4 +163,8 @@ export interface BillingRpc {
   'billing.invoice': { request: TenantScoped & { invoice_id: string }; response: InvoiceRecord };
   /** The invoice rendered as PDF, base64-encoded. */
   'billing.invoice-pdf': { request: TenantScoped & { invoice_id: string }; response: { filename: string; pdf_base64: string } };
+  /** This month's usage per channel and category against the free allowance. */
+  'billing.month-usage': { request: TenantScoped; response: MonthUsageRecord };
+  /** A paid top-up's receipt rendered as PDF, base64-encoded; 404 for a top-up not paid (or not the tenant's). */
+  'billing.top-up-receipt-pdf': { request: TenantScoped & { top_up_id: string }; response: TopUpReceiptPdf };
 }

@@ -1,12 +1,16 @@
 import { useState, type FormEvent } from 'react';
-import type { WalletRecord } from '../../api';
+import type { MonthUsageRecord, WalletRecord } from '../../api';
 import { ErrorNotice } from '../../components/feedback';
 import { useAction } from '../../components/use-async';
 import { useApi } from '../../session/session';
+import { allowanceSentence } from './allowance';
 import { formatMoney, isLowBalance } from './money';
 
-/** The wallet's balance and a top-up: the provider's checkout opens in this tab and comes back to this page. */
-export function BalanceCard({ wallet }: { wallet: WalletRecord }) {
+/**
+ * The wallet's balance, what happens once the free allowance is used (said before it happens), and a top-up: the
+ * provider's checkout opens in this tab and comes back to this page.
+ */
+export function BalanceCard({ wallet, month }: { wallet: WalletRecord; month?: MonthUsageRecord }) {
   const api = useApi();
   const action = useAction();
   const [amount, setAmount] = useState('20.00');
@@ -32,7 +36,11 @@ export function BalanceCard({ wallet }: { wallet: WalletRecord }) {
         <dt>Plan</dt>
         <dd>{wallet.plan}</dd>
       </dl>
-      {isLowBalance(wallet) && <p className="notice notice-warning">Your balance is low: paid messages are refused once it runs out.</p>}
+      {month && (
+        <p className={isLowBalance(wallet) ? 'notice notice-warning' : 'notice'} data-testid="allowance">
+          {allowanceSentence(month, wallet)}
+        </p>
+      )}
       <form className="form" onSubmit={(e) => void topUp(e)} aria-label="Top up the wallet">
         <label>
           Amount ({wallet.currency})
@@ -40,7 +48,7 @@ export function BalanceCard({ wallet }: { wallet: WalletRecord }) {
         </label>
         {action.fieldError('amount')}
         <button type="submit" disabled={action.pending}>
-          Top up
+          Top up by card
         </button>
       </form>
       <ErrorNotice error={action.error} />

@@ -6,6 +6,7 @@ import { useApi } from '../../session/session';
 import { BalanceCard } from './balance-card';
 import { InvoicesList } from './invoices-list';
 import { LlmSettingsForm } from './llm-settings-form';
+import { PriceList } from './price-list';
 import { TransactionsTable } from './transactions-table';
 import { UsageChart } from './usage-chart';
 
@@ -20,10 +21,15 @@ function checkoutReturn(): 'paid' | 'cancelled' | null {
   return query.get('cancelled') ? 'cancelled' : 'paid';
 }
 
-/** Billing (CONTRACT.md §16): the wallet and its top-ups, usage per day, the ledger, the monthly invoices and the tenant's own LLM. */
+/**
+ * Billing (CONTRACT.md §16): the wallet and its top-ups with what happens once the free allowance is used, the prices,
+ * usage per day, the ledger with each top-up's receipt, the invoices (and the month so far) and the tenant's own LLM.
+ */
 export function BillingPage() {
   const api = useApi();
   const wallet = useAsync(() => api.wallet(), 'wallet');
+  const month = useAsync(() => api.monthUsage(), 'month-usage');
+  const prices = useAsync(() => api.prices(), 'prices');
   const usage = useAsync(() => api.usageByDay(30), 'usage-by-day');
   const [returned] = useState(checkoutReturn);
 
@@ -39,7 +45,7 @@ export function BillingPage() {
 
   return (
     <section>
-      <PageHeader title="Billing">Your prepaid balance pays for messages, voice minutes and LLM tokens at the prices of your plan.</PageHeader>
+      <PageHeader title="Billing">Your prepaid balance pays for messages, voice minutes and LLM tokens at the prices of your plan, below.</PageHeader>
       {returned === 'paid' && (
         <p className="notice" role="status">
           Thank you: your payment was received. The balance updates as soon as the payment provider confirms it.
@@ -52,7 +58,11 @@ export function BillingPage() {
       )}
       <h2>Balance</h2>
       <AsyncView state={wallet} what="the wallet">
-        {(w) => <BalanceCard wallet={w} />}
+        {(w) => <BalanceCard wallet={w} month={month.data} />}
+      </AsyncView>
+      <h2>Prices</h2>
+      <AsyncView state={prices} what="the prices">
+        {(p) => (wallet.data ? <PriceList prices={p.data} wallet={wallet.data} /> : null)}
       </AsyncView>
       <h2>Usage</h2>
       <AsyncView state={usage} what="usage">

@@ -2,9 +2,13 @@ import { AsyncView, ErrorNotice } from '../../components/feedback';
 import { formatTime } from '../../components/format';
 import { useAction, useAsync } from '../../components/use-async';
 import { useApi } from '../../session/session';
+import { downloadBlob } from './download';
 import { formatMoney } from './money';
 
-/** Monthly invoices with their PDF; says so plainly where the gateway has no invoices yet. */
+/**
+ * Monthly invoices with their PDF, and an invoice of the month so far on request (numbered like the others: the
+ * month's next invoice then covers only the rest of it). Says so plainly where there are no invoices yet.
+ */
 export function InvoicesList() {
   const api = useApi();
   const invoices = useAsync(() => api.invoices(), 'invoices');
@@ -12,19 +16,25 @@ export function InvoicesList() {
 
   const download = async (id: string, number: number) => {
     const pdf = await action.run(() => api.invoicePdf(id));
-    if (!pdf) return;
-    const url = URL.createObjectURL(pdf);
-    const link = document.createElement('a');
-    link.href = url;
-    link.download = `invoice-${number}.pdf`;
-    link.click();
-    window.setTimeout(() => URL.revokeObjectURL(url), 10_000);
+    if (pdf) downloadBlob(pdf, `invoice-${number}.pdf`);
+  };
+  const invoiceMonthSoFar = async () => {
+    const issued = await action.run(() => api.issueInvoice());
+    if (!issued) return;
+    invoices.reload();
+    await download(issued.id, issued.number);
   };
 
   return (
     <>
+      <div className="row wrap">
+        <button type="button" className="secondary" disabled={action.pending} onClick={() => void invoiceMonthSoFar()}>
+          Invoice the month so far (PDF)
+        </button>
+        <span className="small muted">Closes the period since your last invoice now; the month’s next invoice covers the rest.</span>
+      </div>
       <ErrorNotice error={action.error} />
-      <AsyncView state={invoices} what="invoices" isEmpty={(p) => p === null || p.data.length === 0} empty="No invoices yet: one is issued after each month.">
+      <AsyncView state={invoices} what="invoices" isEmpty={(p) => p === null || p.data.length === 0} empty="No invoices yet: one is issued after each month, or ask for the month so far above.">
         {(p) => (
           <div className="table-wrap">
             <table>

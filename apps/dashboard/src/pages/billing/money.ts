@@ -13,6 +13,23 @@ export function formatMoney(amount: string, currency: string): string {
   }
 }
 
+/**
+ * An amount to the cent, as a person reads a bill ("$50.00", never "50.000000 USD"): rounded half up from the exact
+ * decimal string (no float arithmetic on the digits that decide the rounding).
+ */
+export function formatCents(amount: string, currency: string): string {
+  const match = /^(-?)(\d+)(?:\.(\d*))?$/.exec(amount.trim());
+  if (!match) return `${amount} ${currency}`;
+  const [, sign, whole, fraction = ''] = match;
+  let cents = BigInt(whole + fraction.padEnd(2, '0').slice(0, 2));
+  if (Number(fraction[2] ?? '0') >= 5) cents += 1n;
+  const rounded = `${sign}${cents / 100n}.${String(cents % 100n).padStart(2, '0')}`;
+  return formatMoney(rounded, currency);
+}
+
+/** Whether a decimal string is zero ("0", "0.000000"). */
+export const isZero = (amount: string) => /^-?0*(\.0*)?$/.test(amount.trim());
+
 /** The balance is below the wallet's low-balance threshold (compared as decimals, never floats' rounding of both). */
 export function isLowBalance(wallet: { balance: string; low_balance_threshold: string }): boolean {
   return compareDecimals(wallet.balance, wallet.low_balance_threshold) < 0;

@@ -1,13 +1,17 @@
 import { useCallback, useState, type Dispatch, type SetStateAction } from 'react';
 import type { BillingPage, LedgerTransactionRecord } from '../../api/billing';
-import { AsyncView } from '../../components/feedback';
+import { AsyncView, ErrorNotice } from '../../components/feedback';
 import { formatTime } from '../../components/format';
-import { useAsync, type AsyncState } from '../../components/use-async';
+import { useAction, useAsync, type AsyncState } from '../../components/use-async';
 import { useApi } from '../../session/session';
+import { downloadBlob } from './download';
 import { useLedgerInStep } from './ledger-in-step';
 import { formatMoney } from './money';
 
 const TYPES: Record<string, string> = { top_up: 'Top-up', hold: 'Held', settlement: 'Charged', release: 'Released', refund: 'Refund', adjustment: 'Adjustment' };
+
+/** What a person reads of a transaction: a top-up is one by card whatever the provider called its checkout. */
+const describe = (t: LedgerTransactionRecord) => (t.type === 'top_up' ? 'Top-up by card' : t.description);
 
 /**
  * The wallet's ledger, newest first, a page at a time (the cursors of the pages seen, to go back). The first page must
@@ -54,10 +58,17 @@ function TransactionsList({
   cursors: (string | null)[];
   setCursors: Dispatch<SetStateAction<(string | null)[]>>;
 }) {
+  const api = useApi();
+  const receipt = useAction();
+  const downloadReceipt = async (topUpId: string) => {
+    const pdf = await receipt.run(() => api.receiptPdf(topUpId));
+    if (pdf) downloadBlob(pdf, `receipt-${topUpId}.pdf`);
+  };
   return (
     <AsyncView state={page} what="transactions" isEmpty={(p) => p.data.length === 0 && cursors.length === 1} empty="No transactions yet.">
       {(p) => (
         <>
+          <ErrorNotice error={receipt.error} />
           <div className="table-wrap">
             <table>
               <caption className="visually-hidden">Transactions</caption>
@@ -68,6 +79,9 @@ function TransactionsList({
                   <th scope="col">Description</th>
                   <th scope="col">Change</th>
                   <th scope="col">Balance after</th>
+                  <th scope="col">
+                    <span className="visually-hidden">Receipt</span>
+                  </th>
                 </tr>
               </thead>
               <tbody>
@@ -75,9 +89,16 @@ function TransactionsList({
                   <tr key={t.id}>
                     <td>{formatTime(t.created_at)}</td>
                     <td>{TYPES[t.type] ?? t.type}</td>
-                    <td>{t.description ?? <code>{t.cause_id}</code>}</td>
+                    <td>{describe(t) ?? <code>{t.cause_id}</code>}</td>
                     <td>{t.balance_change.startsWith('-') ? `−${formatMoney(t.balance_change.slice(1), t.currency)}` : formatMoney(t.balance_change, t.currency)}</td>
                     <td>{formatMoney(t.balance_after, t.currency)}</td>
+                    <td>
+                      {t.type === 'top_up' && (
+                        <button type="button" className="secondary button-small" disabled={receipt.pending} onClick={() => void downloadReceipt(t.cause_id)}>
+                          Receipt (PDF)<span className="visually-hidden"> of the top-up of {formatMoney(t.amount, t.currency)}</span>
+                        </button>
+                      )}
+                    </td>
                   </tr>
                 ))}
               </tbody>

@@ -12,7 +12,7 @@ const plural = (n: number, one: string, many: string) => `${n.toLocaleString()} 
  * How many contacts the audience reaches now, counted by crm-service as it changes (debounced; a late answer for an
  * older audience is dropped). Announced politely to screen readers.
  */
-export function AudienceCountLine({ audience }: { audience: CampaignAudience }) {
+export function AudienceCountLine({ audience, onCounted }: { audience: CampaignAudience; onCounted?: (count: AudienceCount | undefined) => void }) {
   const api = useApi();
   const key = JSON.stringify(audience);
   const empty = !audience.tags?.length && !audience.contact_ids?.length && !Object.keys(audience.attributes ?? {}).length;
@@ -30,6 +30,10 @@ export function AudienceCountLine({ audience }: { audience: CampaignAudience }) 
     }, DEBOUNCE_MS);
     return () => window.clearTimeout(timer);
   }, [api, key, empty]);
+
+  // the count of the audience as it is now (undefined while it is being counted), for the cost estimate beside it
+  const current = !empty && shown?.key === key ? shown.count : undefined;
+  useEffect(() => onCounted?.(current), [onCounted, current]);
 
   let text = 'Name a tag to see how many contacts the campaign reaches.';
   if (!empty) {

@@ -5,6 +5,8 @@ import { formatTime } from '../../components/format';
 import { useAction, useAsync, type LiveRefresh } from '../../components/use-async';
 import { Link } from '../../router';
 import { useApi } from '../../session/session';
+import { InsufficientFundsNotice, isInsufficientFunds } from '../billing/insufficient-funds-notice';
+import { formatCents } from '../billing/money';
 import { ACTIONS_BY_STATUS, ACTION_LABELS, progressOf } from './campaign-actions';
 import { CampaignStatusBadge } from './campaign-status';
 import { RecipientsTable } from './recipients-table';
@@ -32,12 +34,21 @@ export function CampaignDetail({ id }: { id: string }) {
   // bumped after an action: the recipients' page is loaded again
   const [version, setVersion] = useState(0);
   const action = useAction();
+  // a start the wallet cannot pay for (402): said as such, with the estimate the refusal recorded on the campaign
+  const [unfunded, setUnfunded] = useState(false);
   const act = async (what: CampaignAction) => {
-    if (await action.run(() => api.campaignAction(id, what))) {
+    setUnfunded(false);
+    const done = await action.run(() =>
+      api.campaignAction(id, what).catch((err: unknown) => {
+        if (isInsufficientFunds(err)) setUnfunded(true);
+        throw err;
+      }),
+    );
+    if (done) {
       campaign.reload();
       sends.reload();
       setVersion((v) => v + 1);
-    }
+    } else campaign.reload();
   };
   return (
     <section aria-labelledby="campaign-title">
@@ -62,7 +73,8 @@ export function CampaignDetail({ id }: { id: string }) {
               {c.status_reason && <p className="notice notice-warning">{c.status_reason}</p>}
               {c.estimate && (
                 <p data-testid="campaign-estimate">
-                  Estimated cost: <strong>{c.estimate.amount} {c.estimate.currency}</strong>
+                  Estimated cost: <strong>{formatCents(c.estimate.amount, c.estimate.currency)}</strong>{' '}
+                  <span className="small muted">(worked out at its start: its recipients × the price of its template’s category, less the free allowance then left)</span>
                 </p>
               )}
               <div className="row wrap" role="group" aria-label="Campaign actions">
@@ -72,7 +84,7 @@ export function CampaignDetail({ id }: { id: string }) {
                   </button>
                 ))}
               </div>
-              <ErrorNotice error={action.error} />
+              {unfunded ? <InsufficientFundsNotice what="this campaign" cost={c.estimate} /> : <ErrorNotice error={action.error} />}
               {progress.of > 0 && (
                 <label>
                   Handed over: {progress.done} of {progress.of}

@@ -1,11 +1,12 @@
 import { useMemo, useState, type FormEvent } from 'react';
-import type { CampaignAudience, CreateCampaignBody, Template } from '../../api';
+import type { AudienceCount, CampaignAudience, CreateCampaignBody, Template } from '../../api';
 import { ErrorNotice } from '../../components/feedback';
 import { useAction, useAsync } from '../../components/use-async';
 import { useRouter } from '../../router';
 import { useApi } from '../../session/session';
 import { TemplateBubble } from '../templates/template-bubble';
 import { AudienceCountLine } from './audience-count';
+import { CostEstimateLine } from './cost-estimate';
 import { hasMediaHeader, partsOf, placeholdersOf, templateSend, valuesByComponent } from '../templates/template-definition';
 
 const keyOf = (t: Template) => `${t.name}|${t.language}`;
@@ -36,6 +37,7 @@ export function CampaignForm() {
   const [tags, setTags] = useState('');
   const [attributes, setAttributes] = useState('');
   const [scheduleAt, setScheduleAt] = useState('');
+  const [reach, setReach] = useState<AudienceCount>();
 
   const audience = useMemo((): CampaignAudience => {
     const attrs = attributesOf(attributes);
@@ -122,7 +124,8 @@ export function CampaignForm() {
         {action.fieldError('audience')}
         {action.fieldError('audience.tags')}
         {action.fieldError('audience.attributes')}
-        <AudienceCountLine audience={audience} />
+        <AudienceCountLine audience={audience} onCounted={setReach} />
+        <CostEstimateLine template={template} recipients={reach?.count} />
         <label>
           Start at <span className="muted">(optional; without it the campaign waits as a draft until you start it)</span>
           <input type="datetime-local" value={scheduleAt} onChange={(e) => setScheduleAt(e.target.value)} {...action.bind('schedule_at')} />

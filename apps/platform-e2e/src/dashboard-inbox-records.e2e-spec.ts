@@ -201,7 +201,7 @@ describe('Dashboard in a real browser: the inbox for a team and editable records
       await filters.getByLabel('Channel').selectOption('sms');
       const smsItem = page.getByTestId('inbox-item').filter({ hasText: texter });
       await smsItem.waitFor({ timeout: 30_000 });
-      expect(await page.getByTestId('inbox-item').count()).toBe(1);
+      await pollUntil(async () => (await page.getByTestId('inbox-item').count()) === 1, { timeoutMs: 15_000, description: 'only the SMS conversation listed' });
       expect(await smsItem.getByTestId('channel-badge').textContent()).toBe('Channel: SMS');
       await smsItem.getByRole('link').click();
       const thread = page.getByRole('article', { name: /^Conversation with / });

@@ -82,8 +82,10 @@ describe('Dashboard in a real browser: the inbox for a team and editable records
   async function screenshots(page: Page, name: string): Promise<void> {
     mkdirSync(SCREENSHOTS, { recursive: true });
     await page.setViewportSize({ width: 1280, height: 900 });
+    await page.evaluate('window.scrollTo(0, 0)');
     await page.screenshot({ path: join(SCREENSHOTS, `${name}-desktop.png`) });
     await expectFitsPhone(page, name);
+    await page.evaluate('window.scrollTo(0, 0)');
     await page.screenshot({ path: join(SCREENSHOTS, `${name}-mobile.png`) });
     await page.setViewportSize({ width: 1280, height: 900 });
   }
@@ -252,6 +254,7 @@ describe('Dashboard in a real browser: the inbox for a team and editable records
       await form.getByLabel('Email', { exact: true }).fill('not an address');
       await form.getByRole('button', { name: 'Save contact' }).click();
       await form.getByRole('alert').waitFor();
+      await form.getByText(/^The email address must be an email address/).first().waitFor();
       await form.getByLabel('Email', { exact: true }).fill('kari.nordmann@nordmann.example');
       await form.getByLabel('Tags', { exact: true }).fill('vip, e-bike, repeat');
       await form.getByRole('button', { name: 'Save contact' }).click();

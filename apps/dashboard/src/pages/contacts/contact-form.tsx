@@ -68,7 +68,8 @@ export function ContactForm({ contact, idPrefix, onSaved }: { contact: Contact; 
   const tagsBinding = action.bind('tags');
 
   return (
-    <form className="form contact-form" onSubmit={(e) => void submit(e)} aria-label="Contact details" onChange={() => setSaved(false)}>
+    // noValidate: the API names what is wrong with a field, beside it, in the same words as every other form.
+    <form className="form contact-form" onSubmit={(e) => void submit(e)} aria-label="Contact details" onChange={() => setSaved(false)} noValidate>
       <label htmlFor={id('name')}>Name</label>
       <input id={id('name')} value={name} onChange={(e) => setName(e.target.value)} maxLength={200} autoComplete="off" {...action.bind('name')} />
       {action.fieldError('name')}

@@ -4,10 +4,10 @@ import { AsyncView } from '../../components/feedback';
 import { CHANNEL_KINDS, ChannelBadge, channelLabel, type ChannelKind } from '../../components/channel';
 import { formatTime } from '../../components/format';
 import { LiveIndicator } from '../../components/live-indicator';
-import { useLiveQuery } from '../../components/live-query';
+import { useLiveInvalidation, useLiveQuery } from '../../components/live-query';
 import { Link } from '../../router';
 import { useApi, useMember } from '../../session/session';
-import { INBOX_LIVE, inboxKey } from './inbox-live';
+import { CONTACT_NAME_LIVE, INBOX_LIVE, inboxKey } from './inbox-live';
 import { STATE_LABELS, contactName, memberName } from './people';
 
 type AssigneeChoice = 'anyone' | 'me' | 'unassigned';
@@ -41,6 +41,7 @@ export function InboxList({ openId, members }: { openId: string | undefined; mem
     ...(q ? { q } : {}),
   };
   const conversations = useLiveQuery(inboxKey(filter), () => api.inbox(filter), INBOX_LIVE);
+  useLiveInvalidation(inboxKey(filter), CONTACT_NAME_LIVE);
 
   return (
     <div className="inbox-list">

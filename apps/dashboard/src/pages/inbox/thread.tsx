@@ -5,14 +5,14 @@ import { AsyncView, ErrorNotice } from '../../components/feedback';
 import { ChannelBadge } from '../../components/channel';
 import { formatTime } from '../../components/format';
 import { MessageContent, partsOfPayload, type MessageParts } from '../../components/message-content';
-import { useLiveQuery } from '../../components/live-query';
+import { useLiveInvalidation, useLiveQuery } from '../../components/live-query';
 import { useAction } from '../../components/use-async';
 import { Link } from '../../router';
 import { useApi, useMember } from '../../session/session';
 import { CannedReplyPicker } from './canned-replies';
 import { typedShortcut } from './canned-reply-text';
 import { ContactPanel } from './contact-panel';
-import { INBOX_LIVE, concernsConversation, threadKey } from './inbox-live';
+import { CONTACT_NAME_LIVE, THREAD_LIVE, concernsConversation, threadKey } from './inbox-live';
 import { STATE_LABELS, authorLabel, contactName } from './people';
 import { ReplyWindow, windowOpen } from './reply-window';
 import { TemplateReply } from './template-reply';
@@ -50,7 +50,8 @@ function timeline(thread: InboxThread): Entry[] {
 /** One conversation: its thread, who answers it, the reply box (as the signed-in member), and its contact. Live. */
 export function Thread({ id, members }: { id: string; members: readonly Member[] }) {
   const api = useApi();
-  const thread = useLiveQuery(threadKey(id), () => api.thread(id), { ...INBOX_LIVE, filter: (event) => concernsConversation(event, id) });
+  const thread = useLiveQuery(threadKey(id), () => api.thread(id), { ...THREAD_LIVE, filter: (event) => concernsConversation(event, id) });
+  useLiveInvalidation(threadKey(id), CONTACT_NAME_LIVE);
   return (
     <div className="inbox-thread">
       <p className="inbox-back">

@@ -181,8 +181,8 @@ function DealCard({
           </option>
         ))}
       </select>
-      <button type="button" className="secondary small-button" onClick={onEdit}>
-        Edit<span className="visually-hidden"> {deal.title}</span>
+      <button type="button" className="secondary small-button" onClick={onEdit} aria-label={`Edit ${deal.title}`}>
+        Edit
       </button>
     </li>
   );

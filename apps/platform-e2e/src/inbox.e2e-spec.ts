@@ -1,9 +1,5 @@
 import { pollUntil } from '@parley/testing';
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-// eslint-disable-next-line @nx/enforce-module-boundaries
-import { ROOT } from '../../../tools/dev/lib/stack.cjs';
 import { expectNoSeriousA11yViolations } from './dashboard/accessibility';
 import { launchBrowser, type Browser } from './dashboard/browser';
 import { copyableValue, openPage } from './dashboard/dashboard-pages';
@@ -14,7 +10,7 @@ import { startPlatform, type Platform } from './support/platform';
 // People in the loop (CONTRACT §12), in a real Chromium against the built stack: an owner signs up with email and
 // password and stays signed in across a reload; invites a member who joins as `agent` (and may not open API keys);
 // a customer asks the bot for a person, the member answers from the inbox as themselves, and gives the conversation back
-// to the agent, which answers the next message. The inbox screenshots of docs/screenshots/ are taken here.
+// to the agent, which answers the next message. The inbox screenshots of docs/screenshots/ are dashboard-inbox-records.e2e-spec's.
 
 const OWNER = { business: 'Corner Bakery', name: 'Olivia Baker', email: 'owner@corner-bakery.example', password: 'flour-and-water-42' };
 const MEMBER = { name: 'Sam Rivera', email: 'sam@corner-bakery.example', password: 'sourdough-starter-7' };
@@ -22,7 +18,6 @@ const FAQ = { question: 'What are your opening hours?', answer: 'We are open Mon
 const ASK_FOR_PERSON = 'Can I talk to a real person please?';
 const MEMBER_REPLY = 'Hi, Sam here from Corner Bakery. How can I help?';
 const NOTE = 'Regular customer: offer the loyalty discount.';
-const SCREENSHOTS = join(ROOT, 'docs', 'screenshots');
 
 interface SandboxMessage {
   phone_number_id: string;
@@ -138,6 +133,8 @@ describe('Dashboard in a real browser: team members, sessions and the inbox', ()
     const inboxTab = await context.newPage();
     await inboxTab.goto(`${platform.gateway}/dashboard/inbox`);
     await inboxTab.getByRole('heading', { level: 1, name: 'Inbox' }).waitFor();
+    // The Playground's conversations are apart from customers': this test plays its customer there.
+    await inboxTab.getByRole('search', { name: 'Filter conversations' }).getByLabel('From').selectOption('playground');
 
     await openPage(page, 'Playground', 'Playground');
     await page.getByLabel('Your business number').selectOption({ label: `${channel.phone_number} (${channel.provider}, support)` });
@@ -150,6 +147,8 @@ describe('Dashboard in a real browser: team members, sessions and the inbox', ()
     // The conversation appears in the inbox, handed off and unread, without a reload.
     const item = inboxTab.getByTestId('inbox-item').filter({ hasText: customer });
     await item.waitFor({ timeout: 30_000 });
+    expect(await item.getAttribute('data-source')).toBe('playground');
+    await item.getByText('Playground', { exact: true }).waitFor();
     await pollUntil(async () => (await item.getAttribute('data-state')) === 'handed_off' && Number(await item.getAttribute('data-unread')) > 0, {
       timeoutMs: 15_000,
       description: 'the conversation handed off and unread in the inbox',
@@ -180,7 +179,7 @@ describe('Dashboard in a real browser: team members, sessions and the inbox', ()
     expect(await sandboxTexts(customer)).not.toContain(NOTE);
     await thread.getByRole('radio', { name: 'Reply' }).check();
 
-    await saveInboxScreenshots(inboxTab);
+    await expectPhoneFits(inboxTab);
 
     // Given back to the agent, the bot answers the customer's next message.
     await thread.getByRole('button', { name: 'Give back to the agent' }).click();
@@ -195,15 +194,11 @@ describe('Dashboard in a real browser: team members, sessions and the inbox', ()
     await inboxTab.close();
   }, 300_000);
 
-  /** The inbox with a thread open, at 1280 px (side by side) and at 390 px (the thread on its own screen, and the list). */
-  async function saveInboxScreenshots(page: Page): Promise<void> {
-    mkdirSync(SCREENSHOTS, { recursive: true });
-    await page.setViewportSize({ width: 1280, height: 900 });
-    await page.screenshot({ path: join(SCREENSHOTS, 'inbox-desktop.png') });
+  /** The inbox with a thread open fits a 390 px phone (the screenshots are dashboard-inbox-records.e2e-spec's). */
+  async function expectPhoneFits(page: Page): Promise<void> {
     await page.setViewportSize({ width: 390, height: 844 });
     const overflow = Number(await page.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth'));
     expect(overflow).toBeLessThanOrEqual(0);
-    await page.screenshot({ path: join(SCREENSHOTS, 'inbox-mobile.png') });
     await page.setViewportSize({ width: 1280, height: 900 });
   }
 });

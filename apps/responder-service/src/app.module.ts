@@ -4,6 +4,7 @@ import { KafkaModule } from '@parley/kafka';
 import { CursorsModule, HealthModule, dataSourceOptions, loadConfig, loggerParams } from '@parley/service-kit';
 import { LoggerModule } from 'nestjs-pino';
 import { AgentsModule } from './agents/agents.module';
+import { CannedRepliesModule } from './canned-replies/canned-replies.module';
 import { ResponderServiceConfig } from './config/responder-service.config';
 import { ConversationsModule } from './conversations/conversations.module';
 import { ErasureModule } from './erasure/erasure.module';
@@ -28,6 +29,7 @@ export function responderServiceModule(config: ResponderServiceConfig = loadConf
       InboxLinksModule.forRoot(config.dashboardOrigin),
       AgentsModule,
       ConversationsModule,
+      CannedRepliesModule,
       ErasureModule,
       RepliesModule.forRoot(config),
       LlmSettingsModule.forRoot(config),

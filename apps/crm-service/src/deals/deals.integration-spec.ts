@@ -83,6 +83,33 @@ describe('crm-service: pipelines and deals', () => {
     expect((await crm.call('deals.update', { tenant_id: tenant, id: deal.id, body: { value: null } })).value).toBeNull();
   });
 
+  it('keeps an owner and an expected close date (a calendar date), changed and cleared by PATCH, refused when not a real date', async () => {
+    const tenant = newId('ten');
+    const contact = await contactOf(tenant, '+4915120000005');
+    const owner = newId('usr');
+    const deal = await createDeal(tenant, { contact_id: contact, owner, expected_close_date: '2026-03-31', value: { amount: '1250.00', currency: 'NOK' } });
+    expect(deal).toMatchObject({ owner, expected_close_date: '2026-03-31', value: { amount: '1250.00', currency: 'NOK' } });
+    expect(await crm.call('deals.get', { tenant_id: tenant, id: deal.id })).toEqual(deal);
+    // A date stays the day it was given, whatever the database's or the server's time zone.
+    const [{ stored }]: { stored: string }[] = await crm.sql.query(`SELECT expected_close_date::text AS stored FROM deals WHERE id = $1`, [deal.id]);
+    expect(stored).toBe('2026-03-31');
+
+    const change = (body: UpdateDealBody) => crm.call('deals.update', { tenant_id: tenant, id: deal.id, body });
+    expect(await change({ title: 'Cargo bike' })).toMatchObject({ title: 'Cargo bike', expected_close_date: '2026-03-31', owner });
+    expect(await change({ expected_close_date: '2026-12-01' })).toMatchObject({ expected_close_date: '2026-12-01' });
+    expect(await change({ expected_close_date: null, owner: null })).toMatchObject({ expected_close_date: null, owner: null });
+    expect((await createDeal(tenant, { contact_id: contact })).expected_close_date).toBeNull();
+
+    for (const date of ['2026-02-30', '31.03.2026', '2026-03-31T00:00:00Z', 20260331]) {
+      expect({ date, ...(await fieldsOf(crm.problemOf('deals.create', { tenant_id: tenant, body: { title: 'x', contact_id: contact, value: { amount: '1', currency: 'EUR' }, expected_close_date: date } as unknown as CreateDealBody }))) }).toEqual({
+        date,
+        status: 400,
+        fields: ['expected_close_date'],
+      });
+    }
+    expect(await fieldsOf(crm.problemOf('deals.update', { tenant_id: tenant, id: deal.id, body: { expected_close_date: '2026-13-01' } }))).toEqual({ status: 400, fields: ['expected_close_date'] });
+  });
+
   it('announces deal.created, and deal.stage_changed once per real change with the stage it left', async () => {
     const tenant = newId('ten');
     const contact = await contactOf(tenant, '+4915120000003');

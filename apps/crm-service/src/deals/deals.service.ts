@@ -42,9 +42,21 @@ export class DealsService {
       const stage = body.stage ?? pipeline.stages[0];
       if (!pipeline.stages.includes(stage)) throw fieldProblem('stage', `stage must be one of the pipeline's stages (${pipeline.stages.join(', ')})`);
       const [created]: DealRow[] = await tx.query(
-        `INSERT INTO deals (id, tenant_id, title, contact_id, company_id, pipeline_id, stage, amount, currency, owner)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING ${DEAL_COLUMNS}`,
-        [newId('del'), tenantId, body.title, body.contact_id, body.company_id ?? null, pipeline.id, stage, body.value.amount, body.value.currency, body.owner ?? null],
+        `INSERT INTO deals (id, tenant_id, title, contact_id, company_id, pipeline_id, stage, amount, currency, owner, expected_close_date)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING ${DEAL_COLUMNS}`,
+        [
+          newId('del'),
+          tenantId,
+          body.title,
+          body.contact_id,
+          body.company_id ?? null,
+          pipeline.id,
+          stage,
+          body.value.amount,
+          body.value.currency,
+          body.owner ?? null,
+          body.expected_close_date ?? null,
+        ],
       );
       await enqueueEvents(tx, [dealCreated(created)]);
       return created;
@@ -72,7 +84,7 @@ export class DealsService {
     return toDealRecord(await this.find(this.db.manager, tenantId, id));
   }
 
-  /** PATCH semantics: only the fields given change; a new stage must be one of the deal's pipeline's and is announced. */
+  /** PATCH semantics: only the fields given change (null clears company, value, owner, expected close); a new stage must be one of the deal's pipeline's and is announced. */
   async update(tenantId: string, id: string, rawBody: unknown): Promise<DealRecord> {
     const body = await validateDto(UpdateDealBody, rawBody);
     const row = await this.write(async (tx) => {
@@ -85,7 +97,7 @@ export class DealsService {
       }
       const value = body.value === undefined ? { amount: current.amount, currency: current.currency } : (body.value ?? { amount: null, currency: null });
       const [[updated]]: [DealRow[]] = await tx.query(
-        `UPDATE deals SET title = $3, contact_id = $4, company_id = $5, stage = $6, amount = $7, currency = $8, owner = $9, updated_at = now()
+        `UPDATE deals SET title = $3, contact_id = $4, company_id = $5, stage = $6, amount = $7, currency = $8, owner = $9, expected_close_date = $10, updated_at = now()
           WHERE tenant_id = $1 AND id = $2 RETURNING ${DEAL_COLUMNS}`,
         [
           tenantId,
@@ -97,6 +109,7 @@ export class DealsService {
           value.amount,
           value.currency,
           body.owner === undefined ? current.owner : body.owner,
+          body.expected_close_date === undefined ? current.expected_close_date : body.expected_close_date,
         ],
       );
       if (updated.stage !== current.stage) await enqueueEvents(tx, [dealStageChanged(updated, current.stage)]);

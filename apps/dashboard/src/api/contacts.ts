@@ -9,6 +9,10 @@ export type Deal = paths['/api/v1/deals/{id}']['get']['responses'][200]['content
 export type Company = paths['/api/v1/companies/{id}']['get']['responses'][200]['content']['application/json'];
 export type Pipeline = paths['/api/v1/pipelines']['get']['responses'][200]['content']['application/json']['data'][number];
 
+export type ContactChange = NonNullable<paths['/api/v1/contacts/{id}']['patch']['requestBody']>['content']['application/json'];
+export type NewDeal = NonNullable<paths['/api/v1/deals']['post']['requestBody']>['content']['application/json'];
+export type DealChange = NonNullable<paths['/api/v1/deals/{id}']['patch']['requestBody']>['content']['application/json'];
+
 export type ContactImport = paths['/api/v1/contacts/import/{job_id}']['get']['responses'][200]['content']['application/json'];
 
 export function createContactsApi(api: ParleyClient) {
@@ -22,6 +26,7 @@ export function createContactsApi(api: ParleyClient) {
     contactImport: (job_id: string) => unwrap(api.GET('/api/v1/contacts/import/{job_id}', { params: { path: { job_id } } })),
     listContacts: (filters: { q?: string; tag?: string }) => unwrap(api.GET('/api/v1/contacts', { params: { query: { limit: 100, ...filters } } })),
     contact: (id: string) => unwrap(api.GET('/api/v1/contacts/{id}', { params: { path: { id } } })),
+    updateContact: (id: string, body: ContactChange) => unwrap(api.PATCH('/api/v1/contacts/{id}', { params: { path: { id } }, body })),
     contactActivities: (id: string, cursor?: string) =>
       unwrap(api.GET('/api/v1/contacts/{id}/activities', { params: { path: { id }, query: { limit: 20, ...(cursor ? { cursor } : {}) } } })),
     addContactNote: (id: string, text: string) => unwrap(api.POST('/api/v1/contacts/{id}/activities', { params: { path: { id } }, body: { type: 'note', text } })),
@@ -31,5 +36,7 @@ export function createContactsApi(api: ParleyClient) {
     updateCompany: (id: string, body: { name?: string; domain?: string | null }) => unwrap(api.PATCH('/api/v1/companies/{id}', { params: { path: { id } }, body })),
     listPipelines: () => unwrap(api.GET('/api/v1/pipelines')),
     moveDeal: (id: string, stage: string) => unwrap(api.PATCH('/api/v1/deals/{id}', { params: { path: { id } }, body: { stage } })) as Promise<Deal>,
+    createDeal: (body: NewDeal) => unwrap(api.POST('/api/v1/deals', { body })),
+    updateDeal: (id: string, body: DealChange) => unwrap(api.PATCH('/api/v1/deals/{id}', { params: { path: { id } }, body })),
   };
 }

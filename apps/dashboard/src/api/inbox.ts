@@ -8,6 +8,9 @@ export type InboxConversation = Schemas['Conversation'];
 export type InboxState = InboxConversation['state'];
 /** A conversation with its thread and its notes, each oldest first. */
 export type InboxThread = Schemas['ConversationDetail'];
+export type ThreadMessage = Schemas['ConversationMessage'];
+/** What became of a message to the customer: the thread's ticks. */
+export type DeliveryStatus = NonNullable<ThreadMessage['status']>;
 /** Who wrote a message: the customer, the bot (by its agent's name), a team member, or a program through the API. */
 export type Author = Schemas['ConversationMessage']['author'];
 
@@ -18,6 +21,8 @@ export interface InboxFilter {
   /** A channel kind (whatsapp, sms, email, voice) or a channel id; absent: every channel. */
   channel?: string;
   q?: string;
+  /** `customer`: real customers only; `playground`: the playground's only; absent: both. */
+  source?: 'customer' | 'playground';
 }
 
 export function createInboxApi(api: ParleyClient) {

@@ -7,7 +7,8 @@ const STATUSES_TIMEOUT_MS = 2_000;
 
 /**
  * The inbox's ticks (issue 32): each message of a thread to the customer with what became of it (`sent`, `delivered`,
- * `read`, `failed` and why), asked of messaging-service, which owns statuses, in one call per thread. Should it not
+ * `read`, `failed` and why), asked of messaging-service, which owns statuses, in one call per thread. An email thread
+ * asks about the customer's mails too, for their subject lines (messaging-service keeps the mail). Should it not
  * answer in time, the thread is shown with `status: null` (unknown) rather than not at all; the events stream's
  * `message.status` keeps the ticks moving in the dashboard either way.
  */
@@ -18,16 +19,20 @@ export class ThreadStatuses {
   constructor(private readonly rpc: RpcClient) {}
 
   async withStatuses(tenantId: string, conversation: ConversationRecord, requestId: string): Promise<ConversationRecord> {
-    const ours = conversation.messages.filter((m) => m.role !== 'customer').map((m) => m.message_id);
-    if (ours.length === 0) return conversation;
+    const email = conversation.channel === 'email';
+    const asked = conversation.messages.filter((m) => email || m.role !== 'customer').map((m) => m.message_id);
+    if (asked.length === 0) return email ? { ...conversation, subject: null } : conversation;
     let known = new Map<string, MessageStatusRecord>();
     try {
-      const { data } = await this.rpc.request('messages.statuses', { tenant_id: tenantId, message_ids: ours }, { requestId, timeoutMs: STATUSES_TIMEOUT_MS });
+      const { data } = await this.rpc.request('messages.statuses', { tenant_id: tenantId, message_ids: asked }, { requestId, timeoutMs: STATUSES_TIMEOUT_MS });
       known = new Map(data.map((s) => [s.message_id, s]));
     } catch (err) {
       this.logger.warn(`conversation ${conversation.id}: its messages' statuses could not be read, shown without them: ${String(err)}`);
     }
-    return { ...conversation, messages: conversation.messages.map((m) => (m.role === 'customer' ? m : withStatus(m, known.get(m.message_id)))) };
+    const messages = conversation.messages.map((m) => withSubject(m.role === 'customer' ? m : withStatus(m, known.get(m.message_id)), known.get(m.message_id)));
+    if (!email) return { ...conversation, messages };
+    const subject = messages.filter((m) => m.role === 'customer' && m.subject).at(-1)?.subject ?? null;
+    return { ...conversation, subject, messages };
   }
 }
 
@@ -35,4 +40,8 @@ function withStatus(message: ConversationTurnRecord, record: MessageStatusRecord
   // `received` is an inbound message's: never one of ours.
   if (!record || record.status === 'received') return { ...message, status: null };
   return { ...message, status: record.status, ...(record.error ? { error: record.error } : {}) };
+}
+
+function withSubject(message: ConversationTurnRecord, record: MessageStatusRecord | undefined): ConversationTurnRecord {
+  return record?.subject ? { ...message, subject: record.subject } : message;
 }

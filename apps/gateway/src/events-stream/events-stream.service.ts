@@ -22,6 +22,12 @@ export const STREAMED_TOPICS = [
   Topics.ConversationHandoff,
   Topics.ConversationUpdated,
   Topics.TemplateStatus,
+  // The records (issue 32): the contacts list and the pipeline follow imports, new leads and colleagues' changes.
+  Topics.ContactCreated,
+  Topics.ContactUpdated,
+  Topics.ContactDeleted,
+  Topics.DealCreated,
+  Topics.DealStageChanged,
 ] as const;
 
 /** Open streams one tenant may hold on one instance (a few dashboard tabs; more is a leak or abuse). */

@@ -153,8 +153,9 @@ const conversationMessage = record(
       description: 'A message to the customer: what became of it (the inbox’s ticks); null until the provider answers. Absent on the customer’s messages.',
     },
     error: { ...record({ code: string, title: string }), description: 'Why a `failed` message failed.' },
+    subject: { type: 'string', description: 'An email’s subject line; absent on other channels and on mail without one.' },
   },
-  ['type', 'media', 'interactive', 'location', 'options', 'template', 'status', 'error'],
+  ['type', 'media', 'interactive', 'location', 'options', 'template', 'status', 'error', 'subject'],
 );
 const conversationNote = record({ id: id('nte'), conversation_id: id('cnv'), text: string, author: inboxActor, at: timestamp });
 
@@ -335,6 +336,7 @@ export const RESPONSE_SCHEMAS: Record<string, SchemaObject> = {
       }),
     ),
     owner: nullable(id('usr')),
+    expected_close_date: nullable({ type: 'string', format: 'date', example: '2026-03-31', description: 'When it is expected to close (a calendar date).' }),
     lead_id: nullable({ ...id('led'), description: 'The captured lead that opened it.' }),
     created_at: timestamp,
     updated_at: timestamp,
@@ -354,12 +356,23 @@ export const RESPONSE_SCHEMAS: Record<string, SchemaObject> = {
   Company: record({ id: id('cmp'), name: string, domain: nullable(string), attributes: contactAttributes, created_at: timestamp, updated_at: timestamp }),
   ConnectedChannel: record({ ...channel, inbound_token: { type: 'string', description: '360dialog channels only, shown this once.' } }, ['inbound_token', 'address']),
   Conversation: record(conversationSummary),
-  ConversationDetail: record({
-    ...conversationSummary,
+  ConversationDetail: record(
+    {
+      ...conversationSummary,
+      subject: nullable({ type: 'string', description: 'Email conversations: the subject of the customer’s latest mail that had one (null when none had); absent on other channels.' }),
     messages: { type: 'array', items: conversationMessage, description: 'The whole thread, oldest first.' },
-    notes: { type: 'array', items: conversationNote, description: 'Internal notes, oldest first (merge by `at` to interleave).' },
-  }),
+      notes: { type: 'array', items: conversationNote, description: 'Internal notes, oldest first (merge by `at` to interleave).' },
+    },
+    ['subject'],
+  ),
   ConversationMessage: conversationMessage,
+  CannedReply: record({
+    id: id('cnr'),
+    shortcut: { type: 'string', pattern: '^[a-z0-9][a-z0-9_-]{0,31}$', example: 'opening-hours' },
+    text: { type: 'string', description: 'As written: `{{contact.name}}` and `{{agent.name}}` are filled in where it is inserted.' },
+    created_at: timestamp,
+    updated_at: timestamp,
+  }),
   ConversationNote: conversationNote,
   Lead: record({
     id: id('led'),
@@ -475,7 +488,7 @@ export const RESPONSE_SCHEMAS: Record<string, SchemaObject> = {
   }),
   TeamRoles: record({ data: { type: 'array', items: record({ role: enumOf(MEMBER_ROLES), description: string, permissions: { type: 'array', items: permission } }) } }),
   ...Object.fromEntries(
-    ['Agent', 'AgentVersionSummary', 'ApiKey', 'Appointment', 'Channel', 'Conversation', 'Document', 'Lead', 'Message', 'TeamMember', 'Template', 'Webhook', 'WebhookDelivery', 'Contact', 'ContactActivity', 'Company', 'Deal'].map((item) => [
+    ['Agent', 'AgentVersionSummary', 'ApiKey', 'Appointment', 'Channel', 'Conversation', 'Document', 'Lead', 'Message', 'TeamMember', 'Template', 'Webhook', 'WebhookDelivery', 'Contact', 'ContactActivity', 'Company', 'Deal', 'CannedReply'].map((item) => [
       `${item}Page`,
       pageOf(item),
     ]),

@@ -28,7 +28,7 @@ export class MessagesService {
   }
 
   /**
-   * Where each of a tenant's messages stands (the inbox's ticks): one indexed read for up to MAX_STATUS_IDS ids;
+   * Where each of a tenant's messages stands (the inbox's ticks) and an email's subject: one indexed read for up to MAX_STATUS_IDS ids;
    * another tenant's and unknown ids are left out.
    */
   async statuses(tenantId: string, messageIds: unknown): Promise<{ data: MessageStatusRecord[] }> {
@@ -36,13 +36,20 @@ export class MessagesService {
       throw invalid([{ field: 'message_ids', message: `message_ids must be a list of at most ${MAX_STATUS_IDS} message ids` }]);
     }
     if (messageIds.length === 0) return { data: [] };
-    const rows: Pick<MessageEntity, 'id' | 'status' | 'error'>[] = await this.db
+    const rows: Pick<MessageEntity, 'id' | 'status' | 'error' | 'subject'>[] = await this.db
       .getRepository(MessageEntity)
       .createQueryBuilder('m')
-      .select(['m.id', 'm.status', 'm.error'])
+      .select(['m.id', 'm.status', 'm.error', 'm.subject'])
       .where('m.tenant_id = :tenantId AND m.id IN (:...ids)', { tenantId, ids: messageIds })
       .getMany();
-    return { data: rows.map((m) => ({ message_id: m.id, status: m.status, ...(m.error ? { error: { code: m.error.code, title: m.error.title } } : {}) })) };
+    return {
+      data: rows.map((m) => ({
+        message_id: m.id,
+        status: m.status,
+        ...(m.error ? { error: { code: m.error.code, title: m.error.title } } : {}),
+        ...(m.subject ? { subject: m.subject } : {}),
+      })),
+    };
   }
 
   /** Newest first, filtered by direction, customer or business number, and creation time. */

@@ -54,7 +54,11 @@ export class ConversationEntity {
   @Column({ type: 'int', default: 0 })
   unread!: number;
 
-  /** The lead's name, once the agent learnt it: the contact's name in the inbox. */
+  /** The contact's name in crm-service (edited by the team, or a lead's or an import's): first choice in the inbox. */
+  @Column({ name: 'contact_name', type: 'text', nullable: true })
+  contactName!: string | null;
+
+  /** The lead's name, once the agent learnt it: the contact's name in the inbox until crm-service has one. */
   @Column({ name: 'lead_name', type: 'text', nullable: true })
   leadName!: string | null;
 

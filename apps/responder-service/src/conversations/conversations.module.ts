@@ -1,10 +1,11 @@
 import { Module } from '@nestjs/common';
 import { CallEndedConsumer } from './call-ended.consumer';
+import { ContactNamesConsumer, ContactNamesStore } from './contact-names.consumer';
 import { ConversationsRpcController } from './conversations.rpc.controller';
 import { ConversationsService } from './conversations.service';
 import { InboxService } from './inbox.service';
 import { OutboxModule } from '../outbox/outbox.module';
 import { SentMessagesConsumer } from './sent-messages.consumer';
 
-@Module({ imports: [OutboxModule], controllers: [ConversationsRpcController, SentMessagesConsumer, CallEndedConsumer], providers: [ConversationsService, InboxService], exports: [ConversationsService] })
+@Module({ imports: [OutboxModule], controllers: [ConversationsRpcController, SentMessagesConsumer, CallEndedConsumer, ContactNamesConsumer], providers: [ConversationsService, InboxService, ContactNamesStore], exports: [ConversationsService] })
 export class ConversationsModule {}

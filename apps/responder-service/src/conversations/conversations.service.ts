@@ -83,7 +83,7 @@ export class ConversationsService {
       const param = `term${i}`;
       qb.setParameter(param, term).setParameter(`${param}Like`, `%${escapeLike(term)}%`);
       // `search @@ …` per term, so a conversation matches with its words spread over several messages.
-      return `(coalesce(c.lead_name, c.profile_name) ILIKE :${param}Like OR c.customer ILIKE :${param}Like OR c.id IN (
+      return `(coalesce(c.contact_name, c.lead_name, c.profile_name) ILIKE :${param}Like OR c.customer ILIKE :${param}Like OR c.id IN (
         SELECT m.conversation_id FROM conversation_messages m WHERE m.tenant_id = :tenantId AND m.search @@ ${termQuerySql(`:${param}`, term)}))`;
     });
     const digits = q.replace(/\D/g, '');
@@ -168,6 +168,8 @@ export class ConversationsService {
       lastMessageAt: at,
       assignee: null,
       unread: 0,
+      // crm-service's name for the customer is filled in as the conversation is stored (burst-store.ts).
+      contactName: null,
       leadName: null,
       profileName: null,
       lastMessage: null,

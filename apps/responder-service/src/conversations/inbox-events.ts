@@ -23,6 +23,11 @@ export class InboxLinks {
   }
 }
 
+/** The contact's name: as crm-service knows it, else the lead's, else the WhatsApp profile's. */
+export function contactNameOf(c: Pick<ConversationEntity, 'contactName' | 'leadName' | 'profileName'>): string | null {
+  return c.contactName ?? c.leadName ?? c.profileName ?? null;
+}
+
 /** The conversation as the inbox shows it. */
 export function toSummary(c: ConversationEntity): ConversationSummary {
   return {
@@ -30,7 +35,7 @@ export function toSummary(c: ConversationEntity): ConversationSummary {
     channel: c.channel,
     channel_id: c.channelId,
     customer: c.customer,
-    contact_name: c.leadName ?? c.profileName ?? null,
+    contact_name: contactNameOf(c),
     state: c.state,
     assignee: c.assignee ?? null,
     unread: c.unread ?? 0,
@@ -70,7 +75,7 @@ export function handoffEvent(
     reason: handoff.reason,
     at: handoff.at.toISOString(),
     dashboard_url: links.conversation(c.id),
-    contact_name: c.leadName ?? c.profileName ?? null,
+    contact_name: contactNameOf(c),
   };
   const id = handoff.causeId ? derivedId('evt', 'handoff', handoff.causeId) : undefined;
   return { topic: Topics.ConversationHandoff, key: conversationKey(tenantId, c.customer), value: EventPublisher.envelope(Topics.ConversationHandoff, tenantId, data, id) };

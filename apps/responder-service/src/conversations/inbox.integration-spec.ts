@@ -209,7 +209,7 @@ describe('responder-service: the inbox', () => {
     expect(await say(tenant, customer, 'what are your opening hours?')).toBeNull();
   });
 
-  it('close: the next customer message starts a new conversation; a reply to a closed one or outside the 24 h window is refused', async () => {
+  it('close: the next customer message starts a new conversation; a reply to a closed one or, on WhatsApp only, outside the 24 h window is refused', async () => {
     const tenant = 'ten_inbox_close';
     const customer = phoneNumber();
     await h.announceAgent(tenant, agentRecord('support'));
@@ -226,6 +226,15 @@ describe('responder-service: the inbox', () => {
     const old = await conversationOf(tenant, late);
     await expect(rpc().request('conversations.reply', { tenant_id: tenant, id: old, message: 'sorry for the wait', actor: { type: 'api' } })).rejects.toMatchObject({
       problem: { status: 409, type: ProblemTypes.windowClosed },
+    });
+
+    // The window is WhatsApp's: a mail written a day ago is still answered by a person.
+    const mailer = `late-${phoneNumber().slice(1)}@example.com`;
+    await say(tenant, mailer, 'an old mail', { channel: 'email', channel_id: 'chn_01JCHANNEL0000000000EMAIL0', sent_at: dayAgo, received_at: dayAgo });
+    const mail = await conversationOf(tenant, mailer);
+    expect(await rpc().request('conversations.reply', { tenant_id: tenant, id: mail, message: 'sorry for the wait', actor: { type: 'api' } })).toMatchObject({
+      role: 'member',
+      text: 'sorry for the wait',
     });
   });
 

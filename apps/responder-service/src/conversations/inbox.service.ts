@@ -90,7 +90,7 @@ export class InboxService {
   /**
    * A person's reply: sent through `message.outbound` like any message, stored in the thread with its author. It hands
    * an `active` conversation off (the agent falls silent) and reads the customer's messages. Refused (409) on a closed
-   * conversation and outside the customer-service window, where only a template may be sent.
+   * conversation and, on WhatsApp, outside the customer-service window, where only a template may be sent.
    */
   reply(tenantId: string, id: string, text: string, actor: InboxActor): Promise<ConversationTurnRecord> {
     return this.act(tenantId, id, async (c, tx) => {
@@ -98,8 +98,9 @@ export class InboxService {
       if (c.state === 'closed') {
         throw new ProblemException(problem(409, ProblemTypes.conflict, 'Conversation Closed', `Conversation "${id}" is closed; reopen it (PATCH state) to reply.`));
       }
+      // The 24-hour customer-service window is WhatsApp's rule (CONTRACT.md §4); SMS and email answer whenever.
       const windowEnds = c.lastMessageAt.getTime() + SERVICE_WINDOW_MS;
-      if (now.getTime() > windowEnds) {
+      if (c.channel === 'whatsapp' && now.getTime() > windowEnds) {
         throw new ProblemException(
           problem(
             409,

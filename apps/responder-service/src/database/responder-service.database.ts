@@ -21,9 +21,11 @@ import { InboxOutbox1765497600000 } from './migrations/1765497600000-InboxOutbox
 import { PassageVectors1765584000000 } from './migrations/1765584000000-PassageVectors';
 import { ConversationChannel1765411200000 } from './migrations/1765411200000-ConversationChannel';
 import { InboxSearch1765670400000 } from './migrations/1765670400000-InboxSearch';
+import { CannedReplies1765756800000 } from './migrations/1765756800000-CannedReplies';
+import { ContactNames1765843200000 } from './migrations/1765843200000-ContactNames';
 
 export const responderServiceDatabase: ServiceDatabase = {
   schema: 'responder',
   entities: [AgentReadEntity, ConversationEntity, ConversationMessageEntity, ConversationNoteEntity, ProcessedMessageEntity, LeadEntity, AppointmentEntity, CalendarFeedEntity, AgentDocumentEntity, LlmSettingsEntity],
-  migrations: [CreateResponder1763856000000, AgentTombstonesById1764028800000, SkillsEngine1764115200000, AgentDocuments1764720000000, Inbox1764806400000, CalendarFeeds1764892800000, TurnContent1764979200000, LlmSettings1765065600000, ConversationsByCustomer1765152000000, LlmSpend1765324800000, ConversationChannel1765411200000, InboxOutbox1765497600000, PassageVectors1765584000000, InboxSearch1765670400000],
+  migrations: [CreateResponder1763856000000, AgentTombstonesById1764028800000, SkillsEngine1764115200000, AgentDocuments1764720000000, Inbox1764806400000, CalendarFeeds1764892800000, TurnContent1764979200000, LlmSettings1765065600000, ConversationsByCustomer1765152000000, LlmSpend1765324800000, ConversationChannel1765411200000, InboxOutbox1765497600000, PassageVectors1765584000000, InboxSearch1765670400000, CannedReplies1765756800000, ContactNames1765843200000],
 };

@@ -23,6 +23,7 @@ export class ContactErasureService {
       await tx.query(`UPDATE processed_messages SET events = '[]' WHERE tenant_id = $1 AND conversation_id = ANY($2)`, [data.tenant_id, ids]);
       // A number the playground played is personal data like any other (issue 32).
       await tx.query(`DELETE FROM playground_customers WHERE tenant_id = $1 AND customer = ANY($2)`, [data.tenant_id, addresses]);
+      await tx.query(`DELETE FROM contact_names WHERE tenant_id = $1 AND customer = ANY($2)`, [data.tenant_id, addresses]);
       // conversation_messages and conversation_notes go with their conversation (ON DELETE CASCADE)
       await tx.query(`DELETE FROM conversations WHERE tenant_id = $1 AND id = ANY($2)`, [data.tenant_id, ids]);
     });

@@ -70,7 +70,7 @@ export class BurstStore {
       `WITH conv AS (
          SELECT id, tenant_id AS "tenantId", channel_id AS "channelId", channel, business_number AS "businessNumber", customer, state,
                 reply_count AS "replyCount", skill_state AS "skillState", started_at AS "startedAt", last_message_at AS "lastMessageAt",
-                assignee, unread, lead_name AS "leadName", profile_name AS "profileName", last_message AS "lastMessage",
+                assignee, unread, contact_name AS "contactName", lead_name AS "leadName", profile_name AS "profileName", last_message AS "lastMessage",
                 last_customer_message AS "lastCustomerMessage", source
            FROM conversations WHERE tenant_id = $1 AND business_number = $2 AND customer = $3
           ORDER BY last_message_at DESC LIMIT 1)
@@ -159,8 +159,9 @@ export class BurstStore {
     // Every parameter must appear in the statement (PostgreSQL cannot type an unused one): a start's own come last.
     const conversationStatement = change.isNew
       ? `INSERT INTO conversations (id, tenant_id, channel_id, business_number, customer, state, reply_count, skill_state, started_at, last_message_at,
-                                    unread, last_message, lead_name, profile_name, channel, last_customer_message, source)
-         VALUES ($1, $2, $22, $23, $24, $5, $4, $6::jsonb, $25, $3, $7, $8::jsonb, $17, $18, $26, $20::jsonb, $27)`
+                                    unread, last_message, lead_name, profile_name, channel, last_customer_message, source, contact_name)
+         VALUES ($1, $2, $22, $23, $24, $5, $4, $6::jsonb, $25, $3, $7, $8::jsonb, $17, $18, $26, $20::jsonb, $27,
+                 (SELECT name FROM contact_names WHERE tenant_id = $2 AND customer = $24))`
       : `UPDATE conversations SET last_message_at = $3, reply_count = $4, state = $5, skill_state = $6::jsonb, unread = $7,
                 last_message = $8::jsonb, lead_name = $17, profile_name = $18, last_customer_message = $20::jsonb
           WHERE id = $1 AND tenant_id = $2`;

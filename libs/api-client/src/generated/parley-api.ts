@@ -608,6 +608,52 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/canned-replies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List canned replies
+         * @description By shortcut (a picker’s order). `q` keeps those with each of its words in the shortcut or the text, case and accents ignored.
+         */
+        get: operations["CannedReplies_list"];
+        put?: never;
+        /**
+         * Create a canned reply
+         * @description `shortcut`: 1–32 lower-case letters, digits, `-` or `_`, one reply per shortcut (409 when taken). The text may hold `{{contact.name}}` and `{{agent.name}}`, kept as written and filled in by whoever inserts the reply (the dashboard: the conversation’s contact and the signed-in member); any other `{{…}}` → 400 naming `text`.
+         */
+        post: operations["CannedReplies_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/canned-replies/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a canned reply */
+        get: operations["CannedReplies_get"];
+        put?: never;
+        post?: never;
+        /** Delete a canned reply */
+        delete: operations["CannedReplies_remove"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a canned reply
+         * @description Only the fields given change. The text may hold `{{contact.name}}` and `{{agent.name}}`, kept as written and filled in by whoever inserts the reply (the dashboard: the conversation’s contact and the signed-in member); any other `{{…}}` → 400 naming `text`.
+         */
+        patch: operations["CannedReplies_update"];
+        trace?: never;
+    };
     "/api/v1/channels": {
         parameters: {
             query?: never;
@@ -1077,7 +1123,7 @@ export interface paths {
         };
         /**
          * Stream the tenant’s events (server-sent events)
-         * @description The dashboard’s live updates (CONTRACT.md §8): one long-lived answer that counts as one request against the daily quota. Each event is `id: <event id>`, `event: <type>` (`message.received`, `message.status`, `lead.captured`, `lead.updated`, `appointment.booked`, `appointment.rescheduled`, `appointment.cancelled`, `conversation.handoff`, `conversation.updated`, `template.status`) and `data: <the webhook body of that event, JSON>`, for the caller’s tenant only, from the moment the stream opens. A `: keep-alive` comment comes every 15 s; `retry:` suggests the reconnection delay. A client that stops reading is disconnected; on reconnecting it should refetch what it shows. At most 10 streams per tenant are open at once (429 beyond).
+         * @description The dashboard’s live updates (CONTRACT.md §8): one long-lived answer that counts as one request against the daily quota. Each event is `id: <event id>`, `event: <type>` (`message.received`, `message.status`, `lead.captured`, `lead.updated`, `appointment.booked`, `appointment.rescheduled`, `appointment.cancelled`, `conversation.handoff`, `conversation.updated`, `template.status`, `contact.created`, `contact.updated`, `contact.deleted`, `deal.created`, `deal.stage_changed`) and `data: <the webhook body of that event, JSON>`, for the caller’s tenant only, from the moment the stream opens. A `: keep-alive` comment comes every 15 s; `retry:` suggests the reconnection delay. A client that stops reading is disconnected; on reconnecting it should refetch what it shows. At most 10 streams per tenant are open at once (429 beyond).
          */
         get: operations["EventsStream_stream"];
         put?: never;
@@ -2139,6 +2185,22 @@ export interface components {
             language: string;
             name: string;
         };
+        CannedReply: {
+            /** Format: date-time */
+            created_at: string;
+            /** @example cnr_01JD3S4ZC5Q2X8V6N7M9P0R1T2 */
+            id: string;
+            /** @example opening-hours */
+            shortcut: string;
+            /** @description As written: `{{contact.name}}` and `{{agent.name}}` are filled in where it is inserted. */
+            text: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        CannedReplyPage: {
+            data: components["schemas"]["CannedReply"][];
+            next_cursor: string | null;
+        };
         Channel: {
             /** @description Email channels: the address mail is sent from and received at. */
             address?: string;
@@ -2525,6 +2587,8 @@ export interface components {
                  * @enum {string|null}
                  */
                 status?: "sent" | "delivered" | "read" | "failed" | null;
+                /** @description An email’s subject line; absent on other channels and on mail without one. */
+                subject?: string;
                 template?: {
                     language: string;
                     name: string;
@@ -2561,6 +2625,8 @@ export interface components {
             started_at: string;
             /** @enum {string} */
             state: "active" | "handed_off" | "closed";
+            /** @description Email conversations: the subject of the customer’s latest mail that had one (null when none had); absent on other channels. */
+            subject?: string | null;
             /** @description Customer messages since a member last opened or answered it (since the handoff while a person answers). */
             unread: number;
             /**
@@ -2623,6 +2689,8 @@ export interface components {
              * @enum {string|null}
              */
             status?: "sent" | "delivered" | "read" | "failed" | null;
+            /** @description An email’s subject line; absent on other channels and on mail without one. */
+            subject?: string;
             template?: {
                 language: string;
                 name: string;
@@ -2705,6 +2773,11 @@ export interface components {
             template: components["schemas"]["CampaignTemplateDto"];
             tenant_id?: string;
         };
+        CreateCannedReplyBody: {
+            shortcut: string;
+            tenant_id?: string;
+            text: string;
+        };
         CreateCompanyBody: {
             /** @description Up to 50 keys (letters, digits, _ . -; up to 64) of strings, numbers and booleans. */
             attributes?: {
@@ -2756,6 +2829,7 @@ export interface components {
         CreateDealBody: {
             company_id?: string;
             contact_id: string;
+            expected_close_date?: unknown;
             owner?: string;
             pipeline_id?: string;
             stage?: string;
@@ -2811,6 +2885,12 @@ export interface components {
             contact_id: string;
             /** Format: date-time */
             created_at: string;
+            /**
+             * Format: date
+             * @description When it is expected to close (a calendar date).
+             * @example 2026-03-31
+             */
+            expected_close_date: string | null;
             /** @example del_01JD3S4ZC5Q2X8V6N7M9P0R1T2 */
             id: string;
             /**
@@ -3399,6 +3479,11 @@ export interface components {
             /** @enum {string} */
             status: "pending" | "paid";
         };
+        UpdateCannedReplyBody: {
+            shortcut?: string;
+            tenant_id?: string;
+            text?: string;
+        };
         UpdateChannelBody: {
             agent?: string | null;
             /** @enum {boolean} */
@@ -3440,6 +3525,7 @@ export interface components {
         UpdateDealBody: {
             company_id?: string | null;
             contact_id?: string;
+            expected_close_date?: unknown;
             owner?: string | null;
             stage?: string;
             tenant_id?: string;
@@ -6860,6 +6946,445 @@ export interface operations {
             };
             /** @description The body `tenant_id` is not the caller’s tenant, the signed-in team member’s role may not do this, or a session-cookie request lacks its `X-CSRF-Token`. */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is not `application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Over the daily quota or the per-address limit; wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description A dependency (Kafka, an owning service) cannot take the request now; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    CannedReplies_list: {
+        parameters: {
+            query?: {
+                cursor?: string;
+                limit?: number;
+                q?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of canned replies, by shortcut. */
+            200: {
+                headers: {
+                    /** @description Remaining daily quota: `"daily";r=<remaining>;t=<seconds to reset>` (`r=999999999999999` on an unlimited plan). */
+                    RateLimit?: string;
+                    /** @description The daily quota policy, e.g. `"daily";q=500;w=86400` (absent on an unlimited plan). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CannedReplyPage"];
+                };
+            };
+            /** @description A field, parameter or the JSON itself is not valid (`errors[]` names each field and rule). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Missing, malformed, expired, wrongly signed or revoked credential (`WWW-Authenticate: Bearer`). */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Over the daily quota or the per-address limit; wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description A dependency (Kafka, an owning service) cannot take the request now; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    CannedReplies_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateCannedReplyBody"];
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    /** @description Remaining daily quota: `"daily";r=<remaining>;t=<seconds to reset>` (`r=999999999999999` on an unlimited plan). */
+                    RateLimit?: string;
+                    /** @description The daily quota policy, e.g. `"daily";q=500;w=86400` (absent on an unlimited plan). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CannedReply"];
+                };
+            };
+            /** @description A field, parameter or the JSON itself is not valid (`errors[]` names each field and rule). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Missing, malformed, expired, wrongly signed or revoked credential (`WWW-Authenticate: Bearer`). */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /**
+             * @description The body `tenant_id` is not the caller’s tenant, the signed-in team member’s role may not do this, or a session-cookie request lacks its `X-CSRF-Token`.
+             *
+             *     The body `tenant_id` is not the caller’s tenant, the signed-in team member’s role may not do this, or a session-cookie request lacks its `X-CSRF-Token`.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Conflict with the current state (e.g. an `Idempotency-Key` reused with another body). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is not `application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Over the daily quota or the per-address limit; wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description A dependency (Kafka, an owning service) cannot take the request now; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    CannedReplies_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The canned reply. */
+            200: {
+                headers: {
+                    /** @description Remaining daily quota: `"daily";r=<remaining>;t=<seconds to reset>` (`r=999999999999999` on an unlimited plan). */
+                    RateLimit?: string;
+                    /** @description The daily quota policy, e.g. `"daily";q=500;w=86400` (absent on an unlimited plan). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CannedReply"];
+                };
+            };
+            /** @description Missing, malformed, expired, wrongly signed or revoked credential (`WWW-Authenticate: Bearer`). */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No such resource for this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Over the daily quota or the per-address limit; wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description A dependency (Kafka, an owning service) cannot take the request now; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    CannedReplies_remove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    /** @description Remaining daily quota: `"daily";r=<remaining>;t=<seconds to reset>` (`r=999999999999999` on an unlimited plan). */
+                    RateLimit?: string;
+                    /** @description The daily quota policy, e.g. `"daily";q=500;w=86400` (absent on an unlimited plan). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, malformed, expired, wrongly signed or revoked credential (`WWW-Authenticate: Bearer`). */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body `tenant_id` is not the caller’s tenant, the signed-in team member’s role may not do this, or a session-cookie request lacks its `X-CSRF-Token`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No such resource for this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Over the daily quota or the per-address limit; wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description A dependency (Kafka, an owning service) cannot take the request now; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    CannedReplies_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateCannedReplyBody"];
+            };
+        };
+        responses: {
+            /** @description The canned reply as it now is. */
+            200: {
+                headers: {
+                    /** @description Remaining daily quota: `"daily";r=<remaining>;t=<seconds to reset>` (`r=999999999999999` on an unlimited plan). */
+                    RateLimit?: string;
+                    /** @description The daily quota policy, e.g. `"daily";q=500;w=86400` (absent on an unlimited plan). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CannedReply"];
+                };
+            };
+            /** @description A field, parameter or the JSON itself is not valid (`errors[]` names each field and rule). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Missing, malformed, expired, wrongly signed or revoked credential (`WWW-Authenticate: Bearer`). */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /**
+             * @description The body `tenant_id` is not the caller’s tenant, the signed-in team member’s role may not do this, or a session-cookie request lacks its `X-CSRF-Token`.
+             *
+             *     The body `tenant_id` is not the caller’s tenant, the signed-in team member’s role may not do this, or a session-cookie request lacks its `X-CSRF-Token`.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No such resource for this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Conflict with the current state (e.g. an `Idempotency-Key` reused with another body). */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

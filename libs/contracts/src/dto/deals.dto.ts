@@ -1,4 +1,5 @@
 import { Type } from 'class-transformer';
+import { IsCalendarDate } from './validators';
 import { ArrayMaxSize, ArrayMinSize, ArrayUnique, IsArray, IsIn, IsObject, IsOptional, IsString, Length, Matches, ValidateIf, ValidateNested } from 'class-validator';
 
 /** A decimal string: no sign, no exponent, up to 15 digits before the point and 4 after. */
@@ -73,12 +74,17 @@ export class CreateDealBody {
   @Matches(ulidOf('usr'), { message: OWNER_RULE })
   owner?: string;
 
+  /** When the deal is expected to close: a calendar date (`2026-03-31`). */
+  @IsOptional()
+  @IsCalendarDate()
+  expected_close_date?: string;
+
   @IsOptional()
   @IsString()
   tenant_id?: string;
 }
 
-/** Body of `PATCH /api/v1/deals/{id}`: only the fields given change; `null` clears company_id, value or owner. */
+/** Body of `PATCH /api/v1/deals/{id}`: only the fields given change; `null` clears company_id, value, owner or expected_close_date. */
 export class UpdateDealBody {
   @IsOptional()
   @IsString()
@@ -108,6 +114,10 @@ export class UpdateDealBody {
   @ValidateIf((_, v) => v !== null && v !== undefined)
   @Matches(ulidOf('usr'), { message: OWNER_RULE })
   owner?: string | null;
+
+  @ValidateIf((_, v) => v !== null && v !== undefined)
+  @IsCalendarDate()
+  expected_close_date?: string | null;
 
   @IsOptional()
   @IsString()

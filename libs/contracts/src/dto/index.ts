@@ -8,6 +8,7 @@ export * from './webhooks.dto';
 export * from './channels.dto';
 export * from './documents.dto';
 export * from './conversations.dto';
+export * from './canned-replies.dto';
 export * from './templates.dto';
 export * from './contacts.dto';
 export * from './billing.dto';

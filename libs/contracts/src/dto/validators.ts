@@ -127,6 +127,16 @@ export function IsChannelSender(options?: ValidationOptions) {
 export const IsE164 = (options?: ValidationOptions) =>
   simpleDecorator('isE164', isE164, '$property must be a valid phone number in E.164 format with a leading + (e.g. +14155550123)', options);
 
+/** A calendar date `YYYY-MM-DD` that exists (no 2026-02-30), with no time or zone. */
+export function isCalendarDate(value: unknown): value is string {
+  if (typeof value !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
+  const date = new Date(`${value}T00:00:00Z`);
+  return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(value);
+}
+
+export const IsCalendarDate = (options?: ValidationOptions) =>
+  simpleDecorator('isCalendarDate', isCalendarDate, '$property must be a calendar date YYYY-MM-DD, such as 2026-03-31', options);
+
 export const IsIanaTimeZone = (options?: ValidationOptions) =>
   simpleDecorator('isIanaTimeZone', isIanaTimeZone, '$property must be an IANA time zone such as Europe/Berlin', options);
 

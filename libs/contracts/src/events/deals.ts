@@ -33,6 +33,8 @@ export interface DealRecord {
   value: Money | null;
   /** The team member who owns it (usr_…). */
   owner: string | null;
+  /** When it is expected to close, a calendar date (`2026-03-31`); null until someone says. Absent from events published before it existed. */
+  expected_close_date?: string | null;
   /** The lead that opened it, for deals opened by `lead.captured`. */
   lead_id: string | null;
   created_at: string;

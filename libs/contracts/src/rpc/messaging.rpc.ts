@@ -111,6 +111,8 @@ export interface MessageStatusRecord {
   message_id: string;
   status: MessageStatus;
   error?: MessageError;
+  /** An email's subject line, when it has one (the inbox shows an email thread's subject). */
+  subject?: string;
 }
 
 /** A message as `GET /api/v1/messages/{id}` answers it (CONTRACT.md §4). */

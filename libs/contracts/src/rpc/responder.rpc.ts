@@ -112,6 +112,8 @@ export interface ConversationTurnRecord {
    */
   status?: 'sent' | 'delivered' | 'read' | 'failed' | null;
   error?: { code: string; title: string };
+  /** An email's subject line (filled in by the gateway from messaging-service, which keeps the mail). */
+  subject?: string;
 }
 
 /**
@@ -134,6 +136,8 @@ export interface ConversationNoteRecord {
  * separate list, oldest first (merge them by `at` to interleave).
  */
 export interface ConversationRecord extends ConversationSummary {
+  /** Email conversations: the subject of the customer's latest mail that had one (null when none had); absent elsewhere. */
+  subject?: string | null;
   messages: ConversationTurnRecord[];
   notes: ConversationNoteRecord[];
 }
@@ -180,6 +184,13 @@ export interface ResponderRpc {
    * come, are the playground's (`source: "playground"`), not a real customer's.
    */
   'conversations.playground-customer': { service: 'responder'; request: TenantScoped & { customer: string }; response: { customer: string; conversations: number } };
+  /** Canned replies (CONTRACT.md §18); `body` is checked again by responder-service, which names the bad field. */
+  'canned-replies.create': { service: 'responder'; request: TenantScoped & { body: unknown }; response: CannedReplyRecord };
+  /** `q`: words found in the shortcut or the text. Sorted by shortcut (a picker's order), not newest first. */
+  'canned-replies.list': { service: 'responder'; request: TenantScoped & ListQuery & { q?: string | null }; response: Page<CannedReplyRecord> };
+  'canned-replies.get': { service: 'responder'; request: TenantScoped & { id: string }; response: CannedReplyRecord };
+  'canned-replies.update': { service: 'responder'; request: TenantScoped & { id: string; body: unknown }; response: CannedReplyRecord };
+  'canned-replies.delete': { service: 'responder'; request: TenantScoped & { id: string }; response: { deleted: true } };
   'leads.list': { service: 'responder'; request: TenantScoped & ListQuery; response: Page<LeadRecord> };
   'appointments.list': { service: 'responder'; request: TenantScoped & ListQuery; response: Page<AppointmentRecord> };
   /** The tenant's secret calendar feed token (made on first asking); the gateway builds the feed URL from it. */
@@ -193,6 +204,18 @@ export interface ResponderRpc {
   /** null: the tenant uses the global LLM. */
   'llm-settings.get': { service: 'responder'; request: TenantScoped; response: LlmSettingsRecord | null };
   'llm-settings.delete': { service: 'responder'; request: TenantScoped; response: { deleted: boolean } };
+}
+
+/**
+ * A canned reply (CONTRACT.md §18): text a person inserts by its shortcut, its variables (`{{contact.name}}`,
+ * `{{agent.name}}`) filled in from the conversation's contact and the member at the moment it is inserted.
+ */
+export interface CannedReplyRecord {
+  id: string;
+  shortcut: string;
+  text: string;
+  created_at: string;
+  updated_at: string;
 }
 
 /** A tenant's LLM settings as the API shows them: never the key, only its last four characters. */

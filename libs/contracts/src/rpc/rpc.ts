@@ -49,6 +49,7 @@ export const RPC_OWNERS: Record<string, RpcService> = {
   webhooks: 'webhooks',
   deliveries: 'webhooks',
   conversations: 'responder',
+  'canned-replies': 'responder',
   leads: 'responder',
   appointments: 'responder',
   'llm-settings': 'responder',

@@ -1,24 +1,28 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import type { Company } from '../../api';
 import { AsyncView, ErrorNotice } from '../../components/feedback';
-import { useAction, useAsync } from '../../components/use-async';
+import { useLiveQuery } from '../../components/live-query';
+import { useAction } from '../../components/use-async';
 import { PageHeader } from '../../components/page-header';
 import { useApi } from '../../session/session';
+import { COMPANIES_KEY } from '../contacts/records-keys';
+import '../contacts/records.css';
 
 /** Companies: the tenant's companies, a new one, and each one's name and domain edited in place. */
 export function CompaniesPage() {
   const api = useApi();
-  const companies = useAsync(() => api.listCompanies(), 'companies');
+  const companies = useLiveQuery(COMPANIES_KEY, () => api.listCompanies());
   return (
     <section>
-      <PageHeader title="Companies">The businesses your contacts work for; link a contact to one with its <code>company_id</code>.</PageHeader>
-      <CompanyForm onSaved={companies.reload} />
+      <PageHeader title="Companies">The businesses your contacts work for; link a contact to one from the contact’s page or beside an inbox conversation.</PageHeader>
+      <CompanyForm />
       <AsyncView state={companies} what="companies" isEmpty={(p) => p.data.length === 0} empty="No company yet: add one above.">
         {(page) => (
           <ul className="list" aria-label="Companies">
             {page.data.map((c) => (
               <li key={c.id}>
-                <CompanyForm company={c} onSaved={companies.reload} />
+                <CompanyForm company={c} />
               </li>
             ))}
           </ul>
@@ -28,9 +32,10 @@ export function CompaniesPage() {
   );
 }
 
-/** A new company (without `company`), or one's name and domain changed. */
-function CompanyForm({ company, onSaved }: { company?: Company; onSaved: () => void }) {
+/** A new company (without `company`), or one's name and domain changed; every list of companies reads them again. */
+function CompanyForm({ company }: { company?: Company }) {
   const api = useApi();
+  const queries = useQueryClient();
   const action = useAction();
   const [name, setName] = useState(company?.name ?? '');
   const [domain, setDomain] = useState(company?.domain ?? '');
@@ -44,7 +49,7 @@ function CompanyForm({ company, onSaved }: { company?: Company; onSaved: () => v
       setName('');
       setDomain('');
     }
-    onSaved();
+    void queries.invalidateQueries({ queryKey: COMPANIES_KEY });
   };
   const title = company ? `Company ${company.name}` : 'Add a company';
   return (

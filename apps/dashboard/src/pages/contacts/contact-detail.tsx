@@ -3,9 +3,13 @@ import type { ContactActivity } from '../../api';
 import { AsyncView, ErrorNotice } from '../../components/feedback';
 import { channelLabel } from '../../components/channel';
 import { formatTime } from '../../components/format';
+import { useLiveQuery } from '../../components/live-query';
 import { useAction, useAsync } from '../../components/use-async';
 import { Link } from '../../router';
 import { useApi } from '../../session/session';
+import { formatMoney } from '../pipeline/deal-money';
+import { ContactForm } from './contact-form';
+import { DEALS_KEY, DEAL_EVENTS, contactKey } from './records-keys';
 
 const ACTIVITY_LABELS: Record<ContactActivity['type'], string> = {
   message: 'Message',
@@ -26,11 +30,11 @@ export function activityLabel(entry: ContactActivity): string {
   return `${entry.direction === 'in' ? 'From the customer' : 'To the customer'}${entry.channel ? ` on ${channelLabel(entry.channel)}` : ''}`;
 }
 
-/** One contact: who they are, everything that happened with them (newest first), and their deals. */
+/** One contact: who they are (edited in place), everything that happened with them (newest first), and their deals. */
 export function ContactDetail({ id }: { id: string }) {
   const api = useApi();
-  const contact = useAsync(() => api.contact(id), `contact:${id}`);
-  const deals = useAsync(() => api.listDeals({ contact_id: id }), `contact-deals:${id}`, { events: ['deal.created', 'deal.stage_changed'] });
+  const contact = useLiveQuery(contactKey(id), () => api.contact(id), { events: ['contact.updated'], filter: (e) => (e.data.contact as { id?: string } | undefined)?.id === id });
+  const deals = useLiveQuery([...DEALS_KEY, 'contact', id], () => api.listDeals({ contact_id: id }), { events: DEAL_EVENTS });
   return (
     <>
       <p>
@@ -43,19 +47,11 @@ export function ContactDetail({ id }: { id: string }) {
             <dl className="facts">
               <dt>Number</dt>
               <dd>{c.phone ?? '—'}</dd>
-              <dt>Email</dt>
-              <dd>{c.email ?? '—'}</dd>
-              <dt>Tags</dt>
-              <dd>{c.tags.length ? c.tags.join(', ') : '—'}</dd>
               <dt>Marketing</dt>
               <dd>{c.opted_out ? 'Opted out (STOP)' : 'Subscribed'}</dd>
-              {Object.entries(c.attributes).map(([key, value]) => (
-                <div key={key} className="fact">
-                  <dt>{key}</dt>
-                  <dd>{String(value)}</dd>
-                </div>
-              ))}
             </dl>
+            {/* Keyed by the contact: the form keeps what is being typed while the contact is read again. */}
+            <ContactForm key={c.id} contact={c} idPrefix="contact" />
           </section>
         )}
       </AsyncView>
@@ -67,7 +63,7 @@ export function ContactDetail({ id }: { id: string }) {
               {page.data.map((d) => (
                 <li key={d.id}>
                   <strong>{d.title}</strong> · {d.stage}
-                  {d.value ? ` · ${d.value.amount} ${d.value.currency}` : ''} · <Link to="/pipeline">on the pipeline</Link>
+                  {d.value ? ` · ${formatMoney(d.value)}` : ''} · <Link to="/pipeline">on the pipeline</Link>
                 </li>
               ))}
             </ul>

@@ -1,11 +1,13 @@
 import { useState, type FormEvent } from 'react';
 import { AsyncView } from '../../components/feedback';
-import { useAsync } from '../../components/use-async';
+import { useLiveQuery } from '../../components/live-query';
 import { PageHeader } from '../../components/page-header';
 import { Link, useRouter } from '../../router';
 import { useApi } from '../../session/session';
 import { ContactDetail } from './contact-detail';
 import { ContactImportForm } from './contact-import';
+import { CONTACTS_KEY, CONTACT_EVENTS } from './records-keys';
+import './records.css';
 
 /** Contacts: the searchable list at `/contacts`, one contact with its timeline and deals at `/contacts/{id}`. */
 export function ContactsPage() {
@@ -24,7 +26,9 @@ function ContactList() {
   const [draft, setDraft] = useState({ q: '', tag: '' });
   const [filters, setFilters] = useState({ q: '', tag: '' });
   const query = { ...(filters.q ? { q: filters.q } : {}), ...(filters.tag ? { tag: filters.tag } : {}) };
-  const contacts = useAsync(() => api.listContacts(query), `contacts?${filters.q}|${filters.tag}`, { events: ['contact.created', 'contact.updated', 'contact.deleted'] });
+  // Live: an import's contacts, a new lead, an edit in another tab show without a reload (and on coming back); an
+  // import's burst of events makes one read a second after it starts, and more while it lasts.
+  const contacts = useLiveQuery([...CONTACTS_KEY, 'list', query], () => api.listContacts(query), { events: CONTACT_EVENTS, delaysMs: [1000] });
   const search = (event: FormEvent) => {
     event.preventDefault();
     setFilters({ q: draft.q.trim(), tag: draft.tag.trim() });
@@ -48,6 +52,7 @@ function ContactList() {
       </form>
       <AsyncView state={contacts} what="contacts" isEmpty={(p) => p.data.length === 0} empty="No contact matches.">
         {(page) => (
+          <div className="table-scroll" tabIndex={0} role="region" aria-label="Contacts table">
           <table>
             <caption className="visually-hidden">Contacts, newest first</caption>
             <thead>
@@ -72,6 +77,7 @@ function ContactList() {
               ))}
             </tbody>
           </table>
+          </div>
         )}
       </AsyncView>
     </>

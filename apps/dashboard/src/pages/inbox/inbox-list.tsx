@@ -1,25 +1,31 @@
 import { useEffect, useState } from 'react';
-import type { InboxFilter, InboxState, Member } from '../../api';
+import type { InboxConversation, InboxFilter, InboxState, Member } from '../../api';
 import { AsyncView } from '../../components/feedback';
 import { CHANNEL_KINDS, ChannelBadge, channelLabel, type ChannelKind } from '../../components/channel';
 import { formatTime } from '../../components/format';
 import { LiveIndicator } from '../../components/live-indicator';
-import { useAsync } from '../../components/use-async';
+import { useLiveInvalidation, useLiveQuery } from '../../components/live-query';
 import { Link } from '../../router';
 import { useApi, useMember } from '../../session/session';
-import { INBOX_LIVE } from './inbox-live';
+import { CONTACT_NAME_LIVE, INBOX_LIVE, inboxKey } from './inbox-live';
 import { STATE_LABELS, contactName, memberName } from './people';
 
 type AssigneeChoice = 'anyone' | 'me' | 'unassigned';
+type SourceChoice = 'customer' | 'playground' | 'all';
 const SEARCH_DELAY_MS = 300;
 
-/** The conversations, filtered by state, assignee and channel and searched by name, number or text; live. */
+/**
+ * The conversations, filtered by state, assignee, channel and who wrote (real customers or the playground), and
+ * searched in what people wrote as well as names and numbers; live.
+ */
 export function InboxList({ openId, members }: { openId: string | undefined; members: readonly Member[] }) {
   const api = useApi();
   const me = useMember();
   const [state, setState] = useState<InboxState | ''>('');
   const [assignee, setAssignee] = useState<AssigneeChoice>('anyone');
   const [channel, setChannel] = useState<ChannelKind | ''>('');
+  // Playground chats are the team trying the agent, not customers: apart unless asked for.
+  const [source, setSource] = useState<SourceChoice>('customer');
   const [typed, setTyped] = useState('');
   const [q, setQ] = useState('');
   useEffect(() => {
@@ -31,17 +37,28 @@ export function InboxList({ openId, members }: { openId: string | undefined; mem
     ...(state ? { state } : {}),
     ...(assignee === 'me' ? { assignee: 'me' } : assignee === 'unassigned' ? { assignee: 'none' } : {}),
     ...(channel ? { channel } : {}),
+    ...(source !== 'all' ? { source } : {}),
     ...(q ? { q } : {}),
   };
-  const conversations = useAsync(() => api.inbox(filter), JSON.stringify(filter), INBOX_LIVE);
+  const conversations = useLiveQuery(inboxKey(filter), () => api.inbox(filter), INBOX_LIVE);
+  useLiveInvalidation(inboxKey(filter), CONTACT_NAME_LIVE);
 
   return (
     <div className="inbox-list">
       <form className="inbox-filters" role="search" aria-label="Filter conversations" onSubmit={(e) => e.preventDefault()}>
         <label>
-          Search
-          <input type="search" value={typed} onChange={(e) => setTyped(e.target.value)} placeholder="Name, number or words" />
+          Search messages
+          <input
+            type="search"
+            value={typed}
+            onChange={(e) => setTyped(e.target.value)}
+            placeholder="Words a customer or your team wrote, a name or a number"
+            aria-describedby="inbox-search-hint"
+          />
         </label>
+        <p id="inbox-search-hint" className="small muted inbox-search-hint">
+          Finds words in the messages (“battery” finds “batteries”), the contact’s name and number.
+        </p>
         <label>
           State
           <select value={state} onChange={(e) => setState(e.target.value as InboxState | '')}>
@@ -70,39 +87,73 @@ export function InboxList({ openId, members }: { openId: string | undefined; mem
             ))}
           </select>
         </label>
+        <label>
+          From
+          <select value={source} onChange={(e) => setSource(e.target.value as SourceChoice)}>
+            <option value="customer">customers</option>
+            <option value="playground">the Playground</option>
+            <option value="all">customers and the Playground</option>
+          </select>
+        </label>
       </form>
       <LiveIndicator />
-      <AsyncView state={conversations} what="conversations" isEmpty={(p) => p.data.length === 0} empty="No conversation matches.">
+      <AsyncView
+        state={conversations}
+        what="conversations"
+        isEmpty={(p) => p.data.length === 0}
+        empty={q ? `No conversation has “${q}” in its messages, name or number.` : 'No conversation matches.'}
+      >
         {(page) => (
-          <ul className="inbox-items" aria-label="Conversations">
-            {page.data.map((c) => {
-              const name = contactName(c);
-              const assigned = memberName(c.assignee, members, me);
-              return (
-                <li key={c.id} data-testid="inbox-item" data-state={c.state} data-channel={c.channel} data-unread={c.unread}>
-                  <Link to={`/inbox/${encodeURIComponent(c.id)}`} className="inbox-item" current={openId === c.id}>
-                    <span className="inbox-item-top">
-                      <strong className={c.unread > 0 ? 'unread' : undefined}>{name}</strong>
-                      {c.unread > 0 && (
-                        <span className="badge badge-unread" aria-label={`${c.unread} unread`}>
-                          {c.unread}
-                        </span>
-                      )}
-                    </span>
-                    {name !== c.customer && <span className="muted small block">{c.customer}</span>}
-                    {c.last_message && <span className="inbox-preview">{c.last_message.text}</span>}
-                    <span className="muted small block">
-                      <ChannelBadge channel={c.channel} />
-                      <span className={`badge state-${c.state}`}>{STATE_LABELS[c.state]}</span>
-                      {assigned ? ` · ${assigned}` : ''} · {formatTime(c.last_message?.at ?? c.last_message_at)}
-                    </span>
-                  </Link>
-                </li>
-              );
-            })}
-          </ul>
+          <>
+            {q && (
+              <p className="small" role="status" data-testid="search-summary">
+                {page.data.length === 1 ? '1 conversation' : `${page.data.length} conversations`} with “{q}”
+              </p>
+            )}
+            <ul className="inbox-items" aria-label="Conversations">
+              {page.data.map((c) => (
+                <InboxItem key={c.id} conversation={c} open={openId === c.id} members={members} />
+              ))}
+            </ul>
+          </>
         )}
       </AsyncView>
     </div>
+  );
+}
+
+function InboxItem({ conversation: c, open, members }: { conversation: InboxConversation; open: boolean; members: readonly Member[] }) {
+  const me = useMember();
+  const name = contactName(c);
+  const assigned = memberName(c.assignee, members, me);
+  // The preview is what the customer last asked, not our answer to it.
+  const preview = c.last_customer_message ?? c.last_message;
+  return (
+    <li data-testid="inbox-item" data-state={c.state} data-channel={c.channel} data-source={c.source ?? 'customer'} data-unread={c.unread}>
+      <Link to={`/inbox/${encodeURIComponent(c.id)}`} className="inbox-item" current={open}>
+        <span className="inbox-item-top">
+          <strong className={c.unread > 0 ? 'unread' : undefined}>{name}</strong>
+          {c.unread > 0 && (
+            <span className="badge badge-unread">
+              {c.unread}
+              <span className="visually-hidden"> unread</span>
+            </span>
+          )}
+        </span>
+        {name !== c.customer && <span className="muted small block">{c.customer}</span>}
+        {preview && (
+          <span className="inbox-preview" data-testid="inbox-preview">
+            {preview === c.last_message && preview.author.type !== 'customer' && <span className="muted">You: </span>}
+            {preview.text}
+          </span>
+        )}
+        <span className="muted small block">
+          <ChannelBadge channel={c.channel} />
+          {c.source === 'playground' && <span className="badge badge-playground">Playground</span>}
+          <span className={`badge state-${c.state}`}>{STATE_LABELS[c.state]}</span>
+          {assigned ? ` · ${assigned}` : ''} · {formatTime(preview?.at ?? c.last_message_at)}
+        </span>
+      </Link>
+    </li>
   );
 }

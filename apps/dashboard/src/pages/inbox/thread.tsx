@@ -1,13 +1,18 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import type { Author, InboxState, InboxThread, Member } from '../../api';
+import type { Author, DeliveryStatus, InboxState, InboxThread, Member, ThreadMessage } from '../../api';
 import { AsyncView, ErrorNotice } from '../../components/feedback';
 import { ChannelBadge } from '../../components/channel';
 import { formatTime } from '../../components/format';
 import { MessageContent, partsOfPayload, type MessageParts } from '../../components/message-content';
-import { useAction, useAsync } from '../../components/use-async';
+import { useLiveInvalidation, useLiveQuery } from '../../components/live-query';
+import { useAction } from '../../components/use-async';
 import { Link } from '../../router';
 import { useApi, useMember } from '../../session/session';
-import { INBOX_LIVE, concernsConversation } from './inbox-live';
+import { CannedReplyPicker } from './canned-replies';
+import { typedShortcut } from './canned-reply-text';
+import { ContactPanel } from './contact-panel';
+import { CONTACT_NAME_LIVE, THREAD_LIVE, concernsConversation, threadKey } from './inbox-live';
 import { STATE_LABELS, authorLabel, contactName } from './people';
 import { ReplyWindow, windowOpen } from './reply-window';
 import { TemplateReply } from './template-reply';
@@ -20,19 +25,33 @@ interface Entry {
   parts?: MessageParts;
   at: string;
   author: Author;
+  /** Our messages to the customer: what became of them (the ticks). */
+  delivery?: Pick<ThreadMessage, 'status' | 'error'>;
+  /** An email's subject line. */
+  subject?: string;
 }
 
 /** Messages and internal notes in the order they were written (the API lists them apart, each oldest first). */
 function timeline(thread: InboxThread): Entry[] {
-  const messages: Entry[] = thread.messages.map((m) => ({ key: `m-${m.message_id}`, kind: 'message', text: m.text, parts: partsOfPayload(m), at: m.at, author: m.author }));
+  const messages: Entry[] = thread.messages.map((m) => ({
+    key: `m-${m.message_id}`,
+    kind: 'message',
+    text: m.text,
+    parts: partsOfPayload(m),
+    at: m.at,
+    author: m.author,
+    ...(m.role !== 'customer' ? { delivery: { status: m.status ?? null, error: m.error } } : {}),
+    ...(m.subject ? { subject: m.subject } : {}),
+  }));
   const notes: Entry[] = thread.notes.map((n) => ({ key: `n-${n.id}`, kind: 'note', text: n.text, at: n.at, author: n.author }));
   return [...messages, ...notes].sort((a, b) => Date.parse(a.at) - Date.parse(b.at));
 }
 
-/** One conversation: its thread, who answers it, and the reply box (as the signed-in member). Live. */
+/** One conversation: its thread, who answers it, the reply box (as the signed-in member), and its contact. Live. */
 export function Thread({ id, members }: { id: string; members: readonly Member[] }) {
   const api = useApi();
-  const thread = useAsync(() => api.thread(id), id, { ...INBOX_LIVE, filter: (event) => concernsConversation(event, id) });
+  const thread = useLiveQuery(threadKey(id), () => api.thread(id), { ...THREAD_LIVE, filter: (event) => concernsConversation(event, id) });
+  useLiveInvalidation(threadKey(id), CONTACT_NAME_LIVE);
   return (
     <div className="inbox-thread">
       <p className="inbox-back">
@@ -41,14 +60,49 @@ export function Thread({ id, members }: { id: string; members: readonly Member[]
         </Link>
       </p>
       <AsyncView state={thread} what="the conversation">
-        {(t) => <ThreadView thread={t} members={members} onChange={thread.reload} />}
+        {(t) => (
+          <div className="thread-with-contact">
+            <ThreadView thread={t} members={members} />
+            <ContactPanel thread={t} />
+          </div>
+        )}
       </AsyncView>
     </div>
   );
 }
 
-function ThreadView({ thread, members, onChange }: { thread: InboxThread; members: readonly Member[]; onChange(): void }) {
+const TICKS: Record<DeliveryStatus, { icon: string; label: string }> = {
+  sent: { icon: '✓', label: 'Sent' },
+  delivered: { icon: '✓✓', label: 'Delivered' },
+  read: { icon: '✓✓', label: 'Read' },
+  failed: { icon: '!', label: 'Not delivered' },
+};
+
+/** What became of one of our messages: ✓ sent, ✓✓ delivered, blue ✓✓ read, or why it failed. */
+function DeliveryTicks({ delivery }: { delivery: NonNullable<Entry['delivery']> }) {
+  const status = delivery.status;
+  if (!status) {
+    return (
+      <span className="ticks ticks-pending small" data-testid="delivery-status" data-status="pending">
+        Sending…
+      </span>
+    );
+  }
+  const tick = TICKS[status];
+  return (
+    <span className={`ticks ticks-${status} small`} data-testid="delivery-status" data-status={status}>
+      <span aria-hidden="true">{tick.icon}</span> {tick.label}
+      {status === 'failed' && delivery.error ? `: ${delivery.error.title}` : ''}
+    </span>
+  );
+}
+
+function ThreadView({ thread, members }: { thread: InboxThread; members: readonly Member[] }) {
   const api = useApi();
+  const queries = useQueryClient();
+  const onChange = () => void queries.invalidateQueries({ queryKey: ['inbox'] });
+  // The 24-hour window is WhatsApp's rule: SMS and email are answered whenever.
+  const whatsapp = thread.channel === 'whatsapp';
   const me = useMember();
   const action = useAction();
   const contact = contactName(thread);
@@ -68,13 +122,18 @@ function ThreadView({ thread, members, onChange }: { thread: InboxThread; member
           {contact}
         </h2>
         {contact !== thread.customer && <p className="muted small">{thread.customer}</p>}
+        {thread.channel === 'email' && (
+          <p className="thread-subject" data-testid="thread-subject">
+            <span className="muted">Subject:</span> {thread.subject ?? '(no subject)'}
+          </p>
+        )}
         <p className="small" data-testid="thread-state" data-state={thread.state} data-channel={thread.channel}>
           <ChannelBadge channel={thread.channel} />
           <span className={`badge state-${thread.state}`}>{STATE_LABELS[thread.state]}</span>
           {thread.state === 'active' && ' The agent answers this customer.'}
           {thread.state === 'handed_off' && ' The agent is silent: a person of the team answers.'}
         </p>
-        <ReplyWindow expiresAt={thread.window_expires_at} />
+        {whatsapp && <ReplyWindow expiresAt={thread.window_expires_at} />}
         <div className="row wrap thread-actions">
           {thread.state !== 'handed_off' && (
             <button type="button" disabled={action.pending} onClick={() => void update({ state: 'handed_off', ...(me ? { assignee: me.id } : {}) })}>
@@ -117,8 +176,12 @@ function ThreadView({ thread, members, onChange }: { thread: InboxThread; member
               {e.kind === 'note' ? 'Internal note · ' : ''}
               {authorLabel(e.author, contact, members, me)}
             </p>
+            {e.subject && thread.channel === 'email' && <p className="small muted">Subject: {e.subject}</p>}
             {e.parts ? <MessageContent parts={e.parts} /> : <p>{e.text}</p>}
-            <p className="muted small">{formatTime(e.at)}</p>
+            <p className="muted small bubble-meta">
+              {formatTime(e.at)}
+              {e.delivery && <DeliveryTicks delivery={e.delivery} />}
+            </p>
           </li>
         ))}
       </ol>
@@ -129,15 +192,38 @@ function ThreadView({ thread, members, onChange }: { thread: InboxThread; member
 
 type Mode = 'reply' | 'note';
 
-/** The reply box (sent to the customer as the member) and internal notes (never sent). */
+/**
+ * The reply box (sent to the customer as the member) and internal notes (never sent). Canned replies come in by
+ * typing "/" and their shortcut, or from the "Canned replies" button, their variables filled from the contact and you.
+ */
 function Composer({ thread, onSent }: { thread: InboxThread; onSent(): void }) {
   const api = useApi();
+  const me = useMember();
   const [mode, setMode] = useState<Mode>('reply');
   const [text, setText] = useState('');
+  // The picker: closed, opened by the button (its own search), or following a "/shortcut" typed in the box.
+  const [picker, setPicker] = useState<'closed' | 'button' | 'slash'>('closed');
+  const [pickerQuery, setPickerQuery] = useState('');
   const action = useAction();
   const box = useRef<HTMLTextAreaElement>(null);
   const closed = thread.state === 'closed';
-  const canReply = !closed && windowOpen(thread.window_expires_at);
+  const canReply = !closed && (thread.channel !== 'whatsapp' || windowOpen(thread.window_expires_at));
+
+  const type = (value: string) => {
+    setText(value);
+    const shortcut = mode === 'reply' ? typedShortcut(value) : undefined;
+    if (shortcut !== undefined) {
+      setPicker('slash');
+      setPickerQuery(shortcut);
+    } else if (picker === 'slash') {
+      setPicker('closed');
+    }
+  };
+  const insert = (filled: string) => {
+    setText((current) => (picker === 'slash' || !current.trim() ? filled : `${current.trimEnd()} ${filled}`));
+    setPicker('closed');
+    box.current?.focus();
+  };
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -178,18 +264,52 @@ function Composer({ thread, onSent }: { thread: InboxThread; onSent(): void }) {
               <textarea
                 ref={box}
                 value={text}
-                onChange={(e) => setText(e.target.value)}
+                onChange={(e) => type(e.target.value)}
                 rows={3}
                 maxLength={4096}
                 required
+                aria-describedby={mode === 'reply' ? 'composer-canned-hint' : undefined}
                 className={mode === 'note' ? 'note-input' : undefined}
               />
             </label>
+            {mode === 'reply' && (
+              <p id="composer-canned-hint" className="small muted">
+                Type / and a shortcut for a canned reply.
+              </p>
+            )}
+            {mode === 'reply' && picker !== 'closed' && (
+              <CannedReplyPicker
+                searchFirst={picker === 'button'}
+                query={pickerQuery}
+                onQuery={setPickerQuery}
+                values={{ contactName: contactName(thread), agentName: me?.name ?? 'the team' }}
+                onPick={insert}
+                onClose={() => {
+                  setPicker('closed');
+                  box.current?.focus();
+                }}
+              />
+            )}
             {mode === 'reply' && thread.state === 'active' && <p className="small muted">Replying takes the conversation over: the agent goes silent.</p>}
             <ErrorNotice error={action.error} />
-            <button type="submit" disabled={action.pending || !text.trim()}>
-              {mode === 'reply' ? (action.pending ? 'Sending…' : 'Send reply') : 'Add note'}
-            </button>
+            <div className="row wrap">
+              <button type="submit" disabled={action.pending || !text.trim()}>
+                {mode === 'reply' ? (action.pending ? 'Sending…' : 'Send reply') : 'Add note'}
+              </button>
+              {mode === 'reply' && (
+                <button
+                  type="button"
+                  className="secondary"
+                  aria-expanded={picker !== 'closed'}
+                  onClick={() => {
+                    setPickerQuery('');
+                    setPicker(picker === 'closed' ? 'button' : 'closed');
+                  }}
+                >
+                  Canned replies
+                </button>
+              )}
+            </div>
           </>
         )}
       </form>

@@ -9,3 +9,4 @@ export * from './templates';
 export * from './campaigns';
 export * from './contacts';
 export * from './billing';
+export * from './channels';

@@ -30,7 +30,9 @@ export function ApiKeysPage() {
 
   return (
     <section>
-      <PageHeader title="API keys">Keys let your programs call the Parley API. Send one as `Authorization: Bearer &lt;key&gt;`.</PageHeader>
+      <PageHeader title="API keys">
+        Keys let your own programs call the Parley API. A program sends one in the header <code>Authorization: Bearer {'<key>'}</code>.
+      </PageHeader>
       <form className="form card" onSubmit={(e) => void create(e)} aria-label="Create an API key">
         <label>
           Name <span className="muted">(optional, e.g. “CRM sync”)</span>

@@ -8,6 +8,7 @@ import { DELIVERIES_LIVE, MESSAGES_LIVE, concernsCustomer } from '../components/
 import { PageHeader } from '../components/page-header';
 import { useAction, useAsync } from '../components/use-async';
 import { Link } from '../router';
+import { useCan } from '../session/permissions';
 import { useApi } from '../session/session';
 
 
@@ -108,6 +109,8 @@ export function PlaygroundPage() {
 
 function Chat({ channels }: { channels: Channel[] }) {
   const api = useApi();
+  // the webhook deliveries are a developer's view: a member whose role cannot read webhooks does not ask for them
+  const can = useCan();
   const [channelId, setChannelId] = useState(channels.find((c) => c.is_default)?.id ?? channels[0].id);
   const [startedAt] = useState(() => new Date().toISOString());
   const [text, setText] = useState('');
@@ -237,7 +240,7 @@ function Chat({ channels }: { channels: Channel[] }) {
           </button>
         </form>
       </section>
-      <WebhookEvents since={startedAt} />
+      {can('webhooks.manage') && <WebhookEvents since={startedAt} />}
     </div>
   );
 }

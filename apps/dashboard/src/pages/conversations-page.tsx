@@ -13,7 +13,7 @@ export function ConversationsPage() {
   const [selected, setSelected] = useState<string>();
   return (
     <section>
-      <PageHeader title="Conversations">What your customers and agents said, and what came of it.</PageHeader>
+      <PageHeader title="Conversations">The API’s conversation log: what your customers and AI agents said, and the leads and bookings that came of it.</PageHeader>
       <div className="split">
         <AsyncView state={conversations} what="conversations" isEmpty={(p) => p.data.length === 0} empty="No conversations yet.">
           {(page) => (

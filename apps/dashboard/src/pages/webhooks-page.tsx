@@ -14,7 +14,7 @@ export function WebhooksPage() {
   const endpoints = useAsync(() => api.listWebhooks(), 'webhooks');
   return (
     <section>
-      <PageHeader title="Settings → Webhooks">
+      <PageHeader title="Webhooks">
         Parley posts every event (a customer message with your agent’s reply, statuses, leads, bookings) to these URLs, signed with the
         endpoint’s secret (Standard Webhooks).
       </PageHeader>

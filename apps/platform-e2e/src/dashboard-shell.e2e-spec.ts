@@ -316,6 +316,12 @@ describe('Dashboard in a real browser: the navigation, the owner’s onboarding,
       await page.goto(`${platform.gateway}/dashboard${path}`);
       await page.getByText(says).waitFor();
     }
+    // An address that is no page says so, with the way back.
+    await page.goto(`${platform.gateway}/dashboard/no-such-page`);
+    await page.getByRole('heading', { level: 1, name: 'Page not found' }).waitFor();
+    await page.getByRole('link', { name: 'Back to the start' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Get started' }).waitFor();
+
     for (const path of ['/api/v1/campaigns', '/api/v1/billing/wallet', '/api/v1/contacts/export']) {
       const refused = await http<{ detail: string }>('GET', `${platform.gateway}${path}`, { headers: { cookie: await cookieHeader(page) } });
       expect(refused.status).toBe(403);

@@ -55,7 +55,7 @@ function ConversationDetail({ id, onReleased }: { id: string; onReleased(): void
         <article className="card" aria-label={`Conversation with ${c.customer}`}>
           <h2>{c.customer}</h2>
           <p className="muted">
-            Started {formatTime(c.started_at)} · {c.state === 'handed_off' ? 'handed off to a person: the agent is silent' : 'the agent answers'}
+            Started {formatTime(c.started_at)} · {c.state === 'handed_off' ? 'handed off to a team member: the AI agent is silent' : 'the AI agent answers'}
           </p>
           {c.state === 'handed_off' && (
             <button type="button" onClick={() => void release()} disabled={action.pending}>

@@ -198,7 +198,7 @@ function Chat({ channels }: { channels: Channel[] }) {
           </p>
         </div>
         <ol className="chat" aria-live="polite" aria-label="Conversation">
-          {lines.length === 0 && <li className="muted">Say hello to your agent.</li>}
+          {lines.length === 0 && <li className="muted">Say hello to your AI agent.</li>}
           {lines.map((l) => (
             <li key={l.id} className={`bubble bubble-${l.who === 'customer' ? 'customer' : 'agent'}`} data-testid={`chat-${l.who}`}>
               {l.parts ? <MessageContent parts={l.parts} /> : <p>{l.text}</p>}

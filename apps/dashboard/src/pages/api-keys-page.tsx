@@ -1,15 +1,17 @@
+import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { CopyableValue } from '../components/copy-button';
 import { AsyncView, ErrorNotice } from '../components/feedback';
+import { queryState } from '../components/query-state';
 import { formatTime } from '../components/format';
 import { PageHeader } from '../components/page-header';
-import { useAction, useAsync } from '../components/use-async';
+import { useAction } from '../components/use-async';
 import { useApi } from '../session/session';
 
 /** API keys: create (shown once), list, revoke. */
 export function ApiKeysPage() {
   const api = useApi();
-  const keys = useAsync(() => api.listApiKeys(), 'api-keys');
+  const keys = queryState(useQuery({ queryKey: ['api-keys'], queryFn: () => api.listApiKeys() }));
   const [name, setName] = useState('');
   const [created, setCreated] = useState<string>();
   const action = useAction();

@@ -1,9 +1,11 @@
+import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { MEMBER_ROLES, type InvitedMember, type Member, type MemberRole } from '../../api';
 import { CopyableValue } from '../../components/copy-button';
 import { AsyncView, ErrorNotice } from '../../components/feedback';
+import { queryState } from '../../components/query-state';
 import { PageHeader } from '../../components/page-header';
-import { useAction, useAsync } from '../../components/use-async';
+import { useAction } from '../../components/use-async';
 import { useApi, useMember } from '../../session/session';
 
 const ROLE_HELP: Record<MemberRole, string> = {
@@ -16,7 +18,7 @@ const ROLE_HELP: Record<MemberRole, string> = {
 export function TeamPage() {
   const api = useApi();
   const me = useMember();
-  const team = useAsync(() => api.listTeam(), 'team');
+  const team = queryState(useQuery({ queryKey: ['team'], queryFn: () => api.listTeam() }));
   const [invited, setInvited] = useState<InvitedMember>();
   const action = useAction();
 

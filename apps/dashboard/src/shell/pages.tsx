@@ -32,6 +32,8 @@ export interface PageEntry {
   nested?: boolean;
   /** The permission the page's reads take; without it the menu leaves the page out and the page says why. */
   requires?: Permission;
+  /** What the role notice says the page is for, when the permission's own words do not fit ("read the API's logs"). */
+  work?: string;
 }
 
 const page = (entry: PageEntry) => entry;
@@ -52,8 +54,8 @@ export const PAGES = {
   billing: page({ path: '/billing', label: 'Billing', page: () => <BillingPage />, requires: 'billing.manage' }),
   webhooks: page({ path: '/webhooks', label: 'Webhooks', page: () => <WebhooksPage />, requires: 'webhooks.manage' }),
   apiKeys: page({ path: '/api-keys', label: 'API keys', page: () => <ApiKeysPage />, requires: 'credentials.manage' }),
-  messages: page({ path: '/messages', label: 'Messages', page: () => <MessagesPage />, requires: 'credentials.manage' }),
-  conversations: page({ path: '/conversations', label: 'Conversations', page: () => <ConversationsPage />, requires: 'credentials.manage' }),
+  messages: page({ path: '/messages', label: 'Messages', page: () => <MessagesPage />, requires: 'credentials.manage', work: "read the API's message log" }),
+  conversations: page({ path: '/conversations', label: 'Conversations', page: () => <ConversationsPage />, requires: 'credentials.manage', work: "read the API's conversation log" }),
 } satisfies Record<string, PageEntry>;
 
 /**

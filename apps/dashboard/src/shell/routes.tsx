@@ -8,7 +8,7 @@ import { NotFound, Shell } from './shell';
 /** A signed-in page, or what the member's role cannot use said plainly (the gateway would answer 403). */
 function GuardedPage({ entry }: { entry: PageEntry }) {
   const can = useCan();
-  if (entry.requires && !can(entry.requires)) return <RoleNotice what={PERMISSION_WORK[entry.requires]} title={entry.label} />;
+  if (entry.requires && !can(entry.requires)) return <RoleNotice what={entry.work ?? PERMISSION_WORK[entry.requires]} title={entry.label} />;
   return <>{entry.page()}</>;
 }
 

@@ -281,6 +281,8 @@ describe('Dashboard in a real browser: the navigation, the owner’s onboarding,
     const inviteUrl = new URL(await copyableValue(page, 'Invite link'));
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByRole('heading', { name: 'Sign in to Parley' }).waitFor();
+    // the gateway's answer to the sign-out clears the cookies (a page left before it came keeps a dead session's)
+    await pollUntil(async () => !(await cookieHeader(page)).includes('parley_csrf='), { timeoutMs: 10_000, description: 'the session cookies cleared' });
 
     const watched = consoleErrors(page);
     await page.goto(`${platform.gateway}${inviteUrl.pathname}${inviteUrl.search}`);

@@ -8,7 +8,7 @@ import { Client } from 'pg';
 import { ROOT } from '../../../tools/dev/lib/stack.cjs';
 import { expectNoSeriousA11yViolations } from './dashboard/accessibility';
 import { launchBrowser, type Browser } from './dashboard/browser';
-import { copyableValue, openPage } from './dashboard/dashboard-pages';
+import { createApiKey, openPage } from './dashboard/dashboard-pages';
 import { apiClient } from './support/api';
 import { http } from './support/http';
 import { startPlatform, type Platform } from './support/platform';
@@ -84,11 +84,8 @@ describe('Dashboard in a real browser: message templates and the closed 24-hour 
     await page.getByLabel('Your email').fill(OWNER.email);
     await page.getByLabel('Password').fill(OWNER.password);
     await page.getByRole('button', { name: 'Create account' }).click();
-    await page.getByRole('heading', { name: 'Your account is ready' }).waitFor();
-    const apiKey = await copyableValue(page, 'API key');
-    await page.getByLabel('I have saved my client secret and API key').check();
-    await page.getByRole('button', { name: 'Continue to the dashboard' }).click();
     await page.getByRole('heading', { level: 1, name: 'Get started' }).waitFor();
+    const apiKey = await createApiKey(page);
     const api = apiClient(platform.gateway, apiKey);
 
     // The form: variables get example fields, and the preview shows the bubble with them filled in.

@@ -7,7 +7,7 @@ import { Webhook } from 'standardwebhooks';
 import { ROOT } from '../../../tools/dev/lib/stack.cjs';
 import { Screenshots, launchBrowser, type Browser } from './dashboard/browser';
 import { expectNoSeriousA11yViolations } from './dashboard/accessibility';
-import { copyableValue, openPage, settled, signInWithApiKey } from './dashboard/dashboard-pages';
+import { copyableValue, createApiKey, openPage, settled, signInWithApiKey } from './dashboard/dashboard-pages';
 import { http } from './support/http';
 import { startPlatform, type Platform } from './support/platform';
 import { WebhookReceiver } from './support/webhook-receiver';
@@ -89,34 +89,25 @@ describe('Dashboard in a real browser: onboarding to a first answered customer',
     expect(await page.getByRole('alert').textContent()).not.toBe('');
     await shots.take(page, 'sign-in-error');
 
-    // 1. Sign up: the credentials are shown once, with copy buttons and a warning.
+    // 1. Sign up: straight into the product (credentials are made on request under Settings → Developers).
     await page.getByRole('link', { name: 'Create an account' }).click();
     await page.getByLabel('Business name').fill('Acme Bakery');
     await page.getByLabel('Your email').fill('owner@acme-bakery.example');
     await page.getByLabel('Password').fill('correct horse battery');
     await page.getByRole('button', { name: 'Create account' }).click();
-    await page.getByRole('heading', { name: 'Your account is ready' }).waitFor();
-    const tenantId = await copyableValue(page, 'Tenant ID');
-    const apiKey = await copyableValue(page, 'API key');
-    expect(tenantId).toMatch(/^ten_/);
-    expect(apiKey.length).toBeGreaterThan(20);
-    expect(await copyableValue(page, 'Client secret')).not.toBe('');
-    await page.getByRole('button', { name: 'Copy API key' }).waitFor();
-    expect(await page.getByRole('alert').textContent()).toContain('only this once');
-    await shots.take(page, 'sign-up-credentials');
-    await page.getByLabel('I have saved my client secret and API key').check();
-    await page.getByRole('button', { name: 'Continue to the dashboard' }).click();
 
-    // The onboarding checklist: only the account is done (every account also has its sandbox number).
+    // The onboarding checklist: the business is named and has its sandbox number; no AI agent yet.
     await page.getByRole('heading', { level: 1, name: 'Get started' }).waitFor();
     await page.locator('.checklist li[data-done="true"]').first().waitFor();
     expect(await page.locator('.checklist li').count()).toBe(5);
-    const agentStep = page.locator('.checklist li', { hasText: 'Configure an agent' });
+    expect(await page.getByText(/client secret/i).count()).toBe(0);
+    const agentStep = page.locator('.checklist li', { hasText: 'Create your AI agent' });
     expect(await agentStep.getAttribute('data-done')).toBe('false');
     await shots.take(page, 'onboarding');
 
     // 2. Connect a number with Meta's embedded signup (the sandbox plays Meta in development).
-    await openPage(page, 'WhatsApp numbers', 'WhatsApp numbers');
+    await openPage(page, 'Channels', 'Channels');
+    await page.getByRole('button', { name: 'Connect a WhatsApp number' }).click();
     await page.getByRole('radio', { name: /Meta/ }).check();
     await page.getByRole('button', { name: 'Start embedded signup' }).click();
     await page.getByRole('button', { name: 'Finish signup' }).click();
@@ -129,17 +120,17 @@ describe('Dashboard in a real browser: onboarding to a first answered customer',
     await shots.take(page, 'channels-embedded-signup');
 
     // 3. Create an agent, and test an answer.
-    await openPage(page, 'Agents', 'Agents');
-    await page.getByText('No agent yet').waitFor();
-    await page.getByRole('button', { name: 'New agent' }).click();
+    await openPage(page, 'AI agents', 'AI agents');
+    await page.getByText('No AI agent yet').waitFor();
+    await page.getByRole('button', { name: 'New AI agent' }).click();
     await page.getByRole('textbox', { name: 'Name', exact: true }).fill('support');
-    await page.getByLabel('Instruction').fill('You are the assistant of Acme Bakery. Answer questions about opening hours, orders and visits.');
+    await page.getByLabel(/^What it should do/).fill('You are the assistant of Acme Bakery. Answer questions about opening hours, orders and visits.');
     await page.getByLabel(/^Greeting/).fill(GREETING);
     await page.getByLabel('Capture leads (name, email, phone, interest)').check();
     await page.getByRole('button', { name: 'Add a FAQ' }).click();
     await page.getByLabel('Question 1').fill('What are your opening hours?');
     await page.getByLabel('Answer 1').fill('We are open Monday to Saturday, 8am to 6pm.');
-    await page.getByRole('button', { name: 'Create agent' }).click();
+    await page.getByRole('button', { name: 'Create AI agent' }).click();
     await page.getByRole('heading', { name: 'Edit support (version 1)' }).waitFor();
     await page.getByLabel('A customer writes').fill('When are you open?');
     await page.getByRole('button', { name: 'Ask support' }).click();
@@ -151,8 +142,8 @@ describe('Dashboard in a real browser: onboarding to a first answered customer',
     await shots.take(page, 'agents');
 
     // The new number answers with that agent.
-    await openPage(page, 'WhatsApp numbers', 'WhatsApp numbers');
-    const answeringAgent = page.getByLabel(`Agent answering ${metaNumber}`);
+    await openPage(page, 'Channels', 'Channels');
+    const answeringAgent = page.getByLabel(`AI agent answering ${metaNumber}`);
     await answeringAgent.selectOption('support');
     await pollUntil(async () => (await answeringAgent.inputValue()) === 'support' && !(await answeringAgent.isDisabled()), {
       timeoutMs: 15_000,
@@ -160,7 +151,7 @@ describe('Dashboard in a real browser: onboarding to a first answered customer',
     });
 
     // 4. Add a webhook endpoint pointing at the local receiver.
-    await openPage(page, 'Settings → Webhooks', 'Settings → Webhooks');
+    await openPage(page, 'Webhooks', 'Webhooks');
     await page.getByRole('textbox', { name: 'URL' }).fill(receiver.url);
     await page.getByRole('button', { name: 'Add endpoint' }).click();
     const secret = await pollUntil(async () => (await page.getByTestId('Signing secret').count()) > 0 && copyableValue(page, 'Signing secret'), {
@@ -206,7 +197,7 @@ describe('Dashboard in a real browser: onboarding to a first answered customer',
       { timeoutMs: 45_000, intervalMs: 250, description: 'message.received at the webhook receiver' },
     );
     const event = new Webhook(secret).verify(delivery.body, headerRecord(delivery.headers)) as MessageReceivedData;
-    expect(event).toMatchObject({ event: 'message.received', tenant_id: tenantId, message: QUESTION, agent_response: reply, agent: 'support' });
+    expect(event).toMatchObject({ event: 'message.received', tenant_id: expect.stringMatching(/^ten_/), message: QUESTION, agent_response: reply, agent: 'support' });
 
     // 7. The log shows the customer's message and the agent's reply.
     await openPage(page, 'Messages', 'Messages');
@@ -220,15 +211,18 @@ describe('Dashboard in a real browser: onboarding to a first answered customer',
     await page.getByRole('article', { name: `Conversation with ${customer}` }).getByText(QUESTION).waitFor();
     await shots.take(page, 'conversations');
 
+    // Every step but inviting the team is done (the playground's question counts).
     await openPage(page, 'Get started', 'Get started');
-    await page.getByText('5 of 5').waitFor();
+    await page.getByText('4 of 5').waitFor();
+    expect(await page.locator('.checklist li', { hasText: 'Invite your team' }).getAttribute('data-done')).toBe('false');
     await shots.take(page, 'onboarding-complete');
 
     await openPage(page, 'Usage', 'Usage');
     expect(await page.getByTestId('usage-summary').textContent()).toMatch(/\d+ of 500 requests used today/);
     await shots.take(page, 'usage');
 
-    await openPage(page, 'API keys', 'API keys');
+    const apiKey = await createApiKey(page, 'Sign-in key');
+    expect(apiKey.length).toBeGreaterThan(20);
     await page.getByRole('textbox', { name: /Name/ }).fill('CRM sync');
     await page.getByRole('button', { name: 'Create key' }).click();
     await page.getByTestId('New API key').waitFor();
@@ -238,7 +232,7 @@ describe('Dashboard in a real browser: onboarding to a first answered customer',
     await page.getByRole('row', { name: /CRM sync/ }).waitFor({ state: 'detached' });
     await shots.take(page, 'api-keys');
 
-    // Sign out, then back in with the API key from sign-up, using the keyboard only.
+    // Sign out, then back in with the API key made on the API keys page, using the keyboard only.
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByRole('heading', { name: 'Sign in to Parley' }).waitFor();
     await page.getByRole('button', { name: 'Sign in with an API key instead' }).click();
@@ -265,9 +259,9 @@ describe('Dashboard in a real browser: onboarding to a first answered customer',
     // A deep link survives signing in; the tab is named for the page.
     await page.goto(`${platform.gateway}/dashboard/webhooks`);
     await signInWithApiKey(page, apiKey);
-    await page.getByRole('heading', { level: 1, name: 'Settings → Webhooks' }).waitFor();
+    await page.getByRole('heading', { level: 1, name: 'Webhooks' }).waitFor();
     expect(page.url()).toBe(`${platform.gateway}/dashboard/webhooks`);
-    expect(await page.title()).toBe('Settings → Webhooks · Parley');
+    expect(await page.title()).toBe('Webhooks · Parley');
     // Checkboxes are 20 px (a finger finds them).
     const box = await page.getByRole('checkbox', { name: 'message.received' }).boundingBox();
     expect(box?.width).toBeGreaterThanOrEqual(20);
@@ -330,10 +324,10 @@ describe('Dashboard in a real browser: onboarding to a first answered customer',
     await page.locator('[data-testid="message"][data-direction="outbound"]', { hasText: 'to +14155550123' }).waitFor();
 
     // An agent's booking hours: a time zone from the list, time pickers per day; a wrong zone is named in words.
-    await openPage(page, 'Agents', 'Agents');
-    await page.getByRole('button', { name: 'New agent' }).click();
+    await openPage(page, 'AI agents', 'AI agents');
+    await page.getByRole('button', { name: 'New AI agent' }).click();
     await page.getByRole('textbox', { name: 'Name', exact: true }).fill('host');
-    await page.getByLabel('Instruction').fill('You are the host of Review Cafe. Take table bookings.');
+    await page.getByLabel(/^What it should do/).fill('You are the host of Review Cafe. Take table bookings.');
     await page.getByLabel('Book appointments in your opening hours').check();
     expect(await page.locator('#time-zones option').count()).toBeGreaterThan(300);
     await page.getByLabel('Time zone').fill('Mars/Olympus');
@@ -342,14 +336,14 @@ describe('Dashboard in a real browser: onboarding to a first answered customer',
     await page.getByLabel('Monday range 2 from').fill('18:00');
     await page.getByLabel('Monday range 2 to').fill('21:30');
     await page.getByRole('button', { name: 'Remove Friday range 1' }).click();
-    await page.getByRole('button', { name: 'Create agent' }).click();
+    await page.getByRole('button', { name: 'Create AI agent' }).click();
     await page.locator('input[aria-invalid="true"]').waitFor();
     const zone = page.getByLabel('Time zone');
     expect(await page.locator(`#${(await zone.getAttribute('aria-describedby')) ?? 'none'}`).textContent()).toBe(
       'The time zone must be a time zone from the list, e.g. Europe/Berlin.',
     );
     await zone.fill('Europe/Berlin');
-    await page.getByRole('button', { name: 'Create agent' }).click();
+    await page.getByRole('button', { name: 'Create AI agent' }).click();
     await page.getByRole('heading', { name: 'Edit host (version 1)' }).waitFor();
     const saved = await http<{ booking: { timezone: string; opening_hours: Record<string, string[][]> } }>('GET', `${platform.gateway}/api/v1/agents/host`, {
       headers: { authorization: `Bearer ${apiKey}` },
@@ -386,7 +380,8 @@ describe('Dashboard in a real browser: onboarding to a first answered customer',
     expect((await order()).slice(0, bubbles.length)).toEqual(bubbles);
 
     // A number is disconnected, and an agent deleted, each after a confirmation.
-    await openPage(page, 'WhatsApp numbers', 'WhatsApp numbers');
+    await openPage(page, 'Channels', 'Channels');
+    await page.getByRole('button', { name: 'Connect a WhatsApp number' }).click();
     await page.getByRole('radio', { name: /Sandbox/ }).check();
     await page.getByRole('button', { name: 'Add a sandbox number' }).click();
     const added = /Added sandbox number (\+\d+)/.exec((await page.getByRole('status').filter({ hasText: 'Added sandbox number' }).textContent()) ?? '')?.[1];
@@ -396,11 +391,11 @@ describe('Dashboard in a real browser: onboarding to a first answered customer',
     await page.getByRole('button', { name: `Disconnect ${added}` }).click();
     await page.getByTestId(`channel-${added}`).waitFor({ state: 'detached' });
 
-    await openPage(page, 'Agents', 'Agents');
+    await openPage(page, 'AI agents', 'AI agents');
     await page.getByRole('button', { name: /^host/ }).click();
     page.once('dialog', (dialog) => void dialog.accept());
-    await page.getByRole('button', { name: 'Delete agent' }).click();
-    await page.getByText('No agent yet').waitFor();
+    await page.getByRole('button', { name: 'Delete AI agent' }).click();
+    await page.getByText('No AI agent yet').waitFor();
   }, 240_000);
 
   it('has no serious or critical accessibility violation on any page (axe-core), signed out and signed in', async () => {
@@ -425,8 +420,8 @@ describe('Dashboard in a real browser: onboarding to a first answered customer',
       await expectNoSeriousA11yViolations(page, label);
     }
     // The agent editor with every section open (skills, FAQs, booking hours).
-    await openPage(page, 'Agents', 'Agents');
-    await page.getByRole('button', { name: 'New agent' }).click();
+    await openPage(page, 'AI agents', 'AI agents');
+    await page.getByRole('button', { name: 'New AI agent' }).click();
     await page.getByLabel('Book appointments in your opening hours').check();
     await page.getByRole('button', { name: 'Add a FAQ' }).click();
     await expectNoSeriousA11yViolations(page, 'new agent');
@@ -454,7 +449,7 @@ describe('Dashboard in a real browser: onboarding to a first answered customer',
       await phone.page.locator('.checklist li').first().waitFor();
       for (const [label, heading] of [
         ['Get started', 'Get started'],
-        ['WhatsApp numbers', 'WhatsApp numbers'],
+        ['Channels', 'Channels'],
         ['Playground', 'Playground'],
       ] as const) {
         await openPage(phone.page, label, heading);
@@ -462,13 +457,16 @@ describe('Dashboard in a real browser: onboarding to a first answered customer',
       }
       await shots.take(phone.page, 'phone-playground');
 
-      // The whole menu shows (it wraps rather than scrolling out of sight), and each number keeps its agent picker.
+      // The menu is behind the Menu button; opened, the whole of it shows within the screen; each number keeps its
+      // AI agent picker.
       const nav = phone.page.getByRole('navigation', { name: 'Dashboard' });
-      expect(Number(await phone.page.evaluate('(() => { const list = document.querySelector("nav ul"); return list.scrollWidth - list.clientWidth; })()'))).toBeLessThanOrEqual(0);
+      expect(await nav.isVisible()).toBe(false);
+      await phone.page.getByRole('button', { name: 'Menu' }).click();
       const lastLink = await nav.getByRole('link').last().boundingBox();
       expect(lastLink && lastLink.x >= 0 && lastLink.x + lastLink.width <= 390).toBe(true);
-      await openPage(phone.page, 'WhatsApp numbers', 'WhatsApp numbers');
-      const picker = await phone.page.getByLabel(/^Agent answering/).first().boundingBox();
+      await openPage(phone.page, 'Channels', 'Channels');
+      expect(await nav.isVisible()).toBe(false);
+      const picker = await phone.page.getByLabel(/^AI agent answering/).first().boundingBox();
       expect(picker && picker.x >= 0 && picker.x + picker.width <= 390).toBe(true);
       await shots.take(phone.page, 'phone-numbers');
     } finally {

@@ -2,7 +2,7 @@ import { pollUntil } from '@parley/testing';
 import type { Page } from 'playwright-core';
 import { expectNoSeriousA11yViolations } from './dashboard/accessibility';
 import { launchBrowser, type Browser } from './dashboard/browser';
-import { copyableValue, openPage } from './dashboard/dashboard-pages';
+import { copyableValue, createApiKey, openPage } from './dashboard/dashboard-pages';
 import { apiClient } from './support/api';
 import { http } from './support/http';
 import { startPlatform, type Platform } from './support/platform';
@@ -70,10 +70,6 @@ describe('Dashboard in a real browser: team members, sessions and the inbox', ()
     await page.getByLabel('Your email').fill(OWNER.email);
     await page.getByLabel('Password').fill(OWNER.password);
     await page.getByRole('button', { name: 'Create account' }).click();
-    await page.getByRole('heading', { name: 'Your account is ready' }).waitFor();
-    const apiKey = await copyableValue(page, 'API key');
-    await page.getByLabel('I have saved my client secret and API key').check();
-    await page.getByRole('button', { name: 'Continue to the dashboard' }).click();
     await page.getByRole('heading', { level: 1, name: 'Get started' }).waitFor();
 
     // The session is the gateway's httpOnly cookie: the page cannot read it, and a reload keeps it.
@@ -83,8 +79,8 @@ describe('Dashboard in a real browser: team members, sessions and the inbox', ()
     await page.getByRole('heading', { level: 1, name: 'Get started' }).waitFor();
     await page.getByText(`${OWNER.name} (owner)`).waitFor();
 
-    // A program sets up the bot (the number's agent), with the API key shown at sign-up.
-    const api = apiClient(platform.gateway, apiKey);
+    // A program sets up the bot (the number's agent), with an API key made under Settings → Developers.
+    const api = apiClient(platform.gateway, await createApiKey(page));
     const agent = await api.PUT('/api/v1/agents/{agent_name}', {
       params: { path: { agent_name: 'support' } },
       body: { name: 'support', instruction: 'You are the assistant of Corner Bakery.', greeting: '', skills: ['faq_responder'], faqs: [FAQ] },
@@ -117,10 +113,11 @@ describe('Dashboard in a real browser: team members, sessions and the inbox', ()
     await page.getByRole('button', { name: 'Join the team' }).click();
     await page.getByText(`${MEMBER.name} (agent)`).waitFor();
 
-    // An `agent` may not manage API keys (nor the team, whose page is not in the menu).
-    await openPage(page, 'API keys', 'API keys');
-    await page.getByText('Your role cannot manage API keys').waitFor();
+    // An `agent` may not manage API keys (nor the team): neither is in the menu, and the page opened by its address says so.
     expect(await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'Team' }).count()).toBe(0);
+    expect(await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'API keys' }).count()).toBe(0);
+    await page.goto(`${platform.gateway}/dashboard/api-keys`);
+    await page.getByText('Your role cannot manage API keys').waitFor();
     const keysAsAgent = await http('GET', `${platform.gateway}/api/v1/api-keys`, { headers: { cookie: (await context.cookies(platform.gateway)).map((c) => `${c.name}=${c.value}`).join('; ') } });
     expect(keysAsAgent.status).toBe(403);
 

@@ -2,6 +2,7 @@ import type { ParleyClient } from '@parley/api-client';
 import { createBillingApi } from './billing';
 import { createCampaignsApi } from './campaigns';
 import { createCannedRepliesApi } from './canned-replies';
+import { createChannelsApi } from './channels';
 import { createContactsApi } from './contacts';
 import { unwrap } from './http';
 import { createInboxApi } from './inbox';
@@ -25,6 +26,7 @@ export function createDashboardApi(api: ParleyClient) {
     ...createContactsApi(api),
     ...createBillingApi(api),
     ...createCannedRepliesApi(api),
+    ...createChannelsApi(api),
 
     // accounts and credentials (no session yet: these make or take the credential)
     signUp: (name: string, email?: string) => unwrap(api.POST('/api/v1/accounts', { body: email ? { name, email } : { name } })),

@@ -10,3 +10,4 @@ export * from './campaigns';
 export * from './contacts';
 export * from './billing';
 export * from './canned-replies';
+export * from './channels';

@@ -1,5 +1,5 @@
+import { useMatch } from '@tanstack/react-router';
 import { useEffect, useRef, type ReactNode } from 'react';
-import { useRouter } from '../router';
 
 /** The path whose heading last took the focus (`undefined` until the first page shows: a fresh load keeps the focus). */
 let focusedForPath: string | undefined;
@@ -9,7 +9,9 @@ let focusedForPath: string | undefined;
  * screen reader announces the new page and the keyboard continues from its top rather than from the menu link.
  */
 export function PageHeader({ title, children }: { title: string; children?: ReactNode }) {
-  const { path } = useRouter();
+  // The path of the route this heading is rendered in (not the browser's): while a navigation renders the next page,
+  // the page being left still shows for a moment and must not take the focus for the new path.
+  const path = useMatch({ strict: false, select: (match) => match.pathname });
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => {
     document.title = `${title} · Parley`;

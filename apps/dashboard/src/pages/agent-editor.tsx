@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { SKILLS, type Agent, type AgentBody, type Booking, type Faq, type Skill } from '../api';
 import { ErrorNotice } from '../components/feedback';
+import { slugify } from '../components/slug';
 import { useAction } from '../components/use-async';
 import { useApi } from '../session/session';
 import { OpeningHoursEditor, TimeZoneField } from './booking-hours';
@@ -11,13 +12,19 @@ const SKILL_LABELS: Record<Skill, string> = {
   appointment_booking: 'Book appointments in your opening hours',
 };
 
+/** The browser's own time zone: where the business most likely is. */
+const BROWSER_TIME_ZONE = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+
 const DEFAULT_BOOKING: Booking = {
-  timezone: 'UTC',
+  timezone: BROWSER_TIME_ZONE,
   slot_minutes: 30,
   opening_hours: Object.fromEntries(['mon', 'tue', 'wed', 'thu', 'fri'].map((d) => [d, [['09:00', '17:00']]])),
 };
 
-/** Creates or replaces an agent (a PUT of the whole agent; a change makes a new version). */
+/**
+ * Creates or replaces an AI agent (a PUT of the whole agent; a change makes a new version). A new one is named in plain
+ * words ("Fjord Bikes assistant"); its API identifier is derived from the name and shown as it is typed.
+ */
 export function AgentEditor({ agent, onSaved }: { agent?: Agent; onSaved(agent: Agent): void }) {
   const api = useApi();
   const [name, setName] = useState(agent?.name ?? '');
@@ -33,33 +40,47 @@ export function AgentEditor({ agent, onSaved }: { agent?: Agent; onSaved(agent: 
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    const body: AgentBody = { name: name.trim(), instruction, greeting, skills, faqs: faqs.filter((f) => f.question.trim() || f.answer.trim()) };
+    const body: AgentBody = { name: agent ? agent.name : slugify(name), instruction, greeting, skills, faqs: faqs.filter((f) => f.question.trim() || f.answer.trim()) };
     if (skills.includes('appointment_booking')) body.booking = booking;
     const result = await action.run(() => api.putAgent(body));
     if (result) onSaved(result);
   };
 
   return (
-    <form className="form card" onSubmit={(e) => void submit(e)} aria-label={agent ? `Edit agent ${agent.name}` : 'New agent'}>
-      <h2>{agent ? `Edit ${agent.name} (version ${agent.version})` : 'New agent'}</h2>
+    <form className="form card" onSubmit={(e) => void submit(e)} aria-label={agent ? `Edit AI agent ${agent.name}` : 'New AI agent'}>
+      <h2>{agent ? `Edit ${agent.name} (version ${agent.version})` : 'New AI agent'}</h2>
+      {agent ? (
+        <p className="muted small">
+          API identifier: <code>{agent.name}</code>
+        </p>
+      ) : (
+        <>
+          <label>
+            Name
+            <input
+              value={name}
+              onChange={(e) => setName(e.target.value)}
+              required
+              maxLength={120}
+              placeholder="e.g. Fjord Bikes assistant"
+              {...action.bind('name')}
+              aria-describedby={action.bind('name')['aria-describedby'] ?? 'agent-name-hint'}
+            />
+          </label>
+          {action.fieldError('name')}
+          <p id="agent-name-hint" className="muted small" aria-live="polite">
+            {slugify(name) ? (
+              <>
+                API identifier: <code data-testid="agent-identifier">{slugify(name)}</code> (made from the name; programs use it)
+              </>
+            ) : (
+              'Any name your team recognises; programs use an identifier made from it.'
+            )}
+          </p>
+        </>
+      )}
       <label>
-        Name
-        <input
-          value={name}
-          onChange={(e) => setName(e.target.value)}
-          required
-          disabled={Boolean(agent)}
-          pattern="[A-Za-z0-9][A-Za-z0-9_.\-]{0,63}"
-          {...action.bind('name')}
-          aria-describedby={action.bind('name')['aria-describedby'] ?? 'agent-name-hint'}
-        />
-      </label>
-      {action.fieldError('name')}
-      <p id="agent-name-hint" className="muted small">
-        Letters, digits, “_”, “.” and “-”; it names the agent in the API.
-      </p>
-      <label>
-        Instruction
+        What it should do <span className="muted">(in plain words: your business, what to answer, what to leave to a person)</span>
         <textarea value={instruction} onChange={(e) => setInstruction(e.target.value)} required maxLength={8000} rows={4} {...action.bind('instruction')} />
       </label>
       {action.fieldError('instruction')}
@@ -128,7 +149,7 @@ export function AgentEditor({ agent, onSaved }: { agent?: Agent; onSaved(agent: 
       )}
       <ErrorNotice error={action.error} />
       <button type="submit" disabled={action.pending}>
-        {action.pending ? 'Saving…' : agent ? 'Save changes' : 'Create agent'}
+        {action.pending ? 'Saving…' : agent ? 'Save changes' : 'Create AI agent'}
       </button>
     </form>
   );

@@ -31,7 +31,7 @@ export function AgentKnowledge({ agent }: { agent: string }) {
   return (
     <section className="card" aria-labelledby="knowledge-title">
       <h2 id="knowledge-title">Knowledge</h2>
-      <p className="muted">Documents the agent answers from, beside its FAQs: paste text, give a web page, or upload a file (text, Markdown, HTML or PDF).</p>
+      <p className="muted">Documents the AI agent answers from, beside its FAQs: paste text, give a web page, or upload a file (text, Markdown, HTML or PDF).</p>
       <AddDocument agent={agent} onAdded={reload} />
       <AsyncView state={documents} what="documents" isEmpty={(p) => p.data.length === 0} empty="No documents yet.">
         {(page) => (

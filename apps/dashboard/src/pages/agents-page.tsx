@@ -1,57 +1,75 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { Agent } from '../api';
-import { AsyncView, ErrorNotice } from '../components/feedback';
+import { ErrorNotice, Loading } from '../components/feedback';
 import { formatTime } from '../components/format';
 import { PageHeader } from '../components/page-header';
-import { useAction, useAsync } from '../components/use-async';
+import { errorText, useAction } from '../components/use-async';
 import { useApi } from '../session/session';
 import { AgentEditor } from './agent-editor';
 import { AgentKnowledge } from './agent-knowledge';
 import { AgentTester } from './agent-tester';
 import { AgentVersions } from './agent-versions';
 
-/** Agents: the list, and for the chosen one its editor, versions and a test box. */
+export const AGENTS_KEY = ['agents'] as const;
+
+/** AI agents: the list, and for the chosen one its editor, knowledge, versions and a test box. */
 export function AgentsPage() {
   const api = useApi();
-  const agents = useAsync(() => api.listAgents(), 'agents');
+  const queryClient = useQueryClient();
+  const agents = useQuery({ queryKey: AGENTS_KEY, queryFn: () => api.listAgents() });
   const [selected, setSelected] = useState<string | 'new'>();
+  const [savedNote, setSavedNote] = useState<string>();
   const current = agents.data?.data.find((a) => a.name === selected);
+  const reload = () => void queryClient.invalidateQueries({ queryKey: AGENTS_KEY });
 
   const saved = (agent: Agent) => {
-    agents.reload();
+    // shown at once, before the list has reloaded: the editor of the new version opens with it
+    queryClient.setQueryData(AGENTS_KEY, (page: typeof agents.data) => page && { ...page, data: [agent, ...page.data.filter((a) => a.name !== agent.name)] });
+    reload();
     setSelected(agent.name);
+    setSavedNote(agent.version === 1 ? `Created ${agent.name}. Try it in the Playground, or add what it should know below.` : `Saved ${agent.name} (version ${agent.version}).`);
   };
   const removal = useAction();
   const remove = async (agent: Agent) => {
-    if (!window.confirm(`Delete the agent ${agent.name}? Numbers it answers fall back to your default agent.`)) return;
+    if (!window.confirm(`Delete the AI agent ${agent.name}? Channels it answers fall back to your default AI agent.`)) return;
     const deleted = await removal.run(async () => {
       await api.deleteAgent(agent.name);
       return true;
     });
     if (!deleted) return;
     setSelected(undefined);
-    agents.reload();
+    setSavedNote(`Deleted ${agent.name}.`);
+    reload();
   };
 
   return (
     <section>
-      <PageHeader title="Agents">An agent answers your customers: what it knows, how it greets, and which skills it uses.</PageHeader>
-      <AsyncView state={agents} what="agents" isEmpty={(p) => p.data.length === 0} empty="No agent yet: create your first one.">
-        {(page) => (
-          <ul className="list" aria-label="Agents">
-            {page.data.map((a) => (
-              <li key={a.id}>
-                <button type="button" className="list-item" aria-pressed={selected === a.name} onClick={() => setSelected(a.name)}>
-                  <strong>{a.name}</strong> <span className="muted">version {a.version} · updated {formatTime(a.updated_at)}</span>
-                </button>
-              </li>
-            ))}
-          </ul>
-        )}
-      </AsyncView>
-      <button type="button" onClick={() => setSelected('new')}>
-        New agent
+      <PageHeader title="AI agents">An AI agent answers your customers: what it knows, how it greets, and which skills it uses.</PageHeader>
+      {agents.error && <ErrorNotice error={errorText(agents.error)} />}
+      {agents.isPending ? (
+        <Loading what="AI agents" />
+      ) : agents.data?.data.length ? (
+        <ul className="list" aria-label="AI agents">
+          {agents.data.data.map((a) => (
+            <li key={a.id}>
+              <button type="button" className="list-item" aria-pressed={selected === a.name} onClick={() => setSelected(a.name)}>
+                <strong>{a.name}</strong> <span className="muted">version {a.version} · updated {formatTime(a.updated_at)}</span>
+              </button>
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <p className="empty">No AI agent yet: create your first one.</p>
+      )}
+      <button type="button" onClick={() => { setSelected('new'); setSavedNote(undefined); }}>
+        New AI agent
       </button>
+      {savedNote && (
+        <p className="notice notice-success" role="status">
+          {savedNote}
+        </p>
+      )}
       {selected === 'new' && <AgentEditor key="new" onSaved={saved} />}
       {current && (
         <>
@@ -61,10 +79,10 @@ export function AgentsPage() {
           <AgentVersions agent={current} onRestored={saved} />
           <section className="card" aria-labelledby="delete-agent-title">
             <h2 id="delete-agent-title">Delete {current.name}</h2>
-            <p className="muted">Its versions and documents go with it. Numbers it answers fall back to your default agent.</p>
+            <p className="muted">Its versions and documents go with it. Channels it answers fall back to your default AI agent.</p>
             <ErrorNotice error={removal.error} />
             <button type="button" className="danger" onClick={() => void remove(current)} disabled={removal.pending}>
-              Delete agent
+              Delete AI agent
             </button>
           </section>
         </>

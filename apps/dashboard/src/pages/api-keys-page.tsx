@@ -1,15 +1,17 @@
+import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { CopyableValue } from '../components/copy-button';
 import { AsyncView, ErrorNotice } from '../components/feedback';
+import { queryState } from '../components/query-state';
 import { formatTime } from '../components/format';
 import { PageHeader } from '../components/page-header';
-import { useAction, useAsync } from '../components/use-async';
+import { useAction } from '../components/use-async';
 import { useApi } from '../session/session';
 
 /** API keys: create (shown once), list, revoke. */
 export function ApiKeysPage() {
   const api = useApi();
-  const keys = useAsync(() => api.listApiKeys(), 'api-keys');
+  const keys = queryState(useQuery({ queryKey: ['api-keys'], queryFn: () => api.listApiKeys() }));
   const [name, setName] = useState('');
   const [created, setCreated] = useState<string>();
   const action = useAction();
@@ -30,7 +32,9 @@ export function ApiKeysPage() {
 
   return (
     <section>
-      <PageHeader title="API keys">Keys let your programs call the Parley API. Send one as `Authorization: Bearer &lt;key&gt;`.</PageHeader>
+      <PageHeader title="API keys">
+        Keys let your own programs call the Parley API. A program sends one in the header <code>Authorization: Bearer {'<key>'}</code>.
+      </PageHeader>
       <form className="form card" onSubmit={(e) => void create(e)} aria-label="Create an API key">
         <label>
           Name <span className="muted">(optional, e.g. “CRM sync”)</span>

@@ -13,7 +13,7 @@ export function ConversationsPage() {
   const [selected, setSelected] = useState<string>();
   return (
     <section>
-      <PageHeader title="Conversations">What your customers and agents said, and what came of it.</PageHeader>
+      <PageHeader title="Conversations">The API’s conversation log: what your customers and AI agents said, and the leads and bookings that came of it.</PageHeader>
       <div className="split">
         <AsyncView state={conversations} what="conversations" isEmpty={(p) => p.data.length === 0} empty="No conversations yet.">
           {(page) => (
@@ -55,7 +55,7 @@ function ConversationDetail({ id, onReleased }: { id: string; onReleased(): void
         <article className="card" aria-label={`Conversation with ${c.customer}`}>
           <h2>{c.customer}</h2>
           <p className="muted">
-            Started {formatTime(c.started_at)} · {c.state === 'handed_off' ? 'handed off to a person: the agent is silent' : 'the agent answers'}
+            Started {formatTime(c.started_at)} · {c.state === 'handed_off' ? 'handed off to a team member: the AI agent is silent' : 'the AI agent answers'}
           </p>
           {c.state === 'handed_off' && (
             <button type="button" onClick={() => void release()} disabled={action.pending}>

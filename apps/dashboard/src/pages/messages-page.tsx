@@ -16,7 +16,7 @@ export function MessagesPage() {
   const log = useAsync(() => api.listMessages({ direction: direction || undefined }), `messages:${direction}`, MESSAGES_LIVE);
   return (
     <section>
-      <PageHeader title="Messages">Everything sent and received on your numbers; statuses update live.</PageHeader>
+      <PageHeader title="Messages">The API’s message log: everything sent and received on your channels, statuses updated live; send one to try.</PageHeader>
       <SendMessage onSent={log.reload} />
       <div className="row">
         <h2>Log</h2>

@@ -1,70 +1,125 @@
-import { AsyncView } from '../components/feedback';
+import { useQuery } from '@tanstack/react-query';
+import type { InboxFilter } from '../api';
+import { ErrorNotice, Loading } from '../components/feedback';
 import { countOf } from '../components/format';
 import { PageHeader } from '../components/page-header';
-import { useAsync } from '../components/use-async';
+import { errorText } from '../components/use-async';
 import { Link } from '../router';
+import { useCan, type Permission } from '../session/permissions';
 import { useApi } from '../session/session';
 
-interface Progress {
-  numbers: number;
-  agents: number;
-  sent: number;
-  webhooks: number;
+interface Step {
+  title: string;
+  /** undefined: not known to this member (their role cannot read it, so it is not asked). */
+  done: boolean | undefined;
+  detail: string;
+  /** The page that does it (none: nothing left to do there). */
+  to?: string;
+  action?: string;
+  /** Who may do the step; a member without it sees who does it instead of a link. */
+  requires?: Permission;
 }
 
-/** The five onboarding steps of the product, ticked from what the account really has. */
+const PLAYGROUND_ONLY: InboxFilter & { source: 'playground' } = { source: 'playground' };
+
+/**
+ * Get started: the owner's way from a new account to an AI agent answering customers, ticked from what the account
+ * really has. Only what the member's role may read is asked (no request that could only answer 403).
+ */
 export function OnboardingPage() {
   const api = useApi();
-  const state = useAsync<Progress>(async () => {
-    const [channels, agents, sent, webhooks] = await Promise.all([api.listChannels(), api.listAgents(), api.listMessages({ direction: 'outbound' }), api.listWebhooks()]);
-    return { numbers: channels.data.length, agents: agents.data.length, sent: sent.data.length, webhooks: webhooks.data.length };
-  }, 'onboarding');
+  const can = useCan();
+  const channels = useQuery({ queryKey: ['channels'], queryFn: () => api.listChannels() });
+  const agents = useQuery({ queryKey: ['agents'], queryFn: () => api.listAgents() });
+  const tried = useQuery({ queryKey: ['conversations', PLAYGROUND_ONLY], queryFn: () => api.inbox(PLAYGROUND_ONLY) });
+  const team = useQuery({ queryKey: ['team'], queryFn: () => api.listTeam(), enabled: can('team.manage') });
+  const loading = channels.isPending || agents.isPending || tried.isPending || (can('team.manage') && team.isPending);
+  const error = channels.error ?? agents.error ?? tried.error ?? team.error;
+
+  const numbers = channels.data?.data.length ?? 0;
+  const agentCount = agents.data?.data.length ?? 0;
+  const others = team.data ? team.data.data.length - 1 : undefined;
+  const steps: Step[] = [
+    { title: 'Name your business', done: true, detail: 'Done when you signed up: your customers and your team see this name.' },
+    {
+      title: 'Connect a number (WhatsApp, SMS or email)',
+      done: numbers > 0,
+      detail: numbers > 0 ? `${countOf(numbers, 'channel')} connected.` : 'Where your customers reach you.',
+      to: '/channels',
+      action: 'Connect a channel',
+      requires: 'channels.manage',
+    },
+    {
+      title: 'Create your AI agent',
+      done: agentCount > 0,
+      detail: agentCount > 0 ? `${countOf(agentCount, 'AI agent')}.` : 'Say in plain words what your business does and how to answer.',
+      to: '/agents',
+      action: 'Create an AI agent',
+      requires: 'agents.manage',
+    },
+    {
+      title: 'Ask it a first question in the Playground',
+      done: (tried.data?.data.length ?? 0) > 0,
+      detail: 'Write as a customer would and watch your AI agent answer.',
+      to: '/playground',
+      action: 'Open the Playground',
+      requires: 'messages.send',
+    },
+    {
+      title: 'Invite your team',
+      done: others === undefined ? undefined : others > 0,
+      detail: others ? `${countOf(others, 'team member')} besides you.` : 'Team members answer the conversations your AI agent hands over.',
+      to: '/team',
+      action: 'Invite a team member',
+      requires: 'team.manage',
+    },
+  ];
+  const known = steps.filter((s) => s.done !== undefined);
+  const doneCount = known.filter((s) => s.done).length;
 
   return (
     <section>
-      <PageHeader title="Get started">Five steps from a new account to an agent answering your customers on WhatsApp.</PageHeader>
-      <AsyncView state={state} what="your progress">
-        {(p) => {
-          const steps = [
-            { done: true, title: 'Create your account', detail: 'Done: you are signed in.', to: '/api-keys', action: 'Manage API keys' },
-            { done: p.numbers > 0, title: 'Connect a WhatsApp number', detail: `${countOf(p.numbers, 'number')} connected.`, to: '/channels', action: 'Connect a number' },
-            { done: p.agents > 0, title: 'Configure an agent', detail: `${countOf(p.agents, 'agent')}.`, to: '/agents', action: 'Create an agent' },
-            { done: p.sent > 0, title: 'Send a message', detail: p.sent > 0 ? 'You have sent messages.' : 'Nothing sent yet.', to: '/messages', action: 'Send a message' },
-            { done: p.webhooks > 0, title: 'Register your webhook URL', detail: `${countOf(p.webhooks, 'endpoint')}.`, to: '/webhooks', action: 'Add a webhook' },
-          ];
-          const doneCount = steps.filter((s) => s.done).length;
-          return (
-            <>
-              <p aria-live="polite">
-                <strong>
-                  {doneCount} of {steps.length}
-                </strong>{' '}
-                steps done.
-              </p>
-              <ol className="checklist">
-                {steps.map((s) => (
-                  <li key={s.title} className={s.done ? 'done' : ''} data-done={s.done}>
-                    <span className="tick" aria-hidden="true">
-                      {s.done ? '✓' : '○'}
-                    </span>
-                    <div>
-                      <strong>{s.title}</strong>
-                      <span className="visually-hidden">{s.done ? ' (done)' : ' (to do)'}</span>
-                      <p className="muted">{s.detail}</p>
-                    </div>
+      <PageHeader title="Get started">From a new account to an AI agent answering your customers.</PageHeader>
+      {error && <ErrorNotice error={errorText(error)} />}
+      {loading ? (
+        <Loading what="your progress" />
+      ) : (
+        <>
+          <p aria-live="polite">
+            <strong>
+              {doneCount} of {known.length}
+            </strong>{' '}
+            steps done.
+          </p>
+          <ol className="checklist">
+            {steps.map((s) => {
+              const allowed = !s.requires || can(s.requires);
+              return (
+                <li key={s.title} className={s.done ? 'done' : ''} data-done={s.done ?? 'unknown'}>
+                  <span className="tick" aria-hidden="true">
+                    {s.done ? '✓' : '○'}
+                  </span>
+                  <div>
+                    <strong>{s.title}</strong>
+                    <span className="visually-hidden">{s.done ? ' (done)' : s.done === false ? ' (to do)' : ''}</span>
+                    <p className="muted">{allowed ? s.detail : 'An owner or an admin of your team does this.'}</p>
+                  </div>
+                  {allowed && s.to && (
                     <Link to={s.to} className="button-link">
                       {s.action}
                     </Link>
-                  </li>
-                ))}
-              </ol>
-              <p>
-                Then try it in the <Link to="/playground">playground</Link>: write as a customer and watch your agent answer.
-              </p>
-            </>
-          );
-        }}
-      </AsyncView>
+                  )}
+                </li>
+              );
+            })}
+          </ol>
+          {can('credentials.manage') && (
+            <p className="muted">
+              Connecting your own software? API keys and webhooks are under <Link to="/webhooks">Settings → Developers</Link>.
+            </p>
+          )}
+        </>
+      )}
     </section>
   );
 }

@@ -9,6 +9,7 @@ import { PageHeader } from '../components/page-header';
 import { WhyThisAnswer } from './playground-why';
 import { useAction, useAsync } from '../components/use-async';
 import { Link } from '../router';
+import { useCan } from '../session/permissions';
 import { useApi } from '../session/session';
 
 
@@ -117,6 +118,8 @@ export function PlaygroundPage() {
 
 function Chat({ channels }: { channels: Channel[] }) {
   const api = useApi();
+  // the webhook deliveries are a developer's view: a member whose role cannot read webhooks does not ask for them
+  const can = useCan();
   const [channelId, setChannelId] = useState(channels.find((c) => c.is_default)?.id ?? channels[0].id);
   const [startedAt] = useState(() => new Date().toISOString());
   const [text, setText] = useState('');
@@ -204,7 +207,7 @@ function Chat({ channels }: { channels: Channel[] }) {
           </p>
         </div>
         <ol className="chat" aria-live="polite" aria-label="Conversation">
-          {lines.length === 0 && <li className="muted">Say hello to your agent.</li>}
+          {lines.length === 0 && <li className="muted">Say hello to your AI agent.</li>}
           {lines.map((l, i) => {
             const question = answeredQuestion(lines, i);
             return (
@@ -256,7 +259,7 @@ function Chat({ channels }: { channels: Channel[] }) {
           </button>
         </form>
       </section>
-      <WebhookEvents since={startedAt} />
+      {can('webhooks.manage') && <WebhookEvents since={startedAt} />}
     </div>
   );
 }

@@ -1,20 +1,22 @@
+import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { WEBHOOK_EVENTS, type WebhookEndpoint, type WebhookEventType } from '../api';
 import { CopyableValue } from '../components/copy-button';
 import { AsyncView, ErrorNotice } from '../components/feedback';
+import { queryState } from '../components/query-state';
 import { countOf } from '../components/format';
 import { PageHeader } from '../components/page-header';
-import { useAction, useAsync } from '../components/use-async';
+import { useAction } from '../components/use-async';
 import { useApi } from '../session/session';
 import { WebhookDeliveries } from './webhook-deliveries';
 
 /** Settings → Webhooks: endpoints, their secrets, and what was delivered to them. */
 export function WebhooksPage() {
   const api = useApi();
-  const endpoints = useAsync(() => api.listWebhooks(), 'webhooks');
+  const endpoints = queryState(useQuery({ queryKey: ['webhooks'], queryFn: () => api.listWebhooks() }));
   return (
     <section>
-      <PageHeader title="Settings → Webhooks">
+      <PageHeader title="Webhooks">
         Parley posts every event (a customer message with your agent’s reply, statuses, leads, bookings) to these URLs, signed with the
         endpoint’s secret (Standard Webhooks).
       </PageHeader>

@@ -1,5 +1,7 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import { ApiError, createDashboardApi, createSessionClient, type DashboardApi, type Member } from '../api';
+import { ApiError, createDashboardApi, createSessionClient, type DashboardApi } from '../api';
+import { CSRF_COOKIE, readCookie } from '../api/http';
+import type { SignedInMember } from './permissions';
 
 /**
  * How the dashboard is signed in. A team member's session lives in the gateway's httpOnly cookie (it survives reloads
@@ -7,7 +9,7 @@ import { ApiError, createDashboardApi, createSessionClient, type DashboardApi, t
  * still be used and are held in this component's memory only.
  */
 export type SignedIn =
-  | { kind: 'member'; member: Member; via: 'email and password' }
+  | { kind: 'member'; member: SignedInMember; via: 'email and password' }
   | { kind: 'credential'; token: string; via: 'client credentials' | 'API key' };
 
 /** `checking`: asking the gateway whether the browser holds a session cookie (the first moment after a load). */
@@ -16,8 +18,8 @@ export type SessionStatus = 'checking' | 'signed-in' | 'signed-out';
 interface SessionValue {
   status: SessionStatus;
   session: SignedIn | undefined;
-  /** The signed-in team member; undefined for a program credential. */
-  member: Member | undefined;
+  /** The signed-in team member (with their role's permissions); undefined for a program credential. */
+  member: SignedInMember | undefined;
   api: DashboardApi;
   /** Starts a member session (the gateway sets the cookie), then reads who it names. */
   signInWithPassword(email: string, password: string): Promise<void>;
@@ -26,6 +28,10 @@ interface SessionValue {
   signOut(reason?: string): void;
   /** Why the user was last signed out (e.g. the session expired), shown on the sign-in page. */
   signedOutBecause: string | undefined;
+}
+
+function hasSessionCookie(): boolean {
+  return Boolean(readCookie(CSRF_COOKIE));
 }
 
 const SessionContext = createContext<SessionValue | undefined>(undefined);
@@ -62,8 +68,16 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   );
   endedRef.current = () => apply(undefined, ENDED);
 
-  /** Asks the gateway whom the session cookie names: signed in as them, or signed out. */
+  /**
+   * Asks the gateway whom the session cookie names: signed in as them, or signed out. Without the readable CSRF cookie
+   * (set and cleared with the httpOnly session cookie) there is no session to ask about: a signed-out page makes no
+   * request that could only answer 401.
+   */
   const resume = useCallback(async (): Promise<boolean> => {
+    if (!hasSessionCookie()) {
+      if (current.current?.kind !== 'credential') apply(undefined);
+      return false;
+    }
     try {
       const member = await api.me();
       apply({ kind: 'member', member, via: 'email and password' });
@@ -144,6 +158,6 @@ export function useApi(): DashboardApi {
 }
 
 /** The signed-in team member (undefined when a program credential signed in). */
-export function useMember(): Member | undefined {
+export function useMember(): SignedInMember | undefined {
   return useSession().member;
 }

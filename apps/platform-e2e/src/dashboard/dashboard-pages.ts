@@ -1,10 +1,26 @@
 import { pollUntil } from '@parley/testing';
 import type { Page } from 'playwright-core';
 
-/** Moves through the dashboard's menu like a user (a click on the link, not a URL typed in: the session lives in memory). */
+/**
+ * Moves through the dashboard's menu like a user (a click on the link, not a URL typed in: a program's credential
+ * lives in memory). On a phone the menu is behind the top bar's Menu button: it is opened first.
+ */
 export async function openPage(page: Page, label: string, heading: string | RegExp): Promise<void> {
-  await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: label, exact: true }).click();
+  const link = page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: label, exact: true });
+  const menuButton = page.getByRole('button', { name: 'Menu' });
+  if ((await menuButton.isVisible()) && (await menuButton.getAttribute('aria-expanded')) !== 'true') await menuButton.click();
+  await link.click();
   await page.getByRole('heading', { level: 1, name: heading }).waitFor();
+}
+
+/** Creates an API key on Settings → Developers → API keys (credentials are made on request, not at sign-up) and reads it. */
+export async function createApiKey(page: Page, name = 'e2e'): Promise<string> {
+  await openPage(page, 'API keys', 'API keys');
+  const form = page.getByRole('form', { name: 'Create an API key' });
+  await form.getByLabel(/^Name/).fill(name);
+  await form.getByRole('button', { name: 'Create key' }).click();
+  await page.getByTestId('New API key').first().waitFor();
+  return copyableValue(page, 'New API key');
 }
 
 /** The text of one of the copyable values (credentials, secrets) by its label. */

@@ -1,22 +1,24 @@
+import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { MEMBER_ROLES, type InvitedMember, type Member, type MemberRole } from '../../api';
 import { CopyableValue } from '../../components/copy-button';
 import { AsyncView, ErrorNotice } from '../../components/feedback';
+import { queryState } from '../../components/query-state';
 import { PageHeader } from '../../components/page-header';
-import { useAction, useAsync } from '../../components/use-async';
+import { useAction } from '../../components/use-async';
 import { useApi, useMember } from '../../session/session';
 
 const ROLE_HELP: Record<MemberRole, string> = {
-  owner: 'everything, including the team',
-  admin: 'everything, including the team',
-  agent: 'the inbox, agents and messages; not the team, keys, webhooks or numbers',
+  owner: 'everything, including other owners',
+  admin: 'everything but managing owners: AI agents, channels, campaigns, billing, the team and the developer settings',
+  agent: 'the inbox, contacts and the playground: answering customers, notes, contacts and deals; not AI agents, channels, campaigns, billing, the team or the developer settings',
 };
 
 /** The team: who can sign in, with which role; invites (their link shown once), role changes and removals. */
 export function TeamPage() {
   const api = useApi();
   const me = useMember();
-  const team = useAsync(() => api.listTeam(), 'team');
+  const team = queryState(useQuery({ queryKey: ['team'], queryFn: () => api.listTeam() }));
   const [invited, setInvited] = useState<InvitedMember>();
   const action = useAction();
 
@@ -40,8 +42,9 @@ export function TeamPage() {
         }}
       />
       {invited && (
-        <div className="notice notice-warning" role="alert">
-          Send this link to {invited.name}: it is shown only this once. Opening it, they choose a password and join as {invited.role}.
+        <div className="notice notice-success" role="status">
+          An invitation is on its way to {invited.email}. Opening its link, {invited.name} chooses a password and joins as {invited.role}. The
+          same link is here too, shown only this once, should the mail not arrive.
           <dl>
             <CopyableValue label="Invite link" value={invited.invite_url} />
           </dl>

@@ -1,11 +1,10 @@
 import { useState, type FormEvent } from 'react';
-import type { Agent, Channel, Provider } from '../api';
-import { CopyableValue } from '../components/copy-button';
-import { AsyncView, ErrorNotice } from '../components/feedback';
-import { PageHeader } from '../components/page-header';
-import { normalisePhone } from '../components/phone';
-import { useAction, useAsync } from '../components/use-async';
-import { useApi } from '../session/session';
+import type { Channel, Provider } from '../../api';
+import { CopyableValue } from '../../components/copy-button';
+import { ErrorNotice } from '../../components/feedback';
+import { normalisePhone } from '../../components/phone';
+import { useAction } from '../../components/use-async';
+import { useApi } from '../../session/session';
 
 const PROVIDERS: { value: Provider; label: string; hint: string }[] = [
   { value: 'meta', label: 'Meta (WhatsApp Cloud API)', hint: 'Connect your own business number with Meta’s embedded signup.' },
@@ -13,100 +12,16 @@ const PROVIDERS: { value: Provider; label: string; hint: string }[] = [
   { value: 'sandbox', label: 'Sandbox', hint: 'A test number of the local WhatsApp sandbox: nothing leaves this machine.' },
 ];
 
-/** WhatsApp numbers: connect one (choosing the provider), see each number and the agent that answers it. */
-export function ChannelsPage() {
-  const api = useApi();
-  const channels = useAsync(() => api.listChannels(), 'channels');
-  const agents = useAsync(() => api.listAgents(), 'agents');
-
-  return (
-    <section>
-      <PageHeader title="WhatsApp numbers">The numbers your customers write to, and the agent that answers on each.</PageHeader>
-      <AsyncView state={channels} what="numbers" isEmpty={(p) => p.data.length === 0} empty="No number connected yet. Connect one below.">
-        {(page) => <ChannelTable channels={page.data} agents={agents.data?.data ?? []} onChange={channels.reload} />}
-      </AsyncView>
-      <ConnectNumber onConnected={channels.reload} />
-    </section>
-  );
-}
-
-function ChannelTable({ channels, agents, onChange }: { channels: Channel[]; agents: Agent[]; onChange(): void }) {
-  const api = useApi();
-  const action = useAction();
-  const oldest = [...agents].sort((a, b) => a.created_at.localeCompare(b.created_at))[0];
-  const setAgent = async (channel: Channel, agent: string) => {
-    await action.run(() => api.updateChannel(channel.id, { agent: agent === '' ? null : agent }));
-    onChange();
-  };
-  const disconnect = async (channel: Channel) => {
-    if (!window.confirm(`Disconnect ${channel.phone_number}? Customers who write to it are no longer answered.`)) return;
-    await action.run(() => api.disconnectChannel(channel.id));
-    onChange();
-  };
-  return (
-    <>
-      <ErrorNotice error={action.error} />
-      <div className="table-wrap">
-        <table className="stacked-table">
-          <caption className="visually-hidden">Connected WhatsApp numbers</caption>
-          <thead>
-            <tr>
-              <th scope="col">Number</th>
-              <th scope="col">Provider</th>
-              <th scope="col">Status</th>
-              <th scope="col">Answering agent</th>
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {channels.map((c) => (
-              <tr key={c.id} data-testid={`channel-${c.phone_number}`}>
-                <td data-label="Number">
-                  {c.phone_number} {c.is_default && <span className="badge">default</span>}
-                </td>
-                <td data-label="Provider">{c.provider}</td>
-                <td data-label="Status">
-                  <span className={`status status-${c.status}`}>{c.status}</span>
-                </td>
-                <td data-label="Answering agent">
-                  <label className="visually-hidden" htmlFor={`agent-${c.id}`}>
-                    Agent answering {c.phone_number}
-                  </label>
-                  <select id={`agent-${c.id}`} value={c.agent ?? ''} onChange={(e) => void setAgent(c, e.target.value)} disabled={action.pending}>
-                    <option value="">{oldest ? `Default (${oldest.name})` : 'No agent yet'}</option>
-                    {agents.map((a) => (
-                      <option key={a.id} value={a.name}>
-                        {a.name}
-                      </option>
-                    ))}
-                  </select>
-                </td>
-                <td>
-                  <button type="button" className="danger button-small" onClick={() => void disconnect(c)} disabled={action.pending} aria-label={`Disconnect ${c.phone_number}`}>
-                    Disconnect
-                  </button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
-    </>
-  );
-}
-
-function ConnectNumber({ onConnected }: { onConnected(): void }) {
+/** Connects a WhatsApp number: Meta's embedded signup, a 360dialog number, or a sandbox number. */
+export function ConnectWhatsapp({ onConnected }: { onConnected(): void }) {
   const [provider, setProvider] = useState<Provider>('meta');
   return (
-    <section className="card" aria-labelledby="connect-title">
-      <h2 id="connect-title">Connect a number</h2>
+    <div className="connect-form">
       <fieldset className="choices">
-        <legend>Provider</legend>
+        <legend>WhatsApp provider</legend>
         {PROVIDERS.map((p) => (
           <label key={p.value} className="radio">
-            <input type="radio" name="provider" value={p.value} checked={provider === p.value} onChange={() => setProvider(p.value)} />
+            <input type="radio" name="whatsapp-provider" value={p.value} checked={provider === p.value} onChange={() => setProvider(p.value)} />
             <span>
               <strong>{p.label}</strong>
               <span className="muted block">{p.hint}</span>
@@ -117,7 +32,7 @@ function ConnectNumber({ onConnected }: { onConnected(): void }) {
       {provider === 'meta' && <EmbeddedSignup onConnected={onConnected} />}
       {provider === '360dialog' && <ThreeSixtyDialogForm onConnected={onConnected} />}
       {provider === 'sandbox' && <SandboxNumberForm onConnected={onConnected} />}
-    </section>
+    </div>
   );
 }
 

@@ -62,6 +62,8 @@ describe('Dashboard in a real browser: contacts, a timeline and the pipeline', (
     await progress.getByText('Imported: 1 created, 0 updated, 1 refused.').waitFor({ timeout: 30_000 });
     await progress.getByText(/^Row 2: .*E\.164/).waitFor();
     const search = page.getByRole('search', { name: 'Find contacts' });
+    // the owner may export them (an `agent` member sees no such link: dashboard-shell.e2e-spec)
+    expect(await search.getByRole('link', { name: 'Export CSV' }).getAttribute('href')).toBe('/api/v1/contacts/export');
     await search.getByLabel('Tag').fill('vip');
     await search.getByRole('button', { name: 'Search' }).click();
     await pollUntil(async () => (await page.getByTestId('contact-row').allTextContents()).join('|') === ['Rui Costa', '+14155550143', '—', 'vip'].join(''), {

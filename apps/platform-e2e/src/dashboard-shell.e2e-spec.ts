@@ -301,6 +301,10 @@ describe('Dashboard in a real browser: the navigation, the owner’s onboarding,
       await openPage(page, label, /./);
       await settled(page);
     }
+    // The contacts, without the export their role does not include.
+    await openPage(page, 'Contacts', 'Contacts');
+    await page.getByRole('button', { name: 'Search' }).waitFor();
+    expect(await page.getByRole('link', { name: 'Export CSV' }).count()).toBe(0);
     const getStarted = page.locator('.checklist li', { hasText: 'Connect a number' });
     await openPage(page, 'Get started', 'Get started');
     await settled(page);

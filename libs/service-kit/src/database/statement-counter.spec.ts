@@ -1,6 +1,7 @@
 import { DataSource } from 'typeorm';
 import { register } from 'prom-client';
 import { dataSourceOptions } from './database';
+import { countStatements } from './statement-counter';
 
 const url = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
@@ -27,6 +28,22 @@ describe('a service DataSource counts its PostgreSQL statements and transactions
     });
     // START TRANSACTION, two statements, COMMIT
     expect(await counted()).toEqual({ statements: before.statements + 5, transactions: before.transactions + 2 });
+  });
+
+  it("counts a piece of work's own statements, and what it schedules, but not others running meanwhile", async () => {
+    let release!: () => void;
+    const elsewhere = (async () => {
+      await new Promise<void>((resolve) => (release = resolve));
+      await dataSource.query('SELECT 1');
+      await dataSource.query('SELECT 2');
+    })();
+    const counted = await countStatements(async () => {
+      release(); // the other work's two statements run while this one's do
+      await dataSource.query('SELECT 3');
+      await new Promise<void>((resolve) => setImmediate(() => void dataSource.query('SELECT 4').then(() => resolve())));
+    });
+    await elsewhere;
+    expect(counted).toBe(2);
   });
 
   it('the metrics page names both counters', async () => {

@@ -227,6 +227,13 @@ describe('attacker’s pass: cross-tenant access on every route, SQL-shaped text
     const conversation = (await api(a, 'GET', `/api/v1/conversations/${ids.conversation}`)).body;
     expect(conversation.messages.filter((m: { role: string }) => m.role === 'member').map((m: { text: string }) => m.text)).toEqual([stored.reply]);
     expect(conversation.notes.map((n: { text: string }) => n.text)).toEqual([stored.note]);
+    // A canned reply's text (CONTRACT §18), created and changed SQL-shaped, is what the inbox will insert.
+    const cannedText = { created: sql(4, 'canned reply'), changed: sql(5, 'canned reply') };
+    const canned = await api(a, 'POST', '/api/v1/canned-replies', { shortcut: 'sql-shaped', text: cannedText.created });
+    expect({ status: canned.status, text: canned.body.text }).toEqual({ status: 201, text: cannedText.created });
+    expect((await api(a, 'GET', `/api/v1/canned-replies/${canned.body.id}`)).body.text).toBe(cannedText.created);
+    expect((await api(a, 'PATCH', `/api/v1/canned-replies/${canned.body.id}`, { text: cannedText.changed })).status).toBe(200);
+    expect((await api(a, 'GET', `/api/v1/canned-replies/${canned.body.id}`)).body.text).toBe(cannedText.changed);
     // The same strings in list filters and path parameters are just values too: never a 5xx.
     for (const path of [`/api/v1/messages?to=${encodeURIComponent(SQL[1])}`, `/api/v1/agents/${encodeURIComponent(SQL[0])}`, `/api/v1/webhooks/${encodeURIComponent(SQL[6])}`]) {
       expect({ path, status: (await api(a, 'GET', path)).status }).toEqual({ path, status: expect.any(Number) });
@@ -388,6 +395,8 @@ const READ_BACK = [
   'POST /admin/v1/tenants/{tenant_id}/wallet/adjustments description',
   'POST /api/v1/contacts/{id}/activities text',
   'PUT /api/v1/settings/llm model',
+  'POST /api/v1/canned-replies text',
+  'PATCH /api/v1/canned-replies/{id} text',
 ];
 /**
  * Fields inside oneOf request bodies (agent documents, the rich and email shapes of /v1/send), visible to this walk since

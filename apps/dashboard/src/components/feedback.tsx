@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import type { AsyncState } from './use-async';
+import type { AsyncState } from './live-query';
 
 export function ErrorNotice({ error }: { error: string | undefined }) {
   if (!error) return null;
@@ -22,7 +22,10 @@ export function Empty({ children }: { children: ReactNode }) {
   return <div className="empty">{children}</div>;
 }
 
-/** The three states of anything loaded: loading, failed (with the server's `detail`), empty, and the data itself. */
+/**
+ * The states of anything loaded: loading, failed (with the server's `detail`), empty, and the data itself, said to be
+ * updating while it is an earlier search's or page's until the new answer comes.
+ */
 export function AsyncView<T>({
   state,
   what,
@@ -42,6 +45,11 @@ export function AsyncView<T>({
   return (
     <>
       <ErrorNotice error={state.error} />
+      {state.updating && (
+        <p className="muted" role="status" aria-live="polite">
+          Updating {what}…
+        </p>
+      )}
       {isEmpty?.(state.data) ? <Empty>{empty}</Empty> : children(state.data)}
     </>
   );

@@ -1,5 +1,5 @@
 import type { LiveEvent } from '../session/live-events';
-import type { LiveRefresh } from './use-async';
+import type { LiveRefresh } from './live-query';
 
 /** The event types the stream carries (the webhook event types, CONTRACT.md §5). */
 const MESSAGE_EVENTS = ['message.received', 'message.status'] as const;

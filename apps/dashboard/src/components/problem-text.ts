@@ -1,3 +1,5 @@
+import { ApiError } from '../api';
+
 /**
  * The API's field errors (`errors[]` of a problem, CONTRACT §1) are written for programmers: "to must be an E.164 phone
  * number such as +14155550100", "faqs[0].question must be…". People read a sentence about the field they see instead.
@@ -88,4 +90,13 @@ export function fieldSentence(field: string, message: string): string {
   rule = rule.replace(/\b(mon|tue|wed|thu|fri|sat|sun)\b/g, (day) => DAY_NAMES[day] ?? day);
   const sentence = `${fieldName(field)} ${rule}`.trim();
   return /[.!?]$/.test(sentence) ? sentence : `${sentence}.`;
+}
+
+/** What the user should read about a failure: the problem+json `detail` and a sentence per broken field, or the error's message. */
+export function errorText(err: unknown): string {
+  if (err instanceof ApiError) {
+    const fields = err.fieldErrors.map((e) => fieldSentence(e.field, e.message));
+    return fields.length ? `${err.message} ${fields.join(' ')}` : err.message;
+  }
+  return err instanceof Error ? err.message : String(err);
 }

@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { SKILLS, type Agent, type AgentBody, type Booking, type Faq, type Skill } from '../api';
 import { ErrorNotice } from '../components/feedback';
 import { slugify } from '../components/slug';
-import { useAction } from '../components/use-async';
+import { useAction } from '../components/use-action';
 import { useApi } from '../session/session';
 import { OpeningHoursEditor, TimeZoneField } from './booking-hours';
 

@@ -2,7 +2,8 @@ import { useEffect, useState, type FormEvent } from 'react';
 import type { AgentDocument } from '../api';
 import { AsyncView, ErrorNotice } from '../components/feedback';
 import { formatTime } from '../components/format';
-import { useAction, useAsync } from '../components/use-async';
+import { useLiveQuery } from '../components/live-query';
+import { useAction } from '../components/use-action';
 import { useApi } from '../session/session';
 
 /** While a document is processing the list is read again this often (processing makes no stream event). */
@@ -16,7 +17,7 @@ type Source = 'text' | 'url' | 'file';
 /** What the agent knows beyond its FAQs: documents it answers from (text, a web page, or a file). */
 export function AgentKnowledge({ agent }: { agent: string }) {
   const api = useApi();
-  const documents = useAsync(() => api.listDocuments(agent), `documents:${agent}`);
+  const documents = useLiveQuery(['agents', agent, 'documents'], () => api.listDocuments(agent));
   const processing = documents.data?.data.some((d) => d.status === 'processing') ?? false;
   const { reload } = documents;
 

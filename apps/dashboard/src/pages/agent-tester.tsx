@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import type { AgentTestResult } from '../api';
 import { AnswerGrounding } from '../components/answer-grounding';
 import { ErrorNotice } from '../components/feedback';
-import { useAction } from '../components/use-async';
+import { useAction } from '../components/use-action';
 import { useApi } from '../session/session';
 
 /**

@@ -1,13 +1,14 @@
 import type { Agent } from '../api';
 import { AsyncView, ErrorNotice } from '../components/feedback';
 import { formatTime } from '../components/format';
-import { useAction, useAsync } from '../components/use-async';
+import { useLiveQuery } from '../components/live-query';
+import { useAction } from '../components/use-action';
 import { useApi } from '../session/session';
 
 /** The agent's kept versions; restoring one PUTs its body again (which makes a new version). */
 export function AgentVersions({ agent, onRestored }: { agent: Agent; onRestored(agent: Agent): void }) {
   const api = useApi();
-  const versions = useAsync(() => api.agentVersions(agent.name), `${agent.name}@${agent.version}`);
+  const versions = useLiveQuery(['agents', agent.name, 'versions', agent.version], () => api.agentVersions(agent.name));
   const action = useAction();
   const restore = async (version: number) => {
     const restored = await action.run(async () => {

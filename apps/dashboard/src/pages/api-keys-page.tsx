@@ -1,17 +1,17 @@
-import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { CopyableValue } from '../components/copy-button';
 import { AsyncView, ErrorNotice } from '../components/feedback';
-import { queryState } from '../components/query-state';
+import { useLiveQuery } from '../components/live-query';
 import { formatTime } from '../components/format';
 import { PageHeader } from '../components/page-header';
-import { useAction } from '../components/use-async';
+import { useAction } from '../components/use-action';
 import { useApi } from '../session/session';
+import { DataTable } from '../components/data-table';
 
 /** API keys: create (shown once), list, revoke. */
 export function ApiKeysPage() {
   const api = useApi();
-  const keys = queryState(useQuery({ queryKey: ['api-keys'], queryFn: () => api.listApiKeys() }));
+  const keys = useLiveQuery(['api-keys'], () => api.listApiKeys());
   const [name, setName] = useState('');
   const [created, setCreated] = useState<string>();
   const action = useAction();
@@ -57,35 +57,25 @@ export function ApiKeysPage() {
       <AsyncView state={keys} what="API keys" isEmpty={(p) => p.data.length === 0} empty="No API keys.">
         {(page) => (
           <div className="table-wrap">
-            <table>
-              <caption className="visually-hidden">API keys</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Key</th>
-                  <th scope="col">Created</th>
-                  <th scope="col">
-                    <span className="visually-hidden">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {page.data.map((k) => (
-                  <tr key={k.id}>
-                    <td>{k.name ?? <span className="muted">unnamed</span>}</td>
-                    <td>
-                      <code>{k.prefix ? `${k.prefix}…` : k.id}</code>
-                    </td>
-                    <td>{formatTime(k.created_at)}</td>
-                    <td>
-                      <button type="button" className="danger button-small" onClick={() => void revoke(k.id, k.name ?? k.id)}>
-                        Revoke
-                      </button>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+            <DataTable
+              caption="API keys"
+              rows={page.data}
+              rowKey={(k) => k.id}
+              columns={[
+                { header: 'Name', cell: (k) => k.name ?? <span className="muted">unnamed</span> },
+                { header: 'Key', cell: (k) => <code>{k.prefix ? `${k.prefix}…` : k.id}</code> },
+                { header: 'Created', cell: (k) => formatTime(k.created_at) },
+                {
+                  header: 'Actions',
+                  hiddenHeader: true,
+                  cell: (k) => (
+                    <button type="button" className="danger button-small" onClick={() => void revoke(k.id, k.name ?? k.id)}>
+                      Revoke
+                    </button>
+                  ),
+                },
+              ]}
+            />
           </div>
         )}
       </AsyncView>

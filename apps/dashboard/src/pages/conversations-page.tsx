@@ -1,15 +1,17 @@
-import { useRef, useState, type ReactNode } from 'react';
+import { useRef, useState } from 'react';
 import { AsyncView, ErrorNotice } from '../components/feedback';
+import { DataTable, type Column } from '../components/data-table';
 import { formatTime, formatTimeIn } from '../components/format';
 import { APPOINTMENTS_LIVE, CONVERSATIONS_LIVE, LEADS_LIVE, concernsCustomer } from '../components/live-refresh';
 import { PageHeader } from '../components/page-header';
-import { useAction, useAsync, type AsyncState } from '../components/use-async';
+import { type AsyncState, useLiveQuery } from '../components/live-query';
+import { useAction } from '../components/use-action';
 import { useApi } from '../session/session';
 
 /** Conversations with their messages, the leads and bookings the agents made, and releasing a handed-off one. */
 export function ConversationsPage() {
   const api = useApi();
-  const conversations = useAsync(() => api.listConversations(), 'conversations', CONVERSATIONS_LIVE);
+  const conversations = useLiveQuery(['conversations', 'list'], () => api.listConversations(), CONVERSATIONS_LIVE);
   const [selected, setSelected] = useState<string>();
   return (
     <section>
@@ -41,7 +43,7 @@ function ConversationDetail({ id, onReleased }: { id: string; onReleased(): void
   const api = useApi();
   // Known once loaded; until then every conversation event refreshes it.
   const customer = useRef<string>(undefined);
-  const conversation = useAsync(() => api.getConversation(id), id, { ...CONVERSATIONS_LIVE, filter: (event) => concernsCustomer(event, customer.current) });
+  const conversation = useLiveQuery(['conversations', 'one', id], () => api.getConversation(id), { ...CONVERSATIONS_LIVE, filter: (event) => concernsCustomer(event, customer.current) });
   customer.current = conversation.data?.customer;
   const action = useAction();
   const release = async () => {
@@ -79,25 +81,28 @@ function ConversationDetail({ id, onReleased }: { id: string; onReleased(): void
 
 function Leads() {
   const api = useApi();
-  const leads = useAsync(() => api.listLeads(), 'leads', LEADS_LIVE);
+  const leads = useLiveQuery(['leads'], () => api.listLeads(), LEADS_LIVE);
   return (
-    <RecordsCard id="leads" title="Leads" state={leads} what="leads" empty="No leads captured yet." columns={['Name', 'Email', 'Phone', 'Interest', 'Captured']}>
-      {(l) => (
-        <>
-          <td>{l.name ?? '—'}</td>
-          <td>{l.email ?? '—'}</td>
-          <td>{l.phone ?? '—'}</td>
-          <td>{l.interest ?? '—'}</td>
-          <td>{formatTime(l.created_at)}</td>
-        </>
-      )}
-    </RecordsCard>
+    <RecordsCard
+      id="leads"
+      title="Leads"
+      state={leads}
+      what="leads"
+      empty="No leads captured yet."
+      columns={[
+        { header: 'Name', cell: (l) => l.name ?? '—' },
+        { header: 'Email', cell: (l) => l.email ?? '—' },
+        { header: 'Phone', cell: (l) => l.phone ?? '—' },
+        { header: 'Interest', cell: (l) => l.interest ?? '—' },
+        { header: 'Captured', cell: (l) => formatTime(l.created_at) },
+      ]}
+    />
   );
 }
 
 function Appointments() {
   const api = useApi();
-  const appointments = useAsync(() => api.listAppointments(), 'appointments', APPOINTMENTS_LIVE);
+  const appointments = useLiveQuery(['appointments'], () => api.listAppointments(), APPOINTMENTS_LIVE);
   return (
     <RecordsCard
       id="appointments"
@@ -106,22 +111,18 @@ function Appointments() {
       state={appointments}
       what="bookings"
       empty="No appointments booked yet."
-      columns={['Customer', 'Starts', 'Ends', 'Time zone', 'Status']}
-    >
-      {(a) => (
-        <>
-          <td>{a.customer}</td>
-          <td data-testid="booking-starts">{formatTimeIn(a.starts_at, a.timezone)}</td>
-          <td data-testid="booking-ends">{formatTimeIn(a.ends_at, a.timezone)}</td>
-          <td>{a.timezone}</td>
-          <td>{a.status}</td>
-        </>
-      )}
-    </RecordsCard>
+      columns={[
+        { header: 'Customer', cell: (a) => a.customer },
+        { header: 'Starts', cell: (a) => <span data-testid="booking-starts">{formatTimeIn(a.starts_at, a.timezone)}</span> },
+        { header: 'Ends', cell: (a) => <span data-testid="booking-ends">{formatTimeIn(a.ends_at, a.timezone)}</span> },
+        { header: 'Time zone', cell: (a) => a.timezone },
+        { header: 'Status', cell: (a) => a.status },
+      ]}
+    />
   );
 }
 
-/** A card with a page of records as a table: a header cell per column, a row per record; `children` renders a row's cells. */
+/** A card with a page of records as a table. */
 function RecordsCard<T extends { id: string }>({
   id,
   title,
@@ -130,7 +131,6 @@ function RecordsCard<T extends { id: string }>({
   what,
   empty,
   columns,
-  children,
 }: {
   id: string;
   title: string;
@@ -139,8 +139,7 @@ function RecordsCard<T extends { id: string }>({
   state: AsyncState<{ data: T[] }>;
   what: string;
   empty: string;
-  columns: string[];
-  children: (record: T) => ReactNode;
+  columns: Column<T>[];
 }) {
   return (
     <section className="card" aria-labelledby={`${id}-title`}>
@@ -149,22 +148,7 @@ function RecordsCard<T extends { id: string }>({
       <AsyncView state={state} what={what} isEmpty={(p) => p.data.length === 0} empty={empty}>
         {(page) => (
           <div className="table-wrap">
-            <table>
-              <thead>
-                <tr>
-                  {columns.map((column) => (
-                    <th key={column} scope="col">
-                      {column}
-                    </th>
-                  ))}
-                </tr>
-              </thead>
-              <tbody>
-                {page.data.map((record) => (
-                  <tr key={record.id}>{children(record)}</tr>
-                ))}
-              </tbody>
-            </table>
+            <DataTable caption={title} rows={page.data} rowKey={(record) => record.id} columns={columns} />
           </div>
         )}
       </AsyncView>

@@ -1,6 +1,6 @@
 import { useId, useState } from 'react';
 import { AsyncView } from '../components/feedback';
-import { useAsync } from '../components/use-async';
+import { useLiveQuery } from '../components/live-query';
 import { useApi } from '../session/session';
 
 /** "View payload": opens the exact JSON body a delivery sends, pretty-printed, with the headers every attempt carries. */
@@ -22,7 +22,7 @@ export function DeliveryPayload({ endpointId, deliveryId }: { endpointId: string
 /** Loaded only once opened: the list does not carry bodies. */
 function PayloadView({ endpointId, deliveryId }: { endpointId: string; deliveryId: string }) {
   const api = useApi();
-  const detail = useAsync(() => api.delivery(endpointId, deliveryId), `${endpointId}:${deliveryId}`);
+  const detail = useLiveQuery(['webhooks', endpointId, 'deliveries', deliveryId], () => api.delivery(endpointId, deliveryId));
   return (
     <AsyncView state={detail} what="payload">
       {(d) => (

@@ -6,14 +6,15 @@ import { LiveIndicator } from '../components/live-indicator';
 import { MESSAGES_LIVE } from '../components/live-refresh';
 import { PageHeader } from '../components/page-header';
 import { normalisePhone } from '../components/phone';
-import { useAction, useAsync } from '../components/use-async';
+import { useLiveQuery } from '../components/live-query';
+import { useAction } from '../components/use-action';
 import { useApi } from '../session/session';
 
 /** Send a WhatsApp message, and the live log of every message with its status. */
 export function MessagesPage() {
   const api = useApi();
   const [direction, setDirection] = useState<'' | 'outbound' | 'inbound'>('');
-  const log = useAsync(() => api.listMessages({ direction: direction || undefined }), `messages:${direction}`, MESSAGES_LIVE);
+  const log = useLiveQuery(['messages', { direction }], () => api.listMessages({ direction: direction || undefined }), MESSAGES_LIVE, { keepPrevious: true });
   return (
     <section>
       <PageHeader title="Messages">The API’s message log: everything sent and received on your channels, statuses updated live; send one to try.</PageHeader>

@@ -3,7 +3,7 @@ import type { InboxFilter } from '../api';
 import { ErrorNotice, Loading } from '../components/feedback';
 import { countOf } from '../components/format';
 import { PageHeader } from '../components/page-header';
-import { errorText } from '../components/use-async';
+import { errorText } from '../components/problem-text';
 import { Link } from '../router';
 import { useCan, type Permission } from '../session/permissions';
 import { useApi } from '../session/session';

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { ErrorNotice } from '../components/feedback';
 import { PageHeader } from '../components/page-header';
-import { useAction } from '../components/use-async';
+import { useAction } from '../components/use-action';
 import { Link } from '../router';
 import { useSession } from '../session/session';
 import { NewPasswordField, tokenFromUrl } from './new-password';

@@ -7,7 +7,8 @@ import { MessageContent, type MessageParts } from '../components/message-content
 import { DELIVERIES_LIVE, MESSAGES_LIVE, concernsCustomer } from '../components/live-refresh';
 import { PageHeader } from '../components/page-header';
 import { WhyThisAnswer } from './playground-why';
-import { useAction, useAsync } from '../components/use-async';
+import { useLiveQuery } from '../components/live-query';
+import { useAction } from '../components/use-action';
 import { Link } from '../router';
 import { useCan } from '../session/permissions';
 import { useApi } from '../session/session';
@@ -102,10 +103,10 @@ const digits = (phone: string) => phone.replace(/\D/g, '');
 /** Chat as a customer through the sandbox, on WhatsApp or by SMS; the agent's reply and the webhook events appear live. */
 export function PlaygroundPage() {
   const api = useApi();
-  const channels = useAsync(async () => {
+  const channels = useLiveQuery(['playground', 'channels'], async () => {
     const page = await api.listChannels();
     return { ...page, data: page.data.filter((c) => PLAYABLE.includes(c.channel)) };
-  }, 'playground-channels');
+  });
   return (
     <section>
       <PageHeader title="Playground">Write to your number as a customer would, on WhatsApp or by SMS (through the local sandbox).</PageHeader>
@@ -137,7 +138,7 @@ function Chat({ channels }: { channels: Channel[] }) {
   const { customer, written } = played;
 
   // The agent's reply reaches the sandbox just before its `sent` status: that event (or a later status) refreshes the chat.
-  const replies = useAsync(() => api.playgroundMessages(customer), `playground:${customer}`, { ...MESSAGES_LIVE, filter: (event) => concernsCustomer(event, customer) });
+  const replies = useLiveQuery(['playground', 'messages', customer], () => api.playgroundMessages(customer), { ...MESSAGES_LIVE, filter: (event) => concernsCustomer(event, customer) });
   const lines: ChatLine[] = [
     ...written,
     ...(replies.data?.data ?? [])
@@ -267,13 +268,13 @@ function Chat({ channels }: { channels: Channel[] }) {
 /** The webhook deliveries that happened since the playground opened, across the tenant's endpoints. */
 function WebhookEvents({ since }: { since: string }) {
   const api = useApi();
-  const events = useAsync(
+  const events = useLiveQuery(
+    ['playground', 'webhook-events', since],
     async () => {
       const endpoints = (await api.listWebhooks()).data;
       const pages = await Promise.all(endpoints.map(async (e) => ({ endpoint: e, deliveries: (await api.deliveries(e.id)).data })));
       return pages.flatMap((p) => p.deliveries.filter((d) => d.created_at >= since).map((d) => ({ url: p.endpoint.url, delivery: d })));
     },
-    'playground-events',
     DELIVERIES_LIVE,
   );
   return (

@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { Channel } from '../api';
 import { AnswerGrounding } from '../components/answer-grounding';
-import { errorText } from '../components/use-async';
+import { errorText } from '../components/problem-text';
 import { useApi } from '../session/session';
 
 /**

@@ -2,9 +2,11 @@ import type { MonthUsageRecord } from '../api';
 import { AsyncView } from '../components/feedback';
 import { countOf, formatTime } from '../components/format';
 import { PageHeader } from '../components/page-header';
-import { useAsync } from '../components/use-async';
+import { useLiveQuery } from '../components/live-query';
 import { useApi } from '../session/session';
+import { MONTH_USAGE_KEY, WALLET_KEY } from './billing/billing-keys';
 import { allowanceSentence } from './billing/allowance';
+import { DataTable } from '../components/data-table';
 
 const CHANNELS: Record<string, string> = { whatsapp: 'WhatsApp', sms: 'SMS', email: 'Email', voice: 'Voice', llm: 'AI agent' };
 const CATEGORIES: Record<string, string> = {
@@ -26,9 +28,9 @@ const NOT_MESSAGES = new Set(['voice_minute', 'llm_token']);
  */
 export function UsagePage() {
   const api = useApi();
-  const month = useAsync(() => api.monthUsage(), 'month-usage');
-  const wallet = useAsync(() => api.wallet(), 'wallet');
-  const requests = useAsync(() => api.usage(), 'usage');
+  const month = useLiveQuery(MONTH_USAGE_KEY, () => api.monthUsage());
+  const wallet = useLiveQuery(WALLET_KEY, () => api.wallet());
+  const requests = useLiveQuery(['usage', 'requests'], () => api.usage());
   return (
     <section>
       <PageHeader title="Usage">The messages you sent this month on every channel, against your plan’s free allowance.</PageHeader>
@@ -82,30 +84,25 @@ function MonthTable({ month }: { month: MonthUsageRecord }) {
   if (!month.data.length) return <p className="muted">Nothing sent this month yet.</p>;
   return (
     <div className="table-wrap">
-      <table>
-        <caption>
-          By channel and kind, {month.period_start.slice(0, 10)} – today (UTC)
-        </caption>
-        <thead>
-          <tr>
-            <th scope="col">Channel</th>
-            <th scope="col">Kind</th>
-            <th scope="col">Count</th>
-          </tr>
-        </thead>
-        <tbody>
-          {month.data.map((line) => (
-            <tr key={`${line.channel}:${line.category}`}>
-              <td>{CHANNELS[line.channel] ?? line.channel}</td>
-              <td>
+      <DataTable
+        captionVisible
+        caption={`By channel and kind, ${month.period_start.slice(0, 10)} – today (UTC)`}
+        rows={month.data}
+        rowKey={(line) => `${line.channel}:${line.category}`}
+        columns={[
+          { header: 'Channel', cell: (line) => CHANNELS[line.channel] ?? line.channel },
+          {
+            header: 'Kind',
+            cell: (line) => (
+              <>
                 {CATEGORIES[line.category] ?? line.category}
                 {NOT_MESSAGES.has(line.category) && <span className="muted"> (not counted as messages)</span>}
-              </td>
-              <td>{line.quantity.toLocaleString('en-US')}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+              </>
+            ),
+          },
+          { header: 'Count', cell: (line) => line.quantity.toLocaleString('en-US') },
+        ]}
+      />
     </div>
   );
 }

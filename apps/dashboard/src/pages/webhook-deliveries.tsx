@@ -3,7 +3,8 @@ import type { WebhookDelivery } from '../api';
 import { AsyncView, ErrorNotice } from '../components/feedback';
 import { countOf, formatTime } from '../components/format';
 import { DELIVERIES_LIVE } from '../components/live-refresh';
-import { useAction, useAsync } from '../components/use-async';
+import { useLiveQuery } from '../components/live-query';
+import { useAction } from '../components/use-action';
 import { useApi } from '../session/session';
 import { DeliveryPayload } from './delivery-payload';
 
@@ -17,7 +18,7 @@ const AFTER_TEST_MS = [500, 1500, 4000, 10_000];
 export function WebhookDeliveries({ endpointId, refreshAfter = 0 }: { endpointId: string; refreshAfter?: number }) {
   const api = useApi();
   const [status, setStatus] = useState<'' | WebhookDelivery['status']>('');
-  const deliveries = useAsync(() => api.deliveries(endpointId, status || undefined), `${endpointId}:${status}`, DELIVERIES_LIVE);
+  const deliveries = useLiveQuery(['webhooks', endpointId, 'deliveries', { status }], () => api.deliveries(endpointId, status || undefined), DELIVERIES_LIVE, { keepPrevious: true });
   const action = useAction();
   const { reload } = deliveries;
   useEffect(() => {

@@ -1,19 +1,18 @@
-import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { WEBHOOK_EVENTS, type WebhookEndpoint, type WebhookEventType } from '../api';
 import { CopyableValue } from '../components/copy-button';
 import { AsyncView, ErrorNotice } from '../components/feedback';
-import { queryState } from '../components/query-state';
+import { useLiveQuery } from '../components/live-query';
 import { countOf } from '../components/format';
 import { PageHeader } from '../components/page-header';
-import { useAction } from '../components/use-async';
+import { useAction } from '../components/use-action';
 import { useApi } from '../session/session';
 import { WebhookDeliveries } from './webhook-deliveries';
 
 /** Settings → Webhooks: endpoints, their secrets, and what was delivered to them. */
 export function WebhooksPage() {
   const api = useApi();
-  const endpoints = queryState(useQuery({ queryKey: ['webhooks'], queryFn: () => api.listWebhooks() }));
+  const endpoints = useLiveQuery(['webhooks'], () => api.listWebhooks());
   return (
     <section>
       <PageHeader title="Webhooks">

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import type { MonthUsageRecord, WalletRecord } from '../../api';
 import { ErrorNotice } from '../../components/feedback';
-import { useAction } from '../../components/use-async';
+import { useAction } from '../../components/use-action';
 import { useApi } from '../../session/session';
 import { allowanceSentence } from './allowance';
 import { formatMoney, isLowBalance } from './money';

@@ -1,8 +1,9 @@
 import { useEffect, useState } from 'react';
 import { AsyncView } from '../../components/feedback';
 import { PageHeader } from '../../components/page-header';
-import { useAsync } from '../../components/use-async';
+import { useLiveQuery } from '../../components/live-query';
 import { useApi } from '../../session/session';
+import { MONTH_USAGE_KEY, WALLET_KEY } from './billing-keys';
 import { BalanceCard } from './balance-card';
 import { InvoicesList } from './invoices-list';
 import { LlmSettingsForm } from './llm-settings-form';
@@ -27,10 +28,10 @@ function checkoutReturn(): 'paid' | 'cancelled' | null {
  */
 export function BillingPage() {
   const api = useApi();
-  const wallet = useAsync(() => api.wallet(), 'wallet');
-  const month = useAsync(() => api.monthUsage(), 'month-usage');
-  const prices = useAsync(() => api.prices(), 'prices');
-  const usage = useAsync(() => api.usageByDay(30), 'usage-by-day');
+  const wallet = useLiveQuery(WALLET_KEY, () => api.wallet());
+  const month = useLiveQuery(MONTH_USAGE_KEY, () => api.monthUsage());
+  const prices = useLiveQuery(['billing', 'prices'], () => api.prices());
+  const usage = useLiveQuery(['billing', 'usage-by-day', 30], () => api.usageByDay(30));
   const [returned] = useState(checkoutReturn);
 
   useEffect(() => {

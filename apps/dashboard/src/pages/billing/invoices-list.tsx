@@ -1,9 +1,11 @@
 import { AsyncView, ErrorNotice } from '../../components/feedback';
 import { formatTime } from '../../components/format';
-import { useAction, useAsync } from '../../components/use-async';
+import { useLiveQuery } from '../../components/live-query';
+import { useAction } from '../../components/use-action';
 import { useApi } from '../../session/session';
 import { downloadBlob } from './download';
 import { formatMoney } from './money';
+import { DataTable } from '../../components/data-table';
 
 /**
  * Monthly invoices with their PDF, and an invoice of the month so far on request (numbered like the others: the
@@ -11,7 +13,7 @@ import { formatMoney } from './money';
  */
 export function InvoicesList() {
   const api = useApi();
-  const invoices = useAsync(() => api.invoices(), 'invoices');
+  const invoices = useLiveQuery(['billing', 'invoices'], () => api.invoices());
   const action = useAction();
 
   const download = async (id: string, number: number) => {
@@ -37,37 +39,26 @@ export function InvoicesList() {
       <AsyncView state={invoices} what="invoices" isEmpty={(p) => p === null || p.data.length === 0} empty="No invoices yet: one is issued after each month, or ask for the month so far above.">
         {(p) => (
           <div className="table-wrap">
-            <table>
-              <caption className="visually-hidden">Invoices</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Number</th>
-                  <th scope="col">Period</th>
-                  <th scope="col">Total</th>
-                  <th scope="col">Issued</th>
-                  <th scope="col">
-                    <span className="visually-hidden">Download</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {(p?.data ?? []).map((inv) => (
-                  <tr key={inv.id}>
-                    <td>{inv.number}</td>
-                    <td>
-                      {inv.period_start.slice(0, 10)} – {inv.period_end.slice(0, 10)}
-                    </td>
-                    <td>{formatMoney(inv.total, inv.currency)}</td>
-                    <td>{formatTime(inv.issued_at)}</td>
-                    <td>
-                      <button type="button" className="secondary button-small" disabled={action.pending} onClick={() => void download(inv.id, inv.number)}>
-                        Download PDF<span className="visually-hidden"> of invoice {inv.number}</span>
-                      </button>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+            <DataTable
+              caption="Invoices"
+              rows={p?.data ?? []}
+              rowKey={(inv) => inv.id}
+              columns={[
+                { header: 'Number', cell: (inv) => inv.number },
+                { header: 'Period', cell: (inv) => `${inv.period_start.slice(0, 10)} – ${inv.period_end.slice(0, 10)}` },
+                { header: 'Total', cell: (inv) => formatMoney(inv.total, inv.currency) },
+                { header: 'Issued', cell: (inv) => formatTime(inv.issued_at) },
+                {
+                  header: 'Download',
+                  hiddenHeader: true,
+                  cell: (inv) => (
+                    <button type="button" className="secondary button-small" disabled={action.pending} onClick={() => void download(inv.id, inv.number)}>
+                      Download PDF<span className="visually-hidden"> of invoice {inv.number}</span>
+                    </button>
+                  ),
+                },
+              ]}
+            />
           </div>
         )}
       </AsyncView>

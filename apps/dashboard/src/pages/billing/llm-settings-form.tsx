@@ -1,7 +1,8 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import type { LlmSettings } from '../../api';
 import { AsyncView, ErrorNotice } from '../../components/feedback';
-import { useAction, useAsync } from '../../components/use-async';
+import { useLiveQuery } from '../../components/live-query';
+import { useAction } from '../../components/use-action';
 import { useApi } from '../../session/session';
 
 const BLANK = { base_url: '', api_key: '', model: '', monthly_budget: '' };
@@ -12,7 +13,7 @@ const BLANK = { base_url: '', api_key: '', model: '', monthly_budget: '' };
  */
 export function LlmSettingsForm() {
   const api = useApi();
-  const current = useAsync(() => api.llmSettings(), 'llm-settings');
+  const current = useLiveQuery(['settings', 'llm'], () => api.llmSettings());
   return (
     <AsyncView state={current} what="the LLM settings">
       {(settings) => <LlmSettingsEditor settings={settings} onChange={current.reload} />}

@@ -1,7 +1,8 @@
 import type { WalletRecord } from '../../api';
 import { Link } from '../../router';
-import { useAsync } from '../../components/use-async';
+import { useLiveQuery } from '../../components/live-query';
 import { useApi } from '../../session/session';
+import { WALLET_KEY } from './billing-keys';
 import { formatMoney, isLowBalance, isZero } from './money';
 
 /** What the low balance means for sends, as the gateway enforces it (`enforced`), never more nor less. */
@@ -18,7 +19,7 @@ function consequence(w: WalletRecord): string {
  */
 export function LowBalanceBanner() {
   const api = useApi();
-  const wallet = useAsync(() => api.wallet(), 'low-balance-wallet');
+  const wallet = useLiveQuery(WALLET_KEY, () => api.wallet());
   const w = wallet.data;
   if (!w || !isLowBalance(w)) return null;
   return (

@@ -1,5 +1,6 @@
 import type { PriceRecord, WalletRecord } from '../../api';
 import { formatMoney } from './money';
+import { DataTable } from '../../components/data-table';
 
 /** Each category a person can recognise: the channel it is sent on, what it is, and what one unit is. */
 const CATEGORIES: Record<string, { channel: string; what: string; unit: string }> = {
@@ -25,32 +26,18 @@ export function PriceList({ prices, wallet }: { prices: PriceRecord[]; wallet: W
   if (!mine.length) return <p className="muted">No prices are set for the {wallet.plan} plan in {wallet.currency}: nothing is charged.</p>;
   return (
     <div className="table-wrap">
-      <table data-testid="price-list">
-        <caption>
-          Prices on the {wallet.plan} plan, in {wallet.currency}
-        </caption>
-        <thead>
-          <tr>
-            <th scope="col">Channel</th>
-            <th scope="col">What is sent</th>
-            <th scope="col">Price</th>
-          </tr>
-        </thead>
-        <tbody>
-          {mine.map((p) => {
-            const c = CATEGORIES[p.category];
-            return (
-              <tr key={p.category}>
-                <td>{c.channel}</td>
-                <td>{c.what}</td>
-                <td>
-                  {formatMoney(p.unit_price, p.currency)} per {c.unit}
-                </td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
+      <DataTable
+        testId="price-list"
+        captionVisible
+        caption={`Prices on the ${wallet.plan} plan, in ${wallet.currency}`}
+        rows={mine}
+        rowKey={(p) => p.category}
+        columns={[
+          { header: 'Channel', cell: (p) => CATEGORIES[p.category].channel },
+          { header: 'What is sent', cell: (p) => CATEGORIES[p.category].what },
+          { header: 'Price', cell: (p) => `${formatMoney(p.unit_price, p.currency)} per ${CATEGORIES[p.category].unit}` },
+        ]}
+      />
     </div>
   );
 }

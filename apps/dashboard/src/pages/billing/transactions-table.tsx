@@ -2,11 +2,13 @@ import { useCallback, useState, type Dispatch, type SetStateAction } from 'react
 import type { BillingPage, LedgerTransactionRecord } from '../../api/billing';
 import { AsyncView, ErrorNotice } from '../../components/feedback';
 import { formatTime } from '../../components/format';
-import { useAction, useAsync, type AsyncState } from '../../components/use-async';
+import { type AsyncState, useLiveQuery } from '../../components/live-query';
+import { useAction } from '../../components/use-action';
 import { useApi } from '../../session/session';
 import { downloadBlob } from './download';
 import { useLedgerInStep } from './ledger-in-step';
 import { formatMoney } from './money';
+import { DataTable } from '../../components/data-table';
 
 const TYPES: Record<string, string> = { top_up: 'Top-up', hold: 'Held', settlement: 'Charged', release: 'Released', refund: 'Refund', adjustment: 'Adjustment' };
 
@@ -22,8 +24,8 @@ export function TransactionsTable({ balance, reloadBalance }: { balance?: string
   const api = useApi();
   const [cursors, setCursors] = useState<(string | null)[]>([null]);
   const cursor = cursors[cursors.length - 1];
-  const page = useAsync(() => api.transactions(cursor), `transactions:${cursor ?? ''}`);
-  const firstPage = cursors.length === 1 && page.data ? page.data : undefined;
+  const page = useLiveQuery(['billing', 'transactions', cursor], () => api.transactions(cursor), undefined, { keepPrevious: true });
+  const firstPage = cursors.length === 1 && page.data && !page.updating ? page.data : undefined;
   const reloadBoth = useCallback(() => {
     reloadBalance();
     page.reload();
@@ -70,39 +72,28 @@ function TransactionsList({
         <>
           <ErrorNotice error={receipt.error} />
           <div className="table-wrap">
-            <table>
-              <caption className="visually-hidden">Transactions</caption>
-              <thead>
-                <tr>
-                  <th scope="col">When</th>
-                  <th scope="col">Type</th>
-                  <th scope="col">Description</th>
-                  <th scope="col">Change</th>
-                  <th scope="col">Balance after</th>
-                  <th scope="col">
-                    <span className="visually-hidden">Receipt</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {p.data.map((t) => (
-                  <tr key={t.id}>
-                    <td>{formatTime(t.created_at)}</td>
-                    <td>{TYPES[t.type] ?? t.type}</td>
-                    <td>{describe(t) ?? <code>{t.cause_id}</code>}</td>
-                    <td>{t.balance_change.startsWith('-') ? `−${formatMoney(t.balance_change.slice(1), t.currency)}` : formatMoney(t.balance_change, t.currency)}</td>
-                    <td>{formatMoney(t.balance_after, t.currency)}</td>
-                    <td>
-                      {t.type === 'top_up' && (
-                        <button type="button" className="secondary button-small" disabled={receipt.pending} onClick={() => void downloadReceipt(t.cause_id)}>
-                          Receipt (PDF)<span className="visually-hidden"> of the top-up of {formatMoney(t.amount, t.currency)}</span>
-                        </button>
-                      )}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+            <DataTable
+              caption="Transactions"
+              rows={p.data}
+              rowKey={(t) => t.id}
+              columns={[
+                { header: 'When', cell: (t) => formatTime(t.created_at) },
+                { header: 'Type', cell: (t) => TYPES[t.type] ?? t.type },
+                { header: 'Description', cell: (t) => describe(t) ?? <code>{t.cause_id}</code> },
+                { header: 'Change', cell: (t) => (t.balance_change.startsWith('-') ? `−${formatMoney(t.balance_change.slice(1), t.currency)}` : formatMoney(t.balance_change, t.currency)) },
+                { header: 'Balance after', cell: (t) => formatMoney(t.balance_after, t.currency) },
+                {
+                  header: 'Receipt',
+                  hiddenHeader: true,
+                  cell: (t) =>
+                    t.type === 'top_up' && (
+                      <button type="button" className="secondary button-small" disabled={receipt.pending} onClick={() => void downloadReceipt(t.cause_id)}>
+                        Receipt (PDF)<span className="visually-hidden"> of the top-up of {formatMoney(t.amount, t.currency)}</span>
+                      </button>
+                    ),
+                },
+              ]}
+            />
           </div>
           <div className="row wrap">
             <button type="button" className="secondary button-small" disabled={cursors.length === 1} onClick={() => setCursors((c) => c.slice(0, -1))}>

@@ -1,5 +1,6 @@
 import { useMemo, useState } from 'react';
 import type { UsageDayRecord } from '../../api';
+import { DataTable } from '../../components/data-table';
 
 const DAYS = 30;
 const UNITS: Record<string, [string, string]> = { voice_minute: ['minute', 'minutes'], llm_token: ['token', 'tokens'] };
@@ -61,25 +62,16 @@ export function UsageChart({ usage }: { usage: UsageDayRecord[] }) {
         {days[0]} – {days[DAYS - 1]} (UTC)
       </p>
       <div className="table-wrap">
-        <table>
-          <caption>Usage in the last {DAYS} days</caption>
-          <thead>
-            <tr>
-              <th scope="col">Category</th>
-              <th scope="col">Total</th>
-            </tr>
-          </thead>
-          <tbody>
-            {totals.map(([c, n]) => (
-              <tr key={c}>
-                <td>{labelOf(c)}</td>
-                <td>
-                  {n.toLocaleString()} {unitOf(c, n)}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <DataTable
+          captionVisible
+          caption={`Usage in the last ${DAYS} days`}
+          rows={totals}
+          rowKey={([c]) => c}
+          columns={[
+            { header: 'Category', cell: ([c]) => labelOf(c) },
+            { header: 'Total', cell: ([c, n]) => `${n.toLocaleString()} ${unitOf(c, n)}` },
+          ]}
+        />
       </div>
     </div>
   );

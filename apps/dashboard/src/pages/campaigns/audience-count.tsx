@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import type { AudienceCount, CampaignAudience } from '../../api';
-import { errorText } from '../../components/use-async';
+import { errorText } from '../../components/problem-text';
 import { useApi } from '../../session/session';
 
 /** Counted once typing pauses: a keystroke is not a request (each counts against the tenant's daily quota). */

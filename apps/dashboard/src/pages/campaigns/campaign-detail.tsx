@@ -2,7 +2,8 @@ import { useState } from 'react';
 import type { Campaign, CampaignAction } from '../../api';
 import { AsyncView, ErrorNotice } from '../../components/feedback';
 import { formatTime } from '../../components/format';
-import { useAction, useAsync, type LiveRefresh } from '../../components/use-async';
+import { type LiveRefresh, useLiveQuery } from '../../components/live-query';
+import { useAction } from '../../components/use-action';
 import { Link } from '../../router';
 import { useApi } from '../../session/session';
 import { InsufficientFundsNotice, isInsufficientFunds } from '../billing/insufficient-funds-notice';
@@ -29,8 +30,8 @@ const COUNTS: { key: keyof Campaign['counts']; label: string }[] = [
 /** One campaign: live counts and progress, what may be done with it now, and its recipients. */
 export function CampaignDetail({ id }: { id: string }) {
   const api = useApi();
-  const campaign = useAsync(() => api.campaign(id), `campaign:${id}`, CAMPAIGN_LIVE);
-  const sends = useAsync(() => api.campaignSendsPerMinute(id), `campaign-sends:${id}`, CAMPAIGN_LIVE);
+  const campaign = useLiveQuery(['campaigns', id], () => api.campaign(id), CAMPAIGN_LIVE);
+  const sends = useLiveQuery(['campaigns', id, 'sends-per-minute'], () => api.campaignSendsPerMinute(id), CAMPAIGN_LIVE);
   // bumped after an action: the recipients' page is loaded again
   const [version, setVersion] = useState(0);
   const action = useAction();

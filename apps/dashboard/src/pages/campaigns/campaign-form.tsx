@@ -1,7 +1,8 @@
 import { useMemo, useState, type FormEvent } from 'react';
 import type { AudienceCount, CampaignAudience, CreateCampaignBody, Template } from '../../api';
 import { ErrorNotice } from '../../components/feedback';
-import { useAction, useAsync } from '../../components/use-async';
+import { useLiveQuery } from '../../components/live-query';
+import { useAction } from '../../components/use-action';
 import { useRouter } from '../../router';
 import { useApi } from '../../session/session';
 import { TemplateBubble } from '../templates/template-bubble';
@@ -29,7 +30,7 @@ export function CampaignForm() {
   const api = useApi();
   const { navigate } = useRouter();
   const action = useAction();
-  const templates = useAsync(() => api.listTemplates(), 'templates');
+  const templates = useLiveQuery(['templates'], () => api.listTemplates());
   const approved = useMemo(() => (templates.data?.data ?? []).filter((t) => t.status === 'APPROVED'), [templates.data]);
   const [name, setName] = useState('');
   const [chosen, setChosen] = useState('');

@@ -1,6 +1,6 @@
 import { AsyncView } from '../../components/feedback';
 import { formatTime } from '../../components/format';
-import { useAsync, type LiveRefresh } from '../../components/use-async';
+import { type LiveRefresh, useLiveQuery } from '../../components/live-query';
 import { PageHeader } from '../../components/page-header';
 import { Link, useRouter } from '../../router';
 import { useApi } from '../../session/session';
@@ -27,7 +27,7 @@ export function CampaignsPage() {
 
 function CampaignList() {
   const api = useApi();
-  const campaigns = useAsync(() => api.listCampaigns(), 'campaigns', LIST_LIVE);
+  const campaigns = useLiveQuery(['campaigns'], () => api.listCampaigns(), LIST_LIVE);
   return (
     <>
       <CampaignForm />

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import type { CostEstimateRecord } from '../../api';
-import { errorText } from '../../components/use-async';
+import { errorText } from '../../components/problem-text';
 import { useApi } from '../../session/session';
 import { formatCents, formatMoney } from '../billing/money';
 

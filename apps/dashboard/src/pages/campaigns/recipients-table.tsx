@@ -1,10 +1,10 @@
 import { useState } from 'react';
-import type { LiveRefresh } from '../../components/use-async';
+import { type LiveRefresh, useLiveQuery } from '../../components/live-query';
 import { RECIPIENT_STATUS_OPTIONS, type RecipientStatus } from '../../api';
 import { AsyncView } from '../../components/feedback';
 import { formatTime } from '../../components/format';
-import { useAsync } from '../../components/use-async';
 import { useApi } from '../../session/session';
+import { DataTable } from '../../components/data-table';
 
 /**
  * A campaign's recipients a page at a time (the cursors of the pages seen, to go back), optionally only those of one
@@ -15,7 +15,7 @@ export function RecipientsTable({ id, live, version }: { id: string; live: LiveR
   const [status, setStatus] = useState<RecipientStatus | ''>('');
   const [cursors, setCursors] = useState<(string | null)[]>([null]);
   const cursor = cursors[cursors.length - 1];
-  const page = useAsync(() => api.campaignRecipients(id, status || null, cursor), `campaign-recipients:${id}:${status}:${cursor ?? ''}:${version}`, live);
+  const page = useLiveQuery(['campaigns', id, 'recipients', { status, cursor, version }], () => api.campaignRecipients(id, status || null, cursor), live, { keepPrevious: true });
   const choose = (next: RecipientStatus | '') => {
     setStatus(next);
     setCursors([null]);
@@ -42,29 +42,20 @@ export function RecipientsTable({ id, live, version }: { id: string; live: LiveR
         {(p) => (
           <>
             <div className="table-wrap">
-              <table>
-                <caption className="small muted">{status ? `Recipients ${status.replace(/_/g, ' ')}` : 'Recipients'}, page {cursors.length}</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Number</th>
-                    <th scope="col">Status</th>
-                    <th scope="col">Replied</th>
-                    <th scope="col">Error</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {p.data.map((r) => (
-                    <tr key={r.contact_id} data-testid="recipient-row">
-                      <td>{r.phone}</td>
-                      <td>
-                        <span className={`status status-${r.status}`}>{r.status.replace(/_/g, ' ')}</span>
-                      </td>
-                      <td>{r.replied_at ? formatTime(r.replied_at) : ''}</td>
-                      <td>{r.error ? `${r.error.code} ${r.error.title}` : ''}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
+              <DataTable
+                captionVisible
+                captionClassName="small muted"
+                caption={`${status ? `Recipients ${status.replace(/_/g, ' ')}` : 'Recipients'}, page ${cursors.length}`}
+                rows={p.data}
+                rowKey={(r) => r.contact_id}
+                rowProps={() => ({ 'data-testid': 'recipient-row' })}
+                columns={[
+                  { header: 'Number', cell: (r) => r.phone },
+                  { header: 'Status', cell: (r) => <span className={`status status-${r.status}`}>{r.status.replace(/_/g, ' ')}</span> },
+                  { header: 'Replied', cell: (r) => (r.replied_at ? formatTime(r.replied_at) : '') },
+                  { header: 'Error', cell: (r) => (r.error ? `${r.error.code} ${r.error.title}` : '') },
+                ]}
+              />
             </div>
             <div className="row wrap">
               <button type="button" className="secondary button-small" disabled={cursors.length === 1} onClick={() => setCursors((c) => c.slice(0, -1))}>

@@ -3,10 +3,13 @@ import { useCallback, useState, type ReactNode } from 'react';
 import type { Agent, Channel, ChannelKind } from '../../api';
 import { ErrorNotice, Loading } from '../../components/feedback';
 import { PageHeader } from '../../components/page-header';
-import { errorText, useAction } from '../../components/use-async';
+import { errorText } from '../../components/problem-text';
+import { useAction } from '../../components/use-action';
 import { useApi } from '../../session/session';
+import { ChannelTest } from './channel-test';
 import { ConnectEmail, ConnectSms, ConnectVoice } from './other-connect';
 import { ConnectWhatsapp } from './whatsapp-connect';
+import { DataTable } from '../../components/data-table';
 
 /** Each kind of channel in the words of the page: its section, what one is called, and how to connect one. */
 const KINDS: { kind: ChannelKind; title: string; open: string; one: string; many: string; hint: string; connect: (done: () => void) => ReactNode }[] = [
@@ -18,7 +21,7 @@ const KINDS: { kind: ChannelKind; title: string; open: string; one: string; many
 
 export const CHANNELS_KEY = ['channels'] as const;
 
-/** Channels: every way customers reach the business, listed by kind, each connectable here and disconnectable. */
+/** Channels: every way customers reach the business, listed by kind, each connectable, testable and disconnectable here. */
 export function ChannelsPage() {
   const api = useApi();
   const queryClient = useQueryClient();
@@ -64,6 +67,7 @@ function ChannelSection({ kind, channels, agents, onChange }: { kind: (typeof KI
 function ChannelTable({ caption, what, channels, agents, onChange }: { caption: string; what: string; channels: Channel[]; agents: Agent[]; onChange(): void }) {
   const api = useApi();
   const action = useAction();
+  const [testing, setTesting] = useState<Channel | null>(null);
   const oldest = [...agents].sort((a, b) => a.created_at.localeCompare(b.created_at))[0];
   const setAgent = async (channel: Channel, agent: string) => {
     await action.run(() => api.updateChannel(channel.id, { agent: agent === '' ? null : agent }));
@@ -79,30 +83,27 @@ function ChannelTable({ caption, what, channels, agents, onChange }: { caption: 
     <>
       <ErrorNotice error={action.error} />
       <div className="table-wrap">
-        <table className="stacked-table">
-          <caption className="visually-hidden">{caption}</caption>
-          <thead>
-            <tr>
-              <th scope="col">{heading}</th>
-              <th scope="col">Provider</th>
-              <th scope="col">Status</th>
-              <th scope="col">Answering AI agent</th>
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {channels.map((c) => (
-              <tr key={c.id} data-testid={`channel-${nameOf(c)}`} data-channel={c.channel}>
-                <td data-label={heading}>
+        <DataTable
+          stacked
+          caption={caption}
+          rows={channels}
+          rowKey={(c) => c.id}
+          rowProps={(c) => ({ 'data-testid': `channel-${nameOf(c)}`, 'data-channel': c.channel })}
+          columns={[
+            {
+              header: heading,
+              cell: (c) => (
+                <>
                   {nameOf(c)} {c.is_default && c.channel === 'whatsapp' && <span className="badge">default</span>}
-                </td>
-                <td data-label="Provider">{c.provider}</td>
-                <td data-label="Status">
-                  <span className={`status status-${c.status}`}>{c.status}</span>
-                </td>
-                <td data-label="Answering AI agent">
+                </>
+              ),
+            },
+            { header: 'Provider', cell: (c) => c.provider },
+            { header: 'Status', cell: (c) => <span className={`status status-${c.status}`}>{c.status}</span> },
+            {
+              header: 'Answering AI agent',
+              cell: (c) => (
+                <>
                   <label className="visually-hidden" htmlFor={`agent-${c.id}`}>
                     AI agent answering {nameOf(c)}
                   </label>
@@ -114,17 +115,27 @@ function ChannelTable({ caption, what, channels, agents, onChange }: { caption: 
                       </option>
                     ))}
                   </select>
-                </td>
-                <td>
+                </>
+              ),
+            },
+            {
+              header: 'Actions',
+              hiddenHeader: true,
+              cell: (c) => (
+                <span className="row">
+                  <button type="button" className="secondary button-small" aria-expanded={testing?.id === c.id} onClick={() => setTesting(testing?.id === c.id ? null : c)} aria-label={`Test ${nameOf(c)}`}>
+                    Test
+                  </button>
                   <button type="button" className="danger button-small" onClick={() => void disconnect(c)} disabled={action.pending} aria-label={`Disconnect ${nameOf(c)}`}>
                     Disconnect
                   </button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+                </span>
+              ),
+            },
+          ]}
+        />
       </div>
+      {testing && <ChannelTest key={testing.id} channel={testing} name={nameOf(testing)} onClose={() => setTesting(null)} />}
     </>
   );
 }

@@ -2,7 +2,7 @@ import { useState, type FormEvent, type ReactNode } from 'react';
 import type { Channel } from '../../api';
 import { ErrorNotice } from '../../components/feedback';
 import { normalisePhone } from '../../components/phone';
-import { useAction } from '../../components/use-async';
+import { useAction } from '../../components/use-action';
 import { useApi } from '../../session/session';
 
 /**

@@ -3,7 +3,7 @@ import type { Channel, Provider } from '../../api';
 import { CopyableValue } from '../../components/copy-button';
 import { ErrorNotice } from '../../components/feedback';
 import { normalisePhone } from '../../components/phone';
-import { useAction } from '../../components/use-async';
+import { useAction } from '../../components/use-action';
 import { useApi } from '../../session/session';
 
 const PROVIDERS: { value: Provider; label: string; hint: string }[] = [

@@ -3,7 +3,7 @@ import { useState, type FormEvent } from 'react';
 import type { Company } from '../../api';
 import { AsyncView, ErrorNotice } from '../../components/feedback';
 import { useLiveQuery } from '../../components/live-query';
-import { useAction } from '../../components/use-async';
+import { useAction } from '../../components/use-action';
 import { PageHeader } from '../../components/page-header';
 import { useApi } from '../../session/session';
 import { COMPANIES_KEY } from '../contacts/records-keys';

@@ -4,7 +4,7 @@ import { AsyncView, ErrorNotice } from '../../components/feedback';
 import { channelLabel } from '../../components/channel';
 import { formatTime } from '../../components/format';
 import { useLiveQuery } from '../../components/live-query';
-import { useAction, useAsync } from '../../components/use-async';
+import { useAction } from '../../components/use-action';
 import { Link } from '../../router';
 import { useApi } from '../../session/session';
 import { formatMoney } from '../pipeline/deal-money';
@@ -79,7 +79,7 @@ function Timeline({ id }: { id: string }) {
   const api = useApi();
   const [older, setOlder] = useState<ContactActivity[]>([]);
   const [cursor, setCursor] = useState<string | null | undefined>(undefined);
-  const first = useAsync(() => api.contactActivities(id), `contact-activities:${id}`, {
+  const first = useLiveQuery([...contactKey(id), 'activities'], () => api.contactActivities(id), {
     events: ['message.received', 'message.status', 'lead.captured', 'deal.created', 'deal.stage_changed', 'appointment.booked'],
     delaysMs: [1000],
   });

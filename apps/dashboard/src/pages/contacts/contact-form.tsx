@@ -3,7 +3,7 @@ import { useState, type FormEvent } from 'react';
 import type { Contact } from '../../api';
 import { ErrorNotice } from '../../components/feedback';
 import { useLiveQuery } from '../../components/live-query';
-import { useAction } from '../../components/use-async';
+import { useAction } from '../../components/use-action';
 import { useApi } from '../../session/session';
 import { COMPANIES_KEY, CONTACTS_KEY } from './records-keys';
 

@@ -1,7 +1,7 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import type { ContactImport } from '../../api';
 import { ErrorNotice } from '../../components/feedback';
-import { useAction } from '../../components/use-async';
+import { useAction } from '../../components/use-action';
 import { useApi } from '../../session/session';
 
 const POLL_MS = 1000;

@@ -9,6 +9,7 @@ import { ContactDetail } from './contact-detail';
 import { ContactImportForm } from './contact-import';
 import { CONTACTS_KEY, CONTACT_EVENTS } from './records-keys';
 import './records.css';
+import { DataTable } from '../../components/data-table';
 
 /** Contacts: the searchable list at `/contacts`, one contact with its timeline and deals at `/contacts/{id}`. */
 export function ContactsPage() {
@@ -30,7 +31,7 @@ function ContactList() {
   const query = { ...(filters.q ? { q: filters.q } : {}), ...(filters.tag ? { tag: filters.tag } : {}) };
   // Live: an import's contacts, a new lead, an edit in another tab show without a reload (and on coming back); an
   // import's burst of events makes one read a second after it starts, and more while it lasts.
-  const contacts = useLiveQuery([...CONTACTS_KEY, 'list', query], () => api.listContacts(query), { events: CONTACT_EVENTS, delaysMs: [1000] });
+  const contacts = useLiveQuery([...CONTACTS_KEY, 'list', query], () => api.listContacts(query), { events: CONTACT_EVENTS, delaysMs: [1000] }, { keepPrevious: true });
   const search = (event: FormEvent) => {
     event.preventDefault();
     setFilters({ q: draft.q.trim(), tag: draft.tag.trim() });
@@ -58,30 +59,26 @@ function ContactList() {
       <AsyncView state={contacts} what="contacts" isEmpty={(p) => p.data.length === 0} empty="No contact matches.">
         {(page) => (
           <div className="table-scroll" tabIndex={0} role="region" aria-label="Contacts table">
-          <table>
-            <caption className="visually-hidden">Contacts, newest first</caption>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Number</th>
-                <th scope="col">Email</th>
-                <th scope="col">Tags</th>
-              </tr>
-            </thead>
-            <tbody>
-              {page.data.map((c) => (
-                <tr key={c.id} data-testid="contact-row">
-                  <td>
+          <DataTable
+            caption="Contacts, newest first"
+            rows={page.data}
+            rowKey={(c) => c.id}
+            rowProps={() => ({ 'data-testid': 'contact-row' })}
+            columns={[
+              {
+                header: 'Name',
+                cell: (c) => (
+                  <>
                     <Link to={`/contacts/${c.id}`}>{c.name ?? c.phone ?? c.email ?? c.id}</Link>
                     {c.opted_out && <span className="badge badge-warning">opted out</span>}
-                  </td>
-                  <td>{c.phone ?? '—'}</td>
-                  <td>{c.email ?? '—'}</td>
-                  <td>{c.tags.length ? c.tags.join(', ') : '—'}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+                  </>
+                ),
+              },
+              { header: 'Number', cell: (c) => c.phone ?? '—' },
+              { header: 'Email', cell: (c) => c.email ?? '—' },
+              { header: 'Tags', cell: (c) => (c.tags.length ? c.tags.join(', ') : '—') },
+            ]}
+          />
           </div>
         )}
       </AsyncView>

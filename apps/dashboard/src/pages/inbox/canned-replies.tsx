@@ -3,7 +3,7 @@ import { useState, type FormEvent, type KeyboardEvent } from 'react';
 import type { CannedReply } from '../../api';
 import { ErrorNotice } from '../../components/feedback';
 import { useLiveQuery } from '../../components/live-query';
-import { useAction } from '../../components/use-async';
+import { useAction } from '../../components/use-action';
 import { useApi } from '../../session/session';
 import { fillCannedReply, type CannedReplyValues } from './canned-reply-text';
 
@@ -30,7 +30,7 @@ export function CannedReplyPicker({
   onClose(): void;
 }) {
   const api = useApi();
-  const replies = useLiveQuery([...CANNED_KEY, query], () => api.listCannedReplies(query || undefined));
+  const replies = useLiveQuery([...CANNED_KEY, query], () => api.listCannedReplies(query || undefined), undefined, { keepPrevious: true });
   const list = replies.data?.data ?? [];
   const [active, setActive] = useState(0);
   const pick = (reply: CannedReply) => onPick(fillCannedReply(reply.text, values));

@@ -40,7 +40,7 @@ export function InboxList({ openId, members }: { openId: string | undefined; mem
     ...(source !== 'all' ? { source } : {}),
     ...(q ? { q } : {}),
   };
-  const conversations = useLiveQuery(inboxKey(filter), () => api.inbox(filter), INBOX_LIVE);
+  const conversations = useLiveQuery(inboxKey(filter), () => api.inbox(filter), INBOX_LIVE, { keepPrevious: true });
   useLiveInvalidation(inboxKey(filter), CONTACT_NAME_LIVE);
 
   return (

@@ -1,5 +1,5 @@
 import type { InboxFilter } from '../../api';
-import type { LiveRefresh } from '../../components/use-async';
+import type { LiveRefresh } from '../../components/live-query';
 import type { LiveEvent } from '../../session/live-events';
 
 /** What changes the inbox: `conversation.updated` (a message either way, state, assignee, unread, a note), a handoff, a lead's name. */

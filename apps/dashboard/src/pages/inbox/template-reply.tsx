@@ -1,7 +1,8 @@
 import { useState, type FormEvent } from 'react';
 import { ApiError, type InboxThread, type TemplateComponent } from '../../api';
 import { AsyncView, ErrorNotice } from '../../components/feedback';
-import { useAction, useAsync } from '../../components/use-async';
+import { useLiveQuery } from '../../components/live-query';
+import { useAction } from '../../components/use-action';
 import { useApi } from '../../session/session';
 import { TemplateBubble } from '../templates/template-bubble';
 import { hasMediaHeader, partsOf, placeholdersOf, templateSend, valuesByComponent } from '../templates/template-definition';
@@ -46,7 +47,7 @@ async function businessNumber(api: ReturnType<typeof useApi>, channelId: string)
  */
 export function TemplateReply({ thread, onSent }: { thread: InboxThread; onSent(): void }) {
   const api = useApi();
-  const templates = useAsync(() => sendableTemplates(api, thread.channel_id), `inbox-templates:${thread.channel_id}`, TEMPLATES_LIVE);
+  const templates = useLiveQuery(['templates', 'sendable', thread.channel_id], () => sendableTemplates(api, thread.channel_id), TEMPLATES_LIVE);
   return (
     <AsyncView state={templates} what="your approved templates">
       {(list) => <TemplatePicker thread={thread} templates={list} onSent={onSent} />}

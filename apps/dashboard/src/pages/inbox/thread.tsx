@@ -6,7 +6,7 @@ import { ChannelBadge } from '../../components/channel';
 import { formatTime } from '../../components/format';
 import { MessageContent, partsOfPayload, type MessageParts } from '../../components/message-content';
 import { useLiveInvalidation, useLiveQuery } from '../../components/live-query';
-import { useAction } from '../../components/use-async';
+import { useAction } from '../../components/use-action';
 import { Link } from '../../router';
 import { useApi, useMember } from '../../session/session';
 import { CannedReplyPicker } from './canned-replies';

@@ -3,7 +3,7 @@ import { useState, type FormEvent } from 'react';
 import type { Deal, NewDeal, Pipeline } from '../../api';
 import { ErrorNotice } from '../../components/feedback';
 import { useLiveQuery } from '../../components/live-query';
-import { useAction } from '../../components/use-async';
+import { useAction } from '../../components/use-action';
 import { useApi, useMember } from '../../session/session';
 import { CONTACTS_KEY, DEALS_KEY } from '../contacts/records-keys';
 import { useTeamMembers } from '../inbox/team-members';
@@ -28,7 +28,7 @@ export function DealForm({ pipeline, deal, onDone }: { pipeline: Pipeline; deal?
   const [owner, setOwner] = useState(deal ? (deal.owner ?? '') : (me?.id ?? ''));
   const [closeDate, setCloseDate] = useState(deal?.expected_close_date ?? '');
   const [stage, setStage] = useState(deal?.stage ?? pipeline.stages[0]);
-  const contacts = useLiveQuery([...CONTACTS_KEY, 'list', find ? { q: find } : {}], () => api.listContacts(find ? { q: find } : {}));
+  const contacts = useLiveQuery([...CONTACTS_KEY, 'list', find ? { q: find } : {}], () => api.listContacts(find ? { q: find } : {}), undefined, { keepPrevious: true });
   const choices = contacts.data?.data ?? [];
   const id = (field: string) => `deal-${deal?.id ?? 'new'}-${field}`;
 

@@ -3,7 +3,7 @@ import { useEffect, useRef, useState } from 'react';
 import type { Deal, Member, Pipeline } from '../../api';
 import { AsyncView, ErrorNotice } from '../../components/feedback';
 import { useLiveQuery } from '../../components/live-query';
-import { useAction } from '../../components/use-async';
+import { useAction } from '../../components/use-action';
 import { PageHeader } from '../../components/page-header';
 import { Link } from '../../router';
 import { useApi, useMember } from '../../session/session';

@@ -1,12 +1,12 @@
-import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { MEMBER_ROLES, type InvitedMember, type Member, type MemberRole } from '../../api';
 import { CopyableValue } from '../../components/copy-button';
 import { AsyncView, ErrorNotice } from '../../components/feedback';
-import { queryState } from '../../components/query-state';
+import { useLiveQuery } from '../../components/live-query';
 import { PageHeader } from '../../components/page-header';
-import { useAction } from '../../components/use-async';
+import { useAction } from '../../components/use-action';
 import { useApi, useMember } from '../../session/session';
+import { DataTable } from '../../components/data-table';
 
 const ROLE_HELP: Record<MemberRole, string> = {
   owner: 'everything, including other owners',
@@ -18,7 +18,7 @@ const ROLE_HELP: Record<MemberRole, string> = {
 export function TeamPage() {
   const api = useApi();
   const me = useMember();
-  const team = queryState(useQuery({ queryKey: ['team'], queryFn: () => api.listTeam() }));
+  const team = useLiveQuery(['team'], () => api.listTeam());
   const [invited, setInvited] = useState<InvitedMember>();
   const action = useAction();
 
@@ -54,53 +54,47 @@ export function TeamPage() {
       <AsyncView state={team} what="the team">
         {(page) => (
           <div className="table-wrap">
-            <table>
-              <caption className="visually-hidden">Team members</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Email</th>
-                  <th scope="col">Role</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">
-                    <span className="visually-hidden">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {page.data.map((m) => (
-                  <tr key={m.id} data-testid="team-member">
-                    <td>
+            <DataTable
+              caption="Team members"
+              rows={page.data}
+              rowKey={(m) => m.id}
+              rowProps={() => ({ 'data-testid': 'team-member' })}
+              columns={[
+                {
+                  header: 'Name',
+                  cell: (m) => (
+                    <>
                       {m.name}
                       {m.id === me?.id && <span className="badge">you</span>}
-                    </td>
-                    <td>{m.email}</td>
-                    <td>
-                      <select
-                        aria-label={`Role of ${m.name}`}
-                        value={m.role}
-                        disabled={m.id === me?.id || action.pending}
-                        onChange={(e) => void changeRole(m, e.target.value as MemberRole)}
-                      >
-                        {MEMBER_ROLES.map((role) => (
-                          <option key={role} value={role}>
-                            {role}
-                          </option>
-                        ))}
-                      </select>
-                    </td>
-                    <td>{m.status === 'invited' ? <span className="badge badge-warning">invited</span> : 'active'}</td>
-                    <td>
-                      {m.id !== me?.id && (
-                        <button type="button" className="danger button-small" onClick={() => void remove(m)} aria-label={`Remove ${m.name}`}>
-                          Remove
-                        </button>
-                      )}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+                    </>
+                  ),
+                },
+                { header: 'Email', cell: (m) => m.email },
+                {
+                  header: 'Role',
+                  cell: (m) => (
+                    <select aria-label={`Role of ${m.name}`} value={m.role} disabled={m.id === me?.id || action.pending} onChange={(e) => void changeRole(m, e.target.value as MemberRole)}>
+                      {MEMBER_ROLES.map((role) => (
+                        <option key={role} value={role}>
+                          {role}
+                        </option>
+                      ))}
+                    </select>
+                  ),
+                },
+                { header: 'Status', cell: (m) => (m.status === 'invited' ? <span className="badge badge-warning">invited</span> : 'active') },
+                {
+                  header: 'Actions',
+                  hiddenHeader: true,
+                  cell: (m) =>
+                    m.id !== me?.id && (
+                      <button type="button" className="danger button-small" onClick={() => void remove(m)} aria-label={`Remove ${m.name}`}>
+                        Remove
+                      </button>
+                    ),
+                },
+              ]}
+            />
           </div>
         )}
       </AsyncView>

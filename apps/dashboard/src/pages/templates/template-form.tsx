@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { TEMPLATE_CATEGORIES, type Template, type TemplateCategory } from '../../api';
 import { ErrorNotice } from '../../components/feedback';
-import { useAction } from '../../components/use-async';
+import { useAction } from '../../components/use-action';
 import { useApi } from '../../session/session';
 import { TemplateBubble } from './template-bubble';
 import { EMPTY_DRAFT, MAX_BUTTONS, componentsOf, partsOf, variablesOf, type ButtonDraft, type ButtonType, type TemplateDraft } from './template-definition';

@@ -3,7 +3,8 @@ import type { Template } from '../../api';
 import { AsyncView, ErrorNotice } from '../../components/feedback';
 import { formatTime } from '../../components/format';
 import { PageHeader } from '../../components/page-header';
-import { useAction, useAsync, type LiveRefresh } from '../../components/use-async';
+import { type LiveRefresh, useLiveQuery } from '../../components/live-query';
+import { useAction } from '../../components/use-action';
 import { useApi } from '../../session/session';
 import { TemplateBubble } from './template-bubble';
 import { examplesOf, partsOf } from './template-definition';
@@ -16,7 +17,7 @@ export const TEMPLATES_LIVE: LiveRefresh = { events: ['template.status'] };
 /** Message templates: what may be sent to a customer outside the 24-hour window, once WhatsApp approves it. */
 export function TemplatesPage() {
   const api = useApi();
-  const templates = useAsync(() => api.listTemplates(), 'templates', TEMPLATES_LIVE);
+  const templates = useLiveQuery(['templates'], () => api.listTemplates(), TEMPLATES_LIVE);
   return (
     <section>
       <PageHeader title="Templates">

@@ -1,0 +1,66 @@
+import { useCallback, useMemo, useRef, useState } from 'react';
+import { ApiError } from '../api';
+import { errorText, fieldSentence } from './problem-text';
+
+interface ActionFailure {
+  /** The problem's `detail` (or the error's message). */
+  detail: string;
+  /** Field path (`to`, `faqs[0].question`) → the sentence for people; removed once the person edits that field. */
+  fields: Record<string, string>;
+}
+
+/** The id of the element saying what is wrong with a field (for `aria-describedby`). */
+const fieldErrorId = (scope: string, field: string) => `${scope}-error-${field.replace(/[^\w-]/g, '-')}`;
+
+/**
+ * Runs one user action at a time (a form submit, a button), exposing its pending state and error. A refused request's
+ * field errors are tied to their inputs: spread `bind('to')` on the input (`aria-invalid`, `aria-describedby`, and
+ * editing it clears its error) and render `fieldError('to')` below it.
+ */
+export function useAction() {
+  const [pending, setPending] = useState(false);
+  const [failure, setFailure] = useState<ActionFailure>();
+  const scope = useRef(`action-${Math.random().toString(36).slice(2, 8)}`).current;
+  const run = useCallback(async <T,>(action: () => Promise<T>): Promise<T | undefined> => {
+    setPending(true);
+    setFailure(undefined);
+    try {
+      return await action();
+    } catch (err) {
+      const fields = err instanceof ApiError ? Object.fromEntries(err.fieldErrors.map((e) => [e.field, fieldSentence(e.field, e.message)])) : {};
+      setFailure({ detail: err instanceof ApiError ? err.message : errorText(err), fields });
+      return undefined;
+    } finally {
+      setPending(false);
+    }
+  }, []);
+  const clearField = useCallback(
+    (field: string) =>
+      setFailure((f) => {
+        if (!f?.fields[field]) return f;
+        const fields = { ...f.fields };
+        delete fields[field];
+        // The problem was only about fields, and each has been corrected: nothing left to say.
+        return Object.keys(fields).length === 0 ? undefined : { ...f, fields };
+      }),
+    [],
+  );
+  const error = useMemo(() => (failure ? [failure.detail, ...Object.values(failure.fields)].join(' ') : undefined), [failure]);
+  const bind = (field: string) => {
+    const invalid = Boolean(failure?.fields[field]);
+    return {
+      'aria-invalid': invalid || undefined,
+      'aria-describedby': invalid ? fieldErrorId(scope, field) : undefined,
+      onInput: () => clearField(field),
+    };
+  };
+  const fieldError = (field: string) => {
+    const sentence = failure?.fields[field];
+    return sentence ? (
+      <span className="field-error" id={fieldErrorId(scope, field)}>
+        {sentence}
+      </span>
+    ) : null;
+  };
+  return { pending, error, run, bind, fieldError, clearError: () => setFailure(undefined) };
+}

@@ -224,6 +224,40 @@ describe('Dashboard in a real browser: the navigation, the owner’s onboarding,
         ['voice', voice],
       ]),
     );
+
+    // Each can be tried from here: a text to the owner's own phone (followed live to delivered) or address.
+    const ownPhone = norwegianMobile();
+    await section('sms').getByRole('button', { name: `Test ${sms}` }).click();
+    const smsTest = page.getByRole('form', { name: `Test ${sms}` });
+    await smsTest.getByLabel('Send a test to this phone number').fill(ownPhone);
+    await smsTest.getByRole('button', { name: 'Send test' }).click();
+    await smsTest.getByRole('status').filter({ hasText: `Test to ${ownPhone}: delivered` }).waitFor();
+    const texts = await http<{ data: { from: string; body: string }[] }>('GET', `${platform.sandbox}/_sandbox/sms/messages?to=${encodeURIComponent(ownPhone)}`);
+    expect(texts.body.data).toEqual([expect.objectContaining({ from: sms, body: expect.stringContaining('test message') })]);
+    await expectNoSeriousA11yViolations(page, 'channels: test SMS');
+    await smsTest.getByRole('button', { name: 'Close' }).click();
+
+    const ownAddress = `ingrid-${Date.now()}@example.com`;
+    await section('email').getByRole('button', { name: `Test ${address}` }).click();
+    const emailTest = page.getByRole('form', { name: `Test ${address}` });
+    await emailTest.getByLabel('Send a test to this address').fill(ownAddress);
+    await emailTest.getByRole('button', { name: 'Send test' }).click();
+    await emailTest.getByRole('status').filter({ hasText: `Test to ${ownAddress}:` }).waitFor();
+    const mails = await pollUntil(
+      async () => {
+        const res = await http<{ data: { from: string | null; subject: string | null }[] }>('GET', `${platform.sandbox}/_sandbox/email/messages?to=${encodeURIComponent(ownAddress)}`);
+        return res.body.data.length > 0 && res.body.data;
+      },
+      { timeoutMs: 20_000, description: 'the test mail in the sandbox SMTP sink' },
+    );
+    expect(mails).toEqual([expect.objectContaining({ from: expect.stringContaining(address), subject: 'Test message' })]);
+    expect(await emailTest.getByRole('status').textContent()).not.toContain('failed');
+    await emailTest.getByRole('button', { name: 'Close' }).click();
+
+    await section('voice').getByRole('button', { name: `Test ${voice}` }).click();
+    await page.getByRole('region', { name: `Test ${voice}` }).getByText(`Call ${voice} from any phone`).waitFor();
+    await page.getByRole('region', { name: `Test ${voice}` }).getByRole('button', { name: 'Close' }).click();
+
     await expectNoSeriousA11yViolations(page, 'channels');
     await page.screenshot({ path: join(SCREENSHOTS, 'channels-desktop.png'), fullPage: true });
     await page.setViewportSize(PHONE);

@@ -1,4 +1,4 @@
-import { pollUntil } from '@parley/testing';
+import { pdfText, pollUntil } from '@parley/testing';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
@@ -8,7 +8,6 @@ import { expectNoSeriousA11yViolations } from './dashboard/accessibility';
 import { launchBrowser, type Browser } from './dashboard/browser';
 import { openPage, settled } from './dashboard/dashboard-pages';
 import { http } from './support/http';
-import { pdfText } from './support/pdf-text';
 import { startPlatform, type Platform } from './support/platform';
 
 // The Billing page in a real Chromium against the built stack (CONTRACT §16, issue 23): a new account's empty wallet

@@ -8,3 +8,4 @@ export * from './private-kafka';
 export * from './service-under-test';
 export * from './fake-llm/fake-embeddings';
 export * from './smtp-sink';
+export * from './pdf-text';

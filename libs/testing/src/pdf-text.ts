@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 
 /**
  * The text of a PDF as pdf.js (through pdf-parse) reads it, in a child process: pdf.js loads its worker with a dynamic
- * import, which jest's module system does not run. What a person's PDF reader would show of a downloaded file.
+ * import, which jest's module system does not run.
  */
 export function pdfText(bytes: Buffer): Promise<string> {
   const script = `

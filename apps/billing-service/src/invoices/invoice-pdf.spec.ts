@@ -1,5 +1,5 @@
 import type { InvoiceRecord } from '@parley/contracts';
-import { pdfText } from '../test/pdf-text';
+import { pdfText } from '@parley/testing';
 import { renderInvoicePdf } from './invoice-pdf';
 
 describe('renderInvoicePdf', () => {

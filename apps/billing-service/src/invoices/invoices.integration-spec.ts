@@ -1,6 +1,5 @@
 import { newId, type InvoiceRecord } from '@parley/contracts';
-import { pollUntil } from '@parley/testing';
-import { pdfText } from '../test/pdf-text';
+import { pdfText, pollUntil } from '@parley/testing';
 import { startBillingService, type BillingServiceUnderTest } from '../test/billing-service-under-test';
 import { InvoicesService } from './invoices.service';
 

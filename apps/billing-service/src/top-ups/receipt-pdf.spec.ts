@@ -1,4 +1,4 @@
-import { pdfText } from '../test/pdf-text';
+import { pdfText } from '@parley/testing';
 import { renderReceiptPdf } from './receipt-pdf';
 
 describe('renderReceiptPdf', () => {

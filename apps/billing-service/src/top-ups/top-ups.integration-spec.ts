@@ -2,7 +2,7 @@ import { newId } from '@parley/contracts';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Stripe from 'stripe';
-import { pdfText } from '../test/pdf-text';
+import { pdfText } from '@parley/testing';
 import { startBillingService, type BillingServiceUnderTest } from '../test/billing-service-under-test';
 
 const SECRET_KEY = 'sk_test_billing_spec';

@@ -101,17 +101,35 @@ const LIGHT_WORDS = new Set(
 );
 
 export async function coversEveryWord(query: string, passage: RankedPassage, language: Language, meaning: Meaning): Promise<boolean> {
+  const { concepts, unaligned } = await wordsNotCovered(query, passage, language, meaning, { stopAtConcept: true });
+  return concepts.length === 0 && unaligned.length === 0;
+}
+
+/**
+ * What of the question the passage does not speak to: the required topics it names that the passage lacks
+ * (`concepts`), the question's meaningful words neither in the passage nor next to one of its words (`unaligned`),
+ * out of the meaningful words it lacks outright (`missing`). `stopAtConcept`: a lacking topic is answer enough (the
+ * words are not embedded).
+ */
+export async function wordsNotCovered(
+  query: string,
+  passage: RankedPassage,
+  language: Language,
+  meaning: Meaning,
+  { stopAtConcept = false } = {},
+): Promise<{ concepts: string[]; missing: string[]; unaligned: string[] }> {
   const own = analyze(`${passage.title} ${passage.text}`, passage.language);
   const stems = new Set(own.map((t) => t.term));
   // A topic the question names by a concept (a price, a child) must be in the passage as that concept.
   const asked = analyze(query, language, { query: true, stemLanguage: passage.language }).filter((t) => t.weight >= 1 && !stems.has(t.term));
-  if (asked.some((t) => REQUIRED_CONCEPTS.has(t.term))) return false;
+  const concepts = [...new Set(asked.filter((t) => REQUIRED_CONCEPTS.has(t.term)).map((t) => t.term))];
   const missing = [...new Set(asked.map((t) => t.word).filter((w): w is string => w !== undefined && !/\d/.test(w) && !LIGHT_WORDS.has(w)))];
-  if (missing.length === 0) return true;
+  if (missing.length === 0 || (stopAtConcept && concepts.length > 0)) return { concepts, missing, unaligned: [] };
   const words = [...new Set(own.map((t) => t.word).filter((w): w is string => w !== undefined && !/\d/.test(w)))];
-  if (words.length === 0) return false;
+  if (words.length === 0) return { concepts, missing, unaligned: missing };
   const vectors = await meaning.embedder.embed([...missing, ...words]);
-  return missing.every((_, i) => words.some((__, j) => dot(vectors[i], vectors[missing.length + j]) >= WORD_ALIGNS));
+  const unaligned = missing.filter((_, i) => !words.some((__, j) => dot(vectors[i], vectors[missing.length + j]) >= WORD_ALIGNS));
+  return { concepts, missing, unaligned };
 }
 
 /**

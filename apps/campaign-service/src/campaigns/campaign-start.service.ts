@@ -7,6 +7,7 @@ import { AudienceResolver } from '../audience/audience.resolver';
 import { fillTemplate } from '../audience/template-variables';
 import { CampaignServiceConfig } from '../config/campaign-service.config';
 import { campaignPace } from '../sending/campaign-pace';
+import { amountForPeople } from './amount-for-people';
 import type { CampaignRow } from './campaigns.mapper';
 
 /** At most this many recipients are named in a refusal (the detail says how many there are). */
@@ -25,7 +26,7 @@ export class InsufficientFundsRefusal extends ProblemException {
         402,
         ProblemTypes.insufficientFunds,
         'Payment Required',
-        `The wallet’s balance does not cover this campaign’s estimated cost (${estimate.amount} ${estimate.currency}); nothing was sent. Top up the wallet and start it again.`,
+        `The wallet’s balance does not cover this campaign’s estimated cost (${amountForPeople(estimate.amount)} ${estimate.currency}); nothing was sent. Top up the wallet and start it again.`,
       ),
     );
   }

@@ -57,7 +57,7 @@ export function ChannelTest({ channel, name, onClose }: { channel: Channel; name
           value={to}
           required
           autoComplete={email ? 'email' : 'tel'}
-          placeholder={email ? 'you@example.com' : '+47 412 34 567'}
+          placeholder={email ? 'you@example.com' : '+1 415 555 0123'}
           onChange={(e) => setTo(e.target.value)}
           {...action.bind('to')}
         />

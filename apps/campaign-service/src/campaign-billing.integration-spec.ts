@@ -1,11 +1,10 @@
-import { ProblemTypes, newId } from '@parley/contracts';
+import { ProblemTypes, amountText, newId } from '@parley/contracts';
 import { pollUntil } from '@parley/testing';
 // the real billing-service and crm-service answer (as platform-e2e boots them): stand-ins would only echo this spec's guesses
 // eslint-disable-next-line @nx/enforce-module-boundaries
 import { startBillingService, type BillingServiceUnderTest } from '../../billing-service/src/test/billing-service-under-test';
 // eslint-disable-next-line @nx/enforce-module-boundaries
 import { startCrmService, type CrmServiceUnderTest } from '../../crm-service/src/test/crm-service-under-test';
-import { amountForPeople } from './campaigns/amount-for-people';
 import { startCampaignService, type CampaignServiceUnderTest } from './test/campaign-service-under-test';
 
 /** A campaign asks billing-service for its cost before it starts (CONTRACT.md §15, §16), and a wallet that cannot pay refuses it. */
@@ -77,7 +76,7 @@ describe('campaign cost estimate (CONTRACT.md §15, §16)', () => {
     const refusal = await campaigns.problemOf('campaigns.transition', { tenant_id: tenant, id: draft.id, action: 'start' });
     expect(refusal).toMatchObject({ status: 402, type: ProblemTypes.insufficientFunds });
     // the estimate in words people read: cents, not the ledger's six decimals
-    expect(refusal.detail).toContain(`(${amountForPeople((3 * unit).toFixed(6))} USD)`);
+    expect(refusal.detail).toContain(`(${amountText((3 * unit).toFixed(6))} USD)`);
     expect(refusal.detail).not.toMatch(/\.\d{2}\d*0 USD/);
 
     const after = await campaigns.call('campaigns.get', { tenant_id: tenant, id: draft.id });

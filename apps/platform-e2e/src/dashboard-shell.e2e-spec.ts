@@ -263,6 +263,11 @@ describe('Dashboard in a real browser: the navigation, the owner’s onboarding,
     await page.setViewportSize(PHONE);
     expect(await pageWidth(page)).toBeLessThanOrEqual(PHONE.width);
     await page.screenshot({ path: join(SCREENSHOTS, 'channels-mobile.png'), fullPage: true });
+    // a channel's test form fits the phone too
+    await section('sms').getByRole('button', { name: `Test ${sms}` }).click();
+    await page.getByRole('form', { name: `Test ${sms}` }).getByLabel('Send a test to this phone number').waitFor();
+    expect(await pageWidth(page)).toBeLessThanOrEqual(PHONE.width);
+    await page.getByRole('form', { name: `Test ${sms}` }).getByRole('button', { name: 'Close' }).click();
     await page.setViewportSize(DESKTOP);
 
     // Disconnected after a confirmation: gone from its list.

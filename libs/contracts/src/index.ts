@@ -17,3 +17,4 @@ export * from './rpc/deals.rpc';
 export * from './rpc/media.rpc';
 export * from './rpc/campaigns.rpc';
 export * from './sms-segments';
+export * from './amount-text';

@@ -1,9 +1,7 @@
-import type { InvoiceRecord } from '@parley/contracts';
+import { amountText, type InvoiceRecord } from '@parley/contracts';
 import PDFDocument from 'pdfkit';
 
 const day = (iso: string) => iso.slice(0, 10);
-/** The ledger's exact amount (six decimals) with the zeros after the cents dropped: "0.120000" → "0.12", "0.004500" → "0.0045". */
-const money = (amount: string) => amount.replace(/(\.\d{2}\d*?)0+$/, '$1');
 
 /**
  * An invoice as a one-page A4 PDF, drawn from the same record the JSON route answers. Uncompressed content streams
@@ -38,12 +36,12 @@ export function renderInvoicePdf(invoice: InvoiceRecord, tenantId: string): Prom
     doc.moveDown(0.4);
   };
   row('Category', 'Quantity', `Amount (${invoice.currency})`, true);
-  for (const line of invoice.lines) row(line.category, String(line.quantity), money(line.amount));
-  if (invoice.lines.length === 0) row('No usage in this period', '0', money('0.000000'));
+  for (const line of invoice.lines) row(line.category, String(line.quantity), amountText(line.amount));
+  if (invoice.lines.length === 0) row('No usage in this period', '0', amountText('0.000000'));
   doc.moveDown(0.4);
-  row('Total', '', money(invoice.total), true);
+  row('Total', '', amountText(invoice.total), true);
   doc.moveDown();
-  doc.font('Helvetica').text(`Top-ups received in the period: ${money(invoice.payments)} ${invoice.currency} (prepaid; the total was charged to the wallet).`, columns.category);
+  doc.font('Helvetica').text(`Top-ups received in the period: ${amountText(invoice.payments)} ${invoice.currency} (prepaid; the total was charged to the wallet).`, columns.category);
   doc.end();
   return done;
 }

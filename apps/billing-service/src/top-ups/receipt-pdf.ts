@@ -1,3 +1,4 @@
+import { amountText } from '@parley/contracts';
 import PDFDocument from 'pdfkit';
 
 /** What a receipt says: a paid top-up. */
@@ -9,9 +10,6 @@ export interface PaidTopUp {
   session_id: string | null;
   paid_at: string;
 }
-
-/** An amount with its cents ("25.000000" → "25.00"; sub-cent digits kept should any exist). */
-const money = (amount: string) => amount.replace(/(\.\d{2}\d*?)0+$/, '$1');
 
 /**
  * A paid top-up's receipt as a one-page A4 PDF: money received, not billed (usage is on the monthly invoice).
@@ -28,13 +26,13 @@ export function renderReceiptPdf(topUp: PaidTopUp, tenantId: string): Promise<Bu
 
   doc.font('Helvetica-Bold').fontSize(20).text('Receipt');
   doc.moveDown(0.5).font('Helvetica').fontSize(10);
-  doc.text(`Top-up by card: ${money(topUp.amount)} ${topUp.currency}`);
+  doc.text(`Top-up by card: ${amountText(topUp.amount)} ${topUp.currency}`);
   doc.text(`Paid: ${topUp.paid_at.slice(0, 10)} (${topUp.paid_at})`);
   doc.text(`Receipt for: ${topUp.id}`);
   doc.text(`Tenant: ${tenantId}`);
   if (topUp.session_id) doc.text(`Payment reference: ${topUp.session_id}`);
   doc.moveDown();
-  doc.font('Helvetica-Bold').fontSize(14).text(`Amount received: ${money(topUp.amount)} ${topUp.currency}`);
+  doc.font('Helvetica-Bold').fontSize(14).text(`Amount received: ${amountText(topUp.amount)} ${topUp.currency}`);
   doc.moveDown();
   doc.font('Helvetica').fontSize(10).text('Credited to your prepaid wallet. Messages paid from it are listed on the monthly invoice.');
   doc.end();

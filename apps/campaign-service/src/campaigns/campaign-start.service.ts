@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { ProblemTypes, derivedId, problem, type CampaignEstimate, type ChannelRecord, type FieldError, type TemplateContent } from '@parley/contracts';
+import { ProblemTypes, amountText, derivedId, problem, type CampaignEstimate, type ChannelRecord, type FieldError, type TemplateContent } from '@parley/contracts';
 import { RpcClient } from '@parley/kafka';
 import { ProblemException } from '@parley/service-kit';
 import type { EntityManager } from 'typeorm';
@@ -7,7 +7,6 @@ import { AudienceResolver } from '../audience/audience.resolver';
 import { fillTemplate } from '../audience/template-variables';
 import { CampaignServiceConfig } from '../config/campaign-service.config';
 import { campaignPace } from '../sending/campaign-pace';
-import { amountForPeople } from './amount-for-people';
 import type { CampaignRow } from './campaigns.mapper';
 
 /** At most this many recipients are named in a refusal (the detail says how many there are). */
@@ -26,7 +25,7 @@ export class InsufficientFundsRefusal extends ProblemException {
         402,
         ProblemTypes.insufficientFunds,
         'Payment Required',
-        `The wallet’s balance does not cover this campaign’s estimated cost (${amountForPeople(estimate.amount)} ${estimate.currency}); nothing was sent. Top up the wallet and start it again.`,
+        `The wallet’s balance does not cover this campaign’s estimated cost (${amountText(estimate.amount)} ${estimate.currency}); nothing was sent. Top up the wallet and start it again.`,
       ),
     );
   }

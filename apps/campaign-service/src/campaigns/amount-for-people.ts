@@ -1,8 +1,0 @@
-/**
- * An amount of money as a person reads it in a sentence: the ledger's six decimals cut to cents, with finer digits only
- * where the amount has them ("0.150000" → "0.15", "0.004500" → "0.0045", "12.000000" → "12.00").
- */
-export function amountForPeople(amount: string): string {
-  const [whole, fraction = ''] = amount.split('.');
-  return `${whole}.${fraction.replace(/0+$/, '').padEnd(2, '0')}`;
-}

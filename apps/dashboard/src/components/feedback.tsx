@@ -36,7 +36,8 @@ export function AsyncView<T>({
   state: AsyncState<T>;
   what: string;
   isEmpty?: (data: T) => boolean;
-  empty?: ReactNode;
+  /** What an empty answer says; a function of the answer when it depends on what was asked (a filter's value). */
+  empty?: ReactNode | ((data: T) => ReactNode);
   children: (data: T) => ReactNode;
 }) {
   if (state.data === undefined) {
@@ -50,7 +51,7 @@ export function AsyncView<T>({
           Updating {what}…
         </p>
       )}
-      {isEmpty?.(state.data) ? <Empty>{empty}</Empty> : children(state.data)}
+      {isEmpty?.(state.data) ? <Empty>{typeof empty === 'function' ? empty(state.data) : empty}</Empty> : children(state.data)}
     </>
   );
 }

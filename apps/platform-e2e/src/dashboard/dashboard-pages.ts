@@ -39,5 +39,6 @@ export async function signInWithApiKey(page: Page, apiKey: string): Promise<void
 /** Waits until the page's lists have loaded (no "Loading …" status left), so what a check reads is what a person sees. */
 export async function settled(page: Page): Promise<void> {
   await page.locator('main h1').first().waitFor();
-  await pollUntil(async () => (await page.getByRole('status').filter({ hasText: /^Loading/ }).count()) === 0, { timeoutMs: 30_000, description: `${page.url()} to load` });
+  // "Updating…" is an earlier answer still on screen (a list being filtered or paged): not settled either
+  await pollUntil(async () => (await page.getByRole('status').filter({ hasText: /^(Loading|Updating)/ }).count()) === 0, { timeoutMs: 30_000, description: `${page.url()} to load` });
 }

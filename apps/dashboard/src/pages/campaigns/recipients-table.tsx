@@ -8,14 +8,22 @@ import { DataTable } from '../../components/data-table';
 
 /**
  * A campaign's recipients a page at a time (the cursors of the pages seen, to go back), optionally only those of one
- * status; a new status starts again at the first page.
+ * status; a new status starts again at the first page. While a new status or page is on its way the previous one stays
+ * on screen, so its caption and empty text come with the answer (which status, which page), not from the choice just
+ * made: the table never says "skipped opted out" above rows of every status.
  */
 export function RecipientsTable({ id, live, version }: { id: string; live: LiveRefresh; version: number }) {
   const api = useApi();
   const [status, setStatus] = useState<RecipientStatus | ''>('');
   const [cursors, setCursors] = useState<(string | null)[]>([null]);
   const cursor = cursors[cursors.length - 1];
-  const page = useLiveQuery(['campaigns', id, 'recipients', { status, cursor, version }], () => api.campaignRecipients(id, status || null, cursor), live, { keepPrevious: true });
+  const pageNumber = cursors.length;
+  const page = useLiveQuery(
+    ['campaigns', id, 'recipients', { status, cursor, version }],
+    async () => ({ ...(await api.campaignRecipients(id, status || null, cursor)), status, pageNumber }),
+    live,
+    { keepPrevious: true },
+  );
   const choose = (next: RecipientStatus | '') => {
     setStatus(next);
     setCursors([null]);
@@ -28,7 +36,7 @@ export function RecipientsTable({ id, live, version }: { id: string; live: LiveR
           <option value="">every status</option>
           {RECIPIENT_STATUS_OPTIONS.map((s) => (
             <option key={s} value={s}>
-              {s.replace(/_/g, ' ')}
+              {statusText(s)}
             </option>
           ))}
         </select>
@@ -36,8 +44,8 @@ export function RecipientsTable({ id, live, version }: { id: string; live: LiveR
       <AsyncView
         state={page}
         what="recipients"
-        isEmpty={(p) => p.data.length === 0 && cursors.length === 1}
-        empty={status ? `No recipient is ${status.replace(/_/g, ' ')}.` : 'The recipients are listed once the campaign starts.'}
+        isEmpty={(p) => p.data.length === 0 && p.pageNumber === 1}
+        empty={(p) => (p.status ? `No recipient is ${statusText(p.status)}.` : 'The recipients are listed once the campaign starts.')}
       >
         {(p) => (
           <>
@@ -45,13 +53,13 @@ export function RecipientsTable({ id, live, version }: { id: string; live: LiveR
               <DataTable
                 captionVisible
                 captionClassName="small muted"
-                caption={`${status ? `Recipients ${status.replace(/_/g, ' ')}` : 'Recipients'}, page ${cursors.length}`}
+                caption={`${p.status ? `Recipients ${statusText(p.status)}` : 'Recipients'}, page ${p.pageNumber}`}
                 rows={p.data}
                 rowKey={(r) => r.contact_id}
                 rowProps={() => ({ 'data-testid': 'recipient-row' })}
                 columns={[
                   { header: 'Number', cell: (r) => r.phone },
-                  { header: 'Status', cell: (r) => <span className={`status status-${r.status}`}>{r.status.replace(/_/g, ' ')}</span> },
+                  { header: 'Status', cell: (r) => <span className={`status status-${r.status}`}>{statusText(r.status)}</span> },
                   { header: 'Replied', cell: (r) => (r.replied_at ? formatTime(r.replied_at) : '') },
                   { header: 'Error', cell: (r) => (r.error ? `${r.error.code} ${r.error.title}` : '') },
                 ]}
@@ -70,4 +78,8 @@ export function RecipientsTable({ id, live, version }: { id: string; live: LiveR
       </AsyncView>
     </>
   );
+}
+
+function statusText(status: RecipientStatus): string {
+  return status.replace(/_/g, ' ');
 }

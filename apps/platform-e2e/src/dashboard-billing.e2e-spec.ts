@@ -223,7 +223,7 @@ describe('Dashboard in a real browser: the Billing page', () => {
     await expectNoSeriousA11yViolations(page, 'usage (messages against the allowance)');
   });
 
-  it('refuses a campaign launch at an empty wallet on a pro account, saying so in the page, and sends nothing', async () => {
+  it('refuses a campaign launch and a message at an empty wallet on a pro account, saying so in the page, and sends nothing', async () => {
     const bikes = { email: 'owner@porto-bikes.example', password: 'douro-river-2026' };
     const account = await http<{ api_key: string; tenant_id: string }>('POST', `${platform.gateway}/api/v1/accounts`, { json: { name: 'Porto Bikes', ...bikes } });
     expect(account.status).toBe(201);
@@ -277,6 +277,15 @@ describe('Dashboard in a real browser: the Billing page', () => {
       expect(await page.getByTestId('campaign-status').getAttribute('data-status')).toBe('draft');
       await page.getByTestId('campaign-estimate').getByText('$0.04', { exact: true }).waitFor();
       await expectNoSeriousA11yViolations(page, 'campaign refused for money');
+      // a message sent from the Messages page is refused the same way, in words and with the way to the Billing page
+      await page.goto(`${platform.gateway}/dashboard/messages`);
+      const send = page.getByRole('form', { name: 'Send a message' });
+      await send.getByLabel(/^To/).fill(customer);
+      await send.getByLabel('Message').fill('Your bike is ready');
+      await send.getByRole('button', { name: 'Send' }).click();
+      const unpaid = send.getByRole('alert').filter({ hasText: 'Your wallet cannot pay for this message: nothing was sent.' });
+      await unpaid.getByRole('link', { name: 'Top up on the Billing page' }).click();
+      await page.getByRole('heading', { level: 1, name: 'Billing' }).waitFor();
       // nothing reached the customer
       const got = await http<{ data: { type: string }[] }>('GET', `${platform.sandbox}/_sandbox/messages?to=${encodeURIComponent(customer)}`);
       expect(got.body.data).toEqual([]);

@@ -7,6 +7,8 @@ interface ActionFailure {
   detail: string;
   /** Field path (`to`, `faqs[0].question`) → the sentence for people; removed once the person edits that field. */
   fields: Record<string, string>;
+  /** The refusal's HTTP status (402: the wallet cannot pay), when the server refused. */
+  status?: number;
 }
 
 /** The id of the element saying what is wrong with a field (for `aria-describedby`). */
@@ -28,7 +30,7 @@ export function useAction() {
       return await action();
     } catch (err) {
       const fields = err instanceof ApiError ? Object.fromEntries(err.fieldErrors.map((e) => [e.field, fieldSentence(e.field, e.message)])) : {};
-      setFailure({ detail: err instanceof ApiError ? err.message : errorText(err), fields });
+      setFailure({ detail: err instanceof ApiError ? err.message : errorText(err), fields, status: err instanceof ApiError ? err.status : undefined });
       return undefined;
     } finally {
       setPending(false);
@@ -62,5 +64,5 @@ export function useAction() {
       </span>
     ) : null;
   };
-  return { pending, error, run, bind, fieldError, clearError: () => setFailure(undefined) };
+  return { pending, error, refusedStatus: failure?.status, run, bind, fieldError, clearError: () => setFailure(undefined) };
 }

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import type { Message } from '../api';
-import { AsyncView, ErrorNotice } from '../components/feedback';
+import { AsyncView } from '../components/feedback';
 import { formatTime } from '../components/format';
 import { LiveIndicator } from '../components/live-indicator';
 import { MESSAGES_LIVE } from '../components/live-refresh';
@@ -9,6 +9,7 @@ import { normalisePhone } from '../components/phone';
 import { useLiveQuery } from '../components/live-query';
 import { useAction } from '../components/use-action';
 import { useApi } from '../session/session';
+import { SendErrorNotice } from './billing/insufficient-funds-notice';
 
 /** Send a WhatsApp message, and the live log of every message with its status. */
 export function MessagesPage() {
@@ -88,7 +89,7 @@ function SendMessage({ onSent }: { onSent(): void }) {
         <textarea value={text} onChange={(e) => setText(e.target.value)} required maxLength={4096} rows={2} {...action.bind('message')} />
       </label>
       {action.fieldError('message')}
-      <ErrorNotice error={action.error} />
+      <SendErrorNotice action={action} what="this message" />
       <button type="submit" disabled={action.pending}>
         {action.pending ? 'Sending…' : 'Send'}
       </button>

@@ -1,9 +1,6 @@
-import { ApiError } from '../../api';
+import { ErrorNotice } from '../../components/feedback';
 import { Link } from '../../router';
 import { formatCents } from './money';
-
-/** A paid send (or a campaign's start) the wallet cannot cover: the gateway's `402 insufficient-funds`. */
-export const isInsufficientFunds = (err: unknown) => err instanceof ApiError && err.status === 402;
 
 /**
  * Said where a paid send was refused for money, in a person's words: nothing went out, what it would cost, and where
@@ -16,4 +13,12 @@ export function InsufficientFundsNotice({ what, cost }: { what: string; cost?: {
       {cost && ` It would cost about ${formatCents(cost.amount, cost.currency)}.`} <Link to="/billing">Top up on the Billing page</Link>, then try again.
     </div>
   );
+}
+
+/**
+ * What a failed send says: for a send the wallet could not pay (402), what to do about it and a link to the Billing
+ * page; otherwise the server's words. `action` is the form's `useAction()`.
+ */
+export function SendErrorNotice({ action, what }: { action: { error?: string; refusedStatus?: number }; what: string }) {
+  return action.refusedStatus === 402 ? <InsufficientFundsNotice what={what} /> : <ErrorNotice error={action.error} />;
 }

@@ -6,7 +6,7 @@ import { type LiveRefresh, useLiveQuery } from '../../components/live-query';
 import { useAction } from '../../components/use-action';
 import { Link } from '../../router';
 import { useApi } from '../../session/session';
-import { InsufficientFundsNotice, isInsufficientFunds } from '../billing/insufficient-funds-notice';
+import { InsufficientFundsNotice } from '../billing/insufficient-funds-notice';
 import { formatCents } from '../billing/money';
 import { ACTIONS_BY_STATUS, ACTION_LABELS, progressOf } from './campaign-actions';
 import { CampaignStatusBadge } from './campaign-status';
@@ -35,16 +35,8 @@ export function CampaignDetail({ id }: { id: string }) {
   // bumped after an action: the recipients' page is loaded again
   const [version, setVersion] = useState(0);
   const action = useAction();
-  // a start the wallet cannot pay for (402): said as such, with the estimate the refusal recorded on the campaign
-  const [unfunded, setUnfunded] = useState(false);
   const act = async (what: CampaignAction) => {
-    setUnfunded(false);
-    const done = await action.run(() =>
-      api.campaignAction(id, what).catch((err: unknown) => {
-        if (isInsufficientFunds(err)) setUnfunded(true);
-        throw err;
-      }),
-    );
+    const done = await action.run(() => api.campaignAction(id, what));
     if (done) {
       campaign.reload();
       sends.reload();
@@ -85,7 +77,8 @@ export function CampaignDetail({ id }: { id: string }) {
                   </button>
                 ))}
               </div>
-              {unfunded ? <InsufficientFundsNotice what="this campaign" cost={c.estimate} /> : <ErrorNotice error={action.error} />}
+              {/* a start the wallet cannot pay for: said as such, with the estimate the refusal recorded on the campaign */}
+              {action.refusedStatus === 402 ? <InsufficientFundsNotice what="this campaign" cost={c.estimate} /> : <ErrorNotice error={action.error} />}
               {progress.of > 0 && (
                 <label>
                   Handed over: {progress.done} of {progress.of}

@@ -1,11 +1,11 @@
 import { useState, type FormEvent } from 'react';
 import type { Channel } from '../../api';
-import { ErrorNotice } from '../../components/feedback';
 import { useLiveQuery } from '../../components/live-query';
 import { MESSAGES_LIVE } from '../../components/live-refresh';
 import { normalisePhone } from '../../components/phone';
 import { useAction } from '../../components/use-action';
 import { useApi } from '../../session/session';
+import { SendErrorNotice } from '../billing/insufficient-funds-notice';
 
 /** What each status of the test message means to the person who sent it. */
 const PROGRESS: Record<string, string> = {
@@ -63,7 +63,7 @@ export function ChannelTest({ channel, name, onClose }: { channel: Channel; name
         />
         {action.fieldError('to')}
       </label>
-      <ErrorNotice error={action.error} />
+      <SendErrorNotice action={action} what="this test message" />
       <div className="row wrap">
         <button type="submit" disabled={action.pending}>
           {action.pending ? 'Sending…' : 'Send test'}

@@ -1,9 +1,10 @@
 import { useState, type FormEvent } from 'react';
 import { ApiError, type InboxThread, type TemplateComponent } from '../../api';
-import { AsyncView, ErrorNotice } from '../../components/feedback';
+import { AsyncView } from '../../components/feedback';
 import { useLiveQuery } from '../../components/live-query';
 import { useAction } from '../../components/use-action';
 import { useApi } from '../../session/session';
+import { SendErrorNotice } from '../billing/insufficient-funds-notice';
 import { TemplateBubble } from '../templates/template-bubble';
 import { hasMediaHeader, partsOf, placeholdersOf, templateSend, valuesByComponent } from '../templates/template-definition';
 import { TEMPLATES_LIVE } from '../templates/templates-page';
@@ -108,7 +109,7 @@ function TemplatePicker({ thread, templates, onSent }: { thread: InboxThread; te
       {mediaHeader && (
         <p className="notice notice-warning">This template’s header is an image, a video, a document or a location: send it through the API (`POST /v1/send`).</p>
       )}
-      <ErrorNotice error={action.error} />
+      <SendErrorNotice action={action} what="this template message" />
       <button type="submit" disabled={action.pending || mediaHeader}>
         {action.pending ? 'Sending…' : 'Send template'}
       </button>

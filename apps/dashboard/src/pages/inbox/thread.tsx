@@ -9,6 +9,7 @@ import { useLiveInvalidation, useLiveQuery } from '../../components/live-query';
 import { useAction } from '../../components/use-action';
 import { Link } from '../../router';
 import { useApi, useMember } from '../../session/session';
+import { SendErrorNotice } from '../billing/insufficient-funds-notice';
 import { CannedReplyPicker } from './canned-replies';
 import { typedShortcut } from './canned-reply-text';
 import { ContactPanel } from './contact-panel';
@@ -291,7 +292,7 @@ function Composer({ thread, onSent }: { thread: InboxThread; onSent(): void }) {
               />
             )}
             {mode === 'reply' && thread.state === 'active' && <p className="small muted">Replying takes the conversation over: the agent goes silent.</p>}
-            <ErrorNotice error={action.error} />
+            <SendErrorNotice action={action} what="this reply" />
             <div className="row wrap">
               <button type="submit" disabled={action.pending || !text.trim()}>
                 {mode === 'reply' ? (action.pending ? 'Sending…' : 'Send reply') : 'Add note'}

@@ -3,6 +3,7 @@ import { Headers, envelopeVersion, newId, type EnvelopeVersion, type EventEnvelo
 import { CompressionTypes, Partitioners, type Producer, type TopicMessages } from 'kafkajs';
 import { PublishTimeoutError } from './errors';
 import { KafkaConnection } from './kafka-connection';
+import { countProducerRequests } from './kafka-metrics';
 
 export interface OutgoingMessage {
   /** Logical topic name. */
@@ -48,6 +49,7 @@ export class EventPublisher implements OnApplicationShutdown {
       // Retries on a broker outage are bounded by the caller's timeout, not here.
       retry: { initialRetryTime: 100, maxRetryTime: 2000, retries: 10 },
     });
+    countProducerRequests(this.producer);
     this.producer.on(this.producer.events.DISCONNECT, () => {
       connection.producerConnected = false;
     });

@@ -3,6 +3,7 @@ import { TOPIC_SPECS, type TopicSpec } from '@parley/contracts';
 import { ConfigResourceTypes, Kafka, logLevel, type Admin, type Consumer, type ConsumerConfig, type LogEntry } from 'kafkajs';
 import { retryRetriable } from './errors';
 import { kafkaLogLevel } from './kafka-log';
+import { countConsumerWork } from './kafka-metrics';
 import './kafkajs-patches';
 import { KAFKA_OPTIONS, type KafkaOptions } from './kafka.options';
 
@@ -158,6 +159,7 @@ export class KafkaConnection implements OnApplicationShutdown {
       // kafkajs's own default for a consumer is 5 retries
       retry: { retries: 5, ...config.retry, restartOnFailure: async () => !disconnected && !this.closed },
     });
+    countConsumerWork(consumer, (topic) => this.logicalTopic(topic));
     const disconnect = consumer.disconnect.bind(consumer);
     consumer.disconnect = () => {
       disconnected = true;

@@ -54,11 +54,44 @@ async function statementCounts(platform, database) {
     Object.keys(platform.pids()).map(async (app) => {
       const page = await fetch(`${platform.url(app)}/metrics`, { signal: AbortSignal.timeout(5000) }).then((r) => r.text(), () => '');
       const value = (name) => Number(page.match(new RegExp(`^${name} (\\d+)$`, 'm'))?.[1] ?? NaN);
-      counts[app] = { statements: value('db_statements_total'), transactions: value('db_transactions_total') };
+      counts[app] = { statements: value('db_statements_total'), transactions: value('db_transactions_total'), kafka: kafkaCounts(page) };
     }),
   );
   const [server] = await platform.query('SELECT xact_commit + xact_rollback AS n FROM pg_stat_database WHERE datname = $1', [database]);
   return { services: counts, server: Number(server.n) };
+}
+
+/**
+ * What a service asked of Kafka so far, from its /metrics (libs/kafka's kafka-metrics.ts): requests by API and records
+ * its consumers fetched by topic, each as `{ "requests Fetch": n, "records message.status": n }`.
+ */
+function kafkaCounts(page) {
+  const counts = {};
+  for (const [, metric, label, value] of page.matchAll(/^kafka_(requests|records_consumed)_total\{(?:api|topic)="([^"]+)"\} (\d+)$/gm)) {
+    counts[`${metric === 'requests' ? 'requests' : 'records'} ${label}`] = Number(value);
+  }
+  return counts;
+}
+
+/**
+ * Per message, over idle, what each service asked of Kafka: `{ app: { requests: total, records: total, detail: {
+ * "requests Fetch": n, ... } } }`, the rows under 0.05 left out of the detail.
+ */
+function kafkaPerMessage(idle, window, n) {
+  const result = {};
+  for (const app of Object.keys(window.end.services)) {
+    const at = (from, key) => from.services[app]?.kafka?.[key] ?? 0;
+    const keys = new Set([...Object.keys(window.end.services[app]?.kafka ?? {}), ...Object.keys(idle.end.services[app]?.kafka ?? {})]);
+    const detail = {};
+    for (const key of keys) {
+      const idleRate = (at(idle.end, key) - at(idle.start, key)) / idle.seconds;
+      detail[key] = (at(window.end, key) - at(window.start, key) - idleRate * window.seconds) / n;
+    }
+    const sum = (kind) => Object.entries(detail).filter(([key]) => key.startsWith(kind)).reduce((total, [, v]) => total + v, 0);
+    const shown = Object.entries(detail).filter(([, v]) => Math.abs(v) >= 0.05).sort((a, b) => b[1] - a[1]);
+    if (keys.size) result[app] = { requests: sum('requests '), records: sum('records '), detail: shown };
+  }
+  return result;
 }
 
 /** Per message, over idle: each service's statements/transactions and the server's transactions. */
@@ -165,6 +198,10 @@ export async function costScenario({ platform, seconds, rate, idleSeconds, log }
   const sqlTotal = ourSql.reduce((sum, c) => sum + c.statements, 0);
   const sqlTransactions = ourSql.reduce((sum, c) => sum + c.transactions, 0);
   const sqlAll = ourSql.reduce((sum, c) => sum + c.all, 0);
+  const kafka = kafkaPerMessage(idleCounts, { start: countsStart, end: countsEnd, seconds: used.seconds }, n);
+  const ourKafka = Object.entries(kafka).filter(([app]) => app !== SANDBOX);
+  const kafkaRequests = ourKafka.reduce((sum, [, k]) => sum + k.requests, 0);
+  const kafkaRecords = ourKafka.reduce((sum, [, k]) => sum + k.records, 0);
   const s = latencies.summary();
   const row = {
     scenario: 'cost per message',
@@ -175,7 +212,7 @@ export async function costScenario({ platform, seconds, rate, idleSeconds, log }
     handled: n,
     rss,
     cpu: sampler.cpu,
-    note: `status callbacks on; latency of POST /v1/send; CPU ms per message over idle: ${round(ours, 2)} machine-wide, ${round(measured, 2)} summed over our processes; ${round(sqlTotal, 1)} PostgreSQL statements per message (details below)`,
+    note: `status callbacks on; latency of POST /v1/send; CPU ms per message over idle: ${round(ours, 2)} machine-wide, ${round(measured, 2)} summed over our processes; ${round(sqlTotal, 1)} PostgreSQL statements and ${round(kafkaRequests, 1)} Kafka requests per message (details below)`,
   };
   const lines = [
     `**Cost per message** (${n} messages read of ${sending.sent} sends at ${rate}/s over ${round(sending.seconds, 0)} s (${answered} answered 200, ${failed} not), status callbacks on, window ${round(used.seconds, 1)} s until every message read \`read\`${read < expected ? ` — ${expected - read} never did` : ''}${lag ? `, consumer lag ${lag} left` : ''}; idle baseline ${round(idle.seconds, 0)} s in the same run):`,
@@ -187,6 +224,7 @@ export async function costScenario({ platform, seconds, rate, idleSeconds, log }
     `- per process, CPU ms per message over idle (and in all, idle included): ${names.map((name) => `${name} ${perMessage[name]} (${round(used.groups[name] / n, 2)})`).join(', ')}; ours summed from the processes (services without the sandbox, Kafka, PostgreSQL, Redis): ${round(measured, 2)}.`,
     `- idle: the stack (five services, sandbox apart) ${stackIdle}% of one core (target ≤ 10); each: ${names.filter((name) => platform.pids()[name]).map((name) => `${name} ${idlePercent(name)}%`).join(', ')}; Kafka ${idlePercent('kafka')}%, PostgreSQL backends ${idlePercent('postgres backends')}% (shared processes ${idlePercent('postgres shared')}%, other databases included), Redis ${idlePercent('redis')}%.`,
     `- PostgreSQL statements per message (per service), over idle (and in all, idle included): **${round(sqlTotal, 2)} statements in ${round(sqlTransactions, 2)} transactions** summed over our services (${round(sqlAll, 2)} in all; the sandbox apart); ${Object.entries(sql.services).filter(([, c]) => Math.abs(c.statements) >= 0.005).map(([app, c]) => `${app} ${round(c.statements, 2)} (${round(c.transactions, 2)} tx; ${round(c.all, 2)} in all)`).join(', ')}; the server counted ${round(sql.server, 2)} transactions per message on the run's database (the load generator's polling included).`,
+    `- Kafka per message, over idle: **${round(kafkaRequests, 2)} requests and ${round(kafkaRecords, 2)} records fetched** summed over our services (every consumer reads each record of its topics, its own or not; the sandbox apart); ${ourKafka.map(([app, k]) => `${app} ${round(k.requests, 2)} requests, ${round(k.records, 2)} records (${k.detail.map(([key, v]) => `${key} ${round(v, 2)}`).join(', ')})`).join('; ')}.`,
     `- RSS under this load (peak MB): ${Object.entries(rss).map(([app, mb]) => `${app} ${mb}`).join(', ')}.`,
   ];
   log(`  → ${lines.join('\n')}`);

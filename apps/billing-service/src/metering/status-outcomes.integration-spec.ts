@@ -5,6 +5,9 @@ import { register } from 'prom-client';
 import { startBillingService, type BillingServiceUnderTest } from '../test/billing-service-under-test';
 
 const statements = async () => (await register.getSingleMetric('db_statements_total')!.get()).values[0]?.value ?? 0;
+/** A labelled counter of libs/kafka's kafka-metrics.ts, as /metrics shows it. */
+const counted = async (name: string, label: string, value: string) =>
+  (await register.getSingleMetric(name)!.get()).values.find((v) => v.labels[label] === value)?.value ?? 0;
 
 /** Issue 19: a message's `delivered` and `read` after its `sent` change no charge, and cost no transaction each. */
 describe('billing-service skips the statuses that can no longer change a charge', () => {
@@ -51,6 +54,12 @@ describe('billing-service skips the statuses that can no longer change a charge'
     expect(await billing.wallet(id)).toMatchObject({ balance: '0.992000', held: '0.000000' });
     const page = await billing.kafka.rpc.request('billing.transactions', { tenant_id: id, limit: 10, cursor: null });
     expect(page.data.filter((t) => t.type === 'settlement').map((t) => t.cause_id).sort()).toEqual([first.data.message_id, second.data.message_id].sort());
+
+    // What it asked of Kafka is counted on /metrics (npm run bench -- cost divides it by the messages): the status
+    // records its consumer fetched, and the requests that fetched them and committed their offsets.
+    expect(await counted('kafka_records_consumed_total', 'topic', 'message.status')).toBeGreaterThanOrEqual(5);
+    expect(await counted('kafka_requests_total', 'api', 'Fetch')).toBeGreaterThan(0);
+    expect(await counted('kafka_requests_total', 'api', 'OffsetCommit')).toBeGreaterThan(0);
 
     // A failure after sent still refunds (it is not a repeat).
     await billing.status(id, first.data.message_id, 'failed');

@@ -1,8 +1,10 @@
 import { newId } from '@parley/contracts';
+import { pollUntil } from '@parley/testing';
+import { Client } from 'pg';
 import { register } from 'prom-client';
 import { messageReceived } from '../test/events';
 import { startWebhookService, type WebhookServiceUnderTest } from '../test/webhook-service-under-test';
-import { DeliveriesStore, type IncomingEvent } from './deliveries.store';
+import { DELIVERIES_CHANNEL, DeliveriesStore, type IncomingEvent } from './deliveries.store';
 
 const statements = async () => (await register.getSingleMetric('db_statements_total')!.get()).values[0]?.value ?? 0;
 
@@ -46,5 +48,27 @@ describe('DeliveriesStore.ingestMany', () => {
       for (const row of rows) expect(row.id).toMatch(/^dlv_[0-9A-HJKMNP-TV-Z]{26}$/);
     }
     expect(await store.ingestMany(later)).toEqual([0, 0, 0, 0, 0]);
+  });
+
+  it('wakes the dispatchers (NOTIFY) for a batch that created deliveries, never for one that created none', async () => {
+    const listener = new Client({ connectionString: service.config.DATABASE_URL });
+    await listener.connect();
+    const heard: string[] = [];
+    listener.on('notification', (n) => {
+      if (n.channel === DELIVERIES_CHANNEL) heard.push(n.payload ?? '');
+    });
+    try {
+      await listener.query(`LISTEN ${DELIVERIES_CHANNEL}`);
+      expect(await store.ingestMany([incoming(newId('ten')), incoming(newId('ten'))])).toEqual([0, 0]);
+      const tenantId = newId('ten');
+      await service.createEndpoint(tenantId, { url: 'http://127.0.0.1:9/hook', events: ['message.received'], ordered: false, enabled: true });
+      expect(await store.ingestMany([incoming(tenantId)])).toEqual([1]);
+      // Notifications arrive in commit order: once a marker sent after both batches is heard, theirs have been.
+      await service.sql.query(`SELECT pg_notify($1, 'marker')`, [DELIVERIES_CHANNEL]);
+      await pollUntil(async () => heard.includes('marker'), { description: 'the marker notification', timeoutMs: 10_000 });
+      expect(heard).toEqual(['', 'marker']);
+    } finally {
+      await listener.end();
+    }
   });
 });

@@ -3,6 +3,7 @@ import type { TopicProbe } from '@parley/kafka';
 import { pollUntil } from '@parley/testing';
 import type { CreatedAccount } from '../accounts/accounts.service';
 import { RedisService } from '../redis/redis.service';
+import { SendFundsService } from './send-funds.service';
 import { GatewayTestApp } from '../test/gateway-test-app';
 
 const ADMIN_TOKEN = 'test-admin-token-for-funds';
@@ -93,5 +94,17 @@ describe('gateway: paid sends need the money (402 insufficient-funds)', () => {
     // 5000 covers one more free-plan message (0.005); the two free ones are still pending, not charged twice.
     expect((await send(account)).status).toBe(200);
     expect((await send(account)).status).toBe(402);
+  });
+
+  it('gives a reservation back when the send is not queued: the next send is paid from it', async () => {
+    const account = await proAccount(4000);
+    const funds = gw.app.get(SendFundsService);
+    const body = { channel: 'whatsapp' as const, to: '+447911123456', message: 'hi' };
+    const reservation = await funds.reserve(account.tenant_id, newId('msg'), body);
+    expect(reservation).not.toBeNull();
+    expect((await send(account)).status).toBe(402);
+    await reservation!.release();
+    expect(await redis.client.hget(billingViewKeys(prefix, account.tenant_id).view, 'pending')).toBe('0');
+    expect((await send(account)).status).toBe(200);
   });
 });

@@ -22,6 +22,12 @@ const PRICES_TTL_MS = 5_000;
 /** A template's category is not known here: it is reserved at the dearest template price (billing charges the real one). */
 const TEMPLATE_CATEGORIES: BillingCategory[] = ['marketing', 'utility', 'authentication'];
 
+/** The client with the two scripts defined: sent by their SHA (EVALSHA), not as 700 characters of Lua per send. */
+type FundsRedis = RedisService['client'] & {
+  reserveSend(view: string, pending: string, messageId: string, price: string, free: '0' | '1', freeAllowance: string): Promise<unknown>;
+  releaseSend(view: string, pending: string, messageId: string): Promise<unknown>;
+};
+
 export interface Reservation {
   /** Gives the reservation back (the send was not queued). */
   release(): Promise<void>;
@@ -37,12 +43,17 @@ export class SendFundsService {
   private readonly logger = new Logger(SendFundsService.name);
   private readonly warn = throttledWarning(this.logger);
   private prices?: { read: Promise<Record<string, string>>; at: number };
+  private readonly client: FundsRedis;
 
   constructor(
     private readonly config: GatewayConfig,
     private readonly redis: RedisService,
     private readonly plans: TenantPlansService,
-  ) {}
+  ) {
+    redis.client.defineCommand('reserveSend', { numberOfKeys: 2, lua: RESERVE_SEND_SCRIPT });
+    redis.client.defineCommand('releaseSend', { numberOfKeys: 2, lua: RELEASE_SEND_SCRIPT });
+    this.client = redis.client as FundsRedis;
+  }
 
   /** Reserves the send's price, or refuses with 402 `insufficient-funds`; null when nothing needed reserving. */
   async reserve(tenantId: string, messageId: string, body: SendMessageBody | RichSendBody): Promise<Reservation | null> {
@@ -57,7 +68,7 @@ export class SendFundsService {
       const unit = Math.max(0, ...this.categoriesOf(body).map((category) => Number(prices[`${plan}:${category}`] ?? 0)));
       // An SMS is billed per segment (CONTRACT.md §17), as billing-service will hold it.
       const price = body.channel === 'sms' && 'message' in body && typeof body.message === 'string' ? unit * smsSegments(body.message).segments : unit;
-      granted = await this.redis.client.eval(RESERVE_SEND_SCRIPT, 2, keys.view, keys.pending, messageId, String(price), plan === 'free' ? '1' : '0', prices.free_allowance ?? '0');
+      granted = await this.client.reserveSend(keys.view, keys.pending, messageId, String(price), plan === 'free' ? '1' : '0', prices.free_allowance ?? '0');
     } catch (err) {
       // Redis away: sends go on (billing-service still holds what the wallet covers and marks the rest unfunded).
       this.warn(`balance check skipped, Redis failed: ${String(err)}`);
@@ -72,7 +83,7 @@ export class SendFundsService {
   }
 
   private async release(keys: { view: string; pending: string }, messageId: string): Promise<void> {
-    await this.redis.client.eval(RELEASE_SEND_SCRIPT, 2, keys.view, keys.pending, messageId).catch((err: unknown) => this.warn(`releasing a reservation failed: ${String(err)}`));
+    await this.client.releaseSend(keys.view, keys.pending, messageId).catch((err: unknown) => this.warn(`releasing a reservation failed: ${String(err)}`));
   }
 
   private categoriesOf(body: SendMessageBody | RichSendBody): BillingCategory[] {

@@ -44,7 +44,7 @@ const START = '<!-- bench:results:start -->';
 const END = '<!-- bench:results:end -->';
 
 const usage = `usage: npm run bench -- [--scenario send,inbound,fanout,outbound,cost,replies] [--duration seconds] [--rate per-second]
-                        [--numbers sandbox numbers (100)] [--idle seconds (60)] [--profile gateway,messaging-service] [--no-write]
+                        [--numbers sandbox numbers (100)] [--idle seconds (60)] [--profile gateway,messaging-service] [--pg-sample] [--no-write]
        npm run bench -- cost             (scenarios may also be named without --scenario)
        npm run bench -- embedding        (the agent's embedding model alone, no stack: tools/bench/embedding.mjs)
        npm run bench -- understanding    (the engine with and without the model, per message, and a 100-page PDF embedded)
@@ -55,6 +55,7 @@ const usage = `usage: npm run bench -- [--scenario send,inbound,fanout,outbound,
               outbound 2000/s, cost 100/s; replies: the number's send limit, 80/s)
   --idle      seconds of the cost scenario's idle baseline (no traffic) before it sends
   --profile   run these services under --cpu-prof; profiles go to tmp/bench-profiles/
+  --pg-sample cost: sample PostgreSQL's active statements and their waits every 5 ms while it sends (pg_stat_activity)
   --no-write  print the table only; leave docs/benchmarks.md alone`;
 
 const log = (message) => process.stderr.write(`${message}\n`);
@@ -70,6 +71,7 @@ function options() {
       numbers: { type: 'string', default: '100' },
       'no-write': { type: 'boolean', default: false },
       profile: { type: 'string', default: '' },
+      'pg-sample': { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
   });
@@ -96,6 +98,7 @@ function options() {
     idle: number('idle', values.idle),
     write: !values['no-write'],
     profile: values.profile.split(',').map((s) => s.trim()).filter(Boolean),
+    pgSample: values['pg-sample'],
   };
 }
 
@@ -234,7 +237,7 @@ async function main() {
       const idle = platform.rss();
       log(`bench: idle RSS ${JSON.stringify(idle)}`);
       stacks.push({ scenario, startMs: platform.startMs, migrateMs: platform.migrateMs, idle });
-      const args = { platform, seconds, rate, numbers: opts.numbers, idleSeconds: opts.idle, log };
+      const args = { platform, seconds, rate, numbers: opts.numbers, idleSeconds: opts.idle, pgSample: opts.pgSample, log };
       const first = rows.length;
       try {
         if (scenario === 'send') rows.push(...(await sendScenario(args)));

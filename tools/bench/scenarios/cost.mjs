@@ -10,6 +10,7 @@ import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { CpuSnapshot, infrastructurePids } from '../lib/cpu.mjs';
 import { Latencies, RssSampler, delay, openLoop, progress, round } from '../lib/measure.mjs';
+import { PgActivitySampler } from '../lib/pg-activity.mjs';
 
 const CUSTOMERS = 10_000;
 const WARM_UP = { rate: 20, seconds: 3 };
@@ -110,7 +111,7 @@ function statementsPerMessage(idle, window, n) {
   return { services, server };
 }
 
-export async function costScenario({ platform, seconds, rate, idleSeconds, log }) {
+export async function costScenario({ platform, seconds, rate, idleSeconds, pgSample = false, log }) {
   const database = new URL(platform.infra.databaseUrl).pathname.slice(1);
   const tenant = await platform.tenant('bench cost');
   const url = `${platform.gateway}/v1/send`;
@@ -120,10 +121,12 @@ export async function costScenario({ platform, seconds, rate, idleSeconds, log }
   const ownBackend = Number((await platform.query('SELECT pg_backend_pid() AS pid'))[0].pid);
   await platform.consumerLag();
 
+  let samplerBackend = null;
   const groups = () => {
     const infra = infrastructurePids(database);
-    infra['postgres backends'] = infra['postgres backends'].filter((pid) => pid !== ownBackend);
-    return { ...Object.fromEntries(Object.entries(platform.pids()).map(([app, pid]) => [app, [pid]])), ...infra, [LOAD]: [process.pid, ownBackend] };
+    const own = [ownBackend, samplerBackend].filter((pid) => pid !== null);
+    infra['postgres backends'] = infra['postgres backends'].filter((pid) => !own.includes(pid));
+    return { ...Object.fromEntries(Object.entries(platform.pids()).map(([app, pid]) => [app, [pid]])), ...infra, [LOAD]: [process.pid, ...own] };
   };
 
   // Warm-up: the JIT, the pools and the caches on every hop, drained before the idle baseline.
@@ -149,6 +152,9 @@ export async function costScenario({ platform, seconds, rate, idleSeconds, log }
   let failed = 0;
   let read = 0;
   const countsStart = await statementCounts(platform, database);
+  // --pg-sample: the sampler's backend is the load generator's too; its own CPU is the load generator's
+  const pgSampler = pgSample ? await PgActivitySampler.start(platform.infra.databaseUrl) : null;
+  if (pgSampler) samplerBackend = pgSampler.pid;
   const start = new CpuSnapshot(groups());
   const sampler = new RssSampler(platform.pids());
   stopProgress = progress('cost', () => `${answered} answered, ${failed} failed, ${read} read`);
@@ -174,6 +180,7 @@ export async function costScenario({ platform, seconds, rate, idleSeconds, log }
   clearInterval(poll);
   const lag = await platform.drain(Math.max(0, deadline - Date.now()), log);
   const end = new CpuSnapshot(groups());
+  const activity = await pgSampler?.stop();
   const countsEnd = await statementCounts(platform, database);
   stopProgress();
   const rss = sampler.stop();
@@ -225,6 +232,11 @@ export async function costScenario({ platform, seconds, rate, idleSeconds, log }
     `- idle: the stack (five services, sandbox apart) ${stackIdle}% of one core (target ≤ 10); each: ${names.filter((name) => platform.pids()[name]).map((name) => `${name} ${idlePercent(name)}%`).join(', ')}; Kafka ${idlePercent('kafka')}%, PostgreSQL backends ${idlePercent('postgres backends')}% (shared processes ${idlePercent('postgres shared')}%, other databases included), Redis ${idlePercent('redis')}%.`,
     `- PostgreSQL statements per message (per service), over idle (and in all, idle included): **${round(sqlTotal, 2)} statements in ${round(sqlTransactions, 2)} transactions** summed over our services (${round(sqlAll, 2)} in all; the sandbox apart); ${Object.entries(sql.services).filter(([, c]) => Math.abs(c.statements) >= 0.005).map(([app, c]) => `${app} ${round(c.statements, 2)} (${round(c.transactions, 2)} tx; ${round(c.all, 2)} in all)`).join(', ')}; the server counted ${round(sql.server, 2)} transactions per message on the run's database (the load generator's polling included).`,
     `- Kafka per message, over idle: **${round(kafkaRequests, 2)} requests and ${round(kafkaRecords, 2)} records fetched** summed over our services (every consumer reads each record of its topics, its own or not; the sandbox apart); ${ourKafka.map(([app, k]) => `${app} ${round(k.requests, 2)} requests, ${round(k.records, 2)} records (${k.detail.map(([key, v]) => `${key} ${round(v, 2)}`).join(', ')})`).join('; ')}.`,
+    ...(activity
+      ? [
+          `- PostgreSQL's backends, sampled every 5 ms while it sent and drained (--pg-sample; ${activity.samples} samples, a backend active in ${activity.seen}): waiting on ${activity.waits.map(([w, n]) => `${w} ${round((100 * n) / activity.seen, 1)}%`).join(', ')}; the statements seen most, as a share of the active samples: ${activity.statements.map(([q, n]) => `${round((100 * n) / activity.seen, 1)}% \`${q.replace(/`/g, "'")}\``).join('; ')}.`,
+        ]
+      : []),
     `- RSS under this load (peak MB): ${Object.entries(rss).map(([app, mb]) => `${app} ${mb}`).join(', ')}.`,
   ];
   log(`  → ${lines.join('\n')}`);

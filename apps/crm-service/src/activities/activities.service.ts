@@ -101,7 +101,7 @@ export class ActivitiesService {
     );
   }
 
-  /** The contact's entries and its number's, newest first; another tenant's contact is a 404. */
+  /** The contact's entries and its number's or email address's (its messages), newest first; another tenant's contact is a 404. */
   async list(tenantId: string, contactId: string, limit: number, cursor: string | null): Promise<Page<ContactActivityRecord>> {
     const take = Math.min(Math.max(1, Math.trunc(limit) || 50), MAX_PAGE);
     const cursors = this.cursors.of(tenantId, `contacts/${contactId}/activities`);
@@ -110,10 +110,10 @@ export class ActivitiesService {
     const [afterTime, afterId] = after ? after.split('|') : [null, null];
     const rows: ActivityRow[] = await this.db.query(
       `SELECT id, type, occurred_at, channel, direction, text, ref_kind, ref_id, due_at FROM contact_activities
-       WHERE tenant_id = $1 AND (contact_id = $2 OR ($3::text IS NOT NULL AND customer = $3))
+       WHERE tenant_id = $1 AND (contact_id = $2 OR customer = ANY($3::text[]))
          AND ($4::timestamptz IS NULL OR (occurred_at, id) < ($4::timestamptz, $5::text))
        ORDER BY occurred_at DESC, id DESC LIMIT ${take + 1}`,
-      [tenantId, contact.id, contact.phone, afterTime, afterId],
+      [tenantId, contact.id, [contact.phone, contact.email?.toLowerCase()].filter((c): c is string => !!c), afterTime, afterId],
     );
     return { data: rows.slice(0, take).map(toRecord), next_cursor: cursors.next(rows, take, positionOf) };
   }
@@ -136,8 +136,8 @@ export class ActivitiesService {
     return link?.contact_id ?? null;
   }
 
-  private async contact(tenantId: string, id: string): Promise<{ id: string; phone: string | null }> {
-    const [row] = hasPrefix(id, 'ctc') ? await this.db.query(`SELECT id, phone FROM contacts WHERE tenant_id = $1 AND id = $2`, [tenantId, id]) : [];
+  private async contact(tenantId: string, id: string): Promise<{ id: string; phone: string | null; email: string | null }> {
+    const [row] = hasPrefix(id, 'ctc') ? await this.db.query(`SELECT id, phone, email FROM contacts WHERE tenant_id = $1 AND id = $2`, [tenantId, id]) : [];
     if (!row) throw new ProblemException(notFoundProblem(`Contact "${id}"`));
     return row;
   }

@@ -45,11 +45,14 @@ export function outboundText(content: OutboundContent): string {
   return richStandIn(content);
 }
 
+/** A message's customer as the timeline keys it: the number, or the email address in lower case (as contacts match it). */
+const messageCustomer = (channel: string, address: string) => (channel === 'email' ? address.toLowerCase() : address);
+
 export const inboundMessageEntry = (m: MessageInboundData): ActivityEntry =>
-  entry({ customer: m.from, type: 'message', direction: 'in', channel: m.channel, text: m.text, ref: { kind: 'message', id: m.message_id }, source: `message:${m.message_id}`, occurredAt: m.received_at });
+  entry({ customer: messageCustomer(m.channel, m.from), type: 'message', direction: 'in', channel: m.channel, text: m.text, ref: { kind: 'message', id: m.message_id }, source: `message:${m.message_id}`, occurredAt: m.received_at });
 
 export const outboundMessageEntry = (m: MessageOutboundData): ActivityEntry =>
-  entry({ customer: m.to, type: 'message', direction: 'out', channel: m.channel, text: outboundText(m.content), ref: { kind: 'message', id: m.message_id }, source: `message:${m.message_id}`, occurredAt: m.accepted_at });
+  entry({ customer: messageCustomer(m.channel, m.to), type: 'message', direction: 'out', channel: m.channel, text: outboundText(m.content), ref: { kind: 'message', id: m.message_id }, source: `message:${m.message_id}`, occurredAt: m.accepted_at });
 
 export const leadEntry = (contactId: string, lead: LeadRecord, at: string): ActivityEntry =>
   entry({ contactId, type: 'lead_captured', text: [lead.name, lead.email, lead.interest].filter(Boolean).join(' · ') || null, ref: { kind: 'lead', id: lead.id }, source: `lead:${lead.id}`, occurredAt: at });

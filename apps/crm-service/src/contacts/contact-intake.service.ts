@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { isE164, newId, type ContactOptedInData, type ContactOptedOutData, type LeadRecord, type MessageInboundData } from '@parley/contracts';
+import { isE164, isEmailAddress, newId, type ContactOptedInData, type ContactOptedOutData, type LeadRecord, type MessageInboundData } from '@parley/contracts';
 import { GroupCommit } from '@parley/service-kit';
 import { DataSource, type EntityManager } from 'typeorm';
 import { ActivitiesService } from '../activities/activities.service';
@@ -16,6 +16,13 @@ type UpsertedRow = ContactRow & { inserted: boolean };
 export interface InboundMessage {
   tenantId: string;
   message: MessageInboundData;
+}
+
+/** The messages of one email address in a batch (CONTRACT.md §17: an email customer is a contact too). */
+interface AddressIntake {
+  tenantId: string;
+  email: string;
+  name: string | null;
 }
 
 /** The messages of one number in a batch: the name of its first, and the first name any gives. */
@@ -61,9 +68,17 @@ export class ContactIntakeService {
    */
   private async intakeInbound(messages: readonly InboundMessage[]): Promise<void> {
     const numbers = new Map<string, NumberIntake>();
+    const addresses = new Map<string, AddressIntake>();
     for (const { tenantId, message } of messages) {
-      if (!isE164(message.from)) continue; // a business-scoped user id without a number: no phone to key a contact on
       const name = message.contact_name || null;
+      if (message.channel === 'email' && isEmailAddress(message.from)) {
+        const key = JSON.stringify([tenantId, message.from.toLowerCase()]);
+        const known = addresses.get(key);
+        if (!known) addresses.set(key, { tenantId, email: message.from, name });
+        else known.name ??= name;
+        continue;
+      }
+      if (!isE164(message.from)) continue; // a business-scoped user id without a number: no phone to key a contact on
       const key = JSON.stringify([tenantId, message.from]);
       const known = numbers.get(key);
       if (!known) numbers.set(key, { tenantId, phone: message.from, firstName: name, name });
@@ -93,6 +108,8 @@ export class ContactIntakeService {
         }
         await enqueueEvents(tx, events);
       }
+      // Few customers write by email: one look-up (and a write when new) per address is enough.
+      for (const { tenantId, email, name } of addresses.values()) await this.byEmail(tx, tenantId, email, name, 'if-unnamed');
       await this.activities.insertMany(
         messages.map(({ tenantId, message }) => ({ tenantId, entry: inboundMessageEntry(message) })),
         tx,
@@ -122,7 +139,7 @@ export class ContactIntakeService {
         await this.announce(tx, rows);
         contactId = rows[0]?.id ?? (await tx.query(`SELECT id FROM contacts WHERE tenant_id = $1 AND phone = $2`, [tenantId, phone]))[0].id;
       } else {
-        contactId = await this.byEmail(tx, tenantId, lead);
+        contactId = await this.byEmail(tx, tenantId, lead.email!, lead.name, 'always');
       }
       await tx.query(`INSERT INTO contact_leads (lead_id, tenant_id, contact_id) VALUES ($1, $2, $3) ON CONFLICT (lead_id) DO NOTHING`, [
         lead.id,
@@ -155,24 +172,28 @@ export class ContactIntakeService {
     });
   }
 
-  /** A lead without a number: the tenant's contact with its email, or a new one (email-only contacts are not unique). */
-  private async byEmail(tx: EntityManager, tenantId: string, lead: LeadRecord): Promise<string> {
+  /**
+   * The tenant's contact with this email (a lead without a number, a customer writing by email), or a new one
+   * (email-only contacts are not unique): named by `name` always (a lead says who it is) or only when it has no name
+   * yet (a mail's sender name, as a first WhatsApp message's profile name).
+   */
+  private async byEmail(tx: EntityManager, tenantId: string, email: string, name: string | null, rename: 'always' | 'if-unnamed'): Promise<string> {
     const [existing]: ContactRow[] = await tx.query(
       `SELECT ${CONTACT_COLUMNS} FROM contacts WHERE tenant_id = $1 AND lower(email) = lower($2) ORDER BY id LIMIT 1 FOR UPDATE`,
-      [tenantId, lead.email],
+      [tenantId, email],
     );
     if (!existing) {
       const rows: UpsertedRow[] = await tx.query(
         `INSERT INTO contacts (id, tenant_id, name, email) VALUES ($1, $2, $3, $4) RETURNING ${CONTACT_COLUMNS}, true AS inserted`,
-        [newId('ctc'), tenantId, lead.name, lead.email],
+        [newId('ctc'), tenantId, name, email],
       );
       await this.announce(tx, rows);
       return rows[0].id;
     }
-    if (lead.name && lead.name !== existing.name) {
+    if (name && name !== existing.name && (rename === 'always' || existing.name === null)) {
       const [[updated]]: [ContactRow[]] = await tx.query(
         `UPDATE contacts SET name = $3, updated_at = now() WHERE tenant_id = $1 AND id = $2 RETURNING ${CONTACT_COLUMNS}`,
-        [tenantId, existing.id, lead.name],
+        [tenantId, existing.id, name],
       );
       await enqueueEvents(tx, [contactUpdated(updated)]);
     }

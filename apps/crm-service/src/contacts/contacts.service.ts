@@ -177,7 +177,11 @@ export class ContactsService {
         : [[]];
       if (!deleted) throw new ProblemException(notFoundProblem(`Contact "${id}"`));
       // its timeline goes with it: the messages' text and the notes are its personal data too
-      await tx.query(`DELETE FROM contact_activities WHERE tenant_id = $1 AND (contact_id = $2 OR customer = $3)`, [tenantId, id, deleted.phone]);
+      await tx.query(`DELETE FROM contact_activities WHERE tenant_id = $1 AND (contact_id = $2 OR customer = ANY($3::text[]))`, [
+        tenantId,
+        id,
+        [deleted.phone, deleted.email?.toLowerCase()].filter((c): c is string => !!c),
+      ]);
       // (an import's file, which may name the number, is deleted when its job ends: ContactImportWorker)
       await enqueueEvents(tx, [contactDeleted(deleted)]);
     });

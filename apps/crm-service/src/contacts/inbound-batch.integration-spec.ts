@@ -3,10 +3,12 @@ import { newId, type ContactCreatedData, type ContactUpdatedData, type EventEnve
 import type { TopicProbe } from '@parley/kafka';
 import { countStatements } from '@parley/service-kit';
 import { pollUntil } from '@parley/testing';
+import { ActivitiesService } from '../activities/activities.service';
 import { OutboxRelay } from '../outbox/outbox-relay';
 import { messageInbound } from '../test/events';
 import { startCrmService, type CrmServiceUnderTest } from '../test/crm-service-under-test';
 import { ContactsConsumer } from './contacts.consumer';
+import { ContactsService } from './contacts.service';
 
 /** Rows in one order on both sides of a comparison: by tenant, then by `field`. */
 const sorted = <T extends { tenant_id: string | null }>(rows: T[], field: keyof T): T[] =>
@@ -157,5 +159,29 @@ describe('crm-service takes in a batch of inbound messages in one transaction', 
     expect(await contacts()).toHaveLength(rows.length + 24);
     expect(await timeline()).toHaveLength(entries.length + 48);
     expect(await outbox()).toEqual([]);
+  });
+
+  it('makes one contact of a customer writing by email (CONTRACT §17), named by the sender, with the mails on its timeline', async () => {
+    const tenant = newId('ten');
+    const mail = (from: string, name: string | null, text: string) => {
+      const event = inbound(tenant, from, name, text);
+      event.data.channel = 'email';
+      event.data.to = 'hello@bakery.example';
+      return event;
+    };
+    // the first mail without a sender name, the second with one, a third in another case of the same address
+    await consumer.onMessageInbound([mail('eva.lind@example.org', null, 'Do you bake rye?'), mail('eva.lind@example.org', 'Eva Lind', 'And on Sundays?')]);
+    await consumer.onMessageInbound([mail('Eva.Lind@example.org', 'Someone Else', 'Thanks!')]);
+    const rows = (await crm.sql.query(`SELECT id, phone, email, name FROM contacts WHERE tenant_id = $1`, [tenant])) as { id: string; phone: string | null; email: string; name: string }[];
+    expect(rows).toEqual([{ id: expect.stringMatching(/^ctc_/), phone: null, email: 'eva.lind@example.org', name: 'Eva Lind' }]);
+    const page = await crm.app.get(ActivitiesService).list(tenant, rows[0].id, 50, null);
+    expect(page.data.map((e) => [e.channel, e.text]).sort()).toEqual([
+      ['email', 'And on Sundays?'],
+      ['email', 'Do you bake rye?'],
+      ['email', 'Thanks!'],
+    ]);
+    // erasing the contact erases its mails with it (CONTRACT §14)
+    await crm.app.get(ContactsService).delete(tenant, rows[0].id);
+    expect(await crm.sql.query(`SELECT id FROM contact_activities WHERE tenant_id = $1`, [tenant])).toEqual([]);
   });
 });

@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { CreateContactActivityBody, hasPrefix, newId, notFoundProblem, type ContactActivityRecord, type Page } from '@parley/contracts';
 import { GroupCommit, ListCursors, ProblemException, validateDto } from '@parley/service-kit';
 import type { DataSource, EntityManager } from 'typeorm';
-import type { ActivityEntry } from './activity-entries';
+import { contactCustomers, type ActivityEntry } from './activity-entries';
 
 const MAX_PAGE = 100;
 
@@ -113,7 +113,7 @@ export class ActivitiesService {
        WHERE tenant_id = $1 AND (contact_id = $2 OR customer = ANY($3::text[]))
          AND ($4::timestamptz IS NULL OR (occurred_at, id) < ($4::timestamptz, $5::text))
        ORDER BY occurred_at DESC, id DESC LIMIT ${take + 1}`,
-      [tenantId, contact.id, [contact.phone, contact.email?.toLowerCase()].filter((c): c is string => !!c), afterTime, afterId],
+      [tenantId, contact.id, contactCustomers(contact), afterTime, afterId],
     );
     return { data: rows.slice(0, take).map(toRecord), next_cursor: cursors.next(rows, take, positionOf) };
   }

@@ -48,6 +48,10 @@ export function outboundText(content: OutboundContent): string {
 /** A message's customer as the timeline keys it: the number, or the email address in lower case (as contacts match it). */
 const messageCustomer = (channel: string, address: string) => (channel === 'email' ? address.toLowerCase() : address);
 
+/** The customers whose messages are a contact's on its timeline (listed and erased with it): its number and its address. */
+export const contactCustomers = (contact: { phone: string | null; email: string | null }): string[] =>
+  [contact.phone, contact.email?.toLowerCase()].filter((c): c is string => !!c);
+
 export const inboundMessageEntry = (m: MessageInboundData): ActivityEntry =>
   entry({ customer: messageCustomer(m.channel, m.from), type: 'message', direction: 'in', channel: m.channel, text: m.text, ref: { kind: 'message', id: m.message_id }, source: `message:${m.message_id}`, occurredAt: m.received_at });
 

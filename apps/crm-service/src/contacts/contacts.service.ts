@@ -17,6 +17,7 @@ import {
 } from '@parley/contracts';
 import { ListCursors, ProblemException, validateDto } from '@parley/service-kit';
 import { DataSource, type EntityManager } from 'typeorm';
+import { contactCustomers } from '../activities/activity-entries';
 import { enqueueEvents } from '../outbox/outbox';
 import { OutboxRelay } from '../outbox/outbox-relay';
 import { contactCreated, contactDeleted, contactUpdated } from './contact-events';
@@ -177,11 +178,7 @@ export class ContactsService {
         : [[]];
       if (!deleted) throw new ProblemException(notFoundProblem(`Contact "${id}"`));
       // its timeline goes with it: the messages' text and the notes are its personal data too
-      await tx.query(`DELETE FROM contact_activities WHERE tenant_id = $1 AND (contact_id = $2 OR customer = ANY($3::text[]))`, [
-        tenantId,
-        id,
-        [deleted.phone, deleted.email?.toLowerCase()].filter((c): c is string => !!c),
-      ]);
+      await tx.query(`DELETE FROM contact_activities WHERE tenant_id = $1 AND (contact_id = $2 OR customer = ANY($3::text[]))`, [tenantId, id, contactCustomers(deleted)]);
       // (an import's file, which may name the number, is deleted when its job ends: ContactImportWorker)
       await enqueueEvents(tx, [contactDeleted(deleted)]);
     });

@@ -47,6 +47,8 @@ export default tseslint.config(
             { sourceTag: 'scope:webhooks', onlyDependOnLibsWithTags: ['scope:webhooks', 'scope:shared'] },
             { sourceTag: 'scope:billing', onlyDependOnLibsWithTags: ['scope:billing', 'scope:shared'] },
             { sourceTag: 'scope:sandbox', onlyDependOnLibsWithTags: ['scope:sandbox', 'scope:shared'] },
+            { sourceTag: 'scope:crm', onlyDependOnLibsWithTags: ['scope:crm', 'scope:shared'] },
+            { sourceTag: 'scope:campaigns', onlyDependOnLibsWithTags: ['scope:campaigns', 'scope:shared'] },
             // the dashboard runs in browsers: shared libs only, and nothing of the server side
             {
               sourceTag: 'scope:dashboard',

@@ -1,7 +1,7 @@
 import type { UpsertAgentBody } from '../dto/agents.dto';
 import type { AgentRecord, Booking, Faq, Skill } from '../events/agents';
 import type { DocumentRecord } from '../events/documents';
-import type { ListQuery, Page, TenantScoped } from './rpc';
+import type { ListQuery, Page, TenantScoped } from './rpc-shapes';
 
 /** One kept version of an agent (`GET /api/v1/agents/{name}/versions`, CONTRACT.md §9). */
 export interface AgentVersionSummary {

@@ -1,5 +1,5 @@
 import type { AdjustWalletBody, CreateTopUpBody, SetPricesBody } from '../dto/billing.dto';
-import type { ListQuery, Page, TenantScoped } from './rpc';
+import type { ListQuery, Page, TenantScoped } from './rpc-shapes';
 
 /** What usage is metered and priced by (CONTRACT.md §16). */
 export const BILLING_CATEGORIES = ['service', 'marketing', 'utility', 'authentication', 'sms', 'email', 'voice_minute', 'llm_token'] as const;

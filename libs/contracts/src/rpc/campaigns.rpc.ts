@@ -1,6 +1,6 @@
 import type { CreateCampaignBody } from '../dto/campaigns.dto';
 import type { CampaignRecipientRecord, CampaignRecord, RecipientStatus } from '../events/campaigns';
-import type { ListQuery, Page, TenantScoped } from './rpc';
+import type { ListQuery, Page, TenantScoped } from './rpc-shapes';
 
 export type CampaignAction = 'start' | 'pause' | 'resume' | 'cancel';
 

@@ -2,7 +2,7 @@ import type { CreateCompanyBody, CreateContactActivityBody, CreateContactBody, U
 import type { CampaignAudience } from '../events/campaigns';
 import type { CompanyRecord, ContactActivityRecord, ContactRecord } from '../events/contacts';
 import type { DealsRpc } from './deals.rpc';
-import type { ListQuery, Page, TenantScoped } from './rpc';
+import type { ListQuery, Page, TenantScoped } from './rpc-shapes';
 
 /** Filters of `GET /api/v1/contacts` (CONTRACT.md §14); each narrows the list, all together narrow it by each. */
 export interface ContactFilters {

@@ -1,6 +1,6 @@
 import type { CreateDealBody, CreatePipelineBody, UpdateDealBody } from '../dto/deals.dto';
 import type { DealRecord, PipelineRecord } from '../events/deals';
-import type { ListQuery, Page, TenantScoped } from './rpc';
+import type { ListQuery, Page, TenantScoped } from './rpc-shapes';
 
 /** Filters of `GET /api/v1/deals`; each narrows the list. */
 export interface DealFilters {

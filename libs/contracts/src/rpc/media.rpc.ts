@@ -1,5 +1,5 @@
 import type { MediaRecord } from '../events/media';
-import type { TenantScoped } from './rpc';
+import type { TenantScoped } from './rpc-shapes';
 
 /** A stored file's record with where its bytes are (internal: the store key is never shown to tenants). */
 export interface StoredMedia extends MediaRecord {

@@ -1,5 +1,5 @@
 import type { ChannelKind, ChannelProvider, EmailProvider, InboundMessageType, MessageError, OutboundStatus, SmsProvider, VoiceProvider, WhatsappProvider } from '../events/messages';
-import type { ListQuery, Page, TenantScoped } from './rpc';
+import type { ListQuery, Page, TenantScoped } from './rpc-shapes';
 
 /** A connected WhatsApp or SMS number or email address (CONTRACT.md §6, §17). Credentials are never part of it. */
 export interface ChannelRecord {

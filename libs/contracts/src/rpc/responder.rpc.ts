@@ -1,7 +1,7 @@
 import type { AppointmentRecord, LeadRecord } from '../events/engagement';
 import type { InboundInteractive, InboundMedia, OutboundLocation } from '../events/media';
 import type { ChannelKind } from '../events/messages';
-import type { ListQuery, Page, TenantScoped } from './rpc';
+import type { ListQuery, Page, TenantScoped } from './rpc-shapes';
 
 /** A piece of the agent's knowledge a reply used (CONTRACT.md §11). */
 export interface KnowledgeSource {

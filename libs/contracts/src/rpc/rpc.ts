@@ -10,23 +10,10 @@ import type { ResponderRpc } from './responder.rpc';
 import type { TemplatesRpc } from './templates.rpc';
 import type { WebhooksRpc } from './webhooks.rpc';
 
+export type { ListQuery, Page, TenantScoped } from './rpc-shapes';
+
 /** Reply of a request-reply call: the result, or a problem that the gateway answers with as it is. */
 export type RpcResult<T> = { ok: true; data: T } | { ok: false; problem: Problem };
-
-/** Every request carries the caller's tenant; the owning service scopes every read and write by it. */
-export interface TenantScoped {
-  tenant_id: string;
-}
-
-export interface ListQuery {
-  limit: number;
-  cursor: string | null;
-}
-
-export interface Page<T> {
-  data: T[];
-  next_cursor: string | null;
-}
 
 /**
  * Request-reply patterns: which service owns each, and its request and response types. Each owning service keeps

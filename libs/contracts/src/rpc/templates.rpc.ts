@@ -1,6 +1,6 @@
 import type { TemplateCategory, TemplateRecord } from '../events/templates';
 import type { TemplateContent } from '../events/messages';
-import type { ListQuery, Page, TenantScoped } from './rpc';
+import type { ListQuery, Page, TenantScoped } from './rpc-shapes';
 
 /** Body of `POST /api/v1/templates` once the gateway checked its shape (messaging-service checks the components). */
 export interface CreateTemplateRequest {

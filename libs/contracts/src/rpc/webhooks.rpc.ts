@@ -1,5 +1,5 @@
 import type { CreateWebhookBody, ReplayWebhookBody, UpdateWebhookBody } from '../dto/webhooks.dto';
-import type { ListQuery, Page, TenantScoped } from './rpc';
+import type { ListQuery, Page, TenantScoped } from './rpc-shapes';
 
 export const WEBHOOK_EVENT_TYPES = [
   'message.received',

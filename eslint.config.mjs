@@ -62,6 +62,22 @@ export default tseslint.config(
       ],
     },
   },
+  // SQL lives in stores (issue 34): services, workers and consumers ask their feature's `*.store.ts`, which holds every
+  // statement with the tenant id first, so the decisions can be unit-tested against a fake of the store. An app joins
+  // this list once its SQL has moved.
+  {
+    files: ['apps/webhook-service/src/**/*.ts', 'apps/agent-service/src/**/*.ts'],
+    ignores: ['**/*.store.ts', '**/migrations/**', '**/*.spec.ts', '**/*.integration-spec.ts', '**/test/**'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'CallExpression[callee.property.name=/^(query|createQueryBuilder)$/]',
+          message: "SQL belongs in the feature's *.store.ts (issue 34): call a store method named for what it does.",
+        },
+      ],
+    },
+  },
   {
     files: ['**/*.spec.ts', '**/*.integration-spec.ts', '**/test/**/*.ts'],
     rules: { '@typescript-eslint/no-non-null-assertion': 'off', 'no-console': 'off' },

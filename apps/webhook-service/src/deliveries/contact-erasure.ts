@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import type { ContactDeletedData } from '@parley/contracts';
-import { DataSource } from 'typeorm';
+import { DeliveriesStore } from './deliveries.store';
 
 /**
  * A deleted contact's personal data in the events kept for replay (CONTRACT.md §14, §5): every event of the tenant
@@ -10,16 +9,12 @@ import { DataSource } from 'typeorm';
  */
 @Injectable()
 export class ContactErasure {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  constructor(private readonly store: DeliveriesStore) {}
 
   async erase(data: ContactDeletedData): Promise<void> {
     const addresses = [data.phone, data.email].filter((a): a is string => typeof a === 'string' && a !== '');
     if (addresses.length === 0) return;
-    await this.db.query(
-      `DELETE FROM events WHERE tenant_id = $1 AND type <> 'contact.deleted'
-         AND EXISTS (SELECT 1 FROM unnest($2::text[]) AS a WHERE strpos(payload::text, a) > 0)`,
-      [data.tenant_id, addresses],
-    );
+    await this.store.eraseEventsNaming(data.tenant_id, addresses);
   }
 }
 

@@ -476,6 +476,18 @@ export class DeliveriesStore {
     await this.db.query(`UPDATE deliveries SET locked_until = NULL WHERE id = ANY($1::text[]) AND status = 'pending'`, [ids]);
   }
 
+  /**
+   * Deletes the tenant's kept events whose body names one of `addresses` (a deleted contact's number or email), with
+   * their deliveries and attempts (cascade); `contact.deleted` itself is kept.
+   */
+  async eraseEventsNaming(tenantId: string, addresses: string[]): Promise<void> {
+    await this.db.query(
+      `DELETE FROM events WHERE tenant_id = $1 AND type <> 'contact.deleted'
+         AND EXISTS (SELECT 1 FROM unnest($2::text[]) AS a WHERE strpos(payload::text, a) > 0)`,
+      [tenantId, addresses],
+    );
+  }
+
   /** Deletes events past the replay window whose deliveries are all finished; returns how many. */
   async purgeEvents(olderThanDays: number, batch = 1000): Promise<number> {
     const [, deleted] = (await this.db.query(

@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import {
   CreateWebhookBody,
   UpdateWebhookBody,
@@ -12,12 +11,12 @@ import {
   type WebhookEndpointRecord,
 } from '@parley/contracts';
 import { ListCursors, ProblemException, validateDto } from '@parley/service-kit';
-import { DataSource, type Repository } from 'typeorm';
 import { WebhookServiceConfig } from '../config/webhook-service.config';
 import { generateSecret } from '../deliveries/signing';
 import { urlViolation } from '@parley/service-kit';
-import { EndpointEntity } from './endpoint.entity';
+import type { EndpointEntity } from './endpoint.entity';
 import { toEndpointRecord } from './endpoints.mapper';
+import { EndpointsStore } from './endpoints.store';
 
 const MAX_PAGE = 100;
 /** After a rotation the old secret still signs this long, so receivers can switch over (CONTRACT.md §5). */
@@ -26,46 +25,36 @@ const PREVIOUS_SECRET_VALID_MS = 24 * 60 * 60 * 1000;
 /** Owns tenants' webhook endpoints (CONTRACT.md §5); every read and write is scoped by tenant. */
 @Injectable()
 export class EndpointsService {
-  private readonly endpoints: Repository<EndpointEntity>;
-
   constructor(
-    @InjectDataSource() db: DataSource,
+    private readonly endpoints: EndpointsStore,
     private readonly config: WebhookServiceConfig,
     private readonly cursors: ListCursors,
-  ) {
-    this.endpoints = db.getRepository(EndpointEntity);
-  }
+  ) {}
 
   /** Creates an endpoint; the answer is the one place besides `getSecret` that shows the secret. */
   async create(tenantId: string, rawBody: unknown): Promise<WebhookEndpointRecord & { secret: string }> {
     const body = await validateDto(CreateWebhookBody, rawBody);
     await this.assertUrlAllowed(body.url);
-    const entity = await this.endpoints.save(
-      this.endpoints.create({
-        id: newId('whk'),
-        tenantId,
-        url: body.url,
-        events: body.events ?? [...WEBHOOK_EVENT_TYPES],
-        description: body.description ?? null,
-        enabled: body.enabled ?? true,
-        ordered: body.ordered ?? false,
-        secret: generateSecret(),
-        previousSecret: null,
-        previousSecretExpiresAt: null,
-        disabledReason: null,
-        failingSince: null,
-      }),
-    );
+    const entity = await this.endpoints.insert(tenantId, {
+      id: newId('whk'),
+      url: body.url,
+      events: body.events ?? [...WEBHOOK_EVENT_TYPES],
+      description: body.description ?? null,
+      enabled: body.enabled ?? true,
+      ordered: body.ordered ?? false,
+      secret: generateSecret(),
+      previousSecret: null,
+      previousSecretExpiresAt: null,
+      disabledReason: null,
+      failingSince: null,
+    });
     return { ...toEndpointRecord(entity), secret: entity.secret };
   }
 
   async list(tenantId: string, limit: number, cursor: string | null): Promise<Page<WebhookEndpointRecord>> {
     const take = Math.min(Math.max(1, Math.trunc(limit) || 50), MAX_PAGE);
     const cursors = this.cursors.of(tenantId, 'webhooks');
-    const after = cursors.after(cursor);
-    const qb = this.endpoints.createQueryBuilder('e').where('e.tenant_id = :tenantId', { tenantId }).orderBy('e.id', 'DESC').take(take + 1);
-    if (after !== null) qb.andWhere('e.id < :after', { after });
-    const rows = await qb.getMany();
+    const rows = await this.endpoints.list(tenantId, take + 1, cursors.after(cursor));
     return { data: rows.slice(0, take).map(toEndpointRecord), next_cursor: cursors.next(rows, take, (row) => row.id) };
   }
 
@@ -91,14 +80,13 @@ export class EndpointsService {
       }
       entity.enabled = body.enabled;
     }
-    return toEndpointRecord(await this.endpoints.save(entity));
+    return toEndpointRecord(await this.endpoints.save(tenantId, entity));
   }
 
   /** Deletes the endpoint with its deliveries (cascade). */
   async delete(tenantId: string, id: string): Promise<void> {
     if (!hasPrefix(id, 'whk')) throw new ProblemException(notFoundProblem(`Webhook "${id}"`));
-    const result = await this.endpoints.delete({ tenantId, id });
-    if (!result.affected) throw new ProblemException(notFoundProblem(`Webhook "${id}"`));
+    if (!(await this.endpoints.delete(tenantId, id))) throw new ProblemException(notFoundProblem(`Webhook "${id}"`));
   }
 
   async getSecret(tenantId: string, id: string): Promise<{ secret: string }> {
@@ -111,12 +99,12 @@ export class EndpointsService {
     entity.previousSecret = entity.secret;
     entity.previousSecretExpiresAt = new Date(Date.now() + PREVIOUS_SECRET_VALID_MS);
     entity.secret = generateSecret();
-    await this.endpoints.save(entity);
+    await this.endpoints.save(tenantId, entity);
     return { secret: entity.secret };
   }
 
   private async find(tenantId: string, id: string): Promise<EndpointEntity> {
-    const entity = hasPrefix(id, 'whk') ? await this.endpoints.findOneBy({ tenantId, id }) : null;
+    const entity = hasPrefix(id, 'whk') ? await this.endpoints.find(tenantId, id) : null;
     if (!entity) throw new ProblemException(notFoundProblem(`Webhook "${id}"`));
     return entity;
   }

@@ -1,5 +1,4 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import {
   Topics,
   UpsertAgentBody,
@@ -13,13 +12,13 @@ import {
 } from '@parley/contracts';
 import { EventPublisher } from '@parley/kafka';
 import { ListCursors, ProblemException, validateDto } from '@parley/service-kit';
-import { DataSource, IsNull, type EntityManager } from 'typeorm';
 import { AnnouncementRelay } from '../announcements/announcement-relay';
-import { deleteAgentDocuments } from '../documents/documents.service';
-import { AgentEntity, AgentVersionEntity } from './agent.entity';
-import { agentBody, sameBody, toAgentRecord, toVersionRecord, toVersionSummary, type AgentBody } from './agents.mapper';
+import type { AgentEntity } from './agent.entity';
+import { agentBody, sameBody, toAgentRecord, toVersionRecord, toVersionSummary } from './agents.mapper';
+import { AgentsStore } from './agents.store';
 
-const UNIQUE_VIOLATION = '23505';
+/** Agents the relay announces per pass. */
+const RELAY_BATCH = 100;
 
 /**
  * Owns agents: create/replace with versions, reads, deletes, all scoped by tenant. Every change is announced on
@@ -31,7 +30,7 @@ export class AgentsService {
   private readonly logger = new Logger(AgentsService.name);
 
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly agents: AgentsStore,
     private readonly publisher: EventPublisher,
     private readonly cursors: ListCursors,
     private readonly relay: AnnouncementRelay,
@@ -51,26 +50,18 @@ export class AgentsService {
         errors: [{ field: 'name', message: `name must equal the path name "${name}"` }],
       });
     }
-    const result = await this.upsertWithRetry(tenantId, body);
+    const result = await this.agents.replace(tenantId, body, (live) => sameBody(live, body));
     if (result.changed) await this.announce(result.entity, requestId);
     return { created: result.created, agent: toAgentRecord(result.entity) };
   }
 
   async get(tenantId: string, name: string): Promise<AgentRecord> {
-    return toAgentRecord(await this.findLive(this.db.manager, tenantId, name));
+    return toAgentRecord(await this.findLive(tenantId, name));
   }
 
   async list(tenantId: string, limit: number, cursor: string | null): Promise<Page<AgentRecord>> {
     const cursors = this.cursors.of(tenantId, 'agents');
-    const after = cursors.after(cursor);
-    const qb = this.db
-      .getRepository(AgentEntity)
-      .createQueryBuilder('a')
-      .where('a.tenant_id = :tenantId AND a.deleted_at IS NULL', { tenantId })
-      .orderBy('a.id', 'DESC')
-      .take(limit + 1);
-    if (after !== null) qb.andWhere('a.id < :after', { after });
-    const rows = await qb.getMany();
+    const rows = await this.agents.list(tenantId, limit + 1, cursors.after(cursor));
     return { data: rows.slice(0, limit).map(toAgentRecord), next_cursor: cursors.next(rows, limit, (row) => row.id) };
   }
 
@@ -78,65 +69,28 @@ export class AgentsService {
   async versions(tenantId: string, name: string, limit: number, cursor: string | null): Promise<Page<AgentVersionSummary>> {
     const cursors = this.cursors.of(tenantId, `agents/${name}/versions`);
     const after = cursors.after(cursor);
-    const agent = await this.findLive(this.db.manager, tenantId, name);
-    const qb = this.db
-      .getRepository(AgentVersionEntity)
-      .createQueryBuilder('v')
-      .where('v.agent_id = :agentId', { agentId: agent.id })
-      .orderBy('v.version', 'DESC')
-      .take(limit + 1);
-    if (after !== null) qb.andWhere('v.version < :after', { after: Number(after) });
-    const rows = await qb.getMany();
+    const agent = await this.findLive(tenantId, name);
+    const rows = await this.agents.versions(tenantId, agent.id, limit + 1, after === null ? null : Number(after));
     return { data: rows.slice(0, limit).map(toVersionSummary), next_cursor: cursors.next(rows, limit, (row) => String(row.version)) };
   }
 
   async version(tenantId: string, name: string, version: number): Promise<AgentVersionRecord> {
-    const agent = await this.findLive(this.db.manager, tenantId, name);
-    const row = await this.db.getRepository(AgentVersionEntity).findOne({ where: { agentId: agent.id, version } });
+    const agent = await this.findLive(tenantId, name);
+    const row = await this.agents.version(tenantId, agent.id, version);
     if (!row) throw new ProblemException(notFoundProblem(`Version ${version} of agent "${name}"`));
     return toVersionRecord(row);
   }
 
   async delete(tenantId: string, name: string, requestId?: string): Promise<void> {
-    const entity = await this.db.transaction(async (tx) => {
-      const agent = await this.findLive(tx, tenantId, name, true);
-      agent.deletedAt = new Date();
-      await deleteAgentDocuments(tx, agent.id);
-      return tx.save(agent);
-    });
+    const entity = await this.agents.markDeleted(tenantId, name);
+    if (!entity) throw new ProblemException(notFoundProblem(`Agent "${name}"`));
     await this.announce(entity, requestId);
     // The agent's documents were left to the relay (their tombstones).
     this.relay.wake();
   }
 
-  private async upsertWithRetry(tenantId: string, body: AgentBody) {
-    try {
-      return await this.db.transaction((tx) => this.upsertIn(tx, tenantId, body));
-    } catch (err) {
-      // Two first PUTs of one name raced; the loser replaces what the winner created.
-      if ((err as { code?: string }).code !== UNIQUE_VIOLATION) throw err;
-      return this.db.transaction((tx) => this.upsertIn(tx, tenantId, body));
-    }
-  }
-
-  private async upsertIn(tx: EntityManager, tenantId: string, body: AgentBody) {
-    const existing = await tx.getRepository(AgentEntity).findOne({
-      where: { tenantId, name: body.name, deletedAt: IsNull() },
-      lock: { mode: 'pessimistic_write' },
-    });
-    if (existing && sameBody(existing, body)) return { created: false, changed: false, entity: existing };
-    const entity = existing ?? tx.getRepository(AgentEntity).create({ id: newId('agt'), tenantId, version: 0, publishedVersion: 0, deletedAt: null });
-    Object.assign(entity, body, { version: entity.version + 1 });
-    const saved = await tx.save(entity);
-    await tx.save(tx.getRepository(AgentVersionEntity).create({ agentId: saved.id, version: saved.version, body: { ...body } }));
-    return { created: !existing, changed: true, entity: saved };
-  }
-
-  private async findLive(manager: EntityManager, tenantId: string, name: string, lock = false): Promise<AgentEntity> {
-    const agent = await manager.getRepository(AgentEntity).findOne({
-      where: { tenantId, name, deletedAt: IsNull() },
-      ...(lock ? { lock: { mode: 'pessimistic_write' as const } } : {}),
-    });
+  private async findLive(tenantId: string, name: string): Promise<AgentEntity> {
+    const agent = await this.agents.findLive(tenantId, name);
     if (!agent) throw new ProblemException(notFoundProblem(`Agent "${name}"`));
     return agent;
   }
@@ -163,20 +117,12 @@ export class AgentsService {
       this.relay.retrySoon();
       return;
     }
-    if (deleted) await this.db.getRepository(AgentEntity).delete({ id: entity.id, version: entity.version });
-    else await this.db.getRepository(AgentEntity).update({ id: entity.id, version: entity.version }, { publishedVersion: entity.version });
+    await this.agents.markAnnounced(entity);
   }
 
   /** Re-announces changes whose first announcement failed (broker down at the time, or a crash in between). */
   async relayPending(): Promise<number> {
-    const pending = await this.db
-      .getRepository(AgentEntity)
-      .createQueryBuilder('a')
-      .where('a.published_version < a.version OR a.deleted_at IS NOT NULL')
-      .andWhere(`a.updated_at < now() - interval '1 second'`)
-      .orderBy('a.updated_at', 'ASC')
-      .take(100)
-      .getMany();
+    const pending = await this.agents.unannounced(RELAY_BATCH);
     for (const agent of pending) await this.announce(agent);
     return pending.length;
   }

@@ -1,13 +1,12 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { sleepUntilDue } from '@parley/service-kit';
 import type { DocumentFileType, DocumentPassageData } from '@parley/contracts';
-import { DataSource } from 'typeorm';
 import { AgentServiceConfig } from '../config/agent-service.config';
-import { DocumentEntity } from './document.entity';
+import type { DocumentEntity } from './document.entity';
 import { fetchDocument } from './document-fetcher';
 import { extractPassages } from './document-formats';
 import { DocumentRejected } from './document-rejected';
+import { DocumentsStore, type ProcessingOutcome } from './documents.store';
 
 /** How long a claim is the claimer's: a worker that died mid-document loses it after this. */
 export const PROCESSING_LEASE_MS = 2 * 60 * 1000;
@@ -41,7 +40,7 @@ export class DocumentProcessor implements OnApplicationBootstrap, OnApplicationS
   private onReady: ReadyListener = async () => undefined;
 
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly documents: DocumentsStore,
     private readonly config: AgentServiceConfig,
   ) {}
 
@@ -84,10 +83,7 @@ export class DocumentProcessor implements OnApplicationBootstrap, OnApplicationS
   private async sleep(): Promise<void> {
     let leaseEndsInMs: number | null = SWEEP_MS;
     try {
-      const [row] = (await this.db.query(
-        `SELECT (EXTRACT(EPOCH FROM min(lease_until) - now()) * 1000)::float8 AS ms FROM documents WHERE status = 'processing' AND deleted_at IS NULL`,
-      )) as { ms: number | null }[];
-      leaseEndsInMs = row.ms;
+      leaseEndsInMs = await this.documents.earliestLeaseEndsInMs();
     } catch (err) {
       this.logger.warn(`could not read document leases: ${String(err)}`);
     }
@@ -96,25 +92,8 @@ export class DocumentProcessor implements OnApplicationBootstrap, OnApplicationS
     this.timer.unref();
   }
 
-  private async claim(): Promise<DocumentEntity | null> {
-    const [rows] = (await this.db.query(
-      `UPDATE documents SET lease_until = now() + $1 * interval '1 millisecond', attempts = attempts + 1
-        WHERE id = (
-          SELECT id FROM documents
-           WHERE status = 'processing' AND deleted_at IS NULL AND (lease_until IS NULL OR lease_until < now())
-           ORDER BY created_at
-           LIMIT 1
-             FOR UPDATE SKIP LOCKED)
-        RETURNING id`,
-      [PROCESSING_LEASE_MS],
-    )) as [{ id: string }[], number];
-    if (rows.length === 0) return null;
-    return this.db
-      .getRepository(DocumentEntity)
-      .createQueryBuilder('d')
-      .addSelect('d.raw')
-      .where('d.id = :id', { id: rows[0].id })
-      .getOne();
+  private claim(): Promise<DocumentEntity | null> {
+    return this.documents.claimNext(PROCESSING_LEASE_MS);
   }
 
   private async process(document: DocumentEntity): Promise<void> {
@@ -145,26 +124,8 @@ export class DocumentProcessor implements OnApplicationBootstrap, OnApplicationS
   }
 
   /** Writes the outcome if the document is still live and still claimed by this attempt; true when written. */
-  private async finish(
-    document: DocumentEntity,
-    outcome: { status: 'ready'; passages: DocumentPassageData[] } | { status: 'failed'; error: string },
-  ): Promise<boolean> {
-    const [, updated] = (await this.db.query(
-      `UPDATE documents
-          SET status = $3, passages = $4, chunks = $5, error = $6, raw = NULL, lease_until = NULL,
-              version = version + $7, updated_at = now()
-        WHERE id = $1 AND attempts = $2 AND status = 'processing' AND deleted_at IS NULL`,
-      [
-        document.id,
-        document.attempts,
-        outcome.status,
-        outcome.status === 'ready' ? JSON.stringify(outcome.passages) : null,
-        outcome.status === 'ready' ? outcome.passages.length : null,
-        outcome.status === 'failed' ? outcome.error : null,
-        outcome.status === 'ready' ? 1 : 0,
-      ],
-    )) as [unknown[], number];
-    return updated > 0;
+  private finish(document: DocumentEntity, outcome: ProcessingOutcome): Promise<boolean> {
+    return this.documents.finish(document, outcome);
   }
 
   onApplicationBootstrap(): void {

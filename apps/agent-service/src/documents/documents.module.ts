@@ -1,9 +1,11 @@
 import { Module, type DynamicModule } from '@nestjs/common';
+import { AgentsModule } from '../agents/agents.module';
 import { AnnouncementsModule } from '../announcements/announcements.module';
 import { AgentServiceConfig } from '../config/agent-service.config';
 import { DocumentProcessor } from './document-processor';
 import { DocumentsRpcController } from './documents.rpc.controller';
 import { DocumentsService } from './documents.service';
+import { DocumentsStore } from './documents.store';
 
 /** Agents' documents: intake, processing into passages, and `document.changed`. */
 @Module({})
@@ -11,9 +13,9 @@ export class DocumentsModule {
   static forRoot(config: AgentServiceConfig): DynamicModule {
     return {
       module: DocumentsModule,
-      imports: [AnnouncementsModule],
+      imports: [AnnouncementsModule, AgentsModule],
       controllers: [DocumentsRpcController],
-      providers: [{ provide: AgentServiceConfig, useValue: config }, DocumentsService, DocumentProcessor],
+      providers: [{ provide: AgentServiceConfig, useValue: config }, DocumentsService, DocumentsStore, DocumentProcessor],
     };
   }
 }

@@ -1,5 +1,4 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import {
   CreateDocumentBody,
   documentBodyErrors,
@@ -15,16 +14,19 @@ import {
 } from '@parley/contracts';
 import { EventPublisher } from '@parley/kafka';
 import { ListCursors, ProblemException, urlViolation, validateDto } from '@parley/service-kit';
-import { DataSource, IsNull, type EntityManager } from 'typeorm';
-import { AgentEntity } from '../agents/agent.entity';
+import type { AgentEntity } from '../agents/agent.entity';
+import { AgentsStore } from '../agents/agents.store';
 import { AnnouncementRelay } from '../announcements/announcement-relay';
 import { AgentServiceConfig } from '../config/agent-service.config';
-import { DocumentEntity } from './document.entity';
+import type { DocumentEntity } from './document.entity';
 import { contentMismatch, documentFormat } from './document-formats';
 import { DocumentProcessor } from './document-processor';
 import { toDocumentRecord } from './documents.mapper';
+import { DocumentsStore } from './documents.store';
 
 const PUBLISH_TIMEOUT_MS = 5000;
+/** Documents the relay announces per pass. */
+const RELAY_BATCH = 100;
 
 /**
  * Owns agents' documents (CONTRACT.md §11): accepts them (stored whole, `processing`), lists, reads and deletes them,
@@ -36,7 +38,8 @@ export class DocumentsService {
   private readonly logger = new Logger(DocumentsService.name);
 
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly documents: DocumentsStore,
+    private readonly agents: AgentsStore,
     private readonly publisher: EventPublisher,
     private readonly processor: DocumentProcessor,
     private readonly config: AgentServiceConfig,
@@ -49,66 +52,37 @@ export class DocumentsService {
 
   async create(tenantId: string, agentName: string, upload: DocumentUpload): Promise<DocumentRecord> {
     const fields = upload.kind === 'json' ? await this.fromJson(upload.body) : fromFile(upload);
-    const agent = await this.findAgent(this.db.manager, tenantId, agentName);
-    const saved = await this.db.getRepository(DocumentEntity).save(
-      this.db.getRepository(DocumentEntity).create({
-        id: newId('doc'),
-        tenantId,
-        agentId: agent.id,
-        agentName: agent.name,
-        ...fields,
-        status: 'processing',
-        chunks: null,
-        error: null,
-        passages: null,
-        attempts: 0,
-        leaseUntil: null,
-        version: 0,
-        publishedVersion: 0,
-        deletedAt: null,
-      }),
-    );
+    const agent = await this.findAgent(tenantId, agentName);
+    const saved = await this.documents.insert(tenantId, { id: newId('doc'), agentId: agent.id, agentName: agent.name, ...fields });
     this.processor.wake();
     return toDocumentRecord(saved);
   }
 
   async list(tenantId: string, agentName: string, limit: number, cursor: string | null): Promise<Page<DocumentRecord>> {
     const cursors = this.cursors.of(tenantId, `agents/${agentName}/documents`);
-    const after = cursors.after(cursor);
-    const agent = await this.findAgent(this.db.manager, tenantId, agentName);
-    const qb = this.db
-      .getRepository(DocumentEntity)
-      .createQueryBuilder('d')
-      .where('d.tenant_id = :tenantId AND d.agent_id = :agentId AND d.deleted_at IS NULL', { tenantId, agentId: agent.id })
-      .orderBy('d.id', 'DESC')
-      .take(limit + 1);
-    if (after !== null) qb.andWhere('d.id < :after', { after });
-    const rows = await qb.getMany();
+    const agent = await this.findAgent(tenantId, agentName);
+    const rows = await this.documents.list(tenantId, agent.id, limit + 1, cursors.after(cursor));
     return { data: rows.slice(0, limit).map(toDocumentRecord), next_cursor: cursors.next(rows, limit, (row) => row.id) };
   }
 
   async get(tenantId: string, agentName: string, id: string): Promise<DocumentRecord> {
-    return toDocumentRecord(await this.findLive(this.db.manager, tenantId, agentName, id));
+    const agent = await this.findAgent(tenantId, agentName);
+    const document = await this.documents.findLive(tenantId, agent.id, id);
+    if (!document) throw new ProblemException(notFoundProblem(`Document "${id}"`));
+    return toDocumentRecord(document);
   }
 
   async delete(tenantId: string, agentName: string, id: string, requestId?: string): Promise<void> {
-    const entity = await this.db.transaction(async (tx) => {
-      const document = await this.findLive(tx, tenantId, agentName, id, true);
-      document.deletedAt = new Date();
-      document.version += 1;
-      return tx.save(document);
-    });
+    const agent = await this.findAgent(tenantId, agentName);
+    const entity = await this.documents.markDeleted(tenantId, agent.id, id);
+    if (!entity) throw new ProblemException(notFoundProblem(`Document "${id}"`));
     await this.announce(entity, requestId);
   }
 
   /** Publishes a ready document's passages or a deleted document's tombstone; marks it announced once acknowledged. */
   async announce(entity: DocumentEntity, requestId?: string): Promise<void> {
     const deleted = entity.deletedAt !== null;
-    let passages = null;
-    if (!deleted) {
-      const row = await this.db.getRepository(DocumentEntity).findOne({ where: { id: entity.id }, select: { id: true, passages: true } });
-      passages = row?.passages ?? [];
-    }
+    const passages = deleted ? null : await this.documents.passagesOf(entity.tenantId, entity.id);
     const data: DocumentChangedData = {
       tenant_id: entity.tenantId,
       document_id: entity.id,
@@ -129,24 +103,15 @@ export class DocumentsService {
       this.relay.retrySoon();
       return;
     }
-    const repo = this.db.getRepository(DocumentEntity);
-    if (deleted) await repo.delete({ id: entity.id, version: entity.version });
-    else await repo.update({ id: entity.id, version: entity.version }, { publishedVersion: entity.version });
+    await this.documents.markAnnounced(entity);
   }
 
   /** Announces changes not announced yet: a failed publish, a crash in between, or the documents of a deleted agent. */
   async relayPending(): Promise<number> {
-    const pending = await this.db
-      .getRepository(DocumentEntity)
-      .createQueryBuilder('d')
-      .where('d.published_version < d.version')
-      .orderBy('d.updated_at', 'ASC')
-      .take(100)
-      .getMany();
+    const pending = await this.documents.unannounced(RELAY_BATCH);
     for (const document of pending) await this.announce(document);
     return pending.length;
   }
-
 
   /** `{title, text}` or `{title?, url}`: one of the two, checked across fields. */
   private async fromJson(body: unknown): Promise<Pick<DocumentEntity, 'title' | 'source' | 'url' | 'contentType' | 'raw'>> {
@@ -163,20 +128,10 @@ export class DocumentsService {
     return { title: dto.title as string, source: 'text', url: null, contentType: 'text/markdown', raw: Buffer.from(dto.text as string, 'utf8') };
   }
 
-  private async findAgent(manager: EntityManager, tenantId: string, name: string): Promise<AgentEntity> {
-    const agent = await manager.getRepository(AgentEntity).findOne({ where: { tenantId, name, deletedAt: IsNull() } });
+  private async findAgent(tenantId: string, name: string): Promise<AgentEntity> {
+    const agent = await this.agents.findLive(tenantId, name);
     if (!agent) throw new ProblemException(notFoundProblem(`Agent "${name}"`));
     return agent;
-  }
-
-  private async findLive(manager: EntityManager, tenantId: string, agentName: string, id: string, lock = false): Promise<DocumentEntity> {
-    const agent = await this.findAgent(manager, tenantId, agentName);
-    const document = await manager.getRepository(DocumentEntity).findOne({
-      where: { id, tenantId, agentId: agent.id, deletedAt: IsNull() },
-      ...(lock ? { lock: { mode: 'pessimistic_write' as const } } : {}),
-    });
-    if (!document) throw new ProblemException(notFoundProblem(`Document "${id}"`));
-    return document;
   }
 }
 
@@ -190,17 +145,4 @@ function fromFile(upload: Extract<DocumentUpload, { kind: 'file' }>): Pick<Docum
   const title = upload.title?.trim() || upload.filename?.trim() || 'Untitled document';
   if (title.length > 200) throw new ProblemException(validationProblem([{ field: 'title', message: 'title must be at most 200 characters' }]));
   return { title, source: 'file', url: null, contentType: format, raw: bytes };
-}
-
-/**
- * Marks every document of a deleted agent deleted, in the agent's deletion transaction; the relay then announces
- * their tombstones (and removes them), so the agent's passages leave the responder too.
- */
-export async function deleteAgentDocuments(tx: EntityManager, agentId: string): Promise<void> {
-  await tx
-    .createQueryBuilder()
-    .update(DocumentEntity)
-    .set({ deletedAt: () => 'now()', version: () => 'version + 1' })
-    .where('agent_id = :agentId AND deleted_at IS NULL', { agentId })
-    .execute();
 }

@@ -8,6 +8,7 @@ import { fillTemplate } from '../audience/template-variables';
 import { CampaignServiceConfig } from '../config/campaign-service.config';
 import { campaignPace } from '../sending/campaign-pace';
 import type { CampaignRow } from './campaigns.mapper';
+import { CampaignsStore, type FrozenRecipient } from './campaigns.store';
 
 /** At most this many recipients are named in a refusal (the detail says how many there are). */
 const LISTED = 100;
@@ -43,6 +44,7 @@ export class CampaignStartService {
   private readonly logger = new Logger(CampaignStartService.name);
 
   constructor(
+    private readonly campaigns: CampaignsStore,
     private readonly audience: AudienceResolver,
     private readonly rpc: RpcClient,
     private readonly config: CampaignServiceConfig,
@@ -50,11 +52,11 @@ export class CampaignStartService {
 
   async freeze(tx: EntityManager, campaign: CampaignRow, requestId?: string): Promise<void> {
     // the recipients are written page by page as the audience is read: a refusal found later takes them back out
-    await tx.query(`SAVEPOINT campaign_freeze`);
+    await this.campaigns.beginFreeze(tx);
     try {
       await this.freezeAudience(tx, campaign, requestId);
     } catch (err) {
-      await tx.query(`ROLLBACK TO SAVEPOINT campaign_freeze`).catch(() => undefined);
+      await this.campaigns.undoFreeze(tx).catch(() => undefined);
       throw err;
     }
   }
@@ -92,7 +94,7 @@ export class CampaignStartService {
         });
       }
       // once a start is refused nothing it wrote stays: the rest of the audience is only read for the refusal's count
-      if (refusedCount === 0 && byPhone.size > 0) await insertRecipients(tx, campaign, [...byPhone.values()]);
+      if (refusedCount === 0 && byPhone.size > 0) await this.campaigns.insertRecipients(campaign.tenant_id, campaign.id, [...byPhone.values()], tx);
     }
     if (refusedCount > 0) {
       throw new ProblemException(
@@ -105,18 +107,9 @@ export class CampaignStartService {
       if (sendable) await this.rpc.request('templates.check-send', { tenant_id: campaign.tenant_id, to: sendable.phone, from: null, template: sendable.template }, { requestId });
       pace = campaignPace(pace, await this.channelOf(campaign, requestId));
     }
-    const [counts] = (await tx.query(
-      `SELECT count(*)::int AS audience, count(*) FILTER (WHERE status = 'skipped_opted_out')::int AS skipped, count(*) FILTER (WHERE status = 'pending')::int AS messaged
-       FROM campaign_recipients WHERE campaign_id = $1`,
-      [campaign.id],
-    )) as { audience: number; skipped: number; messaged: number }[];
+    const counts = await this.campaigns.audienceCounts(campaign.tenant_id, campaign.id, tx);
     const estimate = await this.estimate(campaign, counts.messaged, requestId);
-    await tx.query(
-      `UPDATE campaigns SET status = 'running', status_reason = NULL, audience_count = $2, skipped_opted_out = $3, rate_per_second = $4, estimate = $5::jsonb,
-         started_at = now(), next_send_at = now(), updated_at = now()
-       WHERE id = $1`,
-      [campaign.id, counts.audience, counts.skipped, pace, estimate ? JSON.stringify(estimate) : null],
-    );
+    await this.campaigns.markRunning(campaign.tenant_id, campaign.id, counts, pace, estimate, tx);
   }
 
   /**
@@ -149,30 +142,4 @@ export class CampaignStartService {
     } while (cursor !== null);
     return null;
   }
-}
-
-interface FrozenRecipient {
-  contact_id: string;
-  phone: string;
-  message_id: string;
-  template: TemplateContent | null;
-  status: 'pending' | 'skipped_opted_out';
-}
-
-/**
- * Writes a page of recipients. A number already frozen for another contact (two contacts share it, in this page or an
- * earlier one) keeps one recipient whatever the order the pages came in: the lowest contact id's, as the campaign's
- * one message per number (`UNIQUE (campaign_id, phone)`) has always chosen. Ids compare byte-wise (COLLATE "C"), as
- * JavaScript compares them.
- */
-async function insertRecipients(tx: EntityManager, campaign: CampaignRow, recipients: FrozenRecipient[]): Promise<void> {
-  await tx.query(
-    `INSERT INTO campaign_recipients AS r (campaign_id, tenant_id, contact_id, phone, message_id, template, status)
-     SELECT $1, $2, contact_id, phone, message_id, template, status
-     FROM jsonb_to_recordset($3::jsonb) AS x(contact_id text, phone text, message_id text, template jsonb, status text)
-     ON CONFLICT (campaign_id, phone) DO UPDATE
-       SET contact_id = EXCLUDED.contact_id, message_id = EXCLUDED.message_id, template = EXCLUDED.template, status = EXCLUDED.status
-       WHERE EXCLUDED.contact_id COLLATE "C" < r.contact_id COLLATE "C"`,
-    [campaign.id, campaign.tenant_id, JSON.stringify(recipients)],
-  );
 }

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import type { ContactDeletedData } from '@parley/contracts';
-import { DataSource } from 'typeorm';
+import { CampaignsStore } from '../campaigns/campaigns.store';
 
 /**
  * A deleted contact's personal data here (CONTRACT.md §14): its recipient rows keep their message id and status (the
@@ -10,13 +9,9 @@ import { DataSource } from 'typeorm';
  */
 @Injectable()
 export class ContactErasureService {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  constructor(private readonly campaigns: CampaignsStore) {}
 
-  async erase(data: ContactDeletedData): Promise<void> {
-    await this.db.query(
-      `UPDATE campaign_recipients SET phone = 'erased:' || contact_id, template = NULL, error = NULL
-       WHERE tenant_id = $1 AND (contact_id = $2 OR phone = $3) AND phone NOT LIKE 'erased:%'`,
-      [data.tenant_id, data.contact_id, data.phone],
-    );
+  erase(data: ContactDeletedData): Promise<void> {
+    return this.campaigns.eraseContact(data.tenant_id, data.contact_id, data.phone);
   }
 }

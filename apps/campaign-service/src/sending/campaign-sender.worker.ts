@@ -1,24 +1,18 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { Topics, conversationKey, derivedId, type CampaignCompletedData, type MessageOutboundData, type TemplateContent } from '@parley/contracts';
+import { Topics, conversationKey, derivedId, type CampaignCompletedData, type MessageOutboundData } from '@parley/contracts';
 import { EventPublisher } from '@parley/kafka';
 import { ProblemException, Wakeup, sleepUntilDue } from '@parley/service-kit';
-import { DataSource } from 'typeorm';
 import { CampaignStartService, InsufficientFundsRefusal } from '../campaigns/campaign-start.service';
-import { CAMPAIGN_COLUMNS, toCampaignRecord, type CampaignRow } from '../campaigns/campaigns.mapper';
+import { toCampaignRecord } from '../campaigns/campaigns.mapper';
 import { CampaignServiceConfig } from '../config/campaign-service.config';
+import { CampaignSendingStore } from './campaign-sending.store';
 
 /** A running campaign hands over a batch every TICK_MS: `rate_per_second × TICK_MS / 1000` recipients (at least one). */
 const TICK_MS = 200;
 /** The broker must take a batch within this time, or the batch is rolled back and handed over again later. */
 const PUBLISH_TIMEOUT_MS = 10_000;
-
-interface PendingRecipient {
-  contact_id: string;
-  phone: string;
-  message_id: string;
-  template: TemplateContent;
-}
+/** Completed campaigns announced per pass. */
+const COMPLETIONS_PER_PASS = 20;
 
 /**
  * The durable sender loop, one per instance (any number of instances): it starts campaigns whose schedule is due and
@@ -38,7 +32,7 @@ export class CampaignSenderWorker implements OnApplicationBootstrap, OnApplicati
   private loop?: Promise<void>;
 
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly store: CampaignSendingStore,
     private readonly publisher: EventPublisher,
     private readonly starter: CampaignStartService,
     private readonly config: CampaignServiceConfig,
@@ -75,10 +69,8 @@ export class CampaignSenderWorker implements OnApplicationBootstrap, OnApplicati
 
   /** Starts one due scheduled campaign per pass; a refused start returns it to `draft` with the reason. */
   private async startDueSchedules(): Promise<void> {
-    await this.db.transaction(async (tx) => {
-      const [campaign] = (await tx.query(
-        `SELECT ${CAMPAIGN_COLUMNS} FROM campaigns WHERE status = 'scheduled' AND schedule_at <= now() ORDER BY schedule_at LIMIT 1 FOR UPDATE SKIP LOCKED`,
-      )) as CampaignRow[];
+    await this.store.transaction(async (tx) => {
+      const campaign = await this.store.claimDueScheduled(tx);
       if (!campaign) return;
       try {
         await this.starter.freeze(tx, campaign);
@@ -86,31 +78,20 @@ export class CampaignSenderWorker implements OnApplicationBootstrap, OnApplicati
         if (!(err instanceof ProblemException)) throw err;
         // refused before anything was written: the transaction is intact
         const estimate = err instanceof InsufficientFundsRefusal ? JSON.stringify(err.estimate) : null;
-        await tx.query(`UPDATE campaigns SET status = 'draft', status_reason = $2, estimate = coalesce($3::jsonb, estimate), updated_at = now() WHERE id = $1`, [
-          campaign.id,
-          `scheduled start refused: ${err.problem.detail}`,
-          estimate,
-        ]);
+        await this.store.returnToDraft(campaign.id, `scheduled start refused: ${err.problem.detail}`, estimate, tx);
       }
     });
   }
 
   /** One batch of one due running campaign; answers how long until the next campaign is due (null: none). */
   private async sendBatch(): Promise<number | null> {
-    await this.db.transaction(async (tx) => {
-      const [campaign] = (await tx.query(
-        `SELECT id, tenant_id, channel_id, rate_per_second FROM campaigns WHERE status = 'running' AND next_send_at <= now()
-         ORDER BY next_send_at LIMIT 1 FOR UPDATE SKIP LOCKED`,
-      )) as Pick<CampaignRow, 'id' | 'tenant_id' | 'channel_id' | 'rate_per_second'>[];
+    await this.store.transaction(async (tx) => {
+      const campaign = await this.store.claimDueRunning(tx);
       if (!campaign) return;
       const size = Math.max(1, Math.ceil((campaign.rate_per_second * TICK_MS) / 1000));
-      const batch = (await tx.query(
-        `SELECT contact_id, phone, message_id, template FROM campaign_recipients WHERE campaign_id = $1 AND status = 'pending'
-         ORDER BY contact_id LIMIT $2 FOR UPDATE SKIP LOCKED`,
-        [campaign.id, size],
-      )) as PendingRecipient[];
+      const batch = await this.store.pendingBatch(campaign.id, size, tx);
       if (batch.length === 0) {
-        await tx.query(`UPDATE campaigns SET status = 'completed', completed_at = now(), updated_at = now() WHERE id = $1`, [campaign.id]);
+        await this.store.markCompleted(campaign.id, tx);
         return;
       }
       const acceptedAt = new Date().toISOString();
@@ -131,33 +112,25 @@ export class CampaignSenderWorker implements OnApplicationBootstrap, OnApplicati
         }),
         { timeoutMs: PUBLISH_TIMEOUT_MS },
       );
-      await tx.query(
-        `UPDATE campaign_recipients SET status = 'queued', queued_at = now(), updated_at = now() WHERE campaign_id = $1 AND contact_id = ANY($2::text[]) AND status = 'pending'`,
-        [campaign.id, batch.map((r) => r.contact_id)],
-      );
-      await tx.query(
-        `UPDATE campaigns SET queued = queued + $2, next_send_at = now() + ($3 || ' milliseconds')::interval, updated_at = now() WHERE id = $1`,
-        [campaign.id, batch.length, String(Math.ceil((batch.length * 1000) / campaign.rate_per_second))],
+      await this.store.markQueued(
+        campaign.id,
+        batch.map((r) => r.contact_id),
+        Math.ceil((batch.length * 1000) / campaign.rate_per_second),
+        tx,
       );
     });
-    // Null with no running campaign (GREATEST(0, NULL) would be 0: the loop then spun every 5 ms on an idle service).
-    const [next] = (await this.db.query(
-      `SELECT (EXTRACT(EPOCH FROM (min(next_send_at) - now())) * 1000)::float8 AS due_in_ms FROM campaigns WHERE status = 'running'`,
-    )) as { due_in_ms: number | null }[];
-    return next?.due_in_ms ?? null;
+    return this.store.nextDueInMs();
   }
 
   /** `campaign.completed` for each completed campaign not yet announced (after a crash too): published, then marked. */
   private async announceCompleted(): Promise<void> {
-    const rows = (await this.db.query(
-      `SELECT ${CAMPAIGN_COLUMNS} FROM campaigns WHERE status = 'completed' AND NOT completed_published ORDER BY completed_at LIMIT 20`,
-    )) as CampaignRow[];
+    const rows = await this.store.unannouncedCompletions(COMPLETIONS_PER_PASS);
     for (const row of rows) {
       const campaign = toCampaignRecord(row);
       const data: CampaignCompletedData = { event: 'campaign.completed', tenant_id: row.tenant_id, campaign, at: campaign.completed_at! };
       // the id derives from the campaign: a second announcement (crash before the mark) is the same event
       await this.publisher.publishEvent(EventPublisher.envelope(Topics.CampaignCompleted, row.tenant_id, data, derivedId('evt', 'campaign.completed', row.id)), `${row.tenant_id}:${row.id}`);
-      await this.db.query(`UPDATE campaigns SET completed_published = true WHERE id = $1`, [row.id]);
+      await this.store.markCompletionAnnounced(row.id);
     }
   }
 }

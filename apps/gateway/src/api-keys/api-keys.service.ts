@@ -1,15 +1,13 @@
 import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { newId, notFoundProblem, type Page } from '@parley/contracts';
+import { notFoundProblem, type Page } from '@parley/contracts';
 import { ListCursors, ProblemException, redactSecretShapes } from '@parley/service-kit';
-import { DataSource, IsNull, type EntityManager } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import { apiKeyDisplayPrefix, generateApiKey, hashApiKey } from '../auth/credentials';
-import { TenantEntity, type Plan } from '../accounts/tenant.entity';
-import { ApiKeyEntity } from './api-key.entity';
 import { RedisService } from '../redis/redis.service';
 import { TenantPlansService } from '../tenants/tenant-plans.service';
 import { ApiKeyCache } from './api-key-cache';
 import { toApiKeyRecord, toCreatedApiKey, type ApiKeyRecord, type CreatedApiKey } from './api-keys.mapper';
+import { ApiKeysStore } from './api-keys.store';
 
 /**
  * A revoked key must be refused within 5 s (CONTRACT.md §2). A revocation is broadcast to every instance over Redis
@@ -27,7 +25,7 @@ export class ApiKeysService implements OnModuleInit {
   private readonly lookups = new Map<string, Promise<string | null>>();
 
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly keys: ApiKeysStore,
     private readonly redis: RedisService,
     private readonly plans: TenantPlansService,
     private readonly cursors: ListCursors,
@@ -38,52 +36,33 @@ export class ApiKeysService implements OnModuleInit {
   }
 
   create(tenantId: string, name: string | null): Promise<CreatedApiKey> {
-    return this.createIn(this.db.manager, tenantId, name);
+    return this.issue(tenantId, name);
   }
 
   /** Issues a key inside the caller's transaction (account creation writes its first key with the tenant). */
-  async createIn(manager: EntityManager, tenantId: string, name: string | null): Promise<CreatedApiKey> {
+  createIn(manager: EntityManager, tenantId: string, name: string | null): Promise<CreatedApiKey> {
+    return this.issue(tenantId, name, manager);
+  }
+
+  private async issue(tenantId: string, name: string | null, tx?: EntityManager): Promise<CreatedApiKey> {
     const apiKey = generateApiKey();
-    const entity = manager.getRepository(ApiKeyEntity).create({
-      id: newId('key'),
-      tenantId,
-      name,
-      keyHash: hashApiKey(apiKey),
-      keyPrefix: apiKeyDisplayPrefix(apiKey),
-      revokedAt: null,
-    });
-    return toCreatedApiKey(await manager.save(entity), apiKey);
+    const entity = await this.keys.insert(tenantId, { name, keyHash: hashApiKey(apiKey), keyPrefix: apiKeyDisplayPrefix(apiKey) }, tx);
+    return toCreatedApiKey(entity, apiKey);
   }
 
   async list(tenantId: string, limit: number, cursor: string | null): Promise<Page<ApiKeyRecord>> {
     const cursors = this.cursors.of(tenantId, 'api-keys');
-    const after = cursors.after(cursor);
-    const qb = this.db
-      .getRepository(ApiKeyEntity)
-      .createQueryBuilder('k')
-      .where('k.tenant_id = :tenantId AND k.revoked_at IS NULL', { tenantId })
-      .orderBy('k.id', 'DESC')
-      .take(limit + 1);
-    if (after !== null) qb.andWhere('k.id < :after', { after });
-    const rows = await qb.getMany();
+    const rows = await this.keys.list(tenantId, limit + 1, cursors.after(cursor));
     return { data: rows.slice(0, limit).map(toApiKeyRecord), next_cursor: cursors.next(rows, limit, (row) => row.id) };
   }
 
   /** Another tenant's key, or one already revoked, is not found. */
   async revoke(tenantId: string, id: string): Promise<void> {
-    const revoked = await this.db
-      .getRepository(ApiKeyEntity)
-      .createQueryBuilder()
-      .update()
-      .set({ revokedAt: () => 'now()' })
-      .where({ id, tenantId, revokedAt: IsNull() })
-      .returning('key_hash')
-      .execute();
-    const row = (revoked.raw as { key_hash: string }[])[0];
+    const keyHash = await this.keys.revoke(tenantId, id);
     // The id is echoed, but never an API key pasted in its place (issue 9: secrets never in answers).
-    if (!row) throw new ProblemException(notFoundProblem(`API key "${redactSecretShapes(id).slice(0, 100)}"`));
-    this.forget(row.key_hash);
-    await this.redis.publish(REVOKED_CHANNEL, row.key_hash).catch((err: unknown) => {
+    if (!keyHash) throw new ProblemException(notFoundProblem(`API key "${redactSecretShapes(id).slice(0, 100)}"`));
+    this.forget(keyHash);
+    await this.redis.publish(REVOKED_CHANNEL, keyHash).catch((err: unknown) => {
       this.logger.warn(`revocation of ${id} not broadcast (other instances refuse it within ${CACHE_TTL_MS / 1000} s): ${String(err)}`);
     });
   }
@@ -125,13 +104,7 @@ export class ApiKeysService implements OnModuleInit {
   }
 
   private async readKey(keyHash: string): Promise<string | null> {
-    const key = await this.db
-      .getRepository(ApiKeyEntity)
-      .createQueryBuilder('k')
-      .innerJoin(TenantEntity, 't', 't.id = k.tenant_id')
-      .select(['k.tenant_id AS tenant_id', 't.plan AS plan'])
-      .where('k.key_hash = :keyHash AND k.revoked_at IS NULL', { keyHash })
-      .getRawOne<{ tenant_id: string; plan: Plan }>();
+    const key = await this.keys.live(keyHash);
     if (key) this.plans.remember(key.tenant_id, key.plan);
     return key?.tenant_id ?? null;
   }

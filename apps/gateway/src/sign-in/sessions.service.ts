@@ -1,12 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { createHash, createHmac, randomBytes, randomUUID } from 'node:crypto';
-import { DataSource, LessThan } from 'typeorm';
 import { constantTimeEqual } from '../auth/credentials';
 import { GatewayConfig } from '../config/gateway.config';
 import type { SignedInMember } from '../http/request-context';
-import { MemberEntity } from '../team/member.entity';
-import { MemberSessionEntity } from './member-session.entity';
+import { SessionsStore } from './sessions.store';
 
 /** A live session: whose it is, with the member's role as it is now (a role change applies at the next request). */
 export interface LiveSession {
@@ -33,19 +30,15 @@ const hashToken = (token: string) => createHash('sha256').update(token, 'utf8').
 @Injectable()
 export class SessionsService {
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly sessions: SessionsStore,
     private readonly config: GatewayConfig,
   ) {}
 
   async start(tenantId: string, memberId: string): Promise<StartedSession> {
     const token = randomBytes(32).toString('base64url');
-    const repo = this.db.getRepository(MemberSessionEntity);
-    // Sign-in is a good moment to drop the member's ended sessions (nothing else reads them).
-    await repo.delete({ memberId, expiresAt: LessThan(new Date()) });
-    const session = await repo.save(
-      repo.create({ id: randomUUID(), tokenHash: hashToken(token), memberId, tenantId, expiresAt: new Date(Date.now() + this.idleMs()) }),
-    );
-    return { id: session.id, token, csrfToken: this.csrfTokenFor(token) };
+    const id = randomUUID();
+    await this.sessions.insert(tenantId, { id, tokenHash: hashToken(token), memberId, expiresAt: new Date(Date.now() + this.idleMs()) });
+    return { id, token, csrfToken: this.csrfTokenFor(token) };
   }
 
   /** The live session a cookie names, renewed; null when there is none (unknown, ended, member gone). */
@@ -60,15 +53,15 @@ export class SessionsService {
   }
 
   async endByToken(token: string): Promise<void> {
-    await this.db.getRepository(MemberSessionEntity).delete({ tokenHash: hashToken(token) });
+    await this.sessions.end({ tokenHash: hashToken(token) });
   }
 
   async endById(id: string): Promise<void> {
-    await this.db.getRepository(MemberSessionEntity).delete({ id });
+    await this.sessions.end({ id });
   }
 
   async endAllOf(memberId: string): Promise<void> {
-    await this.db.getRepository(MemberSessionEntity).delete({ memberId });
+    await this.sessions.end({ memberId });
   }
 
   /**
@@ -84,14 +77,7 @@ export class SessionsService {
   }
 
   private async live(where: { tokenHash: string } | { id: string }): Promise<LiveSession | null> {
-    const row = await this.db
-      .getRepository(MemberSessionEntity)
-      .createQueryBuilder('s')
-      .innerJoin(MemberEntity, 'm', "m.id = s.member_id AND m.status = 'active'")
-      .select(['s.id AS id', 's.tenant_id AS tenant_id', 's.member_id AS member_id', 'm.role AS role', 's.expires_at AS expires_at', 's.created_at AS created_at'])
-      .where('tokenHash' in where ? 's.token_hash = :value' : 's.id = :value', { value: 'tokenHash' in where ? where.tokenHash : where.id })
-      .andWhere('s.expires_at > now()')
-      .getRawOne<{ id: string; tenant_id: string; member_id: string; role: SignedInMember['role']; expires_at: Date; created_at: Date }>();
+    const row = await this.sessions.live(where);
     if (!row) return null;
     await this.renew(row.id, row.expires_at, row.created_at);
     return { id: row.id, tenantId: row.tenant_id, member: { id: row.member_id, role: row.role } };
@@ -103,7 +89,7 @@ export class SessionsService {
     const slackMs = Math.min(60_000, idleMs / 2);
     const renewed = Math.min(Date.now() + idleMs, createdAt.getTime() + this.config.SESSION_MAX_AGE_SECONDS * 1000);
     if (renewed - expiresAt.getTime() < slackMs) return;
-    await this.db.getRepository(MemberSessionEntity).update({ id }, { expiresAt: new Date(renewed) });
+    await this.sessions.extend(id, new Date(renewed));
   }
 
   private idleMs(): number {

@@ -7,7 +7,7 @@ import { TenantEntity } from '../accounts/tenant.entity';
 import { TokenService, type IssuedToken } from '../auth/token.service';
 import { GatewayConfig } from '../config/gateway.config';
 import { MemberLinks } from '../team/member-links';
-import { MemberTokensService } from '../team/member-tokens.service';
+import { MemberTokensStore } from '../team/member-tokens.store';
 import { MemberEntity } from '../team/member.entity';
 import { LoginThrottle, normaliseEmail } from './login-throttle';
 import { DecoyPassword, hashPassword, verifyPassword } from './passwords';
@@ -40,7 +40,7 @@ export class SignInService {
     @InjectDataSource() private readonly db: DataSource,
     private readonly sessions: SessionsService,
     private readonly tokens: TokenService,
-    private readonly memberTokens: MemberTokensService,
+    private readonly memberTokens: MemberTokensStore,
     private readonly links: MemberLinks,
     private readonly throttle: LoginThrottle,
     private readonly config: GatewayConfig,

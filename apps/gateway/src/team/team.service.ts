@@ -1,17 +1,16 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { ProblemTypes, newId, notFoundProblem, problem, validationProblem, type Page } from '@parley/contracts';
+import { ProblemTypes, notFoundProblem, problem, validationProblem, type Page } from '@parley/contracts';
 import { ListCursors, ProblemException, redactSecretShapes } from '@parley/service-kit';
-import { DataSource, QueryFailedError, type EntityManager } from 'typeorm';
-import { TenantEntity } from '../accounts/tenant.entity';
+import { QueryFailedError, type EntityManager } from 'typeorm';
 import { can, permissionRefused } from '../auth/permissions';
 import { GatewayConfig } from '../config/gateway.config';
 import type { MemberRole, SignedInMember } from '../http/request-context';
 import { normaliseEmail } from '../sign-in/login-throttle';
 import { hashPassword } from '../sign-in/passwords';
 import { MemberLinks } from './member-links';
-import { MemberTokensService } from './member-tokens.service';
-import { MemberEntity } from './member.entity';
+import { MemberTokensStore } from './member-tokens.store';
+import type { MemberEntity } from './member.entity';
+import { TeamStore } from './team.store';
 import { toMemberRecord, type InvitationRecord, type InvitedMember, type MemberRecord } from './team.mapper';
 
 /** Where the dashboard takes an invitation link (the page sets the password with `POST /api/v1/team/accept`). */
@@ -28,8 +27,8 @@ const isUniqueViolation = (err: unknown) => err instanceof QueryFailedError && (
 @Injectable()
 export class TeamService {
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
-    private readonly tokens: MemberTokensService,
+    private readonly members: TeamStore,
+    private readonly tokens: MemberTokensStore,
     private readonly links: MemberLinks,
     private readonly cursors: ListCursors,
     private readonly config: GatewayConfig,
@@ -37,9 +36,8 @@ export class TeamService {
 
   /** The account's creator, signed up with a password (inside sign-up's transaction). */
   async createOwnerIn(manager: EntityManager, tenantId: string, owner: { email: string; name: string; password: string }): Promise<MemberEntity> {
-    const repo = manager.getRepository(MemberEntity);
     const passwordHash = await hashPassword(owner.password, this.config.PASSWORD_SCRYPT_LOG_N);
-    return repo.save(repo.create({ id: newId('usr'), tenantId, email: normaliseEmail(owner.email), name: owner.name, role: 'owner', status: 'active', passwordHash }));
+    return this.members.insert(tenantId, { email: normaliseEmail(owner.email), name: owner.name, role: 'owner', status: 'active', passwordHash }, manager);
   }
 
   async invite(tenantId: string, actor: SignedInMember | null, body: { email: string; name: string; role: MemberRole }, linkBase: string): Promise<InvitedMember> {
@@ -47,11 +45,8 @@ export class TeamService {
     const email = normaliseEmail(body.email);
     let invited: InvitedMember;
     try {
-      invited = await this.db.transaction(async (tx) => {
-        const repo = tx.getRepository(MemberEntity);
-        const member = await repo.save(
-          repo.create({ id: newId('usr'), tenantId, email, name: body.name, role: body.role, status: 'invited', passwordHash: null, invitedBy: actor?.id ?? null }),
-        );
+      invited = await this.members.transaction(async (tx) => {
+        const member = await this.members.insert(tenantId, { email, name: body.name, role: body.role, status: 'invited', passwordHash: null, invitedBy: actor?.id ?? null }, tx);
         return { ...toMemberRecord(member), invite_url: await this.sendInvitation(tx, member, linkBase) };
       });
     } catch (err) {
@@ -69,7 +64,7 @@ export class TeamService {
    * went astray or whose link expired. Refused (409) once the member has accepted.
    */
   async reinvite(tenantId: string, actor: SignedInMember | null, id: string, linkBase: string): Promise<InvitedMember> {
-    const invited = await this.db.transaction(async (tx) => {
+    const invited = await this.members.transaction(async (tx) => {
       const member = await this.lockedMember(tx, tenantId, id);
       if (member.role === 'owner') mayManageOwners(actor);
       if (member.status !== 'invited') {
@@ -86,23 +81,15 @@ export class TeamService {
    * and until when the link works. The token is looked at, not used. Unknown, used or expired → 400 naming `token`.
    */
   async invitation(token: string): Promise<InvitationRecord> {
-    const found = await this.tokens.peek(this.db.manager, token, 'invite');
-    const rows: { email: string; name: string; role: MemberRole; business: string; inviter_name: string | null; inviter_email: string | null }[] = found
-      ? await this.db.query(
-          `SELECT m.email, m.name, m.role, t.name AS business, i.name AS inviter_name, i.email AS inviter_email
-             FROM members m JOIN tenants t ON t.id = m.tenant_id LEFT JOIN members i ON i.id = m.invited_by AND i.tenant_id = m.tenant_id
-            WHERE m.id = $1 AND m.status = 'invited'`,
-          [found.memberId],
-        )
-      : [];
-    const [row] = rows;
-    if (!found || !row) throw invalidInvitation();
+    const found = await this.tokens.peek(token, 'invite');
+    const view = found ? await this.members.invitationView(found.memberId) : null;
+    if (!found || !view) throw invalidInvitation();
     return {
-      email: row.email,
-      name: row.name,
-      role: row.role,
-      business: { name: row.business },
-      invited_by: row.inviter_name !== null && row.inviter_email !== null ? { name: row.inviter_name, email: row.inviter_email } : null,
+      email: view.email,
+      name: view.name,
+      role: view.role,
+      business: { name: view.business },
+      invited_by: view.inviter,
       expires_at: found.expiresAt.toISOString(),
     };
   }
@@ -111,61 +98,52 @@ export class TeamService {
   private async sendInvitation(tx: EntityManager, member: MemberEntity, linkBase: string): Promise<string> {
     const { token, expiresAt } = await this.tokens.issue(tx, member.id, 'invite', this.config.INVITE_TTL_SECONDS);
     const inviteUrl = `${linkBase}${ACCEPT_INVITE_PATH}?token=${token}`;
-    const [context]: { business: string; inviter_name: string | null; inviter_email: string | null }[] = await tx.query(
-      `SELECT t.name AS business, i.name AS inviter_name, i.email AS inviter_email
-         FROM tenants t LEFT JOIN members i ON i.id = $2 AND i.tenant_id = t.id
-        WHERE t.id = $1`,
-      [member.tenantId, member.invitedBy],
-    );
-    const inviter = context.inviter_name !== null && context.inviter_email !== null ? { name: context.inviter_name, email: context.inviter_email } : null;
-    await this.links.invitation(tx, member, inviteUrl, expiresAt, { business: context.business, inviter });
+    const context = await this.members.invitationContext(member.tenantId, member.invitedBy, tx);
+    await this.links.invitation(tx, member, inviteUrl, expiresAt, context);
     return inviteUrl;
   }
 
   /** Sets the invited member's password and makes them active; the token is used up. */
   async accept(token: string, password: string): Promise<MemberRecord> {
-    return this.db.transaction(async (tx) => {
+    return this.members.transaction(async (tx) => {
       const memberId = await this.tokens.consume(tx, token, 'invite');
-      const member = memberId ? await tx.getRepository(MemberEntity).findOneBy({ id: memberId, status: 'invited' }) : null;
+      const member = memberId ? await this.members.findInvited(memberId, tx) : null;
       if (!member) throw invalidInvitation();
       member.passwordHash = await hashPassword(password, this.config.PASSWORD_SCRYPT_LOG_N);
       member.status = 'active';
-      return toMemberRecord(await tx.save(member));
+      return toMemberRecord(await this.members.save(member.tenantId, member, tx));
     });
   }
 
   async list(tenantId: string, limit: number, cursor: string | null): Promise<Page<MemberRecord>> {
     const cursors = this.cursors.of(tenantId, 'team');
-    const after = cursors.after(cursor);
-    const qb = this.db.getRepository(MemberEntity).createQueryBuilder('m').where('m.tenant_id = :tenantId', { tenantId }).orderBy('m.id', 'DESC').take(limit + 1);
-    if (after !== null) qb.andWhere('m.id < :after', { after });
-    const rows = await qb.getMany();
+    const rows = await this.members.list(tenantId, limit + 1, cursors.after(cursor));
     return { data: rows.slice(0, limit).map(toMemberRecord), next_cursor: cursors.next(rows, limit, (row) => row.id) };
   }
 
   async get(tenantId: string, id: string): Promise<MemberRecord> {
-    const member = await this.db.getRepository(MemberEntity).findOneBy({ id, tenantId });
+    const member = await this.members.find(tenantId, id);
     if (!member) throw notFound(id);
     return toMemberRecord(member);
   }
 
   async changeRole(tenantId: string, actor: SignedInMember | null, id: string, role: MemberRole): Promise<MemberRecord> {
-    return this.db.transaction(async (tx) => {
+    return this.members.transaction(async (tx) => {
       const member = await this.lockedMember(tx, tenantId, id);
       if (member.role === 'owner' || role === 'owner') mayManageOwners(actor);
       if (member.role === 'owner' && role !== 'owner') await this.keepAnOwner(tx, member, 'demoted');
       member.role = role;
-      return toMemberRecord(await tx.save(member));
+      return toMemberRecord(await this.members.save(tenantId, member, tx));
     });
   }
 
   /** Removes a member (or withdraws an invitation); their sessions end with them. */
   async remove(tenantId: string, actor: SignedInMember | null, id: string): Promise<void> {
-    await this.db.transaction(async (tx) => {
+    await this.members.transaction(async (tx) => {
       const member = await this.lockedMember(tx, tenantId, id);
       if (member.role === 'owner') mayManageOwners(actor);
       if (member.role === 'owner') await this.keepAnOwner(tx, member, 'removed');
-      await tx.getRepository(MemberEntity).delete({ id: member.id });
+      await this.members.delete(tenantId, member.id, tx);
     });
   }
 
@@ -174,19 +152,15 @@ export class TeamService {
    * owners demoting each other at once cannot leave the tenant without one.
    */
   private async lockedMember(tx: EntityManager, tenantId: string, id: string): Promise<MemberEntity> {
-    await tx.getRepository(TenantEntity).createQueryBuilder('t').setLock('pessimistic_write').where('t.id = :tenantId', { tenantId }).getOne();
-    const member = await tx.getRepository(MemberEntity).findOneBy({ id, tenantId });
+    await this.members.lockTeam(tenantId, tx);
+    const member = await this.members.find(tenantId, id, tx);
     if (!member) throw notFound(id);
     return member;
   }
 
   private async keepAnOwner(tx: EntityManager, owner: MemberEntity, change: string): Promise<void> {
     if (owner.status !== 'active') return;
-    const others = await tx
-      .getRepository(MemberEntity)
-      .createQueryBuilder('m')
-      .where("m.tenant_id = :tenantId AND m.role = 'owner' AND m.status = 'active' AND m.id <> :id", { tenantId: owner.tenantId, id: owner.id })
-      .getCount();
+    const others = await this.members.otherActiveOwners(owner.tenantId, owner.id, tx);
     if (others === 0) {
       throw new ProblemException(problem(409, ProblemTypes.conflict, 'Conflict', `The last owner cannot be ${change}; make another member an owner first.`));
     }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
 import { createHash, randomBytes } from 'node:crypto';
-import { LessThan, type EntityManager } from 'typeorm';
+import { DataSource, LessThan, type EntityManager } from 'typeorm';
 import { MemberTokenEntity, type MemberTokenPurpose } from './member-token.entity';
 
 /** A link's token (shown once, in the link) and when it stops working. */
@@ -12,11 +13,14 @@ export interface IssuedLinkToken {
 const hashToken = (token: string) => createHash('sha256').update(token, 'utf8').digest('hex');
 
 /**
- * Single-use link tokens for invitations and password resets: 256 random bits, stored as a SHA-256 (enough for a
- * secret with nothing to brute-force, and an indexed lookup), expiring, and deleted when used.
+ * Single-use link tokens for invitations and password resets, as stored: 256 random bits, kept as a SHA-256 (enough
+ * for a secret with nothing to brute-force, and an indexed lookup), expiring, and deleted when used. Issuing and using
+ * one take the caller's transaction (`tx`): the member's change and the token's go together.
  */
 @Injectable()
-export class MemberTokensService {
+export class MemberTokensStore {
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
+
   /** A new token for the member; earlier unused ones of the same purpose stop working (the newest link is the one). */
   async issue(manager: EntityManager, memberId: string, purpose: MemberTokenPurpose, ttlSeconds: number): Promise<IssuedLinkToken> {
     const token = randomBytes(32).toString('base64url');
@@ -29,8 +33,8 @@ export class MemberTokensService {
   }
 
   /** Looks a token up without using it: the member it was issued to and until when, or null when unknown, used or expired. */
-  async peek(manager: EntityManager, token: string, purpose: MemberTokenPurpose): Promise<{ memberId: string; expiresAt: Date } | null> {
-    const row = await manager.getRepository(MemberTokenEntity).findOneBy({ tokenHash: hashToken(token), purpose });
+  async peek(token: string, purpose: MemberTokenPurpose): Promise<{ memberId: string; expiresAt: Date } | null> {
+    const row = await this.db.getRepository(MemberTokenEntity).findOneBy({ tokenHash: hashToken(token), purpose });
     return row && row.expiresAt.getTime() > Date.now() ? { memberId: row.memberId, expiresAt: row.expiresAt } : null;
   }
 

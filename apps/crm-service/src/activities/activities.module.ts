@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { ActivitiesConsumer } from './activities.consumer';
 import { ActivitiesRpcController } from './activities.rpc.controller';
 import { ActivitiesService } from './activities.service';
+import { ActivitiesStore } from './activities.store';
 
-@Module({ controllers: [ActivitiesRpcController, ActivitiesConsumer], providers: [ActivitiesService], exports: [ActivitiesService] })
+@Module({ controllers: [ActivitiesRpcController, ActivitiesConsumer], providers: [ActivitiesService, ActivitiesStore], exports: [ActivitiesService] })
 export class ActivitiesModule {}

@@ -1,16 +1,13 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { isE164, isEmailAddress, newId, type ContactOptedInData, type ContactOptedOutData, type LeadRecord, type MessageInboundData } from '@parley/contracts';
 import { GroupCommit } from '@parley/service-kit';
-import { DataSource, type EntityManager } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import { ActivitiesService } from '../activities/activities.service';
 import { inboundMessageEntry } from '../activities/activity-entries';
 import { enqueueEvents, type QueuedEvent } from '../outbox/outbox';
 import { OutboxRelay } from '../outbox/outbox-relay';
 import { contactCreated, contactUpdated } from './contact-events';
-import { CONTACT_COLUMNS, type ContactRow } from './contacts.mapper';
-
-type UpsertedRow = ContactRow & { inserted: boolean };
+import { ContactIntakeStore, type UpsertedRow } from './contact-intake.store';
 
 /** An inbound message of a tenant. */
 export interface InboundMessage {
@@ -34,9 +31,9 @@ interface NumberIntake {
 }
 
 /**
- * Contacts made from what other services announce (CONTRACT.md §14). Each is one `INSERT … ON CONFLICT (tenant_id,
- * phone)`: instances consuming at once, or a redelivered event, land on the one row of the number; `inserted` says
- * whether this statement created it (`xmax = 0`), so `contact.created` goes out once.
+ * Contacts made from what other services announce (CONTRACT.md §14), each write with its events in one transaction:
+ * ContactIntakeStore's upserts land on the one row of a number whoever writes it, and say whether they created it, so
+ * `contact.created` goes out once.
  */
 @Injectable()
 export class ContactIntakeService {
@@ -47,7 +44,7 @@ export class ContactIntakeService {
   });
 
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly intake: ContactIntakeStore,
     private readonly relay: OutboxRelay,
     private readonly activities: ActivitiesService,
   ) {}
@@ -86,14 +83,9 @@ export class ContactIntakeService {
     }
     await this.write(async (tx) => {
       if (numbers.size > 0) {
-        const rows: UpsertedRow[] = await tx.query(
-          `INSERT INTO contacts AS c (id, tenant_id, phone, name)
-           SELECT id, tenant_id, phone, name FROM jsonb_to_recordset($1::jsonb) AS x(id text, tenant_id text, phone text, name text)
-           ORDER BY tenant_id, phone
-           ON CONFLICT (tenant_id, phone) DO UPDATE SET name = EXCLUDED.name, updated_at = now()
-             WHERE c.name IS NULL AND EXCLUDED.name IS NOT NULL
-           RETURNING ${CONTACT_COLUMNS}, (xmax = 0) AS inserted`,
-          [JSON.stringify([...numbers.values()].map(({ tenantId, phone, name }) => ({ id: newId('ctc'), tenant_id: tenantId, phone, name })))],
+        const rows = await this.intake.upsertNumbers(
+          [...numbers.values()].map(({ tenantId, phone, name }) => ({ id: newId('ctc'), tenant_id: tenantId, phone, name })),
+          tx,
         );
         const changed = new Map(rows.map((row) => [JSON.stringify([row.tenant_id, row.phone]), row]));
         const events: QueuedEvent[] = [];
@@ -127,25 +119,13 @@ export class ContactIntakeService {
     await this.write(async (tx) => {
       let contactId: string;
       if (phone) {
-        const rows: UpsertedRow[] = await tx.query(
-          `INSERT INTO contacts AS c (id, tenant_id, phone, name, email) VALUES ($1, $2, $3, $4, $5)
-           ON CONFLICT (tenant_id, phone) DO UPDATE
-             SET name = coalesce(EXCLUDED.name, c.name), email = coalesce(EXCLUDED.email, c.email), updated_at = now()
-             WHERE (EXCLUDED.name IS NOT NULL AND EXCLUDED.name IS DISTINCT FROM c.name)
-                OR (EXCLUDED.email IS NOT NULL AND EXCLUDED.email IS DISTINCT FROM c.email)
-           RETURNING ${CONTACT_COLUMNS}, (xmax = 0) AS inserted`,
-          [newId('ctc'), tenantId, phone, lead.name, lead.email],
-        );
+        const rows = await this.intake.upsertLeadNumber(tenantId, newId('ctc'), phone, lead.name, lead.email, tx);
         await this.announce(tx, rows);
-        contactId = rows[0]?.id ?? (await tx.query(`SELECT id FROM contacts WHERE tenant_id = $1 AND phone = $2`, [tenantId, phone]))[0].id;
+        contactId = rows[0]?.id ?? (await this.intake.idByPhone(tenantId, phone, tx));
       } else {
         contactId = await this.byEmail(tx, tenantId, lead.email!, lead.name, 'always');
       }
-      await tx.query(`INSERT INTO contact_leads (lead_id, tenant_id, contact_id) VALUES ($1, $2, $3) ON CONFLICT (lead_id) DO NOTHING`, [
-        lead.id,
-        tenantId,
-        contactId,
-      ]);
+      await this.intake.linkLead(tenantId, lead.id, contactId, tx);
     });
   }
 
@@ -160,14 +140,7 @@ export class ContactIntakeService {
     if (!isE164(change.customer) || change.channel === 'sms') return;
     const optedOut = change.event === 'contact.opted_out';
     await this.write(async (tx) => {
-      const rows: UpsertedRow[] = await tx.query(
-        `INSERT INTO contacts AS c (id, tenant_id, phone, opted_out, opted_out_changed_at) VALUES ($1, $2, $3, $4, $5)
-         ON CONFLICT (tenant_id, phone) DO UPDATE
-           SET opted_out = EXCLUDED.opted_out, opted_out_changed_at = EXCLUDED.opted_out_changed_at, updated_at = now()
-           WHERE c.opted_out_changed_at IS NULL OR c.opted_out_changed_at < EXCLUDED.opted_out_changed_at
-         RETURNING ${CONTACT_COLUMNS}, (xmax = 0) AS inserted`,
-        [newId('ctc'), tenantId, change.customer, optedOut, change.at],
-      );
+      const rows = await this.intake.applyOptChange(tenantId, newId('ctc'), change.customer, optedOut, change.at, tx);
       await this.announce(tx, rows);
     });
   }
@@ -178,24 +151,14 @@ export class ContactIntakeService {
    * yet (a mail's sender name, as a first WhatsApp message's profile name).
    */
   private async byEmail(tx: EntityManager, tenantId: string, email: string, name: string | null, rename: 'always' | 'if-unnamed'): Promise<string> {
-    const [existing]: ContactRow[] = await tx.query(
-      `SELECT ${CONTACT_COLUMNS} FROM contacts WHERE tenant_id = $1 AND lower(email) = lower($2) ORDER BY id LIMIT 1 FOR UPDATE`,
-      [tenantId, email],
-    );
+    const existing = await this.intake.firstByEmail(tenantId, email, tx);
     if (!existing) {
-      const rows: UpsertedRow[] = await tx.query(
-        `INSERT INTO contacts (id, tenant_id, name, email) VALUES ($1, $2, $3, $4) RETURNING ${CONTACT_COLUMNS}, true AS inserted`,
-        [newId('ctc'), tenantId, name, email],
-      );
-      await this.announce(tx, rows);
-      return rows[0].id;
+      const created = await this.intake.insertEmailContact(tenantId, newId('ctc'), name, email, tx);
+      await this.announce(tx, [created]);
+      return created.id;
     }
     if (name && name !== existing.name && (rename === 'always' || existing.name === null)) {
-      const [[updated]]: [ContactRow[]] = await tx.query(
-        `UPDATE contacts SET name = $3, updated_at = now() WHERE tenant_id = $1 AND id = $2 RETURNING ${CONTACT_COLUMNS}`,
-        [tenantId, existing.id, name],
-      );
-      await enqueueEvents(tx, [contactUpdated(updated)]);
+      await enqueueEvents(tx, [contactUpdated(await this.intake.rename(tenantId, existing.id, name, tx))]);
     }
     return existing.id;
   }
@@ -208,7 +171,7 @@ export class ContactIntakeService {
   }
 
   private async write(work: (tx: EntityManager) => Promise<void>): Promise<void> {
-    await this.db.transaction(work);
+    await this.intake.transaction(work);
     this.relay.wake();
   }
 }

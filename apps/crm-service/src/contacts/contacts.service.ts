@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import {
   AudienceCountBody,
   CreateContactBody,
@@ -16,18 +15,16 @@ import {
   type Page,
 } from '@parley/contracts';
 import { ListCursors, ProblemException, validateDto } from '@parley/service-kit';
-import { DataSource, type EntityManager } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import { contactCustomers } from '../activities/activity-entries';
 import { enqueueEvents } from '../outbox/outbox';
 import { OutboxRelay } from '../outbox/outbox-relay';
 import { contactCreated, contactDeleted, contactUpdated } from './contact-events';
-import { CONTACT_COLUMNS, toContactRecord, type ContactRow } from './contacts.mapper';
+import { toContactRecord, type ContactRow } from './contacts.mapper';
+import { ContactsStore, PhoneTaken } from './contacts.store';
 
 const MAX_PAGE = 100;
 const MAX_EXPORT_PAGE = 1000;
-const UNIQUE_VIOLATION = '23505';
-/** A query close spellings are looked for: one word of letters, long enough for trigrams to tell words apart. */
-const FUZZY_WORD = /^\p{L}{4,}$/u;
 
 const phoneTaken = (phone: string) =>
   new ProblemException(
@@ -40,7 +37,7 @@ const phoneTaken = (phone: string) =>
 @Injectable()
 export class ContactsService {
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly contacts: ContactsStore,
     private readonly cursors: ListCursors,
     private readonly relay: OutboxRelay,
   ) {}
@@ -49,12 +46,11 @@ export class ContactsService {
     const body = await validateDto(CreateContactBody, rawBody);
     const row = await this.write(async (tx) => {
       if (body.company_id) await this.assertCompany(tx, tenantId, body.company_id);
-      const [created]: ContactRow[] = await tx.query(
-        `INSERT INTO contacts (id, tenant_id, phone, email, name, company_id, tags, attributes)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-         ON CONFLICT (tenant_id, phone) DO NOTHING
-         RETURNING ${CONTACT_COLUMNS}`,
-        [newId('ctc'), tenantId, body.phone ?? null, body.email ?? null, body.name ?? null, body.company_id ?? null, body.tags ?? [], body.attributes ?? {}],
+      const created = await this.contacts.insert(
+        tenantId,
+        newId('ctc'),
+        { phone: body.phone ?? null, email: body.email ?? null, name: body.name ?? null, company_id: body.company_id ?? null, tags: body.tags ?? [], attributes: body.attributes ?? {} },
+        tx,
       );
       if (!created) throw phoneTaken(body.phone!);
       await enqueueEvents(tx, [contactCreated(created)]);
@@ -66,25 +62,7 @@ export class ContactsService {
   async list(tenantId: string, limit: number, cursor: string | null, filters: ContactFilters): Promise<Page<ContactRecord>> {
     const take = Math.min(Math.max(1, Math.trunc(limit) || 50), MAX_PAGE);
     const cursors = this.cursors.of(tenantId, 'contacts');
-    const after = cursors.after(cursor);
-    const where = ['tenant_id = $1'];
-    const params: unknown[] = [tenantId];
-    const param = (value: unknown) => `$${params.push(value)}`;
-    if (after !== null) where.push(`id < ${param(after)}`);
-    if (filters.tag !== undefined) where.push(`tags @> ARRAY[${param(filters.tag)}]::text[]`);
-    if (filters.company_id !== undefined) where.push(`company_id = ${param(filters.company_id)}`);
-    if (filters.opted_out !== undefined) where.push(`opted_out = ${param(filters.opted_out)}`);
-    if (filters.q !== undefined && filters.q.trim() !== '') {
-      const q = filters.q.trim().toLowerCase();
-      // Served by the trigram index on search_text: the text anywhere in name, email or number ("5550123" finds
-      // "+14155550123"), or, for a single word, a close spelling of a word in it ("alexandre" finds "Alexander").
-      const contains = `search_text LIKE ${param(`%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`)}`;
-      where.push(FUZZY_WORD.test(q) ? `(${contains} OR ${param(q)} OPERATOR(public.<%) search_text)` : contains);
-    }
-    const rows: ContactRow[] = await this.db.query(
-      `SELECT ${CONTACT_COLUMNS} FROM contacts WHERE ${where.join(' AND ')} ORDER BY id DESC LIMIT ${take + 1}`,
-      params,
-    );
+    const rows = await this.contacts.list(tenantId, take + 1, cursors.after(cursor), filters);
     return { data: rows.slice(0, take).map(toContactRecord), next_cursor: cursors.next(rows, take, (row) => row.id) };
   }
 
@@ -92,10 +70,7 @@ export class ContactsService {
   async contactsOfLeads(tenantId: string, leadIds: unknown): Promise<Record<string, string>> {
     const ids = Array.isArray(leadIds) ? leadIds.filter((id): id is string => typeof id === 'string').slice(0, MAX_PAGE) : [];
     if (ids.length === 0) return {};
-    const links: { lead_id: string; contact_id: string }[] = await this.db.query(
-      `SELECT lead_id, contact_id FROM contact_leads WHERE tenant_id = $1 AND lead_id = ANY($2)`,
-      [tenantId, ids],
-    );
+    const links = await this.contacts.leadLinks(tenantId, ids);
     return Object.fromEntries(links.map((link) => [link.lead_id, link.contact_id]));
   }
 
@@ -103,12 +78,7 @@ export class ContactsService {
   async exportPage(tenantId: string, limit: number, cursor: string | null, tag?: string): Promise<Page<ContactRecord>> {
     const take = Math.min(Math.max(1, Math.trunc(limit) || MAX_EXPORT_PAGE), MAX_EXPORT_PAGE);
     const cursors = this.cursors.of(tenantId, 'contacts-export');
-    const after = cursors.after(cursor);
-    const rows: ContactRow[] = await this.db.query(
-      `SELECT ${CONTACT_COLUMNS} FROM contacts WHERE tenant_id = $1 AND ($2::text IS NULL OR id > $2) AND ($3::text IS NULL OR tags @> ARRAY[$3]::text[])
-       ORDER BY id LIMIT ${take + 1}`,
-      [tenantId, after, tag ?? null],
-    );
+    const rows = await this.contacts.exportPage(tenantId, take + 1, cursors.after(cursor), tag ?? null);
     return { data: rows.slice(0, take).map(toContactRecord), next_cursor: cursors.next(rows, take, (row) => row.id) };
   }
 
@@ -119,28 +89,18 @@ export class ContactsService {
    */
   async audienceCount(tenantId: string, rawAudience: unknown): Promise<AudienceCount> {
     const { audience } = await validateDto(AudienceCountBody, { audience: rawAudience });
-    const tags = audience.tags ?? [];
-    const attributes = audience.attributes ?? {};
-    const filtered = tags.length > 0 || Object.keys(attributes).length > 0;
-    const [counted]: AudienceCount[] = await this.db.query(
-      `SELECT count(*) FILTER (WHERE NOT opted_out)::int AS count, count(*) FILTER (WHERE opted_out)::int AS opted_out
-       FROM contacts
-       WHERE tenant_id = $1 AND phone IS NOT NULL
-         AND (id = ANY($2::text[]) OR ($3::boolean AND tags @> $4::text[] AND attributes @> $5::jsonb))`,
-      [tenantId, audience.contact_ids ?? [], filtered, tags, JSON.stringify(attributes)],
-    );
-    return counted;
+    return this.contacts.audienceCount(tenantId, { contactIds: audience.contact_ids ?? [], tags: audience.tags ?? [], attributes: audience.attributes ?? {} });
   }
 
   async get(tenantId: string, id: string): Promise<ContactRecord> {
-    return toContactRecord(await this.find(this.db.manager, tenantId, id));
+    return toContactRecord(await this.find(tenantId, id));
   }
 
   /** PATCH semantics: only the fields given change; `tags` and `attributes` are replaced whole. */
   async update(tenantId: string, id: string, rawBody: unknown): Promise<ContactRecord> {
     const body = await validateDto(UpdateContactBody, rawBody);
     const row = await this.write(async (tx) => {
-      const current = await this.find(tx, tenantId, id, true);
+      const current = await this.find(tenantId, id, tx);
       if (body.company_id) await this.assertCompany(tx, tenantId, body.company_id);
       const next = {
         phone: body.phone === undefined ? current.phone : body.phone,
@@ -150,21 +110,11 @@ export class ContactsService {
         tags: body.tags ?? current.tags,
         attributes: body.attributes ?? current.attributes,
       };
-      if (next.phone !== null && next.phone !== current.phone) {
-        const [holder] = await tx.query(`SELECT 1 FROM contacts WHERE tenant_id = $1 AND phone = $2`, [tenantId, next.phone]);
-        if (holder) throw phoneTaken(next.phone);
-      }
+      if (next.phone !== null && next.phone !== current.phone && (await this.contacts.phoneTaken(tenantId, next.phone, tx))) throw phoneTaken(next.phone);
       // the unique constraint still decides a race with a concurrent writer of that number
-      const [updated]: ContactRow[] = await tx
-        .query(
-          `UPDATE contacts SET phone = $3, email = $4, name = $5, company_id = $6, tags = $7, attributes = $8, updated_at = now()
-           WHERE tenant_id = $1 AND id = $2 RETURNING ${CONTACT_COLUMNS}`,
-          [tenantId, id, next.phone, next.email, next.name, next.company_id, next.tags, next.attributes],
-        )
-        .then(([rows]: [ContactRow[]]) => rows)
-        .catch((err: { code?: string }) => {
-          throw err.code === UNIQUE_VIOLATION ? phoneTaken(next.phone!) : err;
-        });
+      const updated = await this.contacts.update(tenantId, id, next, tx).catch((err: unknown) => {
+        throw err instanceof PhoneTaken ? phoneTaken(next.phone!) : err;
+      });
       await enqueueEvents(tx, [contactUpdated(updated)]);
       return updated;
     });
@@ -173,12 +123,9 @@ export class ContactsService {
 
   async delete(tenantId: string, id: string): Promise<void> {
     await this.write(async (tx) => {
-      const [[deleted]]: [ContactRow[]] = hasPrefix(id, 'ctc')
-        ? await tx.query(`DELETE FROM contacts WHERE tenant_id = $1 AND id = $2 RETURNING ${CONTACT_COLUMNS}`, [tenantId, id])
-        : [[]];
-      if (!deleted) throw new ProblemException(notFoundProblem(`Contact "${id}"`));
       // its timeline goes with it: the messages' text and the notes are its personal data too
-      await tx.query(`DELETE FROM contact_activities WHERE tenant_id = $1 AND (contact_id = $2 OR customer = ANY($3::text[]))`, [tenantId, id, contactCustomers(deleted)]);
+      const deleted = hasPrefix(id, 'ctc') ? await this.contacts.deleteWithTimeline(tenantId, id, contactCustomers, tx) : null;
+      if (!deleted) throw new ProblemException(notFoundProblem(`Contact "${id}"`));
       // (an import's file, which may name the number, is deleted when its job ends: ContactImportWorker)
       await enqueueEvents(tx, [contactDeleted(deleted)]);
     });
@@ -186,22 +133,22 @@ export class ContactsService {
 
   /** Runs a write and its events in one transaction, then wakes the relay to publish them. */
   private async write<T>(work: (tx: EntityManager) => Promise<T>): Promise<T> {
-    const result = await this.db.transaction(work);
+    const result = await this.contacts.transaction(work);
     this.relay.wake();
     return result;
   }
 
-  private async find(manager: EntityManager, tenantId: string, id: string, forUpdate = false): Promise<ContactRow> {
-    const [row]: ContactRow[] = hasPrefix(id, 'ctc')
-      ? await manager.query(`SELECT ${CONTACT_COLUMNS} FROM contacts WHERE tenant_id = $1 AND id = $2${forUpdate ? ' FOR UPDATE' : ''}`, [tenantId, id])
-      : [];
+  /** The contact, or a 404; inside `tx` its row stays locked for the rest of the transaction. */
+  private async find(tenantId: string, id: string, tx?: EntityManager): Promise<ContactRow> {
+    const row = hasPrefix(id, 'ctc') ? await this.contacts.find(tenantId, id, tx ? { tx, lock: true } : {}) : null;
     if (!row) throw new ProblemException(notFoundProblem(`Contact "${id}"`));
     return row;
   }
 
   /** Another tenant's company is no company at all here (400 naming the field, like a missing one). */
-  private async assertCompany(manager: EntityManager, tenantId: string, companyId: string): Promise<void> {
-    const [found] = await manager.query(`SELECT 1 FROM companies WHERE tenant_id = $1 AND id = $2 FOR KEY SHARE`, [tenantId, companyId]);
-    if (!found) throw new ProblemException(validationProblem([{ field: 'company_id', message: `company_id names no company of this tenant (${companyId})` }]));
+  private async assertCompany(tx: EntityManager, tenantId: string, companyId: string): Promise<void> {
+    if (!(await this.contacts.holdCompany(tenantId, companyId, tx))) {
+      throw new ProblemException(validationProblem([{ field: 'company_id', message: `company_id names no company of this tenant (${companyId})` }]));
+    }
   }
 }

@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import {
   CreateDealBody,
   UpdateDealBody,
@@ -12,12 +11,13 @@ import {
   type Page,
 } from '@parley/contracts';
 import { ListCursors, ProblemException, validateDto } from '@parley/service-kit';
-import { DataSource, type EntityManager } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import { enqueueEvents } from '../outbox/outbox';
 import { OutboxRelay } from '../outbox/outbox-relay';
 import { PipelinesService } from '../pipelines/pipelines.service';
 import { dealCreated, dealStageChanged } from './deal-events';
-import { DEAL_COLUMNS, toDealRecord, type DealRow } from './deals.mapper';
+import { toDealRecord, type DealRow } from './deals.mapper';
+import { DealsStore } from './deals.store';
 
 const MAX_PAGE = 100;
 
@@ -27,7 +27,7 @@ const fieldProblem = (field: string, message: string) => new ProblemException(va
 @Injectable()
 export class DealsService {
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly deals: DealsStore,
     private readonly cursors: ListCursors,
     private readonly relay: OutboxRelay,
     private readonly pipelines: PipelinesService,
@@ -41,22 +41,21 @@ export class DealsService {
       const pipeline = body.pipeline_id ? await this.pipelines.find(tx, tenantId, body.pipeline_id) : await this.pipelines.defaultOf(tx, tenantId);
       const stage = body.stage ?? pipeline.stages[0];
       if (!pipeline.stages.includes(stage)) throw fieldProblem('stage', `stage must be one of the pipeline's stages (${pipeline.stages.join(', ')})`);
-      const [created]: DealRow[] = await tx.query(
-        `INSERT INTO deals (id, tenant_id, title, contact_id, company_id, pipeline_id, stage, amount, currency, owner, expected_close_date)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING ${DEAL_COLUMNS}`,
-        [
-          newId('del'),
-          tenantId,
-          body.title,
-          body.contact_id,
-          body.company_id ?? null,
-          pipeline.id,
+      const created = await this.deals.insert(
+        tenantId,
+        {
+          id: newId('del'),
+          title: body.title,
+          contact_id: body.contact_id,
+          company_id: body.company_id ?? null,
+          pipeline_id: pipeline.id,
           stage,
-          body.value.amount,
-          body.value.currency,
-          body.owner ?? null,
-          body.expected_close_date ?? null,
-        ],
+          amount: body.value.amount,
+          currency: body.value.currency,
+          owner: body.owner ?? null,
+          expected_close_date: body.expected_close_date ?? null,
+        },
+        tx,
       );
       await enqueueEvents(tx, [dealCreated(created)]);
       return created;
@@ -68,27 +67,19 @@ export class DealsService {
   async list(tenantId: string, limit: number, cursor: string | null, filters: DealFilters): Promise<Page<DealRecord>> {
     const take = Math.min(Math.max(1, Math.trunc(limit) || 50), MAX_PAGE);
     const cursors = this.cursors.of(tenantId, 'deals');
-    const after = cursors.after(cursor);
-    const where = ['tenant_id = $1'];
-    const params: unknown[] = [tenantId];
-    const param = (value: unknown) => `$${params.push(value)}`;
-    if (after !== null) where.push(`id < ${param(after)}`);
-    if (filters.pipeline_id !== undefined) where.push(`pipeline_id = ${param(filters.pipeline_id)}`);
-    if (filters.stage !== undefined) where.push(`stage = ${param(filters.stage)}`);
-    if (filters.contact_id !== undefined) where.push(`contact_id = ${param(filters.contact_id)}`);
-    const rows: DealRow[] = await this.db.query(`SELECT ${DEAL_COLUMNS} FROM deals WHERE ${where.join(' AND ')} ORDER BY id DESC LIMIT ${take + 1}`, params);
+    const rows = await this.deals.list(tenantId, take + 1, cursors.after(cursor), filters);
     return { data: rows.slice(0, take).map(toDealRecord), next_cursor: cursors.next(rows, take, (row) => row.id) };
   }
 
   async get(tenantId: string, id: string): Promise<DealRecord> {
-    return toDealRecord(await this.find(this.db.manager, tenantId, id));
+    return toDealRecord(await this.find(tenantId, id));
   }
 
   /** PATCH semantics: only the fields given change (null clears company, value, owner, expected close); a new stage must be one of the deal's pipeline's and is announced. */
   async update(tenantId: string, id: string, rawBody: unknown): Promise<DealRecord> {
     const body = await validateDto(UpdateDealBody, rawBody);
     const row = await this.write(async (tx) => {
-      const current = await this.find(tx, tenantId, id, true);
+      const current = await this.find(tenantId, id, tx);
       if (body.contact_id !== undefined) await this.assertContact(tx, tenantId, body.contact_id);
       if (body.company_id) await this.assertCompany(tx, tenantId, body.company_id);
       if (body.stage !== undefined && body.stage !== current.stage) {
@@ -96,21 +87,20 @@ export class DealsService {
         if (!pipeline.stages.includes(body.stage)) throw fieldProblem('stage', `stage must be one of the pipeline's stages (${pipeline.stages.join(', ')})`);
       }
       const value = body.value === undefined ? { amount: current.amount, currency: current.currency } : (body.value ?? { amount: null, currency: null });
-      const [[updated]]: [DealRow[]] = await tx.query(
-        `UPDATE deals SET title = $3, contact_id = $4, company_id = $5, stage = $6, amount = $7, currency = $8, owner = $9, expected_close_date = $10, updated_at = now()
-          WHERE tenant_id = $1 AND id = $2 RETURNING ${DEAL_COLUMNS}`,
-        [
-          tenantId,
-          id,
-          body.title ?? current.title,
-          body.contact_id ?? current.contact_id,
-          body.company_id === undefined ? current.company_id : body.company_id,
-          body.stage ?? current.stage,
-          value.amount,
-          value.currency,
-          body.owner === undefined ? current.owner : body.owner,
-          body.expected_close_date === undefined ? current.expected_close_date : body.expected_close_date,
-        ],
+      const updated = await this.deals.update(
+        tenantId,
+        id,
+        {
+          title: body.title ?? current.title,
+          contact_id: body.contact_id ?? current.contact_id,
+          company_id: body.company_id === undefined ? current.company_id : body.company_id,
+          stage: body.stage ?? current.stage,
+          amount: value.amount,
+          currency: value.currency,
+          owner: body.owner === undefined ? current.owner : body.owner,
+          expected_close_date: body.expected_close_date === undefined ? current.expected_close_date : body.expected_close_date,
+        },
+        tx,
       );
       if (updated.stage !== current.stage) await enqueueEvents(tx, [dealStageChanged(updated, current.stage)]);
       return updated;
@@ -119,33 +109,30 @@ export class DealsService {
   }
 
   async delete(tenantId: string, id: string): Promise<void> {
-    const [[deleted]]: [DealRow[]] = hasPrefix(id, 'del') ? await this.db.query(`DELETE FROM deals WHERE tenant_id = $1 AND id = $2 RETURNING id`, [tenantId, id]) : [[]];
+    const deleted = hasPrefix(id, 'del') && (await this.deals.delete(tenantId, id));
     if (!deleted) throw new ProblemException(notFoundProblem(`Deal "${id}"`));
   }
 
   /** Runs a write and its events in one transaction, then wakes the relay to publish them. */
   private async write<T>(work: (tx: EntityManager) => Promise<T>): Promise<T> {
-    const result = await this.db.transaction(work);
+    const result = await this.deals.transaction(work);
     this.relay.wake();
     return result;
   }
 
-  private async find(manager: EntityManager, tenantId: string, id: string, forUpdate = false): Promise<DealRow> {
-    const [row]: DealRow[] = hasPrefix(id, 'del')
-      ? await manager.query(`SELECT ${DEAL_COLUMNS} FROM deals WHERE tenant_id = $1 AND id = $2${forUpdate ? ' FOR UPDATE' : ''}`, [tenantId, id])
-      : [];
+  /** The deal, or a 404; inside `tx` its row stays locked for the rest of the transaction. */
+  private async find(tenantId: string, id: string, tx?: EntityManager): Promise<DealRow> {
+    const row = hasPrefix(id, 'del') ? await this.deals.find(tenantId, id, tx ? { tx, lock: true } : {}) : null;
     if (!row) throw new ProblemException(notFoundProblem(`Deal "${id}"`));
     return row;
   }
 
   /** Another tenant's contact is no contact at all here (400 naming the field, like a missing one). */
-  private async assertContact(manager: EntityManager, tenantId: string, contactId: string): Promise<void> {
-    const [found] = await manager.query(`SELECT 1 FROM contacts WHERE tenant_id = $1 AND id = $2 FOR KEY SHARE`, [tenantId, contactId]);
-    if (!found) throw fieldProblem('contact_id', `contact_id names no contact of this tenant (${contactId})`);
+  private async assertContact(tx: EntityManager, tenantId: string, contactId: string): Promise<void> {
+    if (!(await this.deals.holds(tenantId, 'contacts', contactId, tx))) throw fieldProblem('contact_id', `contact_id names no contact of this tenant (${contactId})`);
   }
 
-  private async assertCompany(manager: EntityManager, tenantId: string, companyId: string): Promise<void> {
-    const [found] = await manager.query(`SELECT 1 FROM companies WHERE tenant_id = $1 AND id = $2 FOR KEY SHARE`, [tenantId, companyId]);
-    if (!found) throw fieldProblem('company_id', `company_id names no company of this tenant (${companyId})`);
+  private async assertCompany(tx: EntityManager, tenantId: string, companyId: string): Promise<void> {
+    if (!(await this.deals.holds(tenantId, 'companies', companyId, tx))) throw fieldProblem('company_id', `company_id names no company of this tenant (${companyId})`);
   }
 }

@@ -1,12 +1,10 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { newId, type LeadRecord } from '@parley/contracts';
-import { DataSource } from 'typeorm';
 import { enqueueEvents } from '../outbox/outbox';
 import { OutboxRelay } from '../outbox/outbox-relay';
 import { PipelinesService } from '../pipelines/pipelines.service';
 import { dealCreated } from './deal-events';
-import { DEAL_COLUMNS, type DealRow } from './deals.mapper';
+import { DealsStore } from './deals.store';
 
 /**
  * A captured lead opens a deal in the first stage of the tenant's default pipeline (CONTRACT.md §14), for the contact
@@ -17,24 +15,24 @@ export class LeadDealsService {
   private readonly logger = new Logger('LeadDealsService');
 
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly deals: DealsStore,
     private readonly relay: OutboxRelay,
     private readonly pipelines: PipelinesService,
   ) {}
 
   async openForLead(tenantId: string, lead: LeadRecord): Promise<void> {
-    const opened = await this.db.transaction(async (tx) => {
-      const [link]: { contact_id: string }[] = await tx.query(`SELECT contact_id FROM contact_leads WHERE tenant_id = $1 AND lead_id = $2`, [tenantId, lead.id]);
-      if (!link) {
+    const opened = await this.deals.transaction(async (tx) => {
+      const contactId = await this.deals.leadContact(tenantId, lead.id, tx);
+      if (!contactId) {
         // a lead with neither a number nor an email has no contact, and a deal needs one
         this.logger.warn(`lead ${lead.id} has no contact: no deal opened`);
         return false;
       }
       const pipeline = await this.pipelines.defaultOf(tx, tenantId);
-      const [created]: DealRow[] = await tx.query(
-        `INSERT INTO deals (id, tenant_id, title, contact_id, pipeline_id, stage, lead_id) VALUES ($1, $2, $3, $4, $5, $6, $7)
-         ON CONFLICT (tenant_id, lead_id) DO NOTHING RETURNING ${DEAL_COLUMNS}`,
-        [newId('del'), tenantId, titleOf(lead), link.contact_id, pipeline.id, pipeline.stages[0], lead.id],
+      const created = await this.deals.insertForLead(
+        tenantId,
+        { id: newId('del'), title: titleOf(lead), contact_id: contactId, pipeline_id: pipeline.id, stage: pipeline.stages[0], lead_id: lead.id },
+        tx,
       );
       if (created) await enqueueEvents(tx, [dealCreated(created)]);
       return Boolean(created);

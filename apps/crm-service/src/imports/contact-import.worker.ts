@@ -1,15 +1,15 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { newId } from '@parley/contracts';
 import { Wakeup } from '@parley/service-kit';
 import { parse } from 'csv-parse';
 import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
-import { DataSource, type EntityManager } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import { contactCreated, contactUpdated } from '../contacts/contact-events';
-import { CONTACT_COLUMNS, type ContactRow } from '../contacts/contacts.mapper';
+import type { ContactRow } from '../contacts/contacts.mapper';
 import { enqueueEvents } from '../outbox/outbox';
 import { OutboxRelay } from '../outbox/outbox-relay';
+import { ContactImportsStore, type ClaimedJob } from './contact-imports.store';
 import { MAX_REPORTED_FAILURES } from './import-limits';
 import { importColumns, readImportRow, type ImportRow } from './import-rows';
 
@@ -23,13 +23,6 @@ const PAGES_PER_READ = 4;
  * Rare, so rarely: an idle service costs next to nothing.
  */
 const SWEEP_MS = 15_000;
-
-interface ClaimedJob {
-  id: string;
-  tenant_id: string;
-  total: number | null;
-  next_row: number;
-}
 
 interface Batch {
   rows: ImportRow[];
@@ -54,7 +47,7 @@ export class ContactImportWorker implements OnApplicationBootstrap, OnApplicatio
   private loop?: Promise<void>;
 
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly imports: ContactImportsStore,
     private readonly relay: OutboxRelay,
   ) {}
 
@@ -87,22 +80,15 @@ export class ContactImportWorker implements OnApplicationBootstrap, OnApplicatio
   }
 
   /** The oldest job nobody works on (queued, or running under a lease that ran out). */
-  private async claim(): Promise<ClaimedJob | undefined> {
-    const [[job]]: [ClaimedJob[]] = await this.db.query(
-      `UPDATE contact_imports SET status = 'running', worker = $1, lease_until = now() + make_interval(secs => $2), updated_at = now()
-       WHERE id = (SELECT id FROM contact_imports WHERE status IN ('queued', 'running') AND (lease_until IS NULL OR lease_until < now())
-                   ORDER BY created_at LIMIT 1 FOR UPDATE SKIP LOCKED)
-       RETURNING id, tenant_id, total, next_row`,
-      [this.workerId, LEASE_SECONDS],
-    );
-    return job;
+  private claim(): Promise<ClaimedJob | undefined> {
+    return this.imports.claim(this.workerId, LEASE_SECONDS);
   }
 
   private async work(job: ClaimedJob): Promise<void> {
     try {
       if (job.total === null) {
         const total = await countRows(this.pages(job.id));
-        await this.db.query(`UPDATE contact_imports SET total = $2, updated_at = now() WHERE id = $1`, [job.id, total]);
+        await this.imports.setTotal(job.id, total);
       }
       let batch: Batch = { rows: [], failures: [], nextRow: job.next_row };
       let phones = new Set<string>();
@@ -135,14 +121,7 @@ export class ContactImportWorker implements OnApplicationBootstrap, OnApplicatio
     } catch (err) {
       if (!isParseError(err)) throw err;
       // the file itself cannot be read on: what was imported stays, the job says why it stopped (its file goes)
-      await this.db.transaction(async (tx) => {
-        const [, failed] = (await tx.query(`UPDATE contact_imports SET status = 'failed', error = $2, lease_until = NULL, updated_at = now() WHERE id = $1 AND worker = $3`, [
-          job.id,
-          String((err as Error).message).slice(0, 500),
-          this.workerId,
-        ])) as [unknown, number];
-        if (failed > 0) await tx.query(`DELETE FROM contact_import_chunks WHERE job_id = $1`, [job.id]);
-      });
+      await this.imports.fail(job.id, this.workerId, String((err as Error).message).slice(0, 500));
     }
   }
 
@@ -150,10 +129,7 @@ export class ContactImportWorker implements OnApplicationBootstrap, OnApplicatio
   private async *pages(jobId: string): AsyncGenerator<string> {
     let seq = 0;
     for (;;) {
-      const rows: { seq: number; text: string }[] = await this.db.query(
-        `SELECT seq, text FROM contact_import_chunks WHERE job_id = $1 AND seq >= $2 ORDER BY seq LIMIT $3`,
-        [jobId, seq, PAGES_PER_READ],
-      );
+      const rows = await this.imports.pages(jobId, seq, PAGES_PER_READ);
       for (const row of rows) yield row.text;
       if (rows.length < PAGES_PER_READ) return;
       seq = rows[rows.length - 1].seq + 1;
@@ -162,22 +138,11 @@ export class ContactImportWorker implements OnApplicationBootstrap, OnApplicatio
 
   /** Imports a batch and records the job's progress in one transaction (nothing, if another worker took the job over). */
   private async commit(job: ClaimedJob, batch: Batch, status: 'running' | 'completed' = 'running'): Promise<void> {
-    await this.db.transaction(async (tx) => {
-      const [[owned]]: [unknown[]] = await tx.query(
-        `UPDATE contact_imports SET lease_until = now() + make_interval(secs => $3), updated_at = now() WHERE id = $1 AND worker = $2 RETURNING id`,
-        [job.id, this.workerId, LEASE_SECONDS],
-      );
-      if (!owned) throw new Error(`import ${job.id} was taken over by another worker`);
-      const { created, updated } = await importBatch(tx, job.tenant_id, batch.rows);
-      await tx.query(
-        `UPDATE contact_imports SET next_row = $2, created = created + $3, updated = updated + $4, status = $5,
-           failed = CASE WHEN jsonb_array_length(failed) >= $7 THEN failed ELSE failed || $6::jsonb END,
-           lease_until = CASE WHEN $5 = 'completed' THEN NULL ELSE lease_until END, updated_at = now()
-         WHERE id = $1`,
-        [job.id, batch.nextRow, created, updated, status, JSON.stringify(batch.failures.slice(0, MAX_REPORTED_FAILURES)), MAX_REPORTED_FAILURES],
-      );
+    await this.imports.transaction(async (tx) => {
+      if (!(await this.imports.renewLease(job.id, this.workerId, LEASE_SECONDS, tx))) throw new Error(`import ${job.id} was taken over by another worker`);
+      const { created, updated } = await importBatch(this.imports, tx, job.tenant_id, batch.rows);
       // a finished job's file is needed no more (and names its contacts' numbers)
-      if (status === 'completed') await tx.query(`DELETE FROM contact_import_chunks WHERE job_id = $1`, [job.id]);
+      await this.imports.recordProgress(job.id, { nextRow: batch.nextRow, created, updated, failures: batch.failures, status }, MAX_REPORTED_FAILURES, tx);
     });
     this.relay.wake();
   }
@@ -188,11 +153,12 @@ export class ContactImportWorker implements OnApplicationBootstrap, OnApplicatio
  * tags and attributes merge with what they hold now. A contact only changes (and `contact.updated` only goes out)
  * when the row changes something; a matched contact counts as updated either way.
  */
-async function importBatch(tx: EntityManager, tenantId: string, rows: ImportRow[]): Promise<{ created: number; updated: number }> {
+async function importBatch(imports: ContactImportsStore, tx: EntityManager, tenantId: string, rows: ImportRow[]): Promise<{ created: number; updated: number }> {
   if (rows.length === 0) return { created: 0, updated: 0 };
-  const existing: Pick<ContactRow, 'phone' | 'tags' | 'attributes'>[] = await tx.query(
-    `SELECT phone, tags, attributes FROM contacts WHERE tenant_id = $1 AND phone = ANY($2) ORDER BY id FOR UPDATE`,
-    [tenantId, rows.map((r) => r.phone)],
+  const existing = await imports.lockByPhones(
+    tenantId,
+    rows.map((r) => r.phone),
+    tx,
   );
   const byPhone = new Map(existing.map((c) => [c.phone, c]));
   const values = rows.map((r) => {
@@ -206,18 +172,7 @@ async function importBatch(tx: EntityManager, tenantId: string, rows: ImportRow[
       attributes: current ? mergeAttributes(current.attributes, r.attributes) : r.attributes,
     };
   });
-  const changed: (ContactRow & { inserted: boolean })[] = await tx.query(
-    `INSERT INTO contacts AS c (id, tenant_id, phone, email, name, tags, attributes)
-     SELECT r.id, $2, r.phone, r.email, r.name, r.tags, r.attributes
-     FROM jsonb_to_recordset($1::jsonb) AS r(id text, phone text, email text, name text, tags text[], attributes jsonb)
-     ON CONFLICT (tenant_id, phone) DO UPDATE
-       SET email = coalesce(EXCLUDED.email, c.email), name = coalesce(EXCLUDED.name, c.name), tags = EXCLUDED.tags,
-           attributes = EXCLUDED.attributes, updated_at = now()
-       WHERE (coalesce(EXCLUDED.email, c.email), coalesce(EXCLUDED.name, c.name), EXCLUDED.tags, EXCLUDED.attributes)
-             IS DISTINCT FROM (c.email, c.name, c.tags, c.attributes)
-     RETURNING ${CONTACT_COLUMNS}, (xmax = 0) AS inserted`,
-    [JSON.stringify(values), tenantId],
-  );
+  const changed = await imports.upsertContacts(tenantId, values, tx);
   await enqueueEvents(
     tx,
     changed.map(({ inserted, ...row }) => (inserted ? contactCreated(row) : contactUpdated(row))),

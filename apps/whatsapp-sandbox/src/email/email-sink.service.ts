@@ -1,11 +1,10 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { simpleParser, type AddressObject } from 'mailparser';
 import type { AddressInfo } from 'node:net';
 import { createTransport } from 'nodemailer';
 import { SMTPServer } from 'smtp-server';
-import { DataSource } from 'typeorm';
 import { WhatsappSandboxConfig } from '../config/whatsapp-sandbox.config';
+import { EmailsStore } from './emails.store';
 
 /** A mail the sink recorded, as the test routes show it. */
 export interface SandboxEmail {
@@ -42,7 +41,7 @@ export class EmailSinkService implements OnApplicationBootstrap, OnModuleDestroy
   private boundPort = 0;
 
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly emails: EmailsStore,
     private readonly config: WhatsappSandboxConfig,
   ) {}
 
@@ -89,10 +88,7 @@ export class EmailSinkService implements OnApplicationBootstrap, OnModuleDestroy
   }
 
   async list(to?: string): Promise<SandboxEmail[]> {
-    const rows = (await this.db.query(
-      `SELECT * FROM emails WHERE $1::text IS NULL OR lower($1) = ANY (envelope_to) ORDER BY id DESC LIMIT 200`,
-      [to?.trim() || null],
-    )) as (Omit<SandboxEmail, 'received_at'> & { id: string; received_at: Date })[];
+    const rows = await this.emails.list(to?.trim() || null);
     return rows.map(({ id: _id, received_at, ...rest }) => ({ ...rest, received_at: received_at.toISOString() }));
   }
 
@@ -120,21 +116,18 @@ export class EmailSinkService implements OnApplicationBootstrap, OnModuleDestroy
 
   private async record(raw: Buffer, envelopeFrom: string | null, envelopeTo: string[]): Promise<void> {
     const mail = await simpleParser(raw);
-    await this.db.query(
-      `INSERT INTO emails (envelope_from, envelope_to, "from", "to", subject, text, html, message_id, in_reply_to, size) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
-      [
-        envelopeFrom,
-        envelopeTo.map((a) => a.toLowerCase()),
-        addressText(mail.from),
-        addressText(mail.to),
-        mail.subject ?? null,
-        mail.text ?? null,
-        typeof mail.html === 'string' ? mail.html : null,
-        mail.messageId ?? null,
-        mail.inReplyTo ?? null,
-        raw.length,
-      ],
-    );
+    await this.emails.insert({
+      envelope_from: envelopeFrom,
+      envelope_to: envelopeTo.map((a) => a.toLowerCase()),
+      from: addressText(mail.from),
+      to: addressText(mail.to),
+      subject: mail.subject ?? null,
+      text: mail.text ?? null,
+      html: typeof mail.html === 'string' ? mail.html : null,
+      message_id: mail.messageId ?? null,
+      in_reply_to: mail.inReplyTo ?? null,
+      size: raw.length,
+    });
   }
 }
 

@@ -1,10 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { createHash } from 'node:crypto';
-import { DataSource } from 'typeorm';
 import { GraphErrors } from '../cloud-api/graph-error';
 import { newGraphId } from '../cloud-api/ids';
 import { MediaEntity } from './media.entity';
+import { MediaStore } from './media.store';
 
 /** The Cloud API's media limits (a business upload over its type's limit is refused as Meta does). */
 const MiB = 1024 * 1024;
@@ -47,7 +46,7 @@ export const DOWNLOAD_PATH = '/whatsapp_business/attachments/';
 /** Media files at the sandbox: the Cloud API upload, info and download routes, and the test hooks' reads. */
 @Injectable()
 export class SandboxMediaService {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  constructor(private readonly media: MediaStore) {}
 
   /** `POST /{version}/{phone_number_id}/media`: a business uploads a file to send; answers its media id. */
   async upload(phoneNumberId: string, form: { messagingProduct: string | null; type: string | null; file: { data: Buffer; mimeType: string; filename: string | null } | null }): Promise<{ id: string }> {
@@ -62,7 +61,7 @@ export class SandboxMediaService {
   }
 
   async store(media: NewMedia): Promise<MediaEntity> {
-    const entity = this.db.getRepository(MediaEntity).create({
+    const entity = Object.assign(new MediaEntity(), {
       id: newGraphId(),
       phoneNumberId: media.phoneNumberId,
       direction: media.direction,
@@ -73,13 +72,13 @@ export class SandboxMediaService {
       data: media.data,
       failuresLeft: media.failuresLeft ?? 0,
     });
-    await this.db.getRepository(MediaEntity).insert(entity);
+    await this.media.insert(entity);
     return entity;
   }
 
   /** A media file by id, or null (the Graph routes answer for phone numbers too). */
   find(id: string): Promise<MediaEntity | null> {
-    return this.db.getRepository(MediaEntity).findOne({ where: { id } });
+    return this.media.find(id);
   }
 
   info(media: MediaEntity, baseUrl: string): GraphMediaInfo {
@@ -95,11 +94,7 @@ export class SandboxMediaService {
 
   /** The download URL's bytes; while the file's injected failures last, each download fails with a 500 instead. */
   async download(id: string): Promise<MediaEntity> {
-    const [rows] = (await this.db.query(
-      `UPDATE media SET failures_left = failures_left - 1 WHERE id = $1 AND failures_left > 0 RETURNING id`,
-      [id],
-    )) as [unknown[], number];
-    if (rows.length > 0) throw GraphErrors.unexpected();
+    if (await this.media.takeInjectedFailure(id)) throw GraphErrors.unexpected();
     const media = await this.find(id);
     if (!media) throw GraphErrors.unknownObject('get', id);
     return media;
@@ -107,6 +102,6 @@ export class SandboxMediaService {
 
   /** Whether a media id the business sends with exists on that number. */
   async exists(phoneNumberId: string, id: string): Promise<boolean> {
-    return (await this.db.getRepository(MediaEntity).count({ where: { id, phoneNumberId } })) > 0;
+    return this.media.exists(phoneNumberId, id);
   }
 }

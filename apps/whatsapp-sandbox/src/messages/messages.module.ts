@@ -5,11 +5,12 @@ import { NumbersModule } from '../numbers/numbers.module';
 import { CloudMessagesController } from './cloud-messages.controller';
 import { InboundService } from './inbound.service';
 import { MessagesService } from './messages.service';
+import { MessagesStore } from './messages.store';
 import { SandboxMessagesController } from './sandbox-messages.controller';
 
 @Module({
   imports: [NumbersModule, NotificationsModule, MediaModule],
   controllers: [CloudMessagesController, SandboxMessagesController],
-  providers: [MessagesService, InboundService],
+  providers: [MessagesService, MessagesStore, InboundService],
 })
 export class MessagesModule {}

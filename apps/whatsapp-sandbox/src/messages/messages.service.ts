@@ -17,6 +17,7 @@ import { MessageEntity } from './message.entity';
 import { MessageWriter } from './message-writer';
 import { LIST_MAX, type ListMessagesQuery } from './messages.dto';
 import { toMessageRecord, type SandboxMessageRecord } from './messages.mapper';
+import { MessagesStore } from './messages.store';
 
 /** The Cloud API's answer to an accepted send. */
 export interface SendResponse {
@@ -32,6 +33,7 @@ export class MessagesService {
 
   constructor(
     @InjectDataSource() private readonly db: DataSource,
+    private readonly messages: MessagesStore,
     private readonly numbers: NumbersService,
     private readonly statuses: StatusCallbacks,
     private readonly behaviours: NumberBehaviours,
@@ -71,15 +73,12 @@ export class MessagesService {
 
   /** Accepted messages, oldest first; numbers are matched on their digits. */
   async list(query: ListMessagesQuery): Promise<SandboxMessageRecord[]> {
-    const qb = this.db.getRepository(MessageEntity).createQueryBuilder('m').where(`m.direction = 'outbound'`);
-    if (query.to) qb.andWhere('m.customer_number = :to', { to: `+${digitsOf(query.to)}` });
-    if (query.from) qb.andWhere('m.business_number = :from', { from: `+${digitsOf(query.from)}` });
-    if (query.since) qb.andWhere('m.created_at >= :since', { since: new Date(query.since) });
-    const rows = await qb
-      .orderBy('m.created_at', 'ASC')
-      .addOrderBy('m.seq', 'ASC')
-      .take(query.limit ?? LIST_MAX)
-      .getMany();
+    const rows = await this.messages.listOutbound({
+      to: query.to ? `+${digitsOf(query.to)}` : null,
+      from: query.from ? `+${digitsOf(query.from)}` : null,
+      since: query.since ? new Date(query.since) : null,
+      limit: query.limit ?? LIST_MAX,
+    });
     return rows.map(toMessageRecord);
   }
 

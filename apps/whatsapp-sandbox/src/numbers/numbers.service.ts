@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { ProblemTypes, problem } from '@parley/contracts';
 import { ProblemException } from '@parley/service-kit';
-import { DataSource, QueryFailedError } from 'typeorm';
+import { QueryFailedError } from 'typeorm';
 import { digitsOf, newGraphId } from '../cloud-api/ids';
 import { NUMBER_BLOCK_SIZE, blockNumber, blockSlot } from './number-block';
 import { toNumberRecord, type SandboxNumberRecord } from './numbers.mapper';
+import { NumbersStore } from './numbers.store';
 import { PhoneNumberEntity } from './phone-number.entity';
 
 const UNIQUE_VIOLATION = '23505';
@@ -22,7 +22,7 @@ const isUniqueViolation = (err: unknown) => err instanceof QueryFailedError && (
 export class NumbersService {
   private readonly byId = new Map<string, PhoneNumberEntity>();
 
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  constructor(private readonly numbers: NumbersStore) {}
 
   /** `POST /_sandbox/numbers`: the given number (created once, then returned as is) or the next free one of the block. */
   async provision(phoneNumber?: string): Promise<{ created: boolean; number: SandboxNumberRecord }> {
@@ -41,14 +41,14 @@ export class NumbersService {
   }
 
   async list(): Promise<SandboxNumberRecord[]> {
-    const rows = await this.db.getRepository(PhoneNumberEntity).find({ order: { createdAt: 'ASC', phoneNumberId: 'ASC' } });
+    const rows = await this.numbers.list();
     return rows.map(toNumberRecord);
   }
 
   async findById(phoneNumberId: string): Promise<PhoneNumberEntity | null> {
     const cached = this.byId.get(phoneNumberId);
     if (cached) return cached;
-    const found = await this.db.getRepository(PhoneNumberEntity).findOneBy({ phoneNumberId });
+    const found = await this.numbers.findById(phoneNumberId);
     if (found) this.byId.set(found.phoneNumberId, found);
     return found;
   }
@@ -57,7 +57,7 @@ export class NumbersService {
   async findByNumber(phoneNumber: string): Promise<PhoneNumberEntity | null> {
     const digits = digitsOf(phoneNumber);
     if (!digits) return null;
-    return this.db.getRepository(PhoneNumberEntity).findOneBy({ phoneNumber: `+${digits}` });
+    return this.numbers.findByNumber(`+${digits}`);
   }
 
   /**
@@ -68,7 +68,7 @@ export class NumbersService {
     const number = (await this.findById(phoneNumberId)) ?? (await this.allocate(phoneNumberId));
     if (!number.registeredAt) {
       number.registeredAt = new Date();
-      await this.db.getRepository(PhoneNumberEntity).update({ phoneNumberId }, { registeredAt: number.registeredAt });
+      await this.numbers.setRegistered(phoneNumberId, number.registeredAt);
     }
     return number;
   }
@@ -76,16 +76,12 @@ export class NumbersService {
   /** Takes the lowest free slot of the block; a race for the same slot (unique index) is retried with the next one. */
   private async allocate(phoneNumberId: string): Promise<PhoneNumberEntity> {
     for (let attempt = 0; attempt < ALLOCATION_ATTEMPTS; attempt++) {
-      const [free] = (await this.db.query(
-        `SELECT s AS slot FROM generate_series(0, $1::int - 1) s
-          WHERE NOT EXISTS (SELECT 1 FROM phone_numbers n WHERE n.block_slot = s) ORDER BY s LIMIT 1`,
-        [NUMBER_BLOCK_SIZE],
-      )) as { slot: number }[];
-      if (!free) {
+      const free = await this.numbers.lowestFreeSlot(NUMBER_BLOCK_SIZE);
+      if (free === null) {
         throw new ProblemException(problem(409, 'https://parley.dev/problems/sandbox-numbers-exhausted', 'Conflict', `All ${NUMBER_BLOCK_SIZE} sandbox numbers are taken.`));
       }
       try {
-        return await this.insert(phoneNumberId, blockNumber(free.slot));
+        return await this.insert(phoneNumberId, blockNumber(free));
       } catch (err) {
         if (!isUniqueViolation(err)) throw err;
         const raced = await this.findById(phoneNumberId);
@@ -96,8 +92,7 @@ export class NumbersService {
   }
 
   private async insert(phoneNumberId: string, phoneNumber: string): Promise<PhoneNumberEntity> {
-    const repo = this.db.getRepository(PhoneNumberEntity);
-    const entity = repo.create({
+    const entity = Object.assign(new PhoneNumberEntity(), {
       phoneNumberId,
       phoneNumber,
       wabaId: newGraphId(),
@@ -106,8 +101,7 @@ export class NumbersService {
       registeredAt: null,
       createdAt: new Date(),
     });
-    // insert, never save: save() would silently update a row that already holds this id
-    await repo.insert(entity);
+    await this.numbers.insert(entity);
     this.byId.set(entity.phoneNumberId, entity);
     return entity;
   }

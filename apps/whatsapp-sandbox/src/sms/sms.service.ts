@@ -1,9 +1,8 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { isE164 } from '@parley/contracts';
 import { randomBytes } from 'node:crypto';
-import { DataSource } from 'typeorm';
 import { WhatsappSandboxConfig } from '../config/whatsapp-sandbox.config';
+import { SmsMessagesStore, type SmsRow } from './sms-messages.store';
 import { smsSegments } from './sms-segments';
 import { twilioSignature } from './twilio-signing';
 
@@ -50,7 +49,7 @@ export class SmsService {
   private readonly logger = new Logger(SmsService.name);
 
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly messages: SmsMessagesStore,
     private readonly config: WhatsappSandboxConfig,
   ) {}
 
@@ -64,11 +63,7 @@ export class SmsService {
     if (body.length > 1600) throw new TwilioApiError(400, 21617, 'The concatenated message body exceeds the 1600 character limit.');
     const sid = newSid();
     const { segments } = smsSegments(body);
-    const [row] = (await this.db.query(
-      `INSERT INTO sms_messages (sid, account_sid, direction, "from", "to", body, num_segments, status, status_callback)
-       VALUES ($1, $2, 'outbound-api', $3, $4, $5, $6, 'queued', $7) RETURNING *`,
-      [sid, accountSid, from, to, body, segments, statusCallback || null],
-    )) as SmsRow[];
+    const row = await this.messages.insertOutbound({ sid, accountSid, from, to, body, segments, statusCallback: statusCallback || null });
     if (statusCallback) void this.reportStatuses(row, statusCallback);
     return resource(row);
   }
@@ -76,10 +71,7 @@ export class SmsService {
   /** A customer texts the business: recorded, then posted to the gateway as Twilio's signed inbound webhook. */
   async receive(from: string, to: string, body: string): Promise<{ sid: string; webhook_status: number }> {
     const sid = newSid();
-    await this.db.query(
-      `INSERT INTO sms_messages (sid, account_sid, direction, "from", "to", body, num_segments, status) VALUES ($1, $2, 'inbound', $3, $4, $5, $6, 'received')`,
-      [sid, this.config.SANDBOX_TWILIO_ACCOUNT_SID, from, to, body, smsSegments(body).segments],
-    );
+    await this.messages.insertInbound({ sid, accountSid: this.config.SANDBOX_TWILIO_ACCOUNT_SID, from, to, body, segments: smsSegments(body).segments });
     const params = {
       ToCountry: 'US',
       SmsMessageSid: sid,
@@ -98,10 +90,7 @@ export class SmsService {
   }
 
   async list(filter: { to?: string; from?: string }): Promise<SandboxSms[]> {
-    const rows = (await this.db.query(
-      `SELECT * FROM sms_messages WHERE ($1::text IS NULL OR "to" = $1) AND ($2::text IS NULL OR "from" = $2) ORDER BY created_at DESC, sid LIMIT 200`,
-      [phone(filter.to), phone(filter.from)],
-    )) as SmsRow[];
+    const rows = await this.messages.list(phone(filter.to), phone(filter.from));
     return rows.map((r) => ({ sid: r.sid, direction: r.direction, from: r.from, to: r.to, body: r.body, num_segments: r.num_segments, status: r.status, created_at: r.created_at.toISOString() }));
   }
 
@@ -109,7 +98,7 @@ export class SmsService {
   private async reportStatuses(row: SmsRow, url: string): Promise<void> {
     const undeliverable = row.to.endsWith(UNDELIVERABLE_SUFFIX);
     for (const status of ['sent', undeliverable ? 'undelivered' : 'delivered']) {
-      await this.db.query(`UPDATE sms_messages SET status = $2 WHERE sid = $1`, [row.sid, status]);
+      await this.messages.setStatus(row.sid, status);
       const params: Record<string, string> = {
         AccountSid: row.account_sid,
         ApiVersion: '2010-04-01',
@@ -141,19 +130,6 @@ export class SmsService {
     await response.arrayBuffer();
     return response.status;
   }
-}
-
-interface SmsRow {
-  sid: string;
-  account_sid: string;
-  direction: 'outbound-api' | 'inbound';
-  from: string;
-  to: string;
-  body: string;
-  num_segments: number;
-  status: string;
-  status_callback: string | null;
-  created_at: Date;
 }
 
 /** A `+` in a query string arrives as a space. */

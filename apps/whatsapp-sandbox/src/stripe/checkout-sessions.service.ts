@@ -1,10 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { randomBytes } from 'node:crypto';
-import { DataSource } from 'typeorm';
 import { WhatsappSandboxConfig } from '../config/whatsapp-sandbox.config';
 import { StripeApiError } from './stripe-api-error';
 import { StripeEventDispatcher } from './stripe-event-dispatcher.service';
+import { StripeStore } from './stripe.store';
 
 /** A Checkout Session as Stripe's API answers it (the fields a payment-mode session has). */
 export interface CheckoutSession {
@@ -43,7 +42,7 @@ function field(form: Record<string, string>, name: string): string | undefined {
 @Injectable()
 export class CheckoutSessionsService {
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly stripe: StripeStore,
     private readonly config: WhatsappSandboxConfig,
     private readonly dispatcher: StripeEventDispatcher,
   ) {}
@@ -94,14 +93,14 @@ export class CheckoutSessionsService {
       success_url: successUrl,
       url: `${origin}/c/pay/${id}`,
     };
-    await this.db.query(`INSERT INTO stripe_checkout_sessions (id, session) VALUES ($1, $2)`, [id, JSON.stringify(session)]);
+    await this.stripe.insertSession(session);
     return session;
   }
 
   async get(id: string): Promise<CheckoutSession> {
-    const [row] = (await this.db.query(`SELECT session FROM stripe_checkout_sessions WHERE id = $1`, [id])) as { session: CheckoutSession }[];
-    if (!row) throw new StripeApiError(404, `No such checkout.session: '${id}'`, 'id');
-    return row.session;
+    const session = await this.stripe.session(id);
+    if (!session) throw new StripeApiError(404, `No such checkout.session: '${id}'`, 'id');
+    return session;
   }
 
   /**
@@ -109,12 +108,12 @@ export class CheckoutSessionsService {
    * the same transaction, then delivered (and retried until taken). Paying a completed session again changes nothing.
    */
   async pay(id: string): Promise<CheckoutSession> {
-    const session = await this.db.transaction(async (manager) => {
-      const [row] = (await manager.query(`SELECT session FROM stripe_checkout_sessions WHERE id = $1 FOR UPDATE`, [id])) as { session: CheckoutSession }[];
-      if (!row) throw new StripeApiError(404, `No such checkout.session: '${id}'`, 'id');
-      if (row.session.status === 'complete') return row.session;
-      const paid: CheckoutSession = { ...row.session, status: 'complete', payment_status: 'paid', payment_intent: stripeId('pi'), url: null };
-      await manager.query(`UPDATE stripe_checkout_sessions SET session = $2 WHERE id = $1`, [id, JSON.stringify(paid)]);
+    const session = await this.stripe.transaction(async (tx) => {
+      const current = await this.stripe.session(id, tx);
+      if (!current) throw new StripeApiError(404, `No such checkout.session: '${id}'`, 'id');
+      if (current.status === 'complete') return current;
+      const paid: CheckoutSession = { ...current, status: 'complete', payment_status: 'paid', payment_intent: stripeId('pi'), url: null };
+      await this.stripe.saveSession(paid, tx);
       const event = {
         id: stripeId('evt'),
         object: 'event',
@@ -126,10 +125,7 @@ export class CheckoutSessionsService {
         request: { id: null, idempotency_key: null },
         type: 'checkout.session.completed',
       };
-      await manager.query(
-        `INSERT INTO stripe_events (id, session_id, type, body, due_at, give_up_at) VALUES ($1, $2, $3, $4, now(), now() + $5 * interval '1 millisecond')`,
-        [event.id, id, event.type, JSON.stringify(event), this.config.SANDBOX_STRIPE_GIVE_UP_MS],
-      );
+      await this.stripe.insertEvent({ id: event.id, sessionId: id, type: event.type, body: JSON.stringify(event) }, this.config.SANDBOX_STRIPE_GIVE_UP_MS, tx);
       return paid;
     });
     this.dispatcher.wake();

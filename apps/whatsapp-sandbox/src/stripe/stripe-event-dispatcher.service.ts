@@ -1,11 +1,10 @@
 import { Injectable, Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { Wakeup, sleepUntilDue } from '@parley/service-kit';
-import { DataSource } from 'typeorm';
 import { WhatsappSandboxConfig } from '../config/whatsapp-sandbox.config';
 import { describeFailure } from '../notifications/gateway-notifier.service';
 import { retryDelayMs } from '../notifications/retry-schedule';
 import { stripeSignature } from './stripe-signing';
+import { StripeStore, type ClaimedStripeEvent } from './stripe.store';
 
 /** Time the endpoint gets to answer one delivery. */
 const DELIVERY_TIMEOUT_MS = 10_000;
@@ -15,13 +14,6 @@ const CLAIM = 16;
 const MIN_SLEEP_MS = 50;
 /** Longest idle sleep (paying wakes the dispatcher; this catches rows another process wrote). */
 const SWEEP_MS = 30_000;
-
-interface EventRow {
-  id: string;
-  body: string;
-  attempts: number;
-  give_up_at: Date;
-}
 
 /**
  * Delivers Stripe events to the webhook endpoint as Stripe does: signed, at least once, retrying anything but a 2xx
@@ -36,7 +28,7 @@ export class StripeEventDispatcher implements OnApplicationBootstrap, BeforeAppl
   private loop: Promise<void> | null = null;
 
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly stripe: StripeStore,
     private readonly config: WhatsappSandboxConfig,
   ) {}
 
@@ -84,36 +76,24 @@ export class StripeEventDispatcher implements OnApplicationBootstrap, BeforeAppl
     }
   }
 
-  private async claim(): Promise<EventRow[]> {
-    const [rows] = (await this.db.query(
-      `UPDATE stripe_events SET due_at = now() + $2 * interval '1 millisecond', attempts = attempts + 1
-        WHERE id IN (SELECT id FROM stripe_events WHERE due_at <= now() ORDER BY due_at LIMIT $1 FOR UPDATE SKIP LOCKED)
-        RETURNING id, body, attempts, give_up_at`,
-      [CLAIM, LEASE_MS],
-    )) as [EventRow[], number];
-    return rows;
+  private async claim(): Promise<ClaimedStripeEvent[]> {
+    return this.stripe.claimDue(CLAIM, LEASE_MS);
   }
 
-  private async attempt(event: EventRow): Promise<void> {
+  private async attempt(event: ClaimedStripeEvent): Promise<void> {
     const outcome = await this.deliver(event.body);
     if ('status' in outcome && outcome.status >= 200 && outcome.status < 300) {
-      await this.db.query(`UPDATE stripe_events SET due_at = NULL, delivered_at = now(), last_status = $2, last_error = NULL WHERE id = $1`, [event.id, outcome.status]);
+      await this.stripe.delivered(event.id, outcome.status);
       return;
     }
     const failure = 'status' in outcome ? `the endpoint answered ${outcome.status}` : outcome.error;
     const delayMs = this.stopping.signal.aborted ? 0 : retryDelayMs(this.config.notifyRetryDelaysMs, event.attempts);
     const givenUp = Date.now() + delayMs >= event.give_up_at.getTime();
     if (givenUp) this.logger.warn(`gave up on Stripe event ${event.id} after ${event.attempts} attempts: ${failure}`);
-    await this.db.query(
-      `UPDATE stripe_events SET due_at = CASE WHEN $3 THEN NULL ELSE now() + $2 * interval '1 millisecond' END, last_status = $4, last_error = $5 WHERE id = $1`,
-      [event.id, delayMs, givenUp, 'status' in outcome ? outcome.status : null, failure],
-    );
+    await this.stripe.failed(event.id, { delayMs, givenUp, status: 'status' in outcome ? outcome.status : null, error: failure });
   }
 
   private async nextDueInMs(): Promise<number | null> {
-    const [row] = (await this.db.query(`SELECT (EXTRACT(EPOCH FROM min(due_at) - now()) * 1000)::float8 AS ms FROM stripe_events WHERE due_at IS NOT NULL`)) as {
-      ms: number | null;
-    }[];
-    return row.ms;
+    return this.stripe.nextDueInMs();
   }
 }

@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { StripeApiError } from './stripe-api-error';
 import { StripeEventDispatcher } from './stripe-event-dispatcher.service';
+import { StripeStore } from './stripe.store';
 
 export interface SandboxStripeEvent {
   id: string;
@@ -19,26 +18,22 @@ export interface SandboxStripeEvent {
 @Injectable()
 export class StripeEventsService {
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly stripe: StripeStore,
     private readonly dispatcher: StripeEventDispatcher,
   ) {}
 
   async list(sessionId: string | undefined): Promise<{ data: SandboxStripeEvent[] }> {
-    const rows = (await this.db.query(
-      `SELECT id, session_id, type, attempts, delivered_at IS NOT NULL AS delivered, last_status, last_error, created_at
-         FROM stripe_events WHERE ($1::text IS NULL OR session_id = $1) ORDER BY created_at DESC LIMIT 100`,
-      [sessionId ?? null],
-    )) as (Omit<SandboxStripeEvent, 'created_at'> & { created_at: Date })[];
+    const rows = await this.stripe.events(sessionId ?? null);
     return { data: rows.map((r) => ({ ...r, created_at: r.created_at.toISOString() })) };
   }
 
   async redeliver(id: string, times: unknown): Promise<{ id: string; statuses: (number | string)[] }> {
     if (typeof times !== 'number' || !Number.isInteger(times) || times < 1 || times > 100) throw new StripeApiError(400, 'times must be an integer from 1 to 100.', 'times');
-    const [row] = (await this.db.query(`SELECT body FROM stripe_events WHERE id = $1`, [id])) as { body: string }[];
-    if (!row) throw new StripeApiError(404, `No such event: '${id}'`, 'id');
+    const body = await this.stripe.eventBody(id);
+    if (body === null) throw new StripeApiError(404, `No such event: '${id}'`, 'id');
     const statuses: (number | string)[] = [];
     for (let i = 0; i < times; i++) {
-      const outcome = await this.dispatcher.deliver(row.body);
+      const outcome = await this.dispatcher.deliver(body);
       statuses.push('status' in outcome ? outcome.status : outcome.error);
     }
     return { id, statuses };

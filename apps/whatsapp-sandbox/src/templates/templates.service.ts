@@ -1,23 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { GraphErrors } from '../cloud-api/graph-error';
 import { newGraphId } from '../cloud-api/ids';
 import { WhatsappSandboxConfig } from '../config/whatsapp-sandbox.config';
 import { NotificationDispatcher } from '../notifications/notification-dispatcher.service';
 import { NotificationOutbox } from '../notifications/notification-outbox.store';
 import { reviewOutcome, templateStatusNotification } from './template-review';
-
-interface TemplateRow {
-  id: string;
-  name: string;
-  language: string;
-  category: string;
-  components: unknown[];
-  outcome: 'APPROVED' | 'REJECTED';
-  reason: string | null;
-  reviewed_at: Date;
-}
+import { TemplatesStore, type TemplateRow } from './templates.store';
 
 /** Graph's view of a template: PENDING until its review time, then its outcome. */
 function graphView(row: TemplateRow, now = Date.now()) {
@@ -42,7 +30,7 @@ function graphView(row: TemplateRow, now = Date.now()) {
 @Injectable()
 export class SandboxTemplatesService {
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly templates: TemplatesStore,
     private readonly config: WhatsappSandboxConfig,
     private readonly outbox: NotificationOutbox,
     private readonly dispatcher: NotificationDispatcher,
@@ -58,13 +46,9 @@ export class SandboxTemplatesService {
     const review = reviewOutcome(name);
     const reviewedAt = new Date(Date.now() + this.config.SANDBOX_TEMPLATE_REVIEW_MS);
     const id = newGraphId(15);
-    await this.db.transaction(async (tx) => {
-      const inserted = (await tx.query(
-        `INSERT INTO templates (id, waba_id, name, language, category, components, outcome, reason, reviewed_at)
-         VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7, $8, $9) ON CONFLICT (waba_id, name, language) DO NOTHING RETURNING id`,
-        [id, wabaId, name, b.language, b.category, JSON.stringify(b.components), review.outcome, review.reason, reviewedAt],
-      )) as unknown[];
-      if (inserted.length === 0) throw GraphErrors.invalidParameter(`Message template "${name}" already exists in ${String(b.language)}.`, 'Content in this language already exists');
+    await this.templates.transaction(async (tx) => {
+      const template = { id, name, language: b.language as string, category: b.category as string, components: b.components as unknown[], outcome: review.outcome, reason: review.reason, reviewed_at: reviewedAt };
+      if (!(await this.templates.insert(wabaId, template, tx))) throw GraphErrors.invalidParameter(`Message template "${name}" already exists in ${String(b.language)}.`, 'Content in this language already exists');
       const notification = templateStatusNotification(wabaId, { id, name, language: b.language as string, ...review }, reviewedAt);
       await this.outbox.record(tx, [
         { messageKey: `template:${id}`, body: JSON.stringify(notification), dueAt: reviewedAt, giveUpAt: new Date(reviewedAt.getTime() + this.config.SANDBOX_NOTIFY_GIVE_UP_MS) },
@@ -75,22 +59,14 @@ export class SandboxTemplatesService {
   }
 
   async list(wabaId: string, name?: string): Promise<{ data: ReturnType<typeof graphView>[] }> {
-    const rows = (await this.db.query(`SELECT * FROM templates WHERE waba_id = $1 AND ($2::text IS NULL OR name = $2) ORDER BY created_at DESC`, [
-      wabaId,
-      name ?? null,
-    ])) as TemplateRow[];
+    const rows = await this.templates.list(wabaId, name ?? null);
     return { data: rows.map((row) => graphView(row)) };
   }
 
   /** `DELETE ?name=` removes every language of the name; `hsm_id` narrows it to one template, as at Meta. */
   async remove(wabaId: string, name: string | undefined, hsmId: string | undefined): Promise<{ success: true }> {
     if (!name) throw GraphErrors.invalidParameter('The parameter name is required.');
-    const deleted = (await this.db.query(`DELETE FROM templates WHERE waba_id = $1 AND name = $2 AND ($3::text IS NULL OR id = $3) RETURNING id`, [
-      wabaId,
-      name,
-      hsmId ?? null,
-    ])) as unknown[];
-    if (deleted.length === 0) throw GraphErrors.invalidParameter(`Message template "${name}" not found.`);
+    if ((await this.templates.delete(wabaId, name, hsmId ?? null)) === 0) throw GraphErrors.invalidParameter(`Message template "${name}" not found.`);
     return { success: true };
   }
 }

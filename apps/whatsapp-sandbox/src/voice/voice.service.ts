@@ -1,13 +1,12 @@
 import { Injectable, NotFoundException } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { randomBytes } from 'node:crypto';
-import { DataSource } from 'typeorm';
 import { WhatsappSandboxConfig } from '../config/whatsapp-sandbox.config';
 import { twilioSignature } from '../sms/twilio-signing';
 import { readTwiml } from './twiml-reader';
+import { VoiceCallsStore, type CallLine, type CallRow } from './voice-calls.store';
 
 /** One line of a call as the played caller lived it. */
-export type CallLine = { who: 'agent'; text: string } | { who: 'caller'; text: string } | { who: 'system'; text: string };
+export type { CallLine } from './voice-calls.store';
 
 /** A recorded call as the sandbox's test routes show it. */
 export interface SandboxCall {
@@ -36,13 +35,13 @@ const newSid = () => `CA${randomBytes(16).toString('hex')}`;
 @Injectable()
 export class VoiceService {
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly calls: VoiceCallsStore,
     private readonly config: WhatsappSandboxConfig,
   ) {}
 
   async place(from: string, to: string, authToken?: string): Promise<SandboxCall> {
     const sid = newSid();
-    await this.db.query(`INSERT INTO voice_calls (sid, "from", "to", status) VALUES ($1, $2, $3, 'ringing')`, [sid, from, to]);
+    await this.calls.insertRinging(sid, from, to);
     return this.follow(sid, this.config.twilioVoiceUrl, { CallStatus: 'ringing' }, authToken);
   }
 
@@ -58,9 +57,9 @@ export class VoiceService {
   async hangUp(sid: string, durationSeconds?: number): Promise<SandboxCall> {
     const call = await this.row(sid);
     const duration = durationSeconds ?? Math.round((Date.now() - call.started_at.getTime()) / 1000);
-    await this.db.query(`UPDATE voice_calls SET status = 'completed', gather_action = NULL, ended_at = now() WHERE sid = $1`, [sid]);
+    await this.calls.end(sid, 'completed');
     const status = await this.post(this.config.twilioVoiceStatusUrl, { ...this.callParams(call), CallStatus: 'completed', CallDuration: String(duration) });
-    await this.db.query(`UPDATE voice_calls SET transcript = transcript || $2::jsonb WHERE sid = $1`, [sid, JSON.stringify([{ who: 'system', text: `hung up after ${duration} s (status callback answered ${status})` }])]);
+    await this.calls.append(sid, [{ who: 'system', text: `hung up after ${duration} s (status callback answered ${status})` }]);
     return this.show(sid, [status]);
   }
 
@@ -78,7 +77,7 @@ export class VoiceService {
       const response = await this.postForTwiml(next, { ...this.callParams(call), ...params }, authToken);
       statuses.push(response.status);
       if (response.status !== 200) {
-        await this.db.query(`UPDATE voice_calls SET status = 'failed', gather_action = NULL, ended_at = now() WHERE sid = $1`, [sid]);
+        await this.calls.end(sid, 'failed');
         break;
       }
       const actions = readTwiml(response.body);
@@ -87,11 +86,11 @@ export class VoiceService {
       next = actions.redirect ? new URL(actions.redirect, base).toString() : null;
       params = { CallStatus: 'in-progress' };
       if (actions.gatherAction) {
-        await this.db.query(`UPDATE voice_calls SET status = 'in-progress', gather_action = $2 WHERE sid = $1`, [sid, new URL(actions.gatherAction, base).toString()]);
+        await this.calls.listening(sid, new URL(actions.gatherAction, base).toString());
       } else if (actions.dial) {
-        await this.db.query(`UPDATE voice_calls SET status = 'in-progress', gather_action = NULL, dialled = $2 WHERE sid = $1`, [sid, actions.dial]);
+        await this.calls.dialled(sid, actions.dial);
       } else if (actions.hangup || !next) {
-        await this.db.query(`UPDATE voice_calls SET status = 'completed', gather_action = NULL, ended_at = now() WHERE sid = $1`, [sid]);
+        await this.calls.end(sid, 'completed');
       }
     }
     return this.show(sid, statuses);
@@ -102,11 +101,11 @@ export class VoiceService {
   }
 
   private async append(sid: string, lines: CallLine[]): Promise<void> {
-    if (lines.length) await this.db.query(`UPDATE voice_calls SET transcript = transcript || $2::jsonb WHERE sid = $1`, [sid, JSON.stringify(lines)]);
+    if (lines.length) await this.calls.append(sid, lines);
   }
 
   private async row(sid: string): Promise<CallRow> {
-    const [row] = (await this.db.query(`SELECT * FROM voice_calls WHERE sid = $1`, [sid])) as CallRow[];
+    const row = await this.calls.find(sid);
     if (!row) throw new NotFoundException(`No call ${sid}.`);
     return row;
   }
@@ -133,14 +132,3 @@ export class VoiceService {
   }
 }
 
-interface CallRow {
-  sid: string;
-  from: string;
-  to: string;
-  status: string;
-  gather_action: string | null;
-  dialled: string | null;
-  transcript: CallLine[];
-  started_at: Date;
-  ended_at: Date | null;
-}

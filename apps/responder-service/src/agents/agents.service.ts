@@ -1,10 +1,9 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import type { AgentChangedData, AgentChangedEvent, AgentRecord } from '@parley/contracts';
-import { DataSource, type EntityManager } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import { MalformedEventError } from '../common/malformed-event.error';
-import { AgentReadEntity } from './agent.entity';
 import { selectAgent } from './agent-selection';
+import { AgentsStore } from './agents.store';
 
 export type AgentChangeOutcome = 'applied' | 'ignored';
 
@@ -24,7 +23,7 @@ export type AgentChangeOutcome = 'applied' | 'ignored';
 export class AgentsService {
   private readonly logger = new Logger(AgentsService.name);
 
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  constructor(private readonly agents: AgentsStore) {}
 
   async applyChange(event: AgentChangedEvent): Promise<AgentChangeOutcome> {
     const data = parseChange(event);
@@ -35,42 +34,20 @@ export class AgentsService {
 
   /** The tenant's live agent of that name, as the read model has it, or null. */
   async liveAgent(tenantId: string, name: string): Promise<AgentRecord | null> {
-    const row = await this.db.getRepository(AgentReadEntity).findOne({ where: { tenantId, name } });
+    const row = await this.agents.find(tenantId, name);
     return row && row.deletedAt === null ? row.record : null;
   }
 
   /** The agent that answers on a channel (CONTRACT.md §6), or null when the tenant has none. */
-  async answeringAgent(tenantId: string, channelAgent: string | null, manager: EntityManager = this.db.manager): Promise<AgentRecord | null> {
-    const repo = manager.getRepository(AgentReadEntity);
-    const oldest = await repo
-      .createQueryBuilder('a')
-      .where('a.tenant_id = :tenantId AND a.deleted_at IS NULL', { tenantId })
-      .orderBy('a.agent_created_at', 'ASC')
-      .addOrderBy('a.agent_id', 'ASC')
-      .getOne();
-    const named =
-      channelAgent === null || channelAgent === oldest?.name
-        ? null
-        : await repo.createQueryBuilder('a').where('a.tenant_id = :tenantId AND a.name = :name AND a.deleted_at IS NULL', { tenantId, name: channelAgent }).getOne();
+  async answeringAgent(tenantId: string, channelAgent: string | null, tx?: EntityManager): Promise<AgentRecord | null> {
+    const oldest = await this.agents.oldestLive(tenantId, tx);
+    const named = channelAgent === null || channelAgent === oldest?.name ? null : await this.agents.findLive(tenantId, channelAgent, tx);
     const live = [oldest, named].flatMap((a) => (a?.record ? [a.record] : []));
     return selectAgent(channelAgent, live);
   }
 
-  // Each change is one statement, so two concurrent deliveries cannot both decide on a stale row.
-
   private async upsert(data: AgentChangedData, agent: AgentRecord): Promise<AgentChangeOutcome> {
-    const rows: unknown[] = await this.db.query(
-      `INSERT INTO agents AS cur (tenant_id, name, agent_id, version, record, agent_created_at, deleted_at)
-       VALUES ($1, $2, $3, $4, $5, $6, NULL)
-       ON CONFLICT (tenant_id, name) DO UPDATE SET
-         agent_id = EXCLUDED.agent_id, version = EXCLUDED.version, record = EXCLUDED.record,
-         agent_created_at = EXCLUDED.agent_created_at, deleted_at = NULL
-       WHERE (cur.agent_id = EXCLUDED.agent_id AND cur.deleted_at IS NULL AND EXCLUDED.version > cur.version)
-          OR EXCLUDED.agent_id > cur.agent_id
-       RETURNING agent_id`,
-      [data.tenant_id, data.name, data.agent_id, data.version, JSON.stringify(agent), agent.created_at],
-    );
-    return rows.length > 0 ? 'applied' : 'ignored';
+    return (await this.agents.upsert(data.tenant_id, data.name, data.agent_id, data.version, agent)) ? 'applied' : 'ignored';
   }
 
   /**
@@ -78,18 +55,7 @@ export class AgentsService {
    * still arrive late, from agent-service's relay) or when the stored row is an older agent of that name.
    */
   private async tombstone(data: AgentChangedData): Promise<AgentChangeOutcome> {
-    const rows: unknown[] = await this.db.query(
-      `INSERT INTO agents AS cur (tenant_id, name, agent_id, version, record, agent_created_at, deleted_at)
-       VALUES ($1, $2, $3, $4, NULL, NULL, now())
-       ON CONFLICT (tenant_id, name) DO UPDATE SET
-         agent_id = EXCLUDED.agent_id, version = EXCLUDED.version, record = NULL, agent_created_at = NULL,
-         deleted_at = EXCLUDED.deleted_at
-       WHERE (cur.agent_id = EXCLUDED.agent_id AND cur.deleted_at IS NULL AND EXCLUDED.version >= cur.version)
-          OR EXCLUDED.agent_id > cur.agent_id
-       RETURNING agent_id`,
-      [data.tenant_id, data.name, data.agent_id, data.version],
-    );
-    return rows.length > 0 ? 'applied' : 'ignored';
+    return (await this.agents.tombstone(data.tenant_id, data.name, data.agent_id, data.version)) ? 'applied' : 'ignored';
   }
 }
 

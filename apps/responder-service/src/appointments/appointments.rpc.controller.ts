@@ -1,12 +1,12 @@
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import type { RpcRequest, RpcResponse } from '@parley/contracts';
-import { AppointmentsService } from './appointments.service';
+import { AppointmentsStore } from './appointments.store';
 
 /** `GET /api/v1/appointments` (CONTRACT.md §9). */
 @Controller()
 export class AppointmentsRpcController {
-  constructor(private readonly appointments: AppointmentsService) {}
+  constructor(private readonly appointments: AppointmentsStore) {}
 
   @MessagePattern('appointments.list')
   list(@Payload() req: RpcRequest<'appointments.list'>): Promise<RpcResponse<'appointments.list'>> {

@@ -2,7 +2,7 @@ import { newId } from '@parley/contracts';
 import ICAL from 'ical.js';
 import type { EntityManager } from 'typeorm';
 import { ResponderHarness } from '../test/responder-harness';
-import { AppointmentsService, type BookingInput } from './appointments.service';
+import { AppointmentsStore, type BookingInput } from './appointments.store';
 
 /** The VEVENTs of a feed as a calendar app reads them, parsed back with ical.js. */
 function eventsOf(ics: string) {
@@ -22,12 +22,12 @@ function eventsOf(ics: string) {
 
 describe('responder-service: the calendar feed of appointments (CONTRACT.md §14, Integrations)', () => {
   let h: ResponderHarness;
-  let appointments: AppointmentsService;
+  let appointments: AppointmentsStore;
   const rpc = () => h.kafka.rpc;
 
   beforeAll(async () => {
     h = await ResponderHarness.start('calfeed');
-    appointments = h.app.get(AppointmentsService);
+    appointments = h.app.get(AppointmentsStore);
   });
 
   afterAll(() => h?.close());

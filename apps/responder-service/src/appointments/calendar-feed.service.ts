@@ -1,11 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { CALENDAR_FEED_TOKEN_PATTERN, notFoundProblem, type CalendarFeedToken } from '@parley/contracts';
 import { ProblemException } from '@parley/service-kit';
 import { randomBytes } from 'node:crypto';
-import { DataSource } from 'typeorm';
 import { InboxLinks } from '../conversations/inbox-events';
 import { renderCalendar, type FeedAppointment } from './calendar-ics';
+import { CalendarFeedsStore, type FeedAppointmentRow } from './calendar-feeds.store';
 
 /** The feed reaches back this far, so a subscriber still sees the recent past. */
 const FEED_PAST_DAYS = 90;
@@ -19,25 +18,19 @@ const newToken = () => randomBytes(32).toString('base64url');
 @Injectable()
 export class CalendarFeedService {
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly feeds: CalendarFeedsStore,
     private readonly links: InboxLinks,
   ) {}
 
   /** The tenant's feed token, made on first asking (two racing first asks agree on one). */
   async tokenOf(tenantId: string): Promise<CalendarFeedToken> {
-    await this.db.query(`INSERT INTO calendar_feeds (tenant_id, token) VALUES ($1, $2) ON CONFLICT (tenant_id) DO NOTHING`, [tenantId, newToken()]);
-    const [row]: { token: string }[] = await this.db.query(`SELECT token FROM calendar_feeds WHERE tenant_id = $1`, [tenantId]);
-    return { token: row.token };
+    return { token: await this.feeds.tokenOf(tenantId, newToken()) };
   }
 
   /** Replaces the tenant's token: the old feed URL stops answering at once. */
   async rotate(tenantId: string): Promise<CalendarFeedToken> {
     const token = newToken();
-    await this.db.query(
-      `INSERT INTO calendar_feeds (tenant_id, token) VALUES ($1, $2)
-       ON CONFLICT (tenant_id) DO UPDATE SET token = EXCLUDED.token, created_at = now()`,
-      [tenantId, token],
-    );
+    await this.feeds.replaceToken(tenantId, token);
     return { token };
   }
 
@@ -45,32 +38,14 @@ export class CalendarFeedService {
   async render(token: string): Promise<{ ics: string }> {
     const unknown = () => new ProblemException(notFoundProblem('Calendar feed'));
     if (!CALENDAR_FEED_TOKEN_PATTERN.test(token)) throw unknown();
-    const [feed]: { tenant_id: string }[] = await this.db.query(`SELECT tenant_id FROM calendar_feeds WHERE token = $1`, [token]);
-    if (!feed) throw unknown();
-    const rows: AppointmentRow[] = await this.db.query(
-      `SELECT id, agent_name, conversation_id, customer, starts_at, ends_at, status, created_at
-         FROM appointments
-        WHERE tenant_id = $1 AND starts_at >= now() - make_interval(days => $2)
-        ORDER BY starts_at, id
-        LIMIT $3`,
-      [feed.tenant_id, FEED_PAST_DAYS, FEED_MAX_EVENTS],
-    );
+    const tenantId = await this.feeds.tenantOf(token);
+    if (!tenantId) throw unknown();
+    const rows = await this.feeds.appointments(tenantId, FEED_PAST_DAYS, FEED_MAX_EVENTS);
     return { ics: renderCalendar(rows.map(toFeedAppointment), (id) => this.links.conversation(id)) };
   }
 }
 
-interface AppointmentRow {
-  id: string;
-  agent_name: string;
-  conversation_id: string;
-  customer: string;
-  starts_at: Date;
-  ends_at: Date;
-  status: 'booked' | 'cancelled';
-  created_at: Date;
-}
-
-function toFeedAppointment(row: AppointmentRow): FeedAppointment {
+function toFeedAppointment(row: FeedAppointmentRow): FeedAppointment {
   return {
     id: row.id,
     agentName: row.agent_name,

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { CallEndedConsumer } from './call-ended.consumer';
-import { ContactNamesConsumer, ContactNamesStore } from './contact-names.consumer';
+import { ContactNamesConsumer } from './contact-names.consumer';
+import { ContactNamesStore } from './contact-names.store';
 import { ConversationsRpcController } from './conversations.rpc.controller';
 import { ConversationsService } from './conversations.service';
 import { InboxService } from './inbox.service';

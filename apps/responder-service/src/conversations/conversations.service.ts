@@ -168,7 +168,7 @@ export class ConversationsService {
       lastMessageAt: at,
       assignee: null,
       unread: 0,
-      // crm-service's name for the customer is filled in as the conversation is stored (burst-store.ts).
+      // crm-service's name for the customer is filled in as the conversation is stored (burst.store.ts).
       contactName: null,
       leadName: null,
       profileName: null,

@@ -1,4 +1,4 @@
-import { lastCustomerMessageAfter } from '../replies/burst-store';
+import { lastCustomerMessageAfter } from '../replies/burst.store';
 import type { Turn } from './conversations.service';
 import { MAX_SEARCH_TERMS, searchConfigOf, searchTerms, termQuerySql } from './inbox-search';
 

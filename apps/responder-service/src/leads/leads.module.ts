@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { LeadsRpcController } from './leads.rpc.controller';
-import { LeadsService } from './leads.service';
+import { LeadsStore } from './leads.store';
 
-@Module({ controllers: [LeadsRpcController], providers: [LeadsService], exports: [LeadsService] })
+@Module({ controllers: [LeadsRpcController], providers: [LeadsStore], exports: [LeadsStore] })
 export class LeadsModule {}

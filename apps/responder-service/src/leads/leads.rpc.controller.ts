@@ -1,12 +1,12 @@
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import type { RpcRequest, RpcResponse } from '@parley/contracts';
-import { LeadsService } from './leads.service';
+import { LeadsStore } from './leads.store';
 
 /** `GET /api/v1/leads` (CONTRACT.md §9). */
 @Controller()
 export class LeadsRpcController {
-  constructor(private readonly leads: LeadsService) {}
+  constructor(private readonly leads: LeadsStore) {}
 
   @MessagePattern('leads.list')
   list(@Payload() req: RpcRequest<'leads.list'>): Promise<RpcResponse<'leads.list'>> {

@@ -1,9 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { validationProblem, type LlmSettingsRecord, type LlmSpendData } from '@parley/contracts';
 import { CredentialCipher, ProblemException } from '@parley/service-kit';
-import type { DataSource } from 'typeorm';
-import { LlmSettingsEntity } from './llm-settings.entity';
+import type { LlmSettingsEntity } from './llm-settings.entity';
+import { LlmSettingsStore } from './llm-settings.store';
 
 /** The decrypted settings the LLM client uses. */
 export interface TenantLlm {
@@ -28,7 +27,7 @@ function isHttpUrl(value: string): boolean {
 @Injectable()
 export class LlmSettingsService {
   constructor(
-    @InjectDataSource() private readonly sql: DataSource,
+    private readonly settings: LlmSettingsStore,
     private readonly cipher: CredentialCipher,
   ) {}
 
@@ -49,20 +48,19 @@ export class LlmSettingsService {
       monthlyBudget: monthly_budget,
       updatedAt: new Date(),
     };
-    await this.sql.getRepository(LlmSettingsEntity).upsert(row, ['tenantId']);
+    await this.settings.put(row);
     return (await this.get(tenantId))!;
   }
 
   async get(tenantId: string): Promise<LlmSettingsRecord | null> {
-    const row = await this.sql.getRepository(LlmSettingsEntity).findOneBy({ tenantId });
+    const row = await this.settings.find(tenantId);
     if (!row) return null;
     return { base_url: row.baseUrl, model: row.model, monthly_budget: row.monthlyBudget, api_key_set: true, api_key_last4: row.apiKeyLast4 };
   }
 
   /** Back to the global LLM settings. */
   async delete(tenantId: string): Promise<boolean> {
-    const result = await this.sql.getRepository(LlmSettingsEntity).delete({ tenantId });
-    return (result.affected ?? 0) > 0;
+    return this.settings.delete(tenantId);
   }
 
   /**
@@ -70,27 +68,17 @@ export class LlmSettingsService {
    * running total only grows, so a redelivered or reordered `llm.spend` never lowers it.
    */
   async recordSpend(data: LlmSpendData): Promise<void> {
-    await this.sql.query(
-      `INSERT INTO llm_spend (tenant_id, month, spend, currency) VALUES ($1, $2, $3::numeric, $4)
-       ON CONFLICT (tenant_id) DO UPDATE SET month = EXCLUDED.month, spend = EXCLUDED.spend, currency = EXCLUDED.currency, updated_at = now()
-        WHERE EXCLUDED.month > llm_spend.month OR (EXCLUDED.month = llm_spend.month AND EXCLUDED.spend > llm_spend.spend)`,
-      [data.tenant_id, data.month, data.spend, data.currency],
-    );
+    await this.settings.recordSpend(data.tenant_id, { month: data.month, amount: data.spend, currency: data.currency });
   }
 
   /** Whether the tenant's LLM spend of `month` (YYYY-MM, UTC) has reached its budget; false without settings. */
   async overBudget(tenantId: string, month: string): Promise<boolean> {
-    const [row] = (await this.sql.query(
-      `SELECT coalesce((SELECT spend FROM llm_spend WHERE tenant_id = $1 AND month = $2), 0) >= s.monthly_budget AS over
-         FROM llm_settings s WHERE s.tenant_id = $1`,
-      [tenantId, month],
-    )) as { over: boolean }[];
-    return row?.over ?? false;
+    return this.settings.overBudget(tenantId, month);
   }
 
   /** The tenant's own LLM with its key decrypted, or null when it uses the global one. */
   async tenantLlm(tenantId: string): Promise<TenantLlm | null> {
-    const row = await this.sql.getRepository(LlmSettingsEntity).findOneBy({ tenantId });
+    const row = await this.settings.find(tenantId);
     if (!row) return null;
     return { baseUrl: row.baseUrl, apiKey: this.cipher.decrypt(row.apiKeyEncrypted), model: row.model, monthlyBudget: row.monthlyBudget };
   }

@@ -1,7 +1,7 @@
 import { Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { BurstStore } from './burst-store';
+import { BurstStore } from './burst.store';
 
 /** How long acknowledged outcomes wait to be marked together. */
 export const MARK_DELAY_MS = 100;

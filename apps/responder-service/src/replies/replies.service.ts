@@ -5,14 +5,14 @@ import { EventPublisher } from '@parley/kafka';
 import { ProblemException } from '@parley/service-kit';
 import { DataSource, type EntityManager } from 'typeorm';
 import { AgentsService } from '../agents/agents.service';
-import { AppointmentsService } from '../appointments/appointments.service';
-import { LeadsService } from '../leads/leads.service';
+import { AppointmentsStore } from '../appointments/appointments.store';
+import { LeadsStore } from '../leads/leads.store';
 import type { ConversationEntity, TurnContent } from '../conversations/conversation.entity';
 import { ConversationsService, type ConversationParty, type Turn } from '../conversations/conversations.service';
 import { conversationUpdatedEvent, handoffEvent, InboxLinks } from '../conversations/inbox-events';
 import { detectLanguage } from '../knowledge/language';
 import { AgentDocumentsService } from '../documents/agent-documents.service';
-import { BurstStore, outcomeRow, type BurstState, type ConversationChange } from './burst-store';
+import { BurstStore, outcomeRow, type BurstState, type ConversationChange } from './burst.store';
 import type { ProcessedMessageEntity } from './processed-message.entity';
 import { PublishedMarks } from './published-marks';
 import { ReplyEngine, type Reply } from './reply-engine';
@@ -80,8 +80,8 @@ export class RepliesService {
     private readonly conversations: ConversationsService,
     private readonly engine: ReplyEngine,
     private readonly publisher: EventPublisher,
-    private readonly leads: LeadsService,
-    private readonly appointments: AppointmentsService,
+    private readonly leads: LeadsStore,
+    private readonly appointments: AppointmentsStore,
     private readonly marks: PublishedMarks,
     private readonly documents: AgentDocumentsService,
     private readonly links: InboxLinks,

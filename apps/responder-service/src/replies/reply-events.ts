@@ -15,8 +15,8 @@ import {
   type MessageReceivedData,
 } from '@parley/contracts';
 import { EventPublisher } from '@parley/kafka';
-import type { HeldSlot } from '../appointments/appointments.service';
-import type { SavedLead } from '../leads/leads.service';
+import type { HeldSlot } from '../appointments/appointments.store';
+import type { SavedLead } from '../leads/leads.store';
 import type { StoredEvent } from './processed-message.entity';
 import type { OptRequest } from './opt-out';
 

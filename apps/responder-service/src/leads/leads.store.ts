@@ -22,8 +22,9 @@ export interface SavedLead {
   change: 'captured' | 'updated';
 }
 
+/** Leads the agent captured, one per conversation; the tenant id first. */
 @Injectable()
-export class LeadsService {
+export class LeadsStore {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     private readonly cursors: ListCursors,

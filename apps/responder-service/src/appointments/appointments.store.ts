@@ -26,8 +26,12 @@ export type HeldSlot =
 /** PostgreSQL's unique_violation: the slot is held by another booking. */
 const UNIQUE_VIOLATION = '23505';
 
+/**
+ * Appointments as stored: the agent's calendar the booking skill reads, slots held under a unique index (never booked
+ * twice), moves and cancellations of a conversation's booking inside its reply's transaction, and the tenant's list.
+ */
 @Injectable()
-export class AppointmentsService {
+export class AppointmentsStore {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     private readonly cursors: ListCursors,

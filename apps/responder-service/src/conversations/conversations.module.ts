@@ -2,11 +2,12 @@ import { Module } from '@nestjs/common';
 import { CallEndedConsumer } from './call-ended.consumer';
 import { ContactNamesConsumer } from './contact-names.consumer';
 import { ContactNamesStore } from './contact-names.store';
+import { ConversationsStore } from './conversations.store';
 import { ConversationsRpcController } from './conversations.rpc.controller';
 import { ConversationsService } from './conversations.service';
 import { InboxService } from './inbox.service';
 import { OutboxModule } from '../outbox/outbox.module';
 import { SentMessagesConsumer } from './sent-messages.consumer';
 
-@Module({ imports: [OutboxModule], controllers: [ConversationsRpcController, SentMessagesConsumer, CallEndedConsumer, ContactNamesConsumer], providers: [ConversationsService, InboxService, ContactNamesStore], exports: [ConversationsService] })
+@Module({ imports: [OutboxModule], controllers: [ConversationsRpcController, SentMessagesConsumer, CallEndedConsumer, ContactNamesConsumer], providers: [ConversationsService, ConversationsStore, InboxService, ContactNamesStore], exports: [ConversationsService] })
 export class ConversationsModule {}

@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import {
   newId,
   notFoundProblem,
@@ -14,11 +13,10 @@ import {
   type Page,
 } from '@parley/contracts';
 import { ListCursors, ProblemException } from '@parley/service-kit';
-import { DataSource, type EntityManager, type SelectQueryBuilder } from 'typeorm';
-import { pageAfter } from '../common/pages';
-import { ConversationEntity, ConversationMessageEntity, ConversationNoteEntity, type TurnContent, type TurnRole } from './conversation.entity';
+import type { EntityManager } from 'typeorm';
+import type { ConversationEntity, ConversationMessageEntity, ConversationNoteEntity, TurnContent, TurnRole } from './conversation.entity';
+import { ConversationsStore } from './conversations.store';
 import { toSummary } from './inbox-events';
-import { searchTerms, termQuerySql } from './inbox-search';
 
 /** A conversation starts anew after this much silence (CONTRACT.md §10). */
 export const CONVERSATION_SILENCE_MS = 24 * 60 * 60 * 1000;
@@ -52,68 +50,27 @@ export interface Turn {
 @Injectable()
 export class ConversationsService {
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly conversations: ConversationsStore,
     private readonly cursors: ListCursors,
   ) {}
 
   /** The inbox: newest first, filtered (CONTRACT.md §12). */
   async list(tenantId: string, limit: number, cursor: string | null, filter: Partial<ConversationFilter> = {}): Promise<Page<ConversationSummary>> {
-    const qb = this.db.getRepository(ConversationEntity).createQueryBuilder('c').where('c.tenant_id = :tenantId', { tenantId });
-    if (filter.state) qb.andWhere('c.state = :state', { state: filter.state });
-    if (filter.assignee === 'none') qb.andWhere('c.assignee IS NULL');
-    else if (filter.assignee) qb.andWhere('c.assignee = :assignee', { assignee: filter.assignee });
-    // A channel id filters its conversations; a channel kind (whatsapp, sms…) those on every channel of that kind.
-    if (filter.channel?.startsWith('chn_')) qb.andWhere('c.channel_id = :channelId', { channelId: filter.channel });
-    else if (filter.channel) qb.andWhere('c.channel = :kind', { kind: filter.channel });
-    if (filter.source) qb.andWhere('c.source = :source', { source: filter.source });
-    if (filter.q) this.search(qb, tenantId, filter.q);
-    const page = await pageAfter(qb, 'c', limit, cursor, this.cursors.of(tenantId, 'conversations'));
+    const page = await this.conversations.page(tenantId, filter, limit, cursor, this.cursors.of(tenantId, 'conversations'));
     return { data: page.rows.map(toSummary), next_cursor: page.nextCursor };
-  }
-
-  /**
-   * Narrows the inbox to conversations where every word of `q` is in something the customer or the business wrote
-   * (full-text search over the thread's messages, in the conversation's language, accent-insensitive, a prefix while
-   * typing; see inbox-search.ts) or in the contact's name or number. A query that is a phone number (`+1 (415) 555`)
-   * also finds the numbers that contain its digits.
-   */
-  private search(qb: SelectQueryBuilder<ConversationEntity>, tenantId: string, q: string): void {
-    const terms = searchTerms(q);
-    const conditions = terms.map((term, i) => {
-      const param = `term${i}`;
-      qb.setParameter(param, term).setParameter(`${param}Like`, `%${escapeLike(term)}%`);
-      // `search @@ …` per term, so a conversation matches with its words spread over several messages.
-      return `(coalesce(c.contact_name, c.lead_name, c.profile_name) ILIKE :${param}Like OR c.customer ILIKE :${param}Like OR c.id IN (
-        SELECT m.conversation_id FROM conversation_messages m WHERE m.tenant_id = :tenantId AND m.search @@ ${termQuerySql(`:${param}`, term)}))`;
-    });
-    const digits = q.replace(/\D/g, '');
-    // "+1 (415) 555" finds +1415555…: a query that is a phone number is matched on its digits.
-    const phoneLike = /^[\d\s()+.-]+$/.test(q) && digits.length >= 3;
-    if (phoneLike) {
-      qb.setParameter('digits', `%${digits}%`);
-      conditions.splice(0, conditions.length, `(regexp_replace(c.customer, '\\D', '', 'g') LIKE :digits OR (${conditions.join(' AND ') || 'false'}))`);
-    }
-    qb.setParameter('tenantId', tenantId).andWhere(conditions.length > 0 ? `(${conditions.join(' AND ')})` : 'false');
   }
 
   /**
    * The dashboard's playground is about to write as `customer` (issue 32): their conversations, those they have and
    * those to come (BurstStore.read), are the playground's. Answers how many existing ones it marked. Idempotent.
    */
-  async markPlaygroundCustomer(tenantId: string, customer: string): Promise<number> {
-    return this.db.transaction(async (tx) => {
-      await tx.query(`INSERT INTO playground_customers (tenant_id, customer) VALUES ($1, $2) ON CONFLICT DO NOTHING`, [tenantId, customer]);
-      const [, marked]: [unknown, number] = await tx.query(`UPDATE conversations SET source = 'playground' WHERE tenant_id = $1 AND customer = $2 AND source <> 'playground'`, [
-        tenantId,
-        customer,
-      ]);
-      return marked;
-    });
+  markPlaygroundCustomer(tenantId: string, customer: string): Promise<number> {
+    return this.conversations.markPlaygroundCustomer(tenantId, customer);
   }
 
   /** The conversation; another tenant's is not found. */
   async find(manager: EntityManager, tenantId: string, id: string): Promise<ConversationEntity> {
-    const conversation = await manager.getRepository(ConversationEntity).findOne({ where: { id, tenantId } });
+    const conversation = await this.conversations.find(tenantId, id, manager);
     if (!conversation) throw new ProblemException(notFoundProblem(`Conversation "${id}"`));
     return conversation;
   }
@@ -127,26 +84,18 @@ export class ConversationsService {
 
   /** The conversation a send to the customer belongs in: their latest on its channel or number (any, for the default). */
   async latestWith(manager: EntityManager, tenantId: string, sent: Pick<MessageOutboundData, 'to' | 'from' | 'channel_id'>): Promise<string | null> {
-    const rows: { id: string }[] = await manager.query(
-      `SELECT id FROM conversations WHERE tenant_id = $1 AND customer = $2 AND ($3::text IS NULL OR channel_id = $3) AND ($4::text IS NULL OR business_number = $4)
-        ORDER BY last_message_at DESC LIMIT 1`,
-      [tenantId, sent.to, sent.channel_id ?? null, sent.channel_id ? null : sent.from],
-    );
-    return rows[0]?.id ?? null;
+    return this.conversations.latestWith(tenantId, sent, manager);
   }
 
   /** The thread (its newest THREAD_LIMIT messages) and the notes, oldest first. */
   async thread(manager: EntityManager, tenantId: string, id: string): Promise<{ messages: ConversationTurnRecord[]; notes: ConversationNoteRecord[] }> {
-    const [messages, notes] = await Promise.all([
-      manager.getRepository(ConversationMessageEntity).find({ where: { tenantId, conversationId: id }, order: { id: 'DESC' }, take: THREAD_LIMIT }),
-      manager.getRepository(ConversationNoteEntity).find({ where: { tenantId, conversationId: id }, order: { id: 'ASC' } }),
-    ]);
+    const { messages, notes } = await this.conversations.thread(tenantId, id, THREAD_LIMIT, manager);
     return { messages: messages.reverse().map(toTurnRecord), notes: notes.map(toNoteRecord) };
   }
 
   /** Serialises work on one tenant number + customer until the transaction ends. */
   async lock(tx: EntityManager, tenantId: string, businessNumber: string, customer: string): Promise<void> {
-    await tx.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [JSON.stringify(['cnv', tenantId, businessNumber, customer])]);
+    await this.conversations.lock(tenantId, businessNumber, customer, tx);
   }
 
   /**
@@ -180,11 +129,7 @@ export class ConversationsService {
 
   /** The remembered turns a reply is computed from, oldest first. */
   async history(tx: EntityManager, tenantId: string, conversationId: string): Promise<Turn[]> {
-    const rows = await tx.getRepository(ConversationMessageEntity).find({
-      where: { tenantId, conversationId },
-      order: { id: 'DESC' },
-      take: CONVERSATION_MEMORY,
-    });
+    const rows = await this.conversations.recentMessages(tenantId, conversationId, CONVERSATION_MEMORY, tx);
     return rows.reverse().map((r) => ({ messageId: r.messageId, role: r.role, author: r.author, text: r.text, at: r.at }));
   }
 }
@@ -203,6 +148,3 @@ export function toNoteRecord(n: ConversationNoteEntity): ConversationNoteRecord 
   return { id: n.id, conversation_id: n.conversationId, text: n.text, author: n.author, at: n.at.toISOString() };
 }
 
-function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
-}

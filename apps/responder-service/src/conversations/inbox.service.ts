@@ -22,6 +22,7 @@ import type { StoredEvent } from '../replies/processed-message.entity';
 import type { SkillState } from '../replies/reply-engine';
 import { ConversationEntity, ConversationMessageEntity, ConversationNoteEntity } from './conversation.entity';
 import { ConversationsService, toNoteRecord } from './conversations.service';
+import { ConversationsStore } from './conversations.store';
 import { InboxLinks, SERVICE_WINDOW_MS, conversationUpdatedEvent, handoffEvent, toSummary } from './inbox-events';
 import { searchConfigOf } from './inbox-search';
 import { sentTurn } from './sent-turn';
@@ -46,6 +47,7 @@ export class InboxService {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     private readonly conversations: ConversationsService,
+    private readonly store: ConversationsStore,
     private readonly relay: OutboxRelay,
     private readonly links: InboxLinks,
   ) {}
@@ -153,13 +155,14 @@ export class InboxService {
         const { text, content } = sentTurn(sent.content);
         const author: MessageAuthor = sent.author ?? { type: 'api' };
         const at = new Date(sent.accepted_at);
-        const inserted: unknown[] = await tx.query(
-          `INSERT INTO conversation_messages (conversation_id, tenant_id, message_id, role, author, text, at, content, search_config)
-           VALUES ($1, $2, $3, 'member', $4::jsonb, $5, $6, $7::jsonb, $8::regconfig) ON CONFLICT (message_id) DO NOTHING RETURNING id`,
-          [c.id, tenantId, sent.message_id, JSON.stringify(author), text, at, content ? JSON.stringify(content) : null, searchConfigOf(c.skillState.language)],
+        const inserted = await this.store.insertSent(
+          tenantId,
+          c.id,
+          { messageId: sent.message_id, author, text, at, content: content ?? null, searchConfig: searchConfigOf(c.skillState.language) },
+          tx,
         );
         // Kept once; and a send older than the thread's last message (a late redelivery) changes nothing else.
-        if (inserted.length === 0 || (c.lastMessage && Date.parse(c.lastMessage.at) > at.getTime())) return { changes: {}, events: [], result: undefined };
+        if (!inserted || (c.lastMessage && Date.parse(c.lastMessage.at) > at.getTime())) return { changes: {}, events: [], result: undefined };
         const changes: Partial<ConversationEntity> = { lastMessage: { text, author, at: at.toISOString() } };
         if (author.type === 'member') {
           changes.unread = 0;

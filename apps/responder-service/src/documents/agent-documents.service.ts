@@ -1,7 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import type { DocumentChangedData, DocumentChangedEvent, DocumentPassageData } from '@parley/contracts';
-import { DataSource, type EntityManager } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import { MalformedEventError } from '../common/malformed-event.error';
 import type { DocumentPassage } from '../knowledge/document-passage';
 import type { Meaning } from '../knowledge/knowledge-match';
@@ -9,6 +8,7 @@ import { documentPassageTitle } from '../knowledge/rank-knowledge';
 import { embedPassages, passageViews } from '../semantics/semantic-index';
 import { MEANING } from '../semantics/semantics.module';
 import { VectorSet } from '../semantics/vector-set';
+import { AgentDocumentsStore } from './agent-documents.store';
 
 /**
  * How long an agent's passages are answered from memory. Replies read them for every message; a change reaches every
@@ -26,7 +26,7 @@ export class AgentDocumentsService {
   private readonly cache = new Map<string, { at: number; passages: DocumentPassage[] }>();
 
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly documents: AgentDocumentsStore,
     @Inject(MEANING) private readonly meaning: Meaning,
   ) {}
 
@@ -37,15 +37,14 @@ export class AgentDocumentsService {
   async applyChange(event: DocumentChangedEvent): Promise<void> {
     const data = parseChange(event);
     const vectors = data.passages === null ? null : await this.embed(data.title, data.passages);
-    await this.db.query(
-      `INSERT INTO agent_documents AS cur (document_id, tenant_id, agent_id, title, passages, deleted_at, vectors, vectors_model)
-       VALUES ($1, $2, $3, $4, $5, CASE WHEN $5::jsonb IS NULL THEN now() END, $6, $7)
-       ON CONFLICT (document_id) DO UPDATE SET
-         title = EXCLUDED.title, passages = EXCLUDED.passages, deleted_at = EXCLUDED.deleted_at,
-         vectors = EXCLUDED.vectors, vectors_model = EXCLUDED.vectors_model
-       WHERE cur.deleted_at IS NULL AND cur.tenant_id = EXCLUDED.tenant_id`,
-      [data.document_id, data.tenant_id, data.agent_id, data.title, data.passages === null ? null : JSON.stringify(data.passages), vectors, vectors && this.meaning.model],
-    );
+    await this.documents.apply(data.tenant_id, {
+      documentId: data.document_id,
+      agentId: data.agent_id,
+      title: data.title,
+      passages: data.passages,
+      vectors,
+      vectorsModel: vectors && this.meaning.model,
+    });
     this.cache.delete(cacheKey(data.tenant_id, data.agent_id));
   }
 
@@ -62,16 +61,11 @@ export class AgentDocumentsService {
    * The passages of the agent's live documents, document by document in the order they were added. `manager` is the
    * caller's transaction when it has one, so a reply drafted under a lock never waits for a second pool connection.
    */
-  async forAgent(tenantId: string, agentId: string, manager: EntityManager = this.db.manager): Promise<DocumentPassage[]> {
+  async forAgent(tenantId: string, agentId: string, manager?: EntityManager): Promise<DocumentPassage[]> {
     const key = cacheKey(tenantId, agentId);
     const cached = this.cache.get(key);
     if (cached && Date.now() - cached.at < CACHE_TTL_MS) return cached.passages;
-    const rows: { document_id: string; title: string; passages: DocumentPassageData[]; vectors: Buffer | null; vectors_model: string | null }[] = await manager.query(
-      `SELECT document_id, title, passages, vectors, vectors_model FROM agent_documents
-        WHERE tenant_id = $1 AND agent_id = $2 AND deleted_at IS NULL
-        ORDER BY document_id`,
-      [tenantId, agentId],
-    );
+    const rows = await this.documents.live(tenantId, agentId, manager);
     const passages = rows.flatMap((row) => {
       const passages = row.passages.map((p): DocumentPassage => ({ id: p.id, documentId: row.document_id, title: row.title, headings: p.headings, text: p.text }));
       // Vectors of another model (or none yet) are left out: the index embeds those passages when it is built.

@@ -6,10 +6,11 @@ import { DataSource } from 'typeorm';
 /**
  * A deleted contact's personal data here (CONTRACT.md §14): its conversations with their messages and notes, its
  * leads and appointments go; the replies already made keep their idempotency rows (so a redelivered old message is
- * still not answered twice) without the events they carried. Idempotent.
+ * still not answered twice) without the events they carried. Idempotent. All of it is SQL in one transaction, so this
+ * is a store: the consumer only hands it the event.
  */
 @Injectable()
-export class ContactErasureService {
+export class ContactErasureStore {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
   async erase(data: ContactDeletedData): Promise<void> {

@@ -4,22 +4,10 @@ import type { AddressInfo } from 'node:net';
 import { createTransport } from 'nodemailer';
 import { SMTPServer } from 'smtp-server';
 import { WhatsappSandboxConfig } from '../config/whatsapp-sandbox.config';
-import { EmailsStore } from './emails.store';
+import { EmailsStore, type ReceivedEmail } from './emails.store';
 
 /** A mail the sink recorded, as the test routes show it. */
-export interface SandboxEmail {
-  envelope_from: string | null;
-  envelope_to: string[];
-  from: string | null;
-  to: string | null;
-  subject: string | null;
-  text: string | null;
-  html: string | null;
-  message_id: string | null;
-  in_reply_to: string | null;
-  size: number;
-  received_at: string;
-}
+export type SandboxEmail = ReceivedEmail & { received_at: string };
 
 /** What messaging-service's SMTP listener answered a played customer's mail. */
 export interface InboundEmailAnswer {

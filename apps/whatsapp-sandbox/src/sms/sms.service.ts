@@ -22,16 +22,7 @@ export class TwilioApiError extends Error {
 }
 
 /** A recorded SMS as the sandbox's test routes show it. */
-export interface SandboxSms {
-  sid: string;
-  direction: 'outbound-api' | 'inbound';
-  from: string;
-  to: string;
-  body: string;
-  num_segments: number;
-  status: string;
-  created_at: string;
-}
+export type SandboxSms = Pick<SmsRow, 'sid' | 'direction' | 'from' | 'to' | 'body' | 'num_segments' | 'status'> & { created_at: string };
 
 /** Customers whose number ends in this get `undelivered` (ErrorCode 30003, unreachable handset). */
 const UNDELIVERABLE_SUFFIX = '9999';

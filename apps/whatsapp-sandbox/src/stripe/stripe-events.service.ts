@@ -1,18 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { StripeApiError } from './stripe-api-error';
 import { StripeEventDispatcher } from './stripe-event-dispatcher.service';
-import { StripeStore } from './stripe.store';
+import { StripeStore, type StripeEventRow } from './stripe.store';
 
-export interface SandboxStripeEvent {
-  id: string;
-  session_id: string;
-  type: string;
-  attempts: number;
-  delivered: boolean;
-  last_status: number | null;
-  last_error: string | null;
-  created_at: string;
-}
+/** An event as the test route shows it: as stored, its time in ISO 8601. */
+export type SandboxStripeEvent = Omit<StripeEventRow, 'created_at'> & { created_at: string };
 
 /** What tests see of the events the stand-in owes or delivered, and redeliveries on demand. */
 @Injectable()

@@ -7,7 +7,8 @@ module.exports = {
   testMatch: ['<rootDir>/src/**/*.e2e-spec.ts'],
   // The stack runner is plain CommonJS (tools/dev/lib/stack.cjs).
   moduleFileExtensions: ['ts', 'js', 'cjs', 'json'],
-  globalSetup: '<rootDir>/../../tools/testing/global-setup.mjs',
-  globalTeardown: '<rootDir>/../../tools/testing/global-teardown.mjs',
+  // the infrastructure, and the stack most specs share (src/support/shared-stack-lender.cjs)
+  globalSetup: '<rootDir>/global-setup.mjs',
+  globalTeardown: '<rootDir>/global-teardown.mjs',
   testTimeout: 120000,
 };

@@ -65,9 +65,8 @@ const tiers = [
     name: 'end-to-end',
     command: bin('jest'),
     args: ['--config', 'apps/platform-e2e/jest.config.cjs', '--runInBand'],
-    // each spec file starts its own stack (the API walk, the dashboard in Chromium): about 1–3 minutes each here, and
-    // the campaigns, billing and CRM browser files joined the 13 that took 7 min on their own; voice and the LLM budget
-    // joined at 12.5 min (fresh clone, 2026-11-28)
+    // fifteen files share one stack (apps/platform-e2e/global-setup.mjs: starting, migrating and stopping one took ~25 s
+    // of each); the ones that stop, kill or configure services start their own
     timeoutMs: 35 * 60_000,
     needsBuild: true,
   },

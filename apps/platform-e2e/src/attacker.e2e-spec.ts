@@ -6,7 +6,7 @@ import { routesFromOpenApi } from '../../../tools/fuzz/lib/cases.cjs';
 // eslint-disable-next-line @nx/enforce-module-boundaries
 import { ROOT, readEnvFile } from '../../../tools/dev/lib/stack.cjs';
 import { http, type HttpResponse } from './support/http';
-import { startPlatform, type Platform } from './support/platform';
+import { sharedPlatform, type Platform } from './support/platform';
 
 /** SQL-injection-shaped text, one per stored text field (each also tagged, so it can be told apart from the others). */
 const SQL = [
@@ -63,7 +63,7 @@ describe('attacker’s pass: cross-tenant access on every route, SQL-shaped text
   };
 
   beforeAll(async () => {
-    platform = await startPlatform();
+    platform = await sharedPlatform();
     [a, b] = [await signUp('A'), await signUp('B')];
 
     Object.assign(stored, {

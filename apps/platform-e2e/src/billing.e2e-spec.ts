@@ -3,7 +3,7 @@ import { createHmac } from 'node:crypto';
 import { expectNoSeriousA11yViolations } from './dashboard/accessibility';
 import { launchBrowser, type Browser } from './dashboard/browser';
 import { http } from './support/http';
-import { startPlatform, type Platform } from './support/platform';
+import { sharedPlatform, type Platform } from './support/platform';
 
 // Top-ups and invoices on the built stack (CONTRACT §16, issue 23): a top-up is paid on the sandbox's Stripe checkout
 // page in a real Chromium and credits the wallet once, through the gateway's /webhooks/stripe and billing-service,
@@ -24,7 +24,7 @@ describe('Billing: top-ups through the Stripe stand-in, and invoices', () => {
   const balance = async () => (await call<Wallet>('GET', '/api/v1/billing/wallet')).body.balance;
 
   beforeAll(async () => {
-    platform = await startPlatform();
+    platform = await sharedPlatform();
     browser = await launchBrowser();
     const account = await http<{ api_key: string }>('POST', `${platform.gateway}/api/v1/accounts`, { json: { name: 'Porto Books' } });
     expect(account.status).toBe(201);

@@ -2,7 +2,7 @@ import { pollUntil } from '@parley/testing';
 import { Client } from 'pg';
 import { Webhook } from 'standardwebhooks';
 import { http } from './support/http';
-import { startPlatform, type Platform } from './support/platform';
+import { sharedPlatform, type Platform } from './support/platform';
 import { WebhookReceiver } from './support/webhook-receiver';
 
 // Contacts end to end (CONTRACT §14, issue 21): the built services over public HTTP, on real Kafka and PostgreSQL. A
@@ -30,7 +30,7 @@ describe('contacts end to end: made by a first message, found, imported, exporte
 
   beforeAll(async () => {
     receiver = await WebhookReceiver.start();
-    platform = await startPlatform();
+    platform = await sharedPlatform();
     const account = await http<{ api_key: string }>('POST', `${platform.gateway}/api/v1/accounts`, { json: { name: 'Acme Bakery' } });
     expect(account.status).toBe(201);
     token = account.body.api_key;

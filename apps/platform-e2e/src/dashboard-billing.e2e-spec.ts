@@ -8,7 +8,7 @@ import { expectNoSeriousA11yViolations } from './dashboard/accessibility';
 import { launchBrowser, type Browser } from './dashboard/browser';
 import { openPage, settled } from './dashboard/dashboard-pages';
 import { http } from './support/http';
-import { startPlatform, type Platform } from './support/platform';
+import { sharedPlatform, type Platform } from './support/platform';
 
 // The Billing page in a real Chromium against the built stack (CONTRACT §16, issue 23): a new account's empty wallet
 // is below the low-balance threshold, so every page carries the banner; its link opens Billing, whose "Top up" form
@@ -52,7 +52,7 @@ describe('Dashboard in a real browser: the Billing page', () => {
   const env = readEnvFile(join(ROOT, '.env.example'));
 
   beforeAll(async () => {
-    platform = await startPlatform();
+    platform = await sharedPlatform();
     browser = await launchBrowser();
     // The owner signs in with a password: the session cookie outlives the trip to the provider's checkout page.
     const account = await http<{ api_key: string }>('POST', `${platform.gateway}/api/v1/accounts`, { json: { name: 'Lisbon Tiles', ...owner } });

@@ -7,7 +7,7 @@ import { expectNoSeriousA11yViolations } from './dashboard/accessibility';
 import { launchBrowser, type Browser } from './dashboard/browser';
 import { openPage, settled, signInWithApiKey } from './dashboard/dashboard-pages';
 import { http } from './support/http';
-import { startPlatform, type Platform } from './support/platform';
+import { sharedPlatform, type Platform } from './support/platform';
 
 // Campaigns in a real Chromium against the built stack (CONTRACT §15, issue 22): the owner creates a campaign from an
 // approved template with a contact field as its variable (previewed), starts it, and watches it complete with live
@@ -36,7 +36,7 @@ describe('Dashboard in a real browser: campaigns', () => {
   const call = <T = unknown>(method: string, path: string, json?: unknown) => http<T>(method, `${platform.gateway}${path}`, { token, json });
 
   beforeAll(async () => {
-    platform = await startPlatform();
+    platform = await sharedPlatform();
     browser = await launchBrowser();
     const account = await http<{ api_key: string }>('POST', `${platform.gateway}/api/v1/accounts`, { json: { name: 'Lisbon Cakes' } });
     expect(account.status).toBe(201);

@@ -3,7 +3,7 @@ import { expectNoSeriousA11yViolations } from './dashboard/accessibility';
 import { launchBrowser, type Browser } from './dashboard/browser';
 import { openPage, settled } from './dashboard/dashboard-pages';
 import { http } from './support/http';
-import { startPlatform, type Platform } from './support/platform';
+import { sharedPlatform, type Platform } from './support/platform';
 
 // Contacts, a contact's timeline and the pipeline in a real Chromium against the built stack (CONTRACT §14, issue 21):
 // the owner imports a CSV on the Contacts page (its progress and refused row shown), a customer writes on WhatsApp,
@@ -22,7 +22,7 @@ describe('Dashboard in a real browser: contacts, a timeline and the pipeline', (
   const api = <T = unknown>(method: string, path: string, json?: unknown) => http<T>(method, `${platform.gateway}${path}`, { token, json });
 
   beforeAll(async () => {
-    platform = await startPlatform();
+    platform = await sharedPlatform();
     browser = await launchBrowser();
     const account = await http<{ api_key: string }>('POST', `${platform.gateway}/api/v1/accounts`, { json: { name: 'Porto Tiles', ...owner } });
     expect(account.status).toBe(201);

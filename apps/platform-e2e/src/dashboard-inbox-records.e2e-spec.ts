@@ -8,7 +8,7 @@ import { expectNoSeriousA11yViolations } from './dashboard/accessibility';
 import { launchBrowser, type Browser } from './dashboard/browser';
 import { settled } from './dashboard/dashboard-pages';
 import { http } from './support/http';
-import { startPlatform, type Platform } from './support/platform';
+import { sharedPlatform, type Platform } from './support/platform';
 
 // The inbox for a team and editable records (issue 32), in a real Chromium against the built stack: the owner finds a
 // customer by a word they wrote, sees their words as the preview and our reply ticked, edits the contact beside the
@@ -38,7 +38,7 @@ describe('Dashboard in a real browser: the inbox for a team and editable records
   const dashboard = (page: Page, path: string) => page.goto(`${platform.gateway}/dashboard${path}`);
 
   beforeAll(async () => {
-    platform = await startPlatform();
+    platform = await sharedPlatform();
     browser = await launchBrowser();
     const account = await http<{ api_key: string }>('POST', `${platform.gateway}/api/v1/accounts`, {
       json: { name: OWNER.business, email: OWNER.email, password: OWNER.password, owner_name: OWNER.owner_name },

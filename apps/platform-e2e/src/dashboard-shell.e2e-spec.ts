@@ -8,7 +8,7 @@ import { expectNoSeriousA11yViolations } from './dashboard/accessibility';
 import { launchBrowser, type Browser } from './dashboard/browser';
 import { copyableValue, openPage, settled } from './dashboard/dashboard-pages';
 import { http } from './support/http';
-import { startPlatform, type Platform } from './support/platform';
+import { sharedPlatform, type Platform } from './support/platform';
 
 // The dashboard's shell (issue 32) in a real Chromium against the built stack: a business owner signs up and reaches a
 // first answer in the Playground without meeting a credential; connects SMS, email and voice from the Channels page and
@@ -64,7 +64,7 @@ describe('Dashboard in a real browser: the navigation, the owner’s onboarding,
   let browser: Browser;
 
   beforeAll(async () => {
-    platform = await startPlatform();
+    platform = await sharedPlatform();
     browser = await launchBrowser(DESKTOP);
     mkdirSync(SCREENSHOTS, { recursive: true });
   }, 180_000);

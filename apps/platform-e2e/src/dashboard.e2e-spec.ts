@@ -9,7 +9,7 @@ import { Screenshots, launchBrowser, type Browser } from './dashboard/browser';
 import { expectNoSeriousA11yViolations } from './dashboard/accessibility';
 import { copyableValue, createApiKey, openPage, settled, signInWithApiKey } from './dashboard/dashboard-pages';
 import { http } from './support/http';
-import { startPlatform, type Platform } from './support/platform';
+import { sharedPlatform, type Platform } from './support/platform';
 import { WebhookReceiver } from './support/webhook-receiver';
 
 // The dashboard in a real Chromium, against the built stack: a business owner's whole onboarding, from sign-up to a
@@ -43,7 +43,7 @@ describe('Dashboard in a real browser: onboarding to a first answered customer',
 
   beforeAll(async () => {
     receiver = await WebhookReceiver.start();
-    platform = await startPlatform();
+    platform = await sharedPlatform();
     browser = await launchBrowser();
   }, 180_000);
 

@@ -7,7 +7,7 @@ import { caseBatches, routesFromOpenApi } from '../../../tools/fuzz/lib/cases.cj
 import { createTenant, credentialsOf, curl, distinctFailures, readiness, runCases, scanLogs, secretsOf } from '../../../tools/fuzz/lib/fuzz.cjs';
 // eslint-disable-next-line @nx/enforce-module-boundaries
 import { APPS, ROOT, readEnvFile } from '../../../tools/dev/lib/stack.cjs';
-import { startPlatform, type Platform } from './support/platform';
+import { sharedPlatform, type Platform } from './support/platform';
 
 /** A short, fixed-seed version of `npm run fuzz` (issue 9); the full run is 50,000 cases with a fresh seed. */
 const CASES = 2000;
@@ -18,7 +18,7 @@ describe('fuzzing every public route and the signed provider webhook (short run 
   const env = readEnvFile(join(ROOT, '.env.example'));
 
   beforeAll(async () => {
-    platform = await startPlatform();
+    platform = await sharedPlatform();
   }, 180_000);
 
   afterAll(async () => {

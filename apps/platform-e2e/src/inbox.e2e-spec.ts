@@ -5,7 +5,7 @@ import { launchBrowser, type Browser } from './dashboard/browser';
 import { copyableValue, createApiKey, openPage } from './dashboard/dashboard-pages';
 import { apiClient } from './support/api';
 import { http } from './support/http';
-import { startPlatform, type Platform } from './support/platform';
+import { sharedPlatform, type Platform } from './support/platform';
 
 // People in the loop (CONTRACT §12), in a real Chromium against the built stack: an owner signs up with email and
 // password and stays signed in across a reload; invites a member who joins as `agent` (and may not open API keys);
@@ -31,7 +31,7 @@ describe('Dashboard in a real browser: team members, sessions and the inbox', ()
   let browser: Browser;
 
   beforeAll(async () => {
-    platform = await startPlatform();
+    platform = await sharedPlatform();
     browser = await launchBrowser();
   }, 180_000);
 

@@ -5,7 +5,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { Webhook } from 'standardwebhooks';
 import { apiClient } from './support/api';
 import { http } from './support/http';
-import { startPlatform, type Platform } from './support/platform';
+import { sharedPlatform, type Platform } from './support/platform';
 import { WebhookReceiver, type ReceivedWebhook } from './support/webhook-receiver';
 
 // Everything here goes through the public HTTP API (CONTRACT.md), as a tenant, its customer and its webhook
@@ -52,7 +52,7 @@ describe('Parley end to end: the whole system over HTTP, on real Kafka and Postg
 
   beforeAll(async () => {
     receiver = await WebhookReceiver.start();
-    platform = await startPlatform();
+    platform = await sharedPlatform();
   }, 180_000);
 
   afterAll(async () => {

@@ -3,7 +3,7 @@ import { pollUntil } from '@parley/testing';
 import { randomBytes } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { http } from './support/http';
-import { startPlatform, type Platform } from './support/platform';
+import { sharedPlatform, type Platform } from './support/platform';
 import { WebhookReceiver, type ReceivedWebhook } from './support/webhook-receiver';
 
 // SMS and email end to end (CONTRACT §17, issue 24): the built services, the sandbox playing Twilio (Messages API,
@@ -63,7 +63,7 @@ describe('SMS and email end to end: connect, send, statuses, a customer writing 
 
   beforeAll(async () => {
     receiver = await WebhookReceiver.start();
-    platform = await startPlatform();
+    platform = await sharedPlatform();
     const account = await http<{ client_id: string; client_secret: string }>('POST', `${platform.gateway}/api/v1/accounts`, { json: { name: 'Acme Bakery' } });
     expect(account.status).toBe(201);
     const issued = await http<{ access_token: string }>('POST', `${platform.gateway}/oauth/token`, {

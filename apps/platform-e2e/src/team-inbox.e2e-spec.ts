@@ -1,7 +1,7 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- answers are checked field by field */
 import { pollUntil } from '@parley/testing';
 import { http, type HttpResponse } from './support/http';
-import { startPlatform, type Platform } from './support/platform';
+import { sharedPlatform, type Platform } from './support/platform';
 
 // Issue 32, the backend of a dashboard a team can live in, end to end over public HTTP and real SMTP, on real Kafka and
 // PostgreSQL: an invitation mailed by the platform into the sandbox's SMTP sink and accepted from its link, an
@@ -58,7 +58,7 @@ describe('a team’s dashboard backend: mailed invitations, roles, inbox search,
   };
 
   beforeAll(async () => {
-    platform = await startPlatform();
+    platform = await sharedPlatform();
     const account = await http<{ api_key: string }>('POST', `${platform.gateway}/api/v1/accounts`, {
       json: { name: 'Fjord Bikes', email: owner.email, password: PASSWORD, owner_name: owner.name },
     });

@@ -2,7 +2,7 @@ import type { MessageReceivedData } from '@parley/contracts';
 import { pollUntil } from '@parley/testing';
 import { Webhook } from 'standardwebhooks';
 import { http } from './support/http';
-import { startPlatform, type Platform } from './support/platform';
+import { sharedPlatform, type Platform } from './support/platform';
 import { WebhookReceiver, type ReceivedWebhook } from './support/webhook-receiver';
 
 // Voice end to end (CONTRACT §17, issue 24): the built services, and the sandbox playing a caller on the Twilio Voice
@@ -51,7 +51,7 @@ describe('Voice end to end: a caller speaks to the agent, is heard in the webhoo
 
   beforeAll(async () => {
     receiver = await WebhookReceiver.start();
-    platform = await startPlatform();
+    platform = await sharedPlatform();
     const account = await http<{ client_id: string; client_secret: string }>('POST', `${platform.gateway}/api/v1/accounts`, { json: { name: 'Acme Bakery' } });
     expect(account.status).toBe(201);
     const issued = await http<{ access_token: string }>('POST', `${platform.gateway}/oauth/token`, {

@@ -4,8 +4,10 @@ import { join } from 'node:path';
 // the services exactly the way a developer does.
 // eslint-disable-next-line @nx/enforce-module-boundaries
 import { APPS, ROOT, Stack, freePorts, readEnvFile, runMigrations, type AppName, type Env } from '../../../../tools/dev/lib/stack.cjs';
+import settings from './e2e-settings.cjs';
+import { LENDER_URL_VARIABLE } from './shared-stack-lender.cjs';
 
-/** The whole built system, running for one test file. */
+/** The whole built system, running for one test file (startPlatform) or lent to it by the run (sharedPlatform). */
 export interface Platform {
   /** Base URL of the gateway (the public API). */
   gateway: string;
@@ -30,8 +32,7 @@ export function platformEnv(db: TestDatabase, label: string): Env {
   return {
     ...process.env,
     ...readEnvFile(join(ROOT, '.env.example')),
-    NODE_ENV: 'development',
-    LOG_LEVEL: 'info',
+    ...settings,
     DATABASE_URL: db.url,
     KAFKA_BROKERS: infra.kafkaBrokers,
     KAFKA_TOPIC_PREFIX: namespace,
@@ -41,14 +42,6 @@ export function platformEnv(db: TestDatabase, label: string): Env {
     // The run's own balance view and price book in the shared Redis (BILLING_ENFORCED is on): another stack's prices
     // or a test's price change never reach this one's send checks.
     BILLING_VIEW_PREFIX: `${namespace}billing:`,
-    SANDBOX_ENABLED: 'true',
-    // Tenant webhook retries within seconds, so a slow first attempt cannot outlast the test.
-    WEBHOOK_RETRY_SCHEDULE: '1,1,2',
-    // Likewise the sandbox's retries of what the gateway did not take (by default they grow to 5 minutes).
-    SANDBOX_NOTIFY_RETRY_MS: '250,500,1000,2000',
-    // Password hashing at its lowest allowed cost (scrypt 2^14, 16 MiB): the suites sign in and sign up many times (the
-    // fuzz run hundreds), and the production cost (2^17, 128 MiB each on four threads) would be most of their time.
-    PASSWORD_SCRYPT_LOG_N: '14',
   };
 }
 
@@ -111,5 +104,32 @@ export async function startPlatform(overrides: Env = {}, apps: readonly AppName[
       await stack.stop();
       await db.drop();
     },
+  };
+}
+
+/**
+ * The stack this run shares among the specs that only need one (apps/platform-e2e/global-setup.mjs starts it on the
+ * first ask): tenants of their own, nothing stopped, killed or configured. `stop()` gives it back (it stops with the
+ * run); stopping, killing or starting one of its services is refused: a spec that does that starts its own.
+ * Run outside the e2e config (no lender), it is a stack of the spec's own.
+ */
+export async function sharedPlatform(): Promise<Platform> {
+  const lender = process.env[LENDER_URL_VARIABLE];
+  if (!lender) return startPlatform();
+  const res = await fetch(lender, { method: 'POST', signal: AbortSignal.timeout(240_000) });
+  if (!res.ok) throw new Error(await res.text());
+  const { urls, databaseUrl } = (await res.json()) as { urls: Record<AppName, string>; databaseUrl: string };
+  const notYours = async (): Promise<never> => {
+    throw new Error('the shared stack is not yours to stop or kill services of: start a stack of your own (startPlatform)');
+  };
+  return {
+    gateway: urls.gateway,
+    sandbox: urls['whatsapp-sandbox'],
+    databaseUrl,
+    urls,
+    stopService: notYours,
+    killService: notYours,
+    startService: notYours,
+    stop: async () => undefined,
   };
 }

@@ -1,0 +1,2 @@
+declare const settings: Record<string, string>;
+export = settings;

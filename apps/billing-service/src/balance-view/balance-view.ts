@@ -1,9 +1,8 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { PUSH_VIEW_SCRIPT, billingPricesKey, billingViewKeys } from '@parley/contracts';
 import { Redis } from 'ioredis';
-import { DataSource } from 'typeorm';
 import { BillingServiceConfig } from '../config/billing-service.config';
+import { BalanceViewStore } from './balance-view.store';
 
 /**
  * Keeps the gateway's view of each wallet in Redis (layout: libs/contracts billing-view.ts): the spendable balance and
@@ -17,7 +16,7 @@ export class BalanceView implements OnApplicationBootstrap, OnApplicationShutdow
   private readonly redis: Redis;
 
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly store: BalanceViewStore,
     private readonly config: BillingServiceConfig,
   ) {
     this.redis = new Redis(config.REDIS_URL, { commandTimeout: 1000, maxRetriesPerRequest: 1, lazyConnect: true, retryStrategy: (n) => Math.min(n * 100, 2000) });
@@ -34,10 +33,7 @@ export class BalanceView implements OnApplicationBootstrap, OnApplicationShutdow
 
   async pushPrices(): Promise<void> {
     await this.guard('prices', async () => {
-      const rows = (await this.db.query(`SELECT plan || ':' || category AS field, (unit_price * 1000000)::bigint::text AS micros FROM prices`)) as {
-        field: string;
-        micros: string;
-      }[];
+      const rows = await this.store.prices();
       const fields = Object.fromEntries(rows.map((r) => [r.field, r.micros]));
       await this.redis.hset(billingPricesKey(this.config.BILLING_VIEW_PREFIX), { ...fields, free_allowance: String(this.config.BILLING_FREE_ALLOWANCE) });
     });
@@ -53,13 +49,7 @@ export class BalanceView implements OnApplicationBootstrap, OnApplicationShutdow
     const tenants = [...new Set(pushes.map((p) => p.tenantId))];
     if (!tenants.length) return;
     await this.guard(tenants.length === 1 ? tenants[0] : `${tenants.length} wallets`, async () => {
-      const wallets = (await this.db.query(
-        `SELECT w.tenant_id, (w.balance * 1000000)::bigint::text AS balance, w.view_version::text AS version,
-                greatest(0, $2::int - (SELECT coalesce(sum(quantity), 0) FROM usage_daily
-                                        WHERE tenant_id = w.tenant_id AND day >= date_trunc('month', now() AT TIME ZONE 'UTC')::date AND category NOT IN ('voice_minute', 'llm_token')))::bigint::text AS free_left
-           FROM wallets w WHERE w.tenant_id = ANY($1)`,
-        [tenants, this.config.BILLING_FREE_ALLOWANCE],
-      )) as { tenant_id: string; balance: string; version: string; free_left: string }[];
+      const wallets = await this.store.wallets(tenants, this.config.BILLING_FREE_ALLOWANCE);
       const byTenant = new Map(wallets.map((w) => [w.tenant_id, w]));
       const charged = new Set<string>();
       const evals = pushes

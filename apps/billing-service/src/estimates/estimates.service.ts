@@ -1,11 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { ProblemTypes, problem, type BillingCategory, type CostEstimateRecord, type RpcRequest } from '@parley/contracts';
 import { ProblemException } from '@parley/service-kit';
-import { DataSource } from 'typeorm';
-import { PricesService } from '../prices/prices.service';
+import { PricesStore } from '../prices/prices.store';
 import { MonthUsageService } from '../usage/month-usage.service';
 import { WalletsService } from '../wallet/wallets.service';
+import { EstimatesStore } from './estimates.store';
 
 /** A campaign's size is bounded by its audience; this keeps the arithmetic well inside numeric(20, 6). */
 const MAX_QUANTITY = 100_000_000;
@@ -18,8 +17,8 @@ const MAX_QUANTITY = 100_000_000;
 @Injectable()
 export class EstimatesService {
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
-    private readonly prices: PricesService,
+    private readonly store: EstimatesStore,
+    private readonly prices: PricesStore,
     private readonly wallets: WalletsService,
     private readonly monthUsage: MonthUsageService,
   ) {}
@@ -32,12 +31,8 @@ export class EstimatesService {
     const wallet = await this.wallets.get(tenantId);
     const category = await this.categoryOf(tenantId, channel, template);
     const billable = Math.max(0, quantity - (await this.monthUsage.freeLeft(tenantId, wallet.plan)));
-    const price = (await this.prices.priceOf(this.db.manager, wallet.plan, category)) ?? { unit_price: '0.000000', currency: wallet.currency };
-    const [{ amount, covered }] = (await this.db.query(`SELECT ($1::numeric * $2::bigint)::numeric(20, 6)::text AS amount, $3::numeric >= $1::numeric * $2::bigint AS covered`, [
-      price.unit_price,
-      billable,
-      wallet.balance,
-    ])) as { amount: string; covered: boolean }[];
+    const price = (await this.prices.priceOf(wallet.plan, category)) ?? { unit_price: '0.000000', currency: wallet.currency };
+    const { amount, covered } = await this.store.cost(price.unit_price, billable, wallet.balance);
     return {
       amount,
       currency: price.currency,
@@ -54,11 +49,6 @@ export class EstimatesService {
   private async categoryOf(tenantId: string, channel: string, template: { name: string; language: string } | null): Promise<BillingCategory> {
     if (channel === 'sms' || channel === 'email') return channel;
     if (!template) return 'service';
-    const [row] = (await this.db.query(`SELECT category FROM template_categories WHERE tenant_id = $1 AND name = $2 AND language = $3`, [
-      tenantId,
-      template.name,
-      template.language,
-    ])) as { category: BillingCategory }[];
-    return row?.category ?? 'marketing';
+    return (await this.store.templateCategory(tenantId, template)) ?? 'marketing';
   }
 }

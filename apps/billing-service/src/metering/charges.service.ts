@@ -2,21 +2,12 @@ import { Injectable, Logger } from '@nestjs/common';
 import type { BillingCategory, LlmKeyOwner } from '@parley/contracts';
 import type { EntityManager } from 'typeorm';
 import { BillingServiceConfig } from '../config/billing-service.config';
-import { PricesService } from '../prices/prices.service';
+import { PricesStore } from '../prices/prices.store';
 import { fromMicros, toMicros } from '../wallet/ledger';
 import type { WalletRow } from '../wallet/wallets.mapper';
 import { WalletsService } from '../wallet/wallets.service';
 import { chargeTransition, type ChargeState, type Outcome } from './charge-transitions';
-
-
-interface ChargeRow {
-  message_id: string;
-  tenant_id: string;
-  price: string | null;
-  currency: string | null;
-  state: ChargeState;
-  outcome: Outcome | null;
-}
+import { ChargesStore, type ChargeRow } from './charges.store';
 
 export interface AcceptedSend {
   tenantId: string;
@@ -41,7 +32,8 @@ export class ChargesService {
 
   constructor(
     private readonly config: BillingServiceConfig,
-    private readonly prices: PricesService,
+    private readonly store: ChargesStore,
+    private readonly prices: PricesStore,
     private readonly wallets: WalletsService,
   ) {}
 
@@ -63,7 +55,7 @@ export class ChargesService {
    * caller counts after this call, in the same transaction (the free allowance counts each of them).
    */
   async acceptMany(manager: EntityManager, sends: readonly AcceptedSend[]): Promise<void> {
-    const charges = await this.lockCharges(manager, sends);
+    const charges = await this.store.lock(sends, manager);
     const started = new Set<string>();
     const toPrice = sends.filter((send) => {
       const charge = charges.get(send.messageId);
@@ -76,8 +68,8 @@ export class ChargesService {
     const wallets = await this.wallets.lockMany(manager, toPrice.map((send) => send.tenantId));
     const paid = await this.arePaid(manager, sends, toPrice, wallets);
     const prices = await this.prices.pricesOf(
-      manager,
       toPrice.filter((send) => paid.has(send)).map((send) => ({ plan: wallets.get(send.tenantId)!.plan, category: send.category })),
+      manager,
     );
     const ledger = this.wallets.batch(wallets);
     const updates = toPrice.map((send) => {
@@ -121,19 +113,17 @@ export class ChargesService {
     });
     await this.wallets.writeAndWatch(manager, ledger);
     // `quantity`: the units an invoice line counts (an SMS's segments).
-    await manager.query(
-      `UPDATE charges c SET channel = x.channel, category = x.category, price = x.price, currency = x.currency, state = x.state, quantity = x.quantity, updated_at = now()
-         FROM unnest($1::text[], $2::text[], $3::text[], $4::numeric[], $5::text[], $6::text[], $7::bigint[]) AS x(message_id, channel, category, price, currency, state, quantity)
-        WHERE c.message_id = x.message_id`,
-      [
-        updates.map((u) => u.send.messageId),
-        updates.map((u) => u.send.channel),
-        updates.map((u) => u.send.category),
-        updates.map((u) => u.price?.unit_price ?? null),
-        updates.map((u) => u.price?.currency ?? null),
-        updates.map((u) => u.state),
-        updates.map((u) => u.send.quantity),
-      ],
+    await this.store.setPriced(
+      updates.map(({ send, price, state }) => ({
+        messageId: send.messageId,
+        channel: send.channel,
+        category: send.category,
+        price: price?.unit_price ?? null,
+        currency: price?.currency ?? null,
+        state,
+        quantity: send.quantity,
+      })),
+      manager,
     );
   }
 
@@ -151,13 +141,7 @@ export class ChargesService {
     const paid = new Set(toPrice.filter((send) => wallets.get(send.tenantId)!.plan !== 'free'));
     if (!onFree.length) return paid;
     const pairs = [...new Map(onFree.map((send) => [`${send.tenantId} ${send.day}`, send])).values()];
-    const rows = (await manager.query(
-      `SELECT x.tenant_id, x.day, (SELECT coalesce(sum(quantity), 0) FROM usage_daily u
-                                    WHERE u.tenant_id = x.tenant_id AND u.day >= date_trunc('month', x.day::date) AND u.day <= x.day::date
-                                      AND u.category NOT IN ('voice_minute', 'llm_token'))::bigint::text AS sent
-         FROM unnest($1::text[], $2::text[]) AS x(tenant_id, day)`,
-      [pairs.map((send) => send.tenantId), pairs.map((send) => send.day)],
-    )) as { tenant_id: string; day: string; sent: string }[];
+    const rows = await this.store.sentInMonthUpTo(pairs, manager);
     const before = new Map(rows.map((row) => [`${row.tenant_id} ${row.day}`, BigInt(row.sent)]));
     const position = new Map(sends.map((send, i) => [send, i]));
     for (const send of onFree) {
@@ -185,18 +169,14 @@ export class ChargesService {
   ): Promise<{ amount: string; currency: string } | null> {
     // a call on the tenant's own key moves no money: it needs the wallet's plan, not its lock
     const wallet = usage.key === 'tenant' ? await this.wallets.read(manager, usage.tenantId) : await this.wallets.lock(manager, usage.tenantId);
-    const price = await this.prices.priceOf(manager, wallet.plan, 'llm_token');
+    const price = await this.prices.priceOf(wallet.plan, 'llm_token', manager);
     let cost: { amount: string; currency: string } | null = null;
     if (price && price.currency === wallet.currency) {
-      const [{ amount }] = (await manager.query(`SELECT round($1::numeric * $2::numeric, 6)::text AS amount`, [usage.tokens, price.unit_price])) as { amount: string }[];
+      const amount = await this.store.amountOf(usage.tokens, price.unit_price, manager);
       if (Number(amount) > 0) cost = { amount, currency: price.currency };
     }
     if (usage.key === 'tenant') {
-      await manager.query(
-        `INSERT INTO charges (message_id, tenant_id, channel, category, price, currency, state, quantity)
-         VALUES ($1, $2, 'llm', 'llm_token', NULL, NULL, 'free', $3) ON CONFLICT (message_id) DO NOTHING`,
-        [usage.eventId, usage.tenantId, usage.tokens],
-      );
+      await this.store.insertFreeTokens(usage.tenantId, usage.eventId, usage.tokens, manager);
       return cost;
     }
     if (!cost) return null;
@@ -209,11 +189,7 @@ export class ChargesService {
     }
     await this.wallets.postAndWatch(manager, { ...posting, type: 'settlement' });
     // Its charge row names the category of the settlement and how many tokens it stands for (what invoices read).
-    await manager.query(
-      `INSERT INTO charges (message_id, tenant_id, channel, category, price, currency, state, outcome, quantity)
-       VALUES ($1, $2, 'llm', 'llm_token', $3::numeric, $4, 'settled', 'sent', $5) ON CONFLICT (message_id) DO NOTHING`,
-      [usage.eventId, usage.tenantId, amount, currency, usage.tokens],
-    );
+    await this.store.insertSettledTokens(usage.tenantId, { id: usage.eventId, amount, currency, quantity: usage.tokens }, manager);
     return cost;
   }
 
@@ -224,9 +200,9 @@ export class ChargesService {
    */
   async onMinutes(manager: EntityManager, call: { tenantId: string; callSid: string; minutes: number }): Promise<void> {
     const wallet = await this.wallets.lock(manager, call.tenantId);
-    const price = await this.prices.priceOf(manager, wallet.plan, 'voice_minute');
+    const price = await this.prices.priceOf(wallet.plan, 'voice_minute', manager);
     if (!price || price.currency !== wallet.currency) return;
-    const [{ amount }] = (await manager.query(`SELECT round($1::numeric * $2::numeric, 6)::text AS amount`, [call.minutes, price.unit_price])) as { amount: string }[];
+    const amount = await this.store.amountOf(call.minutes, price.unit_price, manager);
     if (!(Number(amount) > 0)) return;
     const causeId = `voice-call:${call.callSid}`;
     const posting = { tenantId: call.tenantId, amount, currency: price.currency, causeId, description: `voice call, ${call.minutes} min` };
@@ -236,11 +212,7 @@ export class ChargesService {
       return;
     }
     await this.wallets.postAndWatch(manager, { ...posting, type: 'settlement' });
-    await manager.query(
-      `INSERT INTO charges (message_id, tenant_id, channel, category, price, currency, state, outcome, quantity)
-       VALUES ($1, $2, 'voice', 'voice_minute', $3::numeric, $4, 'settled', 'sent', $5) ON CONFLICT (message_id) DO NOTHING`,
-      [causeId, call.tenantId, amount, price.currency, call.minutes],
-    );
+    await this.store.insertSettledMinutes(call.tenantId, { id: causeId, amount, currency: price.currency, quantity: call.minutes }, manager);
   }
 
   /** One outcome (see onOutcomes). */
@@ -255,7 +227,7 @@ export class ChargesService {
    * the accepting path; a charge another tenant's message made is left alone.
    */
   async onOutcomes(manager: EntityManager, outcomes: readonly { tenantId: string; messageId: string; outcome: Outcome }[]): Promise<void> {
-    const charges = await this.lockCharges(manager, outcomes);
+    const charges = await this.store.lock(outcomes, manager);
     const mine = outcomes.filter((o) => charges.get(o.messageId)?.tenant_id === o.tenantId);
     if (!mine.length) return;
     // Only a held or settled charge moves money, and applying outcomes only moves a charge on from those.
@@ -281,26 +253,6 @@ export class ChargesService {
       charge.state = next.state;
     }
     await this.wallets.writeAndWatch(manager, ledger);
-    const rows = [...touched.values()];
-    await manager.query(
-      `UPDATE charges c SET outcome = x.outcome, state = x.state, updated_at = now()
-         FROM unnest($1::text[], $2::text[], $3::text[]) AS x(message_id, outcome, state) WHERE c.message_id = x.message_id`,
-      [rows.map((c) => c.message_id), rows.map((c) => c.outcome), rows.map((c) => c.state)],
-    );
-  }
-
-  /** The charge rows of a batch's messages, created by the first event naming each (`awaiting_send`), locked in message order; by id. */
-  private async lockCharges(manager: EntityManager, sends: readonly { tenantId: string; messageId: string }[]): Promise<Map<string, ChargeRow>> {
-    const first = [...new Map([...sends].reverse().map((send) => [send.messageId, send])).values()].sort((a, b) => (a.messageId < b.messageId ? -1 : 1));
-    if (!first.length) return new Map();
-    const ids = first.map((send) => send.messageId);
-    await manager.query(
-      `INSERT INTO charges (message_id, tenant_id, state)
-       SELECT message_id, tenant_id, 'awaiting_send' FROM unnest($1::text[], $2::text[]) AS x(message_id, tenant_id) ORDER BY message_id
-       ON CONFLICT (message_id) DO NOTHING`,
-      [ids, first.map((send) => send.tenantId)],
-    );
-    const rows = (await manager.query(`SELECT * FROM charges WHERE message_id = ANY($1) ORDER BY message_id FOR UPDATE`, [ids])) as ChargeRow[];
-    return new Map(rows.map((row) => [row.message_id, row]));
+    await this.store.setOutcomes([...touched.values()], manager);
   }
 }

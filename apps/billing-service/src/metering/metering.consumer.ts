@@ -1,10 +1,9 @@
 import { Controller } from '@nestjs/common';
 import { EventPattern, Payload } from '@nestjs/microservices';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { GatheredBatchByKey } from '@parley/kafka';
 import { Topics, type LlmUsageEvent, type MessageOutboundEvent, type MessageStatusEvent, type TemplateStatusEvent, type TenantPlanChangedEvent } from '@parley/contracts';
-import { DataSource } from 'typeorm';
 import { WalletsService } from '../wallet/wallets.service';
+import { ChargesStore } from './charges.store';
 import { MeteringService } from './metering.service';
 import { StatusOutcomes } from './status-outcomes';
 
@@ -16,9 +15,9 @@ export class MeteringConsumer {
   constructor(
     private readonly metering: MeteringService,
     private readonly wallets: WalletsService,
-    @InjectDataSource() db: DataSource,
+    charges: ChargesStore,
   ) {
-    this.outcomes = new StatusOutcomes(db);
+    this.outcomes = new StatusOutcomes(charges);
   }
 
   /**

@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { smsSegments, type BillingCategory, type LlmUsageEvent, type MessageOutboundEvent, type MessageStatusEvent, type TemplateStatusEvent } from '@parley/contracts';
 import { GroupCommit } from '@parley/service-kit';
-import { DataSource, type EntityManager } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import { BalanceView } from '../balance-view/balance-view';
 import { ChargesService, type AcceptedSend } from './charges.service';
 import { LlmSpend } from './llm-spend';
+import { MeteringStore } from './metering.store';
 import { outcomeOf } from './status-outcomes';
 
 /**
@@ -27,7 +27,7 @@ export class MeteringService {
   });
 
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly store: MeteringStore,
     private readonly charges: ChargesService,
     private readonly view: BalanceView,
     private readonly spend: LlmSpend,
@@ -104,12 +104,8 @@ export class MeteringService {
     if (!tenantId || tenantId !== data.tenant_id) return;
     const tokens = data.total_tokens;
     await this.charges.transaction(async (manager) => {
-      if (!(await this.firstTime(manager, event.id)) || !(tokens > 0)) return;
-      await manager.query(
-        `INSERT INTO usage_daily (tenant_id, day, channel, category, quantity) VALUES ($1, $2, 'llm', 'llm_token', $3)
-         ON CONFLICT (tenant_id, day, channel, category) DO UPDATE SET quantity = usage_daily.quantity + EXCLUDED.quantity`,
-        [tenantId, data.at.slice(0, 10), tokens],
-      );
+      if (!(await this.store.firstTime(event.id, manager)) || !(tokens > 0)) return;
+      await this.store.addTokens(tenantId, data.at.slice(0, 10), tokens, manager);
       const key = data.key === 'tenant' ? 'tenant' : 'platform';
       const cost = await this.charges.onTokens(manager, { tenantId, eventId: event.id, model: data.model, tokens, key });
       if (cost) await this.spend.add(manager, tenantId, data.at, cost);
@@ -120,26 +116,15 @@ export class MeteringService {
   /** Remembers each template's category, which prices its sends. */
   async onTemplateStatus(event: TemplateStatusEvent): Promise<void> {
     const { template, tenant_id: tenantId } = event.data;
-    await this.db.query(
-      `INSERT INTO template_categories (tenant_id, name, language, category) VALUES ($1, $2, $3, $4)
-       ON CONFLICT (tenant_id, name, language) DO UPDATE SET category = EXCLUDED.category`,
-      [tenantId, template.name, template.language, template.category.toLowerCase()],
-    );
-  }
-
-  private async firstTime(manager: EntityManager, eventId: string): Promise<boolean> {
-    const rows = (await manager.query(`INSERT INTO processed_events (event_id) VALUES ($1) ON CONFLICT DO NOTHING RETURNING event_id`, [eventId])) as unknown[];
-    return rows.length > 0;
+    await this.store.setTemplateCategory(tenantId, template, template.category.toLowerCase());
   }
 
   /** The events seen for the first time, in order, each once (one statement; ids inserted in order, so no deadlock). */
   private async firstTimes<T extends { id: string }>(manager: EntityManager, events: readonly T[]): Promise<T[]> {
-    const ids = [...new Set(events.map((event) => event.id))].sort();
-    const rows = (await manager.query(
-      `INSERT INTO processed_events (event_id) SELECT id FROM unnest($1::text[]) AS id ORDER BY id ON CONFLICT DO NOTHING RETURNING event_id`,
-      [ids],
-    )) as { event_id: string }[];
-    const fresh = new Set(rows.map((row) => row.event_id));
+    const fresh = await this.store.firstTimes(
+      events.map((event) => event.id),
+      manager,
+    );
     return events.filter((event) => fresh.delete(event.id));
   }
 
@@ -152,13 +137,8 @@ export class MeteringService {
       total.quantity += send.quantity;
       totals.set(key, total);
     }
-    const rows = [...totals.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([, total]) => total);
-    await manager.query(
-      `INSERT INTO usage_daily (tenant_id, day, channel, category, quantity)
-       SELECT tenant_id, day, channel, category, quantity FROM unnest($1::text[], $2::date[], $3::text[], $4::text[], $5::numeric[]) WITH ORDINALITY AS x(tenant_id, day, channel, category, quantity, n) ORDER BY n
-       ON CONFLICT (tenant_id, day, channel, category) DO UPDATE SET quantity = usage_daily.quantity + EXCLUDED.quantity`,
-      [rows.map((r) => r.send.tenantId), rows.map((r) => r.send.day), rows.map((r) => r.send.channel), rows.map((r) => r.send.category), rows.map((r) => r.quantity)],
-    );
+    const rows = [...totals.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([, { send, quantity }]) => ({ ...send, quantity }));
+    await this.store.addUsage(rows, manager);
   }
 
   /**
@@ -171,11 +151,10 @@ export class MeteringService {
     const known = new Map<string, BillingCategory>();
     if (templates.length) {
       const template = (event: MessageOutboundEvent) => (event.data.content.type === 'template' ? event.data.content.template : undefined)!;
-      const rows = (await manager.query(
-        `SELECT DISTINCT t.tenant_id, t.name, t.language, t.category FROM template_categories t
-           JOIN unnest($1::text[], $2::text[], $3::text[]) AS x(tenant_id, name, language) ON t.tenant_id = x.tenant_id AND t.name = x.name AND t.language = x.language`,
-        [templates.map((e) => e.tenant_id), templates.map((e) => template(e).name), templates.map((e) => template(e).language.code)],
-      )) as { tenant_id: string; name: string; language: string; category: BillingCategory }[];
+      const rows = await this.store.templateCategories(
+        templates.map((e) => ({ tenantId: e.tenant_id!, name: template(e).name, language: template(e).language.code })),
+        manager,
+      );
       for (const row of rows) known.set(JSON.stringify([row.tenant_id, row.name, row.language]), row.category);
     }
     return events.map((event) => {

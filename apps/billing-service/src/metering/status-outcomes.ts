@@ -1,7 +1,7 @@
 import type { MessageStatusEvent } from '@parley/contracts';
 import { GroupCommit } from '@parley/service-kit';
-import { DataSource } from 'typeorm';
 import type { Outcome } from './charge-transitions';
+import type { ChargesStore } from './charges.store';
 
 /** delivered/read imply sent (a missed `sent` must not leave the money held). */
 export function outcomeOf(event: MessageStatusEvent): Outcome {
@@ -34,7 +34,7 @@ export function withoutRepeats(events: readonly MessageStatusEvent[]): MessageSt
 export class StatusOutcomes {
   private readonly checks = new GroupCommit<MessageStatusEvent, boolean>((events) => this.settled(events));
 
-  constructor(private readonly db: DataSource) {}
+  constructor(private readonly charges: ChargesStore) {}
 
   /** The group's events that still need ChargesService.onOutcome, in order. */
   async needingWork(events: readonly MessageStatusEvent[]): Promise<MessageStatusEvent[]> {
@@ -51,14 +51,7 @@ export class StatusOutcomes {
     return candidates.filter((event) => !settled.has(event));
   }
 
-  private async settled(events: MessageStatusEvent[]): Promise<boolean[]> {
-    const rows = (await this.db.query(
-      `SELECT x.i FROM unnest($1::text[], $2::text[], $3::text[]) WITH ORDINALITY AS x(message_id, tenant_id, outcome, i)
-       JOIN charges c ON c.message_id = x.message_id AND c.tenant_id = x.tenant_id
-       WHERE (c.outcome = 'failed' OR c.outcome = x.outcome) AND c.state <> 'held' AND NOT (c.state = 'settled' AND c.outcome = 'failed')`,
-      [events.map((e) => e.data.message_id), events.map((e) => e.tenant_id), events.map(outcomeOf)],
-    )) as { i: string }[];
-    const hits = new Set(rows.map((r) => Number(r.i) - 1));
-    return events.map((_, i) => hits.has(i));
+  private settled(events: MessageStatusEvent[]): Promise<boolean[]> {
+    return this.charges.settledOutcomes(events.map((e) => ({ tenantId: e.tenant_id!, messageId: e.data.message_id, outcome: outcomeOf(e) })));
   }
 }

@@ -1,9 +1,9 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import type { EventEnvelope } from '@parley/contracts';
 import { EventPublisher } from '@parley/kafka';
 import { Wakeup } from '@parley/service-kit';
-import { DataSource, type EntityManager } from 'typeorm';
+import type { EntityManager } from 'typeorm';
+import { OutboxStore } from './outbox.store';
 
 /** A crash between commit and publish leaves the row here; the sweep publishes it then. */
 const SWEEP_MS = 5_000;
@@ -21,21 +21,17 @@ export class Outbox implements OnApplicationBootstrap, OnModuleDestroy {
   private loop?: Promise<void>;
 
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly store: OutboxStore,
     private readonly publisher: EventPublisher,
   ) {}
 
   async add(manager: EntityManager, envelope: EventEnvelope, key: string): Promise<void> {
-    await manager.query(`INSERT INTO outbox (id, topic, key, envelope) VALUES ($1, $2, $3, $4)`, [envelope.id, envelope.type, key, JSON.stringify(envelope)]);
+    await this.store.insert(envelope, key, manager);
   }
 
   /** Many events in one statement (none: no statement). */
   async addMany(manager: EntityManager, events: readonly { envelope: EventEnvelope; key: string }[]): Promise<void> {
-    if (!events.length) return;
-    await manager.query(
-      `INSERT INTO outbox (id, topic, key, envelope) SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::jsonb[])`,
-      [events.map((e) => e.envelope.id), events.map((e) => e.envelope.type), events.map((e) => e.key), events.map((e) => JSON.stringify(e.envelope))],
-    );
+    await this.store.insertMany(events, manager);
   }
 
   /** Called after a commit that may have queued events. */
@@ -66,18 +62,13 @@ export class Outbox implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   private async publishBatch(): Promise<number> {
-    const rows = (await this.db.query(`SELECT id, topic, key, envelope FROM outbox ORDER BY created_at, id LIMIT $1`, [BATCH])) as {
-      id: string;
-      topic: string;
-      key: string;
-      envelope: EventEnvelope;
-    }[];
+    const rows = await this.store.oldest(BATCH);
     if (!rows.length) return 0;
     await this.publisher.publish(
       rows.map((row) => ({ topic: row.topic, key: row.key, value: row.envelope, headers: { 'event-type': row.envelope.type } })),
       { timeoutMs: 10_000 },
     );
-    await this.db.query(`DELETE FROM outbox WHERE id = ANY($1)`, [rows.map((row) => row.id)]);
+    await this.store.delete(rows.map((row) => row.id));
     return rows.length;
   }
 }

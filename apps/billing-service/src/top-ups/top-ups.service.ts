@@ -1,26 +1,13 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { CreateTopUpBody, ProblemTypes, newId, notFoundProblem, problem, type TopUpReceiptPdf, type TopUpRecord } from '@parley/contracts';
 import { ProblemException, validateDto } from '@parley/service-kit';
 import type Stripe from 'stripe';
-import { DataSource } from 'typeorm';
 import { BalanceView } from '../balance-view/balance-view';
 import { BillingServiceConfig } from '../config/billing-service.config';
 import { WalletsService } from '../wallet/wallets.service';
 import { PaymentProvider, toMinorUnits } from './payment-provider';
 import { renderReceiptPdf } from './receipt-pdf';
-
-interface TopUpRow {
-  id: string;
-  tenant_id: string;
-  amount: string;
-  currency: string;
-  session_id: string | null;
-  checkout_url: string | null;
-  status: 'pending' | 'paid';
-  paid_at: Date | null;
-  created_at: Date;
-}
+import { TopUpsStore, type TopUpRow } from './top-ups.store';
 
 const toRecord = (row: TopUpRow): TopUpRecord => ({
   id: row.id,
@@ -40,7 +27,7 @@ export class TopUpsService {
   private readonly logger = new Logger(TopUpsService.name);
 
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly store: TopUpsStore,
     private readonly config: BillingServiceConfig,
     private readonly provider: PaymentProvider,
     private readonly wallets: WalletsService,
@@ -60,7 +47,7 @@ export class TopUpsService {
     }
     const id = newId('top');
     // Recorded before the provider is asked, so a session it made is always ours to match.
-    await this.db.query(`INSERT INTO top_ups (id, tenant_id, amount, currency) VALUES ($1, $2, $3::numeric, $4)`, [id, tenantId, body.amount, currency]);
+    await this.store.insert(tenantId, { id, amount: body.amount, currency });
     const back = `${this.config.GATEWAY_URL.replace(/\/+$/, '')}/dashboard/billing`;
     let session: Stripe.Checkout.Session;
     try {
@@ -76,16 +63,12 @@ export class TopUpsService {
       this.logger.warn(`the payment provider did not create a checkout for ${id}: ${String(err)}`);
       throw new ProblemException(problem(503, ProblemTypes.unavailable, 'Service Unavailable', 'The payment provider could not be reached; try again shortly.'));
     }
-    const [[row]] = (await this.db.query(`UPDATE top_ups SET session_id = $2, checkout_url = $3 WHERE id = $1 RETURNING *`, [id, session.id, session.url])) as [
-      TopUpRow[],
-      number,
-    ];
-    return toRecord(row);
+    return toRecord(await this.store.attachSession(tenantId, id, session));
   }
 
   /** A paid top-up's receipt as PDF; a top-up not paid yet, or another tenant's, has none (404). */
   async receipt(tenantId: string, topUpId: string): Promise<TopUpReceiptPdf> {
-    const [row] = (await this.db.query(`SELECT * FROM top_ups WHERE id = $1 AND tenant_id = $2 AND status = 'paid'`, [topUpId, tenantId])) as TopUpRow[];
+    const row = await this.store.findPaid(tenantId, topUpId);
     if (!row?.paid_at) throw new ProblemException(notFoundProblem('The receipt'));
     const pdf = await renderReceiptPdf({ id: row.id, amount: row.amount, currency: row.currency, session_id: row.session_id, paid_at: row.paid_at.toISOString() }, tenantId);
     return { filename: `receipt-${row.id}.pdf`, pdf_base64: pdf.toString('base64') };
@@ -113,7 +96,7 @@ export class TopUpsService {
 
   private async completed(session: Stripe.Checkout.Session, eventId: string): Promise<void> {
     if (session.payment_status !== 'paid') return; // an asynchronous payment method: async_payment_succeeded follows
-    const [topUp] = (await this.db.query(`SELECT * FROM top_ups WHERE session_id = $1`, [session.id])) as TopUpRow[];
+    const topUp = await this.store.findBySession(session.id);
     if (!topUp) {
       this.logger.warn(`checkout session ${session.id} (event ${eventId}) is no top-up of ours; ignored`);
       return;
@@ -135,7 +118,7 @@ export class TopUpsService {
         description: 'Top-up by card',
       });
       if (result.posted) {
-        await manager.query(`UPDATE top_ups SET status = 'paid', paid_by_event = $2, paid_at = now() WHERE id = $1`, [topUp.id, eventId]);
+        await this.store.markPaid(topUp.tenant_id, topUp.id, eventId, manager);
       }
       return result.posted;
     });

@@ -3,6 +3,8 @@ import { EventPattern, Payload } from '@nestjs/microservices';
 import { Topics, type VoiceCallEndedEvent } from '@parley/contracts';
 import { BalanceView } from '../balance-view/balance-view';
 import { ChargesService } from '../metering/charges.service';
+import { MeteringStore } from '../metering/metering.store';
+import { VoiceMinutesStore } from './voice-minutes.store';
 
 /**
  * A voice call's minutes (CONTRACT.md §17): usage `voice`/`voice_minute` of the day it ended, counted once per call,
@@ -13,6 +15,8 @@ import { ChargesService } from '../metering/charges.service';
 @Injectable()
 export class VoiceMinutesService {
   constructor(
+    private readonly store: VoiceMinutesStore,
+    private readonly metering: MeteringStore,
     private readonly charges: ChargesService,
     private readonly view: BalanceView,
   ) {}
@@ -22,13 +26,8 @@ export class VoiceMinutesService {
     const tenantId = event.tenant_id;
     if (!tenantId || tenantId !== data.tenant_id || !data.call_sid || !(data.billable_minutes > 0)) return;
     await this.charges.transaction(async (manager) => {
-      const first = (await manager.query(`INSERT INTO processed_events (event_id) VALUES ($1) ON CONFLICT DO NOTHING RETURNING event_id`, [`voice-call:${data.call_sid}`])) as unknown[];
-      if (first.length === 0) return;
-      await manager.query(
-        `INSERT INTO usage_daily (tenant_id, day, channel, category, quantity) VALUES ($1, $2, 'voice', 'voice_minute', $3)
-         ON CONFLICT (tenant_id, day, channel, category) DO UPDATE SET quantity = usage_daily.quantity + EXCLUDED.quantity`,
-        [tenantId, data.ended_at.slice(0, 10), data.billable_minutes],
-      );
+      if (!(await this.metering.firstTime(`voice-call:${data.call_sid}`, manager))) return;
+      await this.store.addMinutes(tenantId, data.ended_at.slice(0, 10), data.billable_minutes, manager);
       await this.charges.onMinutes(manager, { tenantId, callSid: data.call_sid, minutes: data.billable_minutes });
     });
     await this.view.push(tenantId);

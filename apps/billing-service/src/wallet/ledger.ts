@@ -1,5 +1,6 @@
 import { newId, type LedgerTransactionType } from '@parley/contracts';
 import type { EntityManager } from 'typeorm';
+import type { LedgerEntryInsert, LedgerStore } from './ledger.store';
 
 export type LedgerAccount = 'wallet' | 'holds' | 'revenue' | 'funding' | 'adjustments';
 
@@ -33,28 +34,17 @@ export type PostResult = { posted: true; id: string } | { posted: false; reason:
  * (`Wallets.lock`). Idempotent on (tenant, type, cause): a second posting of the same cause is a `duplicate`. A debit
  * the wallet cannot cover is refused before anything is written (the wallet's CHECK would refuse it anyway).
  */
-export async function post(manager: EntityManager, p: Posting): Promise<PostResult> {
+export async function post(ledger: LedgerStore, p: Posting, tx: EntityManager): Promise<PostResult> {
   const legs = legsOf(p);
   const walletChange = legs.to === 'wallet' ? p.amount : legs.from === 'wallet' ? `-${p.amount}` : '0';
-  const [covered] = (await manager.query(`SELECT balance + $2::numeric >= 0 AS ok FROM wallets WHERE tenant_id = $1`, [p.tenantId, walletChange])) as {
-    ok: boolean;
-  }[];
-  if (!covered) throw new Error(`no wallet for ${p.tenantId}: lock it first`);
-  if (!covered.ok) return { posted: false, reason: 'insufficient_funds' };
+  const covered = await ledger.covers(p.tenantId, walletChange, tx);
+  if (covered === null) throw new Error(`no wallet for ${p.tenantId}: lock it first`);
+  if (!covered) return { posted: false, reason: 'insufficient_funds' };
 
   const id = newId('txn');
-  const inserted = (await manager.query(
-    `INSERT INTO ledger_transactions (id, tenant_id, kind, amount, currency, cause_id, description, balance_after)
-     SELECT $1, $2, $3, $4::numeric, $5, $6, $7, balance + $8::numeric FROM wallets WHERE tenant_id = $2
-     ON CONFLICT ON CONSTRAINT ledger_transactions_once DO NOTHING RETURNING id`,
-    [id, p.tenantId, p.type, p.amount, p.currency, p.causeId, p.description ?? null, walletChange],
-  )) as { id: string }[];
-  if (!inserted.length) return { posted: false, reason: 'duplicate' };
-  await manager.query(
-    `INSERT INTO ledger_entries (transaction_id, tenant_id, account, amount, currency)
-     VALUES ($1, $2, $3, -$5::numeric, $6), ($1, $2, $4, $5::numeric, $6)`,
-    [id, p.tenantId, legs.from, legs.to, p.amount, p.currency],
-  );
+  const transaction = { id, type: p.type, amount: p.amount, currency: p.currency, causeId: p.causeId, description: p.description ?? null };
+  if (!(await ledger.insert(p.tenantId, transaction, walletChange, tx))) return { posted: false, reason: 'duplicate' };
+  await ledger.insertLegs(p.tenantId, id, legs, p.amount, p.currency, tx);
   return { posted: true, id };
 }
 
@@ -121,47 +111,25 @@ export class LedgerBatch {
    * lock), so a duplicate here means the ledger and the charges disagree: the whole batch fails rather than leave
    * balances decided on a posting that did not happen.
    */
-  async write(manager: EntityManager): Promise<void> {
+  async write(ledger: LedgerStore, tx: EntityManager): Promise<void> {
     if (!this.posted.length) return;
-    const col = <T>(pick: (p: BatchedPosting) => T) => this.posted.map(pick);
-    const inserted = (await manager.query(
-      `INSERT INTO ledger_transactions (id, tenant_id, kind, amount, currency, cause_id, description, balance_after)
-       SELECT id, tenant_id, kind, amount, currency, cause_id, description, balance_after
-         FROM unnest($1::text[], $2::text[], $3::text[], $4::numeric[], $5::text[], $6::text[], $7::text[], $8::numeric[])
-              WITH ORDINALITY AS x(id, tenant_id, kind, amount, currency, cause_id, description, balance_after, n)
-        ORDER BY n
-       ON CONFLICT ON CONSTRAINT ledger_transactions_once DO NOTHING RETURNING id`,
-      [
-        col((p) => p.id),
-        col((p) => p.tenantId),
-        col((p) => p.type),
-        col((p) => p.amount),
-        col((p) => p.currency),
-        col((p) => p.causeId),
-        col((p) => p.description ?? null),
-        col((p) => fromMicros(p.balanceAfter)),
-      ],
-    )) as { id: string }[];
-    if (inserted.length !== this.posted.length) {
-      const landed = new Set(inserted.map((r) => r.id));
+    const landed = await ledger.insertMany(
+      this.posted.map((p) => ({ ...p, description: p.description ?? null, balanceAfter: fromMicros(p.balanceAfter) })),
+      tx,
+    );
+    if (landed.size !== this.posted.length) {
       const twice = this.posted.filter((p) => !landed.has(p.id)).map((p) => `${p.type} ${p.causeId}`);
       throw new Error(`already posted: ${twice.join(', ')}`);
     }
     // Debit leg then credit leg, posting by posting: the trigger moves each wallet as `post` would have.
-    const entries = this.posted.flatMap((p) => {
+    const entries = this.posted.flatMap((p): LedgerEntryInsert[] => {
       const legs = legsOf(p);
       return [
-        [p.id, p.tenantId, legs.from, `-${p.amount}`, p.currency],
-        [p.id, p.tenantId, legs.to, p.amount, p.currency],
+        { transactionId: p.id, tenantId: p.tenantId, account: legs.from, amount: `-${p.amount}`, currency: p.currency },
+        { transactionId: p.id, tenantId: p.tenantId, account: legs.to, amount: p.amount, currency: p.currency },
       ];
     });
-    await manager.query(
-      `INSERT INTO ledger_entries (transaction_id, tenant_id, account, amount, currency)
-       SELECT transaction_id, tenant_id, account, amount, currency
-         FROM unnest($1::text[], $2::text[], $3::text[], $4::numeric[], $5::text[]) WITH ORDINALITY AS x(transaction_id, tenant_id, account, amount, currency, n)
-        ORDER BY n`,
-      [0, 1, 2, 3, 4].map((i) => entries.map((e) => e[i])),
-    );
+    await ledger.insertEntries(entries, tx);
   }
 }
 

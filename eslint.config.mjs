@@ -66,7 +66,7 @@ export default tseslint.config(
   // statement with the tenant id first, so the decisions can be unit-tested against a fake of the store. An app joins
   // this list once its SQL has moved.
   {
-    files: ['apps/webhook-service/src/**/*.ts', 'apps/agent-service/src/**/*.ts', 'apps/campaign-service/src/**/*.ts', 'apps/gateway/src/**/*.ts', 'apps/crm-service/src/**/*.ts', 'apps/whatsapp-sandbox/src/**/*.ts', 'apps/responder-service/src/**/*.ts', 'apps/billing-service/src/**/*.ts'],
+    files: ['apps/webhook-service/src/**/*.ts', 'apps/agent-service/src/**/*.ts', 'apps/campaign-service/src/**/*.ts', 'apps/gateway/src/**/*.ts', 'apps/crm-service/src/**/*.ts', 'apps/whatsapp-sandbox/src/**/*.ts', 'apps/responder-service/src/**/*.ts', 'apps/billing-service/src/**/*.ts', 'apps/messaging-service/src/**/*.ts'],
     ignores: ['**/*.store.ts', '**/migrations/**', '**/*.spec.ts', '**/*.integration-spec.ts', '**/test/**'],
     rules: {
       'no-restricted-syntax': [

@@ -3,6 +3,7 @@ import { MessagingServiceConfig } from '../config/messaging-service.config';
 import { CredentialCipher } from '@parley/service-kit';
 import { ChannelsRpcController } from './channels.rpc.controller';
 import { ChannelsService } from './channels.service';
+import { ChannelsStore } from './channels.store';
 import { EmbeddedSignupService } from './embedded-signup.service';
 import { GraphSignupClient } from './graph-signup.client';
 import { SandboxNumbersClient } from './sandbox-numbers.client';
@@ -11,6 +12,7 @@ import { SandboxNumbersClient } from './sandbox-numbers.client';
   controllers: [ChannelsRpcController],
   providers: [
     ChannelsService,
+    ChannelsStore,
     SandboxNumbersClient,
     GraphSignupClient,
     EmbeddedSignupService,

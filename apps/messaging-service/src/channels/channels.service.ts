@@ -1,5 +1,4 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import {
   ProblemTypes,
   Topics,
@@ -23,14 +22,15 @@ import {
 import { EventPublisher } from '@parley/kafka';
 import { CredentialCipher, ListCursors, ProblemException } from '@parley/service-kit';
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { DataSource, QueryFailedError, type EntityManager } from 'typeorm';
+import { QueryFailedError, type EntityManager } from 'typeorm';
 import { normaliseAddress, normalisePhone } from '../common/phone';
 import { invalid, pageLimit } from '../common/paging';
 import { MessagingServiceConfig } from '../config/messaging-service.config';
 import type { ProviderSender } from '../providers/whatsapp-provider';
 import { isValidTwilioSignature } from '../providers/twilio-signature';
-import { ChannelEntity } from './channel.entity';
+import type { ChannelEntity } from './channel.entity';
 import { toChannelRecord } from './channels.mapper';
+import { ChannelsStore, type ChannelMatch, type NewChannel } from './channels.store';
 import { SandboxNumbersClient } from './sandbox-numbers.client';
 
 /** The access token stored for numbers the sandbox provisions (the sandbox accepts any bearer token). */
@@ -98,7 +98,7 @@ export class ChannelsService {
   private readonly changeListeners: (() => void)[] = [];
 
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly store: ChannelsStore,
     private readonly cipher: CredentialCipher,
     private readonly sandbox: SandboxNumbersClient,
     private readonly config: MessagingServiceConfig,
@@ -112,17 +112,21 @@ export class ChannelsService {
    */
   async provisionSandbox(tenantId: string): Promise<ChannelRecord> {
     if (!this.config.SANDBOX_ENABLED) throw sandboxDisabled();
-    const channel = await this.db.transaction(async (tx) => {
-      await this.lockTenant(tx, tenantId);
-      const existing = await tx.getRepository(ChannelEntity).findOne({ where: { tenantId, kind: 'whatsapp', provider: 'sandbox' }, order: { id: 'ASC' } });
+    const channel = await this.store.transaction(async (tx) => {
+      await this.store.lockTenant(tenantId, tx);
+      const existing = await this.store.firstSandbox(tenantId, tx);
       if (existing) return existing;
       const number = await this.sandbox.provision();
-      return this.insert(tx, tenantId, {
-        provider: 'sandbox',
-        phone_number: number.phone_number,
-        phone_number_id: number.phone_number_id,
-        access_token: SANDBOX_ACCESS_TOKEN,
-      });
+      return this.insert(
+        tenantId,
+        {
+          provider: 'sandbox',
+          phone_number: number.phone_number,
+          phone_number_id: number.phone_number_id,
+          access_token: SANDBOX_ACCESS_TOKEN,
+        },
+        tx,
+      );
     });
     await this.changed(tenantId);
     return toChannelRecord(channel);
@@ -143,7 +147,7 @@ export class ChannelsService {
   private async changed(tenantId: string, removed?: ChannelEntity): Promise<void> {
     for (const listener of this.changeListeners) listener();
     try {
-      const current = await this.db.getRepository(ChannelEntity).find({ where: { tenantId } });
+      const current = await this.store.all(tenantId);
       const data: ChannelChangedData[] = current.map((c) => ({ tenant_id: tenantId, channel_id: c.id, phone_number: c.phoneNumber, channel: toChannelRecord(c) }));
       if (removed) data.push({ tenant_id: tenantId, channel_id: removed.id, phone_number: removed.phoneNumber, channel: null });
       const options = { timeoutMs: CHANGE_PUBLISH_TIMEOUT_MS };
@@ -251,15 +255,15 @@ export class ChannelsService {
 
   /** The connected SMS or email channel with this number or address (inbound attribution; one tenant per address). */
   findByAddress(kind: 'sms' | 'email' | 'voice', address: string): Promise<ChannelEntity | null> {
-    return this.db.getRepository(ChannelEntity).findOne({ where: { kind, phoneNumber: normaliseAddress(address), status: 'connected' } });
+    return this.store.findConnectedByAddress(kind, normaliseAddress(address));
   }
 
   /** Stores a connected number with its credential encrypted. The tenant's first channel becomes its default. */
   async connect(tenantId: string, input: ConnectChannelInput): Promise<ChannelRecord> {
     try {
-      const channel = await this.db.transaction(async (tx) => {
-        await this.lockTenant(tx, tenantId);
-        return this.insert(tx, tenantId, input);
+      const channel = await this.store.transaction(async (tx) => {
+        await this.store.lockTenant(tenantId, tx);
+        return this.insert(tenantId, input, tx);
       });
       await this.changed(tenantId);
       return toChannelRecord(channel);
@@ -282,23 +286,22 @@ export class ChannelsService {
 
   /** Whether a number is connected already (to any tenant): embedded signup checks before it registers anything. */
   isConnected(phoneNumberId: string): Promise<boolean> {
-    return this.db.getRepository(ChannelEntity).exist({ where: { phoneNumberId } });
+    return this.store.phoneNumberIdTaken(phoneNumberId);
   }
 
   /** `PATCH /api/v1/channels/{id}`: the answering agent, the default (moved, never two), the send limit. */
   async update(tenantId: string, channelId: string, body: UpdateChannelRequest): Promise<ChannelRecord> {
-    const channel = await this.db.transaction(async (tx) => {
-      await this.lockTenant(tx, tenantId);
-      const repo = tx.getRepository(ChannelEntity);
-      const row = await repo.findOne({ where: { tenantId, id: channelId } });
+    const channel = await this.store.transaction(async (tx) => {
+      await this.store.lockTenant(tenantId, tx);
+      const row = await this.store.find(tenantId, channelId, tx);
       if (!row) throw new ProblemException(notFoundProblem(`The channel ${channelId}`));
       if (body.agent !== undefined) row.agent = body.agent;
       if (body.send_limit_per_second !== undefined) row.sendLimitPerSecond = body.send_limit_per_second;
       if (body.is_default === true && !row.isDefault) {
-        await repo.update({ tenantId, kind: row.kind, isDefault: true }, { isDefault: false });
+        await this.store.clearDefault(tenantId, row.kind, tx);
         row.isDefault = true;
       }
-      return repo.save(row);
+      return this.store.save(tenantId, row, tx);
     });
     await this.changed(tenantId);
     return toChannelRecord(channel);
@@ -309,15 +312,14 @@ export class ChannelsService {
    * default goes, the oldest remaining channel becomes the default, so sends without `from` keep working.
    */
   async remove(tenantId: string, channelId: string): Promise<void> {
-    const removed = await this.db.transaction(async (tx) => {
-      await this.lockTenant(tx, tenantId);
-      const repo = tx.getRepository(ChannelEntity);
-      const row = await repo.findOne({ where: { tenantId, id: channelId } });
+    const removed = await this.store.transaction(async (tx) => {
+      await this.store.lockTenant(tenantId, tx);
+      const row = await this.store.find(tenantId, channelId, tx);
       if (!row) throw new ProblemException(notFoundProblem(`The channel ${channelId}`));
-      await repo.delete({ tenantId, id: channelId });
+      await this.store.delete(tenantId, channelId, tx);
       if (row.isDefault) {
-        const next = await repo.findOne({ where: { tenantId, kind: row.kind }, order: { createdAt: 'ASC', id: 'ASC' } });
-        if (next) await repo.update({ tenantId, id: next.id }, { isDefault: true });
+        const next = await this.store.oldest(tenantId, row.kind, tx);
+        if (next) await this.store.makeDefault(tenantId, next.id, tx);
       }
       return row;
     });
@@ -328,44 +330,37 @@ export class ChannelsService {
   /** Whether `token` is the inbound token of 360dialog channel `channelId` (constant time; only hashes are stored). */
   async verifyInboundToken(channelId: string, token: string): Promise<boolean> {
     if (typeof channelId !== 'string' || typeof token !== 'string' || !hasPrefix(channelId, 'chn')) return false;
-    const row = await this.db.getRepository(ChannelEntity).findOne({ where: { id: channelId, provider: '360dialog' } });
+    const row = await this.store.find360dialog(channelId);
     if (!row?.inboundTokenSha256) return false;
     return timingSafeEqual(Buffer.from(sha256(token), 'hex'), Buffer.from(row.inboundTokenSha256, 'hex'));
   }
 
   /** A 360dialog notification's channel, named by its URL. */
   findById(channelId: string): Promise<ChannelEntity | null> {
-    return this.db.getRepository(ChannelEntity).findOne({ where: { id: channelId } });
+    return this.store.findById(channelId);
   }
 
   async list(tenantId: string, limit: number, cursor: string | null): Promise<Page<ChannelRecord>> {
     const take = pageLimit(limit);
     const cursors = this.cursors.of(tenantId, 'channels');
     const after = cursors.after(cursor);
-    const qb = this.db.getRepository(ChannelEntity).createQueryBuilder('c').where('c.tenant_id = :tenantId', { tenantId }).orderBy('c.id', 'DESC').take(take + 1);
-    if (after !== null) qb.andWhere('c.id < :after', { after });
-    const rows = await qb.getMany();
+    const rows = await this.store.list(tenantId, take + 1, after);
     return { data: rows.slice(0, take).map(toChannelRecord), next_cursor: cursors.next(rows, take, (row) => row.id) };
   }
 
   /** The tenant's channel with this number (the `from` of a send), else 404. */
   async resolveSender(tenantId: string, phoneNumber: string): Promise<ChannelRecord> {
     if (typeof phoneNumber !== 'string' || !phoneNumber.trim()) throw invalid([{ field: 'phone_number', message: 'phone_number must be an E.164 number' }]);
-    const channel = await this.db.getRepository(ChannelEntity).findOne({ where: { tenantId, phoneNumber: normaliseAddress(phoneNumber), status: 'connected' } });
+    const channel = await this.store.findConnected(tenantId, { phoneNumber: normaliseAddress(phoneNumber) });
     if (!channel) throw new ProblemException(notFoundProblem(`The WhatsApp number ${phoneNumber}`));
     return toChannelRecord(channel);
   }
 
   /** The channel an outbound message goes out on: the named channel, else the number `from`, else the default. */
   async findForSend(tenantId: string, choice: SenderChoice): Promise<SendingChannel | null> {
-    const repo = this.db.getRepository(ChannelEntity);
     const kind = choice.kind ?? 'whatsapp';
-    const where = choice.channelId
-      ? { tenantId, id: choice.channelId }
-      : choice.from
-        ? { tenantId, kind, phoneNumber: normaliseAddress(choice.from) }
-        : { tenantId, kind, isDefault: true };
-    const channel = await repo.findOne({ where: { ...where, status: 'connected' } });
+    const match: ChannelMatch = choice.channelId ? { id: choice.channelId } : choice.from ? { kind, phoneNumber: normaliseAddress(choice.from) } : { kind, isDefault: true };
+    const channel = await this.store.findConnected(tenantId, match);
     if (!channel) return null;
     return {
       id: channel.id,
@@ -380,25 +375,23 @@ export class ChannelsService {
    * default): what template routes work with.
    */
   async findWithToken(tenantId: string, choice: SenderChoice): Promise<{ channel: WhatsappChannelEntity; accessToken: string } | null> {
-    const where = choice.channelId ? { tenantId, id: choice.channelId } : choice.from ? { tenantId, phoneNumber: normalisePhone(choice.from) } : { tenantId, isDefault: true };
-    const channel = await this.db.getRepository(ChannelEntity).findOne({ where: { ...where, kind: 'whatsapp', status: 'connected' } });
+    const match: ChannelMatch = choice.channelId ? { id: choice.channelId } : choice.from ? { phoneNumber: normalisePhone(choice.from) } : { isDefault: true };
+    const channel = await this.store.findConnected(tenantId, { ...match, kind: 'whatsapp' });
     return channel ? { channel: channel as WhatsappChannelEntity, accessToken: this.cipher.decrypt(channel.credentialsEncrypted) } : null;
   }
 
   /** Attribution of a provider notification: the channel (and so the tenant) that owns the number. */
   findByPhoneNumberId(phoneNumberId: string): Promise<ChannelEntity | null> {
-    return this.db.getRepository(ChannelEntity).findOne({ where: { phoneNumberId } });
+    return this.store.findByPhoneNumberId(phoneNumberId);
   }
 
-  private async insert(tx: EntityManager, tenantId: string, input: ConnectChannelInput): Promise<ChannelEntity> {
-    const repo = tx.getRepository(ChannelEntity);
+  private async insert(tenantId: string, input: ConnectChannelInput, tx: EntityManager): Promise<ChannelEntity> {
     const kind = input.kind ?? 'whatsapp';
-    const hasDefault = await repo.exist({ where: { tenantId, kind, isDefault: true } });
+    const hasDefault = await this.store.hasDefault(tenantId, kind, tx);
     const makeDefault = !hasDefault || input.is_default === true;
-    if (makeDefault && hasDefault) await repo.update({ tenantId, kind, isDefault: true }, { isDefault: false });
-    const channel = repo.create({
+    if (makeDefault && hasDefault) await this.store.clearDefault(tenantId, kind, tx);
+    const channel: NewChannel = {
       id: newId('chn'),
-      tenantId,
       kind,
       provider: input.provider,
       phoneNumber: normaliseAddress(input.phone_number),
@@ -411,15 +404,10 @@ export class ChannelsService {
       sendLimitPerSecond: null,
       inboundTokenSha256: input.inbound_token_sha256 ?? null,
       registrationPinEncrypted: input.registration_pin ? this.cipher.encrypt(input.registration_pin) : null,
-    });
-    const saved = await repo.save(channel);
+    };
+    const saved = await this.store.insert(tenantId, channel, tx);
     this.logger.log(`connected channel ${saved.id} (${saved.provider}) for tenant ${tenantId}${makeDefault ? ' as its default' : ''}`);
     return saved;
-  }
-
-  /** Serialises channel changes of one tenant, so "the first channel is the default" holds under concurrency. */
-  private async lockTenant(tx: EntityManager, tenantId: string): Promise<void> {
-    await tx.query(`SELECT pg_advisory_xact_lock(hashtext('channels:' || $1))`, [tenantId]);
   }
 }
 

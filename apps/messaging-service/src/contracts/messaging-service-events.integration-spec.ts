@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import { ChannelsService } from '../channels/channels.service';
 import { CustomerWindowService } from '../messages/customer-window.service';
-import { OptOutsService } from '../opt-outs/opt-outs.service';
+import { OptOutsStore } from '../opt-outs/opt-outs.store';
 import { FakeCloudApi, acceptance, cloudApiErrorBody } from '../test/fake-cloud-api';
 import { startMessagingService, type MessagingServiceUnderTest } from '../test/messaging-service-under-test';
 import { VoiceState } from '../voice/voice-state';
@@ -135,7 +135,7 @@ describe('messaging-service events match their contracts (real Kafka)', () => {
       ((await service.sql.query(`SELECT opted_out, keyword FROM opt_outs WHERE tenant_id = $1 AND customer = $2`, [EXAMPLE_TENANT, optedOut.data.customer])) as { opted_out: boolean; keyword: string }[])[0];
 
     it('keeps the newest change per customer: STOP, then START, and a late redelivered STOP changes nothing', async () => {
-      const optOuts = service.app.get(OptOutsService);
+      const optOuts = service.app.get(OptOutsStore);
       await publish(Topics.ContactOptedOut, `${EXAMPLE_TENANT}:${optedOut.data.customer}`, optedOut);
       await pollUntil(async () => (await stateOf())?.opted_out === true, { description: 'the opt-out stored', timeoutMs: 20_000 });
       expect(await optOuts.isOptedOut(EXAMPLE_TENANT, optedOut.data.customer)).toBe(true);
@@ -149,7 +149,7 @@ describe('messaging-service events match their contracts (real Kafka)', () => {
 
     it('keeps an SMS keyword as that channel\'s opt-out, leaving the marketing opt-out alone', async () => {
       const sms = recordedEventExamples<ContactOptedOutEvent>(Topics.ContactOptedOut).find((e) => e.envelope.data.channel === 'sms')!.envelope;
-      const optOuts = service.app.get(OptOutsService);
+      const optOuts = service.app.get(OptOutsStore);
       const before = await stateOf();
       await publish(Topics.ContactOptedOut, `${EXAMPLE_TENANT}:${sms.data.customer}`, sms);
       await pollUntil(() => optOuts.isOptedOutOn(EXAMPLE_TENANT, 'sms', sms.data.customer), { description: 'the SMS opt-out stored', timeoutMs: 20_000 });

@@ -1,13 +1,12 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { simpleParser, type AddressObject, type ParsedMail } from 'mailparser';
 import { createHash } from 'node:crypto';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import type { ChannelEntity } from '../channels/channel.entity';
 import { ChannelsService } from '../channels/channels.service';
 import { InboundMessagesService } from '../inbound/inbound-messages.service';
 import type { NormalisedInbound } from '../inbound/normalise';
 import { MediaService } from '../media/media.service';
+import { EmailStore } from './email.store';
 import { mailAuthentication } from './mail-authentication';
 import { stripQuotedHistory } from './quoted-text';
 
@@ -29,7 +28,7 @@ export class EmailInboundService {
     private readonly channels: ChannelsService,
     private readonly inbound: InboundMessagesService,
     private readonly media: MediaService,
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly store: EmailStore,
   ) {}
 
   async acceptsRecipient(address: string): Promise<boolean> {
@@ -65,12 +64,7 @@ export class EmailInboundService {
       attachments.push({ id: stored.id, mime_type: stored.mime_type, size: stored.size, filename: stored.filename });
     }
     if (attachments.length === 0 && !authentication) return;
-    await this.db.query(`UPDATE messages SET attachments = $3::jsonb, authentication = $4::jsonb WHERE channel_id = $1 AND provider_message_id = $2 AND direction = 'inbound'`, [
-      channel.id,
-      providerMessageId,
-      attachments.length > 0 ? JSON.stringify(attachments) : null,
-      authentication ? JSON.stringify(authentication) : null,
-    ]);
+    await this.store.recordExtras(channel.id, providerMessageId, attachments.length > 0 ? attachments : null, authentication);
   }
 }
 

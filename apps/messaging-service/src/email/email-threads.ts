@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { EmailStore } from './email.store';
 
 /** The threading headers of a reply (RFC 5322 §3.6.4): the mail it answers, and the thread's Message-IDs oldest first. */
 export interface EmailThread {
@@ -19,16 +18,10 @@ const MAX_REFERENCES = 10;
  */
 @Injectable()
 export class EmailThreads {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  constructor(private readonly store: EmailStore) {}
 
   async of(tenantId: string, channelId: string, customer: string, messageId: string): Promise<EmailThread | null> {
-    const rows = (await this.db.query(
-      `SELECT provider_message_id AS id, direction FROM messages
-        WHERE tenant_id = $1 AND channel_id = $2 AND id <> $4 AND provider_message_id LIKE '<%>'
-          AND ((direction = 'inbound' AND "from" = $3) OR (direction = 'outbound' AND "to" = $3))
-        ORDER BY seq DESC LIMIT $5`,
-      [tenantId, channelId, customer, messageId, MAX_REFERENCES],
-    )) as { id: string; direction: 'inbound' | 'outbound' }[];
+    const rows = await this.store.exchanged(tenantId, channelId, customer, messageId, MAX_REFERENCES);
     const answered = rows.find((r) => r.direction === 'inbound');
     if (!answered) return null;
     return { inReplyTo: answered.id, references: rows.map((r) => r.id).reverse() };

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { ContactErasureConsumer } from './contact-erasure.consumer';
-import { ContactErasureService } from './contact-erasure.service';
+import { ContactErasureStore } from './contact-erasure.store';
 
-@Module({ controllers: [ContactErasureConsumer], providers: [ContactErasureService] })
+@Module({ controllers: [ContactErasureConsumer], providers: [ContactErasureStore] })
 export class ErasureModule {}

@@ -1,12 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { Headers, Topics, conversationKey, derivedId, newId, type EventEnvelope, type MessageInboundData, type InboundMedia } from '@parley/contracts';
 import { EventPublisher } from '@parley/kafka';
-import { DataSource } from 'typeorm';
 import type { ChannelEntity } from '../channels/channel.entity';
 import { GroupCommit } from '@parley/service-kit';
-import type { StatusEntry } from '../messages/message.entity';
-import { MediaDownloads } from './media-downloads';
+import { InboundMessagesStore, type NewInbound, type StoredInbound } from './inbound-messages.store';
+import { MediaDownloadsStore } from './media-downloads.store';
 import type { NormalisedInbound } from './normalise';
 
 const PUBLISH_TIMEOUT_MS = 5000;
@@ -21,19 +19,6 @@ export interface ReceivedInbound {
   requestId?: string;
 }
 
-/** What announcing needs of a stored inbound message (a raw row). */
-interface StoredInbound {
-  id: string;
-  channel_id: string;
-  provider_message_id: string;
-  direction: string;
-  from: string | null;
-  to: string;
-  body: string;
-  status_history: StatusEntry[];
-  published: boolean;
-}
-
 /**
  * Stores customers' messages and announces each on `message.inbound` exactly once. Providers redeliver, so a
  * message is stored once per provider id on its number; a redelivery of one whose announcement never reached the
@@ -45,9 +30,9 @@ export class InboundMessagesService {
   private readonly publishedMarks = new GroupCommit<string, void>((ids) => this.writePublished(ids));
 
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly store: InboundMessagesStore,
     private readonly publisher: EventPublisher,
-    private readonly downloads: MediaDownloads,
+    private readonly downloads: MediaDownloadsStore,
   ) {}
 
   /**
@@ -55,10 +40,7 @@ export class InboundMessagesService {
    * provider never gave it. False when it was announced before (a download retried after its announcement).
    */
   async announceWithMedia(channel: ChannelEntity, inbound: NormalisedInbound, receivedAt: string, messageId: string, media: InboundMedia | null, requestId?: string): Promise<boolean> {
-    const [message] = (await this.db.query(
-      `SELECT id, channel_id, provider_message_id, direction, "from", "to", body, status_history, published FROM messages WHERE id = $1 AND tenant_id = $2`,
-      [messageId, channel.tenantId],
-    )) as StoredInbound[];
+    const message = await this.store.find(channel.tenantId, messageId);
     if (!message || message.published || message.direction !== 'inbound') return false;
     const event = inboundEvent(channel, inbound, receivedAt, message, media);
     await this.publisher.publishEvent(event.envelope, event.key, requestId, { timeoutMs: PUBLISH_TIMEOUT_MS });
@@ -68,7 +50,7 @@ export class InboundMessagesService {
 
   /** Returns whether this call announced the message (false: seen and announced before). */
   async receive(channel: ChannelEntity, inbound: NormalisedInbound, receivedAt: string, requestId?: string): Promise<boolean> {
-    const message = await this.store(channel, inbound, receivedAt);
+    const message = await this.storeOne(channel, inbound, receivedAt);
     if (message.published || message.direction !== 'inbound') return false;
     if (inbound.media) {
       // Announced once its file is downloaded (MediaDownloadWorker): the conversation goes on meanwhile.
@@ -118,7 +100,7 @@ export class InboundMessagesService {
 
   /** The stored message of each item (new or stored before), by channel id and provider id. */
   private async storeMany(batch: ReceivedInbound[]): Promise<Map<string, StoredInbound>> {
-    const messages = batch.map(({ channel, inbound, receivedAt }) => ({
+    const messages = batch.map(({ channel, inbound, receivedAt }): NewInbound => ({
       id: newId('msg'),
       tenant_id: channel.tenantId,
       channel_id: channel.id,
@@ -134,29 +116,12 @@ export class InboundMessagesService {
     const windows = batch.flatMap(({ channel, inbound, receivedAt }) =>
       [...new Set([inbound.from, inbound.fromUserId].filter((c): c is string => !!c))].map((customer) => ({ channel_id: channel.id, customer, at: inbound.sentAt ?? receivedAt })),
     );
-    const rows = (await this.db.query(
-      `WITH stored AS (
-         INSERT INTO messages (id, tenant_id, direction, channel_id, "from", "to", type, body, status, status_history, provider_message_id, channel, subject)
-         SELECT x.id, x.tenant_id, 'inbound', x.channel_id, x."from", x."to", x.type, x.body, 'received', x.status_history, x.provider_message_id, x.channel, x.subject
-         FROM jsonb_to_recordset($1::jsonb) AS x(id text, tenant_id text, channel_id text, "from" text, "to" text, type text, body text, status_history jsonb, provider_message_id text, channel text, subject text)
-         ON CONFLICT DO NOTHING RETURNING id, channel_id, provider_message_id, direction, "from", "to", body, status_history, published),
-       windows AS (
-         INSERT INTO customer_windows (channel_id, customer, last_inbound_at)
-         SELECT w.channel_id, w.customer, max(w.at) FROM jsonb_to_recordset($2::jsonb) AS w(channel_id text, customer text, at timestamptz) GROUP BY w.channel_id, w.customer
-         ON CONFLICT (channel_id, customer) DO UPDATE SET last_inbound_at = GREATEST(customer_windows.last_inbound_at, EXCLUDED.last_inbound_at))
-       SELECT * FROM stored`,
-      [JSON.stringify(messages), JSON.stringify(windows)],
-    )) as StoredInbound[];
+    const rows = await this.store.storeMany(messages, windows);
     const found = new Map(rows.map((row) => [inboundKey(row.channel_id, row.provider_message_id), row]));
     const before = messages.filter((m) => !found.has(inboundKey(m.channel_id, m.provider_message_id)));
     if (before.length > 0) {
       // Stored before (a redelivery), or by a concurrent delivery: the tenant's row on that number.
-      const earlier = (await this.db.query(
-        `SELECT m.id, m.channel_id, m.provider_message_id, m.direction, m."from", m."to", m.body, m.status_history, m.published
-         FROM messages m JOIN unnest($1::text[], $2::text[], $3::text[]) AS x(tenant_id, channel_id, provider_message_id)
-           ON m.tenant_id = x.tenant_id AND m.channel_id = x.channel_id AND m.provider_message_id = x.provider_message_id`,
-        [before.map((m) => m.tenant_id), before.map((m) => m.channel_id), before.map((m) => m.provider_message_id)],
-      )) as StoredInbound[];
+      const earlier = await this.store.findManyByProviderId(before);
       for (const row of earlier) found.set(inboundKey(row.channel_id, row.provider_message_id), row);
       const missing = before.find((m) => !found.has(inboundKey(m.channel_id, m.provider_message_id)));
       if (missing) throw new Error(`inbound message ${missing.provider_message_id} on channel ${missing.channel_id} was neither stored nor found`);
@@ -168,48 +133,18 @@ export class InboundMessagesService {
    * One statement: stores the message unless its provider id is known on the channel, and records the customer's
    * window (before announcing: a reply to this message must find the window open). Answers the stored message.
    */
-  private async store(channel: ChannelEntity, inbound: NormalisedInbound, receivedAt: string): Promise<StoredInbound> {
+  private async storeOne(channel: ChannelEntity, inbound: NormalisedInbound, receivedAt: string): Promise<StoredInbound> {
     const customers = [...new Set([inbound.from, inbound.fromUserId].filter((c): c is string => !!c))];
-    const rows = (await this.db.query(
-      `WITH stored AS (
-         INSERT INTO messages (id, tenant_id, direction, channel_id, "from", "to", type, body, status, status_history, provider_message_id, channel, subject)
-         VALUES ($1, $2, 'inbound', $3, $4, $5, $6, $7, 'received', $8, $9, $12, $13)
-         ON CONFLICT DO NOTHING RETURNING id, channel_id, provider_message_id, direction, "from", "to", body, status_history, published),
-       windows AS (
-         INSERT INTO customer_windows (channel_id, customer, last_inbound_at) SELECT $3::text, customer, $10::timestamptz FROM unnest($11::text[]) AS customer
-         ON CONFLICT (channel_id, customer) DO UPDATE SET last_inbound_at = GREATEST(customer_windows.last_inbound_at, EXCLUDED.last_inbound_at))
-       SELECT * FROM stored
-       UNION ALL
-       SELECT id, channel_id, provider_message_id, direction, "from", "to", body, status_history, published FROM messages
-       WHERE tenant_id = $2 AND channel_id = $3 AND provider_message_id = $9 AND NOT EXISTS (SELECT 1 FROM stored)`,
-      [
-        newId('msg'),
-        channel.tenantId,
-        channel.id,
-        inbound.from,
-        channel.phoneNumber,
-        inbound.type,
-        inbound.text,
-        JSON.stringify([{ status: 'received', at: receivedAt }]),
-        inbound.providerMessageId,
-        inbound.sentAt ?? receivedAt,
-        customers,
-        channel.kind,
-        inbound.subject ?? null,
-      ],
-    )) as StoredInbound[];
-    if (rows[0]) return rows[0];
+    const stored = await this.store.storeOne(channel.tenantId, channel, newId('msg'), inbound, receivedAt, customers, inbound.sentAt ?? receivedAt);
+    if (stored) return stored;
     // Stored by a concurrent delivery that committed after this statement's snapshot: read it now.
-    const [row] = (await this.db.query(
-      `SELECT id, channel_id, provider_message_id, direction, "from", "to", body, status_history, published FROM messages WHERE tenant_id = $1 AND channel_id = $2 AND provider_message_id = $3`,
-      [channel.tenantId, channel.id, inbound.providerMessageId],
-    )) as StoredInbound[];
+    const row = await this.store.findByProviderId(channel.tenantId, channel.id, inbound.providerMessageId);
     if (!row) throw new Error(`inbound message ${inbound.providerMessageId} on channel ${channel.id} was neither stored nor found`);
     return row;
   }
 
   private async writePublished(ids: string[]): Promise<void[]> {
-    await this.db.query(`UPDATE messages SET published = true, updated_at = now() WHERE id = ANY($1::text[])`, [ids]);
+    await this.store.markPublished(ids);
     return ids.map(() => undefined);
   }
 }

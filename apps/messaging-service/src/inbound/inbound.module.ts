@@ -5,15 +5,17 @@ import { MediaModule } from '../media/media.module';
 import { SmsModule } from '../sms/sms.module';
 import { TemplatesModule } from '../templates/templates.module';
 import { MediaDownloadWorker } from './media-download.worker';
-import { MediaDownloadLoop, MediaDownloads } from './media-downloads';
+import { MediaDownloadLoop } from './media-downloads';
+import { MediaDownloadsStore } from './media-downloads.store';
 import { InboundMessagesService } from './inbound-messages.service';
+import { InboundMessagesStore } from './inbound-messages.store';
 import { WhatsappWebhookConsumer } from './whatsapp-webhook.consumer';
 import { WhatsappWebhookService } from './whatsapp-webhook.service';
 
 @Module({
   imports: [ChannelsModule, MessagesModule, TemplatesModule, MediaModule, SmsModule],
   controllers: [WhatsappWebhookConsumer],
-  providers: [WhatsappWebhookService, InboundMessagesService, MediaDownloads, MediaDownloadLoop, MediaDownloadWorker],
+  providers: [WhatsappWebhookService, InboundMessagesService, InboundMessagesStore, MediaDownloadsStore, MediaDownloadLoop, MediaDownloadWorker],
   exports: [InboundMessagesService],
 })
 export class InboundModule {}

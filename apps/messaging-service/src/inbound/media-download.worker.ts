@@ -5,7 +5,8 @@ import { MessagingServiceConfig } from '../config/messaging-service.config';
 import { MediaService } from '../media/media.service';
 import { downloadProviderMedia } from '../media/provider-media-download';
 import { InboundMessagesService } from './inbound-messages.service';
-import { MediaDownloadLoop, MediaDownloads, type ClaimedDownload } from './media-downloads';
+import { MediaDownloadLoop } from './media-downloads';
+import { MediaDownloadsStore, type ClaimedDownload } from './media-downloads.store';
 
 /** Downloads one attempt may take before the message is announced without its file. */
 export const MAX_DOWNLOAD_ATTEMPTS = 8;
@@ -22,7 +23,7 @@ export class MediaDownloadWorker {
   private readonly logger = new Logger(MediaDownloadWorker.name);
 
   constructor(
-    private readonly downloads: MediaDownloads,
+    private readonly downloads: MediaDownloadsStore,
     private readonly channels: ChannelsService,
     private readonly media: MediaService,
     private readonly inbound: InboundMessagesService,

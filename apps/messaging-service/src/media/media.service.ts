@@ -1,11 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { newId, notFoundProblem, type StoredMedia } from '@parley/contracts';
 import { ProblemException, type MediaStore } from '@parley/service-kit';
 import { createHash } from 'node:crypto';
-import { DataSource } from 'typeorm';
 import { MessagingServiceConfig } from '../config/messaging-service.config';
-import { MediaEntity } from './media.entity';
+import { MediaRecordsStore, type MediaRow } from './media-records.store';
 
 export const MEDIA_STORE = Symbol('MediaStore');
 
@@ -15,7 +13,7 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 @Injectable()
 export class MediaService {
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly records: MediaRecordsStore,
     @Inject(MEDIA_STORE) readonly store: MediaStore,
     private readonly config: MessagingServiceConfig,
   ) {}
@@ -26,14 +24,7 @@ export class MediaService {
    */
   async register(tenantId: string, media: StoredMedia): Promise<StoredMedia> {
     const expiresAt = new Date(Date.now() + this.config.MEDIA_RETENTION_DAYS * DAY_MS);
-    const [row] = (await this.db.query(
-      `INSERT INTO media (id, tenant_id, sha256, mime_type, size, filename, storage_key, expires_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-       ON CONFLICT (tenant_id, sha256) DO UPDATE SET expires_at = GREATEST(media.expires_at, EXCLUDED.expires_at)
-       RETURNING id, sha256, mime_type, size, filename, storage_key`,
-      [media.id, tenantId, media.sha256, media.mime_type, media.size, media.filename, media.storage_key, expiresAt],
-    )) as MediaRow[];
-    return toStoredMedia(row);
+    return toStoredMedia(await this.records.register(tenantId, media, expiresAt));
   }
 
   /** Stores bytes that arrived here (a customer's file): into the store, then recorded (deduplicated per tenant). */
@@ -48,7 +39,7 @@ export class MediaService {
   }
 
   async get(tenantId: string, mediaId: string): Promise<StoredMedia> {
-    const row = await this.db.getRepository(MediaEntity).findOne({ where: { tenantId, id: mediaId } });
+    const row = await this.records.find(tenantId, mediaId);
     if (!row || row.expiresAt.getTime() <= Date.now()) throw new ProblemException(notFoundProblem(`Media "${mediaId.slice(0, 40)}"`));
     return toStoredMedia({ id: row.id, sha256: row.sha256, mime_type: row.mimeType, size: row.size, filename: row.filename, storage_key: row.storageKey });
   }
@@ -58,25 +49,12 @@ export class MediaService {
    * that the next one finds again (never bytes that nothing names). Answers how many went.
    */
   async sweepExpired(limit = 500): Promise<number> {
-    const expired = (await this.db.query(`SELECT id, storage_key FROM media WHERE expires_at <= now() ORDER BY expires_at LIMIT $1`, [limit])) as {
-      id: string;
-      storage_key: string;
-    }[];
+    const expired = await this.records.expired(limit);
     for (const { storage_key } of expired) await this.store.delete(storage_key);
     if (expired.length === 0) return 0;
     // A record uploaded again meanwhile got a later expiry and stays (its bytes are under its own, unchanged key).
-    const deleted = (await this.db.query(`DELETE FROM media WHERE id = ANY($1::text[]) AND expires_at <= now() RETURNING id`, [expired.map((m) => m.id)])) as unknown[];
-    return Array.isArray(deleted[0]) ? (deleted[0] as unknown[]).length : deleted.length;
+    return this.records.deleteExpired(expired.map((m) => m.id));
   }
-}
-
-interface MediaRow {
-  id: string;
-  sha256: string;
-  mime_type: string;
-  size: string | number;
-  filename: string | null;
-  storage_key: string;
 }
 
 function toStoredMedia(row: MediaRow): StoredMedia {

@@ -1,13 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import type { OutboundContent } from '@parley/contracts';
 import { MediaObjectMissing, readAll } from '@parley/service-kit';
-import { DataSource } from 'typeorm';
 import type { SendingChannel } from '../channels/channels.service';
 import { MessagingServiceConfig } from '../config/messaging-service.config';
 import { cloudApiError, networkError } from '../providers/cloud-api.errors';
 import { ProviderError } from '../providers/whatsapp-provider';
 import { MediaService } from './media.service';
+import { ProviderMediaStore } from './provider-media.store';
 
 /** Cloud API media ids last 30 days; one older than this is uploaded again. */
 const PROVIDER_ID_MAX_AGE_DAYS = 29;
@@ -20,7 +19,7 @@ const UPLOAD_TIMEOUT_MS = 60_000;
 @Injectable()
 export class ProviderMediaService {
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly uploads: ProviderMediaStore,
     private readonly media: MediaService,
     private readonly config: MessagingServiceConfig,
   ) {}
@@ -29,11 +28,7 @@ export class ProviderMediaService {
   async prepare(tenantId: string, channel: SendingChannel, content: OutboundContent): Promise<OutboundContent> {
     if (content.type !== 'image' && content.type !== 'document' && content.type !== 'audio' && content.type !== 'video') return content;
     const mediaId = content.media.media_id;
-    const [cached] = (await this.db.query(
-      `SELECT p.provider_media_id, m.filename FROM provider_media p JOIN media m ON m.id = p.media_id
-       WHERE p.media_id = $1 AND p.channel_id = $2 AND m.tenant_id = $3 AND p.uploaded_at > now() - ($4 || ' days')::interval`,
-      [mediaId, channel.id, tenantId, String(PROVIDER_ID_MAX_AGE_DAYS)],
-    )) as { provider_media_id: string; filename: string | null }[];
+    const cached = await this.uploads.recentUpload(tenantId, mediaId, channel.id, PROVIDER_ID_MAX_AGE_DAYS);
     if (cached) return { ...content, media: { ...content.media, provider_media_id: cached.provider_media_id, filename: cached.filename ?? undefined } };
     const stored = await this.media.get(tenantId, mediaId).catch(() => null);
     if (!stored) throw new ProviderError('media_not_found', `The media file ${mediaId} is no longer stored`, false);
@@ -45,11 +40,7 @@ export class ProviderMediaService {
       throw new ProviderError('media_store', `The media store could not be read: ${String(err)}`, true);
     }
     const providerMediaId = await this.upload(channel, bytes, stored.mime_type, stored.filename);
-    await this.db.query(
-      `INSERT INTO provider_media (media_id, channel_id, provider_media_id) VALUES ($1, $2, $3)
-       ON CONFLICT (media_id, channel_id) DO UPDATE SET provider_media_id = EXCLUDED.provider_media_id, uploaded_at = now()`,
-      [mediaId, channel.id, providerMediaId],
-    );
+    await this.uploads.recordUpload(mediaId, channel.id, providerMediaId);
     return { ...content, media: { ...content.media, provider_media_id: providerMediaId, filename: stored.filename ?? undefined } };
   }
 

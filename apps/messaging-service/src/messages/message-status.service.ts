@@ -1,11 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { Headers, Topics, conversationKey, derivedId, type MessageStatusData, type OutboundStatus } from '@parley/contracts';
 import { EventPublisher } from '@parley/kafka';
-import { DataSource } from 'typeorm';
 import { GroupCommit } from '@parley/service-kit';
-import { MessageEntity, type StatusEntry } from './message.entity';
-import { messageFromRow, type MessageRow } from './message-row';
+import type { MessageEntity, StatusEntry } from './message.entity';
+import { messageFromRow } from './message-row';
+import { MessageStatusStore, type AnnouncedMark, type StatusWrite } from './message-status.store';
 import { foldStatuses, type BatchedStatus } from './status-batch';
 import { advanceStatus, type IncomingStatus } from './status-machine';
 
@@ -31,19 +30,19 @@ export interface ProviderStatus extends BatchedStatus {
 @Injectable()
 export class MessageStatusService {
   /** Concurrent "announced up to" marks share one statement (group commit). */
-  private readonly announcedMarks = new GroupCommit<{ id: string; announced: number }, void>((marks) => this.writeAnnounced(marks));
+  private readonly announcedMarks = new GroupCommit<AnnouncedMark, void>((marks) => this.writeAnnounced(marks));
   /** Provider status batches of concurrent key groups share one transaction. */
   private readonly statusBatches = new GroupCommit<readonly ProviderStatus[], ProviderStatus[]>((batches) => this.applyBatches(batches));
 
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly store: MessageStatusStore,
     private readonly publisher: EventPublisher,
   ) {}
 
   /** Applies a status to one of the tenant's outbound messages; announces what changed. */
   async apply(tenantId: string, messageId: string, incoming: IncomingStatus, requestId?: string): Promise<MessageEntity | null> {
-    const message = await this.db.transaction(async (tx) => {
-      const row = await tx.getRepository(MessageEntity).findOne({ where: { id: messageId, tenantId, direction: 'outbound' }, lock: { mode: 'pessimistic_write' } });
+    const message = await this.store.transaction(async (tx) => {
+      const row = await this.store.lockOutbound(tenantId, messageId, tx);
       if (!row) return null;
       const change = advanceStatus({ status: row.status as OutboundStatus, history: row.statusHistory }, incoming);
       if (!change) return row;
@@ -52,7 +51,7 @@ export class MessageStatusService {
       row.status = change.status;
       row.statusHistory = change.history;
       row.error = change.error;
-      return tx.save(row);
+      return this.store.save(tenantId, row, tx);
     });
     if (message) await this.announce(message, requestId);
     return message;
@@ -90,17 +89,10 @@ export class MessageStatusService {
       else byKey.set(key, [s]);
     }
     const keys = [...byKey.values()].map((list) => list[0]);
-    await this.db.transaction(async (tx) => {
-      const rows = (await tx.query(
-        `SELECT m.* FROM messages m
-         JOIN unnest($1::text[], $2::text[], $3::text[]) AS x(tenant_id, channel_id, provider_message_id)
-           ON m.tenant_id = x.tenant_id AND m.channel_id = x.channel_id AND m.provider_message_id = x.provider_message_id
-         WHERE m.direction = 'outbound'
-         ORDER BY m.id FOR UPDATE OF m`,
-        [keys.map((k) => k.tenantId), keys.map((k) => k.channelId), keys.map((k) => k.providerMessageId)],
-      )) as MessageRow[];
+    await this.store.transaction(async (tx) => {
+      const rows = await this.store.lockByProviderIds(keys, tx);
       const records: ReturnType<typeof statusRecord>[] = [];
-      const writes: { id: string; status: string; status_history: StatusEntry[]; error: unknown; announced: number }[] = [];
+      const writes: StatusWrite[] = [];
       for (const row of rows) {
         const message = messageFromRow(row);
         const key = providerKey(row.tenant_id, row.channel_id!, row.provider_message_id!);
@@ -117,15 +109,7 @@ export class MessageStatusService {
         const announcedNow = pending.length > 0 ? message.statusHistory.length : message.announcedStatuses;
         writes.push({ id: message.id, status: message.status, status_history: message.statusHistory, error: message.error, announced: announcedNow });
       }
-      if (writes.length > 0) {
-        await tx.query(
-          `UPDATE messages m SET status = x.status, status_history = x.status_history, error = x.error,
-             announced_statuses = GREATEST(m.announced_statuses, x.announced), updated_at = now()
-           FROM jsonb_to_recordset($1::jsonb) AS x(id text, status text, status_history jsonb, error jsonb, announced int)
-           WHERE m.id = x.id`,
-          [JSON.stringify(writes)],
-        );
-      }
+      if (writes.length > 0) await this.store.writeStatuses(writes, tx);
       if (records.length > 0) await this.publisher.publish(records, { timeoutMs: BATCH_PUBLISH_TIMEOUT_MS });
     });
     // What is left names no known message: in arrival order, as the caller must handle them.
@@ -135,7 +119,7 @@ export class MessageStatusService {
 
   /** The outbound message a provider status refers to (by its wamid on that channel), or null when not (yet) known. */
   findByProviderId(tenantId: string, channelId: string, providerMessageId: string): Promise<MessageEntity | null> {
-    return this.db.getRepository(MessageEntity).findOne({ where: { tenantId, channelId, providerMessageId, direction: 'outbound' } });
+    return this.store.findByProviderId(tenantId, channelId, providerMessageId);
   }
 
   /** Publishes the history entries not yet announced, then records them as announced. */
@@ -151,17 +135,8 @@ export class MessageStatusService {
     message.announcedStatuses = Math.max(message.announcedStatuses, announced);
   }
 
-  private async writeAnnounced(marks: { id: string; announced: number }[]): Promise<void[]> {
-    // Rows are locked in id order, as applyByProviderIds locks them: two batches over the same messages then queue
-    // behind each other instead of deadlocking (a soak saw it once in 30 minutes with the unordered UPDATE).
-    await this.db.query(
-      `WITH x AS (SELECT id, max(announced) AS announced FROM jsonb_to_recordset($1::jsonb) AS r(id text, announced int) GROUP BY id),
-       locked AS MATERIALIZED (SELECT m.id FROM messages m JOIN x ON x.id = m.id ORDER BY m.id FOR UPDATE OF m)
-       UPDATE messages m SET announced_statuses = GREATEST(m.announced_statuses, x.announced), updated_at = now()
-       FROM x JOIN locked l ON l.id = x.id
-       WHERE m.id = x.id`,
-      [JSON.stringify(marks)],
-    );
+  private async writeAnnounced(marks: AnnouncedMark[]): Promise<void[]> {
+    await this.store.markAnnounced(marks);
     return marks.map(() => undefined);
   }
 }

@@ -1,12 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { notFoundProblem, type FieldError, type MessageListQuery, type MessageRecord, type MessageStatusRecord, type Page } from '@parley/contracts';
 import { CURSOR_ERROR, ListCursors, ProblemException } from '@parley/service-kit';
-import { DataSource } from 'typeorm';
 import { invalid, pageLimit } from '../common/paging';
 import { normalisePhone } from '../common/phone';
-import { MessageEntity } from './message.entity';
 import { toMessageRecord } from './messages.mapper';
+import { MessagesStore } from './messages.store';
 
 /** Ids one `messages.statuses` call may ask about: a thread's newest (responder-service's THREAD_LIMIT). */
 export const MAX_STATUS_IDS = 1000;
@@ -17,12 +15,12 @@ const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})
 @Injectable()
 export class MessagesService {
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly messages: MessagesStore,
     private readonly cursors: ListCursors,
   ) {}
 
   async get(tenantId: string, messageId: string): Promise<MessageRecord> {
-    const message = typeof messageId === 'string' ? await this.db.getRepository(MessageEntity).findOne({ where: { id: messageId, tenantId } }) : null;
+    const message = typeof messageId === 'string' ? await this.messages.find(tenantId, messageId) : null;
     if (!message) throw new ProblemException(notFoundProblem(`Message "${String(messageId)}"`));
     return toMessageRecord(message);
   }
@@ -36,12 +34,7 @@ export class MessagesService {
       throw invalid([{ field: 'message_ids', message: `message_ids must be a list of at most ${MAX_STATUS_IDS} message ids` }]);
     }
     if (messageIds.length === 0) return { data: [] };
-    const rows: Pick<MessageEntity, 'id' | 'status' | 'error' | 'subject'>[] = await this.db
-      .getRepository(MessageEntity)
-      .createQueryBuilder('m')
-      .select(['m.id', 'm.status', 'm.error', 'm.subject'])
-      .where('m.tenant_id = :tenantId AND m.id IN (:...ids)', { tenantId, ids: messageIds })
-      .getMany();
+    const rows = await this.messages.statuses(tenantId, messageIds);
     return {
       data: rows.map((m) => ({
         message_id: m.id,
@@ -70,13 +63,13 @@ export class MessagesService {
     }
     if (errors.length) throw invalid(errors);
 
-    const qb = this.db.getRepository(MessageEntity).createQueryBuilder('m').where('m.tenant_id = :tenantId', { tenantId }).orderBy('m.seq', 'DESC').take(limit + 1);
-    if (query.direction) qb.andWhere('m.direction = :direction', { direction: query.direction });
-    if (query.to) qb.andWhere('m.to = :to', { to: normalisePhone(query.to) });
-    if (query.from) qb.andWhere('m.from = :from', { from: normalisePhone(query.from) });
-    if (query.since) qb.andWhere('m.created_at >= :since', { since: new Date(query.since) });
-    if (after !== null) qb.andWhere('m.seq < :after', { after });
-    const rows = await qb.getMany();
+    const filter = {
+      direction: query.direction ?? undefined,
+      to: query.to ? normalisePhone(query.to) : undefined,
+      from: query.from ? normalisePhone(query.from) : undefined,
+      since: query.since ? new Date(query.since) : undefined,
+    };
+    const rows = await this.messages.list(tenantId, filter, limit + 1, after);
     return { data: rows.slice(0, limit).map(toMessageRecord), next_cursor: cursors.next(rows, limit, (row) => row.seq) };
   }
 }

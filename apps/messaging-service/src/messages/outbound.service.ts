@@ -1,53 +1,12 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import type { MessageOutboundData, RichOutboundContent } from '@parley/contracts';
-import { DataSource } from 'typeorm';
+import type { MessageOutboundData } from '@parley/contracts';
 import { normaliseAddress } from '../common/phone';
 import { GroupCommit } from '@parley/service-kit';
-import { SendQueue } from '../sending/send-queue';
-import { MessageEntity, type StoredTemplate } from './message.entity';
+import { SendQueueStore } from '../sending/send-queue.store';
+import type { StoredTemplate } from './message.entity';
 import { MessageStatusService } from './message-status.service';
 import { outboundBody } from './messages.mapper';
-
-/** A `message_outbound` not seen before, as the insert takes it (a plain row: no entity to build per message). */
-interface NewOutbound {
-  id: string;
-  tenant_id: string;
-  from: string | null;
-  to: string;
-  type: string;
-  body: string;
-  template: StoredTemplate | null;
-  content: RichOutboundContent | null;
-  status: 'sent';
-  status_history: { status: 'sent'; at: string }[];
-  channel: string;
-  subject: string | null;
-  html: string | null;
-  channel_id: string | null;
-  request_id: string | null;
-}
-
-/**
- * The number a send without `from` goes out from, as the send worker will choose it: the channel it names (an agent's
- * reply, on the conversation's channel), else the tenant's default. Written at intake, so the record shows its sending
- * number from the start (CONTRACT.md §4), also when it fails before reaching a provider, and the send goes out from
- * the number that was the default when it was accepted. None when no channel is connected (the send then fails with
- * `no_channel`). `x` is the row being inserted.
- */
-const SENDING_NUMBER = `
-  SELECT c.phone_number FROM channels c
-  WHERE c.tenant_id = x.tenant_id AND c.status = 'connected' AND CASE WHEN x.channel_id IS NULL THEN c.is_default AND c.kind = x.channel ELSE c.id = x.channel_id END
-  LIMIT 1`;
-
-/**
- * An email reply on a conversation's channel (an agent's, or a person's from the inbox) carries no subject of its own:
- * it answers the customer's latest mail there, so it is "Re: <that subject>" and threads in the customer's mail client.
- */
-const REPLY_SUBJECT = `
-  SELECT 'Re: ' || regexp_replace(m.subject, '^(re:\\s*)+', '', 'i') AS subject FROM messages m
-  WHERE m.tenant_id = x.tenant_id AND m.channel_id = x.channel_id AND m.direction = 'inbound' AND m."from" = x."to" AND m.subject IS NOT NULL
-  ORDER BY m.seq DESC LIMIT 1`;
+import { OutboundStore, type NewOutbound } from './outbound.store';
 
 /** One `message.outbound` to take. */
 export interface OutboundSend {
@@ -72,9 +31,9 @@ export class OutboundService {
   private readonly newMessages = new GroupCommit<NewOutbound, boolean>((batch) => this.writeNew(batch));
 
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly store: OutboundStore,
     private readonly statuses: MessageStatusService,
-    private readonly queue: SendQueue,
+    private readonly queue: SendQueueStore,
   ) {}
 
   send(tenantId: string, data: MessageOutboundData, requestId?: string): Promise<void> {
@@ -94,11 +53,10 @@ export class OutboundService {
   private async settleSeen(tenantId: string, data: MessageOutboundData, requestId?: string): Promise<void> {
     // Seen before (a redelivery or a re-publish; writeNew's insert found the row): make sure it is queued unless
     // done, and finish its announcements.
-    const message = await this.db.transaction(async (tx) => {
-      const repo = tx.getRepository(MessageEntity);
-      const row = await repo.findOneOrFail({ where: { id: data.message_id }, lock: { mode: 'pessimistic_write' } });
+    const message = await this.store.transaction(async (tx) => {
+      const row = await this.store.lockById(data.message_id, tx);
       const ours = row.tenantId === tenantId && row.direction === 'outbound';
-      if (ours && row.providerMessageId === null && row.status !== 'failed') await this.queue.enqueue(tx, tenantId, row.id, row.to, data.channel_id ?? null, requestId ?? null);
+      if (ours && row.providerMessageId === null && row.status !== 'failed') await this.queue.enqueue(tenantId, row.id, row.to, data.channel_id ?? null, requestId ?? null, tx);
       return row;
     });
     if (message.tenantId !== tenantId || message.direction !== 'outbound') {
@@ -135,29 +93,9 @@ export class OutboundService {
   }
 
   private async writeNew(batch: NewOutbound[]): Promise<boolean[]> {
-    const input = batch.map((row, i) => ({ i, ...row }));
-    const rows = (await this.db.query(
-      `WITH x AS (
-         SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(i int, id text, tenant_id text, "from" text, "to" text, type text, body text, template jsonb, content jsonb,
-           status text, status_history jsonb, channel text, subject text, html text, channel_id text, request_id text)),
-       message AS (
-         INSERT INTO messages (id, tenant_id, direction, "from", "to", type, body, template, content, status, status_history, channel, subject, html)
-         SELECT x.id, x.tenant_id, 'outbound', COALESCE(x."from", sender.phone_number), x."to", x.type, x.body, x.template, x.content, x.status, x.status_history,
-           COALESCE(named.kind, x.channel), COALESCE(x.subject, thread.subject), x.html
-         FROM x LEFT JOIN LATERAL (${SENDING_NUMBER}) sender ON true
-         LEFT JOIN channels named ON named.id = x.channel_id AND named.tenant_id = x.tenant_id
-         LEFT JOIN LATERAL (${REPLY_SUBJECT}) thread ON named.kind = 'email'
-         ORDER BY x.i
-         ON CONFLICT (id) DO NOTHING RETURNING id)
-       INSERT INTO send_queue (message_id, tenant_id, recipient, channel_id, request_id, due_at)
-       SELECT x.id, x.tenant_id, x."to", x.channel_id, x.request_id, now() FROM x JOIN message ON message.id = x.id ORDER BY x.i
-       ON CONFLICT (message_id) DO NOTHING RETURNING message_id`,
-      [JSON.stringify(input)],
-    )) as { message_id: string }[];
-    const queued = new Set(rows.map((r) => r.message_id));
+    const queued = new Set(await this.store.insertAndQueue(batch));
     return batch.map((n) => queued.has(n.id));
   }
-
 }
 
 /** The gateway validated the send; anything else reaching here is a bug upstream, not something to send. */

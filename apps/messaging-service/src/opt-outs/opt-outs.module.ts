@@ -1,10 +1,10 @@
 import { Module } from '@nestjs/common';
 import { OptOutsConsumer } from './opt-outs.consumer';
-import { OptOutsService } from './opt-outs.service';
+import { OptOutsStore } from './opt-outs.store';
 
 @Module({
   controllers: [OptOutsConsumer],
-  providers: [OptOutsService],
-  exports: [OptOutsService],
+  providers: [OptOutsStore],
+  exports: [OptOutsStore],
 })
 export class OptOutsModule {}

@@ -1,24 +1,16 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { Counter } from 'prom-client';
-import { DataSource } from 'typeorm';
 import { GroupCommit } from '@parley/service-kit';
 import type { MessageEntity } from '../messages/message.entity';
-import { messageFromRow, type MessageRow } from '../messages/message-row';
+import { messageFromRow } from '../messages/message-row';
 import { MessageStatusService } from '../messages/message-status.service';
 import { PendingStatusesService } from '../messages/pending-statuses.service';
+import { SendAcceptanceStore, type Acceptance } from './send-acceptance.store';
 
 const duplicateSends = new Counter({
   name: 'messaging_duplicate_provider_sends_total',
   help: 'Messages the provider accepted twice (an attempt whose outcome was unknown had been taken after all)',
 });
-
-interface Acceptance {
-  tenantId: string;
-  messageId: string;
-  channelId: string;
-  providerMessageId: string;
-}
 
 interface Recorded {
   /** Whether this acceptance recorded the wamid (false: the message had one already, failed, or is not on that channel). */
@@ -40,7 +32,7 @@ export class SendAcceptance {
   private readonly acceptances = new GroupCommit<Acceptance, Recorded>((batch) => this.write(batch));
 
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly store: SendAcceptanceStore,
     private readonly statuses: MessageStatusService,
     private readonly pending: PendingStatusesService,
   ) {}
@@ -64,27 +56,9 @@ export class SendAcceptance {
     return message;
   }
 
-  /**
-   * One statement for the batch: records each wamid where none is yet, removes those messages from the send queue,
-   * and answers the messages (accepted ones as written, the others as they are).
-   */
+  /** One statement for the batch (SendAcceptanceStore.recordProviderIds), then which acceptance recorded its message. */
   private async write(batch: Acceptance[]): Promise<Recorded[]> {
-    const input = batch.map((a) => ({ id: a.messageId, tenant_id: a.tenantId, channel_id: a.channelId, provider_message_id: a.providerMessageId }));
-    const rows = (await this.db.query(
-      `WITH x AS (SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(id text, tenant_id text, channel_id text, provider_message_id text)),
-       accepted AS (
-         UPDATE messages m SET provider_message_id = x.provider_message_id, updated_at = now()
-         FROM x
-         WHERE m.id = x.id AND m.tenant_id = x.tenant_id AND m.channel_id = x.channel_id AND m.direction = 'outbound'
-           AND m.provider_message_id IS NULL AND m.status <> 'failed'
-         RETURNING m.*),
-       dequeued AS (DELETE FROM send_queue q USING accepted a WHERE q.message_id = a.id AND q.tenant_id = a.tenant_id)
-       SELECT true AS recorded, a.* FROM accepted a
-       UNION ALL
-       SELECT DISTINCT ON (m.id) false AS recorded, m.* FROM x JOIN messages m ON m.id = x.id AND m.tenant_id = x.tenant_id
-       WHERE NOT EXISTS (SELECT 1 FROM accepted a WHERE a.id = x.id)`,
-      [JSON.stringify(input)],
-    )) as (MessageRow & { recorded: boolean })[];
+    const rows = await this.store.recordProviderIds(batch);
     const byId = new Map(rows.map((r) => [r.id, r]));
     const taken = new Set<string>();
     return batch.map((a) => {

@@ -5,7 +5,7 @@ import type { SendingChannel } from '../channels/channels.service';
 import { MessagingServiceConfig } from '../config/messaging-service.config';
 import { CustomerWindowService, WINDOW_CLOSED } from '../messages/customer-window.service';
 import { ProviderMediaService } from '../media/provider-media.service';
-import { OptOutsService } from '../opt-outs/opt-outs.service';
+import { OptOutsStore } from '../opt-outs/opt-outs.store';
 import { EmailThreads } from '../email/email-threads';
 import { MessageStatusService } from '../messages/message-status.service';
 import { PAIR_RATE_LIMIT_CODE } from '../providers/cloud-api.errors';
@@ -13,7 +13,7 @@ import { ProviderRegistry } from '../providers/provider-registry';
 import { ProviderError } from '../providers/whatsapp-provider';
 import { CachedChannels } from './cached-channels';
 import { SendAcceptance } from './send-acceptance.service';
-import { SendQueue, type QueuedSend, type SendableMessage } from './send-queue';
+import { SendQueueStore, type QueuedSend, type SendableMessage } from './send-queue.store';
 import { SendRateLimiter } from './send-rate-limiter';
 
 /** Provider calls one message may take before a retryable error becomes its failure. */
@@ -75,12 +75,12 @@ export class SendDispatcher {
     private readonly providers: ProviderRegistry,
     private readonly statuses: MessageStatusService,
     private readonly windows: CustomerWindowService,
-    private readonly queue: SendQueue,
+    private readonly queue: SendQueueStore,
     private readonly limiter: SendRateLimiter,
     private readonly acceptance: SendAcceptance,
     private readonly config: MessagingServiceConfig,
     private readonly providerMedia: ProviderMediaService,
-    private readonly optOuts: OptOutsService,
+    private readonly optOuts: OptOutsStore,
     private readonly emailThreads: EmailThreads,
   ) {}
 

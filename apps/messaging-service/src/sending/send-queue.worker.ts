@@ -2,11 +2,11 @@ import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShut
 import { PgListener, Wakeup, sleepUntilDue } from '@parley/service-kit';
 import { MessagingServiceConfig } from '../config/messaging-service.config';
 import { SendDispatcher } from './send-dispatcher.service';
-import { SEND_QUEUE_CHANNEL, SendQueue, type QueuedSend } from './send-queue';
+import { SEND_QUEUE_CHANNEL, SendQueueStore, type QueuedSend } from './send-queue.store';
 
 /**
  * Conversations one instance works at once (each waits for its slot or its provider). Their database writes share
- * group-committed statements (SendQueue.beginAttempt, SendAcceptance), so this bounds the provider calls in flight
+ * group-committed statements (SendQueueStore.beginAttempt, SendAcceptance), so this bounds the provider calls in flight
  * rather than database connections. As many as the provider connections kept alive (http-post.ts): a call never
  * waits for a socket, so its time-out measures the provider alone.
  */
@@ -47,7 +47,7 @@ export class SendQueueWorker implements OnApplicationBootstrap, OnApplicationShu
   private waitingForRoom = false;
 
   constructor(
-    private readonly queue: SendQueue,
+    private readonly queue: SendQueueStore,
     private readonly dispatcher: SendDispatcher,
     config: MessagingServiceConfig,
   ) {

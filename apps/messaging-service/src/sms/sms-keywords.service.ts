@@ -3,7 +3,7 @@ import { Topics, conversationKey, derivedId, type ContactOptedInData, type Conta
 import { EventPublisher } from '@parley/kafka';
 import type { ChannelEntity } from '../channels/channel.entity';
 import type { NormalisedInbound } from '../inbound/normalise';
-import { OptOutsService } from '../opt-outs/opt-outs.service';
+import { OptOutsStore } from '../opt-outs/opt-outs.store';
 import { ProviderRegistry } from '../providers/provider-registry';
 import { CachedChannels } from '../sending/cached-channels';
 import { SMS_KEYWORD_REPLIES, type SmsKeyword } from './sms-keywords';
@@ -19,7 +19,7 @@ export class SmsKeywordsService {
   private readonly logger = new Logger(SmsKeywordsService.name);
 
   constructor(
-    private readonly optOuts: OptOutsService,
+    private readonly optOuts: OptOutsStore,
     private readonly publisher: EventPublisher,
     private readonly channels: CachedChannels,
     private readonly providers: ProviderRegistry,
@@ -29,7 +29,7 @@ export class SmsKeywordsService {
     let changed = true;
     if (keyword.kind !== 'help') {
       const change = optChange(channel, inbound, keyword, receivedAt);
-      changed = await this.optOuts.applyOnChannel(change.data);
+      changed = await this.optOuts.applyOnChannel(channel.tenantId, change.data);
       const id = derivedId('evt', change.data.event, change.data.message_id);
       await this.publisher.publishEvent(EventPublisher.envelope(change.topic, channel.tenantId, change.data, id), conversationKey(channel.tenantId, inbound.from), requestId);
     }

@@ -4,11 +4,12 @@ import { OptOutsModule } from '../opt-outs/opt-outs.module';
 import { GraphTemplatesClient } from './graph-templates.client';
 import { TemplatesRpcController } from './templates.rpc.controller';
 import { TemplatesService } from './templates.service';
+import { TemplatesStore } from './templates.store';
 
 @Module({
   imports: [ChannelsModule, OptOutsModule],
   controllers: [TemplatesRpcController],
-  providers: [TemplatesService, GraphTemplatesClient],
+  providers: [TemplatesService, TemplatesStore, GraphTemplatesClient],
   exports: [TemplatesService],
 })
 export class TemplatesModule {}

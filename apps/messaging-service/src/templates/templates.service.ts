@@ -1,5 +1,4 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import {
   ProblemTypes,
   Topics,
@@ -9,7 +8,6 @@ import {
   validationProblem,
   type CreateTemplateRequest,
   type Page,
-  type TemplateCategory,
   type TemplateContent,
   type TemplateRecord,
   type TemplateStatus,
@@ -17,27 +15,13 @@ import {
 } from '@parley/contracts';
 import { EventPublisher } from '@parley/kafka';
 import { ListCursors, ProblemException } from '@parley/service-kit';
-import { DataSource } from 'typeorm';
 import type { ChannelEntity } from '../channels/channel.entity';
 import { ChannelsService } from '../channels/channels.service';
 import { pageLimit } from '../common/paging';
-import { OptOutsService } from '../opt-outs/opt-outs.service';
+import { OptOutsStore } from '../opt-outs/opt-outs.store';
 import { GraphTemplatesClient } from './graph-templates.client';
 import { sendParameterProblems, templateProblems } from './template-rules';
-
-interface TemplateRow {
-  id: string;
-  tenant_id: string;
-  channel_id: string;
-  name: string;
-  language: string;
-  category: TemplateCategory;
-  components: unknown[];
-  status: TemplateStatus;
-  reason: string | null;
-  created_at: Date;
-  updated_at: Date;
-}
+import { TemplatesStore, type TemplateRow } from './templates.store';
 
 /** A `message_template_status_update` notification's value, for the WABA it came from. */
 export interface TemplateStatusUpdate {
@@ -74,10 +58,10 @@ export class TemplatesService {
   private readonly logger = new Logger(TemplatesService.name);
 
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly templates: TemplatesStore,
     private readonly channels: ChannelsService,
     private readonly graph: GraphTemplatesClient,
-    private readonly optOuts: OptOutsService,
+    private readonly optOuts: OptOutsStore,
     private readonly publisher: EventPublisher,
     private readonly cursors: ListCursors,
   ) {}
@@ -98,12 +82,8 @@ export class TemplatesService {
     const id = newId('tpl');
     // Stored first (PENDING, no provider id yet): the unique (channel, name, language) refuses a duplicate before the
     // provider sees it, and a status notification that overtakes the answer still finds the row by name.
-    const inserted = (await this.db.query(
-      `INSERT INTO templates (id, tenant_id, channel_id, name, language, category, components, status)
-       VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, 'PENDING') ON CONFLICT (channel_id, name, language) DO NOTHING RETURNING id`,
-      [id, tenantId, channel.id, body.name, body.language, body.category, JSON.stringify(body.components)],
-    )) as { id: string }[];
-    if (inserted.length === 0) {
+    const inserted = await this.templates.insertPending(tenantId, { id, channel_id: channel.id, name: body.name, language: body.language, category: body.category, components: body.components });
+    if (!inserted) {
       throw new ProblemException(problem(409, ProblemTypes.conflict, 'Conflict', `The channel already has a template "${body.name}" in ${body.language}.`));
     }
     try {
@@ -111,9 +91,9 @@ export class TemplatesService {
         { provider: channel.provider, wabaId, accessToken },
         { name: body.name, language: body.language, category: body.category, components: body.components },
       );
-      await this.db.query(`UPDATE templates SET provider_template_id = $2 WHERE id = $1`, [id, submitted.id]);
+      await this.templates.setProviderTemplateId(tenantId, id, submitted.id);
     } catch (err) {
-      await this.db.query(`DELETE FROM templates WHERE id = $1`, [id]);
+      await this.templates.delete(tenantId, id);
       throw err;
     }
     return this.get(tenantId, id);
@@ -123,24 +103,19 @@ export class TemplatesService {
     const take = pageLimit(limit);
     const cursors = this.cursors.of(tenantId, 'templates');
     const after = cursors.after(cursor);
-    const rows = (await this.db.query(
-      `SELECT * FROM templates WHERE tenant_id = $1 AND ($2::text IS NULL OR id < $2) ORDER BY id DESC LIMIT $3`,
-      [tenantId, after, take + 1],
-    )) as TemplateRow[];
+    const rows = await this.templates.list(tenantId, take + 1, after);
     return { data: rows.slice(0, take).map(toRecord), next_cursor: cursors.next(rows, take, (row) => row.id) };
   }
 
   async get(tenantId: string, templateId: string): Promise<TemplateRecord> {
-    const [row] = (await this.db.query(`SELECT * FROM templates WHERE tenant_id = $1 AND id = $2`, [tenantId, templateId])) as TemplateRow[];
+    const row = await this.templates.find(tenantId, templateId);
     if (!row) throw new ProblemException(notFoundProblem(`Template "${templateId}"`));
     return toRecord(row);
   }
 
   /** Deletes it at the provider (best effort: a template gone there already is fine) and here. */
   async remove(tenantId: string, templateId: string): Promise<void> {
-    const [row] = (await this.db.query(`SELECT * FROM templates WHERE tenant_id = $1 AND id = $2`, [tenantId, templateId])) as (TemplateRow & {
-      provider_template_id: string | null;
-    })[];
+    const row = await this.templates.find(tenantId, templateId);
     if (!row) throw new ProblemException(notFoundProblem(`Template "${templateId}"`));
     const found = await this.channels.findWithToken(tenantId, { channelId: row.channel_id });
     const wabaId = found ? templateAccountOf(found.channel) : null;
@@ -150,7 +125,7 @@ export class TemplatesService {
         throw err;
       });
     }
-    await this.db.query(`DELETE FROM templates WHERE tenant_id = $1 AND id = $2`, [tenantId, templateId]);
+    await this.templates.delete(tenantId, templateId);
   }
 
   /**
@@ -166,16 +141,7 @@ export class TemplatesService {
         continue;
       }
       const reason = status === 'REJECTED' ? (update.reason && update.reason !== 'NONE' ? update.reason : 'REJECTED') : null;
-      const changed = (await this.db.query(
-        `UPDATE templates t SET status = $1, reason = $2, updated_at = now()
-         FROM channels c
-         WHERE c.id = t.channel_id AND COALESCE(c.waba_id, c.phone_number_id) = $3
-           AND (t.provider_template_id = $4 OR (t.name = $5 AND t.language = $6))
-           AND (t.status IS DISTINCT FROM $1 OR t.reason IS DISTINCT FROM $2)
-         RETURNING t.*`,
-        [status, reason, update.wabaId, update.providerTemplateId, update.name, update.language],
-      )) as [TemplateRow[], number] | TemplateRow[];
-      const rows = (Array.isArray(changed[0]) ? changed[0] : changed) as TemplateRow[];
+      const rows = await this.templates.applyReview({ wabaId: update.wabaId, providerTemplateId: update.providerTemplateId, name: update.name, language: update.language, status, reason });
       for (const row of rows) {
         const data: TemplateStatusData = { event: 'template.status', tenant_id: row.tenant_id, channel: 'whatsapp', template: toRecord(row), at: new Date(row.updated_at).toISOString() };
         await this.publisher.publishEvent(EventPublisher.envelope(Topics.TemplateStatus, row.tenant_id, data), `${row.tenant_id}:${row.id}`, requestId, { timeoutMs: PUBLISH_TIMEOUT_MS });
@@ -190,7 +156,7 @@ export class TemplatesService {
   async checkSend(tenantId: string, to: string, from: string | null, template: TemplateContent): Promise<{ ok: true }> {
     const found = await this.channels.findWithToken(tenantId, { from });
     if (!found) throw new ProblemException(validationProblem([{ field: from ? 'from' : 'channel', message: from ? 'from is not one of your connected numbers' : 'you have no connected WhatsApp number to send from' }]));
-    const rows = (await this.db.query(`SELECT * FROM templates WHERE channel_id = $1 AND name = $2`, [found.channel.id, template.name])) as TemplateRow[];
+    const rows = await this.templates.named(found.channel.id, template.name);
     const candidates: Pick<TemplateRow, 'name' | 'language' | 'category' | 'components' | 'status'>[] = rows.length > 0 ? rows : template.name === META_SAMPLE.name ? [META_SAMPLE] : [];
     if (candidates.length === 0) throw invalidTemplate('template.name', `template.name "${template.name}" is not a template of the sending channel (create it with POST /api/v1/templates)`);
     const chosen = candidates.find((t) => t.language === template.language.code);

@@ -78,16 +78,18 @@ const ms = (value: number) => String(Math.max(0, Math.ceil(value)));
 
 /**
  * The durable send queue (`send_queue`): one row per outbound message still to hand to its provider. Rows are
- * claimed with SKIP LOCKED (many workers, many instances) and a lease, so a crashed worker's rows come back.
+ * claimed with SKIP LOCKED (many workers, many instances) and a lease, so a crashed worker's rows come back. The
+ * worker claims across tenants; a claimed row is then changed through its claim (message id and claim token), which
+ * a lapsed claim no longer matches.
  */
 @Injectable()
-export class SendQueue {
+export class SendQueueStore {
   private readonly attemptStarts = new GroupCommit<AttemptStart, AttemptOutcome>((starts) => this.writeAttemptStarts(starts));
 
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
   /** Enqueues inside the caller's transaction (the one that recorded the message); a second enqueue is a no-op. */
-  async enqueue(tx: EntityManager, tenantId: string, messageId: string, recipient: string, channelId: string | null, requestId: string | null = null): Promise<void> {
+  async enqueue(tenantId: string, messageId: string, recipient: string, channelId: string | null, requestId: string | null, tx: EntityManager): Promise<void> {
     await tx.query(
       `INSERT INTO send_queue (message_id, tenant_id, recipient, channel_id, request_id, due_at) VALUES ($1, $2, $3, $4, $5, now()) ON CONFLICT (message_id) DO NOTHING`,
       [messageId, tenantId, recipient, channelId, requestId],

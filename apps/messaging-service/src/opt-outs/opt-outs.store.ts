@@ -4,14 +4,16 @@ import type { ContactOptedInData, ContactOptedOutData } from '@parley/contracts'
 import { DataSource } from 'typeorm';
 
 /**
- * Who opted out of a tenant's marketing (CONTRACT.md §12). responder-service reads STOP and START and announces them;
- * this is the send path's durable copy. Each change is applied only if it is newer than the one stored, so a
- * redelivered or late event never undoes a later START or STOP.
+ * Who opted out of a tenant's marketing (CONTRACT.md §12), and of its SMS numbers (a carrier STOP). responder-service
+ * reads STOP and START and announces them; this is the send path's durable copy. Each change is applied only if it is
+ * newer than the one stored, so a redelivered or late event never undoes a later START or STOP. All of it is SQL, so
+ * this is a store: the consumer routes the events, the send paths ask.
  */
 @Injectable()
-export class OptOutsService {
+export class OptOutsStore {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
+  /** Applies marketing opt-out changes (of any tenants, each naming its own) in one statement. */
   async apply(changes: readonly (ContactOptedOutData | ContactOptedInData)[]): Promise<void> {
     if (changes.length === 0) return;
     await this.db.query(
@@ -33,14 +35,14 @@ export class OptOutsService {
    * A keyword on one channel (an SMS STOP or START): stored unless a newer change is, or this very message made it
    * already. True when this call changed the record (the change is then confirmed to the customer, once).
    */
-  async applyOnChannel(change: ContactOptedOutData | ContactOptedInData): Promise<boolean> {
+  async applyOnChannel(tenantId: string, change: ContactOptedOutData | ContactOptedInData): Promise<boolean> {
     const rows = (await this.db.query(
       `INSERT INTO channel_opt_outs AS o (tenant_id, channel, customer, opted_out, keyword, message_id, changed_at) VALUES ($1, $2, $3, $4, $5, $6, $7)
        ON CONFLICT (tenant_id, channel, customer) DO UPDATE
          SET opted_out = EXCLUDED.opted_out, keyword = EXCLUDED.keyword, message_id = EXCLUDED.message_id, changed_at = EXCLUDED.changed_at
          WHERE o.changed_at <= EXCLUDED.changed_at AND o.message_id <> EXCLUDED.message_id
        RETURNING customer`,
-      [change.tenant_id, change.channel, change.customer, change.event === 'contact.opted_out', change.keyword, change.message_id, change.at],
+      [tenantId, change.channel, change.customer, change.event === 'contact.opted_out', change.keyword, change.message_id, change.at],
     )) as unknown[];
     return rows.length > 0;
   }

@@ -55,6 +55,8 @@ export const Topics = {
   DealStageChanged: 'deal.stage_changed',
   /** Public event: a campaign handed every recipient's message over (or skipped it). Key: `${tenant_id}:${campaign_id}`. */
   CampaignCompleted: 'campaign.completed',
+  /** Public event: a customer's question the agent could not answer opened a knowledge gap. Key: `${tenant_id}:${agent}`. */
+  AgentGapOpened: 'agent.gap_opened',
   /** Tokens one LLM call used, which billing meters (CONTRACT.md §16). Key: `tenant_id`. */
   LlmUsage: 'llm.usage',
   /** What a tenant's LLM tokens cost this month so far (the latest per tenant; compacted). Key: `tenant_id`. */
@@ -132,6 +134,7 @@ export const TOPIC_SPECS: readonly TopicSpec[] = [
   { name: Topics.DealCreated, partitions: 4 },
   { name: Topics.DealStageChanged, partitions: 4 },
   { name: Topics.CampaignCompleted, partitions: 4 },
+  { name: Topics.AgentGapOpened, partitions: 4 },
   { name: Topics.LlmUsage, partitions: 4 },
   { name: Topics.LlmSpend, partitions: 4, config: { 'cleanup.policy': 'compact' } },
   { name: Topics.VoiceCallEnded, partitions: 4 },
@@ -166,6 +169,7 @@ export const TOPIC_SPECS: readonly TopicSpec[] = [
     Topics.DealCreated,
     Topics.DealStageChanged,
     Topics.CampaignCompleted,
+    Topics.AgentGapOpened,
     Topics.LlmUsage,
     Topics.LlmSpend,
     Topics.VoiceCallEnded,

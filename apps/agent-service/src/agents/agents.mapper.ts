@@ -24,6 +24,26 @@ export function agentBody(dto: UpsertAgentBody): AgentBody {
   };
 }
 
+/** FAQs an agent may hold (UpsertAgentBody's limit). */
+export const MAX_FAQS = 500;
+
+/**
+ * The body of a live agent with FAQs added (a knowledge gap answered): an FAQ whose question it has already (case,
+ * spacing and end punctuation ignored) takes the new answer in its place; the others are appended. The agent answers
+ * from FAQs only with `faq_responder`, which is added when missing: answering a gap means the agent should answer it.
+ */
+export function withFaqs(entity: AgentEntity, added: readonly Faq[]): AgentBody {
+  const key = (question: string) => question.toLowerCase().replace(/[\s?¿!¡.]+/g, ' ').trim();
+  const faqs = entity.faqs.map((f) => ({ question: f.question, answer: f.answer }));
+  for (const faq of added) {
+    const same = faqs.findIndex((f) => key(f.question) === key(faq.question));
+    if (same >= 0) faqs[same] = { question: faqs[same].question, answer: faq.answer };
+    else faqs.push({ question: faq.question, answer: faq.answer });
+  }
+  const skills: Skill[] = entity.skills.includes('faq_responder') ? [...entity.skills] : [...entity.skills, 'faq_responder'];
+  return { name: entity.name, instruction: entity.instruction, greeting: entity.greeting, skills, faqs, booking: entity.booking };
+}
+
 /** Whether a PUT would change nothing (then the version stays). Skills compare as a set. */
 export function sameBody(entity: AgentEntity, body: AgentBody): boolean {
   const skills = (s: Skill[]) => [...s].sort().join(',');

@@ -34,6 +34,11 @@ export class AgentsRpcController {
     return this.agents.version(req.tenant_id, req.name, req.version);
   }
 
+  @MessagePattern('agents.add-faqs')
+  addFaqs(@Payload() req: RpcRequest<'agents.add-faqs'>, @Ctx() ctx: KafkaContext): Promise<RpcResponse<'agents.add-faqs'>> {
+    return this.agents.addFaqs(req.tenant_id, req.name, req.faqs, ctx.requestId);
+  }
+
   @MessagePattern('agents.delete')
   async delete(@Payload() req: RpcRequest<'agents.delete'>, @Ctx() ctx: KafkaContext): Promise<RpcResponse<'agents.delete'>> {
     await this.agents.delete(req.tenant_id, req.name, ctx.requestId);

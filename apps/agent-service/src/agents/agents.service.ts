@@ -1,9 +1,13 @@
 import { Injectable, Logger } from '@nestjs/common';
 import {
+  AddFaqsBody,
+  ProblemTypes,
   Topics,
   UpsertAgentBody,
   newId,
   notFoundProblem,
+  problem,
+  type Faq,
   type AgentChangedData,
   type AgentRecord,
   type AgentVersionRecord,
@@ -14,7 +18,7 @@ import { EventPublisher } from '@parley/kafka';
 import { ListCursors, ProblemException, validateDto } from '@parley/service-kit';
 import { AnnouncementRelay } from '../announcements/announcement-relay';
 import type { AgentEntity } from './agent.entity';
-import { agentBody, sameBody, toAgentRecord, toVersionRecord, toVersionSummary } from './agents.mapper';
+import { MAX_FAQS, agentBody, sameBody, toAgentRecord, toVersionRecord, toVersionSummary, withFaqs } from './agents.mapper';
 import { AgentsStore } from './agents.store';
 
 /** Agents the relay announces per pass. */
@@ -53,6 +57,23 @@ export class AgentsService {
     const result = await this.agents.replace(tenantId, body, (live) => sameBody(live, body));
     if (result.changed) await this.announce(result.entity, requestId);
     return { created: result.created, agent: toAgentRecord(result.entity) };
+  }
+
+  /** FAQs added as a new version (a knowledge gap answered, CONTRACT.md §19); the same FAQs again change nothing. */
+  async addFaqs(tenantId: string, name: string, faqs: Faq[], requestId?: string): Promise<AgentRecord> {
+    const checked = await validateDto(AddFaqsBody, { faqs });
+    const change = (live: AgentEntity) => {
+      const body = withFaqs(live, checked.faqs);
+      // thrown inside the transaction: nothing is written
+      if (body.faqs.length > MAX_FAQS) {
+        throw new ProblemException(problem(409, ProblemTypes.conflict, 'Conflict', `Agent "${name}" would have more than ${MAX_FAQS} FAQs; remove some first.`));
+      }
+      return body;
+    };
+    const result = await this.agents.amend(tenantId, name, change, sameBody);
+    if (!result) throw new ProblemException(notFoundProblem(`Agent "${name}"`));
+    if (result.changed) await this.announce(result.entity, requestId);
+    return toAgentRecord(result.entity);
   }
 
   async get(tenantId: string, name: string): Promise<AgentRecord> {

@@ -76,6 +76,19 @@ export class AgentsStore {
     }
   }
 
+  /**
+   * Changes the live agent of that name by `change` (read and written under its row lock, so a PUT meanwhile is not
+   * lost); null when there is none.
+   */
+  amend(tenantId: string, name: string, change: (live: AgentEntity) => AgentBody, unchanged: (live: AgentEntity, body: AgentBody) => boolean): Promise<Replaced | null> {
+    return this.db.transaction(async (tx) => {
+      const live = await liveAgent(tx, tenantId, name, true);
+      if (!live) return null;
+      const body = change(live);
+      return this.replaceIn(tx, tenantId, body, (current) => unchanged(current, body));
+    });
+  }
+
   /** Marks the live agent deleted, with its documents (their tombstones are announced by the relay); null when none. */
   markDeleted(tenantId: string, name: string): Promise<AgentEntity | null> {
     return this.db.transaction(async (tx) => {

@@ -9,5 +9,5 @@ import { InboxService } from './inbox.service';
 import { OutboxModule } from '../outbox/outbox.module';
 import { SentMessagesConsumer } from './sent-messages.consumer';
 
-@Module({ imports: [OutboxModule], controllers: [ConversationsRpcController, SentMessagesConsumer, CallEndedConsumer, ContactNamesConsumer], providers: [ConversationsService, ConversationsStore, InboxService, ContactNamesStore], exports: [ConversationsService] })
+@Module({ imports: [OutboxModule], controllers: [ConversationsRpcController, SentMessagesConsumer, CallEndedConsumer, ContactNamesConsumer], providers: [ConversationsService, ConversationsStore, InboxService, ContactNamesStore], exports: [ConversationsService, ConversationsStore] })
 export class ConversationsModule {}

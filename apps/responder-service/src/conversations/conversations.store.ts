@@ -126,6 +126,27 @@ export class ConversationsStore {
     return tx.getRepository(ConversationMessageEntity).find({ where: { tenantId, conversationId: id }, order: { id: 'DESC' }, take: limit });
   }
 
+  /**
+   * An agent's reply of a conversation and what the customer wrote since the reply before it (the question it
+   * answered, a burst read together); null when the conversation has no such message. `agent`: its author's name.
+   */
+  async agentReplyWithQuestion(tenantId: string, conversationId: string, messageId: string): Promise<{ text: string; agent: string | null; question: string; customer: string } | null> {
+    const [reply]: { id: string; role: string; author: MessageAuthor | null; text: string; customer: string }[] = await this.db.query(
+      `SELECT m.id, m.role, m.author, m.text, c.customer FROM conversation_messages m JOIN conversations c ON c.id = m.conversation_id
+        WHERE m.tenant_id = $1 AND m.conversation_id = $2 AND m.message_id = $3`,
+      [tenantId, conversationId, messageId],
+    );
+    if (!reply || reply.role !== 'agent') return null;
+    const asked: { text: string }[] = await this.db.query(
+      `SELECT text FROM conversation_messages
+        WHERE tenant_id = $1 AND conversation_id = $2 AND role = 'customer' AND id < $3
+          AND id > COALESCE((SELECT max(id) FROM conversation_messages WHERE tenant_id = $1 AND conversation_id = $2 AND role <> 'customer' AND id < $3), 0)
+        ORDER BY id`,
+      [tenantId, conversationId, reply.id],
+    );
+    return { text: reply.text, agent: reply.author?.type === 'agent' ? reply.author.name : null, question: asked.map((m) => m.text).join('\n'), customer: reply.customer };
+  }
+
   /** Serialises work on one tenant number + customer until `tx` ends. */
   async lock(tenantId: string, businessNumber: string, customer: string, tx: EntityManager): Promise<void> {
     await tx.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [JSON.stringify(['cnv', tenantId, businessNumber, customer])]);

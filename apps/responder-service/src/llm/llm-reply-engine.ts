@@ -159,6 +159,7 @@ function notKnown(request: SkillRequest, session: ToolSession): Reply {
     state: answer.state,
     effects: session.effects,
     sources: [],
+    notKnown: true,
   };
 }
 

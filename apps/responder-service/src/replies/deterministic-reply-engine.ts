@@ -43,6 +43,7 @@ export class DeterministicReplyEngine extends ReplyEngine {
       effects: answer.effects ?? {},
       sources: answer.sources ?? [],
       ...(answer.confidence !== undefined ? { confidence: answer.confidence } : {}),
+      ...(answer.notKnown ? { notKnown: true } : {}),
     };
   }
 }
@@ -157,7 +158,7 @@ function sideQuestion(request: SkillRequest, faq: KnowledgeAnswer | null): Skill
   const reminder = bookingReminder(request) ?? (leadInProgress(request.state) ? leadCapture({ ...request, message: { ...request.message, text: '' } }).text : null);
   const state = { ...request.state, unknownStreak: 0, humanOffered: false };
   return {
-    ...(answered ?? { skill: 'faq_responder' as const }),
+    ...(answered ?? { skill: 'faq_responder' as const, notKnown: true }),
     text: reminder ? `${first}\n\n${reminder}` : first,
     state,
   };

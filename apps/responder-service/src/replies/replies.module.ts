@@ -12,6 +12,8 @@ import { AppointmentsModule } from '../appointments/appointments.module';
 import { ResponderServiceConfig } from '../config/responder-service.config';
 import { ConversationsModule } from '../conversations/conversations.module';
 import { AgentDocumentsModule } from '../documents/agent-documents.module';
+import { AnalyticsModule } from '../analytics/analytics.module';
+import { GapsModule } from '../gaps/gaps.module';
 import { LeadsModule } from '../leads/leads.module';
 import { TenantLlms } from '../llm-settings/tenant-llms';
 import { TenantReplyEngines } from '../llm/tenant-reply-engines';
@@ -34,7 +36,7 @@ export class RepliesModule {
   static forRoot(config: ResponderServiceConfig): DynamicModule {
     return {
       module: RepliesModule,
-      imports: [AgentsModule, AgentDocumentsModule, ConversationsModule, LeadsModule, AppointmentsModule],
+      imports: [AgentsModule, AgentDocumentsModule, ConversationsModule, LeadsModule, AppointmentsModule, GapsModule, AnalyticsModule],
       controllers: [RepliesConsumer, RepliesRpcController],
       providers: [
         {

@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { Headers, notFoundProblem, type AgentRecord, type MessageAuthor, type AgentTestResult, type MessageInboundData } from '@parley/contracts';
+import { Headers, notFoundProblem, type AgentRecord, type MessageAuthor, type AgentTestResult, type KnowledgeGapReason, type MessageInboundData } from '@parley/contracts';
 import { EventPublisher } from '@parley/kafka';
 import { ProblemException } from '@parley/service-kit';
 import { DataSource, type EntityManager } from 'typeorm';
@@ -12,6 +12,10 @@ import { ConversationsService, type ConversationParty, type Turn } from '../conv
 import { conversationUpdatedEvent, handoffEvent, InboxLinks } from '../conversations/inbox-events';
 import { detectLanguage } from '../knowledge/language';
 import { AgentDocumentsService } from '../documents/agent-documents.service';
+import { knowledgeUsed, outcomeOf } from '../analytics/reply-outcome';
+import { ReplyOutcomesStore } from '../analytics/reply-outcomes.store';
+import type { GapQuestion } from '../gaps/gap-grouping';
+import { GapsService } from '../gaps/gaps.service';
 import { BurstStore, outcomeRow, type BurstState, type ConversationChange } from './burst.store';
 import type { ProcessedMessageEntity } from './processed-message.entity';
 import { PublishedMarks } from './published-marks';
@@ -50,6 +54,8 @@ interface Draft {
   reply: Reply | null;
   /** A STOP or START in the burst (the last one): answered with its confirmation only, whoever else would answer. */
   opt?: { request: OptRequest; inbound: MessageInboundData };
+  /** The question the reply could not answer (it said so, or gave the conversation up): a knowledge gap. */
+  gap?: { question: GapQuestion; reason: KnowledgeGapReason };
 }
 
 /** The snapshot a draft is valid for was changed before it could commit: draft again. */
@@ -85,6 +91,8 @@ export class RepliesService {
     private readonly marks: PublishedMarks,
     private readonly documents: AgentDocumentsService,
     private readonly links: InboxLinks,
+    private readonly gaps: GapsService,
+    private readonly outcomes: ReplyOutcomesStore,
   ) {}
 
   /** Handles delivered messages, in order; those of one conversation together. */
@@ -212,7 +220,15 @@ export class RepliesService {
       calendar: this.appointments.calendar(manager, tenantId, agent.name),
       documents: await this.documents.forAgent(tenantId, agent.id, manager),
     });
-    return { agent, fingerprint, answered, silence, reply };
+    return { agent, fingerprint, answered, silence, reply, gap: await this.gapOf(reply, answered) };
+  }
+
+  /** A reply that did not answer makes its question a knowledge gap; the question is read (embedded) here, before the commit. */
+  private async gapOf(reply: Reply, answered: MessageInboundData[]): Promise<Draft['gap']> {
+    const reason: KnowledgeGapReason | null = reply.notKnown ? 'not_known' : reply.handoffReason === 'skill_gave_up' ? 'handoff' : null;
+    if (!reason) return undefined;
+    const text = answered.map((i) => i.text).join('\n');
+    return { question: await this.gaps.question(text, reply.state.language ?? detectLanguage(text)), reason };
   }
 
   /** Commits a draft, if its snapshot still holds. */
@@ -278,6 +294,33 @@ export class RepliesService {
     };
     const after = BurstStore.next(change);
 
+    // The question it could not answer counts in a gap (a new one is announced with the reply).
+    const gap =
+      sent && draft.gap
+        ? await this.gaps.record(tx, tenantId, sent.agentName, draft.gap.question, {
+            messageId: lastAnswered.message_id,
+            conversationId: conversation.id,
+            customer: last.from,
+            reason: draft.gap.reason,
+            reply: sent.text,
+            at: sent.acceptedAt,
+          })
+        : null;
+
+    // What the reply did, for the agent's analytics.
+    if (sent && reply) {
+      await this.outcomes.insert(tx, tenantId, {
+        messageId: sent.messageId,
+        agent: sent.agentName,
+        at: sent.acceptedAt,
+        language: reply.state.language ?? detectLanguage(lastAnswered.text),
+        outcome: outcomeOf(reply),
+        booked: held?.change === 'booked',
+        lead: lead?.change === 'captured',
+        sources: knowledgeUsed(reply.sources),
+      });
+    }
+
     const rows = fresh.map((inbound) => {
       const answers = sent !== null && sent.inReplyTo.includes(inbound.message_id);
       const events = [receivedEvent(tenantId, inbound, answers ? sent : null)];
@@ -289,6 +332,7 @@ export class RepliesService {
           const reason = reply?.handoffReason ?? 'skill_gave_up';
           events.push(handoffEvent(tenantId, after, this.links, { agent: sent.agentName, reason, at: sent.acceptedAt, causeId: inbound.message_id }));
         }
+        if (gap?.opened) events.push(gap.opened);
       }
       // The dashboards' inbox follows every message of the conversation.
       if (inbound === last) events.push(conversationUpdatedEvent(tenantId, after, 'message', sent?.acceptedAt ?? new Date(inbound.received_at), inbound.message_id));

@@ -113,6 +113,8 @@ export interface Reply {
   sources?: ReplySource[];
   /** How sure the engine is of an answer from knowledge (0..1), CONTRACT §20; absent when no knowledge was used. */
   confidence?: number;
+  /** The agent said it does not know: the question is a knowledge gap (CONTRACT.md §19). */
+  notKnown?: boolean;
 }
 
 /**

@@ -37,8 +37,8 @@ export function unknownQuestion(request: SkillRequest): SkillAnswer {
   const phrases = ENGINE_PHRASES[request.language];
   const streak = (request.state.unknownStreak ?? 0) + 1;
   if (streak >= GIVE_UP_AFTER) {
-    return { text: phrases.notKnownGiveUp, skill: 'faq_responder', state: { ...request.state, unknownStreak: 0, humanOffered: false }, handoff: 'skill_gave_up' };
+    return { text: phrases.notKnownGiveUp, skill: 'faq_responder', state: { ...request.state, unknownStreak: 0, humanOffered: false }, handoff: 'skill_gave_up', notKnown: true };
   }
-  return { text: phrases.notKnown, skill: 'faq_responder', state: { ...request.state, unknownStreak: streak, humanOffered: true } };
+  return { text: phrases.notKnown, skill: 'faq_responder', state: { ...request.state, unknownStreak: streak, humanOffered: true }, notKnown: true };
 }
 

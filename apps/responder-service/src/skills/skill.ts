@@ -13,6 +13,8 @@ export interface SkillAnswer {
   sources?: ReplySource[];
   /** How sure the engine is of an answer from knowledge (0..1), CONTRACT §20. */
   confidence?: number;
+  /** The agent said it does not know (a knowledge gap, CONTRACT.md §19). */
+  notKnown?: boolean;
 }
 
 /** What a skill answers: the request, and the customer's language (detected by the engine, CONTRACT.md §11). */

@@ -5,6 +5,7 @@ import {
   type AppointmentBookedEvent,
   type AppointmentCancelledEvent,
   type AppointmentRescheduledEvent,
+  type AgentGapOpenedEvent,
   type CampaignCompletedEvent,
   type ContactCreatedEvent,
   type ContactDeletedEvent,
@@ -121,6 +122,11 @@ export class EventsConsumer {
 
   @EventPattern(Topics.CampaignCompleted)
   async onCampaignCompleted(@Payload() event: CampaignCompletedEvent): Promise<void> {
+    await this.deliveries.ingest(event);
+  }
+
+  @EventPattern(Topics.AgentGapOpened)
+  async onAgentGapOpened(@Payload() event: AgentGapOpenedEvent): Promise<void> {
     await this.deliveries.ingest(event);
   }
 }

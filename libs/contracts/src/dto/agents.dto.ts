@@ -1,6 +1,7 @@
 import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
+  ArrayMinSize,
   ArrayUnique,
   IsArray,
   IsDefined,
@@ -29,6 +30,16 @@ export class FaqDto {
   @IsString()
   @Length(1, 4000)
   answer!: string;
+}
+
+/** The FAQs a knowledge gap's answer adds to an agent (CONTRACT.md §19): each as in UpsertAgentBody. */
+export class AddFaqsBody {
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(20)
+  @ValidateNested({ each: true })
+  @Type(() => FaqDto)
+  faqs!: FaqDto[];
 }
 
 export class BookingDto {

@@ -14,3 +14,4 @@ export * from './contacts.dto';
 export * from './billing.dto';
 export * from './rich-send.dto';
 export * from './campaigns.dto';
+export * from './knowledge-gaps.dto';

@@ -6,6 +6,7 @@ import type { DealCreatedEvent, DealStageChangedEvent } from './deals';
 import type { TemplateStatusEvent } from './templates';
 import type { LlmSpendEvent, LlmUsageEvent, TenantPlanChangedEvent, WalletLowBalanceEvent } from './billing';
 import type { CampaignCompletedEvent } from './campaigns';
+import type { AgentGapOpenedEvent } from './knowledge-gaps';
 import type { DocumentChangedEvent } from './documents';
 import type {
   AppointmentBookedEvent,
@@ -50,6 +51,7 @@ export interface EventsByTopic {
   'deal.created': DealCreatedEvent;
   'deal.stage_changed': DealStageChangedEvent;
   'campaign.completed': CampaignCompletedEvent;
+  'agent.gap_opened': AgentGapOpenedEvent;
   'llm.usage': LlmUsageEvent;
   'llm.spend': LlmSpendEvent;
   'voice.call_ended': VoiceCallEndedEvent;
@@ -223,6 +225,12 @@ export const EVENT_ROUTES: Readonly<Record<EventTopic, EventRoute>> = {
     producers: ['campaign-service'],
     consumers: ['webhook-service'],
     summary: "Public webhook event: a campaign handed every recipient's message over or skipped it (the campaign with its counts as they were then).",
+  },
+  [Topics.AgentGapOpened]: {
+    key: '`${tenant_id}:${agent}`',
+    producers: ['responder-service'],
+    consumers: ['webhook-service'],
+    summary: "Public webhook event: a customer's question the agent could not answer (it said it did not know, or gave the conversation to a person) matched none of the agent's open knowledge gaps and opened a new one; sent once per gap.",
   },
   [Topics.LlmUsage]: {
     key: '`tenant_id`',

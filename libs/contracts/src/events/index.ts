@@ -12,3 +12,4 @@ export * from './media';
 export * from './billing';
 export * from './campaigns';
 export * from './voice';
+export * from './knowledge-gaps';

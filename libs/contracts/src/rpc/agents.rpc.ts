@@ -28,6 +28,11 @@ export interface AgentsRpc {
   'agents.get': { service: 'agents'; request: TenantScoped & { name: string }; response: AgentRecord };
   'agents.list': { service: 'agents'; request: TenantScoped & ListQuery; response: Page<AgentRecord> };
   'agents.delete': { service: 'agents'; request: TenantScoped & { name: string }; response: { deleted: true } };
+  /**
+   * FAQs added to the live agent as a new version (a knowledge gap answered, CONTRACT.md §19): an FAQ whose question the
+   * agent already has (case and spacing ignored) gets the new answer instead of a second entry, so asking twice is safe.
+   */
+  'agents.add-faqs': { service: 'agents'; request: TenantScoped & { name: string; faqs: Faq[] }; response: AgentRecord };
   /** Versions of the live agent of that name, newest first; the cursor is the last version of the previous page. */
   'agents.versions': { service: 'agents'; request: TenantScoped & ListQuery & { name: string }; response: Page<AgentVersionSummary> };
   'agents.version': { service: 'agents'; request: TenantScoped & { name: string; version: number }; response: AgentVersionRecord };

@@ -1,5 +1,6 @@
 import type { AppointmentRecord, LeadRecord } from '../events/engagement';
 import type { InboundInteractive, InboundMedia, OutboundLocation } from '../events/media';
+import type { KnowledgeGapRecord, KnowledgeGapState } from '../events/knowledge-gaps';
 import type { ChannelKind } from '../events/messages';
 import type { ListQuery, Page, TenantScoped } from './rpc-shapes';
 
@@ -191,6 +192,20 @@ export interface ResponderRpc {
   'canned-replies.get': { service: 'responder'; request: TenantScoped & { id: string }; response: CannedReplyRecord };
   'canned-replies.update': { service: 'responder'; request: TenantScoped & { id: string; body: unknown }; response: CannedReplyRecord };
   'canned-replies.delete': { service: 'responder'; request: TenantScoped & { id: string }; response: { deleted: true } };
+  /** Knowledge gaps of an agent (CONTRACT.md §19), the most recently asked first; `agent` is the agent's name. */
+  'gaps.list': { service: 'responder'; request: TenantScoped & ListQuery & { agent: string; state: KnowledgeGapState }; response: Page<KnowledgeGapRecord> };
+  'gaps.get': { service: 'responder'; request: TenantScoped & { agent: string; id: string }; response: KnowledgeGapRecord };
+  /** Closes an open gap with the answer the agent now has as FAQs (the gateway added them first); again with the same answer: the same gap. */
+  'gaps.close': { service: 'responder'; request: TenantScoped & { agent: string; id: string; answer: string }; response: KnowledgeGapRecord };
+  'gaps.dismiss': { service: 'responder'; request: TenantScoped & { agent: string; id: string }; response: KnowledgeGapRecord };
+  /** A person's verdict on an agent reply of a conversation (CONTRACT.md §19); `wrong` makes its question a gap. */
+  'conversations.feedback': {
+    service: 'responder';
+    request: TenantScoped & { id: string; message_id: string; verdict: 'right' | 'wrong'; note: string | null; actor: InboxActor };
+    response: MessageFeedbackRecord;
+  };
+  /** An agent's replies over a range of days in a time zone (CONTRACT.md §19); null: the last 30 days, UTC. */
+  'analytics.agent': { service: 'responder'; request: TenantScoped & { agent: string; from: string | null; to: string | null; tz: string | null }; response: AgentAnalytics };
   'leads.list': { service: 'responder'; request: TenantScoped & ListQuery; response: Page<LeadRecord> };
   'appointments.list': { service: 'responder'; request: TenantScoped & ListQuery; response: Page<AppointmentRecord> };
   /** The tenant's secret calendar feed token (made on first asking); the gateway builds the feed URL from it. */
@@ -216,6 +231,53 @@ export interface CannedReplyRecord {
   text: string;
   created_at: string;
   updated_at: string;
+}
+
+/** One day and language of an agent's replies (`GET /api/v1/agents/{name}/analytics`, CONTRACT.md §19). */
+export interface AgentAnalyticsDay {
+  /** `YYYY-MM-DD` in the requested time zone. */
+  day: string;
+  language: string;
+  /** Replies the agent gave (a burst of messages answered together is one). */
+  questions: number;
+  /** Answered from its knowledge (an FAQ, a document, the instruction). */
+  answered: number;
+  not_known: number;
+  handed_off: number;
+  bookings: number;
+  leads: number;
+}
+
+/** A piece of an agent's knowledge: an FAQ (`faq-1`, its question), a document (`doc_…`, its title) or its instruction. */
+export interface AgentKnowledgeSource {
+  type: 'faq' | 'document' | 'instruction';
+  id: string;
+  title: string;
+}
+
+export interface AgentAnalytics {
+  agent: string;
+  from: string;
+  to: string;
+  tz: string;
+  data: AgentAnalyticsDay[];
+  sources: {
+    /** The most used first (at most 10), with the replies that used each. */
+    most_used: (AgentKnowledgeSource & { count: number })[];
+    /** The agent's FAQs and documents no reply of the range used. */
+    never_used: AgentKnowledgeSource[];
+  };
+}
+
+/** A verdict on an agent reply (`POST /api/v1/conversations/{id}/messages/{message_id}/feedback`, CONTRACT.md §19). */
+export interface MessageFeedbackRecord {
+  conversation_id: string;
+  message_id: string;
+  verdict: 'right' | 'wrong';
+  note: string | null;
+  /** The gap the question now counts in (verdict `wrong`), else null. */
+  gap_id: string | null;
+  at: string;
 }
 
 /** A tenant's LLM settings as the API shows them: never the key, only its last four characters. */

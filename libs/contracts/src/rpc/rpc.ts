@@ -37,6 +37,8 @@ export const RPC_OWNERS: Record<string, RpcService> = {
   deliveries: 'webhooks',
   conversations: 'responder',
   'canned-replies': 'responder',
+  gaps: 'responder',
+  analytics: 'responder',
   leads: 'responder',
   appointments: 'responder',
   'llm-settings': 'responder',

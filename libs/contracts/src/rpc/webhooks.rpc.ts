@@ -20,6 +20,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'deal.created',
   'deal.stage_changed',
   'campaign.completed',
+  'agent.gap_opened',
   'webhook.endpoint_disabled',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];

@@ -78,6 +78,24 @@ export default tseslint.config(
       ],
     },
   },
+  // The gateway's HTTP plumbing imports libraries and itself, never a feature (issue 34): a feature hands in what it
+  // needs (parsers, hooks, body types) through gateway-app.ts. Its specs may use the test harness.
+  {
+    files: ['apps/gateway/src/http/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['../*', '!../test', '!../test/*'],
+              message: 'http/ is plumbing: it imports libraries and itself only. Let the feature hand in what it needs through gateway-app.ts.',
+            },
+          ],
+        },
+      ],
+    },
+  },
   {
     files: ['**/*.spec.ts', '**/*.integration-spec.ts', '**/test/**/*.ts'],
     rules: { '@typescript-eslint/no-non-null-assertion': 'off', 'no-console': 'off' },

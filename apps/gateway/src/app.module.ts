@@ -3,29 +3,24 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { KafkaModule } from '@parley/kafka';
 import { CursorsModule, HealthModule, dataSourceOptions, loadConfig, loggerParams } from '@parley/service-kit';
 import { LoggerModule } from 'nestjs-pino';
-import { AccountsModule } from './accounts/accounts.module';
 import { AdminModule } from './admin/admin.module';
 import { AgentsModule } from './agents/agents.module';
-import { ApiKeysModule } from './api-keys/api-keys.module';
-import { AuthModule } from './auth/auth.module';
 import { BillingModule } from './billing/billing.module';
 import { ChannelsModule } from './channels/channels.module';
 import { DashboardModule } from './dashboard/dashboard.module';
 import { EngagementModule } from './engagement/engagement.module';
 import { EventsStreamModule } from './events-stream/events-stream.module';
 import { GatewayConfig } from './config/gateway.config';
+import { IdentityModule } from './identity/identity.module';
 import { gatewayDatabase } from './database/gateway.database';
 import { MediaModule } from './media/media.module';
 import { MessagesModule } from './messages/messages.module';
-import { OAuthModule } from './oauth/oauth.module';
 import { ProviderIntakeModule } from './provider-intake/provider-intake.module';
 import { RedisModule } from './redis/redis.module';
 import { SendModule } from './send/send.module';
 import { TemplatesModule } from './templates/templates.module';
 import { CrmModule } from './crm/crm.module';
 import { CampaignsModule } from './campaigns/campaigns.module';
-import { SignInModule } from './sign-in/sign-in.module';
-import { TeamModule } from './team/team.module';
 import { UsageModule } from './usage/usage.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 
@@ -57,10 +52,8 @@ export function gatewayModule(config: GatewayConfig = loadConfig(GatewayConfig))
       HealthModule,
       CursorsModule.forRoot(config.CURSOR_SECRET),
       RedisModule,
-      AuthModule,
-      AccountsModule,
-      OAuthModule,
-      ApiKeysModule,
+      // Who the caller is and what they may do: accounts, tenants, API keys, OAuth, sign-in, team (identity/).
+      IdentityModule,
       AgentsModule,
       SendModule,
       WebhooksModule,
@@ -77,8 +70,6 @@ export function gatewayModule(config: GatewayConfig = loadConfig(GatewayConfig))
       BillingModule,
       DashboardModule,
       EventsStreamModule,
-      TeamModule,
-      SignInModule,
     ],
   })
   class GatewayModule {}

@@ -2,7 +2,7 @@ import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/com
 import { ProblemTypes, problem } from '@parley/contracts';
 import { ProblemException } from '@parley/service-kit';
 import type { FastifyRequest } from 'fastify';
-import { constantTimeEqual } from '../auth/credentials';
+import { constantTimeEqual } from '../identity/auth/credentials';
 import { GatewayConfig } from '../config/gateway.config';
 
 /** Operator routes (`/admin/v1/*`): `Authorization: Bearer $ADMIN_TOKEN`, compared in constant time. */

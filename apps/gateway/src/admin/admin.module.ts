@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { TenantsModule } from '../tenants/tenants.module';
+import { TenantsModule } from '../identity/tenants/tenants.module';
 import { AdminController } from './admin.controller';
 import { AdminGuard } from './admin.guard';
 

@@ -3,7 +3,7 @@ import { CreateDocumentBody, documentBodyErrors, notFoundProblem, validationProb
 import { RpcClient } from '@parley/kafka';
 import { ProblemException, validateDto } from '@parley/service-kit';
 import type { FastifyRequest } from 'fastify';
-import { Requires } from '../auth/permissions';
+import { Requires } from '../identity/auth/permissions';
 import { ListQueryDto, pageOf } from '../http/list-query.dto';
 import { AgentNamePipe } from '../http/param-pipes';
 import { RequestId, Tenant } from '../http/request-context';

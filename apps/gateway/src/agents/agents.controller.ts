@@ -13,7 +13,7 @@ import {
 import { RpcClient } from '@parley/kafka';
 import { ProblemException } from '@parley/service-kit';
 import type { FastifyReply } from 'fastify';
-import { Requires } from '../auth/permissions';
+import { Requires } from '../identity/auth/permissions';
 import { ListQueryDto, pageOf } from '../http/list-query.dto';
 import { AgentNamePipe } from '../http/param-pipes';
 import { RequestId, Tenant } from '../http/request-context';

@@ -1,8 +1,7 @@
 import { Headers, RPC_REPLY_TOPIC, RpcTopics, type DocumentRecord } from '@parley/contracts';
 import type { TopicProbe } from '@parley/kafka';
 import { pollUntil } from '@parley/testing';
-import type { CreatedAccount } from '../accounts/accounts.service';
-import { GatewayTestApp } from '../test/gateway-test-app';
+import { GatewayTestApp, type CreatedAccount } from '../test/gateway-test-app';
 
 const agent = { name: 'support', instruction: 'Answer questions about the bakery.', greeting: 'Hi!', skills: ['faq_responder'] };
 

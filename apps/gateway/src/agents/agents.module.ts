@@ -1,6 +1,8 @@
 import { Module } from '@nestjs/common';
 import { AgentDocumentsController } from './agent-documents.controller';
 import { AgentsController } from './agents.controller';
+import { AgentAnalyticsController } from './agent-analytics.controller';
+import { GapsController } from './gaps.controller';
 
-@Module({ controllers: [AgentsController, AgentDocumentsController] })
+@Module({ controllers: [AgentsController, AgentDocumentsController, GapsController, AgentAnalyticsController] })
 export class AgentsModule {}

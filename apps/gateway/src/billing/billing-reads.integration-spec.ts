@@ -1,8 +1,7 @@
 import { Headers, RPC_REPLY_TOPIC, RpcTopics } from '@parley/contracts';
 import type { TopicProbe } from '@parley/kafka';
 import { pollUntil } from '@parley/testing';
-import type { CreatedAccount } from '../accounts/accounts.service';
-import { GatewayTestApp } from '../test/gateway-test-app';
+import { GatewayTestApp, type CreatedAccount } from '../test/gateway-test-app';
 
 /**
  * What the dashboard's Billing and Usage pages read (issue 32): the gateway checks the query itself, asks the owning

@@ -1,8 +1,7 @@
 import { Headers, RpcTopics } from '@parley/contracts';
 import type { TopicProbe } from '@parley/kafka';
 import { pollUntil } from '@parley/testing';
-import type { CreatedAccount } from '../accounts/accounts.service';
-import { GatewayTestApp } from '../test/gateway-test-app';
+import { GatewayTestApp, type CreatedAccount } from '../test/gateway-test-app';
 
 /** `GET /api/v1/billing/usage` (CONTRACT.md §9): `days` checked here, the rest answered by billing-service (not running here). */
 describe('gateway: billing usage route', () => {

@@ -15,7 +15,7 @@ import {
 import { RpcClient } from '@parley/kafka';
 import { ProblemException } from '@parley/service-kit';
 import type { FastifyReply } from 'fastify';
-import { Requires } from '../auth/permissions';
+import { Requires } from '../identity/auth/permissions';
 import { GatewayConfig } from '../config/gateway.config';
 import { ListQueryDto, pageOf } from '../http/list-query.dto';
 import { RequestId, Tenant } from '../http/request-context';

@@ -1,8 +1,7 @@
 import { Headers, RpcTopics, Topics, newId, type TenantPlanChangedEvent } from '@parley/contracts';
 import type { TopicProbe } from '@parley/kafka';
 import { pollUntil } from '@parley/testing';
-import type { CreatedAccount } from '../accounts/accounts.service';
-import { GatewayTestApp } from '../test/gateway-test-app';
+import { GatewayTestApp, type CreatedAccount } from '../test/gateway-test-app';
 
 const ADMIN_TOKEN = 'test-admin-token-for-billing';
 

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AdminGuard } from '../admin/admin.guard';
-import { TenantsModule } from '../tenants/tenants.module';
+import { TenantsModule } from '../identity/tenants/tenants.module';
 import { BillingAdminController } from './billing-admin.controller';
 import { BillingController } from './billing.controller';
 import { LlmSettingsController } from '../llm-settings/llm-settings.controller';

@@ -1,10 +1,9 @@
 import { Topics, billingPricesKey, billingViewKeys, newId, type MessageOutboundEvent } from '@parley/contracts';
 import type { TopicProbe } from '@parley/kafka';
 import { pollUntil } from '@parley/testing';
-import type { CreatedAccount } from '../accounts/accounts.service';
 import { RedisService } from '../redis/redis.service';
 import { SendFundsService } from './send-funds.service';
-import { GatewayTestApp } from '../test/gateway-test-app';
+import { GatewayTestApp, type CreatedAccount } from '../test/gateway-test-app';
 
 const ADMIN_TOKEN = 'test-admin-token-for-funds';
 /** Prices as billing-service publishes them, in millionths: a pro text message costs 0.004. */

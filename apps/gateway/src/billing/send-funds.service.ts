@@ -15,7 +15,7 @@ import { ProblemException } from '@parley/service-kit';
 import { GatewayConfig } from '../config/gateway.config';
 import { RedisService } from '../redis/redis.service';
 import { throttledWarning } from '../redis/throttled-warning';
-import { TenantPlansService } from '../tenants/tenant-plans.service';
+import { TenantPlansService } from '../identity/tenants/tenant-plans.service';
 
 /** The price book changes rarely; each instance re-reads it this often. */
 const PRICES_TTL_MS = 5_000;

@@ -2,7 +2,7 @@ import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/com
 import { AudienceCountBody, CreateCampaignBody, RECIPIENT_STATUSES, type AudienceCount, type CampaignAction, type CampaignRecipientRecord, type CampaignRecord, type Page, type RecipientStatus, type SendsInMinute } from '@parley/contracts';
 import { RpcClient } from '@parley/kafka';
 import { IsIn, IsOptional } from 'class-validator';
-import { Requires } from '../auth/permissions';
+import { Requires } from '../identity/auth/permissions';
 import { ListQueryDto, pageOf } from '../http/list-query.dto';
 import { PrefixedIdPipe } from '../http/param-pipes';
 import { RequestId, Tenant } from '../http/request-context';

@@ -16,7 +16,7 @@ import { PrefixedIdPipe } from '../http/param-pipes';
 import { RequestId, Tenant } from '../http/request-context';
 import { ApiRoute } from '../openapi/api-route.decorator';
 import { ChannelSendersService } from './channel-senders.service';
-import { Requires } from '../auth/permissions';
+import { Requires } from '../identity/auth/permissions';
 
 const ChannelId = new PrefixedIdPipe('chn', 'Channel');
 

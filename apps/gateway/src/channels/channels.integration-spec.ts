@@ -1,5 +1,4 @@
-import type { CreatedAccount } from '../accounts/accounts.service';
-import { GatewayTestApp } from '../test/gateway-test-app';
+import { GatewayTestApp, type CreatedAccount } from '../test/gateway-test-app';
 
 /**
  * messaging-service is not running here: every answer below comes from the gateway itself. The full path (gateway →

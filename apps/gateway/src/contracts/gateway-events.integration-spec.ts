@@ -1,9 +1,7 @@
 import { Topics, type MessageOutboundEvent, type WhatsappWebhookEvent } from '@parley/contracts';
 import type { TopicProbe } from '@parley/kafka';
 import { expectMatchesEventSchema, pollUntil } from '@parley/testing';
-import type { CreatedAccount } from '../accounts/accounts.service';
-import { metaSignature } from '../provider-intake/meta-signature';
-import { GatewayTestApp, TEST_META_APP_SECRET } from '../test/gateway-test-app';
+import { GatewayTestApp, TEST_META_APP_SECRET, metaSignature, type CreatedAccount } from '../test/gateway-test-app';
 
 /** Producer side of the event contracts: what the gateway publishes matches the recorded schemas (libs/contracts/schemas). */
 describe('gateway events match their contracts (real Kafka)', () => {

@@ -6,8 +6,7 @@ import { ProblemException, createServiceApp, loggerParams } from '@parley/servic
 import { pollUntil, testInfra } from '@parley/testing';
 import ICAL from 'ical.js';
 import { LoggerModule } from 'nestjs-pino';
-import type { CreatedAccount } from '../accounts/accounts.service';
-import { GatewayTestApp } from '../test/gateway-test-app';
+import { GatewayTestApp, type CreatedAccount } from '../test/gateway-test-app';
 
 /** Contacts and companies by tenant, as crm-service would keep them (its own specs test the real thing). */
 const contacts = new Map<string, ContactRecord & { tenant_id: string }>();

@@ -4,7 +4,7 @@ import { RpcClient } from '@parley/kafka';
 import { stringify } from 'csv-stringify/sync';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Readable } from 'node:stream';
-import { Requires } from '../auth/permissions';
+import { Requires } from '../identity/auth/permissions';
 import { ListQueryDto, pageOf } from '../http/list-query.dto';
 import { PrefixedIdPipe } from '../http/param-pipes';
 import { RequestId, Tenant } from '../http/request-context';

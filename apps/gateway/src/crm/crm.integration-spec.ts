@@ -1,8 +1,7 @@
 import { Headers, RpcTopics, newId } from '@parley/contracts';
 import type { TopicProbe } from '@parley/kafka';
 import { pollUntil } from '@parley/testing';
-import type { CreatedAccount } from '../accounts/accounts.service';
-import { GatewayTestApp } from '../test/gateway-test-app';
+import { GatewayTestApp, type CreatedAccount } from '../test/gateway-test-app';
 
 /**
  * crm-service is not running here (its behaviour is tested in its own project): these show what the gateway answers

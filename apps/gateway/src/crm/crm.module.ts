@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { TeamModule } from '../team/team.module';
+import { TeamModule } from '../identity/team/team.module';
 import { CompaniesController } from './companies.controller';
 import { ContactVCardController } from './contact-vcard.controller';
 import { ContactsController } from './contacts.controller';

@@ -6,7 +6,7 @@ import { pageOf } from '../http/list-query.dto';
 import { PrefixedIdPipe } from '../http/param-pipes';
 import { RequestId, Tenant } from '../http/request-context';
 import { ApiRoute } from '../openapi/api-route.decorator';
-import { TeamService } from '../team/team.service';
+import { TeamService } from '../identity/team/team.service';
 import { DealListQueryDto } from './deal-list-query.dto';
 
 const DealId = new PrefixedIdPipe('del', 'Deal');

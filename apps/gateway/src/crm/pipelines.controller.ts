@@ -1,7 +1,7 @@
 import { Body, Controller, Get, HttpCode, Post } from '@nestjs/common';
 import { CreatePipelineBody, type PipelineRecord } from '@parley/contracts';
 import { RpcClient } from '@parley/kafka';
-import { Requires } from '../auth/permissions';
+import { Requires } from '../identity/auth/permissions';
 import { RequestId, Tenant } from '../http/request-context';
 import { ApiRoute } from '../openapi/api-route.decorator';
 

@@ -3,7 +3,7 @@ import { CALENDAR_FEED_TOKEN_PATTERN, notFoundProblem } from '@parley/contracts'
 import { RpcClient } from '@parley/kafka';
 import { ProblemException } from '@parley/service-kit';
 import type { FastifyRequest } from 'fastify';
-import { Requires } from '../auth/permissions';
+import { Requires } from '../identity/auth/permissions';
 import { GatewayConfig } from '../config/gateway.config';
 import { publicBaseUrl } from '../http/public-base-url';
 import { RequestId, Tenant } from '../http/request-context';

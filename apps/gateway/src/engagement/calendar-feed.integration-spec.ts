@@ -6,8 +6,7 @@ import { ProblemException, createServiceApp, loggerParams } from '@parley/servic
 import { pollUntil, testInfra } from '@parley/testing';
 import { LoggerModule } from 'nestjs-pino';
 import { randomBytes } from 'node:crypto';
-import type { CreatedAccount } from '../accounts/accounts.service';
-import { GatewayTestApp } from '../test/gateway-test-app';
+import { GatewayTestApp, type CreatedAccount } from '../test/gateway-test-app';
 
 /** Each tenant's token, as responder-service would keep them (its own spec tests the real thing). */
 const tokens = new Map<string, string>();

@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { CreateCannedReplyBody, UpdateCannedReplyBody, type CannedReplyRecord, type Page } from '@parley/contracts';
 import { RpcClient } from '@parley/kafka';
-import { Requires } from '../auth/permissions';
+import { Requires } from '../identity/auth/permissions';
 import { pageOf } from '../http/list-query.dto';
 import { PrefixedIdPipe } from '../http/param-pipes';
 import { RequestId, Tenant } from '../http/request-context';

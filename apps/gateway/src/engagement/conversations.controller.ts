@@ -2,6 +2,7 @@ import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query } from '@nes
 import {
   ConversationNoteBody,
   ConversationReplyBody,
+  MessageFeedbackBody,
   UpdateConversationBody,
   validationProblem,
   type ConversationFilter,
@@ -10,6 +11,7 @@ import {
   type ConversationSummary,
   type ConversationTurnRecord,
   type InboxActor,
+  type MessageFeedbackRecord,
   type Page,
 } from '@parley/contracts';
 import { RpcClient } from '@parley/kafka';
@@ -18,11 +20,12 @@ import { pageOf } from '../http/list-query.dto';
 import { PrefixedIdPipe } from '../http/param-pipes';
 import { CurrentMember, RequestId, Tenant, type SignedInMember } from '../http/request-context';
 import { ApiRoute } from '../openapi/api-route.decorator';
-import { TeamService } from '../team/team.service';
+import { TeamService } from '../identity/team/team.service';
 import { ConversationListQueryDto } from './conversation-list-query.dto';
 import { ThreadStatuses } from './thread-statuses';
 
 const ConversationId = new PrefixedIdPipe('cnv', 'Conversation');
+const MessageId = new PrefixedIdPipe('msg', 'Message');
 
 /**
  * Conversations and the inbox (CONTRACT.md §9, §10, §12), owned by responder-service. Who acts is the signed-in
@@ -158,6 +161,32 @@ export class ConversationsController {
     @RequestId() requestId: string,
   ): Promise<ConversationNoteRecord> {
     return this.rpc.request('conversations.note', { tenant_id: tenantId, id, text: body.text, actor: actorOf(member) }, { requestId });
+  }
+
+  @ApiRoute({
+    summary: "Mark an agent's reply right or wrong",
+    description:
+      "On a reply the AI agent gave in this conversation (404 for any other message). `wrong` counts the customer's question it answered in the agent's knowledge gaps (`GET /api/v1/agents/{name}/gaps`), with the reply given; a later verdict replaces the earlier one.",
+    access: 'tenant',
+    body: MessageFeedbackBody,
+    success: { status: 200, description: 'The verdict as recorded.', schema: 'MessageFeedback' },
+    errors: [400, 404, 503],
+  })
+  @Post(':id/messages/:message_id/feedback')
+  @HttpCode(200)
+  feedback(
+    @Tenant() tenantId: string,
+    @Param('id', ConversationId) id: string,
+    @Param('message_id', MessageId) messageId: string,
+    @Body() body: MessageFeedbackBody,
+    @CurrentMember() member: SignedInMember | null,
+    @RequestId() requestId: string,
+  ): Promise<MessageFeedbackRecord> {
+    return this.rpc.request(
+      'conversations.feedback',
+      { tenant_id: tenantId, id, message_id: messageId, verdict: body.verdict, note: body.note ?? null, actor: actorOf(member) },
+      { requestId },
+    );
   }
 }
 

@@ -1,8 +1,7 @@
 import { Headers, RPC_REPLY_TOPIC, RpcTopics, newId, type ConversationRecord, type MessageStatusRecord } from '@parley/contracts';
 import type { TopicProbe } from '@parley/kafka';
 import { pollUntil } from '@parley/testing';
-import type { CreatedAccount } from '../accounts/accounts.service';
-import { GatewayTestApp } from '../test/gateway-test-app';
+import { GatewayTestApp, type CreatedAccount } from '../test/gateway-test-app';
 
 /**
  * responder-service is not running here (its behaviour is tested in its own project): these show what the gateway

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { TeamModule } from '../team/team.module';
+import { TeamModule } from '../identity/team/team.module';
 import { AppointmentsController } from './appointments.controller';
 import { CannedRepliesController } from './canned-replies.controller';
 import { CalendarFeedController, CalendarIntegrationController } from './calendar-feed.controller';

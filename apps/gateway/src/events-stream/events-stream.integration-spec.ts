@@ -1,8 +1,7 @@
 import { Topics, type EventEnvelope } from '@parley/contracts';
 import { EventPublisher } from '@parley/kafka';
 import { pollUntil } from '@parley/testing';
-import type { CreatedAccount } from '../accounts/accounts.service';
-import { GatewayTestApp } from '../test/gateway-test-app';
+import { GatewayTestApp, type CreatedAccount } from '../test/gateway-test-app';
 import { EventsStreamService, MAX_STREAMS_PER_TENANT } from './events-stream.service';
 
 interface StreamedEvent {

@@ -1,6 +1,5 @@
 import * as fc from 'fast-check';
-import type { CreatedAccount } from '../accounts/accounts.service';
-import { GatewayTestApp } from '../test/gateway-test-app';
+import { GatewayTestApp, type CreatedAccount } from '../test/gateway-test-app';
 import { controllerRoutes, type ControllerRoute } from '../test/routes';
 
 const ADMIN_TOKEN = 'test-admin-token-for-fuzzing';

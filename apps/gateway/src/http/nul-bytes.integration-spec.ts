@@ -1,6 +1,4 @@
-import type { CreatedAccount } from '../accounts/accounts.service';
-import { metaSignature } from '../provider-intake/meta-signature';
-import { GatewayTestApp, TEST_META_APP_SECRET } from '../test/gateway-test-app';
+import { GatewayTestApp, TEST_META_APP_SECRET, metaSignature, type CreatedAccount } from '../test/gateway-test-app';
 
 /**
  * PostgreSQL text cannot hold U+0000: a NUL in a body string, a path parameter or a query value is bad input

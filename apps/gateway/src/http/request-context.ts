@@ -1,17 +1,11 @@
 import { applyDecorators, createParamDecorator, SetMetadata, type ExecutionContext } from '@nestjs/common';
 import { RouteConfig } from '@nestjs/platform-fastify';
 import type { FastifyRequest } from 'fastify';
-import type { MemberQuotaState } from '../quotas/member-quota.service';
-import type { QuotaState } from '../quotas/quota.service';
 
 declare module 'fastify' {
   interface FastifyRequest {
     /** The caller's tenant, set from the credential when the request arrives (never from the request body). */
     tenantId?: string;
-    /** The caller's daily quota after counting this request (absent when Redis could not be reached). */
-    quota?: QuotaState;
-    /** A team member's allowance after counting this request (member sessions do not spend the tenant's quota). */
-    memberQuota?: MemberQuotaState;
     /** Why the credential was refused on arrival; thrown once the request is logged (RequestAuthentication). */
     authFailure?: unknown;
     /** The signed-in team member (CONTRACT.md §12) when the credential is a member's session; absent for API keys and tokens. */

@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Put } from '@nestjs/common';
 import { type LlmSettingsRecord } from '@parley/contracts';
 import { RpcClient } from '@parley/kafka';
-import { Requires } from '../auth/permissions';
+import { Requires } from '../identity/auth/permissions';
 import { RequestId, Tenant } from '../http/request-context';
 import { ApiRoute } from '../openapi/api-route.decorator';
 

@@ -1,8 +1,7 @@
 import { Headers, RpcTopics } from '@parley/contracts';
 import type { TopicProbe } from '@parley/kafka';
 import { pollUntil } from '@parley/testing';
-import type { CreatedAccount } from '../accounts/accounts.service';
-import { GatewayTestApp } from '../test/gateway-test-app';
+import { GatewayTestApp, type CreatedAccount } from '../test/gateway-test-app';
 
 /** `/api/v1/settings/llm` (issue 23 item 7): forwarded to responder-service (not running here) with the caller's tenant. */
 describe('gateway: tenant LLM settings routes', () => {

@@ -1,7 +1,6 @@
 import { SmtpSink, pollUntil, type SunkMail } from '@parley/testing';
 import { DataSource } from 'typeorm';
-import type { CreatedAccount } from '../accounts/accounts.service';
-import { GatewayTestApp, type HttpAnswer } from '../test/gateway-test-app';
+import { GatewayTestApp, type HttpAnswer, type CreatedAccount } from '../test/gateway-test-app';
 import { Browser, MEMBER_PASSWORD, signedInMember } from '../test/member-browser';
 import { OutgoingMailStore } from './outgoing-mail.store';
 

@@ -2,7 +2,7 @@ import { MEDIA_MAX_BYTES, ProblemTypes, problem, validationProblem, type FieldEr
 import { ProblemException } from '@parley/service-kit';
 import type { FastifyRequest } from 'fastify';
 
-/** `POST /api/v1/media` takes `multipart/form-data` (CONTRACT.md §13); see configureGatewayFastify. */
+/** `POST /api/v1/media` takes `multipart/form-data` (CONTRACT.md §13); see the body types in gateway-app.ts. */
 export const MEDIA_UPLOAD_ROUTE = '/api/v1/media';
 
 export interface MediaUpload {

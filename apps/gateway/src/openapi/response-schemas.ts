@@ -1,9 +1,7 @@
 import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import { CHANNEL_KINDS, CONVERSATION_SOURCES, CONVERSATION_STATES, DELIVERY_STATUSES, MESSAGE_STATUSES, ProblemTypes, SKILLS, TEMPLATE_CATEGORIES, WEBHOOK_EVENT_TYPES, WHATSAPP_PROVIDERS, SMS_PROVIDERS, EMAIL_PROVIDERS } from '@parley/contracts';
 import { BILLING_CATEGORIES, BILLING_PLANS, LEDGER_TRANSACTION_TYPES } from '@parley/contracts';
-import { PLANS } from '../accounts/tenant.entity';
-import { PERMISSIONS } from '../auth/permissions';
-import { MEMBER_ROLES } from '../team/member.entity';
+import { MEMBER_ROLES, PERMISSIONS, PLANS } from '../contracts/identity';
 import { schemaRef, type Schema } from './dto-schema';
 
 /*
@@ -374,6 +372,49 @@ export const RESPONSE_SCHEMAS: Record<string, SchemaObject> = {
     updated_at: timestamp,
   }),
   ConversationNote: conversationNote,
+  KnowledgeGap: record({
+    id: id('gap'),
+    agent: { type: 'string', description: 'The agent’s name.' },
+    question: { type: 'string', description: 'The most asked wording.' },
+    examples: { type: 'array', items: string, description: 'The distinct wordings, the most asked first (at most 10).' },
+    count: { type: 'integer', description: 'Questions counted in the gap.' },
+    language: { type: 'string', example: 'en', description: 'The customers’ language (BCP 47 primary tag).' },
+    last_seen_at: timestamp,
+    state: enumOf(['open', 'closed', 'dismissed']),
+    answer: nullable({ type: 'string', description: 'The FAQ answer the gap was closed with.' }),
+    created_at: timestamp,
+  }),
+  AgentAnalytics: record({
+    agent: string,
+    from: { type: 'string', format: 'date' },
+    to: { type: 'string', format: 'date' },
+    tz: { type: 'string', example: 'Europe/Madrid' },
+    data: {
+      type: 'array',
+      items: record({
+        day: { type: 'string', format: 'date' },
+        language: { type: 'string', example: 'en' },
+        questions: { type: 'integer', description: 'Replies the agent gave.' },
+        answered: { type: 'integer', description: 'Answered from its knowledge.' },
+        not_known: { type: 'integer' },
+        handed_off: { type: 'integer' },
+        bookings: { type: 'integer' },
+        leads: { type: 'integer' },
+      }),
+    },
+    sources: record({
+      most_used: { type: 'array', items: record({ type: enumOf(['faq', 'document', 'instruction']), id: string, title: string, count: { type: 'integer' } }) },
+      never_used: { type: 'array', items: record({ type: enumOf(['faq', 'document', 'instruction']), id: string, title: string }) },
+    }),
+  }),
+  MessageFeedback: record({
+    conversation_id: id('cnv'),
+    message_id: id('msg'),
+    verdict: enumOf(['right', 'wrong']),
+    note: nullable(string),
+    gap_id: nullable({ ...id('gap'), description: 'The knowledge gap the question now counts in (verdict `wrong`).' }),
+    at: timestamp,
+  }),
   Lead: record({
     id: id('led'),
     name: nullable(string),
@@ -488,7 +529,7 @@ export const RESPONSE_SCHEMAS: Record<string, SchemaObject> = {
   }),
   TeamRoles: record({ data: { type: 'array', items: record({ role: enumOf(MEMBER_ROLES), description: string, permissions: { type: 'array', items: permission } }) } }),
   ...Object.fromEntries(
-    ['Agent', 'AgentVersionSummary', 'ApiKey', 'Appointment', 'Channel', 'Conversation', 'Document', 'Lead', 'Message', 'TeamMember', 'Template', 'Webhook', 'WebhookDelivery', 'Contact', 'ContactActivity', 'Company', 'Deal', 'CannedReply'].map((item) => [
+    ['Agent', 'AgentVersionSummary', 'ApiKey', 'Appointment', 'Channel', 'Conversation', 'Document', 'Lead', 'Message', 'TeamMember', 'Template', 'Webhook', 'WebhookDelivery', 'Contact', 'ContactActivity', 'Company', 'Deal', 'CannedReply', 'KnowledgeGap'].map((item) => [
       `${item}Page`,
       pageOf(item),
     ]),

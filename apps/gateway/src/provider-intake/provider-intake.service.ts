@@ -4,7 +4,7 @@ import type { RawBodyRequest } from '@nestjs/common';
 import { EventPublisher, RpcClient } from '@parley/kafka';
 import type { FastifyRequest } from 'fastify';
 import { ProblemException } from '@parley/service-kit';
-import { constantTimeEqual } from '../auth/credentials';
+import { constantTimeEqual } from '../identity/auth/credentials';
 import { GatewayConfig } from '../config/gateway.config';
 import { InboundTokenVerifier } from './inbound-token.verifier';
 import { isValidMetaSignature, metaPartitionKey } from './meta-signature';

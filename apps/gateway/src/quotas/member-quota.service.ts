@@ -13,6 +13,13 @@ export interface MemberQuotaState {
   secondsToReset: number;
 }
 
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** A team member's allowance after counting this request (member sessions do not spend the tenant's quota). */
+    memberQuota?: MemberQuotaState;
+  }
+}
+
 const POLICY = 'member-daily';
 
 /**

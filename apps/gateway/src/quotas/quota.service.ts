@@ -1,7 +1,7 @@
 import { Injectable, Logger, type BeforeApplicationShutdown } from '@nestjs/common';
 import { ProblemTypes, problem } from '@parley/contracts';
 import { ProblemException } from '@parley/service-kit';
-import type { Plan } from '../accounts/tenant.entity';
+import type { Plan } from '../contracts/identity';
 import { GatewayConfig } from '../config/gateway.config';
 import { RedisService } from '../redis/redis.service';
 import { throttledWarning } from '../redis/throttled-warning';
@@ -16,6 +16,13 @@ export interface QuotaState {
   used: number;
   resetsAt: Date;
   secondsToReset: number;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The caller's daily quota after counting this request (absent when Redis could not be reached). */
+    quota?: QuotaState;
+  }
 }
 
 const POLICY = 'daily';

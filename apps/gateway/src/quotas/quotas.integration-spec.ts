@@ -1,6 +1,5 @@
 import { pollUntil } from '@parley/testing';
-import type { CreatedAccount } from '../accounts/accounts.service';
-import { GatewayTestApp, type HttpAnswer } from '../test/gateway-test-app';
+import { GatewayTestApp, type HttpAnswer, type CreatedAccount } from '../test/gateway-test-app';
 
 const LIMIT = 5;
 const PRO_LIMIT = 1000;

@@ -4,19 +4,25 @@ import { ProblemTypes, problem } from '@parley/contracts';
 import { ProblemException } from '@parley/service-kit';
 import type { FastifyRequest } from 'fastify';
 import { GatewayConfig } from '../config/gateway.config';
-import { OAuthError } from '../oauth/oauth.errors';
 import { AddressRateLimiter, type AddressLimit } from './address-rate-limiter';
 
 export type AddressLimitName = 'accounts' | 'token' | 'sign-in';
 const ADDRESS_LIMIT = 'parley:address-limit';
 
+/** The error a route throws for an address over its allowance instead of the problem+json 429 (the token endpoint's OAuth shape). */
+export type AddressLimitRefusal = (detail: string, headers: Record<string, string>) => Error;
+
+interface AddressLimitedRoute {
+  name: AddressLimitName;
+  refuse?: AddressLimitRefusal;
+}
+
 /** Limits the route per client address (with `@UseGuards(AddressLimitGuard)`); the guard runs before the body is validated. */
-export const LimitPerAddress = (name: AddressLimitName) => SetMetadata(ADDRESS_LIMIT, name);
+export const LimitPerAddress = (name: AddressLimitName, refuse?: AddressLimitRefusal) => SetMetadata(ADDRESS_LIMIT, { name, refuse } satisfies AddressLimitedRoute);
 
 /**
- * Refuses a client address over its allowance with 429 and `Retry-After`. The token endpoint keeps its OAuth error
- * shape (RFC 6749 §5.2 has no rate-limit code; `slow_down`, registered for the token endpoint by RFC 8628 §3.5,
- * says exactly "retry later, more slowly"), so OAuth client libraries still find an `error` they can read.
+ * Refuses a client address over its allowance with 429 and `Retry-After`: problem+json, or the route's own refusal
+ * (the token endpoint's, see identity/oauth/token-route.ts).
  */
 @Injectable()
 export class AddressLimitGuard implements CanActivate {
@@ -27,14 +33,15 @@ export class AddressLimitGuard implements CanActivate {
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    const name = this.reflector.getAllAndOverride<AddressLimitName | undefined>(ADDRESS_LIMIT, [context.getHandler(), context.getClass()]);
-    if (!name) return true;
+    const limited = this.reflector.getAllAndOverride<AddressLimitedRoute | undefined>(ADDRESS_LIMIT, [context.getHandler(), context.getClass()]);
+    if (!limited) return true;
     const request = context.switchToHttp().getRequest<FastifyRequest>();
-    const verdict = await this.limiter.hit(this.rule(name), request.ip);
+    const verdict = await this.limiter.hit(this.rule(limited.name), request.ip);
     if (verdict.allowed) return true;
     const detail = `Too many requests from your address; retry in ${verdict.retryAfter} s.`;
-    if (name === 'token') throw new OAuthError('slow_down', detail, undefined, 429, { 'retry-after': String(verdict.retryAfter) });
-    throw new ProblemException(problem(429, ProblemTypes.rateLimited, 'Too Many Requests', detail), { 'retry-after': String(verdict.retryAfter) });
+    const headers = { 'retry-after': String(verdict.retryAfter) };
+    if (limited.refuse) throw limited.refuse(detail, headers);
+    throw new ProblemException(problem(429, ProblemTypes.rateLimited, 'Too Many Requests', detail), headers);
   }
 
   private rule(name: AddressLimitName): AddressLimit {

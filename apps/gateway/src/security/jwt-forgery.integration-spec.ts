@@ -1,7 +1,6 @@
 import { JwtService } from '@nestjs/jwt';
 import { createHmac, generateKeyPairSync } from 'node:crypto';
-import type { CreatedAccount } from '../accounts/accounts.service';
-import { GatewayTestApp, TEST_JWT_SECRET } from '../test/gateway-test-app';
+import { GatewayTestApp, TEST_JWT_SECRET, type CreatedAccount } from '../test/gateway-test-app';
 
 const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
 const now = () => Math.floor(Date.now() / 1000);

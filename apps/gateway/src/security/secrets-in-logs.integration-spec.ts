@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import type { CreatedAccount } from '../accounts/accounts.service';
 import { metaSignature } from '../provider-intake/meta-signature';
-import { GatewayTestApp, TEST_JWT_SECRET, TEST_META_APP_SECRET, TEST_META_VERIFY_TOKEN } from '../test/gateway-test-app';
+import { GatewayTestApp, TEST_JWT_SECRET, TEST_META_APP_SECRET, TEST_META_VERIFY_TOKEN, type CreatedAccount } from '../test/gateway-test-app';
 
 const ADMIN_TOKEN = `adm_${randomBytes(24).toString('base64url')}`;
 

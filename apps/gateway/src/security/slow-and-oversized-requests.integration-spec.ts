@@ -1,9 +1,8 @@
 import { DEFAULT_HTTP_TIMEOUTS, applyHttpTimeouts, loadConfig } from '@parley/service-kit';
 import { connect, type Socket } from 'node:net';
 import type { Server } from 'node:http';
-import type { CreatedAccount } from '../accounts/accounts.service';
 import { GatewayConfig } from '../config/gateway.config';
-import { GatewayTestApp } from '../test/gateway-test-app';
+import { GatewayTestApp, type CreatedAccount } from '../test/gateway-test-app';
 
 /** Small deadlines for the test (the defaults are 10 s for headers and 30 s for the whole request). */
 const HEADERS_TIMEOUT_MS = 500;

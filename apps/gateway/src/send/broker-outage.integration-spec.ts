@@ -1,7 +1,6 @@
 import { ProblemTypes } from '@parley/contracts';
 import { PrivateKafka } from '@parley/testing';
-import type { CreatedAccount } from '../accounts/accounts.service';
-import { GatewayTestApp } from '../test/gateway-test-app';
+import { GatewayTestApp, type CreatedAccount } from '../test/gateway-test-app';
 
 /** CONTRACT.md §4: the queue must take a send within 2 s; the answer may take a little longer to travel. */
 const ANSWER_BOUND_MS = 4000;

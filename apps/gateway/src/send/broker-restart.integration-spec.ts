@@ -1,7 +1,6 @@
 import { Topics, type MessageOutboundEvent } from '@parley/contracts';
 import { PrivateKafka, pollUntil } from '@parley/testing';
-import type { CreatedAccount } from '../accounts/accounts.service';
-import { GatewayTestApp } from '../test/gateway-test-app';
+import { GatewayTestApp, type CreatedAccount } from '../test/gateway-test-app';
 
 /**
  * Issue 9, the short version of `npm run chaos`'s broker outage: a send answered `sent` before the broker went down is

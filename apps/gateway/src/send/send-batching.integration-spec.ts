@@ -1,6 +1,5 @@
 import { EventPublisher } from '@parley/kafka';
-import type { CreatedAccount } from '../accounts/accounts.service';
-import { GatewayTestApp } from '../test/gateway-test-app';
+import { GatewayTestApp, type CreatedAccount } from '../test/gateway-test-app';
 import { SendService } from './send.service';
 
 const SENDS = 100;

@@ -1,8 +1,7 @@
 import { Topics, type MessageOutboundEvent } from '@parley/contracts';
 import type { TopicProbe } from '@parley/kafka';
 import { pollUntil } from '@parley/testing';
-import type { CreatedAccount } from '../accounts/accounts.service';
-import { GatewayTestApp } from '../test/gateway-test-app';
+import { GatewayTestApp, type CreatedAccount } from '../test/gateway-test-app';
 
 describe('gateway: POST /v1/send publishes message.outbound (real Kafka)', () => {
   let gw: GatewayTestApp;

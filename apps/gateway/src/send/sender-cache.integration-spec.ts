@@ -4,8 +4,7 @@ import { MessagePattern, Payload } from '@nestjs/microservices';
 import { Topics, newId, notFoundProblem, type ChannelChangedData, type RpcRequest } from '@parley/contracts';
 import { EventPublisher, KafkaConnection, KafkaTransport, RpcPassThroughFilter, RpcProblemError } from '@parley/kafka';
 import { pollUntil, testInfra } from '@parley/testing';
-import type { CreatedAccount } from '../accounts/accounts.service';
-import { GatewayTestApp, type HttpAnswer } from '../test/gateway-test-app';
+import { GatewayTestApp, type HttpAnswer, type CreatedAccount } from '../test/gateway-test-app';
 
 const NUMBER = '+14155550100';
 const CHANNEL_ID = newId('chn');

@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { CreateTemplateBody, type Page, type TemplateRecord } from '@parley/contracts';
 import { RpcClient } from '@parley/kafka';
-import { Requires } from '../auth/permissions';
+import { Requires } from '../identity/auth/permissions';
 import { ListQueryDto, pageOf } from '../http/list-query.dto';
 import { PrefixedIdPipe } from '../http/param-pipes';
 import { RequestId, Tenant } from '../http/request-context';

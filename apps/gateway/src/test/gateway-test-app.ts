@@ -1,10 +1,15 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { loadConfig, runMigrations, startServiceApp } from '@parley/service-kit';
 import { KafkaHarness, TEST_FETCH_MAX_WAIT_MS, createTestDatabase, pollUntil, testInfra, uniqueKafkaNamespace, type TestDatabase } from '@parley/testing';
-import type { CreatedAccount } from '../accounts/accounts.service';
+import type { CreatedAccount } from '../identity/accounts/accounts.service';
 import { GatewayConfig } from '../config/gateway.config';
 import { gatewayDatabase } from '../database/gateway.database';
 import { createGatewayApp } from '../gateway-app';
+
+// The answer of `signUp()`, and the signature of a Meta notification: specs take them from here rather than from the
+// features that own them (a spec of http/ names no feature).
+export type { CreatedAccount };
+export { metaSignature } from '../provider-intake/meta-signature';
 
 export const TEST_META_APP_SECRET = 'test-meta-app-secret';
 export const TEST_META_VERIFY_TOKEN = 'test-verify-token';

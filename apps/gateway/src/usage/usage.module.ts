@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { QuotasModule } from '../quotas/quotas.module';
-import { TenantsModule } from '../tenants/tenants.module';
+import { TenantsModule } from '../identity/tenants/tenants.module';
 import { UsageController } from './usage.controller';
 import { UsageService } from './usage.service';
 

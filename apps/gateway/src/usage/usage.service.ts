@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { ProblemTypes, problem } from '@parley/contracts';
 import { ProblemException } from '@parley/service-kit';
-import type { Plan } from '../accounts/tenant.entity';
+import type { Plan } from '../contracts/identity';
 import { QuotaService, type QuotaState } from '../quotas/quota.service';
-import { TenantPlansService } from '../tenants/tenant-plans.service';
+import { TenantPlansService } from '../identity/tenants/tenant-plans.service';
 
 /** `GET /api/v1/usage` (CONTRACT.md §9). */
 export interface UsageRecord {

@@ -16,7 +16,7 @@ import { RequestId, Tenant } from '../http/request-context';
 
 import { DeliveryListQueryDto } from './delivery-list-query.dto';
 import { ApiRoute } from '../openapi/api-route.decorator';
-import { Requires } from '../auth/permissions';
+import { Requires } from '../identity/auth/permissions';
 
 const WebhookId = new PrefixedIdPipe('whk', 'Webhook endpoint');
 const DeliveryId = new PrefixedIdPipe('dlv', 'Delivery');

@@ -111,6 +111,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/agents/{agent_name}/analytics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An agent's analytics
+         * @description Its replies per day (in `tz`, default UTC) and language: `questions` (replies given), `answered` from its knowledge, `not_known`, `handed_off`, `bookings`, `leads`; and the knowledge they used most and never (`sources`). Default range: the last 30 days; at most 366.
+         */
+        get: operations["AgentAnalytics_analytics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/agents/{agent_name}/documents": {
         parameters: {
             query?: never;
@@ -145,6 +165,66 @@ export interface paths {
         post?: never;
         /** Delete a document (its passages leave the agent within 5 s) */
         delete: operations["AgentDocuments_delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/agents/{agent_name}/gaps": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List an agent's knowledge gaps
+         * @description What the agent could not answer (it said it did not know, gave the conversation to a person, or a reply was marked wrong), near-duplicate questions grouped: `question` is the most asked wording, `examples` the others, `count` the questions in all. The most recently asked first; `state` `open` by default.
+         */
+        get: operations["Gaps_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/agents/{agent_name}/gaps/{id}/answer": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Answer a knowledge gap
+         * @description The answer becomes FAQs of the agent (a new version): one per wording of the gap, the 5 most asked, so each is answered from then on (an FAQ with the same question takes the new answer; `faq_responder` is added to the skills when missing). The gap closes. Again with the same answer: the same closed gap; another answer to a gap no longer open: 409.
+         */
+        post: operations["Gaps_answer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/agents/{agent_name}/gaps/{id}/dismiss": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Dismiss a knowledge gap
+         * @description Sets it aside without an answer (it stays listed under `state=dismissed`); questions like it open a new gap.
+         */
+        post: operations["Gaps_dismiss"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1034,6 +1114,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/conversations/{id}/messages/{message_id}/feedback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mark an agent's reply right or wrong
+         * @description On a reply the AI agent gave in this conversation (404 for any other message). `wrong` counts the customer's question it answered in the agent's knowledge gaps (`GET /api/v1/agents/{name}/gaps`), with the reply given; a later verdict replaces the earlier one.
+         */
+        post: operations["Conversations_feedback"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/conversations/{id}/notes": {
         parameters: {
             query?: never;
@@ -1301,6 +1401,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * The playground’s customer writes to one of the tenant’s numbers (development only)
+         * @description Relayed to the WhatsApp sandbox, which delivers it as WhatsApp (or Twilio, `channel: "sms"`) would: `text`, or a photo (`type: "image"`, `media: {base64, mime_type}`, `caption`). `404` unless the sandbox is enabled in development; `503` when it does not answer.
+         */
         post: operations["Playground_inbound"];
         delete?: never;
         options?: never;
@@ -1315,6 +1419,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * What the tenant’s numbers delivered to the playground’s customer (development only)
+         * @description Oldest first, WhatsApp messages in the Cloud API’s shape and text messages in the same shape (`channel: "sms"`, no `phone_number_id`).
+         */
         get: operations["Playground_messages"];
         put?: never;
         post?: never;
@@ -2060,6 +2168,44 @@ export interface components {
             updated_at: string;
             version: number;
         };
+        AgentAnalytics: {
+            agent: string;
+            data: {
+                /** @description Answered from its knowledge. */
+                answered: number;
+                bookings: number;
+                /** Format: date */
+                day: string;
+                handed_off: number;
+                /** @example en */
+                language: string;
+                leads: number;
+                not_known: number;
+                /** @description Replies the agent gave. */
+                questions: number;
+            }[];
+            /** Format: date */
+            from: string;
+            sources: {
+                most_used: {
+                    count: number;
+                    id: string;
+                    title: string;
+                    /** @enum {string} */
+                    type: "faq" | "document" | "instruction";
+                }[];
+                never_used: {
+                    id: string;
+                    title: string;
+                    /** @enum {string} */
+                    type: "faq" | "document" | "instruction";
+                }[];
+            };
+            /** Format: date */
+            to: string;
+            /** @example Europe/Madrid */
+            tz: string;
+        };
         AgentPage: {
             data: components["schemas"]["Agent"][];
             next_cursor: string | null;
@@ -2112,6 +2258,10 @@ export interface components {
         AgentVersionSummaryPage: {
             data: components["schemas"]["AgentVersionSummary"][];
             next_cursor: string | null;
+        };
+        AnswerGapBody: {
+            answer: string;
+            tenant_id?: string;
         };
         ApiKey: {
             /** Format: date-time */
@@ -2842,7 +2992,7 @@ export interface components {
             created_at: string;
             description: string | null;
             enabled: boolean;
-            events: ("message.received" | "message.status" | "lead.captured" | "lead.updated" | "appointment.booked" | "appointment.rescheduled" | "appointment.cancelled" | "conversation.handoff" | "contact.opted_out" | "contact.opted_in" | "template.status" | "wallet.low_balance" | "contact.created" | "contact.updated" | "contact.deleted" | "deal.created" | "deal.stage_changed" | "campaign.completed" | "webhook.endpoint_disabled")[];
+            events: ("message.received" | "message.status" | "lead.captured" | "lead.updated" | "appointment.booked" | "appointment.rescheduled" | "appointment.cancelled" | "conversation.handoff" | "contact.opted_out" | "contact.opted_in" | "template.status" | "wallet.low_balance" | "contact.created" | "contact.updated" | "contact.deleted" | "deal.created" | "deal.stage_changed" | "campaign.completed" | "agent.gap_opened" | "webhook.endpoint_disabled")[];
             /** @example whk_01JD3S4ZC5Q2X8V6N7M9P0R1T2 */
             id: string;
             ordered: boolean;
@@ -2872,7 +3022,7 @@ export interface components {
         CreateWebhookBody: {
             description?: string;
             enabled?: boolean;
-            events?: ("message.received" | "message.status" | "lead.captured" | "lead.updated" | "appointment.booked" | "appointment.rescheduled" | "appointment.cancelled" | "conversation.handoff" | "contact.opted_out" | "contact.opted_in" | "template.status" | "wallet.low_balance" | "contact.created" | "contact.updated" | "contact.deleted" | "deal.created" | "deal.stage_changed" | "campaign.completed" | "webhook.endpoint_disabled")[];
+            events?: ("message.received" | "message.status" | "lead.captured" | "lead.updated" | "appointment.booked" | "appointment.rescheduled" | "appointment.cancelled" | "conversation.handoff" | "contact.opted_out" | "contact.opted_in" | "template.status" | "wallet.low_balance" | "contact.created" | "contact.updated" | "contact.deleted" | "deal.created" | "deal.stage_changed" | "campaign.completed" | "agent.gap_opened" | "webhook.endpoint_disabled")[];
             ordered?: boolean;
             tenant_id?: string;
             /** Format: uri */
@@ -3044,6 +3194,35 @@ export interface components {
             data: components["schemas"]["Invoice"][];
             next_cursor: string | null;
         };
+        KnowledgeGap: {
+            /** @description The agent’s name. */
+            agent: string;
+            /** @description The FAQ answer the gap was closed with. */
+            answer: string | null;
+            /** @description Questions counted in the gap. */
+            count: number;
+            /** Format: date-time */
+            created_at: string;
+            /** @description The distinct wordings, the most asked first (at most 10). */
+            examples: string[];
+            /** @example gap_01JD3S4ZC5Q2X8V6N7M9P0R1T2 */
+            id: string;
+            /**
+             * @description The customers’ language (BCP 47 primary tag).
+             * @example en
+             */
+            language: string;
+            /** Format: date-time */
+            last_seen_at: string;
+            /** @description The most asked wording. */
+            question: string;
+            /** @enum {string} */
+            state: "open" | "closed" | "dismissed";
+        };
+        KnowledgeGapPage: {
+            data: components["schemas"]["KnowledgeGap"][];
+            next_cursor: string | null;
+        };
         Lead: {
             /**
              * @description The contact the lead made or joined (CONTRACT.md §14); null until crm-service has linked it.
@@ -3173,6 +3352,28 @@ export interface components {
             }[];
             to: string;
             type: string;
+        };
+        MessageFeedback: {
+            /** Format: date-time */
+            at: string;
+            /** @example cnv_01JD3S4ZC5Q2X8V6N7M9P0R1T2 */
+            conversation_id: string;
+            /**
+             * @description The knowledge gap the question now counts in (verdict `wrong`).
+             * @example gap_01JD3S4ZC5Q2X8V6N7M9P0R1T2
+             */
+            gap_id: string | null;
+            /** @example msg_01JD3S4ZC5Q2X8V6N7M9P0R1T2 */
+            message_id: string;
+            note: string | null;
+            /** @enum {string} */
+            verdict: "right" | "wrong";
+        };
+        MessageFeedbackBody: {
+            note?: string;
+            tenant_id?: string;
+            /** @enum {string} */
+            verdict: "right" | "wrong";
         };
         MessagePage: {
             data: components["schemas"]["Message"][];
@@ -3545,7 +3746,7 @@ export interface components {
         UpdateWebhookBody: {
             description?: string;
             enabled?: boolean;
-            events?: ("message.received" | "message.status" | "lead.captured" | "lead.updated" | "appointment.booked" | "appointment.rescheduled" | "appointment.cancelled" | "conversation.handoff" | "contact.opted_out" | "contact.opted_in" | "template.status" | "wallet.low_balance" | "contact.created" | "contact.updated" | "contact.deleted" | "deal.created" | "deal.stage_changed" | "campaign.completed" | "webhook.endpoint_disabled")[];
+            events?: ("message.received" | "message.status" | "lead.captured" | "lead.updated" | "appointment.booked" | "appointment.rescheduled" | "appointment.cancelled" | "conversation.handoff" | "contact.opted_out" | "contact.opted_in" | "template.status" | "wallet.low_balance" | "contact.created" | "contact.updated" | "contact.deleted" | "deal.created" | "deal.stage_changed" | "campaign.completed" | "agent.gap_opened" | "webhook.endpoint_disabled")[];
             ordered?: boolean;
             tenant_id?: string;
             /** Format: uri */
@@ -3602,7 +3803,7 @@ export interface components {
             created_at: string;
             description: string | null;
             enabled: boolean;
-            events: ("message.received" | "message.status" | "lead.captured" | "lead.updated" | "appointment.booked" | "appointment.rescheduled" | "appointment.cancelled" | "conversation.handoff" | "contact.opted_out" | "contact.opted_in" | "template.status" | "wallet.low_balance" | "contact.created" | "contact.updated" | "contact.deleted" | "deal.created" | "deal.stage_changed" | "campaign.completed" | "webhook.endpoint_disabled")[];
+            events: ("message.received" | "message.status" | "lead.captured" | "lead.updated" | "appointment.booked" | "appointment.rescheduled" | "appointment.cancelled" | "conversation.handoff" | "contact.opted_out" | "contact.opted_in" | "template.status" | "wallet.low_balance" | "contact.created" | "contact.updated" | "contact.deleted" | "deal.created" | "deal.stage_changed" | "campaign.completed" | "agent.gap_opened" | "webhook.endpoint_disabled")[];
             /** @example whk_01JD3S4ZC5Q2X8V6N7M9P0R1T2 */
             id: string;
             ordered: boolean;
@@ -4254,6 +4455,86 @@ export interface operations {
             };
         };
     };
+    AgentAnalytics_analytics: {
+        parameters: {
+            query?: {
+                from?: string;
+                to?: string;
+                tz?: string;
+            };
+            header?: never;
+            path: {
+                agent_name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The agent's analytics. */
+            200: {
+                headers: {
+                    /** @description Remaining daily quota: `"daily";r=<remaining>;t=<seconds to reset>` (`r=999999999999999` on an unlimited plan). */
+                    RateLimit?: string;
+                    /** @description The daily quota policy, e.g. `"daily";q=500;w=86400` (absent on an unlimited plan). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentAnalytics"];
+                };
+            };
+            /** @description A field, parameter or the JSON itself is not valid (`errors[]` names each field and rule). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Missing, malformed, expired, wrongly signed or revoked credential (`WWW-Authenticate: Bearer`). */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No such resource for this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Over the daily quota or the per-address limit; wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description A dependency (Kafka, an owning service) cannot take the request now; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
     AgentDocuments_list: {
         parameters: {
             query?: {
@@ -4585,6 +4866,284 @@ export interface operations {
             };
             /** @description Over the daily quota or the per-address limit; wait `Retry-After` seconds. */
             429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    Gaps_list: {
+        parameters: {
+            query?: {
+                cursor?: string;
+                limit?: number;
+                state?: "open" | "closed" | "dismissed";
+            };
+            header?: never;
+            path: {
+                agent_name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of knowledge gaps. */
+            200: {
+                headers: {
+                    /** @description Remaining daily quota: `"daily";r=<remaining>;t=<seconds to reset>` (`r=999999999999999` on an unlimited plan). */
+                    RateLimit?: string;
+                    /** @description The daily quota policy, e.g. `"daily";q=500;w=86400` (absent on an unlimited plan). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KnowledgeGapPage"];
+                };
+            };
+            /** @description A field, parameter or the JSON itself is not valid (`errors[]` names each field and rule). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Missing, malformed, expired, wrongly signed or revoked credential (`WWW-Authenticate: Bearer`). */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Over the daily quota or the per-address limit; wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description A dependency (Kafka, an owning service) cannot take the request now; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    Gaps_answer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                agent_name: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AnswerGapBody"];
+            };
+        };
+        responses: {
+            /** @description The gap, closed. */
+            200: {
+                headers: {
+                    /** @description Remaining daily quota: `"daily";r=<remaining>;t=<seconds to reset>` (`r=999999999999999` on an unlimited plan). */
+                    RateLimit?: string;
+                    /** @description The daily quota policy, e.g. `"daily";q=500;w=86400` (absent on an unlimited plan). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KnowledgeGap"];
+                };
+            };
+            /** @description A field, parameter or the JSON itself is not valid (`errors[]` names each field and rule). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Missing, malformed, expired, wrongly signed or revoked credential (`WWW-Authenticate: Bearer`). */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /**
+             * @description The body `tenant_id` is not the caller’s tenant, the signed-in team member’s role may not do this, or a session-cookie request lacks its `X-CSRF-Token`.
+             *
+             *     The body `tenant_id` is not the caller’s tenant, the signed-in team member’s role may not do this, or a session-cookie request lacks its `X-CSRF-Token`.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No such resource for this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Conflict with the current state (e.g. an `Idempotency-Key` reused with another body). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is not `application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Over the daily quota or the per-address limit; wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description A dependency (Kafka, an owning service) cannot take the request now; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    Gaps_dismiss: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                agent_name: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The gap, dismissed. */
+            200: {
+                headers: {
+                    /** @description Remaining daily quota: `"daily";r=<remaining>;t=<seconds to reset>` (`r=999999999999999` on an unlimited plan). */
+                    RateLimit?: string;
+                    /** @description The daily quota policy, e.g. `"daily";q=500;w=86400` (absent on an unlimited plan). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KnowledgeGap"];
+                };
+            };
+            /** @description Missing, malformed, expired, wrongly signed or revoked credential (`WWW-Authenticate: Bearer`). */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body `tenant_id` is not the caller’s tenant, the signed-in team member’s role may not do this, or a session-cookie request lacks its `X-CSRF-Token`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No such resource for this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Conflict with the current state (e.g. an `Idempotency-Key` reused with another body). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Over the daily quota or the per-address limit; wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description A dependency (Kafka, an owning service) cannot take the request now; retry after `Retry-After` seconds. */
+            503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
@@ -9826,6 +10385,114 @@ export interface operations {
             };
         };
     };
+    Conversations_feedback: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                message_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MessageFeedbackBody"];
+            };
+        };
+        responses: {
+            /** @description The verdict as recorded. */
+            200: {
+                headers: {
+                    /** @description Remaining daily quota: `"daily";r=<remaining>;t=<seconds to reset>` (`r=999999999999999` on an unlimited plan). */
+                    RateLimit?: string;
+                    /** @description The daily quota policy, e.g. `"daily";q=500;w=86400` (absent on an unlimited plan). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageFeedback"];
+                };
+            };
+            /** @description A field, parameter or the JSON itself is not valid (`errors[]` names each field and rule). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Missing, malformed, expired, wrongly signed or revoked credential (`WWW-Authenticate: Bearer`). */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body `tenant_id` is not the caller’s tenant, the signed-in team member’s role may not do this, or a session-cookie request lacks its `X-CSRF-Token`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No such resource for this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is not `application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Over the daily quota or the per-address limit; wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description A dependency (Kafka, an owning service) cannot take the request now; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
     Conversations_note: {
         parameters: {
             query?: never;
@@ -11080,6 +11747,7 @@ export interface operations {
             };
         };
         responses: {
+            /** @description The message’s id at the sandbox; `queued` while the platform has not taken it yet. */
             200: {
                 headers: {
                     /** @description Remaining daily quota: `"daily";r=<remaining>;t=<seconds to reset>` (`r=999999999999999` on an unlimited plan). */
@@ -11088,7 +11756,17 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @description The message’s id at the sandbox (a WhatsApp message id, or an SMS sid). */
+                        id: string;
+                        /**
+                         * @description The platform did not take the message yet; the sandbox keeps delivering it.
+                         * @enum {boolean}
+                         */
+                        queued?: true;
+                    };
+                };
             };
             /** @description A field, parameter or the JSON itself is not valid (`errors[]` names each field and rule). */
             400: {
@@ -11111,6 +11789,15 @@ export interface operations {
             };
             /** @description The body `tenant_id` is not the caller’s tenant, the signed-in team member’s role may not do this, or a session-cookie request lacks its `X-CSRF-Token`. */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No such resource for this tenant. */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11147,6 +11834,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description A dependency (Kafka, an owning service) cannot take the request now; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
         };
     };
     Playground_messages: {
@@ -11160,6 +11858,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description The messages the customer received. */
             200: {
                 headers: {
                     /** @description Remaining daily quota: `"daily";r=<remaining>;t=<seconds to reset>` (`r=999999999999999` on an unlimited plan). */
@@ -11168,7 +11867,97 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        data: {
+                            audio?: {
+                                caption?: string;
+                                filename?: string;
+                                id?: string;
+                                link?: string;
+                                mime_type?: string;
+                            };
+                            /** @enum {string} */
+                            channel: "whatsapp" | "sms";
+                            document?: {
+                                caption?: string;
+                                filename?: string;
+                                id?: string;
+                                link?: string;
+                                mime_type?: string;
+                            };
+                            /** @description The business number or SMS number that sent it. */
+                            from?: string;
+                            id: string;
+                            image?: {
+                                caption?: string;
+                                filename?: string;
+                                id?: string;
+                                link?: string;
+                                mime_type?: string;
+                            };
+                            interactive?: {
+                                action?: {
+                                    button?: string;
+                                    buttons?: {
+                                        reply?: {
+                                            id?: string;
+                                            title?: string;
+                                        };
+                                    }[];
+                                    sections?: {
+                                        rows?: {
+                                            id?: string;
+                                            title?: string;
+                                        }[];
+                                        title?: string;
+                                    }[];
+                                };
+                                body?: {
+                                    text: string;
+                                };
+                                type: string;
+                            };
+                            location?: {
+                                address?: string;
+                                latitude: number;
+                                longitude: number;
+                                name?: string;
+                            };
+                            /** @description The WhatsApp number’s id; null for a text message. */
+                            phone_number_id: string | null;
+                            sticker?: {
+                                caption?: string;
+                                filename?: string;
+                                id?: string;
+                                link?: string;
+                                mime_type?: string;
+                            };
+                            template?: {
+                                language?: {
+                                    code?: string;
+                                };
+                                name: string;
+                            };
+                            text?: {
+                                body: string;
+                            };
+                            /** Format: date-time */
+                            timestamp: string;
+                            /** @description The customer. */
+                            to: string;
+                            /** @description `text`, `template`, `image`, `document`, `audio`, `video`, `sticker`, `location` or `interactive`. */
+                            type: string;
+                            video?: {
+                                caption?: string;
+                                filename?: string;
+                                id?: string;
+                                link?: string;
+                                mime_type?: string;
+                            };
+                        }[];
+                    };
+                };
             };
             /** @description A field, parameter or the JSON itself is not valid (`errors[]` names each field and rule). */
             400: {
@@ -11189,8 +11978,28 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description No such resource for this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
             /** @description Over the daily quota or the per-address limit; wait `Retry-After` seconds. */
             429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description A dependency (Kafka, an owning service) cannot take the request now; retry after `Retry-After` seconds. */
+            503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;

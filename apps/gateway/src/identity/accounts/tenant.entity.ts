@@ -1,0 +1,20 @@
+import { Column, CreateDateColumn, Entity, PrimaryColumn } from 'typeorm';
+import type { Plan } from '../../contracts/identity';
+
+@Entity({ name: 'tenants' })
+export class TenantEntity {
+  @PrimaryColumn({ type: 'text' })
+  id!: string;
+
+  @Column({ type: 'text' })
+  name!: string;
+
+  @Column({ type: 'text', nullable: true })
+  email!: string | null;
+
+  @Column({ type: 'text', default: 'free' })
+  plan!: Plan;
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  createdAt!: Date;
+}

@@ -21,7 +21,7 @@ export function createContactsApi(api: ParleyClient) {
     importContacts: (file: File) => {
       const form = new FormData();
       form.append('file', file, file.name);
-      return unwrap(api.POST('/api/v1/contacts/import', { body: form as never, bodySerializer: (body: unknown) => body as FormData })) as Promise<{ job_id: string }>;
+      return unwrap(api.POST('/api/v1/contacts/import', { body: form as never, bodySerializer: (body: unknown) => body as FormData }));
     },
     contactImport: (job_id: string) => unwrap(api.GET('/api/v1/contacts/import/{job_id}', { params: { path: { job_id } } })),
     listContacts: (filters: { q?: string; tag?: string }) => unwrap(api.GET('/api/v1/contacts', { params: { query: { limit: 100, ...filters } } })),
@@ -35,7 +35,7 @@ export function createContactsApi(api: ParleyClient) {
     createCompany: (body: { name: string; domain?: string }) => unwrap(api.POST('/api/v1/companies', { body })),
     updateCompany: (id: string, body: { name?: string; domain?: string | null }) => unwrap(api.PATCH('/api/v1/companies/{id}', { params: { path: { id } }, body })),
     listPipelines: () => unwrap(api.GET('/api/v1/pipelines')),
-    moveDeal: (id: string, stage: string) => unwrap(api.PATCH('/api/v1/deals/{id}', { params: { path: { id } }, body: { stage } })) as Promise<Deal>,
+    moveDeal: (id: string, stage: string) => unwrap(api.PATCH('/api/v1/deals/{id}', { params: { path: { id } }, body: { stage } })),
     createDeal: (body: NewDeal) => unwrap(api.POST('/api/v1/deals', { body })),
     updateDeal: (id: string, body: DealChange) => unwrap(api.PATCH('/api/v1/deals/{id}', { params: { path: { id } }, body })),
   };

@@ -10,4 +10,5 @@ export * from './campaigns';
 export * from './contacts';
 export * from './billing';
 export * from './canned-replies';
+export * from './knowledge-gaps';
 export * from './channels';

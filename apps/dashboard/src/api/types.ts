@@ -1,12 +1,7 @@
 // The shapes the dashboard reads and writes: the API client's schemas, generated from the gateway's OpenAPI document.
-import type { components } from '@parley/api-client';
+import type { components, paths } from '@parley/api-client';
 
 type Schemas = components['schemas'];
-
-export interface Page<T> {
-  data: T[];
-  next_cursor: string | null;
-}
 
 export type Account = Schemas['CreatedAccount'];
 export type Channel = Schemas['ConnectedChannel'];
@@ -56,44 +51,20 @@ const WEBHOOK_EVENT_SET: Record<WebhookEventType, true> = {
   'deal.created': true,
   'deal.stage_changed': true,
   'campaign.completed': true,
+  'agent.gap_opened': true,
   'template.status': true,
   'wallet.low_balance': true,
   'webhook.endpoint_disabled': true,
 };
 export const WEBHOOK_EVENTS = Object.keys(WEBHOOK_EVENT_SET) as readonly WebhookEventType[];
 
-/** A media object of a Cloud API message (the sandbox's own id, not a stored `med_…`). */
-export interface CloudMedia {
-  id?: string;
-  link?: string;
-  caption?: string;
-  filename?: string;
-  mime_type?: string;
-}
-
+/**
+ * What the playground's customer writes (CONTRACT.md §13): a text (on WhatsApp, or `channel: "sms"`), or a photo
+ * (`type: "image"`, its bytes as base64, JPEG or PNG, at most 5 MiB, and an optional caption).
+ */
+export type PlaygroundWrite = Omit<Schemas['PlaygroundInboundBody'], 'tenant_id'>;
 /**
  * A message the sandbox delivered to the playground's customer (the relay answers the sandbox's own shape: the Cloud
  * API's); a text message (`channel: "sms"`) comes in the same shape, `from` the SMS number, without `phone_number_id`.
  */
-export interface PlaygroundMessage {
-  id: string;
-  channel?: 'whatsapp' | 'sms';
-  phone_number_id: string | null;
-  from?: string;
-  to: string;
-  type: string;
-  text?: { body: string };
-  image?: CloudMedia;
-  document?: CloudMedia;
-  audio?: CloudMedia;
-  video?: CloudMedia;
-  sticker?: CloudMedia;
-  location?: { latitude: number; longitude: number; name?: string; address?: string };
-  interactive?: {
-    type: string;
-    body?: { text: string };
-    action?: { button?: string; buttons?: { reply?: { title?: string } }[]; sections?: { rows?: { title?: string }[] }[] };
-  };
-  template?: { name: string; language?: { code?: string } };
-  timestamp: string;
-}
+export type PlaygroundMessage = paths['/api/v1/playground/messages']['get']['responses'][200]['content']['application/json']['data'][number];

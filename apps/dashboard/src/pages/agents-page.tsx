@@ -7,14 +7,16 @@ import { PageHeader } from '../components/page-header';
 import { errorText } from '../components/problem-text';
 import { useAction } from '../components/use-action';
 import { useApi } from '../session/session';
+import { AgentAnalytics } from './agent-analytics';
 import { AgentEditor } from './agent-editor';
+import { AgentGaps } from './agent-gaps';
 import { AgentKnowledge } from './agent-knowledge';
 import { AgentTester } from './agent-tester';
 import { AgentVersions } from './agent-versions';
 
 export const AGENTS_KEY = ['agents'] as const;
 
-/** AI agents: the list, and for the chosen one its editor, knowledge, versions and a test box. */
+/** AI agents: the list, and for the chosen one its editor, knowledge, the questions it could not answer, a test box, how it did and its versions. */
 export function AgentsPage() {
   const api = useApi();
   const queryClient = useQueryClient();
@@ -76,7 +78,9 @@ export function AgentsPage() {
         <>
           <AgentEditor key={`${current.name}@${current.version}`} agent={current} onSaved={saved} />
           <AgentKnowledge key={`knowledge:${current.name}`} agent={current.name} />
+          <AgentGaps key={`gaps:${current.name}`} agent={current.name} onAnswered={reload} />
           <AgentTester agent={current.name} />
+          <AgentAnalytics key={`analytics:${current.name}`} agent={current.name} />
           <AgentVersions agent={current} onRestored={saved} />
           <section className="card" aria-labelledby="delete-agent-title">
             <h2 id="delete-agent-title">Delete {current.name}</h2>

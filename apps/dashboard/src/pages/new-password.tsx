@@ -6,8 +6,25 @@ export function tokenFromUrl(): string {
   return new URLSearchParams(window.location.search).get('token') ?? '';
 }
 
-/** A new password, with its rule read out beside it. */
-export function NewPasswordField({ value, onChange, label = 'New password' }: { value: string; onChange(value: string): void; label?: string }) {
+/** What `useAction().bind(field)` spreads on an input: its field error's state and id, and clearing it on edit. */
+interface FieldBinding {
+  'aria-invalid'?: boolean;
+  'aria-describedby'?: string;
+  onInput(): void;
+}
+
+/** A new password, with its rule read out beside it (and, with `binding`, what the server said is wrong with it). */
+export function NewPasswordField({
+  value,
+  onChange,
+  label = 'New password',
+  binding,
+}: {
+  value: string;
+  onChange(value: string): void;
+  label?: string;
+  binding?: FieldBinding;
+}) {
   return (
     <>
       <label>
@@ -19,7 +36,9 @@ export function NewPasswordField({ value, onChange, label = 'New password' }: { 
           required
           minLength={MIN_PASSWORD_LENGTH}
           autoComplete="new-password"
-          aria-describedby="password-rule"
+          aria-invalid={binding?.['aria-invalid']}
+          aria-describedby={['password-rule', binding?.['aria-describedby']].filter(Boolean).join(' ')}
+          onInput={binding?.onInput}
         />
       </label>
       <p id="password-rule" className="small muted">

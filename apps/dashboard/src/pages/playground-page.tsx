@@ -1,5 +1,5 @@
 import { Fragment, useEffect, useRef, useState, type FormEvent } from 'react';
-import type { Channel, PlaygroundMessage, WebhookDelivery } from '../api';
+import type { Channel, PlaygroundMessage, PlaygroundWrite, WebhookDelivery } from '../api';
 import { channelLabel } from '../components/channel';
 import { AsyncView, ErrorNotice } from '../components/feedback';
 import { formatTime } from '../components/format';
@@ -38,7 +38,9 @@ function partsOfCloudMessage(m: PlaygroundMessage): MessageParts {
 }
 
 /** The Cloud API's image limits (CONTRACT.md §13): the sandbox hands the photo to the platform as WhatsApp would. */
-const PHOTO_TYPES = ['image/jpeg', 'image/png'];
+type PhotoType = NonNullable<PlaygroundWrite['media']>['mime_type'];
+const PHOTO_TYPES: readonly PhotoType[] = ['image/jpeg', 'image/png'];
+const isPhotoType = (type: string): type is PhotoType => (PHOTO_TYPES as readonly string[]).includes(type);
 const PHOTO_MAX_BYTES = 5 * 1024 * 1024;
 
 async function base64Of(file: File): Promise<string> {
@@ -48,9 +50,11 @@ async function base64Of(file: File): Promise<string> {
   return btoa(binary);
 }
 
-function checkPhoto(file: File): void {
-  if (!PHOTO_TYPES.includes(file.type)) throw new Error(`${file.name} is not a JPEG or PNG photo.`);
+/** The photo's type, when WhatsApp would take it. */
+function checkPhoto(file: File): PhotoType {
+  if (!isPhotoType(file.type)) throw new Error(`${file.name} is not a JPEG or PNG photo.`);
   if (file.size > PHOTO_MAX_BYTES) throw new Error(`${file.name} is larger than WhatsApp's 5 MB for a photo.`);
+  return file.type;
 }
 
 /** The customer's text a business line answers: the line just before it, when the customer wrote words there. */
@@ -156,8 +160,8 @@ function Chat({ channels }: { channels: Channel[] }) {
     const caption = message.trim();
     const answer = await action.run(async () => {
       if (!attached) return api.playgroundWrite({ from: customer, to: channel.phone_number, text: message, ...(sms ? { channel: 'sms' as const } : {}) });
-      checkPhoto(attached);
-      const media = { base64: await base64Of(attached), mime_type: attached.type };
+      const mime_type = checkPhoto(attached);
+      const media = { base64: await base64Of(attached), mime_type };
       return api.playgroundWrite({ from: customer, to: channel.phone_number, type: 'image', media, ...(caption ? { caption } : {}) });
     });
     if (!answer) return;

@@ -33,17 +33,21 @@ export function SignUpPage() {
       <form onSubmit={(e) => void submit(e)} className="form">
         <label>
           Business name
-          <input value={name} onChange={(e) => setName(e.target.value)} required maxLength={200} autoComplete="organization" />
+          <input value={name} onChange={(e) => setName(e.target.value)} required maxLength={200} autoComplete="organization" {...action.bind('name')} />
         </label>
+        {action.fieldError('name')}
         <label>
           Your name <span className="muted">(optional: how your team sees you)</span>
-          <input value={ownerName} onChange={(e) => setOwnerName(e.target.value)} maxLength={200} autoComplete="name" />
+          <input value={ownerName} onChange={(e) => setOwnerName(e.target.value)} maxLength={200} autoComplete="name" {...action.bind('owner_name')} />
         </label>
+        {action.fieldError('owner_name')}
         <label>
           Your email
-          <input type="email" value={email} onChange={(e) => setEmail(e.target.value)} required autoComplete="email" />
+          <input type="email" value={email} onChange={(e) => setEmail(e.target.value)} required autoComplete="email" {...action.bind('email')} />
         </label>
-        <NewPasswordField value={password} onChange={setPassword} label="Password" />
+        {action.fieldError('email')}
+        <NewPasswordField value={password} onChange={setPassword} label="Password" binding={action.bind('password')} />
+        {action.fieldError('password')}
         <ErrorNotice error={action.error} />
         <button type="submit" disabled={action.pending}>
           {action.pending ? 'Creating…' : 'Create account'}

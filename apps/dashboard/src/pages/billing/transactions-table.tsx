@@ -1,5 +1,5 @@
 import { useCallback, useState, type Dispatch, type SetStateAction } from 'react';
-import type { BillingPage, LedgerTransactionRecord } from '../../api/billing';
+import type { LedgerTransactionPage, LedgerTransactionRecord } from '../../api/billing';
 import { AsyncView, ErrorNotice } from '../../components/feedback';
 import { formatTime } from '../../components/format';
 import { type AsyncState, useLiveQuery } from '../../components/live-query';
@@ -56,7 +56,7 @@ function TransactionsList({
   cursors,
   setCursors,
 }: {
-  page: AsyncState<BillingPage<LedgerTransactionRecord>>;
+  page: AsyncState<LedgerTransactionPage>;
   cursors: (string | null)[];
   setCursors: Dispatch<SetStateAction<(string | null)[]>>;
 }) {

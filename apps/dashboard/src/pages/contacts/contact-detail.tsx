@@ -42,8 +42,8 @@ export function ContactDetail({ id }: { id: string }) {
       </p>
       <AsyncView state={contact} what="the contact">
         {(c) => (
-          <section className="card" aria-labelledby="contact-name">
-            <h2 id="contact-name">{c.name ?? c.phone ?? c.email ?? c.id}</h2>
+          <section className="card" aria-labelledby="contact-heading">
+            <h2 id="contact-heading">{c.name ?? c.phone ?? c.email ?? c.id}</h2>
             <dl className="facts">
               <dt>Number</dt>
               <dd>{c.phone ?? '—'}</dd>

@@ -30,6 +30,8 @@ interface Entry {
   delivery?: Pick<ThreadMessage, 'status' | 'error'>;
   /** An email's subject line. */
   subject?: string;
+  /** The message's id, for the AI agent's replies (they can be marked wrong). */
+  agentReplyId?: string;
 }
 
 /** Messages and internal notes in the order they were written (the API lists them apart, each oldest first). */
@@ -43,6 +45,7 @@ function timeline(thread: InboxThread): Entry[] {
     author: m.author,
     ...(m.role !== 'customer' ? { delivery: { status: m.status ?? null, error: m.error } } : {}),
     ...(m.subject ? { subject: m.subject } : {}),
+    ...(m.author.type === 'agent' ? { agentReplyId: m.message_id } : {}),
   }));
   const notes: Entry[] = thread.notes.map((n) => ({ key: `n-${n.id}`, kind: 'note', text: n.text, at: n.at, author: n.author }));
   return [...messages, ...notes].sort((a, b) => Date.parse(a.at) - Date.parse(b.at));
@@ -183,11 +186,34 @@ function ThreadView({ thread, members }: { thread: InboxThread; members: readonl
               {formatTime(e.at)}
               {e.delivery && <DeliveryTicks delivery={e.delivery} />}
             </p>
+            {e.agentReplyId && <MarkWrong conversation={thread.id} messageId={e.agentReplyId} />}
           </li>
         ))}
       </ol>
       <Composer thread={thread} onSent={onChange} />
     </article>
+  );
+}
+
+/**
+ * An AI agent's reply that answered wrongly: marked, its question joins the agent's unanswered questions (AI agents
+ * page), where the owner gives the right answer once.
+ */
+function MarkWrong({ conversation, messageId }: { conversation: string; messageId: string }) {
+  const api = useApi();
+  const action = useAction();
+  const [marked, setMarked] = useState(false);
+  const mark = async () => {
+    if (await action.run(() => api.markReply(conversation, messageId, 'wrong'))) setMarked(true);
+  };
+  if (marked) return <p className="small muted" role="status">Marked wrong: its question is listed under the AI agent’s unanswered questions.</p>;
+  return (
+    <>
+      <button type="button" className="link-button small" disabled={action.pending} onClick={() => void mark()}>
+        Wrong answer?
+      </button>
+      <ErrorNotice error={action.error} />
+    </>
   );
 }
 

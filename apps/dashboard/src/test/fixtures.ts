@@ -1,0 +1,83 @@
+import type { CannedReply, Contact, LedgerTransactionPage, MonthUsageRecord, PriceRecord, UsageDayRecord, WalletRecord } from '../api';
+import type { SignedInMember } from '../session/permissions';
+import { PERMISSION_WORK, type Permission } from '../session/permissions';
+
+// Answers of the API as the generated client types them: a fixture that no longer fits the gateway's OpenAPI
+// description fails the dashboard's typecheck, so the mocked network cannot drift from the real one unnoticed.
+
+const NOW = '2026-03-02T10:00:00.000Z';
+
+/** A page of a list route (`{data, next_cursor}`). */
+export const page = <T>(data: T[], next_cursor: string | null = null) => ({ data, next_cursor });
+
+export function member(overrides: Partial<SignedInMember> = {}): SignedInMember {
+  return {
+    id: 'usr_01JD3S4ZC5Q2X8V6N7M9P0R1T2',
+    name: 'Ada Owner',
+    email: 'ada@bakery.example',
+    role: 'owner',
+    status: 'active',
+    created_at: NOW,
+    permissions: Object.keys(PERMISSION_WORK) as Permission[],
+    ...overrides,
+  };
+}
+
+export function contact(overrides: Partial<Contact> = {}): Contact {
+  return {
+    id: 'ctc_01JD3S4ZC5Q2X8V6N7M9P0R1T2',
+    name: 'Maria Lopez',
+    phone: '+14155550123',
+    email: 'maria@example.com',
+    tags: ['vip'],
+    attributes: {},
+    company_id: null,
+    opted_out: false,
+    created_at: NOW,
+    updated_at: NOW,
+    ...overrides,
+  };
+}
+
+export function wallet(overrides: Partial<WalletRecord> = {}): WalletRecord {
+  return { balance: '25.000000', currency: 'USD', low_balance_threshold: '5.000000', held: '0.000000', plan: 'free', enforced: true, ...overrides };
+}
+
+export function monthUsage(overrides: Partial<MonthUsageRecord> = {}): MonthUsageRecord {
+  return {
+    month: '2026-03',
+    plan: 'free',
+    messages: 12,
+    free_allowance: 1000,
+    free_left: 988,
+    data: [{ channel: 'whatsapp', category: 'service', quantity: 12 }],
+    period_start: '2026-03-01T00:00:00.000Z',
+    period_end: '2026-04-01T00:00:00.000Z',
+    ...overrides,
+  };
+}
+
+export const prices = (): PriceRecord[] => [{ plan: 'free', category: 'marketing', currency: 'USD', unit_price: '0.040000', updated_at: NOW }];
+
+export const usageDays = (): UsageDayRecord[] => [{ day: '2026-03-01', channel: 'whatsapp', category: 'service', quantity: 12 }];
+
+/** The ledger's first page, its newest row explaining `balance` (the page shows both only when they agree). */
+export function ledger(balance: string): LedgerTransactionPage {
+  return page([
+    {
+      id: 'txn_01JD3S4ZC5Q2X8V6N7M9P0R1T2',
+      type: 'top_up',
+      amount: balance,
+      balance_change: balance,
+      balance_after: balance,
+      currency: 'USD',
+      cause_id: 'top_01JD3S4ZC5Q2X8V6N7M9P0R1T2',
+      description: null,
+      created_at: NOW,
+    },
+  ]);
+}
+
+export function cannedReply(overrides: Partial<CannedReply> = {}): CannedReply {
+  return { id: 'cnr_01JD3S4ZC5Q2X8V6N7M9P0R1T2', shortcut: 'opening-hours', text: 'Hi {{contact.name}}, we open at 9.', created_at: NOW, updated_at: NOW, ...overrides };
+}

@@ -178,6 +178,8 @@ describe('attacker’s pass: cross-tenant access on every route, SQL-shaped text
       'PATCH /api/v1/conversations/{id}': { state: 'closed' },
       'POST /api/v1/conversations/{id}/messages': { message: 'B writes to A’s customer' },
       'POST /api/v1/conversations/{id}/notes': { text: 'B’s note in A’s inbox' },
+      'POST /api/v1/conversations/{id}/messages/{message_id}/feedback': { verdict: 'wrong' },
+      'POST /api/v1/agents/{agent_name}/gaps/{id}/answer': { answer: 'B’s answer in A’s agent' },
       'POST /api/v1/channels/whatsapp': { provider: 'sandbox', phone_number: channel.phone_number },
       'POST /api/v1/channels/whatsapp/embedded-signup': { code: 'hijack', waba_id: channel.waba_id ?? '1022901293403', phone_number_id: channel.phone_number_id },
       'POST /api/v1/playground/inbound': { from: '+14155550998', to: channel.phone_number, text: 'injected into A' },
@@ -234,6 +236,17 @@ describe('attacker’s pass: cross-tenant access on every route, SQL-shaped text
     expect((await api(a, 'GET', `/api/v1/canned-replies/${canned.body.id}`)).body.text).toBe(cannedText.created);
     expect((await api(a, 'PATCH', `/api/v1/canned-replies/${canned.body.id}`, { text: cannedText.changed })).status).toBe(200);
     expect((await api(a, 'GET', `/api/v1/canned-replies/${canned.body.id}`)).body.text).toBe(cannedText.changed);
+    // A reply marked wrong with a note, its question a knowledge gap, and the owner's answer to it (CONTRACT §19).
+    const agentReply = (conversation.messages as { message_id: string; author: { type: string } }[]).find((m) => m.author.type === 'agent');
+    if (!agentReply) throw new Error(`A's agent did not answer: ${JSON.stringify(conversation.messages)}`);
+    const feedbackNote = sql(6, 'feedback note');
+    const verdict = await api(a, 'POST', `/api/v1/conversations/${ids.conversation}/messages/${agentReply.message_id}/feedback`, { verdict: 'wrong', note: feedbackNote });
+    expect({ status: verdict.status, note: verdict.body.note }).toEqual({ status: 200, note: feedbackNote });
+    const gap = (await api(a, 'GET', '/api/v1/agents/shop/gaps')).body.data.find((g: { id: string }) => g.id === verdict.body.gap_id);
+    expect(gap).toMatchObject({ question: stored.inbound });
+    const gapAnswer = sql(7, 'gap answer');
+    expect((await api(a, 'POST', `/api/v1/agents/shop/gaps/${gap.id}/answer`, { answer: gapAnswer })).body).toMatchObject({ state: 'closed', answer: gapAnswer });
+    expect((await api(a, 'GET', '/api/v1/agents/shop')).body.faqs).toContainEqual({ question: stored.inbound, answer: gapAnswer });
     // The same strings in list filters and path parameters are just values too: never a 5xx.
     for (const path of [`/api/v1/messages?to=${encodeURIComponent(SQL[1])}`, `/api/v1/agents/${encodeURIComponent(SQL[0])}`, `/api/v1/webhooks/${encodeURIComponent(SQL[6])}`]) {
       expect({ path, status: (await api(a, 'GET', path)).status }).toEqual({ path, status: expect.any(Number) });
@@ -304,7 +317,7 @@ describe('attacker’s pass: cross-tenant access on every route, SQL-shaped text
       .filter((r) => r.method === 'GET' && r.query.some((q) => q.name === 'cursor'))
       .map((r) => r.template);
     // Lists under one resource need that resource's id: only the two this test has are paged; a new one must be named here.
-    const PAGED_UNDER_AN_ID = ['/api/v1/agents/{agent_name}/versions', '/api/v1/agents/{agent_name}/documents', '/api/v1/webhooks/{id}/deliveries'];
+    const PAGED_UNDER_AN_ID = ['/api/v1/agents/{agent_name}/versions', '/api/v1/agents/{agent_name}/documents', '/api/v1/agents/{agent_name}/gaps', '/api/v1/webhooks/{id}/deliveries'];
     // (their cursors are tested in their services' specs: crm-service's activities spec refuses another list's cursor)
     expect(lists.filter((t) => t.includes('{') && !PAGED_UNDER_AN_ID.includes(t)).sort()).toEqual(['/api/v1/campaigns/{id}/recipients', '/api/v1/contacts/{id}/activities']);
     lists.splice(0, lists.length, ...lists.filter((t) => !t.includes('{') || PAGED_UNDER_AN_ID.includes(t)));
@@ -397,6 +410,8 @@ const READ_BACK = [
   'PUT /api/v1/settings/llm model',
   'POST /api/v1/canned-replies text',
   'PATCH /api/v1/canned-replies/{id} text',
+  'POST /api/v1/conversations/{id}/messages/{message_id}/feedback note',
+  'POST /api/v1/agents/{agent_name}/gaps/{id}/answer answer',
 ];
 /**
  * Fields inside oneOf request bodies (agent documents, the rich and email shapes of /v1/send), visible to this walk since

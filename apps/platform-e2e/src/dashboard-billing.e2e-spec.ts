@@ -6,7 +6,7 @@ import type { Page } from 'playwright-core';
 import { ROOT, readEnvFile } from '../../../tools/dev/lib/stack.cjs';
 import { expectNoSeriousA11yViolations } from './dashboard/accessibility';
 import { launchBrowser, type Browser } from './dashboard/browser';
-import { openPage, settled } from './dashboard/dashboard-pages';
+import { openPage, settled, signInWithPassword } from './dashboard/dashboard-pages';
 import { http } from './support/http';
 import { sharedPlatform, type Platform } from './support/platform';
 
@@ -67,12 +67,7 @@ describe('Dashboard in a real browser: the Billing page', () => {
 
   it('warns of a low balance on every page, tops up through the checkout and shows the credited balance and its transaction', async () => {
     const { page } = browser;
-    await page.goto(`${platform.gateway}/dashboard/sign-in`);
-    await page.getByRole('heading', { name: 'Sign in to Parley' }).waitFor();
-    await page.getByLabel('Email').fill(owner.email);
-    await page.getByLabel('Password').fill(owner.password);
-    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-    await page.getByRole('heading', { level: 1, name: 'Get started' }).waitFor();
+    await signInWithPassword(page, platform.gateway, owner);
 
     const banner = page.getByRole('region', { name: 'Low balance' });
     await banner.getByText(/Your balance is \$0\.00, below \$5\.00/).waitFor();
@@ -247,12 +242,7 @@ describe('Dashboard in a real browser: the Billing page', () => {
     const own = await launchBrowser();
     try {
       const { page } = own;
-      await page.goto(`${platform.gateway}/dashboard/sign-in`);
-      await page.getByRole('heading', { name: 'Sign in to Parley' }).waitFor();
-      await page.getByLabel('Email').fill(bikes.email);
-      await page.getByLabel('Password').fill(bikes.password);
-      await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-      await page.getByRole('heading', { level: 1, name: 'Get started' }).waitFor();
+      await signInWithPassword(page, platform.gateway, bikes);
       await page.goto(`${platform.gateway}/dashboard/campaigns`);
       const form = page.getByRole('form', { name: 'Create a campaign' });
       await form.getByLabel('Name').fill('Spring service');

@@ -1,7 +1,7 @@
 import { pollUntil } from '@parley/testing';
 import { expectNoSeriousA11yViolations } from './dashboard/accessibility';
 import { launchBrowser, type Browser } from './dashboard/browser';
-import { openPage, settled } from './dashboard/dashboard-pages';
+import { openPage, settled, signInWithPassword } from './dashboard/dashboard-pages';
 import { http } from './support/http';
 import { sharedPlatform, type Platform } from './support/platform';
 
@@ -44,12 +44,7 @@ describe('Dashboard in a real browser: contacts, a timeline and the pipeline', (
     expect(deal.body.stage).toBe('new');
 
     const { page } = browser;
-    await page.goto(`${platform.gateway}/dashboard/sign-in`);
-    await page.getByRole('heading', { name: 'Sign in to Parley' }).waitFor();
-    await page.getByLabel('Email').fill(owner.email);
-    await page.getByLabel('Password').fill(owner.password);
-    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-    await page.getByRole('heading', { level: 1, name: 'Get started' }).waitFor();
+    await signInWithPassword(page, platform.gateway, owner);
 
     await openPage(page, 'Contacts', 'Contacts');
     await settled(page);

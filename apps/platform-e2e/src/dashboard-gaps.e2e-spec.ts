@@ -2,7 +2,7 @@ import { pollUntil } from '@parley/testing';
 import { expectNoSeriousA11yViolations } from './dashboard/accessibility';
 import { join } from 'node:path';
 import { Screenshots, launchBrowser, type Browser } from './dashboard/browser';
-import { openPage, settled } from './dashboard/dashboard-pages';
+import { openPage, settled, signInWithPassword } from './dashboard/dashboard-pages';
 import { http } from './support/http';
 import { sharedPlatform, type Platform } from './support/platform';
 
@@ -57,12 +57,7 @@ describe('Dashboard in a real browser: answering what the AI agent could not', (
     });
 
     const { page } = browser;
-    await page.goto(`${platform.gateway}/dashboard/sign-in`);
-    await page.getByRole('heading', { name: 'Sign in to Parley' }).waitFor();
-    await page.getByLabel('Email').fill(owner.email);
-    await page.getByLabel('Password').fill(owner.password);
-    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-    await page.getByRole('heading', { level: 1, name: 'Get started' }).waitFor();
+    await signInWithPassword(page, platform.gateway, owner);
 
     await openPage(page, 'AI agents', 'AI agents');
     await page.getByRole('list', { name: 'AI agents' }).getByRole('button', { name: /front-desk/ }).click();

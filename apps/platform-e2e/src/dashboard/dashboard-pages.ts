@@ -28,6 +28,16 @@ export async function copyableValue(page: Page, label: string): Promise<string> 
   return (await page.getByTestId(label).first().textContent())?.trim() ?? '';
 }
 
+/** Opens the dashboard's sign-in page and signs in with a member's email and password; resolves on "Get started". */
+export async function signInWithPassword(page: Page, gateway: string, member: { email: string; password: string }): Promise<void> {
+  await page.goto(`${gateway}/dashboard/sign-in`);
+  await page.getByRole('heading', { name: 'Sign in to Parley' }).waitFor();
+  await page.getByLabel('Email').fill(member.email);
+  await page.getByLabel('Password').fill(member.password);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await page.getByRole('heading', { level: 1, name: 'Get started' }).waitFor();
+}
+
 /** Signs in on the sign-in page (already shown) with a program's API key, the second way in beside email and password. */
 export async function signInWithApiKey(page: Page, apiKey: string): Promise<void> {
   await page.getByRole('heading', { name: 'Sign in to Parley' }).waitFor();

@@ -10,5 +10,8 @@ module.exports = {
   // the infrastructure, and the stack most specs share (src/support/shared-stack-lender.cjs)
   globalSetup: '<rootDir>/global-setup.mjs',
   globalTeardown: '<rootDir>/global-teardown.mjs',
+  // the files sharing the stack first, so it is stopped once before the files with stacks of their own
+  testSequencer: '<rootDir>/test-sequencer.cjs',
+  setupFilesAfterEnv: ['<rootDir>/src/support/release-shared-stack.ts'],
   testTimeout: 120000,
 };

@@ -34,6 +34,11 @@ class SharedStackLender {
   }
 
   async answer(req, res) {
+    if (req.url === '/release') {
+      await this.release();
+      res.writeHead(204).end();
+      return;
+    }
     try {
       const platform = await this.lend();
       res.writeHead(200, { 'content-type': 'application/json' });
@@ -77,6 +82,20 @@ class SharedStackLender {
   async servicesDown(platform) {
     const probes = await Promise.all(APPS.map(async (app) => ((await platform.stack.probe(app)).ready ? undefined : app)));
     return probes.filter(Boolean);
+  }
+
+  /**
+   * Stops the shared stack (a later ask starts another): a file starting a stack of its own asks this first, so that
+   * no idle second stack runs beside it (the test sequencer puts the sharing files first).
+   */
+  async release() {
+    const platform = await this.platform?.catch(() => undefined);
+    this.platform = undefined;
+    if (platform) {
+      await platform.stop();
+      this.log(`stopped after lending it ${this.lends} time(s): a file starts a stack of its own`);
+      this.lends = 0;
+    }
   }
 
   async stop() {

@@ -45,6 +45,7 @@ describe('reply outcomes', () => {
   it('refuses a zone, a date or a range it cannot count, naming the field', () => {
     expect(fieldOf(() => dayRange({ from: null, to: null, tz: 'Mars/Olympus' }, NOW))).toBe('tz');
     expect(fieldOf(() => dayRange({ from: '2026-13-40', to: null, tz: null }, NOW))).toBe('from');
+    expect(fieldOf(() => dayRange({ from: '2026-02-30', to: '2026-03-01', tz: null }, NOW))).toBe('from');
     expect(fieldOf(() => dayRange({ from: null, to: 'yesterday', tz: null }, NOW))).toBe('to');
     expect(fieldOf(() => dayRange({ from: '2026-12-05', to: '2026-12-01', tz: null }, NOW))).toBe('from');
     expect(fieldOf(() => dayRange({ from: '2025-01-01', to: '2026-12-01', tz: null }, NOW))).toBe('from');

@@ -35,7 +35,7 @@ export function dayRange(query: { from: string | null; to: string | null; tz: st
   if (!isTimeZone(tz)) throw new ProblemException(validationProblem([{ field: 'tz', message: 'tz must be an IANA time zone such as Europe/Madrid' }], QUERY));
   for (const field of ['from', 'to'] as const) {
     const value = query[field];
-    if (value !== null && (!DAY.test(value) || Number.isNaN(Date.parse(`${value}T00:00:00Z`)))) {
+    if (value !== null && !isCalendarDay(value)) {
       throw new ProblemException(validationProblem([{ field, message: `${field} must be a date as YYYY-MM-DD` }], QUERY));
     }
   }
@@ -45,6 +45,12 @@ export function dayRange(query: { from: string | null; to: string | null; tz: st
   if (days < 0) throw new ProblemException(validationProblem([{ field: 'from', message: 'from must not be after to' }], QUERY));
   if (days >= MAX_DAYS) throw new ProblemException(problem(400, ProblemTypes.validation, 'Invalid request', `A range is at most ${MAX_DAYS} days.`, [{ field: 'from', message: `from must be at most ${MAX_DAYS} days before to` }]));
   return { from, to, tz };
+}
+
+/** A real calendar date as YYYY-MM-DD: JavaScript reads 2026-02-30 as 2 March, PostgreSQL refuses it. */
+function isCalendarDay(value: string): boolean {
+  const at = Date.parse(`${value}T00:00:00Z`);
+  return DAY.test(value) && !Number.isNaN(at) && new Date(at).toISOString().slice(0, 10) === value;
 }
 
 function isTimeZone(tz: string): boolean {

@@ -180,6 +180,7 @@ describe('attacker’s pass: cross-tenant access on every route, SQL-shaped text
       'POST /api/v1/conversations/{id}/notes': { text: 'B’s note in A’s inbox' },
       'POST /api/v1/conversations/{id}/messages/{message_id}/feedback': { verdict: 'wrong' },
       'POST /api/v1/agents/{agent_name}/gaps/{id}/answer': { answer: 'B’s answer in A’s agent' },
+      'POST /api/v1/agents/{agent_name}/tests': { message: 'B’s test in A’s agent', expect: { no_answer: true } },
       'POST /api/v1/channels/whatsapp': { provider: 'sandbox', phone_number: channel.phone_number },
       'POST /api/v1/channels/whatsapp/embedded-signup': { code: 'hijack', waba_id: channel.waba_id ?? '1022901293403', phone_number_id: channel.phone_number_id },
       'POST /api/v1/playground/inbound': { from: '+14155550998', to: channel.phone_number, text: 'injected into A' },
@@ -247,6 +248,11 @@ describe('attacker’s pass: cross-tenant access on every route, SQL-shaped text
     const gapAnswer = sql(7, 'gap answer');
     expect((await api(a, 'POST', `/api/v1/agents/shop/gaps/${gap.id}/answer`, { answer: gapAnswer })).body).toMatchObject({ state: 'closed', answer: gapAnswer });
     expect((await api(a, 'GET', '/api/v1/agents/shop')).body.faqs).toContainEqual({ question: stored.inbound, answer: gapAnswer });
+    // A test case of A's agent (CONTRACT §19): its message and expected text are stored and run as sent.
+    const testCase = { message: sql(8, 'test message'), expect: { contains: sql(9, 'test contains') } };
+    const created = await api(a, 'POST', '/api/v1/agents/shop/tests', testCase);
+    expect({ status: created.status, message: created.body.message, expect: created.body.expect }).toEqual({ status: 201, ...testCase });
+    expect((await api(a, 'GET', '/api/v1/agents/shop/tests')).body.data.find((t: { id: string }) => t.id === created.body.id)).toMatchObject(testCase);
     // The same strings in list filters and path parameters are just values too: never a 5xx.
     for (const path of [`/api/v1/messages?to=${encodeURIComponent(SQL[1])}`, `/api/v1/agents/${encodeURIComponent(SQL[0])}`, `/api/v1/webhooks/${encodeURIComponent(SQL[6])}`]) {
       expect({ path, status: (await api(a, 'GET', path)).status }).toEqual({ path, status: expect.any(Number) });
@@ -317,7 +323,7 @@ describe('attacker’s pass: cross-tenant access on every route, SQL-shaped text
       .filter((r) => r.method === 'GET' && r.query.some((q) => q.name === 'cursor'))
       .map((r) => r.template);
     // Lists under one resource need that resource's id: only the two this test has are paged; a new one must be named here.
-    const PAGED_UNDER_AN_ID = ['/api/v1/agents/{agent_name}/versions', '/api/v1/agents/{agent_name}/documents', '/api/v1/agents/{agent_name}/gaps', '/api/v1/webhooks/{id}/deliveries'];
+    const PAGED_UNDER_AN_ID = ['/api/v1/agents/{agent_name}/versions', '/api/v1/agents/{agent_name}/documents', '/api/v1/agents/{agent_name}/gaps', '/api/v1/agents/{agent_name}/tests', '/api/v1/webhooks/{id}/deliveries'];
     // (their cursors are tested in their services' specs: crm-service's activities spec refuses another list's cursor)
     expect(lists.filter((t) => t.includes('{') && !PAGED_UNDER_AN_ID.includes(t)).sort()).toEqual(['/api/v1/campaigns/{id}/recipients', '/api/v1/contacts/{id}/activities']);
     lists.splice(0, lists.length, ...lists.filter((t) => !t.includes('{') || PAGED_UNDER_AN_ID.includes(t)));
@@ -412,6 +418,8 @@ const READ_BACK = [
   'PATCH /api/v1/canned-replies/{id} text',
   'POST /api/v1/conversations/{id}/messages/{message_id}/feedback note',
   'POST /api/v1/agents/{agent_name}/gaps/{id}/answer answer',
+  'POST /api/v1/agents/{agent_name}/tests message',
+  'POST /api/v1/agents/{agent_name}/tests expect.contains',
 ];
 /**
  * Fields inside oneOf request bodies (agent documents, the rich and email shapes of /v1/send), visible to this walk since

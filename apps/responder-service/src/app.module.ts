@@ -3,6 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { KafkaModule } from '@parley/kafka';
 import { CursorsModule, HealthModule, dataSourceOptions, loadConfig, loggerParams } from '@parley/service-kit';
 import { LoggerModule } from 'nestjs-pino';
+import { AgentTestsModule } from './agent-tests/agent-tests.module';
 import { AgentsModule } from './agents/agents.module';
 import { CannedRepliesModule } from './canned-replies/canned-replies.module';
 import { ResponderServiceConfig } from './config/responder-service.config';
@@ -16,6 +17,7 @@ import { SemanticsModule } from './semantics/semantics.module';
 
 /** Builds the root module around one validated config (tests pass their own). */
 export function responderServiceModule(config: ResponderServiceConfig = loadConfig(ResponderServiceConfig)) {
+  const replies = RepliesModule.forRoot(config);
   @Module({
     imports: [
       LoggerModule.forRoot(loggerParams('responder-service', config.LOG_LEVEL)),
@@ -31,7 +33,8 @@ export function responderServiceModule(config: ResponderServiceConfig = loadConf
       ConversationsModule,
       CannedRepliesModule,
       ErasureModule,
-      RepliesModule.forRoot(config),
+      replies,
+      AgentTestsModule.forRoot(replies),
       LlmSettingsModule.forRoot(config),
     ],
     providers: [{ provide: ResponderServiceConfig, useValue: config }],

@@ -36,6 +36,8 @@ export const ProblemTypes = {
   quotaExceeded: `${BASE}/quota-exceeded`,
   /** A paid send whose price the tenant's prepaid balance cannot cover (CONTRACT.md §16). */
   insufficientFunds: `${BASE}/insufficient-funds`,
+  /** `PUT /api/v1/agents/{name}?require_tests=pass` when a case of the agent's test set fails (CONTRACT.md §19). */
+  testsFailed: `${BASE}/tests-failed`,
   unavailable: `${BASE}/service-unavailable`,
   internal: `${BASE}/internal-error`,
 } as const;

@@ -1,4 +1,5 @@
 import type { ParleyClient, paths } from '@parley/api-client';
+import { createAgentTestsApi } from './agent-tests';
 import { createBillingApi } from './billing';
 import { createCampaignsApi } from './campaigns';
 import { createCannedRepliesApi } from './canned-replies';
@@ -30,6 +31,7 @@ export function createDashboardApi(api: ParleyClient) {
     ...createCannedRepliesApi(api),
     ...createChannelsApi(api),
     ...createKnowledgeGapsApi(api),
+    ...createAgentTestsApi(api),
 
     // accounts and credentials (no session yet: these make or take the credential)
     signUp: (name: string, email?: string) => unwrap(api.POST('/api/v1/accounts', { body: email ? { name, email } : { name } })),

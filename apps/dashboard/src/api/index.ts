@@ -11,4 +11,5 @@ export * from './contacts';
 export * from './billing';
 export * from './canned-replies';
 export * from './knowledge-gaps';
+export * from './agent-tests';
 export * from './channels';

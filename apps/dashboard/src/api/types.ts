@@ -52,6 +52,7 @@ const WEBHOOK_EVENT_SET: Record<WebhookEventType, true> = {
   'deal.stage_changed': true,
   'campaign.completed': true,
   'agent.gap_opened': true,
+  'agent.tests_completed': true,
   'template.status': true,
   'wallet.low_balance': true,
   'webhook.endpoint_disabled': true,

@@ -1,4 +1,4 @@
-import { keepPreviousData, useQuery, useQueryClient, type QueryKey } from '@tanstack/react-query';
+import { keepPreviousData, useQuery, useQueryClient, type Query, type QueryKey } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef } from 'react';
 import { useLiveEvents, type LiveEvent } from '../session/live-events';
 import { errorText } from './problem-text';
@@ -37,6 +37,15 @@ export interface LiveQueryOptions {
   keepPrevious?: boolean;
 }
 
+/** `useLiveQuery`'s options for one type of answer. */
+export interface LiveQueryOptionsOf<T> extends LiveQueryOptions {
+  /**
+   * Reads again every so many ms while this says so (the answer so far → ms, or false to stop): for work the server
+   * does in the background, followed until it is done (a test run, `queued` → `completed`).
+   */
+  pollWhile?: (data: T | undefined) => number | false;
+}
+
 const DEFAULT_DELAYS_MS = [250];
 
 /**
@@ -56,10 +65,17 @@ for (const type of ['pointerdown', 'keydown', 'wheel', 'touchstart'] as const) {
  * answer and a change invalidates them together, and keeps it live: the events `live` names invalidate `key` (and every
  * key under it).
  */
-export function useLiveQuery<T>(key: QueryKey, load: () => Promise<T>, live?: LiveRefresh, options: LiveQueryOptions = {}): AsyncState<T> {
+export function useLiveQuery<T>(key: QueryKey, load: () => Promise<T>, live?: LiveRefresh, options: LiveQueryOptionsOf<T> = {}): AsyncState<T> {
   // A page opened shows what is true now: it reads again on arrival, whatever the cache holds from an earlier visit
   // (shown meanwhile), as the events it missed while closed were not heard.
-  const query = useQuery({ queryKey: key, queryFn: load, placeholderData: options.keepPrevious ? keepPreviousData : undefined, refetchOnMount: 'always' });
+  const { pollWhile } = options;
+  const query = useQuery({
+    queryKey: key,
+    queryFn: load,
+    placeholderData: options.keepPrevious ? keepPreviousData : undefined,
+    refetchOnMount: 'always',
+    refetchInterval: pollWhile && ((q: Query<T, Error, T, QueryKey>) => pollWhile(q.state.data)),
+  });
   useLiveInvalidation(key, live);
   const { refetch } = query;
   const reload = useCallback(() => void refetch(), [refetch]);

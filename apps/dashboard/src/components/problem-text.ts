@@ -37,6 +37,8 @@ const FIELD_NAMES: Record<string, string> = {
   base_url: 'The base URL',
   api_key: 'The API key',
   monthly_budget: 'The monthly budget',
+  expect: 'The expectation',
+  contains: 'The expected text',
 };
 
 const DAY_NAMES: Record<string, string> = {

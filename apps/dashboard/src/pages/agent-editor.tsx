@@ -1,9 +1,10 @@
 import { useState, type FormEvent } from 'react';
-import { SKILLS, type Agent, type AgentBody, type Booking, type Faq, type Skill } from '../api';
+import { SKILLS, TestsFailedError, type Agent, type AgentBody, type AgentTestCaseResult, type Booking, type Faq, type Skill } from '../api';
 import { ErrorNotice } from '../components/feedback';
 import { slugify } from '../components/slug';
 import { useAction } from '../components/use-action';
 import { useApi } from '../session/session';
+import { RequireTestsChoice, TestsRefusal } from './agent-tests';
 import { OpeningHoursEditor, TimeZoneField } from './booking-hours';
 
 const SKILL_LABELS: Record<Skill, string> = {
@@ -23,7 +24,8 @@ const DEFAULT_BOOKING: Booking = {
 
 /**
  * Creates or replaces an AI agent (a PUT of the whole agent; a change makes a new version). A new one is named in plain
- * words ("Fjord Bikes assistant"); its API identifier is derived from the name and shown as it is typed.
+ * words ("Fjord Bikes assistant"); its API identifier is derived from the name and shown as it is typed. An agent with tests
+ * can be saved only if they all pass (`?require_tests=pass`): a refusal lists the failing cases.
  */
 export function AgentEditor({ agent, onSaved }: { agent?: Agent; onSaved(agent: Agent): void }) {
   const api = useApi();
@@ -33,6 +35,8 @@ export function AgentEditor({ agent, onSaved }: { agent?: Agent; onSaved(agent: 
   const [skills, setSkills] = useState<Skill[]>(agent?.skills ?? ['faq_responder']);
   const [faqs, setFaqs] = useState<Faq[]>(agent?.faqs ?? []);
   const [booking, setBooking] = useState<Booking>(agent?.booking ?? DEFAULT_BOOKING);
+  const [requireTests, setRequireTests] = useState(false);
+  const [failing, setFailing] = useState<AgentTestCaseResult[]>();
   const action = useAction();
 
   const toggleSkill = (skill: Skill) => setSkills((s) => (s.includes(skill) ? s.filter((x) => x !== skill) : [...s, skill]));
@@ -42,7 +46,18 @@ export function AgentEditor({ agent, onSaved }: { agent?: Agent; onSaved(agent: 
     event.preventDefault();
     const body: AgentBody = { name: agent ? agent.name : slugify(name), instruction, greeting, skills, faqs: faqs.filter((f) => f.question.trim() || f.answer.trim()) };
     if (skills.includes('appointment_booking')) body.booking = booking;
-    const result = await action.run(() => api.putAgent(body));
+    setFailing(undefined);
+    const result = await action.run(async () => {
+      if (!agent || !requireTests) return api.putAgent(body);
+      try {
+        return await api.putAgentIfTestsPass(body);
+      } catch (err) {
+        // the failing cases say what is wrong, instead of an error notice
+        if (!(err instanceof TestsFailedError) || err.failing.length === 0) throw err;
+        setFailing(err.failing);
+        return undefined;
+      }
+    });
     if (result) onSaved(result);
   };
 
@@ -147,6 +162,8 @@ export function AgentEditor({ agent, onSaved }: { agent?: Agent; onSaved(agent: 
           <OpeningHoursEditor hours={booking.opening_hours} onChange={(opening_hours) => setBooking({ ...booking, opening_hours })} />
         </fieldset>
       )}
+      {agent && <RequireTestsChoice agent={agent.name} checked={requireTests} onChange={setRequireTests} />}
+      {agent && failing && <TestsRefusal agent={agent} failing={failing} />}
       <ErrorNotice error={action.error} />
       <button type="submit" disabled={action.pending}>
         {action.pending ? 'Saving…' : agent ? 'Save changes' : 'Create AI agent'}

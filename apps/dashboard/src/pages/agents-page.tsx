@@ -12,11 +12,12 @@ import { AgentEditor } from './agent-editor';
 import { AgentGaps } from './agent-gaps';
 import { AgentKnowledge } from './agent-knowledge';
 import { AgentTester } from './agent-tester';
+import { AgentTests } from './agent-tests';
 import { AgentVersions } from './agent-versions';
 
 export const AGENTS_KEY = ['agents'] as const;
 
-/** AI agents: the list, and for the chosen one its editor, knowledge, the questions it could not answer, a test box, how it did and its versions. */
+/** AI agents: the list, and for the chosen one its editor, knowledge, the questions it could not answer, a test box, its tests, how it did and its versions. */
 export function AgentsPage() {
   const api = useApi();
   const queryClient = useQueryClient();
@@ -80,6 +81,7 @@ export function AgentsPage() {
           <AgentKnowledge key={`knowledge:${current.name}`} agent={current.name} />
           <AgentGaps key={`gaps:${current.name}`} agent={current.name} onAnswered={reload} />
           <AgentTester agent={current.name} />
+          <AgentTests key={`tests:${current.name}`} agent={current} />
           <AgentAnalytics key={`analytics:${current.name}`} agent={current.name} />
           <AgentVersions agent={current} onRestored={saved} />
           <section className="card" aria-labelledby="delete-agent-title">

@@ -1,4 +1,4 @@
-import type { CannedReply, Contact, LedgerTransactionPage, MonthUsageRecord, PriceRecord, UsageDayRecord, WalletRecord } from '../api';
+import type { Agent, AgentTestCase, AgentTestRun, CannedReply, Contact, LedgerTransactionPage, MonthUsageRecord, PriceRecord, UsageDayRecord, WalletRecord } from '../api';
 import type { SignedInMember } from '../session/permissions';
 import { PERMISSION_WORK, type Permission } from '../session/permissions';
 
@@ -80,4 +80,43 @@ export function ledger(balance: string): LedgerTransactionPage {
 
 export function cannedReply(overrides: Partial<CannedReply> = {}): CannedReply {
   return { id: 'cnr_01JD3S4ZC5Q2X8V6N7M9P0R1T2', shortcut: 'opening-hours', text: 'Hi {{contact.name}}, we open at 9.', created_at: NOW, updated_at: NOW, ...overrides };
+}
+
+export function agent(overrides: Partial<Agent> = {}): Agent {
+  return {
+    id: 'agt_01JD3S4ZC5Q2X8V6N7M9P0R1T2',
+    name: 'front-desk',
+    instruction: 'You are the front desk of Crumbs Bakery.',
+    greeting: 'Hi!',
+    skills: ['faq_responder'],
+    faqs: [{ question: 'How much is a birthday cake?', answer: 'A birthday cake is $15.' }],
+    booking: null,
+    version: 3,
+    created_at: NOW,
+    updated_at: NOW,
+    ...overrides,
+  };
+}
+
+export function agentTest(overrides: Partial<AgentTestCase> = {}): AgentTestCase {
+  return { id: 'tst_01JD3S4ZC5Q2X8V6N7M9P0R1T2', agent: 'front-desk', message: 'How much is a birthday cake?', expect: { contains: '$15' }, created_at: NOW, ...overrides };
+}
+
+/** A completed run of version 3 of front-desk, compared with version 2. */
+export function agentTestRun(overrides: Partial<AgentTestRun> = {}): AgentTestRun {
+  return {
+    id: 'run_01JD3S4ZC5Q2X8V6N7M9P0R1T2',
+    agent: 'front-desk',
+    version: 3,
+    status: 'completed',
+    passed: 0,
+    failed: 0,
+    cases: [],
+    fixed: [],
+    broken: [],
+    previous_version: 2,
+    created_at: NOW,
+    completed_at: NOW,
+    ...overrides,
+  };
 }

@@ -1,8 +1,10 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Res } from '@nestjs/common';
 import {
+  ProblemTypes,
   TestAgentBody,
   UpsertAgentBody,
   notFoundProblem,
+  problem,
   validationProblem,
   type AgentRecord,
   type AgentTestResult,
@@ -18,6 +20,7 @@ import { ListQueryDto, pageOf } from '../http/list-query.dto';
 import { AgentNamePipe } from '../http/param-pipes';
 import { RequestId, Tenant } from '../http/request-context';
 import { ApiRoute } from '../openapi/api-route.decorator';
+import { UpsertAgentQueryDto } from './upsert-agent-query.dto';
 
 /** Agent settings (CONTRACT.md §3), owned by agent-service; the body is validated here so bad input costs no call. */
 @Controller('api/v1/agents')
@@ -26,10 +29,13 @@ export class AgentsController {
 
   @ApiRoute({
     summary: 'Create or replace an agent',
-    description: '201 when created, 200 when replaced; an identical PUT answers 200 with the same version. `name` must equal the path name.',
+    description:
+      '201 when created, 200 when replaced; an identical PUT answers 200 with the same version. `name` must equal the path name. With `?require_tests=pass` the agent’s test set (`POST …/tests`) runs against the new body first and a failing case refuses the change: 409 with `failing`, each case with the reply and what did not hold.',
     access: 'tenant',
     body: UpsertAgentBody,
+    query: UpsertAgentQueryDto,
     success: { status: 200, description: 'Replaced (or unchanged).', schema: 'Agent', also: [{ status: 201, description: 'Created.' }] },
+    errors: [400, 409, 503],
   })
   @Put(':agent_name')
   @Requires('agents.manage')
@@ -37,11 +43,20 @@ export class AgentsController {
     @Tenant() tenantId: string,
     @Param('agent_name', AgentNamePipe) name: string,
     @Body() body: UpsertAgentBody,
+    @Query() query: UpsertAgentQueryDto,
     @RequestId() requestId: string,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<AgentRecord> {
     if (body.name !== name) {
       throw new ProblemException(validationProblem([{ field: 'name', message: `name must equal the agent name in the path ("${name}")` }]));
+    }
+    if (query.require_tests === 'pass') {
+      const { total, failing } = await this.rpc.request('agent-tests.check', { tenant_id: tenantId, agent: name, body }, { requestId });
+      if (failing.length > 0) {
+        // RFC 9457 lets a problem carry members of its own: the failing cases, each with its reply
+        const refused = { ...problem(409, ProblemTypes.testsFailed, 'Tests failed', `${failing.length} of ${total} test cases of agent "${name}" fail with this change; it was not saved.`), failing };
+        throw new ProblemException(refused);
+      }
     }
     const result = await this.rpc.request('agents.upsert', { tenant_id: tenantId, name, body }, { requestId });
     void reply.status(result.created ? 201 : 200);

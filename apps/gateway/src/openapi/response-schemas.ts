@@ -384,6 +384,45 @@ export const RESPONSE_SCHEMAS: Record<string, SchemaObject> = {
     answer: nullable({ type: 'string', description: 'The FAQ answer the gap was closed with.' }),
     created_at: timestamp,
   }),
+  AgentTest: record({
+    id: id('tst'),
+    agent: { type: 'string', description: 'The agent’s name.' },
+    message: { type: 'string', description: 'What the customer writes.' },
+    expect: record(
+      {
+        contains: { type: 'string', description: 'The reply contains this text (case and accents aside).' },
+        skill: enumOf(['faq_responder', 'lead_capture', 'appointment_booking']),
+        handoff: { type: 'boolean', description: 'The agent hands the conversation to a person (true) or not.' },
+        no_answer: { type: 'boolean', description: 'The agent says it does not know (true) or answers.' },
+      },
+      ['contains', 'skill', 'handoff', 'no_answer'],
+    ),
+    created_at: timestamp,
+  }),
+  AgentTestRun: record({
+    id: id('run'),
+    agent: string,
+    version: { type: 'integer', description: 'The agent version the set ran against.' },
+    status: enumOf(['queued', 'running', 'completed']),
+    passed: { type: 'integer' },
+    failed: { type: 'integer' },
+    cases: {
+      type: 'array',
+      description: 'Each case of the set as it was when the run began, oldest first.',
+      items: record({
+        test_id: id('tst'),
+        message: string,
+        ok: { type: 'boolean' },
+        reply: { type: 'string', description: 'What the agent answered (as the first reply of a new conversation).' },
+        failures: { type: 'array', items: string, description: 'What of the expectation did not hold; empty when ok.' },
+      }),
+    },
+    fixed: { type: 'array', items: id('tst'), description: 'Cases this version passes that the previous version failed.' },
+    broken: { type: 'array', items: id('tst'), description: 'Cases the previous version passed that this one fails.' },
+    previous_version: nullable({ type: 'integer', description: 'The version compared with; null for a first version.' }),
+    created_at: timestamp,
+    completed_at: nullable(timestamp),
+  }),
   AgentAnalytics: record({
     agent: string,
     from: { type: 'string', format: 'date' },
@@ -529,7 +568,7 @@ export const RESPONSE_SCHEMAS: Record<string, SchemaObject> = {
   }),
   TeamRoles: record({ data: { type: 'array', items: record({ role: enumOf(MEMBER_ROLES), description: string, permissions: { type: 'array', items: permission } }) } }),
   ...Object.fromEntries(
-    ['Agent', 'AgentVersionSummary', 'ApiKey', 'Appointment', 'Channel', 'Conversation', 'Document', 'Lead', 'Message', 'TeamMember', 'Template', 'Webhook', 'WebhookDelivery', 'Contact', 'ContactActivity', 'Company', 'Deal', 'CannedReply', 'KnowledgeGap'].map((item) => [
+    ['Agent', 'AgentVersionSummary', 'ApiKey', 'Appointment', 'Channel', 'Conversation', 'Document', 'Lead', 'Message', 'TeamMember', 'Template', 'Webhook', 'WebhookDelivery', 'Contact', 'ContactActivity', 'Company', 'Deal', 'CannedReply', 'KnowledgeGap', 'AgentTest'].map((item) => [
       `${item}Page`,
       pageOf(item),
     ]),

@@ -1,6 +1,8 @@
 import { Injectable, Logger } from '@nestjs/common';
-import type { AgentChangedData, AgentChangedEvent, AgentRecord } from '@parley/contracts';
+import { newId, type AgentChangedData, type AgentChangedEvent, type AgentRecord } from '@parley/contracts';
 import type { EntityManager } from 'typeorm';
+import { TestRunsQueued } from '../agent-tests/agent-tests-store.module';
+import { AgentTestsStore } from '../agent-tests/agent-tests.store';
 import { MalformedEventError } from '../common/malformed-event.error';
 import { selectAgent } from './agent-selection';
 import { AgentsStore } from './agents.store';
@@ -23,7 +25,11 @@ export type AgentChangeOutcome = 'applied' | 'ignored';
 export class AgentsService {
   private readonly logger = new Logger(AgentsService.name);
 
-  constructor(private readonly agents: AgentsStore) {}
+  constructor(
+    private readonly agents: AgentsStore,
+    private readonly tests: AgentTestsStore,
+    private readonly testRunsQueued: TestRunsQueued,
+  ) {}
 
   async applyChange(event: AgentChangedEvent): Promise<AgentChangeOutcome> {
     const data = parseChange(event);
@@ -47,7 +53,21 @@ export class AgentsService {
   }
 
   private async upsert(data: AgentChangedData, agent: AgentRecord): Promise<AgentChangeOutcome> {
+    await this.queueTestRun(data.tenant_id, agent);
     return (await this.agents.upsert(data.tenant_id, data.name, data.agent_id, data.version, agent)) ? 'applied' : 'ignored';
+  }
+
+  /**
+   * Queues the run of the agent's test set against a version the model is about to take (CONTRACT.md §19), with the
+   * version it replaces to compare with. Queued before the model takes it: a crash in between queues it again on
+   * redelivery (once: a run per version), whereas after it the model would have the version and the run be lost.
+   */
+  private async queueTestRun(tenantId: string, agent: AgentRecord): Promise<void> {
+    const current = await this.agents.find(tenantId, agent.name);
+    const sameLiveAgent = current !== null && current.agentId === agent.id && current.deletedAt === null;
+    const takes = current === null || (sameLiveAgent && agent.version > current.version) || agent.id > current.agentId;
+    if (!takes) return;
+    if (await this.tests.queueRun(tenantId, newId('run'), agent, sameLiveAgent ? current.record : null)) this.testRunsQueued.notify();
   }
 
   /**

@@ -47,6 +47,7 @@ export class RepliesModule {
         RepliesService,
         PublishedMarks,
       ],
+      exports: [RepliesService],
     };
   }
 }

@@ -104,7 +104,23 @@ export class RepliesService {
   async preview(tenantId: string, agentName: string, text: string, from: string | null): Promise<AgentTestResult> {
     const agent = await this.agents.liveAgent(tenantId, agentName);
     if (!agent) throw new ProblemException(notFoundProblem(`Agent "${agentName}"`));
-    const reply = await this.engine.reply({
+    const reply = await this.firstReplyOf(tenantId, agent, text, from);
+    return {
+      reply: reply.text,
+      skill: reply.skill,
+      handoff: reply.handoff,
+      language: reply.state.language ?? detectLanguage(text),
+      sources: (reply.sources ?? []).map((s) => ({ ...s, score: s.score ?? reply.confidence ?? 1 })),
+      confidence: reply.sources?.length ? (reply.confidence ?? null) : null,
+    };
+  }
+
+  /**
+   * What `agent` (live, or a version about to be saved or already replaced: test sets run against those) answers as
+   * the first reply of a new conversation. Nothing is sent, stored or emitted.
+   */
+  async firstReplyOf(tenantId: string, agent: AgentRecord, text: string, from: string | null): Promise<Reply> {
+    return this.engine.reply({
       tenantId,
       agent,
       conversationHistory: [],
@@ -116,14 +132,6 @@ export class RepliesService {
       calendar: this.appointments.calendar(this.db.manager, tenantId, agent.name),
       documents: await this.documents.forAgent(tenantId, agent.id),
     });
-    return {
-      reply: reply.text,
-      skill: reply.skill,
-      handoff: reply.handoff,
-      language: reply.state.language ?? detectLanguage(text),
-      sources: (reply.sources ?? []).map((s) => ({ ...s, score: s.score ?? reply.confidence ?? 1 })),
-      confidence: reply.sources?.length ? (reply.confidence ?? null) : null,
-    };
   }
 
   /** One conversation's messages of a delivery. */

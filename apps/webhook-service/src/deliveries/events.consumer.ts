@@ -6,6 +6,7 @@ import {
   type AppointmentCancelledEvent,
   type AppointmentRescheduledEvent,
   type AgentGapOpenedEvent,
+  type AgentTestsCompletedEvent,
   type CampaignCompletedEvent,
   type ContactCreatedEvent,
   type ContactDeletedEvent,
@@ -127,6 +128,11 @@ export class EventsConsumer {
 
   @EventPattern(Topics.AgentGapOpened)
   async onAgentGapOpened(@Payload() event: AgentGapOpenedEvent): Promise<void> {
+    await this.deliveries.ingest(event);
+  }
+
+  @EventPattern(Topics.AgentTestsCompleted)
+  async onAgentTestsCompleted(@Payload() event: AgentTestsCompletedEvent): Promise<void> {
     await this.deliveries.ingest(event);
   }
 }

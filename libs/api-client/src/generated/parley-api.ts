@@ -100,7 +100,7 @@ export interface paths {
         get: operations["Agents_get"];
         /**
          * Create or replace an agent
-         * @description 201 when created, 200 when replaced; an identical PUT answers 200 with the same version. `name` must equal the path name.
+         * @description 201 when created, 200 when replaced; an identical PUT answers 200 with the same version. `name` must equal the path name. With `?require_tests=pass` the agent’s test set (`POST …/tests`) runs against the new body first and a failing case refuses the change: 409 with `failing`, each case with the reply and what did not hold.
          */
         put: operations["Agents_upsert"];
         post?: never;
@@ -247,6 +247,47 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/agents/{agent_name}/tests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List an agent's test cases
+         * @description Oldest first.
+         */
+        get: operations["AgentTests_list"];
+        put?: never;
+        /**
+         * Add a test case to an agent
+         * @description A message a customer might write and what the reply must be: `contains` (text, case and accents aside), `skill`, `handoff`, `no_answer` (the agent says it does not know); at least one, all that are given must hold. Every new version of the agent runs the set in the background (`GET …/versions/{version}/test-run`); `PUT /api/v1/agents/{name}?require_tests=pass` runs it before saving. At most 200 per agent.
+         */
+        post: operations["AgentTests_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/agents/{agent_name}/tests/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete a test case */
+        delete: operations["AgentTests_delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/agents/{agent_name}/versions": {
         parameters: {
             query?: never;
@@ -273,6 +314,26 @@ export interface paths {
         };
         /** Get one version of an agent (roll back by PUTting its body) */
         get: operations["Agents_version"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/agents/{agent_name}/versions/{version}/test-run": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The test run of one version of an agent
+         * @description The set run against that version, in the background, when it was saved (`status` `queued`, `running`, then `completed`): each case with the reply and what did not hold, and `fixed` / `broken`: the cases this version passes that the previous one failed, and the other way round. 404 when the agent had no tests when that version was saved.
+         */
+        get: operations["AgentTests_run"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2210,6 +2271,37 @@ export interface components {
             data: components["schemas"]["Agent"][];
             next_cursor: string | null;
         };
+        AgentTest: {
+            /** @description The agent’s name. */
+            agent: string;
+            /** Format: date-time */
+            created_at: string;
+            expect: {
+                /** @description The reply contains this text (case and accents aside). */
+                contains?: string;
+                /** @description The agent hands the conversation to a person (true) or not. */
+                handoff?: boolean;
+                /** @description The agent says it does not know (true) or answers. */
+                no_answer?: boolean;
+                /** @enum {string} */
+                skill?: "faq_responder" | "lead_capture" | "appointment_booking";
+            };
+            /** @example tst_01JD3S4ZC5Q2X8V6N7M9P0R1T2 */
+            id: string;
+            /** @description What the customer writes. */
+            message: string;
+        };
+        AgentTestExpectationDto: {
+            contains?: string;
+            handoff?: boolean;
+            no_answer?: boolean;
+            /** @enum {string} */
+            skill?: "faq_responder" | "lead_capture" | "appointment_booking";
+        };
+        AgentTestPage: {
+            data: components["schemas"]["AgentTest"][];
+            next_cursor: string | null;
+        };
         AgentTestResult: {
             /** @description How sure the engine is of its answer from knowledge; null when no knowledge was used. */
             confidence: number | null;
@@ -2227,6 +2319,38 @@ export interface components {
                 /** @enum {string} */
                 type: "faq" | "document" | "instruction";
             }[];
+        };
+        AgentTestRun: {
+            agent: string;
+            /** @description Cases the previous version passed that this one fails. */
+            broken: string[];
+            /** @description Each case of the set as it was when the run began, oldest first. */
+            cases: {
+                /** @description What of the expectation did not hold; empty when ok. */
+                failures: string[];
+                message: string;
+                ok: boolean;
+                /** @description What the agent answered (as the first reply of a new conversation). */
+                reply: string;
+                /** @example tst_01JD3S4ZC5Q2X8V6N7M9P0R1T2 */
+                test_id: string;
+            }[];
+            /** Format: date-time */
+            completed_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+            failed: number;
+            /** @description Cases this version passes that the previous version failed. */
+            fixed: string[];
+            /** @example run_01JD3S4ZC5Q2X8V6N7M9P0R1T2 */
+            id: string;
+            passed: number;
+            /** @description The version compared with; null for a first version. */
+            previous_version: number | null;
+            /** @enum {string} */
+            status: "queued" | "running" | "completed";
+            /** @description The agent version the set ran against. */
+            version: number;
         };
         AgentVersion: {
             body: {
@@ -2908,6 +3032,11 @@ export interface components {
             owner_name?: string;
             password?: string;
         };
+        CreateAgentTestBody: {
+            expect: components["schemas"]["AgentTestExpectationDto"];
+            message: string;
+            tenant_id?: string;
+        };
         CreateApiKeyBody: {
             name?: string;
             /** @description The caller’s own tenant id (optional). */
@@ -2992,7 +3121,7 @@ export interface components {
             created_at: string;
             description: string | null;
             enabled: boolean;
-            events: ("message.received" | "message.status" | "lead.captured" | "lead.updated" | "appointment.booked" | "appointment.rescheduled" | "appointment.cancelled" | "conversation.handoff" | "contact.opted_out" | "contact.opted_in" | "template.status" | "wallet.low_balance" | "contact.created" | "contact.updated" | "contact.deleted" | "deal.created" | "deal.stage_changed" | "campaign.completed" | "agent.gap_opened" | "webhook.endpoint_disabled")[];
+            events: ("message.received" | "message.status" | "lead.captured" | "lead.updated" | "appointment.booked" | "appointment.rescheduled" | "appointment.cancelled" | "conversation.handoff" | "contact.opted_out" | "contact.opted_in" | "template.status" | "wallet.low_balance" | "contact.created" | "contact.updated" | "contact.deleted" | "deal.created" | "deal.stage_changed" | "campaign.completed" | "agent.gap_opened" | "agent.tests_completed" | "webhook.endpoint_disabled")[];
             /** @example whk_01JD3S4ZC5Q2X8V6N7M9P0R1T2 */
             id: string;
             ordered: boolean;
@@ -3022,7 +3151,7 @@ export interface components {
         CreateWebhookBody: {
             description?: string;
             enabled?: boolean;
-            events?: ("message.received" | "message.status" | "lead.captured" | "lead.updated" | "appointment.booked" | "appointment.rescheduled" | "appointment.cancelled" | "conversation.handoff" | "contact.opted_out" | "contact.opted_in" | "template.status" | "wallet.low_balance" | "contact.created" | "contact.updated" | "contact.deleted" | "deal.created" | "deal.stage_changed" | "campaign.completed" | "agent.gap_opened" | "webhook.endpoint_disabled")[];
+            events?: ("message.received" | "message.status" | "lead.captured" | "lead.updated" | "appointment.booked" | "appointment.rescheduled" | "appointment.cancelled" | "conversation.handoff" | "contact.opted_out" | "contact.opted_in" | "template.status" | "wallet.low_balance" | "contact.created" | "contact.updated" | "contact.deleted" | "deal.created" | "deal.stage_changed" | "campaign.completed" | "agent.gap_opened" | "agent.tests_completed" | "webhook.endpoint_disabled")[];
             ordered?: boolean;
             tenant_id?: string;
             /** Format: uri */
@@ -3491,7 +3620,7 @@ export interface components {
             title: string;
             /**
              * Format: uri
-             * @description Stable per kind of error, e.g. `https://parley.dev/problems/validation-error`, `https://parley.dev/problems/malformed-json`, `https://parley.dev/problems/unsupported-media-type`, `https://parley.dev/problems/payload-too-large`, `https://parley.dev/problems/unauthorized`, `https://parley.dev/problems/forbidden`, `https://parley.dev/problems/not-found`, `https://parley.dev/problems/method-not-allowed`, `https://parley.dev/problems/conflict`, `https://parley.dev/problems/opted-out`, `https://parley.dev/problems/customer-service-window-closed`, `https://parley.dev/problems/idempotency-key-reused`, `https://parley.dev/problems/rate-limited`, `https://parley.dev/problems/quota-exceeded`, `https://parley.dev/problems/insufficient-funds`, `https://parley.dev/problems/service-unavailable`, `https://parley.dev/problems/internal-error`.
+             * @description Stable per kind of error, e.g. `https://parley.dev/problems/validation-error`, `https://parley.dev/problems/malformed-json`, `https://parley.dev/problems/unsupported-media-type`, `https://parley.dev/problems/payload-too-large`, `https://parley.dev/problems/unauthorized`, `https://parley.dev/problems/forbidden`, `https://parley.dev/problems/not-found`, `https://parley.dev/problems/method-not-allowed`, `https://parley.dev/problems/conflict`, `https://parley.dev/problems/opted-out`, `https://parley.dev/problems/customer-service-window-closed`, `https://parley.dev/problems/idempotency-key-reused`, `https://parley.dev/problems/rate-limited`, `https://parley.dev/problems/quota-exceeded`, `https://parley.dev/problems/insufficient-funds`, `https://parley.dev/problems/tests-failed`, `https://parley.dev/problems/service-unavailable`, `https://parley.dev/problems/internal-error`.
              */
             type: string;
         };
@@ -3746,7 +3875,7 @@ export interface components {
         UpdateWebhookBody: {
             description?: string;
             enabled?: boolean;
-            events?: ("message.received" | "message.status" | "lead.captured" | "lead.updated" | "appointment.booked" | "appointment.rescheduled" | "appointment.cancelled" | "conversation.handoff" | "contact.opted_out" | "contact.opted_in" | "template.status" | "wallet.low_balance" | "contact.created" | "contact.updated" | "contact.deleted" | "deal.created" | "deal.stage_changed" | "campaign.completed" | "agent.gap_opened" | "webhook.endpoint_disabled")[];
+            events?: ("message.received" | "message.status" | "lead.captured" | "lead.updated" | "appointment.booked" | "appointment.rescheduled" | "appointment.cancelled" | "conversation.handoff" | "contact.opted_out" | "contact.opted_in" | "template.status" | "wallet.low_balance" | "contact.created" | "contact.updated" | "contact.deleted" | "deal.created" | "deal.stage_changed" | "campaign.completed" | "agent.gap_opened" | "agent.tests_completed" | "webhook.endpoint_disabled")[];
             ordered?: boolean;
             tenant_id?: string;
             /** Format: uri */
@@ -3803,7 +3932,7 @@ export interface components {
             created_at: string;
             description: string | null;
             enabled: boolean;
-            events: ("message.received" | "message.status" | "lead.captured" | "lead.updated" | "appointment.booked" | "appointment.rescheduled" | "appointment.cancelled" | "conversation.handoff" | "contact.opted_out" | "contact.opted_in" | "template.status" | "wallet.low_balance" | "contact.created" | "contact.updated" | "contact.deleted" | "deal.created" | "deal.stage_changed" | "campaign.completed" | "agent.gap_opened" | "webhook.endpoint_disabled")[];
+            events: ("message.received" | "message.status" | "lead.captured" | "lead.updated" | "appointment.booked" | "appointment.rescheduled" | "appointment.cancelled" | "conversation.handoff" | "contact.opted_out" | "contact.opted_in" | "template.status" | "wallet.low_balance" | "contact.created" | "contact.updated" | "contact.deleted" | "deal.created" | "deal.stage_changed" | "campaign.completed" | "agent.gap_opened" | "agent.tests_completed" | "webhook.endpoint_disabled")[];
             /** @example whk_01JD3S4ZC5Q2X8V6N7M9P0R1T2 */
             id: string;
             ordered: boolean;
@@ -4281,7 +4410,9 @@ export interface operations {
     };
     Agents_upsert: {
         parameters: {
-            query?: never;
+            query?: {
+                require_tests?: "pass";
+            };
             header?: never;
             path: {
                 agent_name: string;
@@ -4352,6 +4483,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description Conflict with the current state (e.g. an `Idempotency-Key` reused with another body). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
             /** @description The body is larger than 1 MiB. */
             413: {
                 headers: {
@@ -4372,6 +4512,17 @@ export interface operations {
             };
             /** @description Over the daily quota or the per-address limit; wait `Retry-After` seconds. */
             429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description A dependency (Kafka, an owning service) cannot take the request now; retry after `Retry-After` seconds. */
+            503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
@@ -5262,6 +5413,280 @@ export interface operations {
             };
         };
     };
+    AgentTests_list: {
+        parameters: {
+            query?: {
+                cursor?: string;
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                agent_name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of test cases. */
+            200: {
+                headers: {
+                    /** @description Remaining daily quota: `"daily";r=<remaining>;t=<seconds to reset>` (`r=999999999999999` on an unlimited plan). */
+                    RateLimit?: string;
+                    /** @description The daily quota policy, e.g. `"daily";q=500;w=86400` (absent on an unlimited plan). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentTestPage"];
+                };
+            };
+            /** @description A field, parameter or the JSON itself is not valid (`errors[]` names each field and rule). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Missing, malformed, expired, wrongly signed or revoked credential (`WWW-Authenticate: Bearer`). */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No such resource for this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Over the daily quota or the per-address limit; wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description A dependency (Kafka, an owning service) cannot take the request now; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    AgentTests_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                agent_name: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateAgentTestBody"];
+            };
+        };
+        responses: {
+            /** @description The test case. */
+            201: {
+                headers: {
+                    /** @description Remaining daily quota: `"daily";r=<remaining>;t=<seconds to reset>` (`r=999999999999999` on an unlimited plan). */
+                    RateLimit?: string;
+                    /** @description The daily quota policy, e.g. `"daily";q=500;w=86400` (absent on an unlimited plan). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentTest"];
+                };
+            };
+            /** @description A field, parameter or the JSON itself is not valid (`errors[]` names each field and rule). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Missing, malformed, expired, wrongly signed or revoked credential (`WWW-Authenticate: Bearer`). */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /**
+             * @description The body `tenant_id` is not the caller’s tenant, the signed-in team member’s role may not do this, or a session-cookie request lacks its `X-CSRF-Token`.
+             *
+             *     The body `tenant_id` is not the caller’s tenant, the signed-in team member’s role may not do this, or a session-cookie request lacks its `X-CSRF-Token`.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No such resource for this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Conflict with the current state (e.g. an `Idempotency-Key` reused with another body). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is not `application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Over the daily quota or the per-address limit; wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description A dependency (Kafka, an owning service) cannot take the request now; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    AgentTests_delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                agent_name: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    /** @description Remaining daily quota: `"daily";r=<remaining>;t=<seconds to reset>` (`r=999999999999999` on an unlimited plan). */
+                    RateLimit?: string;
+                    /** @description The daily quota policy, e.g. `"daily";q=500;w=86400` (absent on an unlimited plan). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, malformed, expired, wrongly signed or revoked credential (`WWW-Authenticate: Bearer`). */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body `tenant_id` is not the caller’s tenant, the signed-in team member’s role may not do this, or a session-cookie request lacks its `X-CSRF-Token`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No such resource for this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Over the daily quota or the per-address limit; wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description A dependency (Kafka, an owning service) cannot take the request now; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
     Agents_versions: {
         parameters: {
             query?: {
@@ -5385,6 +5810,74 @@ export interface operations {
             };
             /** @description Over the daily quota or the per-address limit; wait `Retry-After` seconds. */
             429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    AgentTests_run: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                agent_name: string;
+                version: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The run. */
+            200: {
+                headers: {
+                    /** @description Remaining daily quota: `"daily";r=<remaining>;t=<seconds to reset>` (`r=999999999999999` on an unlimited plan). */
+                    RateLimit?: string;
+                    /** @description The daily quota policy, e.g. `"daily";q=500;w=86400` (absent on an unlimited plan). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentTestRun"];
+                };
+            };
+            /** @description Missing, malformed, expired, wrongly signed or revoked credential (`WWW-Authenticate: Bearer`). */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No such resource for this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Over the daily quota or the per-address limit; wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description A dependency (Kafka, an owning service) cannot take the request now; retry after `Retry-After` seconds. */
+            503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;

@@ -15,3 +15,4 @@ export * from './billing.dto';
 export * from './rich-send.dto';
 export * from './campaigns.dto';
 export * from './knowledge-gaps.dto';
+export * from './agent-tests.dto';

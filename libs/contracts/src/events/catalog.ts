@@ -7,6 +7,7 @@ import type { TemplateStatusEvent } from './templates';
 import type { LlmSpendEvent, LlmUsageEvent, TenantPlanChangedEvent, WalletLowBalanceEvent } from './billing';
 import type { CampaignCompletedEvent } from './campaigns';
 import type { AgentGapOpenedEvent } from './knowledge-gaps';
+import type { AgentTestsCompletedEvent } from './agent-tests';
 import type { DocumentChangedEvent } from './documents';
 import type {
   AppointmentBookedEvent,
@@ -52,6 +53,7 @@ export interface EventsByTopic {
   'deal.stage_changed': DealStageChangedEvent;
   'campaign.completed': CampaignCompletedEvent;
   'agent.gap_opened': AgentGapOpenedEvent;
+  'agent.tests_completed': AgentTestsCompletedEvent;
   'llm.usage': LlmUsageEvent;
   'llm.spend': LlmSpendEvent;
   'voice.call_ended': VoiceCallEndedEvent;
@@ -231,6 +233,12 @@ export const EVENT_ROUTES: Readonly<Record<EventTopic, EventRoute>> = {
     producers: ['responder-service'],
     consumers: ['webhook-service'],
     summary: "Public webhook event: a customer's question the agent could not answer (it said it did not know, or gave the conversation to a person) matched none of the agent's open knowledge gaps and opened a new one; sent once per gap.",
+  },
+  [Topics.AgentTestsCompleted]: {
+    key: '`${tenant_id}:${agent}`',
+    producers: ['responder-service'],
+    consumers: ['webhook-service'],
+    summary: "Public webhook event: an agent version's test set ran in the background (CONTRACT.md §19): how many cases passed and failed, and which this version fixed or broke against the previous one.",
   },
   [Topics.LlmUsage]: {
     key: '`tenant_id`',

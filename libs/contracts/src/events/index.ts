@@ -13,3 +13,4 @@ export * from './billing';
 export * from './campaigns';
 export * from './voice';
 export * from './knowledge-gaps';
+export * from './agent-tests';

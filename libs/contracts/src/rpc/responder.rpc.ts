@@ -1,6 +1,8 @@
 import type { AppointmentRecord, LeadRecord } from '../events/engagement';
 import type { InboundInteractive, InboundMedia, OutboundLocation } from '../events/media';
 import type { KnowledgeGapRecord, KnowledgeGapState } from '../events/knowledge-gaps';
+import type { AgentTestCaseResult, AgentTestExpectation, AgentTestRecord, AgentTestRunRecord } from '../events/agent-tests';
+import type { UpsertAgentBody } from '../dto/agents.dto';
 import type { ChannelKind } from '../events/messages';
 import type { ListQuery, Page, TenantScoped } from './rpc-shapes';
 
@@ -204,6 +206,18 @@ export interface ResponderRpc {
     request: TenantScoped & { id: string; message_id: string; verdict: 'right' | 'wrong'; note: string | null; actor: InboxActor };
     response: MessageFeedbackRecord;
   };
+  /** An agent's test set (CONTRACT.md §19); `agent` is the agent's name, which must be live. */
+  'agent-tests.create': { service: 'responder'; request: TenantScoped & { agent: string; message: string; expect: AgentTestExpectation }; response: AgentTestRecord };
+  /** Oldest first (the order they were written in). */
+  'agent-tests.list': { service: 'responder'; request: TenantScoped & ListQuery & { agent: string }; response: Page<AgentTestRecord> };
+  'agent-tests.delete': { service: 'responder'; request: TenantScoped & { agent: string; id: string }; response: { deleted: true } };
+  /** The run of the set against one version of the agent; 404 when that version had no tests to run. */
+  'agent-tests.run': { service: 'responder'; request: TenantScoped & { agent: string; version: number }; response: AgentTestRunRecord };
+  /**
+   * Runs the set against a body about to be PUT (`?require_tests=pass`), saving nothing: the failing cases, empty when
+   * every case passes (or there are none).
+   */
+  'agent-tests.check': { service: 'responder'; request: TenantScoped & { agent: string; body: UpsertAgentBody }; response: { total: number; failing: AgentTestCaseResult[] } };
   /** An agent's replies over a range of days in a time zone (CONTRACT.md §19); null: the last 30 days, UTC. */
   'analytics.agent': { service: 'responder'; request: TenantScoped & { agent: string; from: string | null; to: string | null; tz: string | null }; response: AgentAnalytics };
   'leads.list': { service: 'responder'; request: TenantScoped & ListQuery; response: Page<LeadRecord> };

@@ -39,6 +39,7 @@ export const RPC_OWNERS: Record<string, RpcService> = {
   'canned-replies': 'responder',
   gaps: 'responder',
   analytics: 'responder',
+  'agent-tests': 'responder',
   leads: 'responder',
   appointments: 'responder',
   'llm-settings': 'responder',

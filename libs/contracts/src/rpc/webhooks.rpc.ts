@@ -21,6 +21,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'deal.stage_changed',
   'campaign.completed',
   'agent.gap_opened',
+  'agent.tests_completed',
   'webhook.endpoint_disabled',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];

@@ -54,6 +54,12 @@ describe('matchKnowledge: by words, else by meaning, never a passage merely abou
     expect(await matchKnowledge('which insurance do you accept?', knowledge, 'en', null)).toMatchObject({ via: 'words' });
   });
 
+  it('reads a question that names no topic of its own ("how much?") with the sentence before it', async () => {
+    expect(await matchKnowledge('do you have a sauna? how much?', knowledge, 'en', null)).toBeNull();
+    const match = await matchKnowledge('i would like a drop-in class. how much?', knowledge, 'en', null);
+    expect(match).toMatchObject({ via: 'words', excerpt: expect.stringContaining('A drop-in class costs $22.') });
+  });
+
   it('reads by meaning only the languages the model reads', async () => {
     expect(await passagesByMeaning('where do i leave my car?', knowledge, 'es', meaning(), 3)).toEqual([]);
     const [nearest] = await passagesByMeaning('where do i leave my car?', knowledge, 'en', meaning(), 3);

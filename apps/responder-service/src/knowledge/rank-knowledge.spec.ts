@@ -22,6 +22,10 @@ describe('rankKnowledge', () => {
     expect(instructionFacts(dental.instruction)).toEqual(['We are open Mon-Fri 9-5.', 'Parking is free behind the building.']);
     expect(instructionFacts('Answer questions about opening hours. Be friendly and professional.')).toEqual([]);
     expect(instructionFacts('Du bist der Assistent der Praxis. Wir haben montags bis freitags geöffnet.')).toEqual(['Wir haben montags bis freitags geöffnet.']);
+    // Portuguese addresses the agent as "você é" and "és", and tells it "sê simpático" (an accent ends the word too).
+    expect(instructionFacts('Você é o assistente da Clínica Sorriso, em São Paulo. Atendemos de segunda a sexta.')).toEqual(['Atendemos de segunda a sexta.']);
+    expect(instructionFacts('És o assistente da Onda Azul. Sê simpático. Estamos abertos todos os dias.')).toEqual(['Estamos abertos todos os dias.']);
+    expect(instructionFacts('Eres el asistente de la clínica. Sé amable. Abrimos a las 9.')).toEqual(['Abrimos a las 9.']);
   });
 
   it('finds FAQs, document passages and instruction facts through typos and chat spelling', () => {

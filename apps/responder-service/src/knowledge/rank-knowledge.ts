@@ -161,11 +161,13 @@ export class KnowledgeIndex {
 
   /**
    * The passages for a message, each with its best score over the whole message and each question in it: the customer's
-   * question decides, not the context around it ("is there an elevator? my knees are bad").
+   * question decides, not the context around it ("is there an elevator? my knees are bad"). A question naming no topic
+   * of its own ("how much?", "c'est combien ?") asks about the sentence before it: it is read with the whole message.
    */
   rank(query: string, language: Language): RankedPassage[] {
     const best = new Map<string, RankedPassage & { bm25: number }>();
-    for (const asked of [query, ...questionSentences(query)]) {
+    const ownTopic = (question: string) => analyze(question, language, { query: true }).some((t) => t.weight > 0 && !t.term.startsWith('#'));
+    for (const asked of [query, ...questionSentences(query).filter(ownTopic)]) {
       for (const passage of this.rankOne(asked, language)) {
         const seen = best.get(passage.id);
         if (!seen || passage.score > seen.score) best.set(passage.id, passage);

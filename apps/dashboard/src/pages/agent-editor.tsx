@@ -27,7 +27,7 @@ const DEFAULT_BOOKING: Booking = {
  * words ("Fjord Bikes assistant"); its API identifier is derived from the name and shown as it is typed. An agent with tests
  * can be saved only if they all pass (`?require_tests=pass`): a refusal lists the failing cases.
  */
-export function AgentEditor({ agent, onSaved }: { agent?: Agent; onSaved(agent: Agent): void }) {
+export function AgentEditor({ agent, onSaved, onRefused }: { agent?: Agent; onSaved(agent: Agent): void; onRefused?(): void }) {
   const api = useApi();
   const [name, setName] = useState(agent?.name ?? '');
   const [instruction, setInstruction] = useState(agent?.instruction ?? '');
@@ -55,6 +55,7 @@ export function AgentEditor({ agent, onSaved }: { agent?: Agent; onSaved(agent: 
         // the failing cases say what is wrong, instead of an error notice
         if (!(err instanceof TestsFailedError) || err.failing.length === 0) throw err;
         setFailing(err.failing);
+        onRefused?.();
         return undefined;
       }
     });

@@ -12,7 +12,7 @@ import { AgentEditor } from './agent-editor';
 import { AgentGaps } from './agent-gaps';
 import { AgentKnowledge } from './agent-knowledge';
 import { AgentTester } from './agent-tester';
-import { AgentTests } from './agent-tests';
+import { AgentTests, agentTestsKey } from './agent-tests';
 import { AgentVersions } from './agent-versions';
 
 export const AGENTS_KEY = ['agents'] as const;
@@ -32,7 +32,10 @@ export function AgentsPage() {
     queryClient.setQueryData(AGENTS_KEY, (page: typeof agents.data) => page && { ...page, data: [agent, ...page.data.filter((a) => a.name !== agent.name)] });
     reload();
     setSelected(agent.name);
-    setSavedNote(agent.version === 1 ? `Created ${agent.name}. Try it in the Playground, or add what it should know below.` : `Saved ${agent.name} (version ${agent.version}).`);
+    // an agent with tests runs them on every change: say so, where the owner is looking
+    const tests = queryClient.getQueryData<unknown[]>(agentTestsKey(agent.name))?.length ?? 0;
+    const running = tests > 0 ? ` Its ${tests === 1 ? 'test is' : `${tests} tests are`} running: see Tests below.` : '';
+    setSavedNote(agent.version === 1 ? `Created ${agent.name}. Try it in the Playground, or add what it should know below.` : `Saved ${agent.name} (version ${agent.version}).${running}`);
   };
   const removal = useAction();
   const remove = async (agent: Agent) => {
@@ -77,11 +80,11 @@ export function AgentsPage() {
       {selected === 'new' && <AgentEditor key="new" onSaved={saved} />}
       {current && (
         <>
-          <AgentEditor key={`${current.name}@${current.version}`} agent={current} onSaved={saved} />
+          <AgentEditor key={`${current.name}@${current.version}`} agent={current} onSaved={saved} onRefused={() => setSavedNote(undefined)} />
           <AgentKnowledge key={`knowledge:${current.name}`} agent={current.name} />
           <AgentGaps key={`gaps:${current.name}`} agent={current.name} onAnswered={reload} />
           <AgentTester agent={current.name} />
-          <AgentTests key={`tests:${current.name}`} agent={current} />
+          <AgentTests key={`tests:${current.name}@${current.version}`} agent={current} />
           <AgentAnalytics key={`analytics:${current.name}`} agent={current.name} />
           <AgentVersions agent={current} onRestored={saved} />
           <section className="card" aria-labelledby="delete-agent-title">

@@ -11,6 +11,15 @@ const FETCH_TIMEOUT_MS = 15_000;
 export interface FetchedDocument {
   format: DocumentFileType;
   bytes: Buffer;
+  /** The page's validators, for a conditional request next time (null: the server sent none). */
+  etag: string | null;
+  lastModified: string | null;
+}
+
+/** The validators of the version of a page already held: a server that still has it answers 304, no body. */
+export interface PageValidators {
+  etag: string | null;
+  lastModified: string | null;
 }
 
 /**
@@ -19,6 +28,16 @@ export interface FetchedDocument {
  * are never followed. At most 10 MiB, within 15 s. Every refusal is a DocumentRejected naming why.
  */
 export async function fetchDocument(raw: string, production: boolean): Promise<FetchedDocument> {
+  const page = await fetchIfChanged(raw, production, { etag: null, lastModified: null });
+  if (page === 'not-modified') throw new DocumentRejected('the URL answered 304 to a request that was not conditional');
+  return page;
+}
+
+/**
+ * Fetches the page again unless it is the version `held` names (`If-None-Match`, `If-Modified-Since`): 'not-modified'
+ * when the server says so (304), else the page as fetchDocument reads it.
+ */
+export async function fetchIfChanged(raw: string, production: boolean, held: PageValidators): Promise<FetchedDocument | 'not-modified'> {
   const violation = await urlViolation(raw, production);
   if (violation) throw new DocumentRejected(violation);
   const url = new URL(raw);
@@ -26,7 +45,11 @@ export async function fetchDocument(raw: string, production: boolean): Promise<F
   if (production && isIP(host) && !isPublicAddress(host)) throw new DocumentRejected('url must point to a public address');
   const client = url.protocol === 'https:' ? https : http;
 
-  return new Promise<FetchedDocument>((resolve, reject) => {
+  const conditional = {
+    ...(held.etag ? { 'if-none-match': held.etag } : {}),
+    ...(held.lastModified ? { 'if-modified-since': held.lastModified } : {}),
+  };
+  return new Promise<FetchedDocument | 'not-modified'>((resolve, reject) => {
     const fail = (message: string) => {
       clearTimeout(deadline);
       req.destroy();
@@ -38,10 +61,15 @@ export async function fetchDocument(raw: string, production: boolean): Promise<F
       url,
       {
         ...(production ? { lookup: publicOnlyLookup } : {}),
-        headers: { accept: DOCUMENT_FILE_TYPES.join(', '), 'user-agent': 'Parley-DocumentFetcher/1.0' },
+        headers: { accept: DOCUMENT_FILE_TYPES.join(', '), 'user-agent': 'Parley-DocumentFetcher/1.0', ...conditional },
       },
       (res) => {
         const status = res.statusCode ?? 0;
+        if (status === 304 && Object.keys(conditional).length > 0) {
+          clearTimeout(deadline);
+          res.resume();
+          return resolve('not-modified');
+        }
         if (status >= 300 && status < 400) return fail(`the URL answered ${status} (a redirect); give the address it redirects to`);
         if (status < 200 || status >= 300) return fail(`the URL answered ${status}`);
         const format = documentFormat(res.headers['content-type']);
@@ -55,7 +83,7 @@ export async function fetchDocument(raw: string, production: boolean): Promise<F
         });
         res.on('end', () => {
           clearTimeout(deadline);
-          resolve({ format, bytes: Buffer.concat(chunks) });
+          resolve({ format, bytes: Buffer.concat(chunks), etag: header(res.headers.etag), lastModified: header(res.headers['last-modified']) });
         });
         res.on('error', (err) => fail(`the page could not be read: ${err.message}`));
       },
@@ -66,4 +94,9 @@ export async function fetchDocument(raw: string, production: boolean): Promise<F
       reject(new DocumentRejected(`the URL could not be fetched (${err.code ?? err.message})`));
     });
   });
+}
+
+function header(value: string | string[] | undefined): string | null {
+  const one = Array.isArray(value) ? value[0] : value;
+  return one && one.length <= 512 ? one : null;
 }

@@ -3,7 +3,7 @@ import { sleepUntilDue } from '@parley/service-kit';
 import type { DocumentFileType, DocumentPassageData } from '@parley/contracts';
 import { AgentServiceConfig } from '../config/agent-service.config';
 import type { DocumentEntity } from './document.entity';
-import { fetchDocument } from './document-fetcher';
+import { fetchDocument, type PageValidators } from './document-fetcher';
 import { extractPassages } from './document-formats';
 import { DocumentRejected } from './document-rejected';
 import { DocumentsStore, type ProcessingOutcome } from './documents.store';
@@ -102,9 +102,9 @@ export class DocumentProcessor implements OnApplicationBootstrap, OnApplicationS
       return;
     }
     try {
-      const { format, bytes } = await this.content(document);
-      const passages: DocumentPassageData[] = (await extractPassages(format, bytes)).map((p, i) => ({ id: `${document.id}#${i}`, headings: p.headings, text: p.text }));
-      if (await this.finish(document, { status: 'ready', passages })) {
+      const { format, bytes, validators } = await this.content(document);
+      const passages = await passagesOf(document.id, format, bytes);
+      if (await this.finish(document, { status: 'ready', passages, validators })) {
         await this.onReady({ ...document, status: 'ready', chunks: passages.length, version: document.version + 1, raw: null });
       }
     } catch (err) {
@@ -117,8 +117,11 @@ export class DocumentProcessor implements OnApplicationBootstrap, OnApplicationS
     }
   }
 
-  private async content(document: DocumentEntity): Promise<{ format: DocumentFileType; bytes: Buffer }> {
-    if (document.source === 'url') return fetchDocument(document.url as string, this.config.isProduction);
+  private async content(document: DocumentEntity): Promise<{ format: DocumentFileType; bytes: Buffer; validators?: PageValidators }> {
+    if (document.source === 'url') {
+      const page = await fetchDocument(document.url as string, this.config.isProduction);
+      return { ...page, validators: { etag: page.etag, lastModified: page.lastModified } };
+    }
     if (!document.raw || !document.contentType) throw new DocumentRejected('the upload is missing');
     return { format: document.contentType as DocumentFileType, bytes: document.raw };
   }
@@ -138,4 +141,9 @@ export class DocumentProcessor implements OnApplicationBootstrap, OnApplicationS
     clearTimeout(this.timer);
     await this.running;
   }
+}
+
+/** A document's content as its passages, each with its id (`${document_id}#${index}`). */
+export async function passagesOf(documentId: string, format: DocumentFileType, bytes: Buffer): Promise<DocumentPassageData[]> {
+  return (await extractPassages(format, bytes)).map((p, i) => ({ id: `${documentId}#${i}`, headings: p.headings, text: p.text }));
 }

@@ -1,4 +1,4 @@
-import type { DocumentPassageData, DocumentSource, DocumentStatus } from '@parley/contracts';
+import type { DocumentLastRefresh, DocumentPassageData, DocumentRefreshSchedule, DocumentSource, DocumentStatus } from '@parley/contracts';
 import { Column, CreateDateColumn, Entity, PrimaryColumn, UpdateDateColumn } from 'typeorm';
 
 /**
@@ -65,6 +65,30 @@ export class DocumentEntity {
   /** Last version announced on `document.changed`. */
   @Column({ name: 'published_version', type: 'int', default: 0 })
   publishedVersion!: number;
+
+  /** How often a `url` document is fetched again (CONTRACT.md §19). */
+  @Column({ type: 'text', default: 'off' })
+  refresh!: DocumentRefreshSchedule;
+
+  /** The page's validators from the last fetch that read it, sent back in a conditional request. */
+  @Column({ type: 'text', nullable: true })
+  etag!: string | null;
+
+  @Column({ name: 'last_modified', type: 'text', nullable: true })
+  lastModified!: string | null;
+
+  /** When the refresher fetches it next (null: never). */
+  @Column({ name: 'next_refresh_at', type: 'timestamptz', nullable: true })
+  nextRefreshAt!: Date | null;
+
+  @Column({ name: 'last_refresh_at', type: 'timestamptz', nullable: true })
+  lastRefreshAt!: Date | null;
+
+  @Column({ name: 'last_refresh_status', type: 'text', nullable: true })
+  lastRefreshStatus!: DocumentLastRefresh['status'] | null;
+
+  @Column({ name: 'last_refresh_error', type: 'text', nullable: true })
+  lastRefreshError!: string | null;
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;

@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { PDFDocument, StandardFonts, rgb } from 'pdf-lib';
 import type { DataSource } from 'typeorm';
 import { startAgentService, type AgentServiceUnderTest } from '../test/agent-service-harness';
+import { DocumentRefresher } from './document-refresher';
 
 const clinic: UpsertAgentBody = {
   name: 'clinic',
@@ -52,6 +53,8 @@ describe('agent documents: accepted, processed into passages, announced (real Ka
   let sql: DataSource;
   let site: Server;
   let siteUrl: string;
+  /** The page `/hours.html` serves (its ETag is its version), null: it fails; and the conditional headers it was asked with. */
+  const hoursPage: { version: number; text: string | null; asked: (string | undefined)[] } = { version: 1, text: 'We open at 9:00.', asked: [] };
 
   beforeAll(async () => {
     service = await startAgentService('documents');
@@ -59,7 +62,13 @@ describe('agent documents: accepted, processed into passages, announced (real Ka
     sql = service.app.get<DataSource>(getDataSourceToken());
     await service.kafka.rpc.request('agents.upsert', { tenant_id: 'ten_A', name: 'clinic', body: clinic });
     site = createServer((req, res) => {
-      if (req.url === '/faq.html') {
+      if (req.url === '/hours.html') {
+        hoursPage.asked.push(req.headers['if-none-match']);
+        const etag = `"v${hoursPage.version}"`;
+        if (hoursPage.text === null) res.writeHead(500).end();
+        else if (req.headers['if-none-match'] === etag) res.writeHead(304, { etag }).end();
+        else res.writeHead(200, { 'content-type': 'text/markdown', etag }).end(`# Opening hours\n\n${hoursPage.text}`);
+      } else if (req.url === '/faq.html') {
         res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
         res.end('<html><body><h1>Parking</h1><p>Free parking behind the clinic on Elm Street.</p></body></html>');
       } else if (req.url === '/moved') {
@@ -152,10 +161,57 @@ describe('agent documents: accepted, processed into passages, announced (real Ka
     expect(await settled(moved.id)).toMatchObject({ status: 'failed', error: expect.stringContaining('redirect') });
   });
 
+  it('refreshes a URL document on its schedule: a 304 costs nothing, a changed page replaces its passages and is announced, a failure keeps them and says why', async () => {
+    const page = await create({ kind: 'json', body: { title: 'Hours', url: `${siteUrl}/hours.html`, refresh: 'daily' } });
+    const ready = await settled(page.id);
+    expect(ready).toMatchObject({ status: 'ready', refresh: 'daily', last_refresh: null });
+    // due a day on, give or take the hour that spreads refreshes out
+    const dueInHours = (Date.parse(ready.next_refresh_at!) - Date.now()) / 3_600_000;
+    expect(dueInHours).toBeGreaterThan(23.9);
+    expect(dueInHours).toBeLessThan(25.1);
+    const refresher = service.app.get(DocumentRefresher);
+    const refreshNow = async (expected: string) => {
+      const before = (await service.kafka.rpc.request('documents.get', { tenant_id: 'ten_A', agent: 'clinic', id: page.id })).last_refresh?.at ?? '';
+      await sql.query(`UPDATE documents SET next_refresh_at = now() WHERE id = $1`, [page.id]);
+      refresher.wake();
+      return pollUntil(
+        async () => {
+          const doc = await service.kafka.rpc.request('documents.get', { tenant_id: 'ten_A', agent: 'clinic', id: page.id });
+          return doc.last_refresh && doc.last_refresh.at > before ? doc : undefined;
+        },
+        { description: `a ${expected} refresh of ${page.id}` },
+      );
+    };
+
+    const unchanged = await refreshNow('unchanged');
+    expect(unchanged).toMatchObject({ last_refresh: { status: 'unchanged' }, chunks: 1 });
+    expect(hoursPage.asked).toEqual([undefined, '"v1"']);
+
+    hoursPage.version = 2;
+    hoursPage.text = 'We open at 8:00 from January.';
+    expect(await refreshNow('updated')).toMatchObject({ last_refresh: { status: 'updated' }, chunks: 1 });
+    const changed = await pollUntil(() => documents.find((m) => m.value.data.document_id === page.id && m.value.data.passages?.[0]?.text === 'We open at 8:00 from January.'), {
+      description: 'document.changed with the new passages',
+    });
+    expect(changed.value.data.passages).toEqual([{ id: `${page.id}#0`, headings: ['Opening hours'], text: 'We open at 8:00 from January.' }]);
+    expectMatchesEventSchema(Topics.DocumentChanged, changed.value);
+
+    hoursPage.text = null;
+    const failed = await refreshNow('failed');
+    expect(failed).toMatchObject({ status: 'ready', chunks: 1, last_refresh: { status: 'failed', error: 'the URL answered 500' } });
+    const retryInMinutes = (Date.parse(failed.next_refresh_at!) - Date.now()) / 60_000;
+    expect(retryInMinutes).toBeGreaterThan(55);
+    expect(retryInMinutes).toBeLessThan(61);
+    // the last good passages stay: nothing announced for the failure
+    expect(documents.messages.filter((m) => m.value.data.document_id === page.id).map((m) => m.value.data.passages?.[0]?.text)).toEqual(['We open at 9:00.', 'We open at 8:00 from January.']);
+  });
+
   it('answers a broken body or a file that is not what it claims with a 400 naming the field', async () => {
     const cases: [DocumentUpload, string, string][] = [
       [{ kind: 'json', body: { text: 'no title' } }, 'title', 'title is required'],
       [{ kind: 'json', body: { title: 'Both', text: 'x', url: 'https://example.com' } }, 'url', 'not both'],
+      [{ kind: 'json', body: { title: 'Notes', text: 'x', refresh: 'daily' } }, 'refresh', 'url documents only'],
+      [{ kind: 'json', body: { url: 'https://example.com/faq', refresh: 'hourly' } }, 'refresh', 'one of: off, daily, weekly'],
       [{ kind: 'json', body: { title: 'Nothing' } }, 'text', 'or url is required'],
       [{ kind: 'json', body: { title: 'Odd', text: 'x', colour: 'red' } }, 'colour', 'not an allowed field'],
       [{ kind: 'json', body: { url: 'ftp://example.com/file.txt' } }, 'url', 'http(s)'],

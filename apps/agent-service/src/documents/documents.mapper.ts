@@ -10,6 +10,12 @@ export function toDocumentRecord(d: DocumentEntity): DocumentRecord {
     status: d.status,
     chunks: d.chunks,
     error: d.error,
+    refresh: d.refresh,
+    last_refresh:
+      d.lastRefreshAt && d.lastRefreshStatus
+        ? { at: d.lastRefreshAt.toISOString(), status: d.lastRefreshStatus, ...(d.lastRefreshError ? { error: d.lastRefreshError } : {}) }
+        : null,
+    next_refresh_at: d.nextRefreshAt ? d.nextRefreshAt.toISOString() : null,
     created_at: d.createdAt.toISOString(),
     updated_at: d.updatedAt.toISOString(),
   };

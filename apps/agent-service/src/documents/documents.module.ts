@@ -3,11 +3,12 @@ import { AgentsModule } from '../agents/agents.module';
 import { AnnouncementsModule } from '../announcements/announcements.module';
 import { AgentServiceConfig } from '../config/agent-service.config';
 import { DocumentProcessor } from './document-processor';
+import { DocumentRefresher } from './document-refresher';
 import { DocumentsRpcController } from './documents.rpc.controller';
 import { DocumentsService } from './documents.service';
 import { DocumentsStore } from './documents.store';
 
-/** Agents' documents: intake, processing into passages, and `document.changed`. */
+/** Agents' documents: intake, processing into passages, refreshing `url` documents, and `document.changed`. */
 @Module({})
 export class DocumentsModule {
   static forRoot(config: AgentServiceConfig): DynamicModule {
@@ -15,7 +16,7 @@ export class DocumentsModule {
       module: DocumentsModule,
       imports: [AnnouncementsModule, AgentsModule],
       controllers: [DocumentsRpcController],
-      providers: [{ provide: AgentServiceConfig, useValue: config }, DocumentsService, DocumentsStore, DocumentProcessor],
+      providers: [{ provide: AgentServiceConfig, useValue: config }, DocumentsService, DocumentsStore, DocumentProcessor, DocumentRefresher],
     };
   }
 }

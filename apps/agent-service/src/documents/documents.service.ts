@@ -21,6 +21,7 @@ import { AgentServiceConfig } from '../config/agent-service.config';
 import type { DocumentEntity } from './document.entity';
 import { contentMismatch, documentFormat } from './document-formats';
 import { DocumentProcessor } from './document-processor';
+import { DocumentRefresher } from './document-refresher';
 import { toDocumentRecord } from './documents.mapper';
 import { DocumentsStore } from './documents.store';
 
@@ -45,8 +46,10 @@ export class DocumentsService {
     private readonly config: AgentServiceConfig,
     private readonly cursors: ListCursors,
     private readonly relay: AnnouncementRelay,
+    refresher: DocumentRefresher,
   ) {
     this.processor.whenReady((document) => this.announce(document));
+    refresher.whenUpdated((document) => this.announce(document));
     relay.register({ name: 'documents', relayPending: () => this.relayPending() });
   }
 
@@ -114,7 +117,7 @@ export class DocumentsService {
   }
 
   /** `{title, text}` or `{title?, url}`: one of the two, checked across fields. */
-  private async fromJson(body: unknown): Promise<Pick<DocumentEntity, 'title' | 'source' | 'url' | 'contentType' | 'raw'>> {
+  private async fromJson(body: unknown): Promise<Pick<DocumentEntity, 'title' | 'source' | 'url' | 'contentType' | 'raw' | 'refresh'>> {
     const dto = await validateDto(CreateDocumentBody, body);
     const errors: FieldError[] = documentBodyErrors(dto);
     if (errors.length === 0 && dto.url !== undefined) {
@@ -123,9 +126,9 @@ export class DocumentsService {
     }
     if (errors.length > 0) throw new ProblemException(validationProblem(errors));
     if (dto.url !== undefined) {
-      return { title: dto.title ?? new URL(dto.url).host, source: 'url', url: dto.url, contentType: null, raw: null };
+      return { title: dto.title ?? new URL(dto.url).host, source: 'url', url: dto.url, contentType: null, raw: null, refresh: dto.refresh ?? 'off' };
     }
-    return { title: dto.title as string, source: 'text', url: null, contentType: 'text/markdown', raw: Buffer.from(dto.text as string, 'utf8') };
+    return { title: dto.title as string, source: 'text', url: null, contentType: 'text/markdown', raw: Buffer.from(dto.text as string, 'utf8'), refresh: 'off' };
   }
 
   private async findAgent(tenantId: string, name: string): Promise<AgentEntity> {
@@ -136,7 +139,7 @@ export class DocumentsService {
 }
 
 /** An uploaded file: its declared type must be one we read, and its bytes must be of that type. */
-function fromFile(upload: Extract<DocumentUpload, { kind: 'file' }>): Pick<DocumentEntity, 'title' | 'source' | 'url' | 'contentType' | 'raw'> {
+function fromFile(upload: Extract<DocumentUpload, { kind: 'file' }>): Pick<DocumentEntity, 'title' | 'source' | 'url' | 'contentType' | 'raw' | 'refresh'> {
   const format = documentFormat(upload.content_type);
   const bytes = Buffer.from(upload.data_base64, 'base64');
   const mismatch = format ? contentMismatch(format, bytes) : `file type "${upload.content_type}" is not supported; allowed: text/plain, text/markdown, text/html, application/pdf`;
@@ -144,5 +147,5 @@ function fromFile(upload: Extract<DocumentUpload, { kind: 'file' }>): Pick<Docum
   if (bytes.length === 0) throw new ProblemException(validationProblem([{ field: 'file', message: 'file is empty' }]));
   const title = upload.title?.trim() || upload.filename?.trim() || 'Untitled document';
   if (title.length > 200) throw new ProblemException(validationProblem([{ field: 'title', message: 'title must be at most 200 characters' }]));
-  return { title, source: 'file', url: null, contentType: format, raw: bytes };
+  return { title, source: 'file', url: null, contentType: format, raw: bytes, refresh: 'off' };
 }

@@ -2,13 +2,38 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DocumentPassageData } from '@parley/contracts';
 import { DataSource, IsNull, type EntityManager } from 'typeorm';
+import type { PageValidators } from './document-fetcher';
 import { DocumentEntity } from './document.entity';
 
-/** What processing made of a document: its passages, or why it cannot be read. */
-export type ProcessingOutcome = { status: 'ready'; passages: DocumentPassageData[] } | { status: 'failed'; error: string };
+/** What processing made of a document: its passages (and a fetched page's validators), or why it cannot be read. */
+export type ProcessingOutcome = { status: 'ready'; passages: DocumentPassageData[]; validators?: PageValidators } | { status: 'failed'; error: string };
 
 /** A new document as accepted: everything but the bookkeeping the store starts itself. */
-export type NewDocument = Pick<DocumentEntity, 'id' | 'agentId' | 'agentName' | 'title' | 'source' | 'url' | 'contentType' | 'raw'>;
+export type NewDocument = Pick<DocumentEntity, 'id' | 'agentId' | 'agentName' | 'title' | 'source' | 'url' | 'contentType' | 'raw' | 'refresh'>;
+
+/** A `url` document whose refresh is due, leased to one refresher (`lease`: its token, the lease's end). */
+export interface DueRefresh {
+  id: string;
+  tenantId: string;
+  url: string;
+  validators: PageValidators;
+  lease: Date;
+}
+
+/** What a refresh found: the same page, a changed one (its passages), or a failure (the document keeps its passages). */
+export type RefreshOutcome =
+  | { status: 'unchanged'; validators: PageValidators | null }
+  | { status: 'updated'; passages: DocumentPassageData[]; validators: PageValidators }
+  | { status: 'failed'; error: string };
+
+/**
+ * When a document with a refresh schedule is fetched next: a period on, plus up to an hour at random, so that documents
+ * saved together (an import, a migration) spread out instead of all coming due in the same minute.
+ */
+const NEXT_REFRESH = `CASE refresh WHEN 'daily' THEN now() + interval '1 day' + random() * interval '1 hour'
+                                   WHEN 'weekly' THEN now() + interval '7 days' + random() * interval '1 hour' END`;
+/** A refresh that failed is tried again this soon (the document keeps its last good passages meanwhile). */
+const RETRY_REFRESH = `CASE WHEN refresh = 'off' THEN NULL ELSE now() + interval '1 hour' END`;
 
 /**
  * Agents' documents as stored: accepted whole (`processing`), claimed by a processor under a lease, finished once, and
@@ -119,22 +144,91 @@ export class DocumentsStore {
    * document is a new version, to be announced. True when written.
    */
   async finish(document: DocumentEntity, outcome: ProcessingOutcome): Promise<boolean> {
+    const ready = outcome.status === 'ready';
     const [, updated] = (await this.db.query(
       `UPDATE documents
           SET status = $3, passages = $4, chunks = $5, error = $6, raw = NULL, lease_until = NULL,
-              version = version + $7, updated_at = now()
+              version = version + $7, updated_at = now(), etag = $8, last_modified = $9,
+              next_refresh_at = CASE WHEN $3 = 'ready' THEN ${NEXT_REFRESH} END
         WHERE id = $1 AND attempts = $2 AND status = 'processing' AND deleted_at IS NULL`,
       [
         document.id,
         document.attempts,
         outcome.status,
-        outcome.status === 'ready' ? JSON.stringify(outcome.passages) : null,
-        outcome.status === 'ready' ? outcome.passages.length : null,
+        ready ? JSON.stringify(outcome.passages) : null,
+        ready ? outcome.passages.length : null,
         outcome.status === 'failed' ? outcome.error : null,
-        outcome.status === 'ready' ? 1 : 0,
+        ready ? 1 : 0,
+        (ready && outcome.validators?.etag) || null,
+        (ready && outcome.validators?.lastModified) || null,
       ],
     )) as [unknown[], number];
     return updated > 0;
+  }
+
+  /** Leases the `url` document whose refresh is the most overdue for `leaseMs`; null when none is due. */
+  async claimDueRefresh(leaseMs: number): Promise<DueRefresh | null> {
+    const [rows] = (await this.db.query(
+      // milliseconds: the lease's end is its token, and a JavaScript Date holds no finer time
+      `UPDATE documents SET refresh_lease_until = date_trunc('milliseconds', now() + $1 * interval '1 millisecond')
+        WHERE id = (
+          SELECT id FROM documents
+           WHERE next_refresh_at <= now() AND deleted_at IS NULL AND status = 'ready'
+             AND (refresh_lease_until IS NULL OR refresh_lease_until < now())
+           ORDER BY next_refresh_at
+           LIMIT 1
+             FOR UPDATE SKIP LOCKED)
+        RETURNING id, tenant_id, url, etag, last_modified, refresh_lease_until`,
+      [leaseMs],
+    )) as [{ id: string; tenant_id: string; url: string; etag: string | null; last_modified: string | null; refresh_lease_until: Date }[], number];
+    const row = rows[0];
+    return row ? { id: row.id, tenantId: row.tenant_id, url: row.url, validators: { etag: row.etag, lastModified: row.last_modified }, lease: row.refresh_lease_until } : null;
+  }
+
+  /**
+   * Writes what a refresh found if the lease is still this refresher's and the document still live, and sets when it
+   * is due next. An updated page replaces the passages in this one statement (a new version, to be announced): the
+   * agent never reads a half-updated document. The document as it now is, or null when the lease was lost.
+   */
+  async finishRefresh(refresh: DueRefresh, outcome: RefreshOutcome): Promise<DocumentEntity | null> {
+    const updated = outcome.status === 'updated';
+    const validators = outcome.status === 'failed' ? null : outcome.validators;
+    const [rows] = (await this.db.query(
+      `UPDATE documents
+          SET refresh_lease_until = NULL, last_refresh_at = now(), last_refresh_status = $3, last_refresh_error = $4,
+              next_refresh_at = CASE WHEN $3 = 'failed' THEN ${RETRY_REFRESH} ELSE ${NEXT_REFRESH} END,
+              etag = CASE WHEN $5::boolean THEN $6 ELSE etag END,
+              last_modified = CASE WHEN $5::boolean THEN $7 ELSE last_modified END,
+              passages = CASE WHEN $8::boolean THEN $9::jsonb ELSE passages END,
+              chunks = CASE WHEN $8::boolean THEN $10 ELSE chunks END,
+              version = version + CASE WHEN $8::boolean THEN 1 ELSE 0 END,
+              updated_at = CASE WHEN $8::boolean THEN now() ELSE updated_at END
+        WHERE id = $1 AND refresh_lease_until = $2 AND deleted_at IS NULL
+        RETURNING id`,
+      [
+        refresh.id,
+        refresh.lease,
+        outcome.status,
+        outcome.status === 'failed' ? outcome.error : null,
+        validators !== null,
+        validators?.etag ?? null,
+        validators?.lastModified ?? null,
+        updated,
+        updated ? JSON.stringify(outcome.passages) : null,
+        updated ? outcome.passages.length : null,
+      ],
+    )) as [{ id: string }[], number];
+    if (rows.length === 0) return null;
+    return this.db.getRepository(DocumentEntity).findOne({ where: { id: refresh.id, tenantId: refresh.tenantId } });
+  }
+
+  /** In how many milliseconds the next refresh falls due (negative: overdue; null: none is scheduled). */
+  async nextRefreshInMs(): Promise<number | null> {
+    const [row] = (await this.db.query(
+      `SELECT (EXTRACT(EPOCH FROM min(GREATEST(next_refresh_at, COALESCE(refresh_lease_until, next_refresh_at))) - now()) * 1000)::float8 AS ms
+         FROM documents WHERE next_refresh_at IS NOT NULL AND deleted_at IS NULL AND status = 'ready'`,
+    )) as { ms: number | null }[];
+    return row.ms;
   }
 }
 

@@ -16,13 +16,14 @@ const UPLOAD_TIMEOUT_MS = 30_000;
 
 const DOCUMENT_BODY: ApiRouteOptions['body'] = {
   description:
-    '`{title, text}` (plain text or Markdown, ≤ 1 MiB) or `{title?, url}` as JSON, or `multipart/form-data` with one `file` ' +
-    '(text/plain, text/markdown, text/html or application/pdf; ≤ 10 MiB) and an optional `title`.',
+    '`{title, text}` (plain text or Markdown, ≤ 1 MiB) or `{title?, url, refresh?}` as JSON, or `multipart/form-data` with one `file` ' +
+    '(text/plain, text/markdown, text/html or application/pdf; ≤ 10 MiB) and an optional `title`. `refresh` (`off`, `daily`, `weekly`; default `off`): ' +
+    'the page is fetched again on that schedule with a conditional request; a changed page replaces the passages at once, a failed fetch keeps them and `last_refresh` says why.',
   contentTypes: ['application/json', 'multipart/form-data'],
   schema: {
     oneOf: [
       { type: 'object', title: 'Text', properties: { title: { type: 'string', minLength: 1, maxLength: 200 }, text: { type: 'string', minLength: 1, maxLength: 1048576 } }, required: ['title', 'text'], additionalProperties: false },
-      { type: 'object', title: 'URL', properties: { title: { type: 'string', minLength: 1, maxLength: 200 }, url: { type: 'string', format: 'uri', maxLength: 2048 } }, required: ['url'], additionalProperties: false },
+      { type: 'object', title: 'URL', properties: { title: { type: 'string', minLength: 1, maxLength: 200 }, url: { type: 'string', format: 'uri', maxLength: 2048 }, refresh: { type: 'string', enum: ['off', 'daily', 'weekly'] } }, required: ['url'], additionalProperties: false },
       { type: 'object', title: 'File (multipart/form-data)', properties: { file: { type: 'string', format: 'binary' }, title: { type: 'string', maxLength: 200 } }, required: ['file'] },
     ],
   },

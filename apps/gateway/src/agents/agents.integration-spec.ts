@@ -102,7 +102,7 @@ describe('gateway: agent routes validate at the edge', () => {
       const markdown = '# Prices\n\nWhitening costs $300.';
       // Plays agent-service: answers the call the gateway makes.
       const answering = pollUntil(() => uploadCalls()[0], { description: 'the upload call' }).then(async (call) => {
-        const record: DocumentRecord = { id: 'doc_01JD8YY6P1B2C3D4E5F6G7H8J9', title: 'Price list', source: 'file', url: null, status: 'processing', chunks: null, error: null, created_at: '2026-11-25T10:00:00.000Z', updated_at: '2026-11-25T10:00:00.000Z' };
+        const record: DocumentRecord = { id: 'doc_01JD8YY6P1B2C3D4E5F6G7H8J9', title: 'Price list', source: 'file', url: null, status: 'processing', chunks: null, error: null, refresh: 'off', last_refresh: null, next_refresh_at: null, created_at: '2026-11-25T10:00:00.000Z', updated_at: '2026-11-25T10:00:00.000Z' };
         await gw.kafka.publisher.publish([{ topic: RPC_REPLY_TOPIC, key: call.headers[Headers.CorrelationId], value: { ok: true, data: record }, headers: { [Headers.CorrelationId]: call.headers[Headers.CorrelationId] } }]);
         return call;
       });

@@ -215,6 +215,19 @@ export const RESPONSE_SCHEMAS: Record<string, SchemaObject> = {
     status: enumOf(['processing', 'ready', 'failed']),
     chunks: nullable({ type: 'integer', description: 'Passages indexed, once ready.' }),
     error: nullable({ type: 'string', description: 'Why processing failed.' }),
+    refresh: { ...enumOf(['off', 'daily', 'weekly']), description: 'How often a `url` document is fetched again; `off` for the others.' },
+    last_refresh: nullable({
+      ...record(
+        {
+          at: timestamp,
+          status: { ...enumOf(['unchanged', 'updated', 'failed']), description: '`updated`: the page changed and its passages replaced the old ones; `failed`: the last good passages are kept.' },
+          error: { type: 'string', description: 'Why the refresh failed (`failed` only).' },
+        },
+        ['error'],
+      ),
+      description: 'The latest refresh; null before the first.',
+    }),
+    next_refresh_at: nullable({ ...timestamp, description: 'When it is fetched next; null: never.' }),
     created_at: timestamp,
     updated_at: timestamp,
   }),

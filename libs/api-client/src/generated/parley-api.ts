@@ -3212,6 +3212,28 @@ export interface components {
             error: string | null;
             /** @example doc_01JD3S4ZC5Q2X8V6N7M9P0R1T2 */
             id: string;
+            /** @description The latest refresh; null before the first. */
+            last_refresh: {
+                /** Format: date-time */
+                at: string;
+                /** @description Why the refresh failed (`failed` only). */
+                error?: string;
+                /**
+                 * @description `updated`: the page changed and its passages replaced the old ones; `failed`: the last good passages are kept.
+                 * @enum {string}
+                 */
+                status: "unchanged" | "updated" | "failed";
+            } | null;
+            /**
+             * Format: date-time
+             * @description When it is fetched next; null: never.
+             */
+            next_refresh_at: string | null;
+            /**
+             * @description How often a `url` document is fetched again; `off` for the others.
+             * @enum {string}
+             */
+            refresh: "off" | "daily" | "weekly";
             /** @enum {string} */
             source: "text" | "url" | "file";
             /** @enum {string} */
@@ -4763,13 +4785,15 @@ export interface operations {
             };
             cookie?: never;
         };
-        /** @description `{title, text}` (plain text or Markdown, ≤ 1 MiB) or `{title?, url}` as JSON, or `multipart/form-data` with one `file` (text/plain, text/markdown, text/html or application/pdf; ≤ 10 MiB) and an optional `title`. */
+        /** @description `{title, text}` (plain text or Markdown, ≤ 1 MiB) or `{title?, url, refresh?}` as JSON, or `multipart/form-data` with one `file` (text/plain, text/markdown, text/html or application/pdf; ≤ 10 MiB) and an optional `title`. `refresh` (`off`, `daily`, `weekly`; default `off`): the page is fetched again on that schedule with a conditional request; a changed page replaces the passages at once, a failed fetch keeps them and `last_refresh` says why. */
         requestBody: {
             content: {
                 "application/json": {
                     text: string;
                     title: string;
                 } | {
+                    /** @enum {string} */
+                    refresh?: "off" | "daily" | "weekly";
                     title?: string;
                     /** Format: uri */
                     url: string;
@@ -4782,6 +4806,8 @@ export interface operations {
                     text: string;
                     title: string;
                 } | {
+                    /** @enum {string} */
+                    refresh?: "off" | "daily" | "weekly";
                     title?: string;
                     /** Format: uri */
                     url: string;

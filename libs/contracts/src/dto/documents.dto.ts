@@ -1,4 +1,5 @@
-import { IsOptional, IsString, Length, MaxLength } from 'class-validator';
+import { IsIn, IsOptional, IsString, Length, MaxLength } from 'class-validator';
+import { DOCUMENT_REFRESH_SCHEDULES, type DocumentRefreshSchedule } from '../events/documents';
 import type { FieldError } from '../problem';
 
 /** Largest `text` of a text document: 1 MiB (CONTRACT.md §11). */
@@ -28,6 +29,11 @@ export class CreateDocumentBody {
   @IsString()
   @MaxLength(2048)
   url?: string;
+
+  /** A `url` document only: fetched again daily or weekly (an unchanged page costs one conditional request). */
+  @IsOptional()
+  @IsIn([...DOCUMENT_REFRESH_SCHEDULES], { message: `refresh must be one of: ${DOCUMENT_REFRESH_SCHEDULES.join(', ')}` })
+  refresh?: DocumentRefreshSchedule;
 }
 
 /**
@@ -38,5 +44,6 @@ export function documentBodyErrors(dto: CreateDocumentBody): FieldError[] {
   if (dto.text !== undefined && dto.url !== undefined) return [{ field: 'url', message: 'give either text or url, not both' }];
   if (dto.text === undefined && dto.url === undefined) return [{ field: 'text', message: 'text (with a title) or url is required' }];
   if (dto.text !== undefined && dto.title === undefined) return [{ field: 'title', message: 'title is required with text' }];
+  if (dto.refresh !== undefined && dto.refresh !== 'off' && dto.url === undefined) return [{ field: 'refresh', message: 'refresh is for url documents only (a text is not fetched again)' }];
   return [];
 }

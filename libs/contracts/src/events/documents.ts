@@ -3,6 +3,18 @@ import type { EventEnvelope } from './envelope';
 export type DocumentSource = 'text' | 'url' | 'file';
 export type DocumentStatus = 'processing' | 'ready' | 'failed';
 
+/** How often a `url` document is fetched again (CONTRACT.md §19); `off` for the others. */
+export const DOCUMENT_REFRESH_SCHEDULES = ['off', 'daily', 'weekly'] as const;
+export type DocumentRefreshSchedule = (typeof DOCUMENT_REFRESH_SCHEDULES)[number];
+
+/** The latest refresh of a `url` document: the page was the same, changed (new passages), or could not be fetched. */
+export interface DocumentLastRefresh {
+  at: string;
+  status: 'unchanged' | 'updated' | 'failed';
+  /** Why it failed (`failed` only): the document keeps its last good passages. */
+  error?: string;
+}
+
 /** The public document record (CONTRACT.md §11). */
 export interface DocumentRecord {
   id: string;
@@ -15,6 +27,12 @@ export interface DocumentRecord {
   chunks: number | null;
   /** Why processing failed (`failed` only). */
   error: string | null;
+  /** How often a `url` document is fetched again; `off` for the others (CONTRACT.md §19). */
+  refresh: DocumentRefreshSchedule;
+  /** The latest refresh; null before the first. */
+  last_refresh: DocumentLastRefresh | null;
+  /** When it is fetched next (null: never). */
+  next_refresh_at: string | null;
   created_at: string;
   updated_at: string;
 }

@@ -222,7 +222,10 @@ describe('Parley end to end: the whole system over HTTP, on real Kafka and Postg
     const created = await api.POST('/api/v1/agents/{agent_name}/documents', { ...agent, body: form as never, bodySerializer: (body: unknown) => body as FormData });
     expect(created.response.status).toBe(202);
     expect(created.data).toMatchObject({ id: expect.stringMatching(/^doc_/), title: 'Price list', source: 'file', status: 'processing', chunks: null, error: null });
-    const document = { params: { path: { agent_name: 'clinic', document_id: created.data!.id } } };
+    // the answer is a document, or for a sitemap an import: a file upload is a document
+    if (!created.data || !('id' in created.data)) throw new Error(`expected a document, got ${JSON.stringify(created.data)}`);
+    const documentId = created.data.id;
+    const document = { params: { path: { agent_name: 'clinic', document_id: documentId } } };
 
     const ready = await pollUntil(
       async () => {
@@ -233,7 +236,7 @@ describe('Parley end to end: the whole system over HTTP, on real Kafka and Postg
     );
     expect(ready).toMatchObject({ chunks: 1, error: null });
     await pollUntil(async () => (await ask()).includes('$300'), { timeoutMs: 5_000, intervalMs: 200, description: 'an answer from the document within 5 s' });
-    expect((await api.GET('/api/v1/agents/{agent_name}/documents', agent)).data!.data.map((d) => d.id)).toEqual([created.data!.id]);
+    expect((await api.GET('/api/v1/agents/{agent_name}/documents', agent)).data!.data.map((d) => d.id)).toEqual([documentId]);
     expect((await stranger.GET('/api/v1/agents/{agent_name}/documents/{document_id}', document)).response.status).toBe(404);
 
     expect((await api.DELETE('/api/v1/agents/{agent_name}/documents/{document_id}', document)).response.status).toBe(204);

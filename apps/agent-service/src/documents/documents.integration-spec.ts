@@ -62,7 +62,15 @@ describe('agent documents: accepted, processed into passages, announced (real Ka
     sql = service.app.get<DataSource>(getDataSourceToken());
     await service.kafka.rpc.request('agents.upsert', { tenant_id: 'ten_A', name: 'clinic', body: clinic });
     site = createServer((req, res) => {
-      if (req.url === '/hours.html') {
+      if (req.url === '/robots.txt') {
+        res.writeHead(200, { 'content-type': 'text/plain' }).end('User-agent: *\nDisallow: /shop/private/\n');
+      } else if (req.url === '/shop/sitemap.xml') {
+        const loc = (path: string) => `<url><loc>${path.startsWith('http') ? path : siteUrl + path}</loc></url>`;
+        res.writeHead(200, { 'content-type': 'application/xml' });
+        res.end(`<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${['/shop/rentals.html', '/shop/repairs.html', '/shop/private/staff.html', 'https://elsewhere.example/x', '/shop/rentals.html'].map(loc).join('')}</urlset>`);
+      } else if (req.url === '/shop/rentals.html' || req.url === '/shop/repairs.html') {
+        res.writeHead(200, { 'content-type': 'text/html' }).end(`<h1>${req.url.includes('rentals') ? 'Rentals' : 'Repairs'}</h1><p>${req.url.includes('rentals') ? 'An e-bike costs 45 euros a day.' : 'A service costs 60 euros.'}</p>`);
+      } else if (req.url === '/hours.html') {
         hoursPage.asked.push(req.headers['if-none-match']);
         const etag = `"v${hoursPage.version}"`;
         if (hoursPage.text === null) res.writeHead(500).end();
@@ -206,13 +214,58 @@ describe('agent documents: accepted, processed into passages, announced (real Ka
     expect(documents.messages.filter((m) => m.value.data.document_id === page.id).map((m) => m.value.data.passages?.[0]?.text)).toEqual(['We open at 9:00.', 'We open at 8:00 from January.']);
   });
 
+  it('imports a sitemap: each page under it a document, robots.txt and other sites left out saying why, at most max_pages', async () => {
+    const agent = 'shop';
+    await service.kafka.rpc.request('agents.upsert', { tenant_id: 'ten_A', name: agent, body: { ...clinic, name: agent } });
+    const importOf = (body: Record<string, unknown>) => service.kafka.rpc.request('documents.import', { tenant_id: 'ten_A', agent, body });
+    const finished = (id: string) =>
+      pollUntil(
+        async () => {
+          const got = await service.kafka.rpc.request('documents.import-get', { tenant_id: 'ten_A', agent, id });
+          return got.status === 'completed' || got.status === 'failed' ? got : undefined;
+        },
+        { description: `import ${id} finished` },
+      );
+
+    const queued = await importOf({ sitemap_url: `${siteUrl}/shop/sitemap.xml`, refresh: 'weekly' });
+    expect(queued).toMatchObject({ import_id: expect.stringMatching(/^imp_/), agent, status: 'queued', max_pages: 100, refresh: 'weekly', pages_found: null });
+    const done = await finished(queued.import_id);
+    expect(done).toMatchObject({ status: 'completed', pages_found: 4, documents_added: 2, pages_skipped: 2, error: null });
+    expect(done.skipped).toEqual([
+      { url: `${siteUrl}/shop/private/staff.html`, reason: "the site's robots.txt does not allow it" },
+      { url: 'https://elsewhere.example/x', reason: 'not under the sitemap (another site or folder)' },
+    ]);
+    const listed = await service.kafka.rpc.request('documents.list', { tenant_id: 'ten_A', agent, limit: 10, cursor: null });
+    expect(listed.data.map((d) => [d.url, d.title, d.refresh]).sort()).toEqual([
+      [`${siteUrl}/shop/rentals.html`, `127.0.0.1:${new URL(siteUrl).port}/shop/rentals.html`, 'weekly'],
+      [`${siteUrl}/shop/repairs.html`, `127.0.0.1:${new URL(siteUrl).port}/shop/repairs.html`, 'weekly'],
+    ]);
+    for (const d of listed.data) {
+      const ready = await pollUntil(async () => {
+        const doc = await service.kafka.rpc.request('documents.get', { tenant_id: 'ten_A', agent, id: d.id });
+        return doc.status === 'ready' ? doc : undefined;
+      }, { description: `${d.url} ready` });
+      expect(ready.chunks).toBe(1);
+    }
+
+    // again: the pages it has are not added twice; a sitemap that is not there fails saying why
+    const again = await finished((await importOf({ sitemap_url: `${siteUrl}/shop/sitemap.xml`, max_pages: 1 })).import_id);
+    expect(again).toMatchObject({ status: 'completed', documents_added: 0, pages_skipped: 4 });
+    expect(again.skipped.filter((p) => p.reason === 'already a document of this agent')).toHaveLength(2);
+    const missing = await finished((await importOf({ sitemap_url: `${siteUrl}/shop/nothing.xml` })).import_id);
+    expect(missing).toMatchObject({ status: 'failed', documents_added: 0, error: 'the sitemap could not be read: the URL answered 404' });
+    expect(await problemOf(service.kafka.rpc.request('documents.import-get', { tenant_id: 'ten_B', agent, id: queued.import_id }))).toMatchObject({ status: 404 });
+  });
+
   it('answers a broken body or a file that is not what it claims with a 400 naming the field', async () => {
     const cases: [DocumentUpload, string, string][] = [
       [{ kind: 'json', body: { text: 'no title' } }, 'title', 'title is required'],
       [{ kind: 'json', body: { title: 'Both', text: 'x', url: 'https://example.com' } }, 'url', 'not both'],
-      [{ kind: 'json', body: { title: 'Notes', text: 'x', refresh: 'daily' } }, 'refresh', 'url documents only'],
+      [{ kind: 'json', body: { title: 'Notes', text: 'x', refresh: 'daily' } }, 'refresh', 'url and sitemap documents only'],
       [{ kind: 'json', body: { url: 'https://example.com/faq', refresh: 'hourly' } }, 'refresh', 'one of: off, daily, weekly'],
-      [{ kind: 'json', body: { title: 'Nothing' } }, 'text', 'or url is required'],
+      [{ kind: 'json', body: { title: 'Nothing' } }, 'text', 'url or sitemap_url is required'],
+      [{ kind: 'json', body: { url: 'https://example.com/a', max_pages: 5 } }, 'max_pages', 'goes with sitemap_url'],
+      [{ kind: 'json', body: { sitemap_url: 'https://example.com/sitemap.xml', max_pages: 501 } }, 'max_pages', 'from 1 to 500'],
       [{ kind: 'json', body: { title: 'Odd', text: 'x', colour: 'red' } }, 'colour', 'not an allowed field'],
       [{ kind: 'json', body: { url: 'ftp://example.com/file.txt' } }, 'url', 'http(s)'],
       [file('just text', 'application/pdf'), 'file', 'not a PDF'],

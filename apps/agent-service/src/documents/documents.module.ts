@@ -7,6 +7,8 @@ import { DocumentRefresher } from './document-refresher';
 import { DocumentsRpcController } from './documents.rpc.controller';
 import { DocumentsService } from './documents.service';
 import { DocumentsStore } from './documents.store';
+import { DocumentImportsStore } from './imports/document-imports.store';
+import { SitemapImporter } from './imports/sitemap-importer';
 
 /** Agents' documents: intake, processing into passages, refreshing `url` documents, and `document.changed`. */
 @Module({})
@@ -16,7 +18,7 @@ export class DocumentsModule {
       module: DocumentsModule,
       imports: [AnnouncementsModule, AgentsModule],
       controllers: [DocumentsRpcController],
-      providers: [{ provide: AgentServiceConfig, useValue: config }, DocumentsService, DocumentsStore, DocumentProcessor, DocumentRefresher],
+      providers: [{ provide: AgentServiceConfig, useValue: config }, DocumentsService, DocumentsStore, DocumentProcessor, DocumentRefresher, DocumentImportsStore, SitemapImporter],
     };
   }
 }

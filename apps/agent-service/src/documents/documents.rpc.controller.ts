@@ -29,4 +29,14 @@ export class DocumentsRpcController {
     await this.documents.delete(req.tenant_id, req.agent, req.id, ctx.requestId);
     return { deleted: true };
   }
+
+  @MessagePattern('documents.import')
+  importSitemap(@Payload() req: RpcRequest<'documents.import'>): Promise<RpcResponse<'documents.import'>> {
+    return this.documents.importSitemap(req.tenant_id, req.agent, req.body);
+  }
+
+  @MessagePattern('documents.import-get')
+  getImport(@Payload() req: RpcRequest<'documents.import-get'>): Promise<RpcResponse<'documents.import-get'>> {
+    return this.documents.getImport(req.tenant_id, req.agent, req.id);
+  }
 }

@@ -6,7 +6,9 @@ import {
   newId,
   notFoundProblem,
   validationProblem,
+  SITEMAP_DEFAULT_PAGES,
   type DocumentChangedData,
+  type DocumentImportRecord,
   type DocumentRecord,
   type DocumentUpload,
   type FieldError,
@@ -24,6 +26,8 @@ import { DocumentProcessor } from './document-processor';
 import { DocumentRefresher } from './document-refresher';
 import { toDocumentRecord } from './documents.mapper';
 import { DocumentsStore } from './documents.store';
+import { DocumentImportsStore } from './imports/document-imports.store';
+import { SitemapImporter } from './imports/sitemap-importer';
 
 const PUBLISH_TIMEOUT_MS = 5000;
 /** Documents the relay announces per pass. */
@@ -47,6 +51,8 @@ export class DocumentsService {
     private readonly cursors: ListCursors,
     private readonly relay: AnnouncementRelay,
     refresher: DocumentRefresher,
+    private readonly imports: DocumentImportsStore,
+    private readonly importer: SitemapImporter,
   ) {
     this.processor.whenReady((document) => this.announce(document));
     refresher.whenUpdated((document) => this.announce(document));
@@ -59,6 +65,28 @@ export class DocumentsService {
     const saved = await this.documents.insert(tenantId, { id: newId('doc'), agentId: agent.id, agentName: agent.name, ...fields });
     this.processor.wake();
     return toDocumentRecord(saved);
+  }
+
+  /** Queues a sitemap import (`{sitemap_url, refresh?, max_pages?}`): the importer adds the pages in the background. */
+  async importSitemap(tenantId: string, agentName: string, body: unknown): Promise<DocumentImportRecord> {
+    const dto = await validateDto(CreateDocumentBody, body);
+    const errors: FieldError[] = dto.sitemap_url === undefined ? [{ field: 'sitemap_url', message: 'sitemap_url is required' }] : documentBodyErrors(dto);
+    if (errors.length === 0) {
+      const violation = await urlViolation(dto.sitemap_url!, this.config.isProduction);
+      if (violation) errors.push({ field: 'sitemap_url', message: violation.replace(/^url\b/, 'sitemap_url') });
+    }
+    if (errors.length > 0) throw new ProblemException(validationProblem(errors));
+    const agent = await this.findAgent(tenantId, agentName);
+    const record = await this.imports.create(tenantId, newId('imp'), agent, dto.sitemap_url!, dto.refresh ?? 'off', dto.max_pages ?? SITEMAP_DEFAULT_PAGES);
+    this.importer.wake();
+    return record;
+  }
+
+  async getImport(tenantId: string, agentName: string, id: string): Promise<DocumentImportRecord> {
+    const agent = await this.findAgent(tenantId, agentName);
+    const found = await this.imports.find(tenantId, agent.id, id);
+    if (!found) throw new ProblemException(notFoundProblem(`Document import "${id}"`));
+    return found;
   }
 
   async list(tenantId: string, agentName: string, limit: number, cursor: string | null): Promise<Page<DocumentRecord>> {
@@ -119,7 +147,7 @@ export class DocumentsService {
   /** `{title, text}` or `{title?, url}`: one of the two, checked across fields. */
   private async fromJson(body: unknown): Promise<Pick<DocumentEntity, 'title' | 'source' | 'url' | 'contentType' | 'raw' | 'refresh'>> {
     const dto = await validateDto(CreateDocumentBody, body);
-    const errors: FieldError[] = documentBodyErrors(dto);
+    const errors: FieldError[] = dto.sitemap_url !== undefined ? [{ field: 'sitemap_url', message: 'a sitemap is imported, not added as one document' }] : documentBodyErrors(dto);
     if (errors.length === 0 && dto.url !== undefined) {
       const violation = await urlViolation(dto.url, this.config.isProduction);
       if (violation) errors.push({ field: 'url', message: violation });

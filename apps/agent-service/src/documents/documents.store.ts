@@ -75,6 +75,23 @@ export class DocumentsStore {
     return query.getMany();
   }
 
+  /** Adds pages as `url` documents in the caller's transaction (a sitemap import completing), each `processing`. */
+  async insertPages(tx: EntityManager, tenantId: string, agent: { id: string; name: string }, pages: readonly { id: string; url: string; title: string }[], refresh: DocumentEntity['refresh']): Promise<void> {
+    if (pages.length === 0) return;
+    await tx.query(
+      `INSERT INTO documents (id, tenant_id, agent_id, agent_name, title, source, url, status, refresh)
+       SELECT p.id, $1, $2, $3, p.title, 'url', p.url, 'processing', $4
+         FROM jsonb_to_recordset($5::jsonb) AS p(id text, url text, title text)`,
+      [tenantId, agent.id, agent.name, refresh, JSON.stringify(pages)],
+    );
+  }
+
+  /** The addresses of an agent's live `url` documents, and how many live documents it has. */
+  async liveUrls(tenantId: string, agentId: string): Promise<{ urls: Set<string>; count: number }> {
+    const rows: { url: string | null }[] = await this.db.query(`SELECT url FROM documents WHERE tenant_id = $1 AND agent_id = $2 AND deleted_at IS NULL`, [tenantId, agentId]);
+    return { urls: new Set(rows.flatMap((r) => (r.url ? [r.url] : []))), count: rows.length };
+  }
+
   findLive(tenantId: string, agentId: string, id: string): Promise<DocumentEntity | null> {
     return this.db.getRepository(DocumentEntity).findOne({ where: { id, tenantId, agentId, deletedAt: IsNull() } });
   }

@@ -10,7 +10,7 @@ import { createInboxApi } from './inbox';
 import { createKnowledgeGapsApi } from './knowledge-gaps';
 import { createTeamApi } from './team';
 import { createTemplatesApi } from './templates';
-import type { AgentBody, ConnectChannelBody, PlaygroundWrite, WebhookEventType } from './types';
+import type { AgentBody, ConnectChannelBody, DocumentRefresh, PlaygroundWrite, WebhookEventType } from './types';
 
 /** A webhook delivery's state, as the deliveries list filters it. */
 type DeliveryStatus = NonNullable<NonNullable<paths['/api/v1/webhooks/{id}/deliveries']['get']['parameters']['query']>['status']>;
@@ -60,8 +60,9 @@ export function createDashboardApi(api: ParleyClient) {
     listDocuments: (agent_name: string) => unwrap(api.GET('/api/v1/agents/{agent_name}/documents', { params: { path: { agent_name }, query: LIST } })),
     addTextDocument: (agent_name: string, title: string, text: string) =>
       unwrap(api.POST('/api/v1/agents/{agent_name}/documents', { params: { path: { agent_name } }, body: { title, text } })),
-    addUrlDocument: (agent_name: string, url: string, title?: string) =>
-      unwrap(api.POST('/api/v1/agents/{agent_name}/documents', { params: { path: { agent_name } }, body: title ? { title, url } : { url } })),
+    /** A web page, fetched again on `refresh`'s schedule (`off`: only now). */
+    addUrlDocument: (agent_name: string, url: string, refresh: DocumentRefresh, title?: string) =>
+      unwrap(api.POST('/api/v1/agents/{agent_name}/documents', { params: { path: { agent_name } }, body: title ? { title, url, refresh } : { url, refresh } })),
     /** A file as multipart/form-data (the browser sets the boundary); `type` is one the API reads. */
     uploadDocument: (agent_name: string, file: Blob, filename: string, title?: string) => {
       const form = new FormData();

@@ -16,6 +16,8 @@ export type AgentVersionSummary = Schemas['AgentVersionSummary'];
 export type AgentVersion = Schemas['AgentVersion'];
 export type AgentTestResult = Schemas['AgentTestResult'];
 export type AgentDocument = Schemas['Document'];
+/** How often a web page document is fetched again (`off`: never). */
+export type DocumentRefresh = AgentDocument['refresh'];
 export type WebhookEndpoint = Schemas['Webhook'];
 export type WebhookEventType = WebhookEndpoint['events'][number];
 export type WebhookDelivery = Schemas['WebhookDelivery'];

@@ -24,3 +24,25 @@ export function formatTimeIn(iso: string | null | undefined, timeZone: string): 
 export function countOf(count: number, singular: string, plural = `${singular}s`): string {
   return `${count} ${count === 1 ? singular : plural}`;
 }
+
+/** A length of time as read at a glance, rounded: "5 min", "3 h", "2 days" (under a minute: "1 min"). */
+export function formatSpan(ms: number): string {
+  const minutes = Math.round(Math.abs(ms) / 60_000);
+  if (minutes < 60) return `${Math.max(1, minutes)} min`;
+  const hours = Math.round(minutes / 60);
+  return hours < 48 ? `${hours} h` : countOf(Math.round(hours / 24), 'day');
+}
+
+/** How long ago a past timestamp was: "3 h ago" ("just now" under a minute). */
+export function formatAgo(iso: string, now = Date.now()): string {
+  const ms = now - new Date(iso).getTime();
+  if (Number.isNaN(ms)) return iso;
+  return ms < 60_000 ? 'just now' : `${formatSpan(ms)} ago`;
+}
+
+/** How long until a coming timestamp: "in 20 h" ("now" once it is due). */
+export function formatUntil(iso: string, now = Date.now()): string {
+  const ms = new Date(iso).getTime() - now;
+  if (Number.isNaN(ms)) return iso;
+  return ms <= 0 ? 'now' : `in ${formatSpan(ms)}`;
+}

@@ -30,6 +30,7 @@ const FIELD_NAMES: Record<string, string> = {
   opening_hours: 'The opening hours',
   title: 'The title',
   file: 'The file',
+  refresh: 'How often the page is checked',
   since: 'The start time',
   email: 'The email address',
   password: 'The password',

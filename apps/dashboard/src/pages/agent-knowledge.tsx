@@ -1,16 +1,24 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import type { AgentDocument } from '../api';
+import type { AgentDocument, DocumentRefresh } from '../api';
 import { AsyncView, ErrorNotice } from '../components/feedback';
 import { formatTime } from '../components/format';
 import { useLiveQuery } from '../components/live-query';
 import { useAction } from '../components/use-action';
 import { useApi } from '../session/session';
+import { DocumentFreshness, REFRESH_CHOICES } from './document-freshness';
 
 /** While a document is processing the list is read again this often (processing makes no stream event). */
 const PROCESSING_POLL_MS = 2000;
 /** The types the API reads, by file extension (browsers often leave `.md` untyped). */
 const TYPE_BY_EXTENSION: Record<string, string> = { txt: 'text/plain', md: 'text/markdown', markdown: 'text/markdown', html: 'text/html', htm: 'text/html', pdf: 'application/pdf' };
 const MAX_FILE_BYTES = 10 * 1024 * 1024;
+/**
+ * A web page is checked every week unless the owner says otherwise (the API's default is `off`). Someone who gives a
+ * page rather than pasting its text means "answer from my website": a copy fetched once goes stale without a sign
+ * the day the prices or hours change on it, and the schedule cannot be changed after adding (only by adding the page
+ * again). A check costs one conditional request, and a failed one keeps the last good version.
+ */
+const DEFAULT_REFRESH: DocumentRefresh = 'weekly';
 
 type Source = 'text' | 'url' | 'file';
 
@@ -63,6 +71,7 @@ function DocumentRow({ agent, document: d, onDeleted }: { agent: string; documen
         <strong>{d.title}</strong> <span className="muted">{d.source === 'url' && d.url ? d.url : d.source} · added {formatTime(d.created_at)}</span>{' '}
         <StatusBadge document={d} />
         {d.status === 'failed' && d.error && <span className="notice-error small"> {d.error}</span>}
+        <DocumentFreshness document={d} />
       </span>
       <ErrorNotice error={action.error} />
       <button type="button" className="secondary button-small" disabled={action.pending} onClick={() => void remove()} aria-label={`Delete document ${d.title}`}>
@@ -89,6 +98,7 @@ function AddDocument({ agent, onAdded }: { agent: string; onAdded(): void }) {
   const [title, setTitle] = useState('');
   const [text, setText] = useState('');
   const [url, setUrl] = useState('');
+  const [refresh, setRefresh] = useState<DocumentRefresh>(DEFAULT_REFRESH);
   const [file, setFile] = useState<File | null>(null);
   const [fileError, setFileError] = useState<string>();
 
@@ -101,7 +111,7 @@ function AddDocument({ agent, onAdded }: { agent: string; onAdded(): void }) {
     event.preventDefault();
     const added = await action.run(() => {
       if (source === 'text') return api.addTextDocument(agent, title.trim(), text);
-      if (source === 'url') return api.addUrlDocument(agent, url.trim(), title.trim() || undefined);
+      if (source === 'url') return api.addUrlDocument(agent, url.trim(), refresh, title.trim() || undefined);
       const chosen = file as File;
       const type = TYPE_BY_EXTENSION[chosen.name.split('.').pop()?.toLowerCase() ?? ''] ?? chosen.type;
       return api.uploadDocument(agent, new Blob([chosen], { type }), chosen.name, title.trim() || undefined);
@@ -110,6 +120,7 @@ function AddDocument({ agent, onAdded }: { agent: string; onAdded(): void }) {
     setTitle('');
     setText('');
     setUrl('');
+    setRefresh(DEFAULT_REFRESH);
     setFile(null);
     onAdded();
   };
@@ -137,10 +148,27 @@ function AddDocument({ agent, onAdded }: { agent: string; onAdded(): void }) {
         </label>
       )}
       {source === 'url' && (
-        <label>
-          Address
-          <input type="url" value={url} onChange={(e) => setUrl(e.target.value)} required placeholder="https://example.com/prices" {...action.bind('url')} />
-        </label>
+        <>
+          <label>
+            Address
+            <input type="url" value={url} onChange={(e) => setUrl(e.target.value)} required placeholder="https://example.com/prices" {...action.bind('url')} />
+          </label>
+          <label>
+            Keep it up to date
+            <select value={refresh} onChange={(e) => setRefresh(REFRESH_CHOICES.find((c) => c.value === e.target.value)?.value ?? DEFAULT_REFRESH)} {...action.bind('refresh')}>
+              {REFRESH_CHOICES.map((c) => (
+                <option key={c.value} value={c.value}>
+                  {c.label}
+                </option>
+              ))}
+            </select>
+          </label>
+          <p className="muted small">
+            {refresh === 'off'
+              ? 'The agent keeps what the page says today; later changes to the page are not picked up.'
+              : 'When the page changes, the agent answers from the new version after the next check. If a check fails, we keep the last good version.'}
+          </p>
+        </>
       )}
       {source === 'file' && (
         <label>
@@ -150,6 +178,7 @@ function AddDocument({ agent, onAdded }: { agent: string; onAdded(): void }) {
       )}
       {action.fieldError('text')}
       {action.fieldError('url')}
+      {action.fieldError('refresh')}
       {action.fieldError('file')}
       <ErrorNotice error={fileError ?? action.error} />
       <button type="submit" disabled={action.pending || Boolean(fileError)}>

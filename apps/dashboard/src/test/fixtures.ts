@@ -1,4 +1,4 @@
-import type { Agent, AgentTestCase, AgentTestRun, CannedReply, Contact, LedgerTransactionPage, MonthUsageRecord, PriceRecord, UsageDayRecord, WalletRecord } from '../api';
+import type { Agent, AgentDocument, AgentTestCase, AgentTestRun, CannedReply, Contact, LedgerTransactionPage, MonthUsageRecord, PriceRecord, UsageDayRecord, WalletRecord } from '../api';
 import type { SignedInMember } from '../session/permissions';
 import { PERMISSION_WORK, type Permission } from '../session/permissions';
 
@@ -117,6 +117,25 @@ export function agentTestRun(overrides: Partial<AgentTestRun> = {}): AgentTestRu
     previous_version: 2,
     created_at: NOW,
     completed_at: NOW,
+    ...overrides,
+  };
+}
+
+/** A web page document of front-desk, ready and fetched once (no schedule). */
+export function agentDocument(overrides: Partial<AgentDocument> = {}): AgentDocument {
+  return {
+    id: 'doc_01JD3S4ZC5Q2X8V6N7M9P0R1T2',
+    title: 'Prices',
+    source: 'url',
+    url: 'https://crumbs.example/prices',
+    status: 'ready',
+    chunks: 4,
+    error: null,
+    refresh: 'off',
+    last_refresh: null,
+    next_refresh_at: null,
+    created_at: NOW,
+    updated_at: NOW,
     ...overrides,
   };
 }

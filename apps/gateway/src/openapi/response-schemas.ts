@@ -18,7 +18,9 @@ const enumOf = (values: readonly (string | number)[]): SchemaObject => ({ type: 
 
 /** An object whose listed properties are all present (optional ones listed in `optional`). */
 function record(properties: Record<string, Schema>, optional: string[] = []): SchemaObject {
-  return { type: 'object', properties, required: Object.keys(properties).filter((p) => !optional.includes(p)) };
+  const required = Object.keys(properties).filter((p) => !optional.includes(p));
+  // OpenAPI 3.0 refuses an empty `required`: an object of optional members only has none
+  return required.length > 0 ? { type: 'object', properties, required } : { type: 'object', properties };
 }
 
 /** `{data: [...], next_cursor}` of every list (CONTRACT.md §1). */
@@ -230,6 +232,21 @@ export const RESPONSE_SCHEMAS: Record<string, SchemaObject> = {
     next_refresh_at: nullable({ ...timestamp, description: 'When it is fetched next; null: never.' }),
     created_at: timestamp,
     updated_at: timestamp,
+  }),
+  DocumentImport: record({
+    import_id: id('imp'),
+    agent: string,
+    sitemap_url: { type: 'string', format: 'uri' },
+    refresh: enumOf(['off', 'daily', 'weekly']),
+    max_pages: { type: 'integer' },
+    status: enumOf(['queued', 'running', 'completed', 'failed']),
+    pages_found: nullable({ type: 'integer', description: 'Pages the sitemap lists under it; null until read.' }),
+    documents_added: { type: 'integer', description: 'Documents made, one per page (each processed as any `url` document).' },
+    pages_skipped: { type: 'integer' },
+    skipped: { type: 'array', items: record({ url: string, reason: string }), description: 'Pages left out and why (the first 50).' },
+    error: nullable({ type: 'string', description: 'Why the import failed: the sitemap could not be read.' }),
+    created_at: timestamp,
+    completed_at: nullable(timestamp),
   }),
   AgentTestResult: record({
     reply: string,

@@ -170,6 +170,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/agents/{agent_name}/documents/imports/{import_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Follow a sitemap import
+         * @description Its status (`queued`, `running`, `completed` or `failed` with `error`), the pages found under the sitemap, the documents added, and the pages skipped with why (the first 50).
+         */
+        get: operations["AgentDocuments_getImport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/agents/{agent_name}/gaps": {
         parameters: {
             query?: never;
@@ -3244,6 +3264,34 @@ export interface components {
             /** Format: uri */
             url: string | null;
         };
+        DocumentImport: {
+            agent: string;
+            /** Format: date-time */
+            completed_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** @description Documents made, one per page (each processed as any `url` document). */
+            documents_added: number;
+            /** @description Why the import failed: the sitemap could not be read. */
+            error: string | null;
+            /** @example imp_01JD3S4ZC5Q2X8V6N7M9P0R1T2 */
+            import_id: string;
+            max_pages: number;
+            /** @description Pages the sitemap lists under it; null until read. */
+            pages_found: number | null;
+            pages_skipped: number;
+            /** @enum {string} */
+            refresh: "off" | "daily" | "weekly";
+            /** Format: uri */
+            sitemap_url: string;
+            /** @description Pages left out and why (the first 50). */
+            skipped: {
+                reason: string;
+                url: string;
+            }[];
+            /** @enum {string} */
+            status: "queued" | "running" | "completed" | "failed";
+        };
         DocumentPage: {
             data: components["schemas"]["Document"][];
             next_cursor: string | null;
@@ -4785,7 +4833,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        /** @description `{title, text}` (plain text or Markdown, ≤ 1 MiB) or `{title?, url, refresh?}` as JSON, or `multipart/form-data` with one `file` (text/plain, text/markdown, text/html or application/pdf; ≤ 10 MiB) and an optional `title`. `refresh` (`off`, `daily`, `weekly`; default `off`): the page is fetched again on that schedule with a conditional request; a changed page replaces the passages at once, a failed fetch keeps them and `last_refresh` says why. */
+        /** @description `{title, text}` (plain text or Markdown, ≤ 1 MiB) or `{title?, url, refresh?}` as JSON, or `multipart/form-data` with one `file` (text/plain, text/markdown, text/html or application/pdf; ≤ 10 MiB) and an optional `title`. `refresh` (`off`, `daily`, `weekly`; default `off`): the page is fetched again on that schedule with a conditional request; a changed page replaces the passages at once, a failed fetch keeps them and `last_refresh` says why. `{sitemap_url, refresh?, max_pages?}` imports a sitemap in the background: answered `202` with the import (`import_id`; follow it at `GET …/documents/imports/{import_id}`); each page under it becomes a `url` document, except those robots.txt disallows, the address rules refuse or the agent has already, up to `max_pages` (≤ 500, default 100) and 500 documents per agent. */
         requestBody: {
             content: {
                 "application/json": {
@@ -4797,6 +4845,13 @@ export interface operations {
                     title?: string;
                     /** Format: uri */
                     url: string;
+                } | {
+                    /** @description The most pages it adds (default 100). */
+                    max_pages?: number;
+                    /** @enum {string} */
+                    refresh?: "off" | "daily" | "weekly";
+                    /** Format: uri */
+                    sitemap_url: string;
                 } | {
                     /** Format: binary */
                     file: string;
@@ -4812,6 +4867,13 @@ export interface operations {
                     /** Format: uri */
                     url: string;
                 } | {
+                    /** @description The most pages it adds (default 100). */
+                    max_pages?: number;
+                    /** @enum {string} */
+                    refresh?: "off" | "daily" | "weekly";
+                    /** Format: uri */
+                    sitemap_url: string;
+                } | {
                     /** Format: binary */
                     file: string;
                     title?: string;
@@ -4819,7 +4881,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Accepted; processing follows. */
+            /** @description Accepted; processing follows. A sitemap: the import, queued. */
             202: {
                 headers: {
                     /** @description Remaining daily quota: `"daily";r=<remaining>;t=<seconds to reset>` (`r=999999999999999` on an unlimited plan). */
@@ -4829,7 +4891,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Document"];
+                    "application/json": components["schemas"]["Document"] | components["schemas"]["DocumentImport"];
                 };
             };
             /** @description A field, parameter or the JSON itself is not valid (`errors[]` names each field and rule). */
@@ -5043,6 +5105,74 @@ export interface operations {
             };
             /** @description Over the daily quota or the per-address limit; wait `Retry-After` seconds. */
             429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    AgentDocuments_getImport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                agent_name: string;
+                import_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The import. */
+            200: {
+                headers: {
+                    /** @description Remaining daily quota: `"daily";r=<remaining>;t=<seconds to reset>` (`r=999999999999999` on an unlimited plan). */
+                    RateLimit?: string;
+                    /** @description The daily quota policy, e.g. `"daily";q=500;w=86400` (absent on an unlimited plan). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DocumentImport"];
+                };
+            };
+            /** @description Missing, malformed, expired, wrongly signed or revoked credential (`WWW-Authenticate: Bearer`). */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No such resource for this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Over the daily quota or the per-address limit; wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description A dependency (Kafka, an owning service) cannot take the request now; retry after `Retry-After` seconds. */
+            503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;

@@ -37,6 +37,33 @@ export interface DocumentRecord {
   updated_at: string;
 }
 
+export const DOCUMENT_IMPORT_STATUSES = ['queued', 'running', 'completed', 'failed'] as const;
+export type DocumentImportStatus = (typeof DOCUMENT_IMPORT_STATUSES)[number];
+
+/**
+ * A sitemap import (CONTRACT.md §19): every page under the sitemap becomes a `url` document of the agent (processed
+ * like any other), except those robots.txt disallows, the address rules refuse, the agent has already, or past the
+ * limits; `skipped` says which and why (the first 50).
+ */
+export interface DocumentImportRecord {
+  import_id: string;
+  agent: string;
+  sitemap_url: string;
+  refresh: DocumentRefreshSchedule;
+  max_pages: number;
+  status: DocumentImportStatus;
+  /** Pages the sitemap lists under it (null until read). */
+  pages_found: number | null;
+  /** Documents made, one per page (each `processing`, then `ready` or `failed` as any document). */
+  documents_added: number;
+  pages_skipped: number;
+  skipped: { url: string; reason: string }[];
+  /** Why the import failed (`failed` only): the sitemap could not be read. */
+  error: string | null;
+  created_at: string;
+  completed_at: string | null;
+}
+
 /** One indexed passage of a document. */
 export interface DocumentPassageData {
   /** `${document_id}#${index}`. */

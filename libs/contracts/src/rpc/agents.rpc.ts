@@ -1,6 +1,6 @@
 import type { UpsertAgentBody } from '../dto/agents.dto';
 import type { AgentRecord, Booking, Faq, Skill } from '../events/agents';
-import type { DocumentRecord } from '../events/documents';
+import type { DocumentImportRecord, DocumentRecord } from '../events/documents';
 import type { ListQuery, Page, TenantScoped } from './rpc-shapes';
 
 /** One kept version of an agent (`GET /api/v1/agents/{name}/versions`, CONTRACT.md §9). */
@@ -41,4 +41,7 @@ export interface AgentsRpc {
   'documents.list': { service: 'agents'; request: TenantScoped & ListQuery & { agent: string }; response: Page<DocumentRecord> };
   'documents.get': { service: 'agents'; request: TenantScoped & { agent: string; id: string }; response: DocumentRecord };
   'documents.delete': { service: 'agents'; request: TenantScoped & { agent: string; id: string }; response: { deleted: true } };
+  /** A sitemap import (CONTRACT.md §19): queued, worked in the background; `body` is the validated JSON document body. */
+  'documents.import': { service: 'agents'; request: TenantScoped & { agent: string; body: unknown }; response: DocumentImportRecord };
+  'documents.import-get': { service: 'agents'; request: TenantScoped & { agent: string; id: string }; response: DocumentImportRecord };
 }

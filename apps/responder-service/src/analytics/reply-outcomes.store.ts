@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { AgentAnalyticsDay, AgentKnowledgeSource } from '@parley/contracts';
-import { DataSource, type EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
+import type { WritePart } from '../replies/burst.store';
 
 export type ReplyOutcomeKind = 'answered' | 'not_known' | 'handed_off' | 'other';
 
@@ -33,12 +34,13 @@ const IN_RANGE = `tenant_id = $1 AND agent_name = $2
 export class ReplyOutcomesStore {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
-  async insert(tx: EntityManager, tenantId: string, row: ReplyOutcomeRow): Promise<void> {
-    await tx.query(
+  /** The reply's outcome row, written by the reply's own statement (BurstStore.write), so it costs no round trip. */
+  written(tenantId: string, row: ReplyOutcomeRow): WritePart {
+    return (p) =>
       `INSERT INTO reply_outcomes (tenant_id, message_id, agent_name, at, language, outcome, booked, lead, sources)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb) ON CONFLICT DO NOTHING`,
-      [tenantId, row.messageId, row.agent, row.at, row.language, row.outcome, row.booked, row.lead, JSON.stringify(row.sources)],
-    );
+       VALUES (${p(tenantId)}, ${p(row.messageId)}, ${p(row.agent)}, ${p(row.at)}::timestamptz, ${p(row.language)}, ${p(row.outcome)}, ${p(row.booked)}::boolean,
+               ${p(row.lead)}::boolean, ${p(JSON.stringify(row.sources))}::jsonb)
+       ON CONFLICT DO NOTHING`;
   }
 
   /** Per day (in the range's zone) and language, oldest first. */

@@ -1,33 +1,18 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import {
-  ProblemTypes,
-  Topics,
-  derivedId,
-  newId,
-  notFoundProblem,
-  problem,
-  type AgentGapOpenedData,
-  type InboxActor,
-  type KnowledgeGapRecord,
-  type KnowledgeGapState,
-  type MessageFeedbackRecord,
-  type Page,
-} from '@parley/contracts';
-import { EventPublisher } from '@parley/kafka';
+import { ProblemTypes, notFoundProblem, problem, type InboxActor, type KnowledgeGapRecord, type KnowledgeGapState, type MessageFeedbackRecord, type Page } from '@parley/contracts';
 import { ListCursors, ProblemException } from '@parley/service-kit';
-import { DataSource, type EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { AgentsService } from '../agents/agents.service';
 import { ConversationsStore } from '../conversations/conversations.store';
-import type { Meaning } from '../knowledge/knowledge-match';
-import { detectLanguage, type Language } from '../knowledge/language';
+import { detectLanguage } from '../knowledge/language';
 import { enqueueEvents } from '../outbox/outbox';
 import { OutboxRelay } from '../outbox/outbox-relay';
-import type { StoredEvent } from '../replies/processed-message.entity';
-import { MEANING } from '../semantics/semantics.module';
+import type { WritePart } from '../replies/burst.store';
 import { FeedbackStore } from './feedback.store';
-import { closestGap, mergedCentroid, wordingKey, type GapQuestion } from './gap-grouping';
-import { GapsStore, type GapOccurrence } from './gaps.store';
+import { GapPlacer } from './gap-placer';
+import { GapWorker } from './gap.worker';
+import { GapsStore, type GapAsked } from './gaps.store';
 
 const MAX_PAGE = 100;
 /** A gap's question is at most an FAQ question's length. */
@@ -35,8 +20,10 @@ const QUESTION_CHARS = 1000;
 
 /**
  * Knowledge gaps (CONTRACT.md §19): what the agent could not answer, near-duplicates grouped by meaning, counted, for
- * the owner to answer once. A question is placed under the agent's lock, so instances placing near-duplicates at once
- * open one gap, and `agent.gap_opened` goes out once per gap, with the change that opened it.
+ * the owner to answer once. A question is placed under the agent's lock (GapPlacer), so instances placing
+ * near-duplicates at once open one gap, and `agent.gap_opened` goes out once per gap, through the outbox, with the
+ * change that opened it. A reply only queues its question (`pending`); the gaps worker places it after the commit. A
+ * reply marked wrong is placed at once: the verdict answers with its gap.
  */
 @Injectable()
 export class GapsService {
@@ -47,36 +34,28 @@ export class GapsService {
     private readonly agents: AgentsService,
     private readonly cursors: ListCursors,
     private readonly relay: OutboxRelay,
-    @Inject(MEANING) private readonly meaning: Meaning,
+    private readonly placer: GapPlacer,
+    private readonly worker: GapWorker,
     @InjectDataSource() private readonly db: DataSource,
   ) {}
 
-  /** A customer's question read for grouping: its vector where the model reads its language (compute it outside locks). */
-  async question(text: string, language: Language): Promise<GapQuestion> {
-    const clipped = text.trim().slice(0, QUESTION_CHARS);
-    const [vector] = this.meaning.languages.includes(language) ? await this.meaning.embedder.embed([clipped]) : [null];
-    return { text: clipped, language, vector };
+  /** A customer's question as a gap keeps it: trimmed, at most an FAQ question's length. */
+  question(text: string): string {
+    return text.trim().slice(0, QUESTION_CHARS);
   }
 
   /**
-   * Counts a question in its gap, in the caller's transaction: the closest open gap of the agent, or a new one. Returns
-   * the `agent.gap_opened` event to publish with the transaction when it opened one; nothing when this message counts
-   * already.
+   * Counts a question a reply could not answer, in the reply's own statement (BurstStore.write): it is queued there
+   * with the reply, keyed by the customer message, and grouped after the commit by the gaps worker (`queued()` wakes
+   * it), so the reply's transaction neither takes the agent's lock nor reads its gaps. Null for an empty question.
    */
-  async record(tx: EntityManager, tenantId: string, agent: string, question: GapQuestion, occurrence: GapOccurrence): Promise<{ gapId: string; opened: StoredEvent | null } | null> {
-    if (!question.text) return null;
-    await this.gaps.lockAgent(tx, tenantId, agent);
-    if (await this.gaps.counted(tx, tenantId, occurrence.messageId)) return null;
-    const candidates = await this.gaps.candidates(tx, tenantId, agent, question.language);
-    const found = closestGap(question, candidates);
-    const gapId = found?.id ?? newId('gap');
-    if (!found) await this.gaps.insertGap(tx, tenantId, { id: gapId, agent, language: question.language, at: occurrence.at });
-    const count = found ? (candidates.find((c) => c.id === found.id)?.count ?? 0) : 0;
-    const centroid = mergedCentroid(found?.centroid ?? null, count, question.vector);
-    await this.gaps.addQuestion(tx, tenantId, gapId, { wording: wordingKey(question.text), text: question.text, centroid }, occurrence);
-    if (found) return { gapId, opened: null };
-    const gap = await this.gaps.find(tenantId, agent, gapId, tx);
-    return { gapId, opened: gap ? gapOpenedEvent(tenantId, gap, occurrence) : null };
+  pending(asked: GapAsked): WritePart | null {
+    return asked.text ? this.gaps.pending(asked) : null;
+  }
+
+  /** Called after a transaction that queued questions committed. */
+  queued(): void {
+    this.worker.wake();
   }
 
   /** An agent's gaps; 404 when the tenant has no such agent (a deleted agent's gaps are not listed). */
@@ -112,12 +91,12 @@ export class GapsService {
   async feedback(tenantId: string, conversationId: string, messageId: string, verdict: 'right' | 'wrong', note: string | null, actor: InboxActor): Promise<MessageFeedbackRecord> {
     const reply = await this.conversations.agentReplyWithQuestion(tenantId, conversationId, messageId);
     if (!reply || !reply.agent) throw new ProblemException(notFoundProblem(`Agent reply "${messageId}" in conversation "${conversationId}"`));
-    const question = verdict === 'wrong' ? await this.question(reply.question, detectLanguage(reply.question)) : null;
+    const text = verdict === 'wrong' ? this.question(reply.question) : null;
     const agent = reply.agent;
     const { record, opened } = await this.db.transaction(async (tx) => {
-      const placed = question
-        ? await this.record(tx, tenantId, agent, question, { messageId, conversationId, customer: reply.customer, reason: 'marked_wrong', reply: reply.text, at: new Date() })
-        : null;
+      const occurrence = { messageId, conversationId, customer: reply.customer, reason: 'marked_wrong' as const, reply: reply.text, at: new Date() };
+      const placement = text ? await this.placer.place(tx, [{ tenantId, agent, text, language: detectLanguage(reply.question), occurrence }]) : null;
+      const placed = placement?.placed[0] ?? null;
       if (placed?.opened) await enqueueEvents(tx, [placed.opened]);
       const saved = await this.feedbacks.upsert(tx, tenantId, { conversationId, messageId, verdict, note, actor, gapId: placed?.gapId ?? null });
       return { record: saved, opened: placed?.opened ?? null };
@@ -132,23 +111,4 @@ export class GapsService {
     if (settled || (gap.state === state && gap.answer === answer)) return gap;
     throw new ProblemException(problem(409, ProblemTypes.conflict, 'Conflict', `Knowledge gap "${id}" is ${gap.state} already.`));
   }
-}
-
-/** `agent.gap_opened`; its id derives from the gap, so republishing cannot send it twice. */
-export function gapOpenedEvent(tenantId: string, gap: KnowledgeGapRecord, occurrence: GapOccurrence): StoredEvent {
-  const data: AgentGapOpenedData = {
-    event: 'agent.gap_opened',
-    tenant_id: tenantId,
-    agent: gap.agent,
-    gap,
-    reason: occurrence.reason,
-    conversation_id: occurrence.conversationId,
-    customer: occurrence.customer,
-    at: occurrence.at.toISOString(),
-  };
-  return {
-    topic: Topics.AgentGapOpened,
-    key: `${tenantId}:${gap.agent}`,
-    value: EventPublisher.envelope(Topics.AgentGapOpened, tenantId, data, derivedId('evt', 'gap', gap.id)),
-  };
 }

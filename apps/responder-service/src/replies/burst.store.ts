@@ -48,6 +48,13 @@ type ConversationJson = Omit<ConversationEntity, 'startedAt' | 'lastMessageAt'> 
 type TurnJson = Omit<Turn, 'at'> & { at: string };
 
 /**
+ * A data-modifying statement another module writes with a burst (a reply's outcome for analytics, a question for the
+ * gaps), run as a part (CTE) of the burst's one write statement rather than a round trip of its own. `bind` adds a
+ * parameter and answers its placeholder (`$n`).
+ */
+export type WritePart = (bind: (value: unknown) => string) => string;
+
+/**
  * The reply flow's reads and writes, each one statement, so a burst costs a few database round trips instead of one per
  * table (the round trips, not the queries, were most of the responder's CPU). Runs in the caller's transaction.
  */
@@ -127,9 +134,10 @@ export class BurstStore {
   /**
    * Writes a burst's outcome in one statement: the conversation (started or advanced: replies counted, hand-off, skill
    * state, the inbox's unread count, last message and contact name), its new turns (the thread keeps them all; replies
-   * read only the newest CONVERSATION_MEMORY), and the outcome rows. The caller holds the conversation's lock.
+   * read only the newest CONVERSATION_MEMORY), the outcome rows, and the other modules' `parts`. The caller holds the
+   * conversation's lock.
    */
-  static async write(tx: EntityManager, tenantId: string, change: ConversationChange, outcomes: ProcessedMessageEntity[]): Promise<void> {
+  static async write(tx: EntityManager, tenantId: string, change: ConversationChange, outcomes: ProcessedMessageEntity[], parts: WritePart[] = []): Promise<void> {
     const { turns } = change;
     const c = BurstStore.next(change);
     const params: unknown[] = [
@@ -166,6 +174,8 @@ export class BurstStore {
                 last_message = $8::jsonb, lead_name = $17, profile_name = $18, last_customer_message = $20::jsonb
           WHERE id = $1 AND tenant_id = $2`;
     if (change.isNew) params.push(c.channelId, c.businessNumber, c.customer, c.startedAt, c.channel, c.source);
+    const bind = (value: unknown) => `$${params.push(value)}`;
+    const others = parts.map((part, i) => `,\n       part${i} AS (${part(bind)})`).join('');
     await tx.query(
       `WITH conv AS (${conversationStatement}),
        turns AS (
@@ -174,7 +184,7 @@ export class BurstStore {
            FROM unnest($9::text[], $10::text[], $11::text[], $12::text[], $13::timestamptz[], $19::text[], $21::text[]) AS u(m, r, a, t, at, k, cfg)),
        outcomes AS (
          INSERT INTO processed_messages (inbound_message_id, tenant_id, conversation_id, reply_message_id, events, published_at)
-         SELECT i, $2, $1, r, e::jsonb, NULL FROM unnest($14::text[], $15::text[], $16::text[]) AS o(i, r, e))
+         SELECT i, $2, $1, r, e::jsonb, NULL FROM unnest($14::text[], $15::text[], $16::text[]) AS o(i, r, e))${others}
        SELECT 1`,
       params,
     );

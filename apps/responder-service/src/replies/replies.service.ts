@@ -14,9 +14,8 @@ import { detectLanguage } from '../knowledge/language';
 import { AgentDocumentsService } from '../documents/agent-documents.service';
 import { knowledgeUsed, outcomeOf } from '../analytics/reply-outcome';
 import { ReplyOutcomesStore } from '../analytics/reply-outcomes.store';
-import type { GapQuestion } from '../gaps/gap-grouping';
 import { GapsService } from '../gaps/gaps.service';
-import { BurstStore, outcomeRow, type BurstState, type ConversationChange } from './burst.store';
+import { BurstStore, outcomeRow, type BurstState, type ConversationChange, type WritePart } from './burst.store';
 import type { ProcessedMessageEntity } from './processed-message.entity';
 import { PublishedMarks } from './published-marks';
 import { ReplyEngine, type Reply } from './reply-engine';
@@ -55,7 +54,7 @@ interface Draft {
   /** A STOP or START in the burst (the last one): answered with its confirmation only, whoever else would answer. */
   opt?: { request: OptRequest; inbound: MessageInboundData };
   /** The question the reply could not answer (it said so, or gave the conversation up): a knowledge gap. */
-  gap?: { question: GapQuestion; reason: KnowledgeGapReason };
+  gap?: { text: string; language: string; reason: KnowledgeGapReason };
 }
 
 /** The snapshot a draft is valid for was changed before it could commit: draft again. */
@@ -72,8 +71,10 @@ class StaleDraft extends Error {
  * computed (Kafka batch by key); they are answered as one. The reply is drafted outside any transaction (an LLM may
  * take seconds), then committed under the conversation's lock in one transaction keyed by the messages' ids, together
  * with the conversation's turns, its effects (a lead, a booking under the slot's unique index) and the events to
- * publish; publishing follows the commit. A draft whose conversation or agent changed meanwhile, or whose slot was
- * taken, is drafted again. A redelivery finds the stored outcome and only publishes what is not yet acknowledged, so a
+ * publish; publishing follows the commit. What other modules keep of a reply rides in the same write statement: its
+ * outcome for the agent's analytics, and a question it could not answer, queued for the gaps worker to group after the
+ * commit (so the transaction neither takes the agent's gap lock nor reads its open gaps). A draft whose conversation or
+ * agent changed meanwhile, or whose slot was taken, is drafted again. A redelivery finds the stored outcome and only publishes what is not yet acknowledged, so a
  * crash anywhere yields neither a second reply nor a lost one.
  */
 @Injectable()
@@ -163,14 +164,19 @@ export class RepliesService {
    * The burst's outcomes, for an engine that answers at once: drafted and committed under the conversation's lock from
    * one read, so the snapshot cannot go stale and needs no second read (a round trip less per message).
    */
-  private draftUnderLock(tenantId: string, burst: InboundDelivery[]): Promise<ProcessedMessageEntity[]> {
+  private async draftUnderLock(tenantId: string, burst: InboundDelivery[]): Promise<ProcessedMessageEntity[]> {
     const last = burst[burst.length - 1].inbound;
-    return this.db.transaction(async (tx) => {
+    let gap = false;
+    const outcomes = await this.db.transaction(async (tx) => {
       await this.conversations.lock(tx, tenantId, last.to, last.from);
       const { stored, fresh, state } = await this.readBurst(tx, tenantId, burst);
       if (fresh.length === 0) return stored;
-      return [...stored, ...(await this.write(tx, tenantId, fresh, await this.draft(tx, tenantId, fresh, state), state))];
+      const draft = await this.draft(tx, tenantId, fresh, state);
+      gap = !!draft.gap;
+      return [...stored, ...(await this.write(tx, tenantId, fresh, draft, state))];
     });
+    if (gap) this.gaps.queued();
+    return outcomes;
   }
 
   /** The burst's stored outcomes, the messages still to answer, and the state to draft their reply from. */
@@ -228,21 +234,21 @@ export class RepliesService {
       calendar: this.appointments.calendar(manager, tenantId, agent.name),
       documents: await this.documents.forAgent(tenantId, agent.id, manager),
     });
-    return { agent, fingerprint, answered, silence, reply, gap: await this.gapOf(reply, answered) };
+    return { agent, fingerprint, answered, silence, reply, gap: this.gapOf(reply, answered) };
   }
 
-  /** A reply that did not answer makes its question a knowledge gap; the question is read (embedded) here, before the commit. */
-  private async gapOf(reply: Reply, answered: MessageInboundData[]): Promise<Draft['gap']> {
+  /** A reply that did not answer makes its question a knowledge gap (grouped after the commit, see GapsService.pending). */
+  private gapOf(reply: Reply, answered: MessageInboundData[]): Draft['gap'] {
     const reason: KnowledgeGapReason | null = reply.notKnown ? 'not_known' : reply.handoffReason === 'skill_gave_up' ? 'handoff' : null;
     if (!reason) return undefined;
     const text = answered.map((i) => i.text).join('\n');
-    return { question: await this.gaps.question(text, reply.state.language ?? detectLanguage(text)), reason };
+    return { text: this.gaps.question(text), language: reply.state.language ?? detectLanguage(text), reason };
   }
 
   /** Commits a draft, if its snapshot still holds. */
-  private commit(tenantId: string, fresh: MessageInboundData[], draft: Draft): Promise<ProcessedMessageEntity[]> {
+  private async commit(tenantId: string, fresh: MessageInboundData[], draft: Draft): Promise<ProcessedMessageEntity[]> {
     const last = fresh[fresh.length - 1];
-    return this.db.transaction(async (tx) => {
+    const outcomes = await this.db.transaction(async (tx) => {
       await this.conversations.lock(tx, tenantId, last.to, last.from);
       const current = await this.read(tx, tenantId, fresh, false);
       // Another instance (mid-rebalance) may have handled some of them meanwhile.
@@ -250,10 +256,13 @@ export class RepliesService {
       if (snapshotOf(current.agent, current.conversation) !== draft.fingerprint) throw new StaleDraft('the conversation or its agent changed');
       return this.write(tx, tenantId, fresh, draft, current);
     });
+    if (draft.gap) this.gaps.queued();
+    return outcomes;
   }
 
   /**
-   * Writes a draft made from `state`, under the conversation's lock: turns, effects, and one outbox row per message.
+   * Writes a draft made from `state`, under the conversation's lock: turns, effects, and one outbox row per message,
+   * with the reply's outcome (analytics) and its unanswered question (gaps) in the same statement (BurstStore.write).
    */
   private async write(tx: EntityManager, tenantId: string, fresh: MessageInboundData[], draft: Draft, state: BurstState): Promise<ProcessedMessageEntity[]> {
     const first = fresh[0];
@@ -302,32 +311,34 @@ export class RepliesService {
     };
     const after = BurstStore.next(change);
 
-    // The question it could not answer counts in a gap (a new one is announced with the reply).
-    const gap =
-      sent && draft.gap
-        ? await this.gaps.record(tx, tenantId, sent.agentName, draft.gap.question, {
-            messageId: lastAnswered.message_id,
-            conversationId: conversation.id,
-            customer: last.from,
-            reason: draft.gap.reason,
-            reply: sent.text,
-            at: sent.acceptedAt,
-          })
-        : null;
-
+    const parts: WritePart[] = [];
     // What the reply did, for the agent's analytics.
     if (sent && reply) {
-      await this.outcomes.insert(tx, tenantId, {
-        messageId: sent.messageId,
-        agent: sent.agentName,
-        at: sent.acceptedAt,
-        language: reply.state.language ?? detectLanguage(lastAnswered.text),
-        outcome: outcomeOf(reply),
-        booked: held?.change === 'booked',
-        lead: lead?.change === 'captured',
-        sources: knowledgeUsed(reply.sources),
-      });
+      parts.push(
+        this.outcomes.written(tenantId, {
+          messageId: sent.messageId,
+          agent: sent.agentName,
+          at: sent.acceptedAt,
+          language: reply.state.language ?? detectLanguage(lastAnswered.text),
+          outcome: outcomeOf(reply),
+          booked: held?.change === 'booked',
+          lead: lead?.change === 'captured',
+          sources: knowledgeUsed(reply.sources),
+        }),
+      );
     }
+    // The question it could not answer is queued for its gap (grouped after the commit; a new gap is announced then).
+    const gap =
+      sent && draft.gap
+        ? this.gaps.pending({
+            tenantId,
+            agent: sent.agentName,
+            text: draft.gap.text,
+            language: draft.gap.language,
+            occurrence: { messageId: lastAnswered.message_id, conversationId: conversation.id, customer: last.from, reason: draft.gap.reason, reply: sent.text, at: sent.acceptedAt },
+          })
+        : null;
+    if (gap) parts.push(gap);
 
     const rows = fresh.map((inbound) => {
       const answers = sent !== null && sent.inReplyTo.includes(inbound.message_id);
@@ -340,14 +351,13 @@ export class RepliesService {
           const reason = reply?.handoffReason ?? 'skill_gave_up';
           events.push(handoffEvent(tenantId, after, this.links, { agent: sent.agentName, reason, at: sent.acceptedAt, causeId: inbound.message_id }));
         }
-        if (gap?.opened) events.push(gap.opened);
       }
       // The dashboards' inbox follows every message of the conversation.
       if (inbound === last) events.push(conversationUpdatedEvent(tenantId, after, 'message', sent?.acceptedAt ?? new Date(inbound.received_at), inbound.message_id));
       if (draft.opt?.inbound === inbound) events.push(optChangeEvent(tenantId, inbound, draft.opt.request));
       return outcomeRow(tenantId, conversation.id, inbound.message_id, answers ? sent.messageId : null, events);
     });
-    await BurstStore.write(tx, tenantId, change, rows);
+    await BurstStore.write(tx, tenantId, change, rows, parts);
 
     const handled = sent ? `replied ${sent.messageId} (skill ${reply?.skill ?? 'none'}${reply?.handoff ? ', handed off' : ''})` : `no reply (${draft.silence})`;
     this.logger.log(`inbound ${fresh.map((i) => i.message_id).join(', ')} in ${conversation.id}: ${handled}`);

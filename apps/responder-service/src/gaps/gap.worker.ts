@@ -1,0 +1,78 @@
+import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { Wakeup } from '@parley/service-kit';
+import { DataSource } from 'typeorm';
+import { enqueueEvents } from '../outbox/outbox';
+import { OutboxRelay } from '../outbox/outbox-relay';
+import { GapPlacer } from './gap-placer';
+import { GapsStore } from './gaps.store';
+
+/** Questions grouped per transaction: one read of each agent's open gaps serves them all. */
+const BATCH = 100;
+const RETRY_PAUSE_MS = 1_000;
+/** Looks for questions no wake-up announced: queued by a reply whose instance died before its worker ran, or by another instance. */
+const SWEEP_MS = 5_000;
+
+/**
+ * Groups the questions replies queued (`knowledge_gap_pending`) into knowledge gaps after their commit, off the
+ * conversation's lock and transaction: claims the oldest (FOR UPDATE SKIP LOCKED, so instances share the queue),
+ * places them (GapPlacer), deletes them and queues `agent.gap_opened` in the same transaction. A crash rolls the batch
+ * back to pending: each question counts exactly once. Woken by this instance's replies after they commit; sweeps for
+ * the rest.
+ */
+@Injectable()
+export class GapWorker implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger(GapWorker.name);
+  private readonly wakeup = new Wakeup();
+  private stopped = false;
+  private loop?: Promise<void>;
+
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly store: GapsStore,
+    private readonly placer: GapPlacer,
+    private readonly relay: OutboxRelay,
+  ) {}
+
+  /** Called after a transaction that queued questions committed. */
+  wake(): void {
+    this.wakeup.wake();
+  }
+
+  onApplicationBootstrap(): void {
+    this.loop = this.work();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.stopped = true;
+    this.wakeup.wake();
+    await this.loop;
+  }
+
+  private async work(): Promise<void> {
+    while (!this.stopped) {
+      try {
+        // a full batch may have more behind it
+        if ((await this.placeBatch()) < BATCH) await this.wakeup.sleep(SWEEP_MS);
+      } catch (err) {
+        if (this.stopped) return;
+        this.logger.warn(`grouping knowledge gaps failed, retrying: ${String(err)}`);
+        await this.wakeup.sleep(RETRY_PAUSE_MS);
+      }
+    }
+  }
+
+  /** Places one batch of pending questions; answers how many it claimed. */
+  async placeBatch(): Promise<number> {
+    const { claimed, opened } = await this.db.transaction(async (tx) => {
+      const asked = await this.store.claimPending(tx, BATCH);
+      if (asked.length === 0) return { claimed: 0, opened: 0 };
+      const done = asked.map((a) => ({ tenantId: a.tenantId, messageId: a.occurrence.messageId }));
+      const { opened: events } = await this.placer.place(tx, asked, done);
+      await enqueueEvents(tx, events);
+      return { claimed: asked.length, opened: events.length };
+    });
+    if (opened > 0) this.relay.wake();
+    return claimed;
+  }
+}

@@ -16,6 +16,9 @@ const clinic: UpsertAgentBody = {
   skills: ['faq_responder'],
 };
 
+/** The pages of the shop's sitemap besides rentals and repairs: 30 pages in all. */
+const SHOP_PAGES = Array.from({ length: 28 }, (_, i) => `/shop/bike-${i + 1}.html`);
+
 const PRICES_MD = `# Prices
 
 All prices include a check-up.
@@ -67,7 +70,10 @@ describe('agent documents: accepted, processed into passages, announced (real Ka
       } else if (req.url === '/shop/sitemap.xml') {
         const loc = (path: string) => `<url><loc>${path.startsWith('http') ? path : siteUrl + path}</loc></url>`;
         res.writeHead(200, { 'content-type': 'application/xml' });
-        res.end(`<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${['/shop/rentals.html', '/shop/repairs.html', '/shop/private/staff.html', 'https://elsewhere.example/x', '/shop/rentals.html'].map(loc).join('')}</urlset>`);
+        const pages = ['/shop/rentals.html', '/shop/repairs.html', ...SHOP_PAGES, '/shop/private/staff.html', 'https://elsewhere.example/x', '/shop/rentals.html'];
+        res.end(`<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${pages.map(loc).join('')}</urlset>`);
+      } else if (req.url && SHOP_PAGES.includes(req.url)) {
+        res.writeHead(200, { 'content-type': 'text/html' }).end(`<h1>Bike ${req.url.replace(/\D/g, '')}</h1><p>Bike number ${req.url.replace(/\D/g, '')} is for rent.</p>`);
       } else if (req.url === '/shop/rentals.html' || req.url === '/shop/repairs.html') {
         res.writeHead(200, { 'content-type': 'text/html' }).end(`<h1>${req.url.includes('rentals') ? 'Rentals' : 'Repairs'}</h1><p>${req.url.includes('rentals') ? 'An e-bike costs 45 euros a day.' : 'A service costs 60 euros.'}</p>`);
       } else if (req.url === '/hours.html') {
@@ -214,7 +220,7 @@ describe('agent documents: accepted, processed into passages, announced (real Ka
     expect(documents.messages.filter((m) => m.value.data.document_id === page.id).map((m) => m.value.data.passages?.[0]?.text)).toEqual(['We open at 9:00.', 'We open at 8:00 from January.']);
   });
 
-  it('imports a sitemap: each page under it a document, robots.txt and other sites left out saying why, at most max_pages', async () => {
+  it('imports a sitemap of 30 pages as 30 documents, robots.txt and other sites left out saying why, at most max_pages', async () => {
     const agent = 'shop';
     await service.kafka.rpc.request('agents.upsert', { tenant_id: 'ten_A', name: agent, body: { ...clinic, name: agent } });
     const importOf = (body: Record<string, unknown>) => service.kafka.rpc.request('documents.import', { tenant_id: 'ten_A', agent, body });
@@ -230,28 +236,29 @@ describe('agent documents: accepted, processed into passages, announced (real Ka
     const queued = await importOf({ sitemap_url: `${siteUrl}/shop/sitemap.xml`, refresh: 'weekly' });
     expect(queued).toMatchObject({ import_id: expect.stringMatching(/^imp_/), agent, status: 'queued', max_pages: 100, refresh: 'weekly', pages_found: null });
     const done = await finished(queued.import_id);
-    expect(done).toMatchObject({ status: 'completed', pages_found: 4, documents_added: 2, pages_skipped: 2, error: null });
+    expect(done).toMatchObject({ status: 'completed', pages_found: 32, documents_added: 30, pages_skipped: 2, error: null });
     expect(done.skipped).toEqual([
       { url: `${siteUrl}/shop/private/staff.html`, reason: "the site's robots.txt does not allow it" },
       { url: 'https://elsewhere.example/x', reason: 'not under the sitemap (another site or folder)' },
     ]);
-    const listed = await service.kafka.rpc.request('documents.list', { tenant_id: 'ten_A', agent, limit: 10, cursor: null });
-    expect(listed.data.map((d) => [d.url, d.title, d.refresh]).sort()).toEqual([
-      [`${siteUrl}/shop/rentals.html`, `127.0.0.1:${new URL(siteUrl).port}/shop/rentals.html`, 'weekly'],
-      [`${siteUrl}/shop/repairs.html`, `127.0.0.1:${new URL(siteUrl).port}/shop/repairs.html`, 'weekly'],
-    ]);
-    for (const d of listed.data) {
-      const ready = await pollUntil(async () => {
-        const doc = await service.kafka.rpc.request('documents.get', { tenant_id: 'ten_A', agent, id: d.id });
-        return doc.status === 'ready' ? doc : undefined;
-      }, { description: `${d.url} ready` });
-      expect(ready.chunks).toBe(1);
-    }
+    const listed = await service.kafka.rpc.request('documents.list', { tenant_id: 'ten_A', agent, limit: 50, cursor: null });
+    expect(listed.data).toHaveLength(30);
+    expect(listed.data.map((d) => d.url).sort()).toEqual(['/shop/rentals.html', '/shop/repairs.html', ...SHOP_PAGES].map((p) => siteUrl + p).sort());
+    expect(listed.data.find((d) => d.url === `${siteUrl}/shop/rentals.html`)).toMatchObject({ title: `127.0.0.1:${new URL(siteUrl).port}/shop/rentals.html`, refresh: 'weekly' });
+    // each page is then processed and announced as any url document
+    const ready = await pollUntil(
+      async () => {
+        const page = await service.kafka.rpc.request('documents.list', { tenant_id: 'ten_A', agent, limit: 50, cursor: null });
+        return page.data.every((d) => d.status === 'ready' && d.chunks === 1) ? page.data : undefined;
+      },
+      { description: 'the 30 pages ready', timeoutMs: 60_000 },
+    );
+    for (const d of ready) await announced(d.id);
 
     // again: the pages it has are not added twice; a sitemap that is not there fails saying why
     const again = await finished((await importOf({ sitemap_url: `${siteUrl}/shop/sitemap.xml`, max_pages: 1 })).import_id);
-    expect(again).toMatchObject({ status: 'completed', documents_added: 0, pages_skipped: 4 });
-    expect(again.skipped.filter((p) => p.reason === 'already a document of this agent')).toHaveLength(2);
+    expect(again).toMatchObject({ status: 'completed', documents_added: 0, pages_skipped: 32 });
+    expect(again.skipped.filter((p) => p.reason === 'already a document of this agent')).toHaveLength(30);
     const missing = await finished((await importOf({ sitemap_url: `${siteUrl}/shop/nothing.xml` })).import_id);
     expect(missing).toMatchObject({ status: 'failed', documents_added: 0, error: 'the sitemap could not be read: the URL answered 404' });
     expect(await problemOf(service.kafka.rpc.request('documents.import-get', { tenant_id: 'ten_B', agent, id: queued.import_id }))).toMatchObject({ status: 404 });

@@ -76,4 +76,42 @@ describe("responder-service's document read model, fed by document.changed (real
     await pollUntil(async () => (await documents.forAgent(tenant, agent.id)).some((p) => p.documentId === marker), { description: 'the later change applied' });
     expect((await documents.forAgent(tenant, agent.id)).map((p) => p.documentId)).toEqual([marker]);
   });
+
+  it('swaps a refreshed document whole: questions asked while it changes read one version of it, never a mix', async () => {
+    const tenant = `ten_${newId('ten').slice(4)}`;
+    const agent = agentRecord('clinic', { instruction: 'You answer questions about Bloom Dental.' });
+    await h.announceAgent(tenant, agent);
+    const documentId = newId('doc');
+    const version = (n: number) => [
+      { id: `${documentId}#0`, headings: ['Prices', 'Whitening'], text: `Teeth whitening costs ${300 + n} dollars per session (price list ${n}).` },
+      { id: `${documentId}#1`, headings: ['Prices', 'Cleaning'], text: `A cleaning costs ${90 + n} dollars (price list ${n}).` },
+      { id: `${documentId}#2`, headings: ['Prices', 'Check-up'], text: `A check-up costs ${50 + n} dollars (price list ${n}).` },
+    ];
+    const lists = (texts: string[]) => new Set(texts.map((t) => /price list (\d+)/.exec(t)?.[1]));
+    await publish({ ...passagesOf(tenant, agent.id, documentId), passages: version(1) });
+    await pollUntil(async () => (await documents.forAgent(tenant, agent.id)).length === 3, { description: 'the first price list' });
+
+    // the page changes nine times while the agent's knowledge is read and its answers asked for, all at once
+    const VERSIONS = 10;
+    let publishing = true;
+    const published = (async () => {
+      for (let n = 2; n <= VERSIONS; n++) await publish({ ...passagesOf(tenant, agent.id, documentId), passages: version(n) });
+      publishing = false;
+    })();
+    const reads: Set<string | undefined>[] = [];
+    const answers: Set<string | undefined>[] = [];
+    while (publishing || reads.length < 20) {
+      const [passages, preview] = await Promise.all([
+        h.sql.query(`SELECT passages FROM agent_documents WHERE tenant_id = $1 AND document_id = $2`, [tenant, documentId]) as Promise<{ passages: { text: string }[] }[]>,
+        h.kafka.rpc.request('replies.preview', { tenant_id: tenant, agent: 'clinic', message: 'how much does teeth whitening cost?', from: null }),
+      ]);
+      reads.push(lists(passages[0].passages.map((p) => p.text)));
+      answers.push(lists(preview.sources.map((source) => source.excerpt).filter((e) => e.includes('price list'))));
+    }
+    await published;
+    expect(reads.filter((r) => r.size !== 1)).toEqual([]);
+    expect(answers.filter((a) => a.size > 1)).toEqual([]);
+    expect(answers.filter((a) => a.size === 1).length).toBeGreaterThan(0);
+    await pollUntil(async () => (await documents.forAgent(tenant, agent.id)).every((p) => p.text.includes(`price list ${VERSIONS}`)), { description: 'the last price list' });
+  });
 });

@@ -18,6 +18,7 @@ export * from './database/database';
 export * from './database/group-commit';
 export * from './database/pg-listener';
 export * from './scheduling/wakeup';
+export * from './scheduling/worker-loop';
 export * from './bootstrap';
 export * from './lifecycle/shutdown';
 export * from './media-store/media-store';

@@ -1,5 +1,5 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { Wakeup, sleepUntilDue } from '@parley/service-kit';
+import { WorkerLoop } from '@parley/service-kit';
 import { isDeepStrictEqual } from 'node:util';
 import { AgentServiceConfig } from '../config/agent-service.config';
 import { fetchIfChanged } from './document-fetcher';
@@ -11,8 +11,6 @@ import { DocumentsStore, type DueRefresh, type RefreshOutcome } from './document
 const REFRESH_LEASE_MS = 2 * 60 * 1000;
 /** The longest sleep: a refresh another instance scheduled, or a lease that ran out, is found within this. */
 const SWEEP_MS = 60_000;
-const MIN_SLEEP_MS = 1_000;
-const RETRY_PAUSE_MS = 5_000;
 
 /**
  * Fetches `url` documents again on their schedule (CONTRACT.md §19), one at a time per instance: a conditional request
@@ -24,10 +22,20 @@ const RETRY_PAUSE_MS = 5_000;
 @Injectable()
 export class DocumentRefresher implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger(DocumentRefresher.name);
-  private readonly wakeup = new Wakeup();
   private onUpdated: ReadyListener = async () => undefined;
-  private stopped = false;
-  private loop?: Promise<void>;
+  private readonly loop = new WorkerLoop({
+    name: 'document refresher',
+    pass: async () => {
+      const due = await this.documents.claimDueRefresh(REFRESH_LEASE_MS);
+      if (!due) return this.documents.nextRefreshInMs();
+      await this.refresh(due);
+      return 'more';
+    },
+    sweepMs: SWEEP_MS,
+    minSleepMs: 1_000,
+    retryPauseMs: 5_000,
+    logger: this.logger,
+  });
 
   constructor(
     private readonly documents: DocumentsStore,
@@ -41,31 +49,15 @@ export class DocumentRefresher implements OnApplicationBootstrap, OnApplicationS
 
   /** Looks for due refreshes now (a schedule changed, or a test made one due). */
   wake(): void {
-    this.wakeup.wake();
+    this.loop.wake();
   }
 
   onApplicationBootstrap(): void {
-    this.loop = this.run();
+    this.loop.start();
   }
 
-  async onApplicationShutdown(): Promise<void> {
-    this.stopped = true;
-    this.wakeup.wake();
-    await this.loop;
-  }
-
-  private async run(): Promise<void> {
-    while (!this.stopped) {
-      try {
-        const due = await this.documents.claimDueRefresh(REFRESH_LEASE_MS);
-        if (due) await this.refresh(due);
-        else await this.wakeup.sleep(sleepUntilDue(await this.documents.nextRefreshInMs(), MIN_SLEEP_MS, SWEEP_MS));
-      } catch (err) {
-        if (this.stopped) return;
-        this.logger.warn(`document refresh failed, retrying: ${String(err)}`);
-        await this.wakeup.sleep(RETRY_PAUSE_MS);
-      }
-    }
+  onApplicationShutdown(): Promise<void> {
+    return this.loop.stop();
   }
 
   private async refresh(due: DueRefresh): Promise<void> {

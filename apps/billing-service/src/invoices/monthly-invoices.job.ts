@@ -1,5 +1,5 @@
 import { Injectable, Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
-import { Wakeup } from '@parley/service-kit';
+import { WorkerLoop } from '@parley/service-kit';
 import { BillingServiceConfig } from '../config/billing-service.config';
 import { InvoicesService } from './invoices.service';
 
@@ -11,34 +11,31 @@ import { InvoicesService } from './invoices.service';
 @Injectable()
 export class MonthlyInvoicesJob implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(MonthlyInvoicesJob.name);
-  private readonly wakeup = new Wakeup();
-  private stopped = false;
-  private loop: Promise<void> | null = null;
+  private readonly loop: WorkerLoop;
 
   constructor(
     private readonly invoices: InvoicesService,
-    private readonly config: BillingServiceConfig,
-  ) {}
-
-  onApplicationBootstrap(): void {
-    this.loop = this.run();
-  }
-
-  async beforeApplicationShutdown(): Promise<void> {
-    this.stopped = true;
-    this.wakeup.wake();
-    await this.loop;
-  }
-
-  private async run(): Promise<void> {
-    while (!this.stopped) {
-      try {
+    config: BillingServiceConfig,
+  ) {
+    this.loop = new WorkerLoop({
+      name: 'monthly invoices',
+      pass: async () => {
         const issued = await this.invoices.closeEndedMonths();
         if (issued > 0) this.logger.log(`issued ${issued} monthly invoice(s)`);
-      } catch (err) {
-        this.logger.warn(`closing ended months failed (retried at the next run): ${String(err)}`);
-      }
-      await this.wakeup.sleep(this.config.BILLING_INVOICE_JOB_INTERVAL_MS);
-    }
+        return config.BILLING_INVOICE_JOB_INTERVAL_MS;
+      },
+      // a failed run is tried again at the next interval
+      sweepMs: config.BILLING_INVOICE_JOB_INTERVAL_MS,
+      retryPauseMs: config.BILLING_INVOICE_JOB_INTERVAL_MS,
+      logger: this.logger,
+    });
+  }
+
+  onApplicationBootstrap(): void {
+    this.loop.start();
+  }
+
+  beforeApplicationShutdown(): Promise<void> {
+    return this.loop.stop();
   }
 }

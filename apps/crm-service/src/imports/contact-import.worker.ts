@@ -1,6 +1,6 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { newId } from '@parley/contracts';
-import { Wakeup } from '@parley/service-kit';
+import { WorkerLoop } from '@parley/service-kit';
 import { parse } from 'csv-parse';
 import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
@@ -15,7 +15,6 @@ import { importColumns, readImportRow, type ImportRow } from './import-rows';
 
 const BATCH_ROWS = 1000;
 const LEASE_SECONDS = 60;
-const RETRY_PAUSE_MS = 1000;
 /** Pages of the file (`contact_import_chunks`, 64 KiB each) read per query while parsing. */
 const PAGES_PER_READ = 4;
 /**
@@ -41,10 +40,18 @@ interface Batch {
 @Injectable()
 export class ContactImportWorker implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('ContactImportWorker');
-  private readonly wakeup = new Wakeup();
   private readonly workerId = randomUUID();
-  private stopped = false;
-  private loop?: Promise<void>;
+  private readonly loop = new WorkerLoop({
+    name: 'contact imports',
+    pass: async () => {
+      const job = await this.claim();
+      if (!job) return null;
+      await this.work(job);
+      return 'more';
+    },
+    sweepMs: SWEEP_MS,
+    logger: this.logger,
+  });
 
   constructor(
     private readonly imports: ContactImportsStore,
@@ -52,31 +59,15 @@ export class ContactImportWorker implements OnApplicationBootstrap, OnApplicatio
   ) {}
 
   wake(): void {
-    this.wakeup.wake();
+    this.loop.wake();
   }
 
   onApplicationBootstrap(): void {
-    this.loop = this.run();
+    this.loop.start();
   }
 
-  async onApplicationShutdown(): Promise<void> {
-    this.stopped = true;
-    this.wakeup.wake();
-    await this.loop;
-  }
-
-  private async run(): Promise<void> {
-    while (!this.stopped) {
-      try {
-        const job = await this.claim();
-        if (job) await this.work(job);
-        else await this.wakeup.sleep(SWEEP_MS);
-      } catch (err) {
-        if (this.stopped) return;
-        this.logger.warn(`contact import failed, retrying: ${String(err)}`);
-        await this.wakeup.sleep(RETRY_PAUSE_MS);
-      }
-    }
+  onApplicationShutdown(): Promise<void> {
+    return this.loop.stop();
   }
 
   /** The oldest job nobody works on (queued, or running under a lease that ran out). */
@@ -95,7 +86,7 @@ export class ContactImportWorker implements OnApplicationBootstrap, OnApplicatio
       let row = 0;
       for await (const record of csvRecords(this.pages(job.id))) {
         row++;
-        if (this.stopped) return;
+        if (this.loop.stopping) return;
         if (row < job.next_row) continue;
         const outcome = readImportRow(row, record as Record<string, string>);
         // one statement cannot change a contact twice: a number seen again in the batch starts the next one

@@ -1,6 +1,6 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { Wakeup, sleepUntilDue } from '@parley/service-kit';
+import { WorkerLoop } from '@parley/service-kit';
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { enqueueEvents } from '../outbox/outbox';
@@ -12,10 +12,8 @@ import { comparedWithPrevious } from './test-expectation';
 
 /** A run's lease: a set of 200 cases answered twice takes seconds; an instance that dies mid-run loses it after this. */
 const LEASE_SECONDS = 120;
-const RETRY_PAUSE_MS = 1_000;
 /** Looks for runs no wake-up announced (another instance queued them, or one died holding a lease). */
 const SWEEP_MS = 10_000;
-const MIN_SLEEP_MS = 50;
 
 /**
  * Runs the queued test runs, one at a time per instance (CONTRACT.md §19): the set as it is now, against the version
@@ -25,10 +23,18 @@ const MIN_SLEEP_MS = 50;
 @Injectable()
 export class TestRunWorker implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger(TestRunWorker.name);
-  private readonly wakeup = new Wakeup();
   private readonly owner = randomUUID();
-  private stopped = false;
-  private loop?: Promise<void>;
+  private readonly loop = new WorkerLoop({
+    name: 'test runs',
+    pass: async () => {
+      const run = await this.runs.claim(this.owner, LEASE_SECONDS);
+      if (!run) return this.runs.nextDueInMs();
+      await this.runOne(run);
+      return 'more';
+    },
+    sweepMs: SWEEP_MS,
+    logger: this.logger,
+  });
 
   constructor(
     @InjectDataSource() private readonly db: DataSource,
@@ -37,38 +43,22 @@ export class TestRunWorker implements OnApplicationBootstrap, OnApplicationShutd
     private readonly relay: OutboxRelay,
     queued: TestRunsQueued,
   ) {
-    queued.onQueued(() => this.wakeup.wake());
+    queued.onQueued(() => this.loop.wake());
   }
 
   onApplicationBootstrap(): void {
-    this.loop = this.work();
+    this.loop.start();
   }
 
-  async onApplicationShutdown(): Promise<void> {
-    this.stopped = true;
-    this.wakeup.wake();
-    await this.loop;
-  }
-
-  private async work(): Promise<void> {
-    while (!this.stopped) {
-      try {
-        const run = await this.runs.claim(this.owner, LEASE_SECONDS);
-        if (run) await this.runOne(run);
-        else await this.wakeup.sleep(sleepUntilDue(await this.runs.nextDueInMs(), MIN_SLEEP_MS, SWEEP_MS));
-      } catch (err) {
-        if (this.stopped) return;
-        this.logger.warn(`test run failed, retrying: ${String(err)}`);
-        await this.wakeup.sleep(RETRY_PAUSE_MS);
-      }
-    }
+  onApplicationShutdown(): Promise<void> {
+    return this.loop.stop();
   }
 
   private async runOne(run: ClaimedRun): Promise<void> {
     const set = await this.runs.all(run.tenantId, run.agentName, MAX_TESTS_PER_AGENT);
     const cases = await this.tests.runSet(run.tenantId, run.agent, set);
     const before = run.previousAgent ? await this.tests.runSet(run.tenantId, run.previousAgent, set) : null;
-    if (this.stopped) return;
+    if (this.loop.stopping) return;
     const completed = await this.db.transaction(async (tx) => {
       const done = await this.runs.complete(tx, this.owner, run.id, { cases, ...comparedWithPrevious(cases, before) });
       if (done) await enqueueEvents(tx, [testsCompletedEvent(run.tenantId, done)]);

@@ -1,6 +1,6 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { Wakeup } from '@parley/service-kit';
+import { WorkerLoop } from '@parley/service-kit';
 import { DataSource } from 'typeorm';
 import { enqueueEvents } from '../outbox/outbox';
 import { OutboxRelay } from '../outbox/outbox-relay';
@@ -9,7 +9,6 @@ import { GapsStore } from './gaps.store';
 
 /** Questions grouped per transaction: one read of each agent's open gaps serves them all. */
 const BATCH = 100;
-const RETRY_PAUSE_MS = 1_000;
 /** Looks for questions no wake-up announced: queued by a reply whose instance died before its worker ran, or by another instance. */
 const SWEEP_MS = 5_000;
 
@@ -23,9 +22,8 @@ const SWEEP_MS = 5_000;
 @Injectable()
 export class GapWorker implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger(GapWorker.name);
-  private readonly wakeup = new Wakeup();
-  private stopped = false;
-  private loop?: Promise<void>;
+  // a full batch may have more behind it
+  private readonly loop = new WorkerLoop({ name: 'knowledge gaps', pass: async () => ((await this.placeBatch()) < BATCH ? null : 'more'), sweepMs: SWEEP_MS, logger: this.logger });
 
   constructor(
     @InjectDataSource() private readonly db: DataSource,
@@ -36,30 +34,15 @@ export class GapWorker implements OnApplicationBootstrap, OnApplicationShutdown 
 
   /** Called after a transaction that queued questions committed. */
   wake(): void {
-    this.wakeup.wake();
+    this.loop.wake();
   }
 
   onApplicationBootstrap(): void {
-    this.loop = this.work();
+    this.loop.start();
   }
 
-  async onApplicationShutdown(): Promise<void> {
-    this.stopped = true;
-    this.wakeup.wake();
-    await this.loop;
-  }
-
-  private async work(): Promise<void> {
-    while (!this.stopped) {
-      try {
-        // a full batch may have more behind it
-        if ((await this.placeBatch()) < BATCH) await this.wakeup.sleep(SWEEP_MS);
-      } catch (err) {
-        if (this.stopped) return;
-        this.logger.warn(`grouping knowledge gaps failed, retrying: ${String(err)}`);
-        await this.wakeup.sleep(RETRY_PAUSE_MS);
-      }
-    }
+  onApplicationShutdown(): Promise<void> {
+    return this.loop.stop();
   }
 
   /** Places one batch of pending questions; answers how many it claimed. */

@@ -1,7 +1,7 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { newId } from '@parley/contracts';
-import { Wakeup, sleepUntilDue, urlViolation } from '@parley/service-kit';
+import { WorkerLoop, urlViolation } from '@parley/service-kit';
 import robotsParser from 'robots-parser';
 import { DataSource } from 'typeorm';
 import { AgentsStore } from '../../agents/agents.store';
@@ -24,8 +24,6 @@ const MAX_NESTED_SITEMAPS = 20;
 const LEASE_MS = 5 * 60 * 1000;
 const MAX_ATTEMPTS = 3;
 const SWEEP_MS = 30_000;
-const MIN_SLEEP_MS = 1_000;
-const RETRY_PAUSE_MS = 5_000;
 
 /**
  * Works the queued sitemap imports (CONTRACT.md §19), one at a time per instance: reads robots.txt and the sitemap (an
@@ -36,9 +34,19 @@ const RETRY_PAUSE_MS = 5_000;
 @Injectable()
 export class SitemapImporter implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger(SitemapImporter.name);
-  private readonly wakeup = new Wakeup();
-  private stopped = false;
-  private loop?: Promise<void>;
+  private readonly loop = new WorkerLoop({
+    name: 'sitemap importer',
+    pass: async () => {
+      const claimed = await this.imports.claim(LEASE_MS);
+      if (!claimed) return this.imports.earliestLeaseEndsInMs();
+      await this.work(claimed);
+      return 'more';
+    },
+    sweepMs: SWEEP_MS,
+    minSleepMs: 1_000,
+    retryPauseMs: 5_000,
+    logger: this.logger,
+  });
 
   constructor(
     @InjectDataSource() private readonly db: DataSource,
@@ -50,31 +58,15 @@ export class SitemapImporter implements OnApplicationBootstrap, OnApplicationShu
   ) {}
 
   wake(): void {
-    this.wakeup.wake();
+    this.loop.wake();
   }
 
   onApplicationBootstrap(): void {
-    this.loop = this.run();
+    this.loop.start();
   }
 
-  async onApplicationShutdown(): Promise<void> {
-    this.stopped = true;
-    this.wakeup.wake();
-    await this.loop;
-  }
-
-  private async run(): Promise<void> {
-    while (!this.stopped) {
-      try {
-        const claimed = await this.imports.claim(LEASE_MS);
-        if (claimed) await this.work(claimed);
-        else await this.wakeup.sleep(sleepUntilDue(await this.imports.earliestLeaseEndsInMs(), MIN_SLEEP_MS, SWEEP_MS));
-      } catch (err) {
-        if (this.stopped) return;
-        this.logger.warn(`sitemap import failed, retrying: ${String(err)}`);
-        await this.wakeup.sleep(RETRY_PAUSE_MS);
-      }
-    }
+  onApplicationShutdown(): Promise<void> {
+    return this.loop.stop();
   }
 
   private async work(claim: ClaimedImport): Promise<void> {

@@ -1,0 +1,98 @@
+import { WorkerLoop, type PassOutcome } from './worker-loop';
+
+/** A loop whose passes answer from `outcomes` in turn (then null), recording when each began. */
+function loopOf(outcomes: (PassOutcome | Error)[], options: { sweepMs?: number; retryPauseMs?: number } = {}) {
+  const began: number[] = [];
+  const warnings: string[] = [];
+  const start = Date.now();
+  const loop = new WorkerLoop({
+    name: 'test worker',
+    pass: async () => {
+      began.push(Date.now() - start);
+      const next = outcomes.shift() ?? null;
+      if (next instanceof Error) throw next;
+      return next;
+    },
+    sweepMs: options.sweepMs ?? 60_000,
+    minSleepMs: 1,
+    retryPauseMs: options.retryPauseMs ?? 60_000,
+    logger: { warn: (m) => warnings.push(m) },
+  });
+  return { loop, began, warnings };
+}
+
+/** Waits for the loop to get somewhere (polled every millisecond, 2 s at most). */
+const until = async (condition: () => boolean) => {
+  for (let i = 0; i < 2_000 && !condition(); i++) await new Promise((r) => setTimeout(r, 1));
+  if (!condition()) throw new Error('the loop never got there');
+};
+
+describe('WorkerLoop', () => {
+  it('passes back to back while there is more, then sleeps until woken', async () => {
+    const { loop, began } = loopOf(['more', 'more', null]);
+    loop.start();
+    await until(() => began.length === 3);
+    loop.wake();
+    await until(() => began.length === 4);
+    await loop.stop();
+    expect(began).toHaveLength(4);
+  });
+
+  it('sleeps until the next row is due', async () => {
+    const { loop, began } = loopOf([30, null]);
+    loop.start();
+    await until(() => began.length === 2);
+    await loop.stop();
+    expect(began[1] - began[0]).toBeGreaterThanOrEqual(29);
+  });
+
+  it('keeps a wake-up that comes mid-pass, so the row written meanwhile is not left to the sweep', async () => {
+    let release!: () => void;
+    const began: number[] = [];
+    const loop = new WorkerLoop({
+      name: 'test worker',
+      pass: async () => {
+        began.push(began.length);
+        if (began.length === 1) await new Promise<void>((r) => (release = r));
+        return null;
+      },
+      sweepMs: 60_000,
+      logger: { warn: () => undefined },
+    });
+    loop.start();
+    await until(() => began.length === 1);
+    loop.wake();
+    release();
+    await until(() => began.length === 2);
+    await loop.stop();
+  });
+
+  it('logs a failed pass with its name and tries again after the pause', async () => {
+    const { loop, began, warnings } = loopOf([new Error('database away'), null], { retryPauseMs: 10 });
+    loop.start();
+    await until(() => began.length === 2);
+    await loop.stop();
+    expect(warnings).toEqual(['test worker: a pass failed, retrying in 10 ms: Error: database away']);
+  });
+
+  it('stops after the pass under way, and says so to a long pass', async () => {
+    let seen = false;
+    let release!: () => void;
+    const loop = new WorkerLoop({
+      name: 'test worker',
+      pass: async () => {
+        await new Promise<void>((r) => (release = r));
+        seen = loop.stopping;
+        return 'more';
+      },
+      sweepMs: 60_000,
+      logger: { warn: () => undefined },
+    });
+    loop.start();
+    await until(() => release !== undefined);
+    const stopped = loop.stop();
+    release();
+    await stopped;
+    expect(seen).toBe(true);
+  });
+});

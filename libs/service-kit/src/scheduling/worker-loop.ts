@@ -1,0 +1,70 @@
+import { Wakeup, sleepUntilDue } from './wakeup';
+
+/** What one pass over a durable queue found: more to do at once, or how long until its next row falls due (null: none scheduled). */
+export type PassOutcome = 'more' | number | null;
+
+export interface WorkerLoopOptions {
+  /** Names the worker in its warnings. */
+  name: string;
+  /** One pass: claim and work what is due (a row, a batch), and say what comes next. */
+  pass(): Promise<PassOutcome>;
+  /** The longest sleep: the safety sweep that finds what no wake-up announced (another instance's rows, a lease that ran out). */
+  sweepMs: number;
+  /** The shortest sleep, so a row due now but not claimable (locked elsewhere) does not spin the loop. Default 25 ms. */
+  minSleepMs?: number;
+  /** The pause after a pass that failed (the database away, a bug) before the next. Default 1 s. */
+  retryPauseMs?: number;
+  logger: { warn(message: string): void };
+}
+
+/**
+ * The loop every background worker of a durable queue runs (issue 34: one toolkit instead of one loop per worker):
+ * passes back to back while there is more, otherwise asleep until the next row falls due, the sweep, or a wake-up (a
+ * write in this process, kept if it comes mid-pass); a failed pass is logged and retried after a pause. The queue and
+ * its leases live in PostgreSQL, so a crash loses nothing: the next pass, here or elsewhere, finds what was left.
+ */
+export class WorkerLoop {
+  private readonly wakeup = new Wakeup();
+  private stopped = false;
+  private running?: Promise<void>;
+
+  constructor(private readonly options: WorkerLoopOptions) {}
+
+  /** Starts passing (application bootstrap). */
+  start(): void {
+    this.running ??= this.run();
+  }
+
+  /** Something was queued in this process: pass now rather than at the next due time. */
+  wake(): void {
+    this.wakeup.wake();
+  }
+
+  /** True once stop() was called: a long pass checks it between steps and leaves the rest to the next owner. */
+  get stopping(): boolean {
+    return this.stopped;
+  }
+
+  /** Stops after the pass under way (application shutdown). */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.wakeup.wake();
+    await this.running;
+  }
+
+  private async run(): Promise<void> {
+    const { pass, sweepMs, minSleepMs = 25, retryPauseMs = 1_000, logger, name } = this.options;
+    while (!this.stopped) {
+      let next: PassOutcome;
+      try {
+        next = await pass();
+      } catch (err) {
+        if (this.stopped) return;
+        logger.warn(`${name}: a pass failed, retrying in ${retryPauseMs} ms: ${String(err)}`);
+        await this.wakeup.sleep(retryPauseMs);
+        continue;
+      }
+      if (next !== 'more' && !this.stopped) await this.wakeup.sleep(sleepUntilDue(next, minSleepMs, sweepMs));
+    }
+  }
+}

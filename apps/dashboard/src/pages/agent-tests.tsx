@@ -131,7 +131,8 @@ function CompletedRun({ run }: { run: AgentTestRun }) {
         {run.previous_version !== null && (
           <>
             {' '}
-            This change fixed {run.fixed.length} and broke {run.broken.length} <span className="muted">(compared with version {run.previous_version})</span>.
+            {run.trigger === 'documents' ? 'The change to its documents' : 'This change'} fixed {run.fixed.length} and broke {run.broken.length}{' '}
+            <span className="muted">({run.trigger === 'documents' ? 'compared with the run before' : `compared with version ${run.previous_version}`})</span>.
           </>
         )}
       </p>

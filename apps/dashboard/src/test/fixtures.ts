@@ -108,6 +108,7 @@ export function agentTestRun(overrides: Partial<AgentTestRun> = {}): AgentTestRu
     id: 'run_01JD3S4ZC5Q2X8V6N7M9P0R1T2',
     agent: 'front-desk',
     version: 3,
+    trigger: 'version',
     status: 'completed',
     passed: 0,
     failed: 0,

@@ -1,5 +1,5 @@
-import { ProblemTypes, Topics, newId, type AgentTestsCompletedEvent, type RpcPattern, type RpcRequest } from '@parley/contracts';
-import { RpcProblemError, type TopicProbe } from '@parley/kafka';
+import { ProblemTypes, Topics, newId, type AgentTestsCompletedEvent, type DocumentChangedData, type RpcPattern, type RpcRequest } from '@parley/contracts';
+import { EventPublisher, RpcProblemError, type TopicProbe } from '@parley/kafka';
 import { expectMatchesEventSchema, pollUntil } from '@parley/testing';
 import { ResponderHarness, agentRecord } from '../test/responder-harness';
 
@@ -80,6 +80,48 @@ describe('responder-service: agent test sets', () => {
     const runs: { version: number }[] = await h.sql.query(`SELECT version FROM agent_test_runs WHERE tenant_id = $1 ORDER BY version`, [tenant]);
     expect(runs.map((r) => r.version)).toEqual([2, 3]);
     expect(completed.messages.filter((m) => m.value.tenant_id === tenant)).toHaveLength(2);
+  });
+
+  it("runs the set again when the agent's documents change (no new version), compared with the run before", async () => {
+    const tenant = newId('ten');
+    const v1 = agentRecord('front-desk', { faqs: [HOURS] });
+    await h.announceAgent(tenant, v1);
+    const parking = await call('agent-tests.create', { tenant_id: tenant, agent: 'front-desk', message: 'Where can I park my car?', expect: { contains: 'Oak Street' } });
+    await h.announceAgent(tenant, { ...v1, version: 2, instruction: `${v1.instruction} Be brief.` });
+    expect(await runOf(tenant, 2)).toMatchObject({ trigger: 'version', passed: 0, failed: 1 });
+
+    // a document with the parking answer arrives: the same version runs again and the case is fixed
+    const documentId = newId('doc');
+    const change: DocumentChangedData = {
+      tenant_id: tenant,
+      document_id: documentId,
+      agent_id: v1.id,
+      agent_name: 'front-desk',
+      title: 'Visiting us',
+      passages: [{ id: `${documentId}#0`, headings: ['Parking'], text: 'Free parking behind the building, entrance on Oak Street.' }],
+    };
+    const event = EventPublisher.envelope(Topics.DocumentChanged, tenant, change);
+    await h.kafka.publisher.publishEvent(event, `${tenant}:${documentId}`);
+    const rerun = await pollUntil(
+      async () => {
+        const run = await call('agent-tests.run', { tenant_id: tenant, agent: 'front-desk', version: 2 });
+        return run.trigger === 'documents' && run.status === 'completed' ? run : undefined;
+      },
+      { description: 'the run of the documents change' },
+    );
+    expect(rerun).toMatchObject({ version: 2, passed: 1, failed: 0, fixed: [parking.id], broken: [], previous_version: 2 });
+    // the same change delivered again runs nothing more; the next change of that document (after it on its key) does
+    await h.kafka.publisher.publishEvent(event, `${tenant}:${documentId}`);
+    const next = EventPublisher.envelope(Topics.DocumentChanged, tenant, change);
+    await h.kafka.publisher.publishEvent(next, `${tenant}:${documentId}`);
+    const causes = await pollUntil(
+      async () => {
+        const rows: { cause: string }[] = await h.sql.query(`SELECT cause FROM agent_test_runs WHERE tenant_id = $1 ORDER BY created_at`, [tenant]);
+        return rows.some((r) => r.cause.endsWith(next.id)) ? rows.map((r) => r.cause) : undefined;
+      },
+      { description: 'the run of the next documents change' },
+    );
+    expect(causes).toEqual(['version:2', `document:${documentId}:${event.id}`, `document:${documentId}:${next.id}`]);
   });
 
   it('checks a body before it is saved: the failing cases with their replies, nothing stored', async () => {

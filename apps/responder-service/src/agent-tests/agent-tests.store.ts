@@ -16,6 +16,7 @@ interface RunRow {
   tenant_id: string;
   agent_name: string;
   version: number;
+  cause: string;
   status: AgentTestRunStatus;
   passed: number;
   failed: number;
@@ -33,6 +34,7 @@ export interface ClaimedRun {
   tenantId: string;
   agentName: string;
   version: number;
+  createdAt: Date;
   agent: AgentRecord;
   previousAgent: AgentRecord | null;
 }
@@ -42,10 +44,15 @@ export interface RunOutcome {
   cases: AgentTestCaseResult[];
   fixed: string[];
   broken: string[];
+  /** The version of what it was compared with (null: nothing). */
+  comparedVersion: number | null;
 }
 
-const RUN_COLUMNS = `r.id, r.tenant_id, r.agent_name, r.version, r.status, r.passed, r.failed, r.cases, r.fixed, r.broken,
-  (r.previous_agent->>'version')::int AS previous_version, r.created_at, r.completed_at`;
+/** Why a run is queued: a new version (`version:<n>`), or a change of the agent's documents (one per document change event). */
+export type RunCause = `version:${number}` | `document:${string}`;
+
+const RUN_COLUMNS = `r.id, r.tenant_id, r.agent_name, r.version, r.cause, r.status, r.passed, r.failed, r.cases, r.fixed, r.broken,
+  r.compared_version AS previous_version, r.created_at, r.completed_at`;
 
 /** Agents' test sets and their runs in SQL; every statement is scoped by tenant. */
 @Injectable()
@@ -91,30 +98,43 @@ export class AgentTestsStore {
    * Queues the run of an agent version's set, once per version (a redelivered change queues nothing more), and only
    * when the agent has tests.
    */
-  async queueRun(tenantId: string, id: string, agent: AgentRecord, previous: AgentRecord | null): Promise<boolean> {
+  async queueRun(tenantId: string, id: string, agent: AgentRecord, previous: AgentRecord | null, cause: RunCause): Promise<boolean> {
     const rows: unknown[] = await this.db.query(
-      `INSERT INTO agent_test_runs (id, tenant_id, agent_name, agent_id, version, agent, previous_agent)
-       SELECT $1, $2, $3, $4, $5, $6, $7
+      `INSERT INTO agent_test_runs (id, tenant_id, agent_name, agent_id, version, agent, previous_agent, cause)
+       SELECT $1, $2, $3, $4, $5, $6, $7, $8
         WHERE EXISTS (SELECT 1 FROM agent_tests WHERE tenant_id = $2 AND agent_name = $3)
-       ON CONFLICT (tenant_id, agent_id, version) DO NOTHING
+       ON CONFLICT (tenant_id, agent_id, cause) DO NOTHING
        RETURNING id`,
-      [id, tenantId, agent.name, agent.id, agent.version, JSON.stringify(agent), previous ? JSON.stringify(previous) : null],
+      [id, tenantId, agent.name, agent.id, agent.version, JSON.stringify(agent), previous ? JSON.stringify(previous) : null, cause],
     );
     return rows.length > 0;
   }
 
   /** The oldest run nobody works on (queued, or running under a lease that ran out), now leased to `owner`. */
   async claim(owner: string, leaseSeconds: number): Promise<ClaimedRun | null> {
-    const [rows]: [{ id: string; tenant_id: string; agent_name: string; version: number; agent: AgentRecord; previous_agent: AgentRecord | null }[]] = await this.db.query(
+    const [rows]: [{ id: string; tenant_id: string; agent_name: string; version: number; agent: AgentRecord; previous_agent: AgentRecord | null; created_at: Date }[]] = await this.db.query(
       `UPDATE agent_test_runs SET status = 'running', lease_owner = $1, lease_until = now() + make_interval(secs => $2)
         WHERE id = (SELECT id FROM agent_test_runs
                      WHERE status = 'queued' OR (status = 'running' AND lease_until < now())
                      ORDER BY created_at LIMIT 1 FOR UPDATE SKIP LOCKED)
-        RETURNING id, tenant_id, agent_name, version, agent, previous_agent`,
+        RETURNING id, tenant_id, agent_name, version, agent, previous_agent, created_at`,
       [owner, leaseSeconds],
     );
     const row = rows[0];
-    return row ? { id: row.id, tenantId: row.tenant_id, agentName: row.agent_name, version: row.version, agent: row.agent, previousAgent: row.previous_agent } : null;
+    return row
+      ? { id: row.id, tenantId: row.tenant_id, agentName: row.agent_name, version: row.version, agent: row.agent, previousAgent: row.previous_agent, createdAt: row.created_at }
+      : null;
+  }
+
+  /** The cases of the agent's latest run completed before `run` was queued (what a run with no previous agent compares with). */
+  async casesBefore(run: ClaimedRun): Promise<{ version: number; cases: AgentTestCaseResult[] } | null> {
+    const [row]: { version: number; cases: AgentTestCaseResult[] }[] = await this.db.query(
+      `SELECT version, cases FROM agent_test_runs
+        WHERE tenant_id = $1 AND agent_id = $2 AND status = 'completed' AND created_at < $3
+        ORDER BY created_at DESC LIMIT 1`,
+      [run.tenantId, run.agent.id, run.createdAt],
+    );
+    return row ?? null;
   }
 
   /** Records a run's outcome if `owner` still holds it; the finished run, or null when its lease was lost. */
@@ -122,10 +142,10 @@ export class AgentTestsStore {
     const passed = outcome.cases.filter((c) => c.ok).length;
     const [rows]: [RunRow[]] = await tx.query(
       `UPDATE agent_test_runs r SET status = 'completed', passed = $3, failed = $4, cases = $5, fixed = $6, broken = $7,
-              completed_at = now(), lease_owner = NULL, lease_until = NULL
+              compared_version = $8, completed_at = now(), lease_owner = NULL, lease_until = NULL
         WHERE r.id = $1 AND r.lease_owner = $2 AND r.status = 'running'
         RETURNING ${RUN_COLUMNS}`,
-      [runId, owner, passed, outcome.cases.length - passed, JSON.stringify(outcome.cases), JSON.stringify(outcome.fixed), JSON.stringify(outcome.broken)],
+      [runId, owner, passed, outcome.cases.length - passed, JSON.stringify(outcome.cases), JSON.stringify(outcome.fixed), JSON.stringify(outcome.broken), outcome.comparedVersion],
     );
     return rows[0] ? toRun(rows[0]) : null;
   }
@@ -158,6 +178,7 @@ function toRun(row: RunRow): AgentTestRunRecord {
     id: row.id,
     agent: row.agent_name,
     version: row.version,
+    trigger: row.cause.startsWith('version:') ? 'version' : 'documents',
     status: row.status,
     passed: row.passed,
     failed: row.failed,

@@ -17,7 +17,8 @@ const SWEEP_MS = 10_000;
 
 /**
  * Runs the queued test runs, one at a time per instance (CONTRACT.md §19): the set as it is now, against the version
- * the run is for and against the one before it, so `fixed` and `broken` compare like with like; the outcome and
+ * the run is for and against the one before it, so `fixed` and `broken` compare like with like (a run queued by a
+ * documents change, which has no version before it, compares with the agent's run before it); the outcome and
  * `agent.tests_completed` are written in one transaction. A run whose lease ran out (a crash) is run again.
  */
 @Injectable()
@@ -57,10 +58,13 @@ export class TestRunWorker implements OnApplicationBootstrap, OnApplicationShutd
   private async runOne(run: ClaimedRun): Promise<void> {
     const set = await this.runs.all(run.tenantId, run.agentName, MAX_TESTS_PER_AGENT);
     const cases = await this.tests.runSet(run.tenantId, run.agent, set);
-    const before = run.previousAgent ? await this.tests.runSet(run.tenantId, run.previousAgent, set) : null;
+    // a new version is compared with the one it replaces, on this set; a documents change with the run before it
+    const before = run.previousAgent
+      ? { version: run.previousAgent.version, cases: await this.tests.runSet(run.tenantId, run.previousAgent, set) }
+      : await this.runs.casesBefore(run);
     if (this.loop.stopping) return;
     const completed = await this.db.transaction(async (tx) => {
-      const done = await this.runs.complete(tx, this.owner, run.id, { cases, ...comparedWithPrevious(cases, before) });
+      const done = await this.runs.complete(tx, this.owner, run.id, { cases, ...comparedWithPrevious(cases, before?.cases ?? null), comparedVersion: before?.version ?? null });
       if (done) await enqueueEvents(tx, [testsCompletedEvent(run.tenantId, done)]);
       return done;
     });

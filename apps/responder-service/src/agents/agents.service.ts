@@ -67,7 +67,7 @@ export class AgentsService {
     const sameLiveAgent = current !== null && current.agentId === agent.id && current.deletedAt === null;
     const takes = current === null || (sameLiveAgent && agent.version > current.version) || agent.id > current.agentId;
     if (!takes) return;
-    if (await this.tests.queueRun(tenantId, newId('run'), agent, sameLiveAgent ? current.record : null)) this.testRunsQueued.notify();
+    if (await this.tests.queueRun(tenantId, newId('run'), agent, sameLiveAgent ? current.record : null, `version:${agent.version}`)) this.testRunsQueued.notify();
   }
 
   /**

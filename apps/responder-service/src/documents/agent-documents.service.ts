@@ -1,6 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { DocumentChangedData, DocumentChangedEvent, DocumentPassageData } from '@parley/contracts';
+import { newId, type DocumentChangedData, type DocumentChangedEvent, type DocumentPassageData } from '@parley/contracts';
 import type { EntityManager } from 'typeorm';
+import { TestRunsQueued } from '../agent-tests/agent-tests-store.module';
+import { AgentTestsStore } from '../agent-tests/agent-tests.store';
+import { AgentsService } from '../agents/agents.service';
 import { MalformedEventError } from '../common/malformed-event.error';
 import type { DocumentPassage } from '../knowledge/document-passage';
 import type { Meaning } from '../knowledge/knowledge-match';
@@ -28,11 +31,16 @@ export class AgentDocumentsService {
   constructor(
     private readonly documents: AgentDocumentsStore,
     @Inject(MEANING) private readonly meaning: Meaning,
+    private readonly agents: AgentsService,
+    private readonly tests: AgentTestsStore,
+    private readonly testRunsQueued: TestRunsQueued,
   ) {}
 
   /**
    * A ready document's passages replace its previous ones, with their vectors (embedded here, once: never per
-   * question); a deletion leaves a tombstone no later change undoes.
+   * question); a deletion leaves a tombstone no later change undoes. Then the agent's test set runs again, as for a
+   * new version (CONTRACT.md §19): queued after the change is applied, so the run reads it (a crash in between
+   * re-applies it on redelivery, and the run is queued once per event).
    */
   async applyChange(event: DocumentChangedEvent): Promise<void> {
     const data = parseChange(event);
@@ -46,6 +54,10 @@ export class AgentDocumentsService {
       vectorsModel: vectors && this.meaning.model,
     });
     this.cache.delete(cacheKey(data.tenant_id, data.agent_id));
+    const agent = await this.agents.liveAgent(data.tenant_id, data.agent_name);
+    if (agent?.id === data.agent_id && (await this.tests.queueRun(data.tenant_id, newId('run'), agent, null, `document:${data.document_id}:${event.id}`))) {
+      this.testRunsQueued.notify();
+    }
   }
 
   /** Every view of every passage, in order, as one VectorSet (passageViews tells each passage's share). */

@@ -2365,10 +2365,15 @@ export interface components {
             /** @example run_01JD3S4ZC5Q2X8V6N7M9P0R1T2 */
             id: string;
             passed: number;
-            /** @description The version compared with; null for a first version. */
+            /** @description The version compared with (for a documents change, this version’s run before it); null when there was nothing to compare with. */
             previous_version: number | null;
             /** @enum {string} */
             status: "queued" | "running" | "completed";
+            /**
+             * @description What ran it: a new version of the agent, or a change of its documents (no new version; compared with the run before it).
+             * @enum {string}
+             */
+            trigger: "version" | "documents";
             /** @description The agent version the set ran against. */
             version: number;
         };

@@ -38,13 +38,18 @@ export interface AgentTestRunRecord {
   id: string;
   agent: string;
   version: number;
+  /** What ran it: a new version of the agent, or a change of its documents (which makes no new version). */
+  trigger: 'version' | 'documents';
   status: AgentTestRunStatus;
   passed: number;
   failed: number;
   cases: AgentTestCaseResult[];
   fixed: string[];
   broken: string[];
-  /** The version compared with (null: the first version, or one the responder never saw). */
+  /**
+   * The version compared with: the one replaced, or for a documents change this version's run before it (null: nothing
+   * to compare with, a first run).
+   */
   previous_version: number | null;
   created_at: string;
   completed_at: string | null;

@@ -1,5 +1,5 @@
-import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { WorkerLoop } from '@parley/service-kit';
+import { Injectable, Logger } from '@nestjs/common';
+import { BackgroundWorker, WorkerLoop } from '@parley/service-kit';
 import { isDeepStrictEqual } from 'node:util';
 import { AgentServiceConfig } from '../config/agent-service.config';
 import { fetchIfChanged } from './document-fetcher';
@@ -20,10 +20,10 @@ const SWEEP_MS = 60_000;
  * a restart or another instance carries on where this one stopped.
  */
 @Injectable()
-export class DocumentRefresher implements OnApplicationBootstrap, OnApplicationShutdown {
+export class DocumentRefresher extends BackgroundWorker {
   private readonly logger = new Logger(DocumentRefresher.name);
   private onUpdated: ReadyListener = async () => undefined;
-  private readonly loop = new WorkerLoop({
+  protected readonly loop = new WorkerLoop({
     name: 'document refresher',
     pass: async () => {
       const due = await this.documents.claimDueRefresh(REFRESH_LEASE_MS);
@@ -40,25 +40,15 @@ export class DocumentRefresher implements OnApplicationBootstrap, OnApplicationS
   constructor(
     private readonly documents: DocumentsStore,
     private readonly config: AgentServiceConfig,
-  ) {}
+  ) {
+    super();
+  }
 
   /** Who announces a document whose page changed (set by DocumentsService, as the processor's whenReady). */
   whenUpdated(listener: ReadyListener): void {
     this.onUpdated = listener;
   }
 
-  /** Looks for due refreshes now (a schedule changed, or a test made one due). */
-  wake(): void {
-    this.loop.wake();
-  }
-
-  onApplicationBootstrap(): void {
-    this.loop.start();
-  }
-
-  onApplicationShutdown(): Promise<void> {
-    return this.loop.stop();
-  }
 
   private async refresh(due: DueRefresh): Promise<void> {
     const outcome = await this.fetchAgain(due);

@@ -1,6 +1,6 @@
-import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { newId } from '@parley/contracts';
-import { WorkerLoop } from '@parley/service-kit';
+import { BackgroundWorker, WorkerLoop } from '@parley/service-kit';
 import { parse } from 'csv-parse';
 import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
@@ -38,10 +38,10 @@ interface Batch {
  * attributes merged; a bad row is reported with its number and reason and the rest go on.
  */
 @Injectable()
-export class ContactImportWorker implements OnApplicationBootstrap, OnApplicationShutdown {
+export class ContactImportWorker extends BackgroundWorker {
   private readonly logger = new Logger('ContactImportWorker');
   private readonly workerId = randomUUID();
-  private readonly loop = new WorkerLoop({
+  protected readonly loop = new WorkerLoop({
     name: 'contact imports',
     pass: async () => {
       const job = await this.claim();
@@ -56,19 +56,10 @@ export class ContactImportWorker implements OnApplicationBootstrap, OnApplicatio
   constructor(
     private readonly imports: ContactImportsStore,
     private readonly relay: OutboxRelay,
-  ) {}
-
-  wake(): void {
-    this.loop.wake();
+  ) {
+    super();
   }
 
-  onApplicationBootstrap(): void {
-    this.loop.start();
-  }
-
-  onApplicationShutdown(): Promise<void> {
-    return this.loop.stop();
-  }
 
   /** The oldest job nobody works on (queued, or running under a lease that ran out). */
   private claim(): Promise<ClaimedJob | undefined> {

@@ -1,6 +1,6 @@
-import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { WorkerLoop } from '@parley/service-kit';
+import { BackgroundWorker, WorkerLoop } from '@parley/service-kit';
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { enqueueEvents } from '../outbox/outbox';
@@ -22,10 +22,10 @@ const SWEEP_MS = 10_000;
  * `agent.tests_completed` are written in one transaction. A run whose lease ran out (a crash) is run again.
  */
 @Injectable()
-export class TestRunWorker implements OnApplicationBootstrap, OnApplicationShutdown {
+export class TestRunWorker extends BackgroundWorker {
   private readonly logger = new Logger(TestRunWorker.name);
   private readonly owner = randomUUID();
-  private readonly loop = new WorkerLoop({
+  protected readonly loop = new WorkerLoop({
     name: 'test runs',
     pass: async () => {
       const run = await this.runs.claim(this.owner, LEASE_SECONDS);
@@ -44,15 +44,8 @@ export class TestRunWorker implements OnApplicationBootstrap, OnApplicationShutd
     private readonly relay: OutboxRelay,
     queued: TestRunsQueued,
   ) {
+    super();
     queued.onQueued(() => this.loop.wake());
-  }
-
-  onApplicationBootstrap(): void {
-    this.loop.start();
-  }
-
-  onApplicationShutdown(): Promise<void> {
-    return this.loop.stop();
   }
 
   private async runOne(run: ClaimedRun): Promise<void> {

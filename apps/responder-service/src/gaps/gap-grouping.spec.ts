@@ -1,4 +1,4 @@
-import { closestGap, mergedCentroid, wordingKey, type GapCandidate, type GapQuestion } from './gap-grouping';
+import { closestGap, mergedCentroid, SAME_GAP_COSINE, SWAPPED_WORD_PENALTY, wordingKey, type GapCandidate, type GapQuestion } from './gap-grouping';
 
 const unit = (...xs: number[]) => {
   const v = Float32Array.from(xs);
@@ -26,9 +26,33 @@ describe('knowledge gap grouping', () => {
     expect(closestGap({ text: 'Where can I park?', language: 'en', vector: unit(1, 0, 0) }, [gap])?.id).toBe('gap_1');
   });
 
-  it('groups by shared words where the model does not read the language', () => {
-    const gap: GapCandidate = { id: 'gap_es', centroid: null, wordings: [wordingKey('¿Dónde puedo aparcar el coche?')] };
-    expect(closestGap({ text: '¿Se puede aparcar el coche cerca?', language: 'es', vector: null }, [gap])?.id).toBe('gap_es');
+  it('asks a higher cosine of a question that swaps a word of the gap\'s wording, not of one that adds words or shares none', () => {
+    // a unit vector at `cos` from (1, 0, 0)
+    const at = (cos: number) => unit(cos, Math.sqrt(1 - cos * cos), 0);
+    const gap: GapCandidate = { id: 'gap_powder', centroid: unit(1, 0, 0), wordings: [wordingKey('Do you sell vegan protein powder?')] };
+    const ask = (text: string, cos: number) => closestGap({ text, language: 'en', vector: at(cos) }, [gap])?.id ?? null;
+    // sell, vegan, protein shared, powder / bars swapped: the line rises by the penalty × 3/5 (Jaccard)
+    const swappedLine = SAME_GAP_COSINE + SWAPPED_WORD_PENALTY * (3 / 5);
+    expect(ask('do you sell vegan protein bars', swappedLine - 0.02)).toBeNull();
+    expect(ask('do you sell vegan protein bars', swappedLine + 0.02)).toBe('gap_powder');
+    // words added to the gap's: the line itself
+    expect(ask('do u sell vegan protein powder in big tubs', SAME_GAP_COSINE + 0.02)).toBe('gap_powder');
+    expect(ask('do u sell vegan protein powder in big tubs', SAME_GAP_COSINE - 0.02)).toBeNull();
+    // no word shared: the line itself
+    expect(ask('got any plant based shake mix?', SAME_GAP_COSINE + 0.02)).toBe('gap_powder');
+  });
+
+  it('groups by words where the model does not read the language only a wording that adds to the gap\'s', () => {
+    const gap: GapCandidate = { id: 'gap_es', centroid: null, wordings: [wordingKey('¿Cuánto cuesta alquilar una bici eléctrica?')] };
+    const ask = (text: string) => closestGap({ text, language: 'es', vector: null }, [gap])?.id ?? null;
+    // "cuánto" hints at a price that "precio" names
+    expect(ask('precio para alquilar bici electrica el finde')).toBe('gap_es');
+    // "cuánto" shared, "cuesta" and "dura" swapped: another need
+    expect(ask('¿cuánto dura el alquiler de la bici eléctrica?')).toBeNull();
+    // one word shared, nothing swapped: not enough
+    expect(ask('¿alquiláis?')).toBeNull();
+    // "bici" shared, "casco" swapped
+    expect(ask('¿tenéis casco para la bici?')).toBeNull();
     expect(closestGap({ text: '¿Aceptáis perros?', language: 'es', vector: null }, [gap])).toBeNull();
   });
 

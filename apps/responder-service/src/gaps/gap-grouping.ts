@@ -6,25 +6,25 @@ import { dot } from '../semantics/text-embedder';
  * When two questions are one gap, chosen on tools/eval/gap-pairs/development.json (200 pairs written for it: 80 English,
  * 30 each Spanish, Portuguese, French, German; half rewordings of one need sharing few words, half other needs, mostly
  * of the same business and topic). A merge of two needs (the owner's one answer then misfits one of them, for every
- * customer who asks it) is weighed at two to three missed groupings (a second gap answered the same way), and the lines
- * are the most grouping the development set allows with at most 5% of different needs merged.
+ * customer who asks it) costs more than a second gap answered the same way: the lines group as much as the set allows
+ * with at most 5% of its different needs merged.
  *
  * Where the model reads the language (English), by meaning: the cosine of the question's all-MiniLM-L6-v2 vector and
- * the gap's centroid reaches SAME_GAP_COSINE, plus SWAPPED_WORD_PENALTY × the share of terms (Jaccard) they have in
- * common when the question and a wording of the gap share terms but each has one the other lacks ("how much is
- * whitening" / "how long does whitening take" 0.66): shared words raise the cosine by themselves, and a word swapped in
- * one frame is most often another need. A wording that only adds words ("where can I park" / "... my car") or shares
- * none ("is breakfast included" / "does the room price come with a morning meal" 0.66) meets the line itself. On the
- * development set: 11/40 rewordings grouped, 2/40 other needs merged ("what time is check in" / "... check out" 0.83:
- * "in" and "out" are stop words; "how long does keratin last" / "... a keratin appointment take" 0.72); the line at
- * 0.52 / 0.54 / 0.56 / 0.58 / 0.60 / 0.62 groups 13 / 12 / 11 / 9 / 9 / 5 and merges 4 / 3 / 2 / 2 / 1 / 1, the
- * penalty at 0.4–0.6 the same 11 / 2. The cosine alone at 0.62 grouped 9 and merged 7.
+ * the gap's centroid reaches SAME_GAP_COSINE, plus SWAPPED_WORD_PENALTY × the share of terms (Jaccard) the question and
+ * a wording of the gap have in common when each also has one the other lacks ("how much is whitening" / "how long does
+ * whitening take" 0.66): shared words raise the cosine by themselves, and a word swapped in one frame is most often
+ * another need. A question that only adds words to a wording ("where can I park" / "... my car") or shares none ("is
+ * breakfast included" / "does the room price come with a morning meal" 0.66) meets the line itself. On the development
+ * set 11/40 rewordings grouped, 2/40 other needs merged ("what time is check in" / "... check out" 0.83: "in" and "out"
+ * are stop words; "how long does keratin last" / "... a keratin appointment take" 0.72). The line at 0.52 / 0.54 /
+ * 0.56 / 0.58 / 0.60 / 0.62 groups 13 / 12 / 11 / 9 / 9 / 5 and merges 4 / 3 / 2 / 2 / 1 / 1 (the 0.60 point's one
+ * merge fewer rests on a cosine 0.002 under its line); a penalty of 0.4 or 0.6 gives the same 11 / 2; without it the
+ * line at 0.56 merges 11, the old cosine-only 0.62 grouped 9 and merged 7.
  *
- * Elsewhere, by words, which cannot tell a rewording in other words from another need: the question's terms (stems and
- * the knowledge module's cross-language concepts) and a wording's must not swap one, and they must share at least
- * SAME_GAP_WORDS terms read from words: a question word's hint ("cuánto" → price) says they differ, not that they are
- * one. On the development set: 2/60 rewordings grouped, 0/60 other needs merged (the Jaccard share ≥ 0.5 grouped 2 and
- * merged 5).
+ * Elsewhere, by words (stems and the knowledge module's cross-language concepts), which cannot tell most rewordings in
+ * other words from another need: a wording of the gap and the question must swap no term and share at least
+ * SAME_GAP_WORDS terms that are not question-word hints. On the development set 2/60 rewordings grouped, 0/60 other
+ * needs merged; the old share of stemmed terms ≥ 0.5 grouped 2 and merged 5.
  */
 export const SAME_GAP_COSINE = 0.56;
 export const SWAPPED_WORD_PENALTY = 0.5;
@@ -77,41 +77,49 @@ export function mergedCentroid(centroid: Float32Array | null, count: number, vec
 
 /** How far past its line a question is from a gap: 0 or more when they are one. */
 function fit(question: GapQuestion, key: string, candidate: GapCandidate): number {
-  const terms = termsOf(key, question.language);
-  const overlaps = candidate.wordings.map((wording) => overlap(terms, termsOf(wording, question.language)));
+  const overlaps = () => candidate.wordings.map((wording) => overlap(termsOf(key, question.language), termsOf(wording, question.language)));
   if (question.vector && candidate.centroid) {
-    const penalty = Math.max(0, ...overlaps.map((o) => (o.swapped ? o.jaccard : 0)));
-    return dot(question.vector, candidate.centroid) - SAME_GAP_COSINE - SWAPPED_WORD_PENALTY * penalty;
+    const margin = dot(question.vector, candidate.centroid) - SAME_GAP_COSINE;
+    // the penalty only raises the line: words are read for the gaps already past it
+    return margin < 0 ? margin : margin - SWAPPED_WORD_PENALTY * Math.max(0, ...overlaps().map((o) => (o.swapped ? o.jaccard : 0)));
   }
-  return Math.max(-1, ...overlaps.map((o) => (o.swapped ? -1 : o.named - SAME_GAP_WORDS)));
+  return Math.max(-1, ...overlaps().map((o) => (o.swapped ? -1 : o.named - SAME_GAP_WORDS)));
 }
 
-/** A wording's terms: all it says (question words' hints included), and those read from one of its words. */
-interface Terms {
-  all: Set<string>;
-  named: Set<string>;
-}
-
-function overlap(a: Terms, b: Terms): { jaccard: number; swapped: boolean; named: number } {
+/**
+ * What two wordings' terms have in common. A question word's hint ("how much", "cuánto" → `?#price`) is a term of its
+ * own, met by the hint or by the concept itself ("precio"): "cuánto cuesta" and "cuánto dura" share the hint, and the
+ * word each has alone tells them apart.
+ */
+function overlap(a: Set<string>, b: Set<string>): { jaccard: number; swapped: boolean; named: number } {
   let shared = 0;
-  for (const term of a.all) if (b.all.has(term)) shared++;
   let named = 0;
-  for (const term of a.named) if (b.named.has(term)) named++;
-  const union = a.all.size + b.all.size - shared;
-  return { jaccard: union === 0 ? 0 : shared / union, swapped: shared > 0 && a.all.size > shared && b.all.size > shared, named };
+  for (const term of a) {
+    if (!b.has(term)) continue;
+    shared++;
+    if (!term.startsWith(HINT)) named++;
+  }
+  const aloneInA = alone(a, b);
+  const swapped = aloneInA > 0 && aloneInA < a.size && alone(b, a) > 0;
+  return { jaccard: shared / (a.size + b.size - shared || 1), swapped, named };
 }
+
+/** How many of `a`'s terms `b` does not meet. */
+const alone = (a: Set<string>, b: Set<string>) => [...a].filter((t) => !b.has(t) && !(t.startsWith(HINT) && b.has(t.slice(HINT.length)))).length;
+
+const HINT = '?';
 
 // A gap's wordings are read again for every question placed against it; their terms are remembered (bounded).
-const remembered = new Map<string, Terms>();
+const remembered = new Map<string, Set<string>>();
 const MAX_REMEMBERED = 10_000;
 
-function termsOf(key: string, language: Language): Terms {
+function termsOf(key: string, language: Language): Set<string> {
   const id = `${language}:${key}`;
   let terms = remembered.get(id);
   if (!terms) {
-    // weightless terms repeat a concept word's own stem; numbers (weight ½) are quantities, seldom the topic
-    const read = analyze(key, language, { query: true }).filter((t) => t.weight > 0);
-    terms = { all: new Set(read.map((t) => t.term)), named: new Set(read.filter((t) => t.word !== undefined && t.weight >= 1).map((t) => t.term)) };
+    // weightless terms repeat a concept word's own stem; a number (weight ½) is a quantity, seldom the topic
+    const read = analyze(key, language, { query: true }).filter((t) => t.weight > 0 && !(t.word && t.weight < 1));
+    terms = new Set(read.map((t) => (t.word === undefined ? `${HINT}${t.term}` : t.term)));
     if (remembered.size >= MAX_REMEMBERED) remembered.delete(remembered.keys().next().value!);
     remembered.set(id, terms);
   }

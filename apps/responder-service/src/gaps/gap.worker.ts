@@ -1,6 +1,6 @@
-import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { WorkerLoop } from '@parley/service-kit';
+import { BackgroundWorker, WorkerLoop } from '@parley/service-kit';
 import { DataSource } from 'typeorm';
 import { enqueueEvents } from '../outbox/outbox';
 import { OutboxRelay } from '../outbox/outbox-relay';
@@ -20,30 +20,20 @@ const SWEEP_MS = 5_000;
  * the rest.
  */
 @Injectable()
-export class GapWorker implements OnApplicationBootstrap, OnApplicationShutdown {
+export class GapWorker extends BackgroundWorker {
   private readonly logger = new Logger(GapWorker.name);
   // a full batch may have more behind it
-  private readonly loop = new WorkerLoop({ name: 'knowledge gaps', pass: async () => ((await this.placeBatch()) < BATCH ? null : 'more'), sweepMs: SWEEP_MS, logger: this.logger });
+  protected readonly loop = new WorkerLoop({ name: 'knowledge gaps', pass: async () => ((await this.placeBatch()) < BATCH ? null : 'more'), sweepMs: SWEEP_MS, logger: this.logger });
 
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     private readonly store: GapsStore,
     private readonly placer: GapPlacer,
     private readonly relay: OutboxRelay,
-  ) {}
-
-  /** Called after a transaction that queued questions committed. */
-  wake(): void {
-    this.loop.wake();
+  ) {
+    super();
   }
 
-  onApplicationBootstrap(): void {
-    this.loop.start();
-  }
-
-  onApplicationShutdown(): Promise<void> {
-    return this.loop.stop();
-  }
 
   /** Places one batch of pending questions; answers how many it claimed. */
   async placeBatch(): Promise<number> {

@@ -68,3 +68,24 @@ export class WorkerLoop {
     }
   }
 }
+
+/**
+ * A Nest provider that runs a WorkerLoop for the application's life: started at bootstrap, stopped (after the pass
+ * under way) at shutdown, woken by whoever queues work in this process.
+ */
+export abstract class BackgroundWorker {
+  protected abstract readonly loop: WorkerLoop;
+
+  /** Work was queued in this process: pass now. */
+  wake(): void {
+    this.loop.wake();
+  }
+
+  onApplicationBootstrap(): void {
+    this.loop.start();
+  }
+
+  onApplicationShutdown(): Promise<void> {
+    return this.loop.stop();
+  }
+}

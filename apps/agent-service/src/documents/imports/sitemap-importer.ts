@@ -1,7 +1,7 @@
-import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { newId } from '@parley/contracts';
-import { WorkerLoop, urlViolation } from '@parley/service-kit';
+import { BackgroundWorker, WorkerLoop, urlViolation } from '@parley/service-kit';
 import robotsParser from 'robots-parser';
 import { DataSource } from 'typeorm';
 import { AgentsStore } from '../../agents/agents.store';
@@ -32,9 +32,9 @@ const SWEEP_MS = 30_000;
  * processed like any `url` document.
  */
 @Injectable()
-export class SitemapImporter implements OnApplicationBootstrap, OnApplicationShutdown {
+export class SitemapImporter extends BackgroundWorker {
   private readonly logger = new Logger(SitemapImporter.name);
-  private readonly loop = new WorkerLoop({
+  protected readonly loop = new WorkerLoop({
     name: 'sitemap importer',
     pass: async () => {
       const claimed = await this.imports.claim(LEASE_MS);
@@ -55,19 +55,10 @@ export class SitemapImporter implements OnApplicationBootstrap, OnApplicationShu
     private readonly agents: AgentsStore,
     private readonly processor: DocumentProcessor,
     private readonly config: AgentServiceConfig,
-  ) {}
-
-  wake(): void {
-    this.loop.wake();
+  ) {
+    super();
   }
 
-  onApplicationBootstrap(): void {
-    this.loop.start();
-  }
-
-  onApplicationShutdown(): Promise<void> {
-    return this.loop.stop();
-  }
 
   private async work(claim: ClaimedImport): Promise<void> {
     if (claim.attempts > MAX_ATTEMPTS) return this.imports.fail(claim, `the import did not complete after ${MAX_ATTEMPTS} attempts`);

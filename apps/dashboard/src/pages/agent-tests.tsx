@@ -67,7 +67,7 @@ export function AgentTests({ agent }: { agent: Agent }) {
     <section className="card agent-tests" aria-labelledby="tests-title">
       <h2 id="tests-title">Tests</h2>
       <p className="muted">Questions your customers ask and what the answer must be. Every change to the agent runs them.</p>
-      <TestRunView agent={agent} />
+      <TestRunView agent={agent} hasTests={(tests.data?.length ?? 0) > 0} />
       <h3>Test cases</h3>
       {note && (
         <p className="notice notice-success" role="status">
@@ -96,29 +96,38 @@ export function AgentTests({ agent }: { agent: Agent }) {
   );
 }
 
-/** The run of the agent's current version: running, its result compared with the previous version, or none. */
-function TestRunView({ agent }: { agent: Agent }) {
+/**
+ * The run of the agent's current version: running, its result compared with the previous version, or none. An agent
+ * without tests has no run to ask for (and no 404 in the browser's console for it).
+ */
+function TestRunView({ agent, hasTests }: { agent: Agent; hasTests: boolean }) {
+  return (
+    <div aria-labelledby="test-run-title" role="group">
+      <h3 id="test-run-title">Latest run (version {agent.version})</h3>
+      {hasTests ? <LatestRun agent={agent} /> : <p className="muted">No tests yet: a run starts with the next change once there are some.</p>}
+    </div>
+  );
+}
+
+function LatestRun({ agent }: { agent: Agent }) {
   const api = useApi();
   const run = useLiveQuery(['agents', agent.name, 'test-run', agent.version], () => api.agentTestRun(agent.name, agent.version), undefined, {
     pollWhile: (r) => (r && r.status !== 'completed' ? RUN_POLL_MS : false),
   });
   return (
-    <div aria-labelledby="test-run-title" role="group">
-      <h3 id="test-run-title">Latest run (version {agent.version})</h3>
-      <AsyncView state={run} what="the test results">
-        {(r) =>
-          r === null ? (
-            <p className="muted">Saved before this agent had tests: no run for this version.</p>
-          ) : r.status !== 'completed' ? (
-            <p role="status" aria-live="polite">
-              Running your tests…
-            </p>
-          ) : (
-            <CompletedRun run={r} />
-          )
-        }
-      </AsyncView>
-    </div>
+    <AsyncView state={run} what="the test results">
+      {(r) =>
+        r === null ? (
+          <p className="muted">Saved before this agent had tests: no run for this version.</p>
+        ) : r.status !== 'completed' ? (
+          <p role="status" aria-live="polite">
+            Running your tests…
+          </p>
+        ) : (
+          <CompletedRun run={r} />
+        )
+      }
+    </AsyncView>
   );
 }
 

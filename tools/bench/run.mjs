@@ -50,6 +50,7 @@ const usage = `usage: npm run bench -- [--scenario send,inbound,fanout,outbound,
        npm run bench -- understanding    (the engine with and without the model, per message, and a 100-page PDF embedded)
        npm run bench -- inbox-search     (inbox search in PostgreSQL: LIKE, trigram, full-text as written or stemmed; found and time)
        npm run bench -- agent-loop       (issue 36: a question placed in an agent's 10,000 logged gaps, and a 200-case test set run per version)
+       npm run bench -- reports          (issue 35: the conversation reports over a month of 100,000 conversations, p50/p95 per route)
   --duration  seconds each scenario measures (defaults: send 30, inbound 60, fan-out 20, outbound 20, cost 20,
               replies 30: the campaign's sending time)
   --rate      offered rate of every scenario run (defaults: send 1000/s, inbound 200/s, fan-out 2000 deliveries/s,
@@ -200,7 +201,7 @@ function writeDoc(generated) {
 }
 
 /** Benches with a stack of their own (or none), run by name (`npm run bench -- campaign 100000 1000`): they print their own figures. */
-const SCRIPTS = { campaign: 'campaign.cjs', embedding: 'embedding.mjs', understanding: 'understanding.mjs', 'inbox-search': 'inbox-search.mjs', 'agent-loop': 'agent-loop.mjs' };
+const SCRIPTS = { campaign: 'campaign.cjs', embedding: 'embedding.mjs', understanding: 'understanding.mjs', 'inbox-search': 'inbox-search.mjs', 'agent-loop': 'agent-loop.mjs', reports: 'reports.mjs' };
 
 function runScript(name, args) {
   build();

@@ -9,6 +9,8 @@ import { BillingModule } from './billing/billing.module';
 import { ChannelsModule } from './channels/channels.module';
 import { DashboardModule } from './dashboard/dashboard.module';
 import { EngagementModule } from './engagement/engagement.module';
+import { ReportsModule } from './reports/reports.module';
+import { TeamsModule } from './teams/teams.module';
 import { EventsStreamModule } from './events-stream/events-stream.module';
 import { GatewayConfig } from './config/gateway.config';
 import { IdentityModule } from './identity/identity.module';
@@ -64,6 +66,8 @@ export function gatewayModule(config: GatewayConfig = loadConfig(GatewayConfig))
       CampaignsModule,
       MediaModule,
       EngagementModule,
+      TeamsModule,
+      ReportsModule,
       ProviderIntakeModule,
       UsageModule,
       AdminModule,

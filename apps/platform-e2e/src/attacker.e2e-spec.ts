@@ -253,6 +253,15 @@ describe('attacker’s pass: cross-tenant access on every route, SQL-shaped text
     const created = await api(a, 'POST', '/api/v1/agents/shop/tests', testCase);
     expect({ status: created.status, message: created.body.message, expect: created.body.expect }).toEqual({ status: 201, ...testCase });
     expect((await api(a, 'GET', '/api/v1/agents/shop/tests')).body.data.find((t: { id: string }) => t.id === created.body.id)).toMatchObject(testCase);
+    // A team (CONTRACT §18), named and with a closed message SQL-shaped, created and changed; routing rules' words too.
+    const teamText = { name: sql(10, 'team name'), closed: sql(11, 'closed message'), renamed: sql(12, 'team name'), reclosed: sql(13, 'closed message') };
+    const aTeam = await api(a, 'POST', '/api/v1/teams', { name: teamText.name, members: [ids.member], routing: 'round_robin', timezone: 'UTC', business_hours: {}, closed_message: teamText.closed });
+    expect({ status: aTeam.status, name: aTeam.body.name, closed: aTeam.body.closed_message }).toEqual({ status: 201, name: teamText.name, closed: teamText.closed });
+    expect((await api(a, 'PATCH', `/api/v1/teams/${aTeam.body.id}`, { name: teamText.renamed, closed_message: teamText.reclosed })).status).toBe(200);
+    expect((await api(a, 'GET', `/api/v1/teams/${aTeam.body.id}`)).body).toMatchObject({ name: teamText.renamed, closed_message: teamText.reclosed });
+    const match = { keyword: sql(14, 'keyword'), skill: sql(15, 'skill'), contact_tag: sql(16, 'tag') };
+    expect((await api(a, 'POST', '/api/v1/routing-rules', [{ match, team_id: aTeam.body.id }])).status).toBe(200);
+    expect((await api(a, 'GET', '/api/v1/routing-rules')).body.data).toEqual([{ match, team_id: aTeam.body.id }]);
     // The same strings in list filters and path parameters are just values too: never a 5xx.
     for (const path of [`/api/v1/messages?to=${encodeURIComponent(SQL[1])}`, `/api/v1/agents/${encodeURIComponent(SQL[0])}`, `/api/v1/webhooks/${encodeURIComponent(SQL[6])}`]) {
       expect({ path, status: (await api(a, 'GET', path)).status }).toEqual({ path, status: expect.any(Number) });
@@ -420,6 +429,13 @@ const READ_BACK = [
   'POST /api/v1/agents/{agent_name}/gaps/{id}/answer answer',
   'POST /api/v1/agents/{agent_name}/tests message',
   'POST /api/v1/agents/{agent_name}/tests expect.contains',
+  'POST /api/v1/teams name',
+  'POST /api/v1/teams closed_message',
+  'PATCH /api/v1/teams/{id} name',
+  'PATCH /api/v1/teams/{id} closed_message',
+  'POST /api/v1/routing-rules [].match.skill',
+  'POST /api/v1/routing-rules [].match.keyword',
+  'POST /api/v1/routing-rules [].match.contact_tag',
 ];
 /**
  * Fields inside oneOf request bodies (agent documents, the rich and email shapes of /v1/send), visible to this walk since
@@ -455,6 +471,7 @@ const NOT_READABLE = [
   /^POST \/api\/v1\/channels\/whatsapp\/embedded-signup code$/, // exchanged with Meta, not stored
   /^POST \/api\/v1\/agents\/\{agent_name\}\/test message$/, // no side effects (CONTRACT §3)
   /^PUT \/api\/v1\/agents\/\{agent_name\} booking\.timezone$/, // an IANA zone, validated
+  /^(POST \/api\/v1\/teams|PATCH \/api\/v1\/teams\/\{id\}) timezone$/, // an IANA zone, validated
   /^POST \/v1\/send to$/, // E.164 or a WhatsApp id, validated
   /^POST \/api\/v1\/playground\/inbound (to|text|caption|media\.base64)$/, // the playground's customer message (the inbound text above takes the same path)
   /^PUT \/api\/v1\/settings\/llm api_key$/, // stored encrypted, shown only as its last four

@@ -7,7 +7,8 @@ import { sharedPlatform, type Platform } from './support/platform';
 // PostgreSQL: an invitation mailed by the platform into the sandbox's SMTP sink and accepted from its link, an
 // `agent` member who answers but is refused what is not theirs (403 naming the role), inbox search finding what
 // customers wrote in two languages, the customer's last message for the preview, delivery ticks in the thread, and the
-// playground's conversations kept apart. One platform for the file.
+// playground's conversations kept apart; and a handoff routed to the team member whose dashboard is open (issue 35). One
+// platform for the file.
 
 const PASSWORD = 'correct horse battery';
 const TIMEOUT = { timeoutMs: 45_000, intervalMs: 250 };
@@ -158,6 +159,64 @@ describe('a team’s dashboard backend: mailed invitations, roles, inbox search,
       { ...TIMEOUT, description: "the agent's reply read, in the thread" },
     );
     expect(thread.messages.find((m: any) => m.role === 'customer').status).toBeUndefined();
+  }, 180_000);
+
+  it('routes a handoff to the team member whose dashboard is open, and has the customer told once to wait while she is away', async () => {
+    const kariId: string = (await api(kariToken, 'GET', '/api/v1/team/me')).body.id;
+    const allDay = Object.fromEntries(['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'].map((d) => [d, [['00:00', '24:00']]]));
+    const body = { name: 'Support', members: [kariId], routing: 'round_robin', capacity_per_member: 5, timezone: 'Europe/Oslo', business_hours: allDay, sla: { first_response_seconds: 900 } };
+    const stranger = await api(ownerToken, 'POST', '/api/v1/teams', { ...body, members: ['usr_01JD8Z9D1B2C3D4E5F6G7H8J9K'] });
+    expect({ status: stranger.status, fields: stranger.body.errors?.map((e: { field: string }) => e.field) }).toEqual({ status: 400, fields: ['members[0]'] });
+    expect((await api(kariToken, 'POST', '/api/v1/teams', body)).status).toBe(403);
+    const team = await api(ownerToken, 'POST', '/api/v1/teams', body);
+    expect(team.status).toBe(201);
+    expect(team.body).toMatchObject({ id: expect.stringMatching(/^tea_/), open_now: true });
+
+    // Kari's dashboard holds the events stream open: that is her presence.
+    const dashboard = new AbortController();
+    const stream = await fetch(`${platform.gateway}/api/v1/events/stream`, { headers: { authorization: `Bearer ${kariToken}` }, signal: dashboard.signal });
+    expect(stream.status).toBe(200);
+    try {
+      await pollUntil(async () => (await api(ownerToken, 'GET', '/api/v1/team/presence')).body.data.find((p: any) => p.member_id === kariId)?.available, {
+        ...TIMEOUT,
+        description: 'Kari available',
+      });
+      const customer = '+14155550144';
+      expect((await http('POST', `${platform.sandbox}/_sandbox/inbound`, { json: { from: customer, to: number, text: 'I want to talk to a person please' } })).status).toBe(200);
+      const routed = await pollUntil(async () => ((await api(kariToken, 'GET', '/api/v1/conversations?assignee=me')).body.data as any[]).find((c) => c.customer === customer), {
+        ...TIMEOUT,
+        description: 'the handoff assigned to Kari',
+      });
+      expect(routed).toMatchObject({ state: 'handed_off', team_id: team.body.id, labels: [], sla: { first_response_due_at: expect.any(String), breached: false } });
+
+      // Away: the next handoff waits in the queue, and its customer hears so once, with the team's target.
+      expect((await api(kariToken, 'PUT', '/api/v1/team/me/presence', { status: 'away' })).body).toMatchObject({ member_id: kariId, status: 'away', available: false });
+      const other = '+14155550145';
+      expect((await http('POST', `${platform.sandbox}/_sandbox/inbound`, { json: { from: other, to: number, text: 'I want to speak to a human please' } })).status).toBe(200);
+      const waiting = await pollUntil(
+        async () => {
+          const found = ((await api(ownerToken, 'GET', '/api/v1/conversations?state=handed_off')).body.data as any[]).find((c) => c.customer === other);
+          return found?.last_message?.text.includes('busy') ? found : undefined;
+        },
+        { ...TIMEOUT, description: 'the waiting message in the second conversation' },
+      );
+      expect(waiting).toMatchObject({ assignee: null, team_id: team.body.id });
+      expect(waiting.last_message.text).toContain('usually within 15 minutes');
+
+      // The day's report: both handoffs with the team; Kari (an agent) sees only the conversation she holds.
+      const today = new Date().toISOString().slice(0, 10);
+      const byTeam = (await api(ownerToken, 'GET', `/api/v1/reports/conversations?from=${today}&to=${today}&group_by=team`)).body.data as any[];
+      expect(byTeam.find((row) => row.key === team.body.id)).toMatchObject({ opened: 2, handed_off: 2, resolved_by_agent: 0 });
+      const mine = (await api(kariToken, 'GET', `/api/v1/reports/conversations?from=${today}&to=${today}&group_by=member`)).body.data as any[];
+      expect(mine).toEqual([expect.objectContaining({ key: kariId, opened: 1, handed_off: 1 })]);
+      const csv = await http('GET', `${platform.gateway}/api/v1/reports/conversations.csv?from=${today}&to=${today}`, { token: ownerToken });
+      expect(csv.text.split('\n')[0]).toBe('id,channel,customer,contact_name,team_id,assignee,state,labels,started_at,handed_off_at,first_response_at,closed_at,first_response_s,resolution_s,sla_breached');
+      expect(csv.text).toContain(routed.id);
+      const backwards = await api(ownerToken, 'GET', `/api/v1/reports/conversations?from=${today}&to=2020-01-01`);
+      expect({ status: backwards.status, fields: backwards.body.errors?.map((e: { field: string }) => e.field) }).toEqual({ status: 400, fields: ['to'] });
+    } finally {
+      dashboard.abort();
+    }
   }, 180_000);
 
   it('mails a password reset link that sets a new password', async () => {

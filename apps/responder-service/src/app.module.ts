@@ -6,6 +6,8 @@ import { LoggerModule } from 'nestjs-pino';
 import { AgentTestsModule } from './agent-tests/agent-tests.module';
 import { AgentsModule } from './agents/agents.module';
 import { CannedRepliesModule } from './canned-replies/canned-replies.module';
+import { ReportsModule } from './reports/reports.module';
+import { TeamsModule } from './teams/teams.module';
 import { ResponderServiceConfig } from './config/responder-service.config';
 import { ConversationsModule } from './conversations/conversations.module';
 import { ErasureModule } from './erasure/erasure.module';
@@ -32,6 +34,8 @@ export function responderServiceModule(config: ResponderServiceConfig = loadConf
       AgentsModule,
       ConversationsModule,
       CannedRepliesModule,
+      TeamsModule,
+      ReportsModule,
       ErasureModule,
       replies,
       AgentTestsModule.forRoot(replies),

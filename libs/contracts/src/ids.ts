@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { ulid } from 'ulid';
 
 /** Prefixes of public identifiers (CONTRACT.md §1). */
-export type IdPrefix = 'ten' | 'msg' | 'agt' | 'key' | 'whk' | 'dlv' | 'chn' | 'cnv' | 'led' | 'apt' | 'evt' | 'cli' | 'doc' | 'usr' | 'tpl' | 'nte' | 'txn' | 'med' | 'ctc' | 'cmp' | 'pip' | 'del' | 'imp' | 'cpg' | 'top' | 'inv' | 'act' | 'cnr' | 'gap' | 'tst' | 'run';
+export type IdPrefix = 'ten' | 'msg' | 'agt' | 'key' | 'whk' | 'dlv' | 'chn' | 'cnv' | 'led' | 'apt' | 'evt' | 'cli' | 'doc' | 'usr' | 'tpl' | 'nte' | 'txn' | 'med' | 'ctc' | 'cmp' | 'pip' | 'del' | 'imp' | 'cpg' | 'top' | 'inv' | 'act' | 'cnr' | 'gap' | 'tst' | 'run' | 'tea';
 
 /**
  * ulid's default source calls `crypto.getRandomValues` once per character (16 calls per id, ~5 % of CPU on hot

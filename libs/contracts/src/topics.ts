@@ -57,6 +57,8 @@ export const Topics = {
   CampaignCompleted: 'campaign.completed',
   /** Public event: a customer's question the agent could not answer opened a knowledge gap. Key: `${tenant_id}:${agent}`. */
   AgentGapOpened: 'agent.gap_opened',
+  /** Public event: a handed-off conversation missed its team's first-response or resolution target. Key: `${tenant_id}:${customer}`. */
+  ConversationSlaBreached: 'conversation.sla_breached',
   /** Public event: an agent version's test set ran (passed, failed, fixed, broken). Key: `${tenant_id}:${agent}`. */
   AgentTestsCompleted: 'agent.tests_completed',
   /** Tokens one LLM call used, which billing meters (CONTRACT.md §16). Key: `tenant_id`. */
@@ -138,6 +140,7 @@ export const TOPIC_SPECS: readonly TopicSpec[] = [
   { name: Topics.CampaignCompleted, partitions: 4 },
   { name: Topics.AgentGapOpened, partitions: 4 },
   { name: Topics.AgentTestsCompleted, partitions: 4 },
+  { name: Topics.ConversationSlaBreached, partitions: 4 },
   { name: Topics.LlmUsage, partitions: 4 },
   { name: Topics.LlmSpend, partitions: 4, config: { 'cleanup.policy': 'compact' } },
   { name: Topics.VoiceCallEnded, partitions: 4 },

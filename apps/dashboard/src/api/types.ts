@@ -55,6 +55,7 @@ const WEBHOOK_EVENT_SET: Record<WebhookEventType, true> = {
   'campaign.completed': true,
   'agent.gap_opened': true,
   'agent.tests_completed': true,
+  'conversation.sla_breached': true,
   'template.status': true,
   'wallet.low_balance': true,
   'webhook.endpoint_disabled': true,

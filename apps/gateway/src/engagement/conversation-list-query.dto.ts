@@ -1,8 +1,9 @@
-import { CONVERSATION_SOURCES, CONVERSATION_STATES, MEMBER_ID_PATTERN, CHANNEL_KINDS, type ConversationSource, type ConversationState } from '@parley/contracts';
+import { CONVERSATION_LABEL, CONVERSATION_SOURCES, CONVERSATION_STATES, MEMBER_ID_PATTERN, CHANNEL_KINDS, type ConversationSource, type ConversationState } from '@parley/contracts';
 import { IsIn, IsOptional, IsString, Length, Matches } from 'class-validator';
 import { ListQueryDto } from '../http/list-query.dto';
 
 const ASSIGNEE_RULE = 'assignee must be a team member id (usr_…), me or none';
+const LABEL_RULE = 'label must be 1 to 40 lower-case letters, digits, "-" or "_"';
 const CHANNEL_RULE = `channel must be a channel id (chn_…) or one of: ${CHANNEL_KINDS.join(', ')}`;
 
 /** `GET /api/v1/conversations?state=&assignee=&channel=&q=&source=&limit=&cursor=`: the inbox (CONTRACT.md §12, §18). */
@@ -36,4 +37,16 @@ export class ConversationListQueryDto extends ListQueryDto {
   @IsOptional()
   @IsIn(CONVERSATION_SOURCES, { message: `source must be one of: ${CONVERSATION_SOURCES.join(', ')}` })
   source?: ConversationSource;
+
+  /** A team's conversations. */
+  @IsOptional()
+  @IsString({ message: 'team_id must be a team id (tea_…)' })
+  @Matches(/^tea_[0-9A-HJKMNP-TV-Z]{26}$/, { message: 'team_id must be a team id (tea_…)' })
+  team_id?: string;
+
+  /** Conversations carrying this label. */
+  @IsOptional()
+  @IsString({ message: LABEL_RULE })
+  @Matches(CONVERSATION_LABEL, { message: LABEL_RULE })
+  label?: string;
 }

@@ -60,6 +60,8 @@ export class ConversationsController {
       channel: query.channel ?? null,
       q: query.q ?? null,
       source: query.source ?? null,
+      team_id: query.team_id ?? null,
+      label: query.label ?? null,
     };
     return this.rpc.request('conversations.list', { tenant_id: tenantId, ...pageOf(query), ...filter }, { requestId });
   }
@@ -84,8 +86,9 @@ export class ConversationsController {
   }
 
   @ApiRoute({
-    summary: 'Take over, give back, close or assign a conversation',
-    description: '`state`: `handed_off` (a person answers, the agent is silent), `active` (the agent answers again), `closed`. `assignee`: a member of the tenant’s team (else 400) or null.',
+    summary: 'Take over, give back, close, assign, label or move a conversation',
+    description:
+      '`state`: `handed_off` (a person answers, the agent is silent), `active` (the agent answers again), `closed`. `assignee`: a member of the tenant’s team (else 400) or null. `labels` replaces its labels. `team_id` moves it to one of the tenant’s teams (else 400), whose routing then hands it to one of its members when nobody holds it; null takes it out of any team.',
     access: 'tenant',
     body: UpdateConversationBody,
     success: { status: 200, description: 'The conversation.', schema: 'Conversation' },
@@ -99,8 +102,8 @@ export class ConversationsController {
     @CurrentMember() member: SignedInMember | null,
     @RequestId() requestId: string,
   ): Promise<ConversationSummary> {
-    if (body.state === undefined && body.assignee === undefined) {
-      throw new ProblemException(validationProblem([{ field: 'state', message: 'give state, assignee or both' }]));
+    if (body.state === undefined && body.assignee === undefined && body.labels === undefined && body.team_id === undefined) {
+      throw new ProblemException(validationProblem([{ field: 'state', message: 'give at least one of state, assignee, labels, team_id' }]));
     }
     if (body.assignee) await this.checkMember(tenantId, body.assignee);
     return this.rpc.request('conversations.update', { tenant_id: tenantId, id, change: body, actor: actorOf(member) }, { requestId });

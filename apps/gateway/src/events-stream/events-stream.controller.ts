@@ -1,7 +1,8 @@
 import { Controller, Get, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import type { OutgoingHttpHeaders } from 'node:http';
-import { Tenant } from '../http/request-context';
+import { CurrentMember, Tenant, type SignedInMember } from '../http/request-context';
+import { PresenceBeacon } from '../teams/presence-beacon';
 import { ApiRoute } from '../openapi/api-route.decorator';
 import { EventsStreamService, STREAMED_TOPICS } from './events-stream.service';
 
@@ -11,12 +12,16 @@ const STREAM_DESCRIPTION = [
   '`data: <the webhook body of that event, JSON>`, for the caller’s tenant only, from the moment the stream opens.',
   'A `: keep-alive` comment comes every 15 s; `retry:` suggests the reconnection delay. A client that stops reading is disconnected;',
   'on reconnecting it should refetch what it shows. At most 10 streams per tenant are open at once (429 beyond).',
+  'A signed-in team member’s open stream is their presence: routing hands conversations only to members with one open (and not switched `away`).',
 ].join(' ');
 
 /** `GET /api/v1/events/stream`: server-sent events of the tenant's public events. */
 @Controller('api/v1/events')
 export class EventsStreamController {
-  constructor(private readonly streams: EventsStreamService) {}
+  constructor(
+    private readonly streams: EventsStreamService,
+    private readonly presence: PresenceBeacon,
+  ) {}
 
   @ApiRoute({
     summary: 'Stream the tenant’s events (server-sent events)',
@@ -26,7 +31,7 @@ export class EventsStreamController {
     errors: [503],
   })
   @Get('stream')
-  async stream(@Tenant() tenantId: string, @Res() reply: FastifyReply): Promise<void> {
+  async stream(@Tenant() tenantId: string, @CurrentMember() member: SignedInMember | null, @Res() reply: FastifyReply): Promise<void> {
     await this.streams.ready();
     this.streams.checkCapacity(tenantId);
     // From here the answer is ours to write: the headers set so far (request id, RateLimit) go out with it.
@@ -40,5 +45,7 @@ export class EventsStreamController {
       'x-accel-buffering': 'no',
     });
     this.streams.attach(tenantId, reply.raw);
+    // A member's open dashboard is their presence (routing hands conversations to members who are there).
+    if (member) this.presence.follow(tenantId, member.id, reply.raw, String(reply.request.id));
   }
 }

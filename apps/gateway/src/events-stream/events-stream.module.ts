@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { EventsStreamController } from './events-stream.controller';
 import { EventsStreamService } from './events-stream.service';
+import { TeamsModule } from '../teams/teams.module';
 
-@Module({ controllers: [EventsStreamController], providers: [EventsStreamService] })
+@Module({ imports: [TeamsModule], controllers: [EventsStreamController], providers: [EventsStreamService] })
 export class EventsStreamModule {}

@@ -129,11 +129,41 @@ const conversationSummary = {
     description: 'The customer’s own latest message, whatever was said after it (the list’s preview); null before they wrote.',
   },
   source: { ...enumOf(CONVERSATION_SOURCES), description: '`playground` for the dashboard playground’s conversations, `customer` for real customers.' },
+  team_id: { ...nullable(id('tea')), description: 'The team handling it: routing’s pick at the handoff, or set by hand.' },
+  labels: { type: 'array', items: string, description: 'Its labels, sorted.' },
+  sla: {
+    ...nullable(record({ first_response_due_at: nullable(timestamp), resolution_due_at: nullable(timestamp), breached: { type: 'boolean' } })),
+    description: 'Its team’s targets for this handoff, counted from it; `breached` once a due time passed unmet. Null when its team has none.',
+  },
   window_expires_at: { ...timestamp, description: 'The customer’s last message + 24 h; after it only a template may be sent.' },
   started_at: timestamp,
   last_message_at: { ...timestamp, description: 'When the customer last wrote.' },
 };
 const number: SchemaObject = { type: 'number' };
+
+const weeklyHours: SchemaObject = {
+  type: 'object',
+  description: 'Periods per weekday (`mon` … `sun`), `["HH:MM","HH:MM"]` in the team’s time zone; a day left out is closed.',
+  additionalProperties: { type: 'array', items: { type: 'array', items: string, minItems: 2, maxItems: 2 } },
+};
+const routingRule = record({
+  match: record(
+    {
+      channel: { type: 'string', pattern: `^(${CHANNEL_KINDS.join('|')}|chn_[0-9A-HJKMNP-TV-Z]{26})$`, description: 'A channel kind (whatsapp, sms, email, voice) or a channel id.' },
+      skill: { type: 'string', description: 'The skill that handed off (faq_responder, lead_capture, appointment_booking), or `human` when the customer asked for a person.' },
+      keyword: { type: 'string', description: 'A word or phrase in the customer’s last message, case and accents ignored.' },
+      contact_tag: { type: 'string', description: 'A tag of the contact.' },
+    },
+    ['channel', 'skill', 'keyword', 'contact_tag'],
+  ),
+  team_id: id('tea'),
+});
+const presence = record({
+  member_id: id('usr'),
+  status: enumOf(['online', 'away']),
+  available: { type: 'boolean', description: '`online` and a dashboard of theirs open in the last minute: routing hands conversations only to these.' },
+  seen_at: { ...nullable(timestamp), description: 'When a dashboard of theirs last held the events stream open.' },
+});
 // What a message was besides text (CONTRACT.md §13); `text` is then a stand-in such as "[image] receipt".
 const conversationMessage = record(
   {
@@ -402,6 +432,46 @@ export const RESPONSE_SCHEMAS: Record<string, SchemaObject> = {
     updated_at: timestamp,
   }),
   ConversationNote: conversationNote,
+  Team: record({
+    id: id('tea'),
+    name: string,
+    members: { type: 'array', items: id('usr') },
+    routing: enumOf(['round_robin', 'least_busy', 'manual']),
+    capacity_per_member: { ...nullable({ type: 'integer', minimum: 1 }), description: 'Open conversations a member holds at most; null: no limit.' },
+    reassign_after_seconds: { ...nullable({ type: 'integer', minimum: 10 }), description: 'An assignee who sends nothing for this long loses the conversation to the next member; null: never.' },
+    timezone: { type: 'string', example: 'Europe/Madrid' },
+    business_hours: weeklyHours,
+    holidays: { type: 'array', items: { type: 'string', format: 'date' } },
+    closed_message: { ...nullable(string), description: 'What a customer handed off outside business hours is told before the next opening time; null: a default in their language.' },
+    sla: nullable(record({ first_response_seconds: { type: 'integer' }, resolution_seconds: { type: 'integer' } }, ['first_response_seconds', 'resolution_seconds'])),
+    open_now: { type: 'boolean', description: 'Inside business hours now (holidays closed).' },
+    next_opening_at: { ...nullable(timestamp), description: 'When it opens next, while closed.' },
+    created_at: timestamp,
+    updated_at: timestamp,
+  }),
+  RoutingRules: record({ data: { type: 'array', items: routingRule, description: 'In order: the first whose every condition holds picks the team; none → the oldest team.' } }),
+  RoutingRule: routingRule,
+  ConversationReport: record({
+    data: {
+      type: 'array',
+      items: record({
+        key: { ...nullable(string), description: 'The day (YYYY-MM-DD in tz), the member (usr_…), the team (tea_…) or the channel kind; null: none (unassigned, no team).' },
+        opened: { type: 'integer' },
+        closed: { type: 'integer' },
+        resolved_by_agent: { type: 'integer', description: 'Never handed to a person: what the AI agent resolved alone.' },
+        handed_off: { type: 'integer' },
+        first_response_p50_s: { ...nullable({ type: 'integer' }), description: 'From the handoff to a person’s first reply, in seconds; null when none to measure.' },
+        first_response_p90_s: nullable({ type: 'integer' }),
+        resolution_p50_s: { ...nullable({ type: 'integer' }), description: 'From the start to the close, in seconds.' },
+        resolution_p90_s: nullable({ type: 'integer' }),
+        sla_breaches: { type: 'integer', description: 'Conversations that missed a target of their team’s SLA.' },
+        csat_avg: nullable(number),
+        csat_count: { type: 'integer' },
+      }),
+    },
+  }),
+  Presence: presence,
+  PresenceList: record({ data: { type: 'array', items: presence } }),
   KnowledgeGap: record({
     id: id('gap'),
     agent: { type: 'string', description: 'The agent’s name.' },
@@ -599,7 +669,7 @@ export const RESPONSE_SCHEMAS: Record<string, SchemaObject> = {
   }),
   TeamRoles: record({ data: { type: 'array', items: record({ role: enumOf(MEMBER_ROLES), description: string, permissions: { type: 'array', items: permission } }) } }),
   ...Object.fromEntries(
-    ['Agent', 'AgentVersionSummary', 'ApiKey', 'Appointment', 'Channel', 'Conversation', 'Document', 'Lead', 'Message', 'TeamMember', 'Template', 'Webhook', 'WebhookDelivery', 'Contact', 'ContactActivity', 'Company', 'Deal', 'CannedReply', 'KnowledgeGap', 'AgentTest'].map((item) => [
+    ['Agent', 'AgentVersionSummary', 'ApiKey', 'Appointment', 'Channel', 'Conversation', 'Document', 'Lead', 'Message', 'TeamMember', 'Template', 'Webhook', 'WebhookDelivery', 'Contact', 'ContactActivity', 'Company', 'Deal', 'CannedReply', 'KnowledgeGap', 'AgentTest', 'Team'].map((item) => [
       `${item}Page`,
       pageOf(item),
     ]),

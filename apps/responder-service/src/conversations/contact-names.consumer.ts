@@ -26,6 +26,6 @@ export class ContactNamesConsumer {
     if (!tenantId || dataTenant !== tenantId || !contact || !at || Number.isNaN(Date.parse(at))) return;
     const customers = [contact.phone, contact.email].filter((a): a is string => typeof a === 'string' && a !== '');
     if (customers.length === 0) return;
-    await this.names.keep(tenantId, customers, contact.name?.trim() || null, new Date(at));
+    await this.names.keep(tenantId, customers, contact.name?.trim() || null, new Date(at), Array.isArray(contact.tags) ? contact.tags : []);
   }
 }

@@ -3,6 +3,7 @@ import { Column, Entity, PrimaryColumn, PrimaryGeneratedColumn } from 'typeorm';
 import type { SkillState } from '../replies/reply-engine';
 
 export type { ConversationState };
+export type SlaTarget = 'first_response' | 'resolution';
 /** `member`: a person's reply from the inbox (a member's, or a program's through the API). */
 export type TurnRole = 'customer' | 'agent' | 'member';
 
@@ -77,6 +78,63 @@ export class ConversationEntity {
   /** `playground` when the dashboard's playground plays the customer (playground_customers), else `customer`. */
   @Column({ type: 'text', default: 'customer' })
   source!: ConversationSource;
+
+  /** The team handling it (CONTRACT.md §18): routing's pick at the handoff, or a person's. */
+  @Column({ name: 'team_id', type: 'text', nullable: true })
+  teamId?: string | null;
+
+  @Column({ type: 'text', array: true, default: () => "'{}'" })
+  labels?: string[];
+
+  /** The agent handed it off at this time: it waits in its team's queue until someone holds it. */
+  @Column({ name: 'queued_at', type: 'timestamptz', nullable: true })
+  queuedAt?: Date | null;
+
+  /** The skill that handed it off (`human` when the customer asked for a person): what a routing rule's `skill` matches. */
+  @Column({ name: 'handoff_skill', type: 'text', nullable: true })
+  handoffSkill?: string | null;
+
+  /** When routing picked the team for the handoff at `queuedAt` (earlier or null: not yet). */
+  @Column({ name: 'routed_at', type: 'timestamptz', nullable: true })
+  routedAt?: Date | null;
+
+  /** When routing gave it to its assignee (null when a person chose the assignee): what the reassign timer counts from. */
+  @Column({ name: 'assigned_at', type: 'timestamptz', nullable: true })
+  assignedAt?: Date | null;
+
+  /** A person's last reply to the customer. */
+  @Column({ name: 'member_replied_at', type: 'timestamptz', nullable: true })
+  memberRepliedAt?: Date | null;
+
+  /** When the customer was told they wait for a person (once per handoff). */
+  @Column({ name: 'customer_told_at', type: 'timestamptz', nullable: true })
+  customerToldAt?: Date | null;
+
+  @Column({ name: 'sla_first_response_due_at', type: 'timestamptz', nullable: true })
+  slaFirstResponseDueAt?: Date | null;
+
+  @Column({ name: 'sla_resolution_due_at', type: 'timestamptz', nullable: true })
+  slaResolutionDueAt?: Date | null;
+
+  /** When a person first took it over (the agent's handoff, a member taking over or replying): reports count it handed off. */
+  @Column({ name: 'handed_off_at', type: 'timestamptz', nullable: true })
+  handedOffAt?: Date | null;
+
+  /** A person's first reply to the customer: the first response the reports measure from the handoff. */
+  @Column({ name: 'first_member_reply_at', type: 'timestamptz', nullable: true })
+  firstMemberReplyAt?: Date | null;
+
+  /** When it was last closed (null while open): the resolution the reports measure from its start. */
+  @Column({ name: 'closed_at', type: 'timestamptz', nullable: true })
+  closedAt?: Date | null;
+
+  /** The targets this handoff missed (`first_response`, `resolution`), each announced once. */
+  @Column({ name: 'sla_breaches', type: 'text', array: true, default: () => "'{}'" })
+  slaBreaches?: SlaTarget[];
+
+  /** The next due time to check against (the earliest target not yet met or missed); null when none is left. */
+  @Column({ name: 'sla_check_at', type: 'timestamptz', nullable: true })
+  slaCheckAt?: Date | null;
 }
 
 /** One turn of a conversation's bounded memory. */

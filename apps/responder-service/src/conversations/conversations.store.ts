@@ -25,6 +25,8 @@ export class ConversationsStore {
     if (filter.channel?.startsWith('chn_')) qb.andWhere('c.channel_id = :channelId', { channelId: filter.channel });
     else if (filter.channel) qb.andWhere('c.channel = :kind', { kind: filter.channel });
     if (filter.source) qb.andWhere('c.source = :source', { source: filter.source });
+    if (filter.team_id) qb.andWhere('c.team_id = :teamId', { teamId: filter.team_id });
+    if (filter.label) qb.andWhere(':label = ANY(c.labels)', { label: filter.label });
     if (filter.q) this.search(qb, tenantId, filter.q);
     return pageAfter(qb, 'c', limit, cursor, cursors);
   }
@@ -145,6 +147,12 @@ export class ConversationsStore {
       [tenantId, conversationId, reply.id],
     );
     return { text: reply.text, agent: reply.author?.type === 'agent' ? reply.author.name : null, question: asked.map((m) => m.text).join('\n'), customer: reply.customer };
+  }
+
+  /** Whether the tenant has the team (a conversation moved to it). */
+  async teamExists(tenantId: string, teamId: string): Promise<boolean> {
+    const rows: unknown[] = await this.db.query(`SELECT 1 FROM teams WHERE tenant_id = $1 AND id = $2`, [tenantId, teamId]);
+    return rows.length > 0;
   }
 
   /** Serialises work on one tenant number + customer until `tx` ends. */

@@ -3,13 +3,16 @@ import {
   conversationKey,
   derivedId,
   type ConversationHandoffData,
+  type ConversationSla,
+  type ConversationSlaBreachedData,
   type ConversationSummary,
   type ConversationUpdateKind,
   type ConversationUpdatedData,
+  type MessageOutboundData,
 } from '@parley/contracts';
 import { EventPublisher } from '@parley/kafka';
 import type { StoredEvent } from '../replies/processed-message.entity';
-import type { ConversationEntity } from './conversation.entity';
+import type { ConversationEntity, SlaTarget } from './conversation.entity';
 
 /** The customer-service window: free-form messages only within 24 h of the customer's last one (CONTRACT.md §4). */
 export const SERVICE_WINDOW_MS = 24 * 60 * 60 * 1000;
@@ -42,10 +45,27 @@ export function toSummary(c: ConversationEntity): ConversationSummary {
     last_message: c.lastMessage ?? null,
     last_customer_message: c.lastCustomerMessage ?? null,
     source: c.source ?? 'customer',
+    team_id: c.teamId ?? null,
+    labels: c.labels ?? [],
+    sla: slaOf(c),
     window_expires_at: new Date(c.lastMessageAt.getTime() + SERVICE_WINDOW_MS).toISOString(),
     started_at: c.startedAt.toISOString(),
     last_message_at: c.lastMessageAt.toISOString(),
   };
+}
+
+/** Its due times while a team's SLA applies; `breached` once a due time passed unmet (kept after it is met late). */
+function slaOf(c: ConversationEntity): ConversationSla | null {
+  const first = c.slaFirstResponseDueAt ?? null;
+  const resolution = c.slaResolutionDueAt ?? null;
+  const breached = (c.slaBreaches ?? []).length > 0;
+  if (!first && !resolution && !breached) return null;
+  return { first_response_due_at: first ? toIso(first) : null, resolution_due_at: resolution ? toIso(resolution) : null, breached };
+}
+
+/** Read back from JSON (the reply flow's one-statement read), a timestamp is a string. */
+function toIso(at: Date | string): string {
+  return new Date(at).toISOString();
 }
 
 /**
@@ -56,6 +76,29 @@ export function conversationUpdatedEvent(tenantId: string, c: ConversationEntity
   const data: ConversationUpdatedData = { event: 'conversation.updated', tenant_id: tenantId, change, conversation: toSummary(c), at: at.toISOString() };
   const id = causeId ? derivedId('evt', 'conversation.updated', change, causeId) : undefined;
   return { topic: Topics.ConversationUpdated, key: conversationKey(tenantId, c.customer), value: EventPublisher.envelope(Topics.ConversationUpdated, tenantId, data, id) };
+}
+
+/**
+ * `message.outbound` of a text to the conversation's customer on its channel and number: a person's reply (origin
+ * `api`, with its author) or a message the agent sends on its own (origin `agent`). `eventId` keeps a resend the same event.
+ */
+export function textToCustomerEvent(
+  tenantId: string,
+  c: ConversationEntity,
+  message: { messageId: string; text: string; origin: MessageOutboundData['origin']; author?: MessageOutboundData['author']; at: Date; eventId?: string },
+): StoredEvent {
+  const outbound: MessageOutboundData = {
+    message_id: message.messageId,
+    channel: c.channel,
+    channel_id: c.channelId,
+    from: c.businessNumber,
+    to: c.customer,
+    content: { type: 'text', text: message.text },
+    origin: message.origin,
+    ...(message.author ? { author: message.author } : {}),
+    accepted_at: message.at.toISOString(),
+  };
+  return { topic: Topics.MessageOutbound, key: conversationKey(tenantId, c.customer), value: EventPublisher.envelope(Topics.MessageOutbound, tenantId, outbound, message.eventId) };
 }
 
 /** `conversation.handoff` for the tenant's webhooks: a person answers now; `causeId` makes its id stable. */
@@ -79,4 +122,24 @@ export function handoffEvent(
   };
   const id = handoff.causeId ? derivedId('evt', 'handoff', handoff.causeId) : undefined;
   return { topic: Topics.ConversationHandoff, key: conversationKey(tenantId, c.customer), value: EventPublisher.envelope(Topics.ConversationHandoff, tenantId, data, id) };
+}
+
+/** `conversation.sla_breached` for the tenant's webhooks: once per target per handoff, so its id derives from them. */
+export function slaBreachedEvent(tenantId: string, c: ConversationEntity, links: InboxLinks, breach: { target: SlaTarget; dueAt: Date; at: Date }): StoredEvent {
+  const data: ConversationSlaBreachedData = {
+    event: 'conversation.sla_breached',
+    tenant_id: tenantId,
+    channel: c.channel,
+    conversation_id: c.id,
+    customer: c.customer,
+    team_id: c.teamId ?? '',
+    assignee: c.assignee ?? null,
+    target: breach.target,
+    due_at: breach.dueAt.toISOString(),
+    at: breach.at.toISOString(),
+    dashboard_url: links.conversation(c.id),
+    contact_name: contactNameOf(c),
+  };
+  const id = derivedId('evt', 'sla_breached', c.id, breach.target, breach.dueAt.toISOString());
+  return { topic: Topics.ConversationSlaBreached, key: conversationKey(tenantId, c.customer), value: EventPublisher.envelope(Topics.ConversationSlaBreached, tenantId, data, id) };
 }

@@ -2,11 +2,11 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import {
   ProblemTypes,
-  Topics,
-  conversationKey,
   newId,
   problem,
+  validationProblem,
   type ConversationChange,
+  type ConversationUpdateKind,
   type ConversationNoteRecord,
   type ConversationRecord,
   type ConversationSummary,
@@ -15,7 +15,6 @@ import {
   type MessageAuthor,
   type MessageOutboundData,
 } from '@parley/contracts';
-import { EventPublisher } from '@parley/kafka';
 import { ProblemException } from '@parley/service-kit';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { StoredEvent } from '../replies/processed-message.entity';
@@ -23,8 +22,9 @@ import type { SkillState } from '../replies/reply-engine';
 import { ConversationEntity, ConversationMessageEntity, ConversationNoteEntity } from './conversation.entity';
 import { ConversationsService, toNoteRecord } from './conversations.service';
 import { ConversationsStore } from './conversations.store';
-import { InboxLinks, SERVICE_WINDOW_MS, conversationUpdatedEvent, handoffEvent, toSummary } from './inbox-events';
+import { InboxLinks, SERVICE_WINDOW_MS, conversationUpdatedEvent, handoffEvent, textToCustomerEvent, toSummary } from './inbox-events';
 import { searchConfigOf } from './inbox-search';
+import { RoutingQueued } from './routing-queued';
 import { sentTurn } from './sent-turn';
 import { enqueueEvents } from '../outbox/outbox';
 import { OutboxRelay } from '../outbox/outbox-relay';
@@ -50,6 +50,7 @@ export class InboxService {
     private readonly store: ConversationsStore,
     private readonly relay: OutboxRelay,
     private readonly links: InboxLinks,
+    private readonly routingQueued: RoutingQueued,
   ) {}
 
   /** The conversation with its thread; a member (`reader`) opening it reads its unread messages. */
@@ -64,24 +65,42 @@ export class InboxService {
     return { ...toSummary(conversation), ...(await this.conversations.thread(this.db.manager, tenantId, id)) };
   }
 
-  /** Take over (`handed_off`), give back (`active`), close; assign or unassign. */
-  update(tenantId: string, id: string, change: ConversationChange): Promise<ConversationSummary> {
-    return this.act(tenantId, id, (c) => {
+  /**
+   * Take over (`handed_off`), give back (`active`), close; assign or unassign; label; move to a team. An assignee a
+   * person chose is theirs to keep (routing's reassign timer is for routing's own picks); a handed-off conversation moved
+   * to a team with nobody holding it waits in that team's queue, and routing hands it out.
+   */
+  async update(tenantId: string, id: string, change: ConversationChange): Promise<ConversationSummary> {
+    if (change.team_id && !(await this.store.teamExists(tenantId, change.team_id))) {
+      throw new ProblemException(validationProblem([{ field: 'team_id', message: `team_id "${change.team_id}" is not one of your teams (GET /api/v1/teams)` }]));
+    }
+    let queued = false;
+    const summary = await this.act(tenantId, id, (c) => {
       const now = new Date();
       const changes: Partial<ConversationEntity> = {};
-      if (change.assignee !== undefined && change.assignee !== c.assignee) changes.assignee = change.assignee;
+      if (change.assignee !== undefined && change.assignee !== c.assignee) Object.assign(changes, { assignee: change.assignee, assignedAt: null });
       if (change.state !== undefined && change.state !== c.state) {
         changes.state = change.state;
         if (change.state === 'active') changes.skillState = givenBack(c.skillState);
+        if (change.state === 'handed_off') changes.handedOffAt = c.handedOffAt ?? now;
+        changes.closedAt = change.state === 'closed' ? now : null;
       }
+      if (change.labels !== undefined) changes.labels = [...new Set(change.labels)].sort();
+      if (change.team_id !== undefined && change.team_id !== (c.teamId ?? null)) Object.assign(changes, { teamId: change.team_id, routedAt: now });
       const next = { ...c, ...changes };
+      if (changes.teamId && next.state === 'handed_off' && !next.assignee) {
+        // Into the team's queue (routed already: the person picked the team).
+        changes.queuedAt = next.queuedAt = c.queuedAt && c.queuedAt <= now ? c.queuedAt : now;
+        queued = true;
+      }
       const events: StoredEvent[] = [];
       if (changes.state === 'handed_off') events.push(handoffEvent(tenantId, next, this.links, { agent: null, reason: 'member_took_over', at: now }));
-      if (changes.state !== undefined || changes.assignee !== undefined) {
-        events.push(conversationUpdatedEvent(tenantId, next, changes.state !== undefined ? 'state' : 'assignee', now));
-      }
+      const kind = updateKind(changes);
+      if (kind) events.push(conversationUpdatedEvent(tenantId, next, kind, now));
       return { changes, events, result: toSummary(next) };
     });
+    if (queued) this.routingQueued.notify();
+    return summary;
   }
 
   /** `POST …/release`: the agent answers again (= update to `active`). */
@@ -117,22 +136,10 @@ export class InboxService {
       await tx
         .getRepository(ConversationMessageEntity)
         .insert({ conversationId: c.id, tenantId, messageId, role: 'member', author, text, at: now, searchConfig: searchConfigOf(c.skillState.language) });
-      const changes: Partial<ConversationEntity> = { unread: 0, lastMessage: { text, author, at: now.toISOString() } };
-      if (c.state === 'active') changes.state = 'handed_off';
+      const changes: Partial<ConversationEntity> = { unread: 0, lastMessage: { text, author, at: now.toISOString() }, ...memberReplied(c, now) };
       const next = { ...c, ...changes };
-      const outbound: MessageOutboundData = {
-        message_id: messageId,
-        channel: c.channel,
-        channel_id: c.channelId,
-        from: c.businessNumber,
-        to: c.customer,
-        content: { type: 'text', text },
-        origin: 'api',
-        author: actor,
-        accepted_at: now.toISOString(),
-      };
       const events: StoredEvent[] = [
-        { topic: Topics.MessageOutbound, key: conversationKey(tenantId, c.customer), value: EventPublisher.envelope(Topics.MessageOutbound, tenantId, outbound) },
+        textToCustomerEvent(tenantId, c, { messageId, text, origin: 'api', author: actor, at: now }),
         conversationUpdatedEvent(tenantId, next, 'message', now),
       ];
       if (changes.state === 'handed_off') events.push(handoffEvent(tenantId, next, this.links, { agent: null, reason: 'member_replied', at: now }));
@@ -164,10 +171,7 @@ export class InboxService {
         // Kept once; and a send older than the thread's last message (a late redelivery) changes nothing else.
         if (!inserted || (c.lastMessage && Date.parse(c.lastMessage.at) > at.getTime())) return { changes: {}, events: [], result: undefined };
         const changes: Partial<ConversationEntity> = { lastMessage: { text, author, at: at.toISOString() } };
-        if (author.type === 'member') {
-          changes.unread = 0;
-          if (c.state === 'active') changes.state = 'handed_off';
-        }
+        if (author.type === 'member') Object.assign(changes, { unread: 0 }, memberReplied(c, at));
         const next = { ...c, ...changes };
         const now = new Date();
         const events: StoredEvent[] = [conversationUpdatedEvent(tenantId, next, 'message', now)];
@@ -208,6 +212,24 @@ export class InboxService {
     if (queued) this.relay.wake();
     return result;
   }
+}
+
+/** A person's reply: the first response (once), the latest, and a handoff of a conversation the agent was answering. */
+function memberReplied(c: ConversationEntity, at: Date): Partial<ConversationEntity> {
+  const changes: Partial<ConversationEntity> = { memberRepliedAt: at, firstMemberReplyAt: c.firstMemberReplyAt ?? at };
+  if (c.state === 'active') Object.assign(changes, { state: 'handed_off', handedOffAt: c.handedOffAt ?? at });
+  return changes;
+}
+
+/**
+ * The kind `conversation.updated` names (its kinds are fixed in v2; the dashboards re-read the conversation it
+ * carries whatever the kind): a state change first, then who holds it (routing, a team), then its labels.
+ */
+function updateKind(changes: Partial<ConversationEntity>): ConversationUpdateKind | null {
+  if (changes.state !== undefined) return 'state';
+  if (changes.assignee !== undefined || changes.teamId !== undefined) return 'assignee';
+  if (changes.labels !== undefined) return 'state';
+  return null;
 }
 
 /** A fresh start for the skills' give-up counters when the agent answers again; what they collected stays. */

@@ -27,6 +27,8 @@ export interface ConversationChange {
   isNew: boolean;
   turns: Turn[];
   handedOff: boolean;
+  /** What handed it off, for the routing rules: the skill that gave up, or `human` when the customer asked for a person. */
+  handoffSkill?: string | null;
   skillState?: SkillState;
   /** Customer messages of the burst no one answered or that a person must answer: they count as unread. */
   unreadAdded: number;
@@ -44,7 +46,12 @@ interface StateRow {
   history: TurnJson[] | null;
 }
 type ProcessedJson = Omit<ProcessedMessageEntity, 'processedAt' | 'publishedAt'> & { processedAt: string; publishedAt: string | null };
-type ConversationJson = Omit<ConversationEntity, 'startedAt' | 'lastMessageAt'> & { startedAt: string; lastMessageAt: string };
+type ConversationJson = Omit<ConversationEntity, 'startedAt' | 'lastMessageAt' | 'slaFirstResponseDueAt' | 'slaResolutionDueAt'> & {
+  startedAt: string;
+  lastMessageAt: string;
+  slaFirstResponseDueAt: string | null;
+  slaResolutionDueAt: string | null;
+};
 type TurnJson = Omit<Turn, 'at'> & { at: string };
 
 /**
@@ -78,7 +85,8 @@ export class BurstStore {
          SELECT id, tenant_id AS "tenantId", channel_id AS "channelId", channel, business_number AS "businessNumber", customer, state,
                 reply_count AS "replyCount", skill_state AS "skillState", started_at AS "startedAt", last_message_at AS "lastMessageAt",
                 assignee, unread, contact_name AS "contactName", lead_name AS "leadName", profile_name AS "profileName", last_message AS "lastMessage",
-                last_customer_message AS "lastCustomerMessage", source
+                last_customer_message AS "lastCustomerMessage", source, team_id AS "teamId", labels,
+                sla_first_response_due_at AS "slaFirstResponseDueAt", sla_resolution_due_at AS "slaResolutionDueAt", sla_breaches AS "slaBreaches"
            FROM conversations WHERE tenant_id = $1 AND business_number = $2 AND customer = $3
           ORDER BY last_message_at DESC LIMIT 1)
        SELECT
@@ -164,16 +172,24 @@ export class BurstStore {
       // Each turn's words are stemmed in the conversation's language as it stands after the burst (inbox-search.ts).
       turns.map(() => searchConfigOf(c.skillState.language)),
     ];
+    if (change.isNew) params.push(c.channelId, c.businessNumber, c.customer, c.startedAt, c.channel, c.source);
+    // An agent's handoff puts the conversation in its team's queue (RoutingWorker, after the commit).
+    const handedOff = `$${params.push(change.handedOff)}::boolean`;
+    const handoffSkill = `$${params.push(change.handedOff ? (change.handoffSkill ?? null) : null)}::text`;
     // Every parameter must appear in the statement (PostgreSQL cannot type an unused one): a start's own come last.
     const conversationStatement = change.isNew
       ? `INSERT INTO conversations (id, tenant_id, channel_id, business_number, customer, state, reply_count, skill_state, started_at, last_message_at,
-                                    unread, last_message, lead_name, profile_name, channel, last_customer_message, source, contact_name)
+                                    unread, last_message, lead_name, profile_name, channel, last_customer_message, source, contact_name, queued_at, handoff_skill,
+                                    handed_off_at)
          VALUES ($1, $2, $22, $23, $24, $5, $4, $6::jsonb, $25, $3, $7, $8::jsonb, $17, $18, $26, $20::jsonb, $27,
-                 (SELECT name FROM contact_names WHERE tenant_id = $2 AND customer = $24))`
+                 (SELECT name FROM contact_names WHERE tenant_id = $2 AND customer = $24), CASE WHEN ${handedOff} THEN now() END, ${handoffSkill},
+                 CASE WHEN ${handedOff} THEN now() END)`
       : `UPDATE conversations SET last_message_at = $3, reply_count = $4, state = $5, skill_state = $6::jsonb, unread = $7,
-                last_message = $8::jsonb, lead_name = $17, profile_name = $18, last_customer_message = $20::jsonb
+                last_message = $8::jsonb, lead_name = $17, profile_name = $18, last_customer_message = $20::jsonb,
+                queued_at = CASE WHEN ${handedOff} THEN now() ELSE queued_at END,
+                handoff_skill = CASE WHEN ${handedOff} THEN ${handoffSkill} ELSE handoff_skill END,
+                handed_off_at = CASE WHEN ${handedOff} THEN coalesce(handed_off_at, now()) ELSE handed_off_at END
           WHERE id = $1 AND tenant_id = $2`;
-    if (change.isNew) params.push(c.channelId, c.businessNumber, c.customer, c.startedAt, c.channel, c.source);
     const bind = (value: unknown) => `$${params.push(value)}`;
     const others = parts.map((part, i) => `,\n       part${i} AS (${part(bind)})`).join('');
     await tx.query(
@@ -218,5 +234,12 @@ function toProcessed(p: ProcessedJson): ProcessedMessageEntity {
 }
 
 function toConversation(c: ConversationJson): ConversationEntity {
-  return { ...c, startedAt: new Date(c.startedAt), lastMessageAt: new Date(c.lastMessageAt) };
+  const at = (value: string | null) => (value === null ? null : new Date(value));
+  return {
+    ...c,
+    startedAt: new Date(c.startedAt),
+    lastMessageAt: new Date(c.lastMessageAt),
+    slaFirstResponseDueAt: at(c.slaFirstResponseDueAt),
+    slaResolutionDueAt: at(c.slaResolutionDueAt),
+  };
 }

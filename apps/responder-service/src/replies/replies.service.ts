@@ -10,6 +10,7 @@ import { LeadsStore } from '../leads/leads.store';
 import type { ConversationEntity, TurnContent } from '../conversations/conversation.entity';
 import { ConversationsService, type ConversationParty, type Turn } from '../conversations/conversations.service';
 import { conversationUpdatedEvent, handoffEvent, InboxLinks } from '../conversations/inbox-events';
+import { RoutingQueued } from '../conversations/routing-queued';
 import { detectLanguage } from '../knowledge/language';
 import { AgentDocumentsService } from '../documents/agent-documents.service';
 import { knowledgeUsed, outcomeOf } from '../analytics/reply-outcome';
@@ -94,6 +95,7 @@ export class RepliesService {
     private readonly links: InboxLinks,
     private readonly gaps: GapsService,
     private readonly outcomes: ReplyOutcomesStore,
+    private readonly routing: RoutingQueued,
   ) {}
 
   /** Handles delivered messages, in order; those of one conversation together. */
@@ -167,15 +169,18 @@ export class RepliesService {
   private async draftUnderLock(tenantId: string, burst: InboundDelivery[]): Promise<ProcessedMessageEntity[]> {
     const last = burst[burst.length - 1].inbound;
     let gap = false;
+    let handedOff = false;
     const outcomes = await this.db.transaction(async (tx) => {
       await this.conversations.lock(tx, tenantId, last.to, last.from);
       const { stored, fresh, state } = await this.readBurst(tx, tenantId, burst);
       if (fresh.length === 0) return stored;
       const draft = await this.draft(tx, tenantId, fresh, state);
       gap = !!draft.gap;
+      handedOff = draft.reply?.handoff ?? false;
       return [...stored, ...(await this.write(tx, tenantId, fresh, draft, state))];
     });
     if (gap) this.gaps.queued();
+    if (handedOff) this.routing.notify();
     return outcomes;
   }
 
@@ -257,6 +262,7 @@ export class RepliesService {
       return this.write(tx, tenantId, fresh, draft, current);
     });
     if (draft.gap) this.gaps.queued();
+    if (draft.reply?.handoff) this.routing.notify();
     return outcomes;
   }
 
@@ -299,6 +305,7 @@ export class RepliesService {
       isNew: current === null,
       turns,
       handedOff,
+      handoffSkill: handedOff ? (reply?.handoffReason === 'customer_asked_for_human' ? 'human' : (reply?.skill ?? null)) : null,
       skillState: reply?.state,
       // The inbox counts what a person has to read: messages the agent left unanswered or handed to a person.
       unreadAdded: !sent || handedOff || conversation.state === 'handed_off' ? fresh.length : 0,

@@ -7,6 +7,7 @@ import {
   type AppointmentRescheduledEvent,
   type AgentGapOpenedEvent,
   type AgentTestsCompletedEvent,
+  type ConversationSlaBreachedEvent,
   type CampaignCompletedEvent,
   type ContactCreatedEvent,
   type ContactDeletedEvent,
@@ -133,6 +134,11 @@ export class EventsConsumer {
 
   @EventPattern(Topics.AgentTestsCompleted)
   async onAgentTestsCompleted(@Payload() event: AgentTestsCompletedEvent): Promise<void> {
+    await this.deliveries.ingest(event);
+  }
+
+  @EventPattern(Topics.ConversationSlaBreached)
+  async onConversationSlaBreached(@Payload() event: ConversationSlaBreachedEvent): Promise<void> {
     await this.deliveries.ingest(event);
   }
 }

@@ -21,6 +21,7 @@ export function orderingKeyOf(tenantId: string, type: string, data: Data): strin
       customer = text(data.to);
       break;
     case 'conversation.handoff':
+    case 'conversation.sla_breached':
     case 'contact.opted_out':
     case 'contact.opted_in':
       customer = text(data.customer);

@@ -1169,8 +1169,8 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Take over, give back, close or assign a conversation
-         * @description `state`: `handed_off` (a person answers, the agent is silent), `active` (the agent answers again), `closed`. `assignee`: a member of the tenant’s team (else 400) or null.
+         * Take over, give back, close, assign, label or move a conversation
+         * @description `state`: `handed_off` (a person answers, the agent is silent), `active` (the agent answers again), `closed`. `assignee`: a member of the tenant’s team (else 400) or null. `labels` replaces its labels. `team_id` moves it to one of the tenant’s teams (else 400), whose routing then hands it to one of its members when nobody holds it; null takes it out of any team.
          */
         patch: operations["Conversations_update"];
         trace?: never;
@@ -1304,7 +1304,7 @@ export interface paths {
         };
         /**
          * Stream the tenant’s events (server-sent events)
-         * @description The dashboard’s live updates (CONTRACT.md §8): one long-lived answer that counts as one request against the daily quota. Each event is `id: <event id>`, `event: <type>` (`message.received`, `message.status`, `lead.captured`, `lead.updated`, `appointment.booked`, `appointment.rescheduled`, `appointment.cancelled`, `conversation.handoff`, `conversation.updated`, `template.status`, `contact.created`, `contact.updated`, `contact.deleted`, `deal.created`, `deal.stage_changed`) and `data: <the webhook body of that event, JSON>`, for the caller’s tenant only, from the moment the stream opens. A `: keep-alive` comment comes every 15 s; `retry:` suggests the reconnection delay. A client that stops reading is disconnected; on reconnecting it should refetch what it shows. At most 10 streams per tenant are open at once (429 beyond).
+         * @description The dashboard’s live updates (CONTRACT.md §8): one long-lived answer that counts as one request against the daily quota. Each event is `id: <event id>`, `event: <type>` (`message.received`, `message.status`, `lead.captured`, `lead.updated`, `appointment.booked`, `appointment.rescheduled`, `appointment.cancelled`, `conversation.handoff`, `conversation.updated`, `template.status`, `contact.created`, `contact.updated`, `contact.deleted`, `deal.created`, `deal.stage_changed`) and `data: <the webhook body of that event, JSON>`, for the caller’s tenant only, from the moment the stream opens. A `: keep-alive` comment comes every 15 s; `retry:` suggests the reconnection delay. A client that stops reading is disconnected; on reconnecting it should refetch what it shows. At most 10 streams per tenant are open at once (429 beyond). A signed-in team member’s open stream is their presence: routing hands conversations only to members with one open (and not switched `away`).
          */
         get: operations["EventsStream_stream"];
         put?: never;
@@ -1513,6 +1513,70 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/reports/conversations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Conversation report
+         * @description Conversations with real customers (the playground’s left out) that started in the period: `from` and `to` are days (`YYYY-MM-DD`, both included, in `tz`, default UTC) or RFC 3339 instants (`to` excluded), at most a year apart. A team member of role `agent` gets only the conversations they hold. One row per day, member, team or channel (`group_by`, default day): opened, closed, resolved by the AI agent alone (never handed to a person), handed off, first-response time (handoff to a person’s first reply) and resolution time (start to close) as p50 and p90 in seconds, conversations that missed an SLA target, and CSAT.
+         */
+        get: operations["Reports_conversations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/reports/conversations.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Conversation report as CSV
+         * @description Conversations with real customers (the playground’s left out) that started in the period: `from` and `to` are days (`YYYY-MM-DD`, both included, in `tz`, default UTC) or RFC 3339 instants (`to` excluded), at most a year apart. A team member of role `agent` gets only the conversations they hold. One row per conversation, oldest first: id, channel, customer, contact_name, team_id, assignee, state, labels, started_at, handed_off_at, first_response_at, closed_at, first_response_s, resolution_s, sla_breached (labels separated by `;`, times in seconds).
+         */
+        get: operations["Reports_csv"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/routing-rules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the routing rules
+         * @description In order.
+         */
+        get: operations["RoutingRules_list"];
+        put?: never;
+        /**
+         * Replace the routing rules
+         * @description The body is the whole ordered list `[{match: {channel?, skill?, keyword?, contact_tag?}, team_id}]`: when the agent hands a conversation off, the first rule whose every condition holds picks its team (an empty `match` holds always); none → the oldest team. `[]` removes them all.
+         */
+        post: operations["RoutingRules_replace"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/settings/llm": {
         parameters: {
             query?: never;
@@ -1644,6 +1708,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/team/me/presence": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set my presence
+         * @description `away`: keep your conversations but get no new ones; `online`: get them again while a dashboard of yours is open. A member whose dashboard closes is away after 60 s. Needs a signed-in team member.
+         */
+        put: operations["Presence_set"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/team/presence": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the team’s presence
+         * @description Every member who has set a presence or opened a dashboard, with whether routing would hand them a conversation now (`available`).
+         */
+        get: operations["Presence_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/team/roles": {
         parameters: {
             query?: never;
@@ -1662,6 +1766,55 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/api/v1/teams": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List teams
+         * @description Oldest first (the first is the default team).
+         */
+        get: operations["Teams_list"];
+        put?: never;
+        /**
+         * Create a team
+         * @description `routing`: `round_robin` (the next member in turn), `least_busy` (the member holding fewest open conversations) or `manual` (conversations wait in the queue for someone to take them). Only members who are `online` with a dashboard open get conversations, each at most `capacity_per_member` open ones; outside `business_hours` (the team’s `timezone`, `holidays` closed) handoffs wait and the customer gets `closed_message` with the next opening time. `sla` targets count from the handoff. The oldest team is the default one: handoffs no routing rule matches go to it. One team per name (409).
+         */
+        post: operations["Teams_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/teams/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a team */
+        get: operations["Teams_get"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a team
+         * @description Its routing rules go with it; its conversations keep their assignee and leave the team.
+         */
+        delete: operations["Teams_remove"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a team
+         * @description Only the fields given change; null clears capacity_per_member, reassign_after_seconds, closed_message or sla. `routing`: `round_robin` (the next member in turn), `least_busy` (the member holding fewest open conversations) or `manual` (conversations wait in the queue for someone to take them). Only members who are `online` with a dashboard open get conversations, each at most `capacity_per_member` open ones; outside `business_hours` (the team’s `timezone`, `holidays` closed) handoffs wait and the customer gets `closed_message` with the next opening time. `sla` targets count from the handoff.
+         */
+        patch: operations["Teams_update"];
         trace?: never;
     };
     "/api/v1/templates": {
@@ -2702,6 +2855,8 @@ export interface components {
             customer: string;
             /** @example cnv_01JD3S4ZC5Q2X8V6N7M9P0R1T2 */
             id: string;
+            /** @description Its labels, sorted. */
+            labels: string[];
             /** @description The customer’s own latest message, whatever was said after it (the list’s preview); null before they wrote. */
             last_customer_message: {
                 /** Format: date-time */
@@ -2752,6 +2907,14 @@ export interface components {
              * @description When the customer last wrote.
              */
             last_message_at: string;
+            /** @description Its team’s targets for this handoff, counted from it; `breached` once a due time passed unmet. Null when its team has none. */
+            sla: {
+                breached: boolean;
+                /** Format: date-time */
+                first_response_due_at: string | null;
+                /** Format: date-time */
+                resolution_due_at: string | null;
+            } | null;
             /**
              * @description `playground` for the dashboard playground’s conversations, `customer` for real customers.
              * @enum {string}
@@ -2761,6 +2924,11 @@ export interface components {
             started_at: string;
             /** @enum {string} */
             state: "active" | "handed_off" | "closed";
+            /**
+             * @description The team handling it: routing’s pick at the handoff, or set by hand.
+             * @example tea_01JD3S4ZC5Q2X8V6N7M9P0R1T2
+             */
+            team_id: string | null;
             /** @description Customer messages since a member last opened or answered it (since the handoff while a person answers). */
             unread: number;
             /**
@@ -2781,6 +2949,8 @@ export interface components {
             customer: string;
             /** @example cnv_01JD3S4ZC5Q2X8V6N7M9P0R1T2 */
             id: string;
+            /** @description Its labels, sorted. */
+            labels: string[];
             /** @description The customer’s own latest message, whatever was said after it (the list’s preview); null before they wrote. */
             last_customer_message: {
                 /** Format: date-time */
@@ -2915,6 +3085,14 @@ export interface components {
                 id: string;
                 text: string;
             }[];
+            /** @description Its team’s targets for this handoff, counted from it; `breached` once a due time passed unmet. Null when its team has none. */
+            sla: {
+                breached: boolean;
+                /** Format: date-time */
+                first_response_due_at: string | null;
+                /** Format: date-time */
+                resolution_due_at: string | null;
+            } | null;
             /**
              * @description `playground` for the dashboard playground’s conversations, `customer` for real customers.
              * @enum {string}
@@ -2926,6 +3104,11 @@ export interface components {
             state: "active" | "handed_off" | "closed";
             /** @description Email conversations: the subject of the customer’s latest mail that had one (null when none had); absent on other channels. */
             subject?: string | null;
+            /**
+             * @description The team handling it: routing’s pick at the handoff, or set by hand.
+             * @example tea_01JD3S4ZC5Q2X8V6N7M9P0R1T2
+             */
+            team_id: string | null;
             /** @description Customer messages since a member last opened or answered it (since the handoff while a person answers). */
             unread: number;
             /**
@@ -3029,6 +3212,27 @@ export interface components {
             message: string;
             /** @description The caller’s own tenant id (optional). */
             tenant_id?: string;
+        };
+        ConversationReport: {
+            data: {
+                closed: number;
+                csat_avg: number | null;
+                csat_count: number;
+                /** @description From the handoff to a person’s first reply, in seconds; null when none to measure. */
+                first_response_p50_s: number | null;
+                first_response_p90_s: number | null;
+                handed_off: number;
+                /** @description The day (YYYY-MM-DD in tz), the member (usr_…), the team (tea_…) or the channel kind; null: none (unassigned, no team). */
+                key: string | null;
+                opened: number;
+                /** @description From the start to the close, in seconds. */
+                resolution_p50_s: number | null;
+                resolution_p90_s: number | null;
+                /** @description Never handed to a person: what the AI agent resolved alone. */
+                resolved_by_agent: number;
+                /** @description Conversations that missed a target of their team’s SLA. */
+                sla_breaches: number;
+            }[];
         };
         CostEstimate: {
             /**
@@ -3146,7 +3350,7 @@ export interface components {
             created_at: string;
             description: string | null;
             enabled: boolean;
-            events: ("message.received" | "message.status" | "lead.captured" | "lead.updated" | "appointment.booked" | "appointment.rescheduled" | "appointment.cancelled" | "conversation.handoff" | "contact.opted_out" | "contact.opted_in" | "template.status" | "wallet.low_balance" | "contact.created" | "contact.updated" | "contact.deleted" | "deal.created" | "deal.stage_changed" | "campaign.completed" | "agent.gap_opened" | "agent.tests_completed" | "webhook.endpoint_disabled")[];
+            events: ("message.received" | "message.status" | "lead.captured" | "lead.updated" | "appointment.booked" | "appointment.rescheduled" | "appointment.cancelled" | "conversation.handoff" | "contact.opted_out" | "contact.opted_in" | "template.status" | "wallet.low_balance" | "contact.created" | "contact.updated" | "contact.deleted" | "deal.created" | "deal.stage_changed" | "campaign.completed" | "agent.gap_opened" | "agent.tests_completed" | "conversation.sla_breached" | "webhook.endpoint_disabled")[];
             /** @example whk_01JD3S4ZC5Q2X8V6N7M9P0R1T2 */
             id: string;
             ordered: boolean;
@@ -3158,6 +3362,30 @@ export interface components {
             name: string;
             stages: string[];
             tenant_id?: string;
+        };
+        CreateTeamBody: {
+            /** @description Opening ranges per weekday; a missing day is closed. Ranges are ordered, non-overlapping 24-hour `HH:MM` pairs. */
+            business_hours: {
+                fri?: string[][];
+                mon?: string[][];
+                sat?: string[][];
+                sun?: string[][];
+                thu?: string[][];
+                tue?: string[][];
+                wed?: string[][];
+            };
+            capacity_per_member?: number;
+            closed_message?: string;
+            holidays?: unknown[];
+            members?: unknown[];
+            name: string;
+            reassign_after_seconds?: number;
+            /** @enum {string} */
+            routing: "round_robin" | "least_busy" | "manual";
+            sla?: components["schemas"]["TeamSlaDto"];
+            tenant_id?: string;
+            /** @description IANA time zone, e.g. Europe/Berlin. */
+            timezone: string;
         };
         CreateTemplateBody: {
             /** @enum {string} */
@@ -3176,7 +3404,7 @@ export interface components {
         CreateWebhookBody: {
             description?: string;
             enabled?: boolean;
-            events?: ("message.received" | "message.status" | "lead.captured" | "lead.updated" | "appointment.booked" | "appointment.rescheduled" | "appointment.cancelled" | "conversation.handoff" | "contact.opted_out" | "contact.opted_in" | "template.status" | "wallet.low_balance" | "contact.created" | "contact.updated" | "contact.deleted" | "deal.created" | "deal.stage_changed" | "campaign.completed" | "agent.gap_opened" | "agent.tests_completed" | "webhook.endpoint_disabled")[];
+            events?: ("message.received" | "message.status" | "lead.captured" | "lead.updated" | "appointment.booked" | "appointment.rescheduled" | "appointment.cancelled" | "conversation.handoff" | "contact.opted_out" | "contact.opted_in" | "template.status" | "wallet.low_balance" | "contact.created" | "contact.updated" | "contact.deleted" | "deal.created" | "deal.stage_changed" | "campaign.completed" | "agent.gap_opened" | "agent.tests_completed" | "conversation.sla_breached" | "webhook.endpoint_disabled")[];
             ordered?: boolean;
             tenant_id?: string;
             /** Format: uri */
@@ -3659,6 +3887,39 @@ export interface components {
             /** @enum {string} */
             mime_type: "image/jpeg" | "image/png";
         };
+        Presence: {
+            /** @description `online` and a dashboard of theirs open in the last minute: routing hands conversations only to these. */
+            available: boolean;
+            /** @example usr_01JD3S4ZC5Q2X8V6N7M9P0R1T2 */
+            member_id: string;
+            /**
+             * Format: date-time
+             * @description When a dashboard of theirs last held the events stream open.
+             */
+            seen_at: string | null;
+            /** @enum {string} */
+            status: "online" | "away";
+        };
+        PresenceBody: {
+            /** @enum {string} */
+            status: "online" | "away";
+            tenant_id?: string;
+        };
+        PresenceList: {
+            data: {
+                /** @description `online` and a dashboard of theirs open in the last minute: routing hands conversations only to these. */
+                available: boolean;
+                /** @example usr_01JD3S4ZC5Q2X8V6N7M9P0R1T2 */
+                member_id: string;
+                /**
+                 * Format: date-time
+                 * @description When a dashboard of theirs last held the events stream open.
+                 */
+                seen_at: string | null;
+                /** @enum {string} */
+                status: "online" | "away";
+            }[];
+        };
         Price: {
             /** @enum {string} */
             category: "service" | "marketing" | "utility" | "authentication" | "sms" | "email" | "voice_minute" | "llm_token";
@@ -3742,6 +4003,37 @@ export interface components {
             /** @enum {string} */
             type: "image" | "document" | "audio" | "video" | "location" | "interactive";
         };
+        RoutingRule: {
+            match: {
+                /** @description A channel kind (whatsapp, sms, email, voice) or a channel id. */
+                channel?: string;
+                /** @description A tag of the contact. */
+                contact_tag?: string;
+                /** @description A word or phrase in the customer’s last message, case and accents ignored. */
+                keyword?: string;
+                /** @description The skill that handed off (faq_responder, lead_capture, appointment_booking), or `human` when the customer asked for a person. */
+                skill?: string;
+            };
+            /** @example tea_01JD3S4ZC5Q2X8V6N7M9P0R1T2 */
+            team_id: string;
+        };
+        RoutingRules: {
+            /** @description In order: the first whose every condition holds picks the team; none → the oldest team. */
+            data: {
+                match: {
+                    /** @description A channel kind (whatsapp, sms, email, voice) or a channel id. */
+                    channel?: string;
+                    /** @description A tag of the contact. */
+                    contact_tag?: string;
+                    /** @description A word or phrase in the customer’s last message, case and accents ignored. */
+                    keyword?: string;
+                    /** @description The skill that handed off (faq_responder, lead_capture, appointment_booking), or `human` when the customer asked for a person. */
+                    skill?: string;
+                };
+                /** @example tea_01JD3S4ZC5Q2X8V6N7M9P0R1T2 */
+                team_id: string;
+            }[];
+        };
         SendMessageBody: {
             /** @enum {string} */
             channel: "whatsapp" | "sms" | "email";
@@ -3781,6 +4073,42 @@ export interface components {
             /** @enum {string} */
             status: "invited" | "active";
         };
+        Team: {
+            /** @description Periods per weekday (`mon` … `sun`), `["HH:MM","HH:MM"]` in the team’s time zone; a day left out is closed. */
+            business_hours: {
+                [key: string]: string[][];
+            };
+            /** @description Open conversations a member holds at most; null: no limit. */
+            capacity_per_member: number | null;
+            /** @description What a customer handed off outside business hours is told before the next opening time; null: a default in their language. */
+            closed_message: string | null;
+            /** Format: date-time */
+            created_at: string;
+            holidays: string[];
+            /** @example tea_01JD3S4ZC5Q2X8V6N7M9P0R1T2 */
+            id: string;
+            members: string[];
+            name: string;
+            /**
+             * Format: date-time
+             * @description When it opens next, while closed.
+             */
+            next_opening_at: string | null;
+            /** @description Inside business hours now (holidays closed). */
+            open_now: boolean;
+            /** @description An assignee who sends nothing for this long loses the conversation to the next member; null: never. */
+            reassign_after_seconds: number | null;
+            /** @enum {string} */
+            routing: "round_robin" | "least_busy" | "manual";
+            sla: {
+                first_response_seconds?: number;
+                resolution_seconds?: number;
+            } | null;
+            /** @example Europe/Madrid */
+            timezone: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
         TeamMember: {
             /** Format: date-time */
             created_at: string;
@@ -3798,6 +4126,10 @@ export interface components {
             data: components["schemas"]["TeamMember"][];
             next_cursor: string | null;
         };
+        TeamPage: {
+            data: components["schemas"]["Team"][];
+            next_cursor: string | null;
+        };
         TeamRoles: {
             data: {
                 description: string;
@@ -3805,6 +4137,10 @@ export interface components {
                 /** @enum {string} */
                 role: "owner" | "admin" | "agent";
             }[];
+        };
+        TeamSlaDto: {
+            first_response_seconds?: number;
+            resolution_seconds?: number;
         };
         Template: {
             /** @enum {string} */
@@ -3922,8 +4258,10 @@ export interface components {
         };
         UpdateConversationBody: {
             assignee?: string | null;
+            labels?: unknown[];
             /** @enum {string} */
             state?: "active" | "handed_off" | "closed";
+            team_id?: string | null;
             /** @description The caller’s own tenant id (optional). */
             tenant_id?: string;
         };
@@ -3943,6 +4281,30 @@ export interface components {
             /** @description The caller’s own tenant id (optional). */
             tenant_id?: string;
         };
+        UpdateTeamBody: {
+            /** @description Opening ranges per weekday; a missing day is closed. Ranges are ordered, non-overlapping 24-hour `HH:MM` pairs. */
+            business_hours?: {
+                fri?: string[][];
+                mon?: string[][];
+                sat?: string[][];
+                sun?: string[][];
+                thu?: string[][];
+                tue?: string[][];
+                wed?: string[][];
+            };
+            capacity_per_member?: number;
+            closed_message?: string;
+            holidays?: unknown[];
+            members?: unknown[];
+            name?: string;
+            reassign_after_seconds?: number;
+            /** @enum {string} */
+            routing?: "round_robin" | "least_busy" | "manual";
+            sla?: components["schemas"]["TeamSlaDto"];
+            tenant_id?: string;
+            /** @description IANA time zone, e.g. Europe/Berlin. */
+            timezone?: string;
+        };
         UpdateTenantPlanBody: {
             /** @enum {string} */
             plan: "free" | "pro" | "enterprise";
@@ -3950,7 +4312,7 @@ export interface components {
         UpdateWebhookBody: {
             description?: string;
             enabled?: boolean;
-            events?: ("message.received" | "message.status" | "lead.captured" | "lead.updated" | "appointment.booked" | "appointment.rescheduled" | "appointment.cancelled" | "conversation.handoff" | "contact.opted_out" | "contact.opted_in" | "template.status" | "wallet.low_balance" | "contact.created" | "contact.updated" | "contact.deleted" | "deal.created" | "deal.stage_changed" | "campaign.completed" | "agent.gap_opened" | "agent.tests_completed" | "webhook.endpoint_disabled")[];
+            events?: ("message.received" | "message.status" | "lead.captured" | "lead.updated" | "appointment.booked" | "appointment.rescheduled" | "appointment.cancelled" | "conversation.handoff" | "contact.opted_out" | "contact.opted_in" | "template.status" | "wallet.low_balance" | "contact.created" | "contact.updated" | "contact.deleted" | "deal.created" | "deal.stage_changed" | "campaign.completed" | "agent.gap_opened" | "agent.tests_completed" | "conversation.sla_breached" | "webhook.endpoint_disabled")[];
             ordered?: boolean;
             tenant_id?: string;
             /** Format: uri */
@@ -4007,7 +4369,7 @@ export interface components {
             created_at: string;
             description: string | null;
             enabled: boolean;
-            events: ("message.received" | "message.status" | "lead.captured" | "lead.updated" | "appointment.booked" | "appointment.rescheduled" | "appointment.cancelled" | "conversation.handoff" | "contact.opted_out" | "contact.opted_in" | "template.status" | "wallet.low_balance" | "contact.created" | "contact.updated" | "contact.deleted" | "deal.created" | "deal.stage_changed" | "campaign.completed" | "agent.gap_opened" | "agent.tests_completed" | "webhook.endpoint_disabled")[];
+            events: ("message.received" | "message.status" | "lead.captured" | "lead.updated" | "appointment.booked" | "appointment.rescheduled" | "appointment.cancelled" | "conversation.handoff" | "contact.opted_out" | "contact.opted_in" | "template.status" | "wallet.low_balance" | "contact.created" | "contact.updated" | "contact.deleted" | "deal.created" | "deal.stage_changed" | "campaign.completed" | "agent.gap_opened" | "agent.tests_completed" | "conversation.sla_breached" | "webhook.endpoint_disabled")[];
             /** @example whk_01JD3S4ZC5Q2X8V6N7M9P0R1T2 */
             id: string;
             ordered: boolean;
@@ -10715,10 +11077,12 @@ export interface operations {
                 assignee?: string;
                 channel?: string;
                 cursor?: string;
+                label?: string;
                 limit?: number;
                 q?: string;
                 source?: "customer" | "playground";
                 state?: "active" | "handed_off" | "closed";
+                team_id?: string;
             };
             header?: never;
             path?: never;
@@ -12665,6 +13029,302 @@ export interface operations {
             };
         };
     };
+    Reports_conversations: {
+        parameters: {
+            query: {
+                from: string;
+                group_by?: "day" | "member" | "team" | "channel";
+                to: string;
+                tz?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The rows, by key. */
+            200: {
+                headers: {
+                    /** @description Remaining daily quota: `"daily";r=<remaining>;t=<seconds to reset>` (`r=999999999999999` on an unlimited plan). */
+                    RateLimit?: string;
+                    /** @description The daily quota policy, e.g. `"daily";q=500;w=86400` (absent on an unlimited plan). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConversationReport"];
+                };
+            };
+            /** @description A field, parameter or the JSON itself is not valid (`errors[]` names each field and rule). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Missing, malformed, expired, wrongly signed or revoked credential (`WWW-Authenticate: Bearer`). */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Over the daily quota or the per-address limit; wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description A dependency (Kafka, an owning service) cannot take the request now; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    Reports_csv: {
+        parameters: {
+            query: {
+                from: string;
+                group_by?: "day" | "member" | "team" | "channel";
+                to: string;
+                tz?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The CSV. */
+            200: {
+                headers: {
+                    /** @description Remaining daily quota: `"daily";r=<remaining>;t=<seconds to reset>` (`r=999999999999999` on an unlimited plan). */
+                    RateLimit?: string;
+                    /** @description The daily quota policy, e.g. `"daily";q=500;w=86400` (absent on an unlimited plan). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description A field, parameter or the JSON itself is not valid (`errors[]` names each field and rule). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Missing, malformed, expired, wrongly signed or revoked credential (`WWW-Authenticate: Bearer`). */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Over the daily quota or the per-address limit; wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description A dependency (Kafka, an owning service) cannot take the request now; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    RoutingRules_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The rules. */
+            200: {
+                headers: {
+                    /** @description Remaining daily quota: `"daily";r=<remaining>;t=<seconds to reset>` (`r=999999999999999` on an unlimited plan). */
+                    RateLimit?: string;
+                    /** @description The daily quota policy, e.g. `"daily";q=500;w=86400` (absent on an unlimited plan). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RoutingRules"];
+                };
+            };
+            /** @description Missing, malformed, expired, wrongly signed or revoked credential (`WWW-Authenticate: Bearer`). */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Over the daily quota or the per-address limit; wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description A dependency (Kafka, an owning service) cannot take the request now; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    RoutingRules_replace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RoutingRule"][];
+            };
+        };
+        responses: {
+            /** @description The rules as now kept. */
+            200: {
+                headers: {
+                    /** @description Remaining daily quota: `"daily";r=<remaining>;t=<seconds to reset>` (`r=999999999999999` on an unlimited plan). */
+                    RateLimit?: string;
+                    /** @description The daily quota policy, e.g. `"daily";q=500;w=86400` (absent on an unlimited plan). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RoutingRules"];
+                };
+            };
+            /** @description A field, parameter or the JSON itself is not valid (`errors[]` names each field and rule). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Missing, malformed, expired, wrongly signed or revoked credential (`WWW-Authenticate: Bearer`). */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /**
+             * @description The body `tenant_id` is not the caller’s tenant, the signed-in team member’s role may not do this, or a session-cookie request lacks its `X-CSRF-Token`.
+             *
+             *     The body `tenant_id` is not the caller’s tenant, the signed-in team member’s role may not do this, or a session-cookie request lacks its `X-CSRF-Token`.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is not `application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Over the daily quota or the per-address limit; wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description A dependency (Kafka, an owning service) cannot take the request now; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
     LlmSettings_get: {
         parameters: {
             query?: never;
@@ -13463,6 +14123,158 @@ export interface operations {
             };
         };
     };
+    Presence_set: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PresenceBody"];
+            };
+        };
+        responses: {
+            /** @description Your presence. */
+            200: {
+                headers: {
+                    /** @description Remaining daily quota: `"daily";r=<remaining>;t=<seconds to reset>` (`r=999999999999999` on an unlimited plan). */
+                    RateLimit?: string;
+                    /** @description The daily quota policy, e.g. `"daily";q=500;w=86400` (absent on an unlimited plan). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Presence"];
+                };
+            };
+            /** @description A field, parameter or the JSON itself is not valid (`errors[]` names each field and rule). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Missing, malformed, expired, wrongly signed or revoked credential (`WWW-Authenticate: Bearer`). */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body `tenant_id` is not the caller’s tenant, the signed-in team member’s role may not do this, or a session-cookie request lacks its `X-CSRF-Token`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is not `application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Over the daily quota or the per-address limit; wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description A dependency (Kafka, an owning service) cannot take the request now; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    Presence_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Presence per member. */
+            200: {
+                headers: {
+                    /** @description Remaining daily quota: `"daily";r=<remaining>;t=<seconds to reset>` (`r=999999999999999` on an unlimited plan). */
+                    RateLimit?: string;
+                    /** @description The daily quota policy, e.g. `"daily";q=500;w=86400` (absent on an unlimited plan). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PresenceList"];
+                };
+            };
+            /** @description Missing, malformed, expired, wrongly signed or revoked credential (`WWW-Authenticate: Bearer`). */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Over the daily quota or the per-address limit; wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description A dependency (Kafka, an owning service) cannot take the request now; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
     Team_roles: {
         parameters: {
             query?: never;
@@ -13506,6 +14318,432 @@ export interface operations {
             };
             /** @description Over the daily quota or the per-address limit; wait `Retry-After` seconds. */
             429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    Teams_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The teams. */
+            200: {
+                headers: {
+                    /** @description Remaining daily quota: `"daily";r=<remaining>;t=<seconds to reset>` (`r=999999999999999` on an unlimited plan). */
+                    RateLimit?: string;
+                    /** @description The daily quota policy, e.g. `"daily";q=500;w=86400` (absent on an unlimited plan). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TeamPage"];
+                };
+            };
+            /** @description Missing, malformed, expired, wrongly signed or revoked credential (`WWW-Authenticate: Bearer`). */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Over the daily quota or the per-address limit; wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description A dependency (Kafka, an owning service) cannot take the request now; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    Teams_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateTeamBody"];
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    /** @description Remaining daily quota: `"daily";r=<remaining>;t=<seconds to reset>` (`r=999999999999999` on an unlimited plan). */
+                    RateLimit?: string;
+                    /** @description The daily quota policy, e.g. `"daily";q=500;w=86400` (absent on an unlimited plan). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Team"];
+                };
+            };
+            /** @description A field, parameter or the JSON itself is not valid (`errors[]` names each field and rule). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Missing, malformed, expired, wrongly signed or revoked credential (`WWW-Authenticate: Bearer`). */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /**
+             * @description The body `tenant_id` is not the caller’s tenant, the signed-in team member’s role may not do this, or a session-cookie request lacks its `X-CSRF-Token`.
+             *
+             *     The body `tenant_id` is not the caller’s tenant, the signed-in team member’s role may not do this, or a session-cookie request lacks its `X-CSRF-Token`.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Conflict with the current state (e.g. an `Idempotency-Key` reused with another body). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is not `application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Over the daily quota or the per-address limit; wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description A dependency (Kafka, an owning service) cannot take the request now; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    Teams_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The team. */
+            200: {
+                headers: {
+                    /** @description Remaining daily quota: `"daily";r=<remaining>;t=<seconds to reset>` (`r=999999999999999` on an unlimited plan). */
+                    RateLimit?: string;
+                    /** @description The daily quota policy, e.g. `"daily";q=500;w=86400` (absent on an unlimited plan). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Team"];
+                };
+            };
+            /** @description Missing, malformed, expired, wrongly signed or revoked credential (`WWW-Authenticate: Bearer`). */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No such resource for this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Over the daily quota or the per-address limit; wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description A dependency (Kafka, an owning service) cannot take the request now; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    Teams_remove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    /** @description Remaining daily quota: `"daily";r=<remaining>;t=<seconds to reset>` (`r=999999999999999` on an unlimited plan). */
+                    RateLimit?: string;
+                    /** @description The daily quota policy, e.g. `"daily";q=500;w=86400` (absent on an unlimited plan). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, malformed, expired, wrongly signed or revoked credential (`WWW-Authenticate: Bearer`). */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body `tenant_id` is not the caller’s tenant, the signed-in team member’s role may not do this, or a session-cookie request lacks its `X-CSRF-Token`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No such resource for this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Over the daily quota or the per-address limit; wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description A dependency (Kafka, an owning service) cannot take the request now; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    Teams_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateTeamBody"];
+            };
+        };
+        responses: {
+            /** @description The team as it now is. */
+            200: {
+                headers: {
+                    /** @description Remaining daily quota: `"daily";r=<remaining>;t=<seconds to reset>` (`r=999999999999999` on an unlimited plan). */
+                    RateLimit?: string;
+                    /** @description The daily quota policy, e.g. `"daily";q=500;w=86400` (absent on an unlimited plan). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Team"];
+                };
+            };
+            /** @description A field, parameter or the JSON itself is not valid (`errors[]` names each field and rule). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Missing, malformed, expired, wrongly signed or revoked credential (`WWW-Authenticate: Bearer`). */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /**
+             * @description The body `tenant_id` is not the caller’s tenant, the signed-in team member’s role may not do this, or a session-cookie request lacks its `X-CSRF-Token`.
+             *
+             *     The body `tenant_id` is not the caller’s tenant, the signed-in team member’s role may not do this, or a session-cookie request lacks its `X-CSRF-Token`.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No such resource for this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Conflict with the current state (e.g. an `Idempotency-Key` reused with another body). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is not `application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Over the daily quota or the per-address limit; wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description A dependency (Kafka, an owning service) cannot take the request now; retry after `Retry-After` seconds. */
+            503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;

@@ -16,3 +16,4 @@ export * from './rich-send.dto';
 export * from './campaigns.dto';
 export * from './knowledge-gaps.dto';
 export * from './agent-tests.dto';
+export * from './teams.dto';

@@ -14,6 +14,7 @@ import type {
   AppointmentCancelledEvent,
   AppointmentRescheduledEvent,
   ConversationHandoffEvent,
+  ConversationSlaBreachedEvent,
   ConversationUpdatedEvent,
   LeadCapturedEvent,
   LeadUpdatedEvent,
@@ -40,6 +41,7 @@ export interface EventsByTopic {
   'appointment.cancelled': AppointmentCancelledEvent;
   'conversation.handoff': ConversationHandoffEvent;
   'conversation.updated': ConversationUpdatedEvent;
+  'conversation.sla_breached': ConversationSlaBreachedEvent;
   'channel.changed': ChannelChangedEvent;
   'contact.opted_out': ContactOptedOutEvent;
   'contact.opted_in': ContactOptedInEvent;
@@ -149,6 +151,12 @@ export const EVENT_ROUTES: Readonly<Record<EventTopic, EventRoute>> = {
     producers: ['responder-service'],
     consumers: ['webhook-service', 'gateway', 'messaging-service'],
     summary: 'Public webhook event: a conversation was handed off to a person (by the agent, or a member taking over or replying), with its inbox link.',
+  },
+  [Topics.ConversationSlaBreached]: {
+    key: '`${tenant_id}:${customer}`',
+    producers: ['responder-service'],
+    consumers: ['webhook-service'],
+    summary: "Public webhook event: a handed-off conversation missed its team's first-response or resolution target (CONTRACT.md §18); once per target per handoff.",
   },
   [Topics.ConversationUpdated]: {
     key: '`${tenant_id}:${customer}`',

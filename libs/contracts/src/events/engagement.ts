@@ -95,6 +95,28 @@ export interface ConversationHandoffData {
   contact_name?: string | null;
 }
 
+/**
+ * `conversation.sla_breached` (public webhook body, CONTRACT.md §18): a handed-off conversation missed one of its
+ * team's targets — no person's reply by `due_at` (`first_response`), or not closed by it (`resolution`). Once per
+ * target per handoff.
+ */
+export interface ConversationSlaBreachedData {
+  event: 'conversation.sla_breached';
+  tenant_id: string;
+  channel: ChannelKind;
+  conversation_id: string;
+  customer: string;
+  team_id: string;
+  /** Who held it when it breached (null: it was waiting in the team's queue). */
+  assignee: string | null;
+  target: 'first_response' | 'resolution';
+  due_at: string;
+  at: string;
+  /** The conversation in the dashboard's inbox. */
+  dashboard_url: string;
+  contact_name: string | null;
+}
+
 /** What changed a conversation in the inbox. */
 export type ConversationUpdateKind = 'message' | 'state' | 'assignee' | 'read' | 'note';
 
@@ -127,3 +149,4 @@ export type AppointmentRescheduledEvent = EventEnvelope<'appointment.rescheduled
 export type AppointmentCancelledEvent = EventEnvelope<'appointment.cancelled', AppointmentCancelledData>;
 export type ConversationHandoffEvent = EventEnvelope<'conversation.handoff', ConversationHandoffData>;
 export type ConversationUpdatedEvent = EventEnvelope<'conversation.updated', ConversationUpdatedData>;
+export type ConversationSlaBreachedEvent = EventEnvelope<'conversation.sla_breached', ConversationSlaBreachedData>;

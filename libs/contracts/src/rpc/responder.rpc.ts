@@ -79,6 +79,15 @@ export interface ConversationSummary {
   last_customer_message?: LastMessage | null;
   /** `customer`, or `playground` for the dashboard's playground; absent from events published before it existed (then `customer`). */
   source?: ConversationSource;
+  /**
+   * The team handling it (CONTRACT.md §18): the one routing picked at the handoff, or set by hand; null before. The
+   * API always answers it; absent from events published before it existed (as `labels` and `sla`).
+   */
+  team_id?: string | null;
+  /** Labels the team put on it, sorted. */
+  labels?: string[];
+  /** Its team's targets for this handoff (CONTRACT.md §18); null when its team has none (or it has no team). */
+  sla?: ConversationSla | null;
   /** The customer's last message + 24 h: after it, only a template may be sent (CONTRACT.md §4). */
   window_expires_at: string;
   started_at: string;
@@ -159,12 +168,25 @@ export interface ConversationFilter {
   q: string | null;
   /** Only real customers' conversations, or only the playground's; null: both. */
   source?: ConversationSource | null;
+  /** A team's conversations (`tea_…`), or null. */
+  team_id?: string | null;
+  /** Conversations carrying this label, or null. */
+  label?: string | null;
 }
 
-/** `PATCH /api/v1/conversations/{id}`: take over (`handed_off`), give back (`active`), close; assign or unassign. */
+/** `PATCH /api/v1/conversations/{id}`: take over (`handed_off`), give back (`active`), close; assign or unassign; label; move to a team. */
 export interface ConversationChange {
   state?: ConversationState;
   assignee?: string | null;
+  labels?: string[];
+  team_id?: string | null;
+}
+
+/** A handed-off conversation's due times (its team's SLA, counted from the handoff) and whether one was missed. */
+export interface ConversationSla {
+  first_response_due_at: string | null;
+  resolution_due_at: string | null;
+  breached: boolean;
 }
 
 /** responder-service's request-reply patterns. */

@@ -7,6 +7,7 @@ import type { CrmImportRpc, CrmRpc } from './crm.rpc';
 import type { MediaRpc } from './media.rpc';
 import type { MessagingRpc } from './messaging.rpc';
 import type { ResponderRpc } from './responder.rpc';
+import type { ReportsRpc, TeamsRpc } from './teams.rpc';
 import type { TemplatesRpc } from './templates.rpc';
 import type { WebhooksRpc } from './webhooks.rpc';
 
@@ -19,7 +20,7 @@ export type RpcResult<T> = { ok: true; data: T } | { ok: false; problem: Problem
  * Request-reply patterns: which service owns each, and its request and response types. Each owning service keeps
  * its patterns in its own file (`rpc/<service>.rpc.ts`); the typed client and the handlers agree by construction.
  */
-export interface RpcPatterns extends AgentsRpc, MessagingRpc, WebhooksRpc, ResponderRpc, TemplatesRpc, MediaRpc, CrmRpc, CrmImportRpc, BillingRpc, CampaignsRpc {}
+export interface RpcPatterns extends AgentsRpc, MessagingRpc, WebhooksRpc, ResponderRpc, TemplatesRpc, MediaRpc, CrmRpc, CrmImportRpc, BillingRpc, CampaignsRpc, TeamsRpc, ReportsRpc {}
 
 export type RpcPattern = keyof RpcPatterns;
 export type RpcRequest<P extends RpcPattern> = RpcPatterns[P]['request'];
@@ -37,6 +38,10 @@ export const RPC_OWNERS: Record<string, RpcService> = {
   deliveries: 'webhooks',
   conversations: 'responder',
   'canned-replies': 'responder',
+  teams: 'responder',
+  'routing-rules': 'responder',
+  presence: 'responder',
+  reports: 'responder',
   gaps: 'responder',
   analytics: 'responder',
   'agent-tests': 'responder',

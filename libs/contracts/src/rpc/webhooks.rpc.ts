@@ -22,6 +22,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'campaign.completed',
   'agent.gap_opened',
   'agent.tests_completed',
+  'conversation.sla_breached',
   'webhook.endpoint_disabled',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];

@@ -2,7 +2,7 @@ import { ValidationPipe, type ArgumentMetadata, type ValidationError } from '@ne
 import { plainToInstance } from 'class-transformer';
 import { validate } from 'class-validator';
 import { ProblemTypes, problem, validationProblem, type FieldError } from '@parley/contracts';
-import { nulCharacterErrors } from './nul-characters';
+import { unstorableTextErrors } from './unstorable-text';
 import { ProblemException } from './problem.exception';
 
 /** class-validator errors → one `{field, message}` per broken rule, nested paths written `faqs[0].question`. */
@@ -56,7 +56,7 @@ export class ProblemValidationPipe extends ValidationPipe {
     // Query and path values always, bodies bound to a DTO (an untyped body, such as a provider's signed
     // notification, is the handler's own business): a NUL there would otherwise fail in PostgreSQL as a 500.
     if (typedBody || metadata.type === 'query' || metadata.type === 'param') {
-      const errors = nulCharacterErrors(value, metadata.data ?? '');
+      const errors = unstorableTextErrors(value, metadata.data ?? '');
       if (errors.length > 0) throw new ProblemException(validationProblem(errors, `The ${PARTS[metadata.type]} not valid.`));
     }
     try {
@@ -79,6 +79,8 @@ export async function validateDto<T extends object>(Dto: new () => T, plain: unk
   if (typeof plain !== 'object' || plain === null || Array.isArray(plain)) {
     throw new ProblemException(problem(400, ProblemTypes.validation, 'Invalid request', 'The request body must be a JSON object.'));
   }
+  const unstorable = unstorableTextErrors(plain);
+  if (unstorable.length > 0) throw new ProblemException(validationProblem(unstorable));
   const instance = plainToInstance(Dto, plain);
   const errors = await validate(instance, { whitelist: true, forbidNonWhitelisted: true, validationError: { target: false, value: false } });
   if (errors.length > 0) throw new ProblemException(validationProblem(toFieldErrors(errors)));

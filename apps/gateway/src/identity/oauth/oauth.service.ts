@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { newId } from '@parley/contracts';
-import { nulCharacterErrors } from '@parley/service-kit';
+import { unstorableTextErrors } from '@parley/service-kit';
 import { DataSource, type EntityManager } from 'typeorm';
 import { generateClientSecret, hashSecret, verifySecret } from '../auth/credentials';
 import { TokenService, type IssuedToken } from '../auth/token.service';
@@ -44,7 +44,7 @@ export class OAuthService {
   async issueToken(request: TokenRequest): Promise<IssuedToken> {
     const fields = requestFields(request.body);
     // The untyped body skips the global pipe's NUL check: refuse it here, in the OAuth shape.
-    const nulErrors = nulCharacterErrors(fields);
+    const nulErrors = unstorableTextErrors(fields);
     if (nulErrors.length > 0) throw new OAuthError('invalid_request', `${nulErrors.map((e) => e.message).join('; ')}.`);
     const grantType = fields.grant_type;
     if (grantType === undefined) throw new OAuthError('invalid_request', 'grant_type is required.');

@@ -1,35 +1,41 @@
 import { UpsertAgentBody } from '@parley/contracts';
-import { nulCharacterErrors } from './nul-characters';
+import { unstorableTextErrors } from './unstorable-text';
 import { ProblemException } from './problem.exception';
 import { ProblemValidationPipe } from './validation';
 
-describe('nulCharacterErrors', () => {
+describe('unstorableTextErrors', () => {
+  it('names a string or key holding half of a surrogate pair alone, and keeps whole pairs', () => {
+    const errors = unstorableTextErrors({ email: '\udfff\ud800', name: '🛎 bell', nested: { ['k\ud800']: 'x' }, end: 'a\ud83d' });
+    expect(errors.map((e) => e.field)).toEqual(['email', 'nested.k\\ud800', 'end']);
+    expect(errors[0]?.message).toBe('email must be well-formed Unicode text (it holds half of a surrogate pair, such as \\ud800, alone)');
+  });
+
   it('names every string holding a NUL by its path, deeply', () => {
-    const errors = nulCharacterErrors({ name: 'a\u0000b', faqs: [{ question: 'ok' }, { question: '\u0000' }], booking: { tz: { deep: ['x', 'y\u0000'] } } });
+    const errors = unstorableTextErrors({ name: 'a\u0000b', faqs: [{ question: 'ok' }, { question: '\u0000' }], booking: { tz: { deep: ['x', 'y\u0000'] } } });
     expect(errors.map((e) => e.field)).toEqual(['name', 'faqs[1].question', 'booking.tz.deep[1]']);
     expect(errors[0]?.message).toBe('name must not contain NUL (U+0000) characters');
   });
 
   it('names a key holding a NUL, escaped', () => {
-    expect(nulCharacterErrors({ outer: { 'a\u0000b': 1 } }).map((e) => e.field)).toEqual(['outer.a\\u0000b']);
+    expect(unstorableTextErrors({ outer: { 'a\u0000b': 1 } }).map((e) => e.field)).toEqual(['outer.a\\u0000b']);
   });
 
   it('prefixes a root and names a bare string by it', () => {
-    expect(nulCharacterErrors('a\u0000b', 'cursor').map((e) => e.field)).toEqual(['cursor']);
+    expect(unstorableTextErrors('a\u0000b', 'cursor').map((e) => e.field)).toEqual(['cursor']);
   });
 
   it('finds nothing in clean values', () => {
-    expect(nulCharacterErrors({ a: ['b', 1, null, true, { c: 'd' }] })).toEqual([]);
+    expect(unstorableTextErrors({ a: ['b', 1, null, true, { c: 'd' }] })).toEqual([]);
   });
 
   it('walks very deep nesting without overflowing the stack', () => {
     let deep: unknown = 'x\u0000';
     for (let i = 0; i < 100_000; i++) deep = [deep];
-    expect(nulCharacterErrors(deep)).toHaveLength(1);
+    expect(unstorableTextErrors(deep)).toHaveLength(1);
   });
 
   it('reports at most 20 places', () => {
-    expect(nulCharacterErrors(Array.from({ length: 500 }, () => '\u0000'))).toHaveLength(20);
+    expect(unstorableTextErrors(Array.from({ length: 500 }, () => '\u0000'))).toHaveLength(20);
   });
 });
 

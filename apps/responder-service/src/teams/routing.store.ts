@@ -1,0 +1,136 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { MessageAuthor } from '@parley/contracts';
+import { DataSource, IsNull, Not, type EntityManager } from 'typeorm';
+import { ConversationEntity, ConversationMessageEntity } from '../conversations/conversation.entity';
+import { PRESENCE_TTL_SECONDS, type TeamRow } from './teams.store';
+
+/** Waiting conversations a tenant's routing pass looks at, at most: the oldest first; the rest at the next pass. */
+const QUEUE_BATCH = 100;
+
+/**
+ * What routing reads and writes: the queue of handed-off conversations nobody holds, the assignments whose reassign
+ * time ran out, and the facts a decision needs (teams, rules, who is available, how many conversations each holds).
+ * The tenant id first; methods taking a transaction run in the caller's, which holds the tenant's routing lock.
+ */
+@Injectable()
+export class RoutingStore {
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
+
+  /**
+   * Tenants with routing to do: a conversation waiting in a queue, or an assignment past its team's reassign time
+   * with no reply from its assignee since. Partial indexes keep this cheap when there is nothing.
+   */
+  async tenantsWithWork(): Promise<string[]> {
+    const rows: { tenant_id: string }[] = await this.db.query(
+      `SELECT tenant_id FROM conversations WHERE queued_at IS NOT NULL AND state = 'handed_off' AND assignee IS NULL
+       UNION
+       SELECT c.tenant_id FROM conversations c JOIN teams t ON t.id = c.team_id AND t.tenant_id = c.tenant_id
+        WHERE c.assigned_at IS NOT NULL AND c.state = 'handed_off' AND t.reassign_after_seconds IS NOT NULL
+          AND c.assigned_at + make_interval(secs => t.reassign_after_seconds) <= now()
+          AND (c.member_replied_at IS NULL OR c.member_replied_at < c.assigned_at)
+       UNION
+       SELECT tenant_id FROM conversations WHERE sla_check_at <= now()`,
+    );
+    return rows.map((r) => r.tenant_id);
+  }
+
+  /** Only one instance routes a tenant at a time (round-robin's turn and members' capacity are the tenant's): false when another does. */
+  async lockTenant(tx: EntityManager, tenantId: string): Promise<boolean> {
+    const [row]: { locked: boolean }[] = await tx.query(`SELECT pg_try_advisory_xact_lock(hashtextextended($1, 0)) AS locked`, [`routing:${tenantId}`]);
+    return row.locked;
+  }
+
+  /** The tenant's teams, oldest first (the first is the default team). */
+  teams(tx: EntityManager, tenantId: string): Promise<TeamRow[]> {
+    return tx.query(`SELECT * FROM teams WHERE tenant_id = $1 ORDER BY created_at, id`, [tenantId]);
+  }
+
+  async rules(tx: EntityManager, tenantId: string): Promise<{ match: Record<string, string>; team_id: string }[]> {
+    return tx.query(`SELECT match, team_id FROM routing_rules WHERE tenant_id = $1 ORDER BY position`, [tenantId]);
+  }
+
+  /** Members switched `online` with a dashboard open in the last minute. */
+  async availableMembers(tx: EntityManager, tenantId: string): Promise<Set<string>> {
+    const rows: { member_id: string }[] = await tx.query(
+      `SELECT member_id FROM member_presence WHERE tenant_id = $1 AND status = 'online' AND seen_at > now() - make_interval(secs => $2)`,
+      [tenantId, PRESENCE_TTL_SECONDS],
+    );
+    return new Set(rows.map((r) => r.member_id));
+  }
+
+  /** Open (handed-off) conversations each member holds. */
+  async loads(tx: EntityManager, tenantId: string): Promise<Map<string, number>> {
+    const rows: { assignee: string; open: number }[] = await tx.query(
+      `SELECT assignee, count(*)::int AS open FROM conversations WHERE tenant_id = $1 AND state = 'handed_off' AND assignee IS NOT NULL GROUP BY assignee`,
+      [tenantId],
+    );
+    return new Map(rows.map((r) => [r.assignee, r.open]));
+  }
+
+  /** The tenant's waiting conversations, oldest first, as read without their locks (routing decides under them). */
+  queue(tx: EntityManager, tenantId: string): Promise<ConversationEntity[]> {
+    return tx.getRepository(ConversationEntity).find({
+      where: { tenantId, state: 'handed_off', assignee: IsNull(), queuedAt: Not(IsNull()) },
+      order: { queuedAt: 'ASC', id: 'ASC' },
+      take: QUEUE_BATCH,
+    });
+  }
+
+  /** The ids of the tenant's routed assignments past their team's reassign time, with no reply from the assignee since. */
+  async dueReassignments(tx: EntityManager, tenantId: string): Promise<string[]> {
+    const rows: { id: string }[] = await tx.query(
+      `SELECT c.id FROM conversations c JOIN teams t ON t.id = c.team_id AND t.tenant_id = c.tenant_id
+        WHERE c.tenant_id = $1 AND c.assigned_at IS NOT NULL AND c.state = 'handed_off' AND t.reassign_after_seconds IS NOT NULL
+          AND c.assigned_at + make_interval(secs => t.reassign_after_seconds) <= now()
+          AND (c.member_replied_at IS NULL OR c.member_replied_at < c.assigned_at)
+        ORDER BY c.assigned_at LIMIT ${QUEUE_BATCH}`,
+      [tenantId],
+    );
+    return rows.map((r) => r.id);
+  }
+
+  /** The ids of the tenant's conversations with an SLA due time reached. */
+  async dueSlaChecks(tx: EntityManager, tenantId: string): Promise<string[]> {
+    const rows: { id: string }[] = await tx.query(`SELECT id FROM conversations WHERE tenant_id = $1 AND sla_check_at <= now() ORDER BY sla_check_at LIMIT ${QUEUE_BATCH}`, [tenantId]);
+    return rows.map((r) => r.id);
+  }
+
+  /** The contact's tags (crm-service's, kept per address by ContactNamesStore). */
+  async contactTags(tx: EntityManager, tenantId: string, customer: string): Promise<string[]> {
+    const [row]: { tags: string[] }[] = await tx.query(`SELECT tags FROM contact_names WHERE tenant_id = $1 AND customer = $2`, [tenantId, customer]);
+    return row?.tags ?? [];
+  }
+
+  /** The conversation as it is now (the caller holds its lock). */
+  find(tx: EntityManager, tenantId: string, id: string): Promise<ConversationEntity | null> {
+    return tx.getRepository(ConversationEntity).findOne({ where: { id, tenantId } });
+  }
+
+  async update(tx: EntityManager, tenantId: string, id: string, changes: Partial<ConversationEntity>): Promise<void> {
+    await tx.getRepository(ConversationEntity).update({ id, tenantId }, changes);
+  }
+
+  /** Round-robin continues after this member. */
+  async lastAssigned(tx: EntityManager, tenantId: string, teamId: string, memberId: string): Promise<void> {
+    await tx.query(`UPDATE teams SET last_assigned = $3 WHERE tenant_id = $1 AND id = $2`, [tenantId, teamId, memberId]);
+  }
+
+  /** The name of the agent that last answered in the conversation: who the waiting message speaks as. */
+  async lastAgentName(tx: EntityManager, tenantId: string, conversationId: string): Promise<string | null> {
+    const [row]: { author: MessageAuthor | null }[] = await tx.query(
+      `SELECT author FROM conversation_messages WHERE tenant_id = $1 AND conversation_id = $2 AND role = 'agent' ORDER BY id DESC LIMIT 1`,
+      [tenantId, conversationId],
+    );
+    return row?.author?.type === 'agent' ? row.author.name : null;
+  }
+
+  /** A message the business sent (the waiting message), into the thread. */
+  async insertTurn(tx: EntityManager, turn: Pick<ConversationMessageEntity, 'conversationId' | 'tenantId' | 'messageId' | 'role' | 'author' | 'text' | 'at' | 'searchConfig'>): Promise<void> {
+    await tx.getRepository(ConversationMessageEntity).insert(turn);
+  }
+
+  transaction<T>(work: (tx: EntityManager) => Promise<T>): Promise<T> {
+    return this.db.transaction(work);
+  }
+}

@@ -1,0 +1,120 @@
+import type { Weekday } from '../events/agents';
+import type { PresenceStatus, TeamRouting } from '../dto/teams.dto';
+import type { TenantScoped } from './rpc-shapes';
+
+/** A team (`GET /api/v1/teams/{id}`, CONTRACT.md §18): who answers its conversations, how they are handed out, and when. */
+export interface TeamRecord {
+  id: string;
+  name: string;
+  members: string[];
+  routing: TeamRouting;
+  /** Open conversations a member holds at most; null: no limit. */
+  capacity_per_member: number | null;
+  /** An assignee who sends nothing for this long loses the conversation to the next member; null: never. */
+  reassign_after_seconds: number | null;
+  timezone: string;
+  business_hours: Partial<Record<Weekday, [string, string][]>>;
+  holidays: string[];
+  /** What a customer handed off outside business hours is told (the next opening time follows it); null: the default, in their language. */
+  closed_message: string | null;
+  sla: { first_response_seconds?: number; resolution_seconds?: number } | null;
+  /** Inside business hours now (the team's time zone, holidays closed). */
+  open_now: boolean;
+  /** The next time the team opens, when it is closed now; null when open (or never open). */
+  next_opening_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** One of the tenant's ordered routing rules (`POST /api/v1/routing-rules`). */
+export interface RoutingRuleRecord {
+  match: { channel?: string; skill?: string; keyword?: string; contact_tag?: string };
+  team_id: string;
+}
+
+/** A member's presence (`PUT /api/v1/team/me/presence`). */
+export interface PresenceRecord {
+  member_id: string;
+  status: PresenceStatus;
+  /** `online` and a dashboard open in the last minute: what routing hands conversations to. */
+  available: boolean;
+  /** When a dashboard of theirs last held the events stream open; null: never. */
+  seen_at: string | null;
+}
+
+/** Teams, routing rules and presence, owned by responder-service beside the inbox; bodies are checked there, naming the field. */
+export interface TeamsRpc {
+  'teams.create': { service: 'responder'; request: TenantScoped & { body: unknown }; response: TeamRecord };
+  'teams.list': { service: 'responder'; request: TenantScoped; response: { data: TeamRecord[]; next_cursor: null } };
+  'teams.get': { service: 'responder'; request: TenantScoped & { id: string }; response: TeamRecord };
+  'teams.update': { service: 'responder'; request: TenantScoped & { id: string; body: unknown }; response: TeamRecord };
+  'teams.delete': { service: 'responder'; request: TenantScoped & { id: string }; response: { deleted: true } };
+  'routing-rules.replace': { service: 'responder'; request: TenantScoped & { body: unknown }; response: { data: RoutingRuleRecord[] } };
+  'routing-rules.list': { service: 'responder'; request: TenantScoped; response: { data: RoutingRuleRecord[] } };
+  /** A member's own switch. */
+  'presence.set': { service: 'responder'; request: TenantScoped & { member_id: string; status: PresenceStatus }; response: PresenceRecord };
+  /** A dashboard of the member's holds the events stream open (sent on open and every 30 s while it stays open). */
+  'presence.seen': { service: 'responder'; request: TenantScoped & { member_id: string }; response: PresenceRecord };
+  'presence.list': { service: 'responder'; request: TenantScoped; response: { data: PresenceRecord[] } };
+}
+
+/** How `GET /api/v1/reports/conversations` groups its rows. */
+export const REPORT_GROUPINGS = ['day', 'member', 'team', 'channel'] as const;
+export type ReportGrouping = (typeof REPORT_GROUPINGS)[number];
+
+/** One group's numbers (CONTRACT.md §18): conversations that started in the period. Times in seconds; null when none to measure. */
+export interface ConversationReportRow {
+  /** The day (`YYYY-MM-DD` in the report's time zone), the member (`usr_…`), the team (`tea_…`) or the channel kind; null: none (unassigned, no team). */
+  key: string | null;
+  opened: number;
+  closed: number;
+  /** Never handed to a person: what the AI agent resolved alone. */
+  resolved_by_agent: number;
+  handed_off: number;
+  /** From the handoff to a person's first reply. */
+  first_response_p50_s: number | null;
+  first_response_p90_s: number | null;
+  /** From the start to the close. */
+  resolution_p50_s: number | null;
+  resolution_p90_s: number | null;
+  /** Conversations that missed a target of their team's SLA. */
+  sla_breaches: number;
+  csat_avg: number | null;
+  csat_count: number;
+}
+
+/** One conversation of the CSV export. */
+export interface ConversationReportLine {
+  id: string;
+  channel: string;
+  customer: string;
+  contact_name: string | null;
+  team_id: string | null;
+  assignee: string | null;
+  state: string;
+  labels: string[];
+  started_at: string;
+  handed_off_at: string | null;
+  first_response_at: string | null;
+  closed_at: string | null;
+  first_response_s: number | null;
+  resolution_s: number | null;
+  sla_breached: boolean;
+}
+
+/** A report's period and scope: `[from, to)` instants, the time zone days are counted in, and for a member of role `agent`, only theirs. */
+export interface ReportScope {
+  from: string;
+  to: string;
+  tz: string;
+  member: string | null;
+}
+
+export interface ReportsRpc {
+  'reports.conversations': { service: 'responder'; request: TenantScoped & ReportScope & { group_by: ReportGrouping }; response: { data: ConversationReportRow[] } };
+  'reports.conversation-lines': {
+    service: 'responder';
+    request: TenantScoped & ReportScope & { limit: number; cursor: string | null };
+    response: { data: ConversationReportLine[]; next_cursor: string | null };
+  };
+}

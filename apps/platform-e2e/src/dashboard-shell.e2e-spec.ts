@@ -287,7 +287,7 @@ describe('Dashboard in a real browser: the navigation, the owner’s onboarding,
       await menu.click();
       expect(await menu.getAttribute('aria-expanded')).toBe('true');
       const labels = await nav.getByRole('link').allTextContents();
-      expect(labels).toEqual(['Get started', 'Inbox', 'Contacts', 'Companies', 'Pipeline', 'Campaigns', 'Templates', 'AI agents', 'Playground', 'Channels', 'Usage', 'Team', 'Billing', 'Webhooks', 'API keys', 'Messages', 'Conversations']);
+      expect(labels).toEqual(['Get started', 'Inbox', 'Contacts', 'Companies', 'Pipeline', 'Campaigns', 'Templates', 'AI agents', 'Playground', 'Channels', 'Usage', 'Team', 'Teams', 'Billing', 'Webhooks', 'API keys', 'Messages', 'Conversations']);
       await settled(page);
       await page.screenshot({ path: join(SCREENSHOTS, 'navigation-mobile.png') });
       await expectNoSeriousA11yViolations(page, 'menu open on a phone');

@@ -9,6 +9,7 @@ import { unwrap } from './http';
 import { createInboxApi } from './inbox';
 import { createKnowledgeGapsApi } from './knowledge-gaps';
 import { createTeamApi } from './team';
+import { createTeamsApi } from './teams';
 import { createTemplatesApi } from './templates';
 import type { AgentBody, ConnectChannelBody, DocumentRefresh, PlaygroundWrite, WebhookEventType } from './types';
 
@@ -23,6 +24,7 @@ const LIST = { limit: 100 };
 export function createDashboardApi(api: ParleyClient) {
   return {
     ...createTeamApi(api),
+    ...createTeamsApi(api),
     ...createInboxApi(api),
     ...createTemplatesApi(api),
     ...createCampaignsApi(api),

@@ -5,6 +5,7 @@ export type { SseEvent } from './sse-parser';
 export * from './types';
 export * from './inbox';
 export * from './team';
+export * from './teams';
 export * from './templates';
 export * from './campaigns';
 export * from './contacts';

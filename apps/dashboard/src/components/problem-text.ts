@@ -40,7 +40,33 @@ const FIELD_NAMES: Record<string, string> = {
   monthly_budget: 'The monthly budget',
   expect: 'The expectation',
   contains: 'The expected text',
+  members: 'The members',
+  routing: 'How conversations are shared',
+  capacity_per_member: 'The most open conversations per member',
+  reassign_after_seconds: 'The time before a conversation is reassigned',
+  business_hours: 'The business hours',
+  holidays: 'The holidays',
+  closed_message: 'The closed message',
+  sla: 'The response targets',
+  first_response_seconds: 'The first reply target',
+  resolution_seconds: 'The resolution target',
+  team_id: 'The team',
+  match: 'The condition',
+  channel: 'The channel',
+  skill: 'The handoff reason',
+  keyword: 'The keyword',
+  contact_tag: 'The contact tag',
+  labels: 'The labels',
+  label: 'The label',
+  status: 'Your status',
 };
+
+/** A number of seconds in the words the forms use: "1 minute", "24 hours", "7 days". */
+function secondsInWords(seconds: number): string {
+  const unit = seconds % 86_400 === 0 ? ['day', 86_400] : seconds % 3600 === 0 ? ['hour', 3600] : seconds % 60 === 0 ? ['minute', 60] : ['second', 1];
+  const count = seconds / (unit[1] as number);
+  return `${count} ${unit[0]}${count === 1 ? '' : 's'}`;
+}
 
 const DAY_NAMES: Record<string, string> = {
   mon: 'Monday',
@@ -60,7 +86,20 @@ const RULES: [RegExp, string][] = [
   [/^must be an? (valid )?IANA time ?zone.*/i, 'must be a time zone from the list, e.g. Europe/Berlin'],
   [/^must not contain NUL.*/i, 'contains a character that is not allowed'],
   [/^is not an allowed field.*/i, 'is not something this form can set'],
+  [/^must be a list of team member ids.*/i, 'must be people of your team, each once, at most 100'],
+  [/^\S+ is not a member of your team.*/i, 'include someone who is no longer in your team'],
+  [/^must be a team id.*/i, 'must be one of your teams'],
+  [/^"?[^"\s]*"? is not one of your teams.*/i, 'is no longer one of your teams'],
+  [/^must be a channel kind.*/i, 'must be WhatsApp, SMS, Email or Voice call'],
 ];
+
+/** "must be a whole number of seconds from 60 to 604800 (7 days)" → "must be from 1 minute to 7 days". */
+function secondsRule(rule: string): string {
+  const range = /^must be a whole number of seconds from (\d+) to (\d+)(.*)$/.exec(rule);
+  if (!range) return rule;
+  const rest = /or null/.test(range[3]) ? ', or left empty' : '';
+  return `must be from ${secondsInWords(Number(range[1]))} to ${secondsInWords(Number(range[2]))}${rest}`;
+}
 
 /** "faqs[0].question" → "The question of FAQ 1"; "booking.opening_hours.mon[0]" → "Monday's opening hours". */
 export function fieldName(path: string): string {
@@ -74,11 +113,13 @@ export function fieldName(path: string): string {
 
 /** One field error as a sentence for people: "The WhatsApp number must start with + and the country code, e.g. …". */
 export function fieldSentence(field: string, message: string): string {
-  // The API starts its message with the field's path (or, for nested fields, its last part): drop it.
-  const last = field.split('.').pop() ?? field;
+  // The API starts its message with the field's path (or, for nested fields, the end of it: `match.channel` of
+  // `[1].match.channel`): drop it.
+  const parts = field.split('.');
+  const prefixes = parts.map((_, i) => parts.slice(i).join('.')).flatMap((p) => [p, p.replace(/\[\d+\]$/, '')]);
   let rule = message;
-  for (const prefix of [field, last, last.replace(/\[\d+\]$/, '')]) {
-    if (rule.startsWith(`${prefix} `)) {
+  for (const prefix of prefixes) {
+    if (prefix && rule.startsWith(`${prefix} `)) {
       rule = rule.slice(prefix.length + 1);
       break;
     }
@@ -89,9 +130,16 @@ export function fieldSentence(field: string, message: string): string {
       break;
     }
   }
-  // Opening-hours rules name the day by its key ("mon ranges must be in order"): say the day.
-  rule = rule.replace(/\b(mon|tue|wed|thu|fri|sat|sun)\b/g, (day) => DAY_NAMES[day] ?? day);
-  const sentence = `${fieldName(field)} ${rule}`.trim();
+  rule = secondsRule(rule);
+  let subject = fieldName(field);
+  // Hours rules start with the day's key ("mon range 18:00-09:00 must end after it starts"): said after the field.
+  const day = /^(mon|tue|wed|thu|fri|sat|sun) (.*)$/.exec(rule);
+  if (day && !subject.includes(DAY_NAMES[day[1]])) {
+    subject = `${subject} on ${DAY_NAMES[day[1]]}:`;
+    rule = day[2];
+  }
+  rule = rule.replace(/\b(mon|tue|wed|thu|fri|sat|sun)\b/g, (d) => DAY_NAMES[d] ?? d);
+  const sentence = `${subject} ${rule}`.trim();
   return /[.!?]$/.test(sentence) ? sentence : `${sentence}.`;
 }
 

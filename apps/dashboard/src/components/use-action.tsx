@@ -48,21 +48,29 @@ export function useAction() {
     [],
   );
   const error = useMemo(() => (failure ? [failure.detail, ...Object.values(failure.fields)].join(' ') : undefined), [failure]);
-  const bind = (field: string) => {
-    const invalid = Boolean(failure?.fields[field]);
+  /** The refused fields `field` names: itself, or with `nested` also those below it (`members` → `members[0]`). */
+  const fieldsOf = (field: string, nested?: boolean) =>
+    Object.keys(failure?.fields ?? {}).filter((f) => f === field || (nested && (f.startsWith(`${field}.`) || f.startsWith(`${field}[`))));
+  const bind = (field: string, { nested }: { nested?: boolean } = {}) => {
+    const fields = fieldsOf(field, nested);
+    const invalid = fields.length > 0;
     return {
       'aria-invalid': invalid || undefined,
-      'aria-describedby': invalid ? fieldErrorId(scope, field) : undefined,
-      onInput: () => clearField(field),
+      'aria-describedby': invalid ? fields.map((f) => fieldErrorId(scope, f)).join(' ') : undefined,
+      onInput: () => fields.forEach(clearField),
     };
   };
-  const fieldError = (field: string) => {
-    const sentence = failure?.fields[field];
-    return sentence ? (
-      <span className="field-error" id={fieldErrorId(scope, field)}>
-        {sentence}
-      </span>
+  const fieldError = (field: string, { nested }: { nested?: boolean } = {}) => {
+    const fields = fieldsOf(field, nested);
+    return fields.length > 0 ? (
+      <>
+        {fields.map((f) => (
+          <span className="field-error" id={fieldErrorId(scope, f)} key={f}>
+            {failure?.fields[f]}
+          </span>
+        ))}
+      </>
     ) : null;
   };
-  return { pending, error, refusedStatus: failure?.status, run, bind, fieldError, clearError: () => setFailure(undefined) };
+  return { pending, error, refusedStatus: failure?.status, run, bind, fieldError, clearField, clearError: () => setFailure(undefined) };
 }

@@ -1,6 +1,9 @@
 import type { InputHTMLAttributes } from 'react';
 import { WEEKDAYS, type Booking, type Weekday } from '../api';
 
+/** Periods per weekday, `{"mon": [["09:00","17:00"]]}`: an agent's booking hours and a team's business hours alike. */
+type WeeklyHours = Booking['opening_hours'];
+
 const DAY_NAMES: Record<Weekday, string> = {
   mon: 'Monday',
   tue: 'Tuesday',
@@ -19,6 +22,17 @@ const TIME_ZONES: string[] = (() => {
 })();
 
 type FieldProps = Pick<InputHTMLAttributes<HTMLInputElement>, 'aria-invalid' | 'aria-describedby' | 'onInput'>;
+/** A refusal of the hours (useAction's `bind`): every time picker is marked and described by it; editing clears it. */
+type HoursFieldProps = { 'aria-invalid'?: boolean; 'aria-describedby'?: string; onInput?: () => void };
+
+/** The suggestions, made once: the page re-rendering as each key is typed leaves the ~400 options alone. */
+const TIME_ZONE_LIST = (
+  <datalist id="time-zones">
+    {TIME_ZONES.map((zone) => (
+      <option key={zone} value={zone} />
+    ))}
+  </datalist>
+);
 
 /** A time zone typed with suggestions from the full list (a datalist filters as one types: "berl" → Europe/Berlin). */
 export function TimeZoneField({ value, onChange, field }: { value: string; onChange(zone: string): void; field?: FieldProps }) {
@@ -26,11 +40,7 @@ export function TimeZoneField({ value, onChange, field }: { value: string; onCha
     <label>
       Time zone
       <input list="time-zones" value={value} onChange={(e) => onChange(e.target.value)} required autoComplete="off" spellCheck={false} {...field} />
-      <datalist id="time-zones">
-        {TIME_ZONES.map((zone) => (
-          <option key={zone} value={zone} />
-        ))}
-      </datalist>
+      {TIME_ZONE_LIST}
     </label>
   );
 }
@@ -44,8 +54,15 @@ function nextRange(ranges: string[][]): string[] {
   return [from, h + 3 >= 24 ? '23:59' : `${String(h + 3).padStart(2, '0')}:${String(m).padStart(2, '0')}`];
 }
 
+/**
+ * A period's end as a time picker shows it: the API's "24:00" (until midnight) is 00:00 there, and an end picked at
+ * 00:00 (which could not end a period that starts the same day) means midnight, "24:00".
+ */
+const endShown = (end: string) => (end === '24:00' ? '00:00' : end);
+const endPicked = (picked: string) => (picked === '00:00' ? '24:00' : picked);
+
 /** Opening hours with time pickers: per day, open or closed, and its ranges (added and removed one by one). */
-export function OpeningHoursEditor({ hours, onChange }: { hours: Booking['opening_hours']; onChange(hours: Booking['opening_hours']): void }) {
+export function OpeningHoursEditor({ hours, onChange, field }: { hours: WeeklyHours; onChange(hours: WeeklyHours): void; field?: HoursFieldProps }) {
   const setDay = (day: Weekday, ranges: string[][]) => {
     const next = { ...hours };
     if (ranges.length === 0) delete next[day];
@@ -53,7 +70,7 @@ export function OpeningHoursEditor({ hours, onChange }: { hours: Booking['openin
     onChange(next);
   };
   return (
-    <div className="hours">
+    <div className="hours" onInput={field?.onInput}>
       {WEEKDAYS.map((day) => {
         const ranges = hours[day] ?? [];
         const name = DAY_NAMES[day];
@@ -72,14 +89,28 @@ export function OpeningHoursEditor({ hours, onChange }: { hours: Booking['openin
                     {name} range {i + 1}
                   </span>{' '}
                   from
-                  <input type="time" value={from} onChange={(e) => setDay(day, ranges.map((r, j) => (j === i ? [e.target.value, r[1]] : r)))} required />
+                  <input
+                    type="time"
+                    value={from}
+                    onChange={(e) => setDay(day, ranges.map((r, j) => (j === i ? [e.target.value, r[1]] : r)))}
+                    required
+                    aria-invalid={field?.['aria-invalid']}
+                    aria-describedby={field?.['aria-describedby']}
+                  />
                 </label>
                 <label>
                   <span className="visually-hidden">
                     {name} range {i + 1}
                   </span>{' '}
                   to
-                  <input type="time" value={to} onChange={(e) => setDay(day, ranges.map((r, j) => (j === i ? [r[0], e.target.value] : r)))} required />
+                  <input
+                    type="time"
+                    value={endShown(to)}
+                    onChange={(e) => setDay(day, ranges.map((r, j) => (j === i ? [r[0], endPicked(e.target.value)] : r)))}
+                    required
+                    aria-invalid={field?.['aria-invalid']}
+                    aria-describedby={field?.['aria-describedby']}
+                  />
                 </label>
                 <button type="button" className="secondary button-small" onClick={() => setDay(day, ranges.filter((_, j) => j !== i))} aria-label={`Remove ${name} range ${i + 1}`}>
                   Remove

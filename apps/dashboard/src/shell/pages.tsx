@@ -17,6 +17,7 @@ import { PlaygroundPage } from '../pages/playground-page';
 import { SignInPage } from '../pages/sign-in-page';
 import { SignUpPage } from '../pages/sign-up-page';
 import { TeamPage } from '../pages/team/team-page';
+import { TeamsPage } from '../pages/team/teams-page';
 import { TemplatesPage } from '../pages/templates/templates-page';
 import { UsagePage } from '../pages/usage-page';
 import { WebhooksPage } from '../pages/webhooks-page';
@@ -51,6 +52,7 @@ export const PAGES = {
   channels: page({ path: '/channels', label: 'Channels', page: () => <ChannelsPage />, requires: 'channels.manage' }),
   usage: page({ path: '/usage', label: 'Usage', page: () => <UsagePage />, requires: 'billing.manage' }),
   team: page({ path: '/team', label: 'Team', page: () => <TeamPage />, requires: 'team.manage' }),
+  teams: page({ path: '/teams', label: 'Teams', page: () => <TeamsPage />, requires: 'team.manage', work: 'manage teams, their hours and routing' }),
   billing: page({ path: '/billing', label: 'Billing', page: () => <BillingPage />, requires: 'billing.manage' }),
   webhooks: page({ path: '/webhooks', label: 'Webhooks', page: () => <WebhooksPage />, requires: 'webhooks.manage' }),
   apiKeys: page({ path: '/api-keys', label: 'API keys', page: () => <ApiKeysPage />, requires: 'credentials.manage' }),
@@ -82,6 +84,7 @@ export const MENU: MenuNode[] = [
     title: 'Settings',
     children: [
       { page: PAGES.team },
+      { page: PAGES.teams },
       { page: PAGES.billing },
       { title: 'Developers', children: [{ page: PAGES.webhooks }, { page: PAGES.apiKeys }, { page: PAGES.messages }, { page: PAGES.conversations }] },
     ],

@@ -9,6 +9,7 @@ import { useCan } from '../session/permissions';
 import { useSession } from '../session/session';
 import { Navigation, useMenuToggle } from './navigation';
 import { PUBLIC_PAGES } from './pages';
+import { PresenceSwitch } from './presence-switch';
 
 /**
  * Every page's frame: the top bar, the menu (a sidebar on a wide screen, behind a Menu button on a phone) and the page.
@@ -78,6 +79,7 @@ function SignedInBar() {
   };
   return (
     <div className="signed-in">
+      {session?.kind === 'member' && <PresenceSwitch memberId={session.member.id} />}
       <span className="small who">
         {session?.kind === 'member' ? `${session.member.name} (${session.member.role})` : `signed in with ${session?.via}`}
       </span>

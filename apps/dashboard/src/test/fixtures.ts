@@ -1,4 +1,20 @@
-import type { Agent, AgentDocument, AgentTestCase, AgentTestRun, CannedReply, Contact, LedgerTransactionPage, MonthUsageRecord, PriceRecord, UsageDayRecord, WalletRecord } from '../api';
+import type {
+  Agent,
+  AgentDocument,
+  AgentTestCase,
+  AgentTestRun,
+  CannedReply,
+  Contact,
+  InboxThread,
+  LedgerTransactionPage,
+  Member,
+  MonthUsageRecord,
+  Presence,
+  PriceRecord,
+  Team,
+  UsageDayRecord,
+  WalletRecord,
+} from '../api';
 import type { SignedInMember } from '../session/permissions';
 import { PERMISSION_WORK, type Permission } from '../session/permissions';
 
@@ -137,6 +153,65 @@ export function agentDocument(overrides: Partial<AgentDocument> = {}): AgentDocu
     next_refresh_at: null,
     created_at: NOW,
     updated_at: NOW,
+    ...overrides,
+  };
+}
+
+/** A team member as `GET /api/v1/team` lists them (an agent, active). */
+export function teamMember(overrides: Partial<Member> = {}): Member {
+  return { id: 'usr_01JD3S4ZC5Q2X8V6N7M9P0R1K1', name: 'Kari Agent', email: 'kari@bakery.example', role: 'agent', status: 'active', created_at: NOW, ...overrides };
+}
+
+/** A team open weekdays 09:00–17:00 in Madrid, closed now, sharing conversations in turn, without targets. */
+export function team(overrides: Partial<Team> = {}): Team {
+  return {
+    id: 'tea_01JD3S4ZC5Q2X8V6N7M9P0R1T2',
+    name: 'Support',
+    members: [],
+    routing: 'round_robin',
+    capacity_per_member: null,
+    reassign_after_seconds: null,
+    timezone: 'Europe/Madrid',
+    business_hours: { mon: [['09:00', '17:00']], tue: [['09:00', '17:00']], wed: [['09:00', '17:00']], thu: [['09:00', '17:00']], fri: [['09:00', '17:00']] },
+    holidays: [],
+    closed_message: null,
+    sla: null,
+    open_now: false,
+    next_opening_at: '2026-03-02T08:00:00.000Z',
+    created_at: NOW,
+    updated_at: NOW,
+    ...overrides,
+  };
+}
+
+/** A member's presence: online, with a dashboard open. */
+export function presence(overrides: Partial<Presence> = {}): Presence {
+  return { member_id: member().id, status: 'online', available: true, seen_at: NOW, ...overrides };
+}
+
+/** A WhatsApp conversation handed to a person, its customer's one question, no team, labels or SLA. */
+export function inboxThread(overrides: Partial<InboxThread> = {}): InboxThread {
+  const question = { at: NOW, author: { type: 'customer' as const }, text: 'Can I change my order?' };
+  return {
+    id: 'cnv_01JD3S4ZC5Q2X8V6N7M9P0R1T2',
+    channel: 'whatsapp',
+    channel_id: 'chn_01JD3S4ZC5Q2X8V6N7M9P0R1T2',
+    customer: '+14155550123',
+    contact_name: 'Maria Lopez',
+    state: 'handed_off',
+    assignee: null,
+    unread: 1,
+    source: 'customer',
+    team_id: null,
+    labels: [],
+    sla: null,
+    last_message: question,
+    last_customer_message: question,
+    last_message_at: NOW,
+    started_at: NOW,
+    window_expires_at: '2999-01-01T00:00:00.000Z',
+    messages: [{ message_id: 'msg_01JD3S4ZC5Q2X8V6N7M9P0R1T2', role: 'customer', ...question }],
+    notes: [],
     ...overrides,
   };
 }

@@ -23,11 +23,13 @@ function quietEventStream() {
 
 /**
  * What every signed-in page asks besides its own reads: who is signed in (an owner, every permission), the live event
- * stream, and the wallet (the shell's low-balance banner). A test adds its page's routes with `server.use(...)`; any
+ * stream, the wallet (the shell's low-balance banner) and the team's presence (the shell's Available switch; nobody
+ * seen yet: the member is `online`, the API's default). A test adds its page's routes with `server.use(...)`; any
  * request no handler answers fails the test (`onUnhandledRequest: 'error'`), so a page asking something new is seen.
  */
 export const server = setupServer(
   http.get('/api/v1/team/me', () => json(member())),
   http.get('/api/v1/events/stream', quietEventStream),
   http.get('/api/v1/billing/wallet', () => json(wallet())),
+  http.get('/api/v1/team/presence', () => json({ data: [] })),
 );

@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import type { Author, DeliveryStatus, InboxState, InboxThread, Member, ThreadMessage } from '../../api';
+import type { Author, ConversationChange, DeliveryStatus, InboxThread, Member, ThreadMessage } from '../../api';
 import { AsyncView, ErrorNotice } from '../../components/feedback';
 import { ChannelBadge } from '../../components/channel';
 import { formatTime } from '../../components/format';
@@ -13,10 +13,12 @@ import { SendErrorNotice } from '../billing/insufficient-funds-notice';
 import { CannedReplyPicker } from './canned-replies';
 import { typedShortcut } from './canned-reply-text';
 import { ContactPanel } from './contact-panel';
+import { ConversationLabels, SlaStatus, TeamChoice } from './conversation-meta';
 import { CONTACT_NAME_LIVE, THREAD_LIVE, concernsConversation, threadKey } from './inbox-live';
 import { STATE_LABELS, authorLabel, contactName } from './people';
 import { ReplyWindow, windowOpen } from './reply-window';
 import { TemplateReply } from './template-reply';
+import { useTeams } from '../team/teams-data';
 
 interface Entry {
   key: string;
@@ -110,11 +112,13 @@ function ThreadView({ thread, members }: { thread: InboxThread; members: readonl
   const me = useMember();
   const action = useAction();
   const contact = contactName(thread);
+  const teams = useTeams().data?.data;
+  const team = teams?.find((t) => t.id === thread.team_id);
   // Opening a conversation moves the focus to it (on a phone it is a screen of its own), not to the page's heading.
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => heading.current?.focus(), []);
 
-  const update = async (body: { state?: InboxState; assignee?: string | null }) => {
+  const update = async (body: Pick<ConversationChange, 'state' | 'assignee'>) => {
     await action.run(() => api.updateConversation(thread.id, body));
     onChange();
   };
@@ -134,6 +138,13 @@ function ThreadView({ thread, members }: { thread: InboxThread; members: readonl
         <p className="small" data-testid="thread-state" data-state={thread.state} data-channel={thread.channel}>
           <ChannelBadge channel={thread.channel} />
           <span className={`badge state-${thread.state}`}>{STATE_LABELS[thread.state]}</span>
+          {team && (
+            <span className="badge badge-team" data-testid="thread-team-name">
+              <span className="visually-hidden">Team: </span>
+              {team.name}
+            </span>
+          )}
+          <SlaStatus thread={thread} team={team} />
           {thread.state === 'active' && ' The agent answers this customer.'}
           {thread.state === 'handed_off' && ' The agent is silent: a person of the team answers.'}
         </p>
@@ -165,8 +176,10 @@ function ThreadView({ thread, members }: { thread: InboxThread; members: readonl
               ))}
             </select>
           </label>
+          <TeamChoice thread={thread} teams={teams} />
         </div>
         <ErrorNotice error={action.error} />
+        <ConversationLabels thread={thread} />
       </header>
       <ol className="chat thread-entries" aria-label="Messages and notes">
         {timeline(thread).map((e) => (

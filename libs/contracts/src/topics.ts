@@ -59,6 +59,8 @@ export const Topics = {
   AgentGapOpened: 'agent.gap_opened',
   /** Public event: a handed-off conversation missed its team's first-response or resolution target. Key: `${tenant_id}:${customer}`. */
   ConversationSlaBreached: 'conversation.sla_breached',
+  /** Public event: a customer rated a closed conversation (CSAT, 1–5). Key: `${tenant_id}:${customer}`. */
+  ConversationRated: 'conversation.rated',
   /** Public event: an agent version's test set ran (passed, failed, fixed, broken). Key: `${tenant_id}:${agent}`. */
   AgentTestsCompleted: 'agent.tests_completed',
   /** Tokens one LLM call used, which billing meters (CONTRACT.md §16). Key: `tenant_id`. */
@@ -141,6 +143,7 @@ export const TOPIC_SPECS: readonly TopicSpec[] = [
   { name: Topics.AgentGapOpened, partitions: 4 },
   { name: Topics.AgentTestsCompleted, partitions: 4 },
   { name: Topics.ConversationSlaBreached, partitions: 4 },
+  { name: Topics.ConversationRated, partitions: 4 },
   { name: Topics.LlmUsage, partitions: 4 },
   { name: Topics.LlmSpend, partitions: 4, config: { 'cleanup.policy': 'compact' } },
   { name: Topics.VoiceCallEnded, partitions: 4 },

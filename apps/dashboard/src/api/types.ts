@@ -56,6 +56,7 @@ const WEBHOOK_EVENT_SET: Record<WebhookEventType, true> = {
   'agent.gap_opened': true,
   'agent.tests_completed': true,
   'conversation.sla_breached': true,
+  'conversation.rated': true,
   'template.status': true,
   'wallet.low_balance': true,
   'webhook.endpoint_disabled': true,

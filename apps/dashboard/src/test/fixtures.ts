@@ -205,6 +205,7 @@ export function inboxThread(overrides: Partial<InboxThread> = {}): InboxThread {
     team_id: null,
     labels: [],
     sla: null,
+    rating: null,
     last_message: question,
     last_customer_message: question,
     last_message_at: NOW,

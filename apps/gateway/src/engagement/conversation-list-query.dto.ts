@@ -3,6 +3,7 @@ import { IsIn, IsOptional, IsString, Length, Matches } from 'class-validator';
 import { ListQueryDto } from '../http/list-query.dto';
 
 const ASSIGNEE_RULE = 'assignee must be a team member id (usr_…), me or none';
+const MENTIONED_RULE = 'mentioned must be a team member id (usr_…) or me';
 const LABEL_RULE = 'label must be 1 to 40 lower-case letters, digits, "-" or "_"';
 const CHANNEL_RULE = `channel must be a channel id (chn_…) or one of: ${CHANNEL_KINDS.join(', ')}`;
 
@@ -43,6 +44,12 @@ export class ConversationListQueryDto extends ListQueryDto {
   @IsString({ message: 'team_id must be a team id (tea_…)' })
   @Matches(/^tea_[0-9A-HJKMNP-TV-Z]{26}$/, { message: 'team_id must be a team id (tea_…)' })
   team_id?: string;
+
+  /** Conversations whose notes mention a member: `me` (the signed-in member) or a member id. */
+  @IsOptional()
+  @IsString({ message: MENTIONED_RULE })
+  @Matches(new RegExp(`^(me|${MEMBER_ID_PATTERN.source.slice(1, -1)})$`), { message: MENTIONED_RULE })
+  mentioned?: string;
 
   /** Conversations carrying this label. */
   @IsOptional()

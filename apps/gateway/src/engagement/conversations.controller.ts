@@ -4,6 +4,7 @@ import {
   ConversationReplyBody,
   MessageFeedbackBody,
   UpdateConversationBody,
+  mentionsIn,
   validationProblem,
   type ConversationFilter,
   type ConversationNoteRecord,
@@ -62,6 +63,7 @@ export class ConversationsController {
       source: query.source ?? null,
       team_id: query.team_id ?? null,
       label: query.label ?? null,
+      mentioned: query.mentioned === 'me' ? memberOrRefuse(member, 'mentioned') : (query.mentioned ?? null),
     };
     return this.rpc.request('conversations.list', { tenant_id: tenantId, ...pageOf(query), ...filter }, { requestId });
   }
@@ -88,7 +90,7 @@ export class ConversationsController {
   @ApiRoute({
     summary: 'Take over, give back, close, assign, label or move a conversation',
     description:
-      '`state`: `handed_off` (a person answers, the agent is silent), `active` (the agent answers again), `closed`. `assignee`: a member of the tenant’s team (else 400) or null. `labels` replaces its labels. `team_id` moves it to one of the tenant’s teams (else 400), whose routing then hands it to one of its members when nobody holds it; null takes it out of any team.',
+      '`state`: `handed_off` (a person answers, the agent is silent), `active` (the agent answers again), `closed`. `assignee`: a member of the tenant’s team (else 400) or null. Closing it inside the customer’s 24-hour window sends them one rating question (a list of 1–5 on WhatsApp, a short text question on SMS and email); their answer sets `rating` and sends `conversation.rated`. `labels` replaces its labels. `team_id` moves it to one of the tenant’s teams (else 400), whose routing then hands it to one of its members when nobody holds it; null takes it out of any team.',
     access: 'tenant',
     body: UpdateConversationBody,
     success: { status: 200, description: 'The conversation.', schema: 'Conversation' },
@@ -110,12 +112,13 @@ export class ConversationsController {
   }
 
   /** The team lives here (the gateway owns members): an assignee of another tenant, or none at all, is refused. */
-  private async checkMember(tenantId: string, memberId: string): Promise<void> {
+  private async checkMember(tenantId: string, memberId: string, field: 'assignee' | 'text' = 'assignee'): Promise<void> {
     const found = await this.team.get(tenantId, memberId).then(
       () => true,
       () => false,
     );
-    if (!found) throw new ProblemException(validationProblem([{ field: 'assignee', message: `assignee ${memberId} is not a member of this team` }]));
+    const message = field === 'assignee' ? `assignee ${memberId} is not a member of this team` : `text mentions @${memberId}, who is not a member of this team`;
+    if (!found) throw new ProblemException(validationProblem([{ field, message }]));
   }
 
   /** The tenant takes a handed-off conversation back: the agent answers again (= PATCH `{state: "active"}`). */
@@ -149,6 +152,7 @@ export class ConversationsController {
 
   @ApiRoute({
     summary: 'Add an internal note (never sent to the customer)',
+    description: 'Mention a member with `@usr_…` (the dashboard shows their name): the note lists them in `mentions`, and they find the conversation with `GET /api/v1/conversations?mentioned=me`. A mention of someone not in the team → 400 naming `text`.',
     access: 'tenant',
     body: ConversationNoteBody,
     success: { status: 201, description: 'The note.', schema: 'ConversationNote' },
@@ -156,13 +160,14 @@ export class ConversationsController {
   })
   @Post(':id/notes')
   @HttpCode(201)
-  note(
+  async note(
     @Tenant() tenantId: string,
     @Param('id', ConversationId) id: string,
     @Body() body: ConversationNoteBody,
     @CurrentMember() member: SignedInMember | null,
     @RequestId() requestId: string,
   ): Promise<ConversationNoteRecord> {
+    for (const mentioned of mentionsIn(body.text)) await this.checkMember(tenantId, mentioned, 'text');
     return this.rpc.request('conversations.note', { tenant_id: tenantId, id, text: body.text, actor: actorOf(member) }, { requestId });
   }
 
@@ -197,7 +202,7 @@ function actorOf(member: SignedInMember | null): InboxActor {
   return member ? { type: 'member', id: member.id } : { type: 'api' };
 }
 
-function memberOrRefuse(member: SignedInMember | null): string {
+function memberOrRefuse(member: SignedInMember | null, field: 'assignee' | 'mentioned' = 'assignee'): string {
   if (member) return member.id;
-  throw new ProblemException(validationProblem([{ field: 'assignee', message: 'assignee=me needs a signed-in team member; an API key names the member (usr_…)' }]));
+  throw new ProblemException(validationProblem([{ field, message: `${field}=me needs a signed-in team member; an API key names the member (usr_…)` }]));
 }

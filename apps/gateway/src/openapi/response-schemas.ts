@@ -135,6 +135,10 @@ const conversationSummary = {
     ...nullable(record({ first_response_due_at: nullable(timestamp), resolution_due_at: nullable(timestamp), breached: { type: 'boolean' } })),
     description: 'Its team’s targets for this handoff, counted from it; `breached` once a due time passed unmet. Null when its team has none.',
   },
+  rating: {
+    ...nullable(record({ score: { type: 'integer', minimum: 1, maximum: 5 }, comment: nullable(string), rated_at: timestamp })),
+    description: 'The customer’s answer (1 very poor … 5 excellent) to the rating question sent once when it was closed inside their 24-hour window; null before.',
+  },
   window_expires_at: { ...timestamp, description: 'The customer’s last message + 24 h; after it only a template may be sent.' },
   started_at: timestamp,
   last_message_at: { ...timestamp, description: 'When the customer last wrote.' },
@@ -187,7 +191,14 @@ const conversationMessage = record(
   },
   ['type', 'media', 'interactive', 'location', 'options', 'template', 'status', 'error', 'subject'],
 );
-const conversationNote = record({ id: id('nte'), conversation_id: id('cnv'), text: string, author: inboxActor, at: timestamp });
+const conversationNote = record({
+  id: id('nte'),
+  conversation_id: id('cnv'),
+  text: { type: 'string', description: 'As written; a mention is `@usr_…`.' },
+  mentions: { type: 'array', items: id('usr'), description: 'The members the text mentions, in order, each once.' },
+  author: inboxActor,
+  at: timestamp,
+});
 
 const teamMember = {
   id: id('usr'),

@@ -39,7 +39,7 @@ export class ReportsController {
 
   @ApiRoute({
     summary: 'Conversation report',
-    description: `${SCOPE} One row per day, member, team or channel (\`group_by\`, default day): opened, closed, resolved by the AI agent alone (never handed to a person), handed off, first-response time (handoff to a person’s first reply) and resolution time (start to close) as p50 and p90 in seconds, conversations that missed an SLA target, and CSAT.`,
+    description: `${SCOPE} One row per day, member, team or channel (\`group_by\`, default day): opened, closed, resolved by the AI agent alone (never handed to a person), handed off, first-response time (handoff to a person’s first reply) and resolution time (start to close) as p50 and p90 in seconds, conversations that missed an SLA target, and CSAT (the average of the customers’ 1–5 ratings and how many rated).`,
     access: 'tenant',
     query: ReportQueryDto,
     success: { status: 200, description: 'The rows, by key.', schema: 'ConversationReport' },

@@ -128,6 +128,24 @@ export class ConversationEntity {
   @Column({ name: 'closed_at', type: 'timestamptz', nullable: true })
   closedAt?: Date | null;
 
+  /** When the customer was asked to rate it, at its close (once per conversation). */
+  @Column({ name: 'csat_requested_at', type: 'timestamptz', nullable: true })
+  csatRequestedAt?: Date | null;
+
+  /** The customer's rating, 1 (very poor) to 5 (excellent). */
+  @Column({ name: 'rating_score', type: 'int', nullable: true })
+  ratingScore?: number | null;
+
+  @Column({ name: 'rating_comment', type: 'text', nullable: true })
+  ratingComment?: string | null;
+
+  @Column({ name: 'rated_at', type: 'timestamptz', nullable: true })
+  ratedAt?: Date | null;
+
+  /** Everyone its notes mentioned: the inbox's "mentioning me". */
+  @Column({ type: 'text', array: true, default: () => "'{}'" })
+  mentioned?: string[];
+
   /** The targets this handoff missed (`first_response`, `resolution`), each announced once. */
   @Column({ name: 'sla_breaches', type: 'text', array: true, default: () => "'{}'" })
   slaBreaches?: SlaTarget[];
@@ -201,4 +219,8 @@ export class ConversationNoteEntity {
 
   @Column({ type: 'timestamptz' })
   at!: Date;
+
+  /** The members the text mentions (`@usr_…`). */
+  @Column({ type: 'text', array: true, default: () => "'{}'" })
+  mentions!: string[];
 }

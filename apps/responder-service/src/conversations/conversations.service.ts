@@ -145,6 +145,6 @@ function toTurnRecord(m: ConversationMessageEntity): ConversationTurnRecord {
 }
 
 export function toNoteRecord(n: ConversationNoteEntity): ConversationNoteRecord {
-  return { id: n.id, conversation_id: n.conversationId, text: n.text, author: n.author, at: n.at.toISOString() };
+  return { id: n.id, conversation_id: n.conversationId, text: n.text, mentions: n.mentions ?? [], author: n.author, at: n.at.toISOString() };
 }
 

@@ -27,6 +27,7 @@ export class ConversationsStore {
     if (filter.source) qb.andWhere('c.source = :source', { source: filter.source });
     if (filter.team_id) qb.andWhere('c.team_id = :teamId', { teamId: filter.team_id });
     if (filter.label) qb.andWhere(':label = ANY(c.labels)', { label: filter.label });
+    if (filter.mentioned) qb.andWhere(':mentioned = ANY(c.mentioned)', { mentioned: filter.mentioned });
     if (filter.q) this.search(qb, tenantId, filter.q);
     return pageAfter(qb, 'c', limit, cursor, cursors);
   }
@@ -117,8 +118,19 @@ export class ConversationsStore {
   ): Promise<boolean> {
     const inserted: unknown[] = await tx.query(
       `INSERT INTO conversation_messages (conversation_id, tenant_id, message_id, role, author, text, at, content, search_config)
-       VALUES ($1, $2, $3, 'member', $4::jsonb, $5, $6, $7::jsonb, $8::regconfig) ON CONFLICT (message_id) DO NOTHING RETURNING id`,
-      [conversationId, tenantId, message.messageId, JSON.stringify(message.author), message.text, message.at, message.content ? JSON.stringify(message.content) : null, message.searchConfig],
+       VALUES ($1, $2, $3, $9, $4::jsonb, $5, $6, $7::jsonb, $8::regconfig) ON CONFLICT (message_id) DO NOTHING RETURNING id`,
+      [
+        conversationId,
+        tenantId,
+        message.messageId,
+        JSON.stringify(message.author),
+        message.text,
+        message.at,
+        message.content ? JSON.stringify(message.content) : null,
+        message.searchConfig,
+        // the agent's own messages (a rating question) are the agent's turns; every other send is a person's or a program's
+        message.author.type === 'agent' ? 'agent' : 'member',
+      ],
     );
     return inserted.length > 0;
   }
@@ -147,6 +159,15 @@ export class ConversationsStore {
       [tenantId, conversationId, reply.id],
     );
     return { text: reply.text, agent: reply.author?.type === 'agent' ? reply.author.name : null, question: asked.map((m) => m.text).join('\n'), customer: reply.customer };
+  }
+
+  /** The name of the agent that last answered in the conversation: who the waiting message speaks as. */
+  async lastAgentName(tenantId: string, conversationId: string, tx: EntityManager = this.db.manager): Promise<string | null> {
+    const [row]: { author: MessageAuthor | null }[] = await tx.query(
+      `SELECT author FROM conversation_messages WHERE tenant_id = $1 AND conversation_id = $2 AND role = 'agent' ORDER BY id DESC LIMIT 1`,
+      [tenantId, conversationId],
+    );
+    return row?.author?.type === 'agent' ? row.author.name : null;
   }
 
   /** Whether the tenant has the team (a conversation moved to it). */

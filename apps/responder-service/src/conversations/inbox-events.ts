@@ -4,11 +4,13 @@ import {
   derivedId,
   type ConversationHandoffData,
   type ConversationSla,
+  type ConversationRatedData,
   type ConversationSlaBreachedData,
   type ConversationSummary,
   type ConversationUpdateKind,
   type ConversationUpdatedData,
   type MessageOutboundData,
+  type OutboundContent,
 } from '@parley/contracts';
 import { EventPublisher } from '@parley/kafka';
 import type { StoredEvent } from '../replies/processed-message.entity';
@@ -48,6 +50,7 @@ export function toSummary(c: ConversationEntity): ConversationSummary {
     team_id: c.teamId ?? null,
     labels: c.labels ?? [],
     sla: slaOf(c),
+    rating: c.ratingScore && c.ratedAt ? { score: c.ratingScore, comment: c.ratingComment ?? null, rated_at: toIso(c.ratedAt) } : null,
     window_expires_at: new Date(c.lastMessageAt.getTime() + SERVICE_WINDOW_MS).toISOString(),
     started_at: c.startedAt.toISOString(),
     last_message_at: c.lastMessageAt.toISOString(),
@@ -79,13 +82,13 @@ export function conversationUpdatedEvent(tenantId: string, c: ConversationEntity
 }
 
 /**
- * `message.outbound` of a text to the conversation's customer on its channel and number: a person's reply (origin
- * `api`, with its author) or a message the agent sends on its own (origin `agent`). `eventId` keeps a resend the same event.
+ * `message.outbound` to the conversation's customer on its channel and number: a person's reply (origin `api`, with
+ * its author) or a message the agent sends on its own (origin `agent`). `eventId` keeps a resend the same event.
  */
-export function textToCustomerEvent(
+export function toCustomerEvent(
   tenantId: string,
   c: ConversationEntity,
-  message: { messageId: string; text: string; origin: MessageOutboundData['origin']; author?: MessageOutboundData['author']; at: Date; eventId?: string },
+  message: { messageId: string; content: OutboundContent; origin: MessageOutboundData['origin']; author?: MessageOutboundData['author']; at: Date; eventId?: string },
 ): StoredEvent {
   const outbound: MessageOutboundData = {
     message_id: message.messageId,
@@ -93,7 +96,7 @@ export function textToCustomerEvent(
     channel_id: c.channelId,
     from: c.businessNumber,
     to: c.customer,
-    content: { type: 'text', text: message.text },
+    content: message.content,
     origin: message.origin,
     ...(message.author ? { author: message.author } : {}),
     accepted_at: message.at.toISOString(),
@@ -142,4 +145,23 @@ export function slaBreachedEvent(tenantId: string, c: ConversationEntity, links:
   };
   const id = derivedId('evt', 'sla_breached', c.id, breach.target, breach.dueAt.toISOString());
   return { topic: Topics.ConversationSlaBreached, key: conversationKey(tenantId, c.customer), value: EventPublisher.envelope(Topics.ConversationSlaBreached, tenantId, data, id) };
+}
+
+/** `conversation.rated` for the tenant's webhooks: once per conversation, so its id derives from it. */
+export function ratedEvent(tenantId: string, c: ConversationEntity, links: InboxLinks, rating: { score: number; comment: string | null; at: Date }): StoredEvent {
+  const data: ConversationRatedData = {
+    event: 'conversation.rated',
+    tenant_id: tenantId,
+    channel: c.channel,
+    conversation_id: c.id,
+    customer: c.customer,
+    team_id: c.teamId ?? null,
+    assignee: c.assignee ?? null,
+    score: rating.score,
+    comment: rating.comment,
+    at: rating.at.toISOString(),
+    dashboard_url: links.conversation(c.id),
+    contact_name: contactNameOf(c),
+  };
+  return { topic: Topics.ConversationRated, key: conversationKey(tenantId, c.customer), value: EventPublisher.envelope(Topics.ConversationRated, tenantId, data, derivedId('evt', 'rated', c.id)) };
 }

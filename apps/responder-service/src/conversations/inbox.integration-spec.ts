@@ -177,7 +177,14 @@ describe('responder-service: the inbox', () => {
     const id = await conversationOf(tenant, customer);
 
     const note = await rpc().request('conversations.note', { tenant_id: tenant, id, text: 'VIP, be nice', actor: { type: 'member', id: MEMBER } });
-    expect(note).toMatchObject({ id: expect.stringMatching(/^nte_/), conversation_id: id, text: 'VIP, be nice', author: { type: 'member', id: MEMBER } });
+    expect(note).toMatchObject({ id: expect.stringMatching(/^nte_/), conversation_id: id, text: 'VIP, be nice', mentions: [], author: { type: 'member', id: MEMBER } });
+    // A note mentioning a member: they find the conversation among those mentioning them.
+    const asked = await rpc().request('conversations.note', { tenant_id: tenant, id, text: `@${OTHER_MEMBER} can you check this order? cc @${OTHER_MEMBER}`, actor: { type: 'member', id: MEMBER } });
+    expect(asked.mentions).toEqual([OTHER_MEMBER]);
+    const mentioning = (who: string) =>
+      rpc().request('conversations.list', { tenant_id: tenant, limit: 10, cursor: null, state: null, assignee: null, channel: null, q: null, mentioned: who }).then((page) => page.data.map((c) => c.id));
+    expect(await mentioning(OTHER_MEMBER)).toEqual([id]);
+    expect(await mentioning(MEMBER)).toEqual([]);
 
     // Replying to an active conversation hands it off.
     const reply = await rpc().request('conversations.reply', { tenant_id: tenant, id, message: 'Hi, Tom here from the shop.', actor: { type: 'member', id: MEMBER } });
@@ -196,7 +203,8 @@ describe('responder-service: the inbox', () => {
       ['member', { type: 'member', id: MEMBER }],
       ['customer', { type: 'customer' }],
     ]);
-    expect(thread.notes.map((n) => n.text)).toEqual(['VIP, be nice']);
+    expect(thread.notes.map((n) => n.mentions)).toEqual([[], [OTHER_MEMBER]]);
+    expect(thread.notes[0].text).toBe('VIP, be nice');
 
     // Assign, then give back: the agent answers the next message.
     expect(await rpc().request('conversations.update', { tenant_id: tenant, id, change: { assignee: OTHER_MEMBER }, actor: { type: 'api' } })).toMatchObject({ assignee: OTHER_MEMBER, state: 'handed_off' });

@@ -3,6 +3,8 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import {
   ProblemTypes,
   newId,
+  derivedId,
+  mentionsIn,
   problem,
   validationProblem,
   type ConversationChange,
@@ -22,9 +24,11 @@ import type { SkillState } from '../replies/reply-engine';
 import { ConversationEntity, ConversationMessageEntity, ConversationNoteEntity } from './conversation.entity';
 import { ConversationsService, toNoteRecord } from './conversations.service';
 import { ConversationsStore } from './conversations.store';
-import { InboxLinks, SERVICE_WINDOW_MS, conversationUpdatedEvent, handoffEvent, textToCustomerEvent, toSummary } from './inbox-events';
+import { InboxLinks, SERVICE_WINDOW_MS, conversationUpdatedEvent, handoffEvent, toCustomerEvent, toSummary } from './inbox-events';
 import { searchConfigOf } from './inbox-search';
 import { RoutingQueued } from './routing-queued';
+import { ratingQuestion } from './csat';
+import { isLanguage } from '../knowledge/language';
 import { sentTurn } from './sent-turn';
 import { enqueueEvents } from '../outbox/outbox';
 import { OutboxRelay } from '../outbox/outbox-relay';
@@ -75,7 +79,7 @@ export class InboxService {
       throw new ProblemException(validationProblem([{ field: 'team_id', message: `team_id "${change.team_id}" is not one of your teams (GET /api/v1/teams)` }]));
     }
     let queued = false;
-    const summary = await this.act(tenantId, id, (c) => {
+    const summary = await this.act(tenantId, id, async (c, tx) => {
       const now = new Date();
       const changes: Partial<ConversationEntity> = {};
       if (change.assignee !== undefined && change.assignee !== c.assignee) Object.assign(changes, { assignee: change.assignee, assignedAt: null });
@@ -95,12 +99,31 @@ export class InboxService {
       }
       const events: StoredEvent[] = [];
       if (changes.state === 'handed_off') events.push(handoffEvent(tenantId, next, this.links, { agent: null, reason: 'member_took_over', at: now }));
+      if (changes.state === 'closed') events.push(...(await this.askForRating(tx, tenantId, next, changes, now)));
       const kind = updateKind(changes);
-      if (kind) events.push(conversationUpdatedEvent(tenantId, next, kind, now));
-      return { changes, events, result: toSummary(next) };
+      if (kind) events.push(conversationUpdatedEvent(tenantId, { ...next, ...changes }, kind, now));
+      return { changes, events, result: toSummary({ ...next, ...changes }) };
     });
     if (queued) this.routingQueued.notify();
     return summary;
+  }
+
+  /**
+   * A closed conversation's one rating question (CONTRACT.md §18), as the agent's message: only inside the customer's
+   * 24-hour window (a WhatsApp list needs it; a question days later is noise), once per conversation, never on a call.
+   * Their answer is read by the reply flow (RepliesService, ratingIn) into this conversation.
+   */
+  private async askForRating(tx: EntityManager, tenantId: string, c: ConversationEntity, changes: Partial<ConversationEntity>, now: Date): Promise<StoredEvent[]> {
+    const language = isLanguage(c.skillState.language) ? c.skillState.language : 'en';
+    const question = ratingQuestion(c.channel, language);
+    if (!question || c.csatRequestedAt || now.getTime() - c.lastMessageAt.getTime() > SERVICE_WINDOW_MS) return [];
+    const messageId = derivedId('msg', 'csat', c.id);
+    const agent = await this.store.lastAgentName(tenantId, c.id, tx);
+    const author: MessageAuthor = agent ? { type: 'agent', name: agent } : { type: 'api' };
+    const turn = sentTurn(question.content);
+    await this.store.insertSent(tenantId, c.id, { messageId, author, text: turn.text, at: now, content: turn.content, searchConfig: searchConfigOf(c.skillState.language) }, tx);
+    Object.assign(changes, { csatRequestedAt: now, lastMessage: { text: turn.text, author, at: now.toISOString() } });
+    return [toCustomerEvent(tenantId, c, { messageId, content: question.content, origin: 'agent', at: now, eventId: derivedId('evt', 'csat', c.id) })];
   }
 
   /** `POST …/release`: the agent answers again (= update to `active`). */
@@ -139,7 +162,7 @@ export class InboxService {
       const changes: Partial<ConversationEntity> = { unread: 0, lastMessage: { text, author, at: now.toISOString() }, ...memberReplied(c, now) };
       const next = { ...c, ...changes };
       const events: StoredEvent[] = [
-        textToCustomerEvent(tenantId, c, { messageId, text, origin: 'api', author: actor, at: now }),
+        toCustomerEvent(tenantId, c, { messageId, content: { type: 'text', text }, origin: 'api', author: actor, at: now }),
         conversationUpdatedEvent(tenantId, next, 'message', now),
       ];
       if (changes.state === 'handed_off') events.push(handoffEvent(tenantId, next, this.links, { agent: null, reason: 'member_replied', at: now }));
@@ -188,9 +211,11 @@ export class InboxService {
   /** An internal note: stored beside the thread, never sent to the customer. */
   note(tenantId: string, id: string, text: string, actor: InboxActor): Promise<ConversationNoteRecord> {
     return this.act(tenantId, id, async (c, tx) => {
-      const note: ConversationNoteEntity = { id: newId('nte'), tenantId, conversationId: c.id, text, author: actor, at: new Date() };
+      const note: ConversationNoteEntity = { id: newId('nte'), tenantId, conversationId: c.id, text, mentions: mentionsIn(text), author: actor, at: new Date() };
       await tx.getRepository(ConversationNoteEntity).insert(note);
-      return { changes: {}, events: [conversationUpdatedEvent(tenantId, c, 'note', note.at)], result: toNoteRecord(note) };
+      const mentioned = [...new Set([...(c.mentioned ?? []), ...note.mentions])];
+      const changes: Partial<ConversationEntity> = mentioned.length > (c.mentioned ?? []).length ? { mentioned } : {};
+      return { changes, events: [conversationUpdatedEvent(tenantId, { ...c, ...changes }, 'note', note.at)], result: toNoteRecord(note) };
     });
   }
 

@@ -29,9 +29,10 @@ import { AgentTests1766102400000 } from './migrations/1766102400000-AgentTests';
 import { PendingGapOccurrences1766188800000 } from './migrations/1766188800000-PendingGapOccurrences';
 import { TestRunCauses1766275200000 } from './migrations/1766275200000-TestRunCauses';
 import { TeamOperations1766361600000 } from './migrations/1766361600000-TeamOperations';
+import { RatingsAndMentions1766448000000 } from './migrations/1766448000000-RatingsAndMentions';
 
 export const responderServiceDatabase: ServiceDatabase = {
   schema: 'responder',
   entities: [AgentReadEntity, ConversationEntity, ConversationMessageEntity, ConversationNoteEntity, ProcessedMessageEntity, LeadEntity, AppointmentEntity, CalendarFeedEntity, AgentDocumentEntity, LlmSettingsEntity],
-  migrations: [CreateResponder1763856000000, AgentTombstonesById1764028800000, SkillsEngine1764115200000, AgentDocuments1764720000000, Inbox1764806400000, CalendarFeeds1764892800000, TurnContent1764979200000, LlmSettings1765065600000, ConversationsByCustomer1765152000000, LlmSpend1765324800000, ConversationChannel1765411200000, InboxOutbox1765497600000, PassageVectors1765584000000, InboxSearch1765670400000, CannedReplies1765756800000, ContactNames1765843200000, KnowledgeGaps1765929600000, ReplyOutcomes1766016000000, AgentTests1766102400000, PendingGapOccurrences1766188800000, TestRunCauses1766275200000, TeamOperations1766361600000],
+  migrations: [CreateResponder1763856000000, AgentTombstonesById1764028800000, SkillsEngine1764115200000, AgentDocuments1764720000000, Inbox1764806400000, CalendarFeeds1764892800000, TurnContent1764979200000, LlmSettings1765065600000, ConversationsByCustomer1765152000000, LlmSpend1765324800000, ConversationChannel1765411200000, InboxOutbox1765497600000, PassageVectors1765584000000, InboxSearch1765670400000, CannedReplies1765756800000, ContactNames1765843200000, KnowledgeGaps1765929600000, ReplyOutcomes1766016000000, AgentTests1766102400000, PendingGapOccurrences1766188800000, TestRunCauses1766275200000, TeamOperations1766361600000, RatingsAndMentions1766448000000],
 };

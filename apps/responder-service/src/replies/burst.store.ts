@@ -5,6 +5,7 @@ import type { ConversationEntity } from '../conversations/conversation.entity';
 import { CONVERSATION_MEMORY, CONVERSATION_SILENCE_MS, type ConversationParty, type Turn } from '../conversations/conversations.service';
 import type { ProcessedMessageEntity, StoredEvent } from './processed-message.entity';
 import { searchConfigOf } from '../conversations/inbox-search';
+import { RATING_ANSWER_MS } from '../conversations/csat';
 import type { SkillState } from './reply-engine';
 
 /** What handling a burst reads: its stored outcomes, the agent that answers, and the conversation it continues. */
@@ -18,6 +19,8 @@ export interface BurstState {
   history: Turn[];
   /** The dashboard's playground plays this customer (playground_customers): a new conversation is the playground's. */
   playground: boolean;
+  /** The customer's latest conversation when it is closed and waits for their rating (asked less than a day ago). */
+  ratable: ConversationEntity | null;
 }
 
 /** How one burst changes its conversation: the turns to remember and the conversation's next state. */
@@ -29,6 +32,8 @@ export interface ConversationChange {
   handedOff: boolean;
   /** What handed it off, for the routing rules: the skill that gave up, or `human` when the customer asked for a person. */
   handoffSkill?: string | null;
+  /** The customer's rating of the (closed) conversation, 1–5, when the burst gave one. */
+  rating?: number | null;
   skillState?: SkillState;
   /** Customer messages of the burst no one answered or that a person must answer: they count as unread. */
   unreadAdded: number;
@@ -46,11 +51,12 @@ interface StateRow {
   history: TurnJson[] | null;
 }
 type ProcessedJson = Omit<ProcessedMessageEntity, 'processedAt' | 'publishedAt'> & { processedAt: string; publishedAt: string | null };
-type ConversationJson = Omit<ConversationEntity, 'startedAt' | 'lastMessageAt' | 'slaFirstResponseDueAt' | 'slaResolutionDueAt'> & {
+type ConversationJson = Omit<ConversationEntity, 'startedAt' | 'lastMessageAt' | 'slaFirstResponseDueAt' | 'slaResolutionDueAt' | 'csatRequestedAt'> & {
   startedAt: string;
   lastMessageAt: string;
   slaFirstResponseDueAt: string | null;
   slaResolutionDueAt: string | null;
+  csatRequestedAt: string | null;
 };
 type TurnJson = Omit<Turn, 'at'> & { at: string };
 
@@ -86,7 +92,7 @@ export class BurstStore {
                 reply_count AS "replyCount", skill_state AS "skillState", started_at AS "startedAt", last_message_at AS "lastMessageAt",
                 assignee, unread, contact_name AS "contactName", lead_name AS "leadName", profile_name AS "profileName", last_message AS "lastMessage",
                 last_customer_message AS "lastCustomerMessage", source, team_id AS "teamId", labels,
-                sla_first_response_due_at AS "slaFirstResponseDueAt", sla_resolution_due_at AS "slaResolutionDueAt", sla_breaches AS "slaBreaches"
+                sla_first_response_due_at AS "slaFirstResponseDueAt", sla_resolution_due_at AS "slaResolutionDueAt", sla_breaches AS "slaBreaches", csat_requested_at AS "csatRequestedAt", rating_score AS "ratingScore"
            FROM conversations WHERE tenant_id = $1 AND business_number = $2 AND customer = $3
           ORDER BY last_message_at DESC LIMIT 1)
        SELECT
@@ -110,12 +116,16 @@ export class BurstStore {
     const latest = row.conversation ? toConversation(row.conversation) : null;
     // A conversation silent for 24 h is over, and so is a closed one: the message starts a new one (CONTRACT.md §10, §12).
     const current = latest && latest.state !== 'closed' && at.getTime() - latest.lastMessageAt.getTime() <= CONVERSATION_SILENCE_MS ? latest : null;
+    // A closed one asked for its rating a moment ago takes the answer (RepliesService, ratingIn) rather than a new one.
+    const asked = latest?.state === 'closed' && !latest.ratingScore ? latest.csatRequestedAt : null;
+    const ratable = asked && at.getTime() - asked.getTime() <= RATING_ANSWER_MS ? latest : null;
     return {
       processed: inboundMessageIds.flatMap((id) => stored.filter((r) => r.inboundMessageId === id)),
       agent: selectAgent(channelAgent, row.agents),
       conversation: current,
       history: current && row.history ? row.history.map((t) => ({ messageId: t.messageId, role: t.role, author: t.author, text: t.text, at: new Date(t.at) })) : [],
       playground: row.playground,
+      ratable,
     };
   }
 
@@ -136,6 +146,7 @@ export class BurstStore {
       lastMessage: change.lastMessage,
       leadName: change.leadName ?? c.leadName,
       profileName: change.profileName ?? c.profileName,
+      ...(change.rating ? { ratingScore: change.rating, ratedAt: new Date() } : {}),
     };
   }
 
@@ -176,19 +187,22 @@ export class BurstStore {
     // An agent's handoff puts the conversation in its team's queue (RoutingWorker, after the commit).
     const handedOff = `$${params.push(change.handedOff)}::boolean`;
     const handoffSkill = `$${params.push(change.handedOff ? (change.handoffSkill ?? null) : null)}::text`;
+    const rating = `$${params.push(change.rating ?? null)}::int`;
     // Every parameter must appear in the statement (PostgreSQL cannot type an unused one): a start's own come last.
     const conversationStatement = change.isNew
       ? `INSERT INTO conversations (id, tenant_id, channel_id, business_number, customer, state, reply_count, skill_state, started_at, last_message_at,
                                     unread, last_message, lead_name, profile_name, channel, last_customer_message, source, contact_name, queued_at, handoff_skill,
-                                    handed_off_at)
+                                    handed_off_at, rating_score)
          VALUES ($1, $2, $22, $23, $24, $5, $4, $6::jsonb, $25, $3, $7, $8::jsonb, $17, $18, $26, $20::jsonb, $27,
                  (SELECT name FROM contact_names WHERE tenant_id = $2 AND customer = $24), CASE WHEN ${handedOff} THEN now() END, ${handoffSkill},
-                 CASE WHEN ${handedOff} THEN now() END)`
+                 CASE WHEN ${handedOff} THEN now() END, ${rating})`
       : `UPDATE conversations SET last_message_at = $3, reply_count = $4, state = $5, skill_state = $6::jsonb, unread = $7,
                 last_message = $8::jsonb, lead_name = $17, profile_name = $18, last_customer_message = $20::jsonb,
                 queued_at = CASE WHEN ${handedOff} THEN now() ELSE queued_at END,
                 handoff_skill = CASE WHEN ${handedOff} THEN ${handoffSkill} ELSE handoff_skill END,
-                handed_off_at = CASE WHEN ${handedOff} THEN coalesce(handed_off_at, now()) ELSE handed_off_at END
+                handed_off_at = CASE WHEN ${handedOff} THEN coalesce(handed_off_at, now()) ELSE handed_off_at END,
+                rating_score = coalesce(${rating}, rating_score),
+                rated_at = CASE WHEN ${rating} IS NOT NULL THEN now() ELSE rated_at END
           WHERE id = $1 AND tenant_id = $2`;
     const bind = (value: unknown) => `$${params.push(value)}`;
     const others = parts.map((part, i) => `,\n       part${i} AS (${part(bind)})`).join('');
@@ -241,5 +255,6 @@ function toConversation(c: ConversationJson): ConversationEntity {
     lastMessageAt: new Date(c.lastMessageAt),
     slaFirstResponseDueAt: at(c.slaFirstResponseDueAt),
     slaResolutionDueAt: at(c.slaResolutionDueAt),
+    csatRequestedAt: at(c.csatRequestedAt),
   };
 }

@@ -9,9 +9,10 @@ import { AppointmentsStore } from '../appointments/appointments.store';
 import { LeadsStore } from '../leads/leads.store';
 import type { ConversationEntity, TurnContent } from '../conversations/conversation.entity';
 import { ConversationsService, type ConversationParty, type Turn } from '../conversations/conversations.service';
-import { conversationUpdatedEvent, handoffEvent, InboxLinks } from '../conversations/inbox-events';
+import { conversationUpdatedEvent, handoffEvent, InboxLinks, ratedEvent } from '../conversations/inbox-events';
+import { ratingIn, ratingThanks } from '../conversations/csat';
 import { RoutingQueued } from '../conversations/routing-queued';
-import { detectLanguage } from '../knowledge/language';
+import { detectLanguage, isLanguage } from '../knowledge/language';
 import { AgentDocumentsService } from '../documents/agent-documents.service';
 import { knowledgeUsed, outcomeOf } from '../analytics/reply-outcome';
 import { ReplyOutcomesStore } from '../analytics/reply-outcomes.store';
@@ -56,6 +57,8 @@ interface Draft {
   opt?: { request: OptRequest; inbound: MessageInboundData };
   /** The question the reply could not answer (it said so, or gave the conversation up): a knowledge gap. */
   gap?: { text: string; language: string; reason: KnowledgeGapReason };
+  /** The burst answers the rating question of the customer's closed conversation: its score, kept there. */
+  rating?: number;
 }
 
 /** The snapshot a draft is valid for was changed before it could commit: draft again. */
@@ -222,6 +225,13 @@ export class RepliesService {
       const reply = agent ? optConfirmation(opt.request, conversation) : null;
       return { agent, fingerprint, answered: fresh, silence: agent ? null : 'no_agent', reply, opt };
     }
+    // The answer to the rating question of a conversation just closed: kept in that one, thanked, no new conversation.
+    const rating = !conversation && state.ratable ? ratingIn(last) : null;
+    if (rating !== null && state.ratable) {
+      const skillState = state.ratable.skillState;
+      const reply: Reply | null = agent ? { text: ratingThanks(isLanguage(skillState.language) ? skillState.language : 'en'), skill: null, handoff: false, state: skillState, effects: {} } : null;
+      return { agent, fingerprint, answered: fresh, silence: agent ? null : 'no_agent', reply, rating };
+    }
     if (!agent || silence !== null) return { agent, fingerprint, answered, silence, reply: null };
 
     const lastAnswered = answered[answered.length - 1];
@@ -274,7 +284,9 @@ export class RepliesService {
     const first = fresh[0];
     const last = fresh[fresh.length - 1];
     const { agent, conversation: current } = state;
-    const conversation = current ?? this.conversations.started(tenantId, partyOf(last), new Date(first.received_at), state.playground ? 'playground' : 'customer');
+    if (draft.rating && !state.ratable) throw new StaleDraft('the closed conversation was rated meanwhile');
+    const rated = draft.rating ? state.ratable : null;
+    const conversation = rated ?? current ?? this.conversations.started(tenantId, partyOf(last), new Date(first.received_at), state.playground ? 'playground' : 'customer');
 
     const { reply, answered } = draft;
     const lastAnswered = answered[answered.length - 1];
@@ -302,13 +314,14 @@ export class RepliesService {
     const handedOff = reply?.handoff ?? false;
     const change: ConversationChange = {
       conversation,
-      isNew: current === null,
+      isNew: !rated && current === null,
       turns,
       handedOff,
+      rating: draft.rating ?? null,
       handoffSkill: handedOff ? (reply?.handoffReason === 'customer_asked_for_human' ? 'human' : (reply?.skill ?? null)) : null,
       skillState: reply?.state,
       // The inbox counts what a person has to read: messages the agent left unanswered or handed to a person.
-      unreadAdded: !sent || handedOff || conversation.state === 'handed_off' ? fresh.length : 0,
+      unreadAdded: rated ? 0 : !sent || handedOff || conversation.state === 'handed_off' ? fresh.length : 0,
       lastMessage:
         sent && agentAuthor
           ? { text: sent.text, author: agentAuthor, at: sent.acceptedAt.toISOString() }
@@ -320,7 +333,8 @@ export class RepliesService {
 
     const parts: WritePart[] = [];
     // What the reply did, for the agent's analytics.
-    if (sent && reply) {
+    // (a thank-you for a rating answers no question)
+    if (sent && reply && !rated) {
       parts.push(
         this.outcomes.written(tenantId, {
           messageId: sent.messageId,
@@ -362,6 +376,7 @@ export class RepliesService {
       // The dashboards' inbox follows every message of the conversation.
       if (inbound === last) events.push(conversationUpdatedEvent(tenantId, after, 'message', sent?.acceptedAt ?? new Date(inbound.received_at), inbound.message_id));
       if (draft.opt?.inbound === inbound) events.push(optChangeEvent(tenantId, inbound, draft.opt.request));
+      if (rated && draft.rating && inbound === last) events.push(ratedEvent(tenantId, after, this.links, { score: draft.rating, comment: null, at: new Date() }));
       return outcomeRow(tenantId, conversation.id, inbound.message_id, answers ? sent.messageId : null, events);
     });
     await BurstStore.write(tx, tenantId, change, rows, parts);

@@ -14,6 +14,8 @@ interface Scripted {
   reply?: number;
   close?: number;
   breached?: boolean;
+  /** The customer's CSAT answer, 1–5. */
+  rating?: number;
   source?: 'customer' | 'playground';
 }
 
@@ -28,7 +30,7 @@ function percentile(values: number[], p: number): number | null {
 
 /**
  * The conversation reports (CONTRACT.md §18) over a scripted day of conversations stored as the inbox leaves them:
- * counts and medians checked against figures worked out in the test, days in the report's time zone, an agent's own
+ * counts, medians and CSAT checked against figures worked out in the test, days in the report's time zone, an agent's own
  * rows, the CSV lines, and another tenant's and the playground's conversations left out.
  */
 describe('responder-service: conversation reports', () => {
@@ -41,8 +43,8 @@ describe('responder-service: conversation reports', () => {
     const at = (minutes: number | undefined) => (minutes === undefined ? null : new Date(start.getTime() + minutes * 60_000));
     await h.sql.query(
       `INSERT INTO conversations (id, tenant_id, channel_id, channel, business_number, customer, state, started_at, last_message_at, source, assignee, team_id,
-                                  handed_off_at, first_member_reply_at, closed_at, sla_breaches)
-       VALUES ($1, $2, 'chn_01JD8Z9D1B2C3D4E5F6G7H8J9K', $3, '+4930000001', $4, $5, $6, $6, $7, $8, $9, $10, $11, $12, $13)`,
+                                  handed_off_at, first_member_reply_at, closed_at, sla_breaches, rating_score, rated_at)
+       VALUES ($1, $2, 'chn_01JD8Z9D1B2C3D4E5F6G7H8J9K', $3, '+4930000001', $4, $5, $6, $6, $7, $8, $9, $10, $11, $12, $13, $14, CASE WHEN $14::int IS NOT NULL THEN $12::timestamptz END)`,
       [
         id,
         tenantId,
@@ -57,6 +59,7 @@ describe('responder-service: conversation reports', () => {
         at(c.reply),
         at(c.close),
         c.breached ? ['first_response'] : [],
+        c.rating ?? null,
       ],
     );
     return id;
@@ -66,10 +69,10 @@ describe('responder-service: conversation reports', () => {
     // the agent alone: two answered and left open, one closed after 20 min
     { start: '2026-11-10T08:00:00Z' },
     { start: '2026-11-10T09:00:00Z', channel: 'sms' },
-    { start: '2026-11-10T10:00:00Z', close: 20 },
+    { start: '2026-11-10T10:00:00Z', close: 20, rating: 5 },
     // handed off to Ana: replies after 4, 10 and 30 min (the last one late), closes after 60 and 90
-    { start: '2026-11-10T11:00:00Z', assignee: ANA, handoff: 2, reply: 6, close: 60 },
-    { start: '2026-11-10T12:00:00Z', assignee: ANA, handoff: 1, reply: 11, close: 90 },
+    { start: '2026-11-10T11:00:00Z', assignee: ANA, handoff: 2, reply: 6, close: 60, rating: 4 },
+    { start: '2026-11-10T12:00:00Z', assignee: ANA, handoff: 1, reply: 11, close: 90, rating: 2 },
     { start: '2026-11-10T13:00:00Z', assignee: ANA, handoff: 0, reply: 30, breached: true },
     // Ben: a reply after 2 min on email
     { start: '2026-11-10T14:00:00Z', channel: 'email', assignee: BEN, handoff: 5, reply: 7 },
@@ -99,6 +102,7 @@ describe('responder-service: conversation reports', () => {
   function expected(key: string | null, group: Scripted[]): ConversationReportRow {
     const firstResponses = group.filter((c) => c.reply !== undefined && c.handoff !== undefined).map((c) => (c.reply! - c.handoff!) * 60);
     const resolutions = group.filter((c) => c.close !== undefined).map((c) => c.close! * 60);
+    const ratings = group.filter((c) => c.rating !== undefined).map((c) => c.rating!);
     return {
       key,
       opened: group.length,
@@ -110,8 +114,8 @@ describe('responder-service: conversation reports', () => {
       resolution_p50_s: percentile(resolutions, 0.5),
       resolution_p90_s: percentile(resolutions, 0.9),
       sla_breaches: group.filter((c) => c.breached).length,
-      csat_avg: null,
-      csat_count: 0,
+      csat_avg: ratings.length ? Math.round((ratings.reduce((a, b) => a + b, 0) / ratings.length) * 100) / 100 : null,
+      csat_count: ratings.length,
     };
   }
 

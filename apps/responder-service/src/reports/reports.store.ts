@@ -37,8 +37,8 @@ export class ReportsStore {
               percentile_cont(0.5) WITHIN GROUP (ORDER BY ${resolution}) FILTER (WHERE c.state = 'closed') AS resolution_p50_s,
               percentile_cont(0.9) WITHIN GROUP (ORDER BY ${resolution}) FILTER (WHERE c.state = 'closed') AS resolution_p90_s,
               count(*) FILTER (WHERE cardinality(c.sla_breaches) > 0)::int AS sla_breaches,
-              NULL::float8 AS csat_avg,
-              0 AS csat_count
+              round(avg(c.rating_score), 2)::float8 AS csat_avg,
+              count(c.rating_score)::int AS csat_count
          FROM conversations c
         WHERE c.tenant_id = $1 AND c.started_at >= $2 AND c.started_at < $3 AND c.source = 'customer' AND ($5::text IS NULL OR c.assignee = $5)
           -- the time zone names days only; named here too so PostgreSQL can type it under every grouping

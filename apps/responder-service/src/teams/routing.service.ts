@@ -3,7 +3,7 @@ import { derivedId, type MessageAuthor } from '@parley/contracts';
 import type { EntityManager } from 'typeorm';
 import type { ConversationEntity, SlaTarget } from '../conversations/conversation.entity';
 import { ConversationsStore } from '../conversations/conversations.store';
-import { InboxLinks, conversationUpdatedEvent, slaBreachedEvent, textToCustomerEvent } from '../conversations/inbox-events';
+import { InboxLinks, conversationUpdatedEvent, slaBreachedEvent, toCustomerEvent } from '../conversations/inbox-events';
 import { searchConfigOf } from '../conversations/inbox-search';
 import { isLanguage } from '../knowledge/language';
 import { enqueueEvents } from '../outbox/outbox';
@@ -164,14 +164,14 @@ export class RoutingService {
   private async tell(tx: EntityManager, tenantId: string, c: ConversationEntity, text: string, changes: Partial<ConversationEntity>, now: Date): Promise<Decision> {
     const cause = `${c.id}:${c.queuedAt!.toISOString()}`;
     const messageId = derivedId('msg', 'waiting', cause);
-    const agent = await this.store.lastAgentName(tx, tenantId, c.id);
+    const agent = await this.conversations.lastAgentName(tenantId, c.id, tx);
     const author: MessageAuthor = agent ? { type: 'agent', name: agent } : { type: 'api' };
     await this.store.insertTurn(tx, { conversationId: c.id, tenantId, messageId, role: 'agent', author, text, at: now, searchConfig: searchConfigOf(c.skillState.language) });
     Object.assign(changes, { customerToldAt: now, lastMessage: { text, author, at: now.toISOString() } });
     return {
       changes,
       events: [
-        textToCustomerEvent(tenantId, c, { messageId, text, origin: 'agent', at: now, eventId: derivedId('evt', 'waiting', cause) }),
+        toCustomerEvent(tenantId, c, { messageId, content: { type: 'text', text }, origin: 'agent', at: now, eventId: derivedId('evt', 'waiting', cause) }),
         conversationUpdatedEvent(tenantId, { ...c, ...changes }, 'message', now),
       ],
     };

@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import type { MessageAuthor } from '@parley/contracts';
 import { DataSource, IsNull, Not, type EntityManager } from 'typeorm';
 import { ConversationEntity, ConversationMessageEntity } from '../conversations/conversation.entity';
 import { PRESENCE_TTL_SECONDS, type TeamRow } from './teams.store';
@@ -114,15 +113,6 @@ export class RoutingStore {
   /** Round-robin continues after this member. */
   async lastAssigned(tx: EntityManager, tenantId: string, teamId: string, memberId: string): Promise<void> {
     await tx.query(`UPDATE teams SET last_assigned = $3 WHERE tenant_id = $1 AND id = $2`, [tenantId, teamId, memberId]);
-  }
-
-  /** The name of the agent that last answered in the conversation: who the waiting message speaks as. */
-  async lastAgentName(tx: EntityManager, tenantId: string, conversationId: string): Promise<string | null> {
-    const [row]: { author: MessageAuthor | null }[] = await tx.query(
-      `SELECT author FROM conversation_messages WHERE tenant_id = $1 AND conversation_id = $2 AND role = 'agent' ORDER BY id DESC LIMIT 1`,
-      [tenantId, conversationId],
-    );
-    return row?.author?.type === 'agent' ? row.author.name : null;
   }
 
   /** A message the business sent (the waiting message), into the thread. */

@@ -7,6 +7,7 @@ import {
   type AppointmentRescheduledEvent,
   type AgentGapOpenedEvent,
   type AgentTestsCompletedEvent,
+  type ConversationRatedEvent,
   type ConversationSlaBreachedEvent,
   type CampaignCompletedEvent,
   type ContactCreatedEvent,
@@ -139,6 +140,11 @@ export class EventsConsumer {
 
   @EventPattern(Topics.ConversationSlaBreached)
   async onConversationSlaBreached(@Payload() event: ConversationSlaBreachedEvent): Promise<void> {
+    await this.deliveries.ingest(event);
+  }
+
+  @EventPattern(Topics.ConversationRated)
+  async onConversationRated(@Payload() event: ConversationRatedEvent): Promise<void> {
     await this.deliveries.ingest(event);
   }
 }

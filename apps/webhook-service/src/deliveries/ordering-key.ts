@@ -22,6 +22,7 @@ export function orderingKeyOf(tenantId: string, type: string, data: Data): strin
       break;
     case 'conversation.handoff':
     case 'conversation.sla_breached':
+    case 'conversation.rated':
     case 'contact.opted_out':
     case 'contact.opted_in':
       customer = text(data.customer);

@@ -1170,7 +1170,7 @@ export interface paths {
         head?: never;
         /**
          * Take over, give back, close, assign, label or move a conversation
-         * @description `state`: `handed_off` (a person answers, the agent is silent), `active` (the agent answers again), `closed`. `assignee`: a member of the tenant’s team (else 400) or null. `labels` replaces its labels. `team_id` moves it to one of the tenant’s teams (else 400), whose routing then hands it to one of its members when nobody holds it; null takes it out of any team.
+         * @description `state`: `handed_off` (a person answers, the agent is silent), `active` (the agent answers again), `closed`. `assignee`: a member of the tenant’s team (else 400) or null. Closing it inside the customer’s 24-hour window sends them one rating question (a list of 1–5 on WhatsApp, a short text question on SMS and email); their answer sets `rating` and sends `conversation.rated`. `labels` replaces its labels. `team_id` moves it to one of the tenant’s teams (else 400), whose routing then hands it to one of its members when nobody holds it; null takes it out of any team.
          */
         patch: operations["Conversations_update"];
         trace?: never;
@@ -1224,7 +1224,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Add an internal note (never sent to the customer) */
+        /**
+         * Add an internal note (never sent to the customer)
+         * @description Mention a member with `@usr_…` (the dashboard shows their name): the note lists them in `mentions`, and they find the conversation with `GET /api/v1/conversations?mentioned=me`. A mention of someone not in the team → 400 naming `text`.
+         */
         post: operations["Conversations_note"];
         delete?: never;
         options?: never;
@@ -1522,7 +1525,7 @@ export interface paths {
         };
         /**
          * Conversation report
-         * @description Conversations with real customers (the playground’s left out) that started in the period: `from` and `to` are days (`YYYY-MM-DD`, both included, in `tz`, default UTC) or RFC 3339 instants (`to` excluded), at most a year apart. A team member of role `agent` gets only the conversations they hold. One row per day, member, team or channel (`group_by`, default day): opened, closed, resolved by the AI agent alone (never handed to a person), handed off, first-response time (handoff to a person’s first reply) and resolution time (start to close) as p50 and p90 in seconds, conversations that missed an SLA target, and CSAT.
+         * @description Conversations with real customers (the playground’s left out) that started in the period: `from` and `to` are days (`YYYY-MM-DD`, both included, in `tz`, default UTC) or RFC 3339 instants (`to` excluded), at most a year apart. A team member of role `agent` gets only the conversations they hold. One row per day, member, team or channel (`group_by`, default day): opened, closed, resolved by the AI agent alone (never handed to a person), handed off, first-response time (handoff to a person’s first reply) and resolution time (start to close) as p50 and p90 in seconds, conversations that missed an SLA target, and CSAT (the average of the customers’ 1–5 ratings and how many rated).
          */
         get: operations["Reports_conversations"];
         put?: never;
@@ -2907,6 +2910,13 @@ export interface components {
              * @description When the customer last wrote.
              */
             last_message_at: string;
+            /** @description The customer’s answer (1 very poor … 5 excellent) to the rating question sent once when it was closed inside their 24-hour window; null before. */
+            rating: {
+                comment: string | null;
+                /** Format: date-time */
+                rated_at: string;
+                score: number;
+            } | null;
             /** @description Its team’s targets for this handoff, counted from it; `breached` once a due time passed unmet. Null when its team has none. */
             sla: {
                 breached: boolean;
@@ -3083,8 +3093,18 @@ export interface components {
                 conversation_id: string;
                 /** @example nte_01JD3S4ZC5Q2X8V6N7M9P0R1T2 */
                 id: string;
+                /** @description The members the text mentions, in order, each once. */
+                mentions: string[];
+                /** @description As written; a mention is `@usr_…`. */
                 text: string;
             }[];
+            /** @description The customer’s answer (1 very poor … 5 excellent) to the rating question sent once when it was closed inside their 24-hour window; null before. */
+            rating: {
+                comment: string | null;
+                /** Format: date-time */
+                rated_at: string;
+                score: number;
+            } | null;
             /** @description Its team’s targets for this handoff, counted from it; `breached` once a due time passed unmet. Null when its team has none. */
             sla: {
                 breached: boolean;
@@ -3197,6 +3217,9 @@ export interface components {
             conversation_id: string;
             /** @example nte_01JD3S4ZC5Q2X8V6N7M9P0R1T2 */
             id: string;
+            /** @description The members the text mentions, in order, each once. */
+            mentions: string[];
+            /** @description As written; a mention is `@usr_…`. */
             text: string;
         };
         ConversationNoteBody: {
@@ -3350,7 +3373,7 @@ export interface components {
             created_at: string;
             description: string | null;
             enabled: boolean;
-            events: ("message.received" | "message.status" | "lead.captured" | "lead.updated" | "appointment.booked" | "appointment.rescheduled" | "appointment.cancelled" | "conversation.handoff" | "contact.opted_out" | "contact.opted_in" | "template.status" | "wallet.low_balance" | "contact.created" | "contact.updated" | "contact.deleted" | "deal.created" | "deal.stage_changed" | "campaign.completed" | "agent.gap_opened" | "agent.tests_completed" | "conversation.sla_breached" | "webhook.endpoint_disabled")[];
+            events: ("message.received" | "message.status" | "lead.captured" | "lead.updated" | "appointment.booked" | "appointment.rescheduled" | "appointment.cancelled" | "conversation.handoff" | "contact.opted_out" | "contact.opted_in" | "template.status" | "wallet.low_balance" | "contact.created" | "contact.updated" | "contact.deleted" | "deal.created" | "deal.stage_changed" | "campaign.completed" | "agent.gap_opened" | "agent.tests_completed" | "conversation.sla_breached" | "conversation.rated" | "webhook.endpoint_disabled")[];
             /** @example whk_01JD3S4ZC5Q2X8V6N7M9P0R1T2 */
             id: string;
             ordered: boolean;
@@ -3404,7 +3427,7 @@ export interface components {
         CreateWebhookBody: {
             description?: string;
             enabled?: boolean;
-            events?: ("message.received" | "message.status" | "lead.captured" | "lead.updated" | "appointment.booked" | "appointment.rescheduled" | "appointment.cancelled" | "conversation.handoff" | "contact.opted_out" | "contact.opted_in" | "template.status" | "wallet.low_balance" | "contact.created" | "contact.updated" | "contact.deleted" | "deal.created" | "deal.stage_changed" | "campaign.completed" | "agent.gap_opened" | "agent.tests_completed" | "conversation.sla_breached" | "webhook.endpoint_disabled")[];
+            events?: ("message.received" | "message.status" | "lead.captured" | "lead.updated" | "appointment.booked" | "appointment.rescheduled" | "appointment.cancelled" | "conversation.handoff" | "contact.opted_out" | "contact.opted_in" | "template.status" | "wallet.low_balance" | "contact.created" | "contact.updated" | "contact.deleted" | "deal.created" | "deal.stage_changed" | "campaign.completed" | "agent.gap_opened" | "agent.tests_completed" | "conversation.sla_breached" | "conversation.rated" | "webhook.endpoint_disabled")[];
             ordered?: boolean;
             tenant_id?: string;
             /** Format: uri */
@@ -4312,7 +4335,7 @@ export interface components {
         UpdateWebhookBody: {
             description?: string;
             enabled?: boolean;
-            events?: ("message.received" | "message.status" | "lead.captured" | "lead.updated" | "appointment.booked" | "appointment.rescheduled" | "appointment.cancelled" | "conversation.handoff" | "contact.opted_out" | "contact.opted_in" | "template.status" | "wallet.low_balance" | "contact.created" | "contact.updated" | "contact.deleted" | "deal.created" | "deal.stage_changed" | "campaign.completed" | "agent.gap_opened" | "agent.tests_completed" | "conversation.sla_breached" | "webhook.endpoint_disabled")[];
+            events?: ("message.received" | "message.status" | "lead.captured" | "lead.updated" | "appointment.booked" | "appointment.rescheduled" | "appointment.cancelled" | "conversation.handoff" | "contact.opted_out" | "contact.opted_in" | "template.status" | "wallet.low_balance" | "contact.created" | "contact.updated" | "contact.deleted" | "deal.created" | "deal.stage_changed" | "campaign.completed" | "agent.gap_opened" | "agent.tests_completed" | "conversation.sla_breached" | "conversation.rated" | "webhook.endpoint_disabled")[];
             ordered?: boolean;
             tenant_id?: string;
             /** Format: uri */
@@ -4369,7 +4392,7 @@ export interface components {
             created_at: string;
             description: string | null;
             enabled: boolean;
-            events: ("message.received" | "message.status" | "lead.captured" | "lead.updated" | "appointment.booked" | "appointment.rescheduled" | "appointment.cancelled" | "conversation.handoff" | "contact.opted_out" | "contact.opted_in" | "template.status" | "wallet.low_balance" | "contact.created" | "contact.updated" | "contact.deleted" | "deal.created" | "deal.stage_changed" | "campaign.completed" | "agent.gap_opened" | "agent.tests_completed" | "conversation.sla_breached" | "webhook.endpoint_disabled")[];
+            events: ("message.received" | "message.status" | "lead.captured" | "lead.updated" | "appointment.booked" | "appointment.rescheduled" | "appointment.cancelled" | "conversation.handoff" | "contact.opted_out" | "contact.opted_in" | "template.status" | "wallet.low_balance" | "contact.created" | "contact.updated" | "contact.deleted" | "deal.created" | "deal.stage_changed" | "campaign.completed" | "agent.gap_opened" | "agent.tests_completed" | "conversation.sla_breached" | "conversation.rated" | "webhook.endpoint_disabled")[];
             /** @example whk_01JD3S4ZC5Q2X8V6N7M9P0R1T2 */
             id: string;
             ordered: boolean;
@@ -11079,6 +11102,7 @@ export interface operations {
                 cursor?: string;
                 label?: string;
                 limit?: number;
+                mentioned?: string;
                 q?: string;
                 source?: "customer" | "playground";
                 state?: "active" | "handed_off" | "closed";

@@ -5,6 +5,11 @@ import { CONVERSATION_STATES, type ConversationState } from '../rpc/responder.rp
 export const MEMBER_ID_PATTERN = /^usr_[0-9A-HJKMNP-TV-Z]{26}$/;
 const MEMBER_ID_RULE = 'must be a team member id (usr_…)';
 
+/** The members a note mentions (`@usr_…`), in order of first mention, each once. */
+export function mentionsIn(text: string): string[] {
+  return [...new Set([...text.matchAll(/@(usr_[0-9A-HJKMNP-TV-Z]{26})/g)].map((m) => m[1]))];
+}
+
 /** A conversation label: lower-case letters, digits, `-` and `_` (`vip`, `refund-request`). */
 export const CONVERSATION_LABEL = /^[a-z0-9][a-z0-9_-]{0,39}$/;
 const LABELS_RULE = 'labels must be a list of at most 20 different labels, each 1 to 40 lower-case letters, digits, "-" or "_"';

@@ -14,6 +14,7 @@ import type {
   AppointmentCancelledEvent,
   AppointmentRescheduledEvent,
   ConversationHandoffEvent,
+  ConversationRatedEvent,
   ConversationSlaBreachedEvent,
   ConversationUpdatedEvent,
   LeadCapturedEvent,
@@ -42,6 +43,7 @@ export interface EventsByTopic {
   'conversation.handoff': ConversationHandoffEvent;
   'conversation.updated': ConversationUpdatedEvent;
   'conversation.sla_breached': ConversationSlaBreachedEvent;
+  'conversation.rated': ConversationRatedEvent;
   'channel.changed': ChannelChangedEvent;
   'contact.opted_out': ContactOptedOutEvent;
   'contact.opted_in': ContactOptedInEvent;
@@ -157,6 +159,12 @@ export const EVENT_ROUTES: Readonly<Record<EventTopic, EventRoute>> = {
     producers: ['responder-service'],
     consumers: ['webhook-service'],
     summary: "Public webhook event: a handed-off conversation missed its team's first-response or resolution target (CONTRACT.md §18); once per target per handoff.",
+  },
+  [Topics.ConversationRated]: {
+    key: '`${tenant_id}:${customer}`',
+    producers: ['responder-service'],
+    consumers: ['webhook-service'],
+    summary: 'Public webhook event: the customer answered the satisfaction question sent when their conversation was closed (CONTRACT.md §18); once per conversation.',
   },
   [Topics.ConversationUpdated]: {
     key: '`${tenant_id}:${customer}`',

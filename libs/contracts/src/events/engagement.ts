@@ -117,6 +117,27 @@ export interface ConversationSlaBreachedData {
   contact_name: string | null;
 }
 
+/**
+ * `conversation.rated` (public webhook body, CONTRACT.md §18): the customer answered the satisfaction question sent
+ * when the conversation was closed. Once per conversation.
+ */
+export interface ConversationRatedData {
+  event: 'conversation.rated';
+  tenant_id: string;
+  channel: ChannelKind;
+  conversation_id: string;
+  customer: string;
+  team_id: string | null;
+  /** Who held it when it was closed. */
+  assignee: string | null;
+  /** 1 (very poor) to 5 (excellent). */
+  score: number;
+  comment: string | null;
+  at: string;
+  dashboard_url: string;
+  contact_name: string | null;
+}
+
 /** What changed a conversation in the inbox. */
 export type ConversationUpdateKind = 'message' | 'state' | 'assignee' | 'read' | 'note';
 
@@ -149,4 +170,5 @@ export type AppointmentRescheduledEvent = EventEnvelope<'appointment.rescheduled
 export type AppointmentCancelledEvent = EventEnvelope<'appointment.cancelled', AppointmentCancelledData>;
 export type ConversationHandoffEvent = EventEnvelope<'conversation.handoff', ConversationHandoffData>;
 export type ConversationUpdatedEvent = EventEnvelope<'conversation.updated', ConversationUpdatedData>;
+export type ConversationRatedEvent = EventEnvelope<'conversation.rated', ConversationRatedData>;
 export type ConversationSlaBreachedEvent = EventEnvelope<'conversation.sla_breached', ConversationSlaBreachedData>;

@@ -88,6 +88,8 @@ export interface ConversationSummary {
   labels?: string[];
   /** Its team's targets for this handoff (CONTRACT.md §18); null when its team has none (or it has no team). */
   sla?: ConversationSla | null;
+  /** The customer's answer to the satisfaction question sent when it was closed (CONTRACT.md §18); null before. */
+  rating?: ConversationRating | null;
   /** The customer's last message + 24 h: after it, only a template may be sent (CONTRACT.md §4). */
   window_expires_at: string;
   started_at: string;
@@ -138,7 +140,10 @@ export type ThreadMedia = Pick<InboundMedia, 'id' | 'caption'> & Partial<Pick<In
 export interface ConversationNoteRecord {
   id: string;
   conversation_id: string;
+  /** As written: a mention is `@usr_…`, which the dashboard shows as the member's name. */
   text: string;
+  /** The members the text mentions (`@usr_…`), in order, each once. */
+  mentions: string[];
   author: InboxActor;
   at: string;
 }
@@ -172,6 +177,8 @@ export interface ConversationFilter {
   team_id?: string | null;
   /** Conversations carrying this label, or null. */
   label?: string | null;
+  /** Conversations whose notes mention this member (`usr_…`), or null. */
+  mentioned?: string | null;
 }
 
 /** `PATCH /api/v1/conversations/{id}`: take over (`handed_off`), give back (`active`), close; assign or unassign; label; move to a team. */
@@ -180,6 +187,13 @@ export interface ConversationChange {
   assignee?: string | null;
   labels?: string[];
   team_id?: string | null;
+}
+
+/** A customer's satisfaction rating of a closed conversation: 1 (very poor) to 5 (excellent). */
+export interface ConversationRating {
+  score: number;
+  comment: string | null;
+  rated_at: string;
 }
 
 /** A handed-off conversation's due times (its team's SLA, counted from the handoff) and whether one was missed. */

@@ -23,6 +23,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'agent.gap_opened',
   'agent.tests_completed',
   'conversation.sla_breached',
+  'conversation.rated',
   'webhook.endpoint_disabled',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];

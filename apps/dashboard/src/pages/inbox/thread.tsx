@@ -145,6 +145,11 @@ function ThreadView({ thread, members }: { thread: InboxThread; members: readonl
             </span>
           )}
           <SlaStatus thread={thread} team={team} />
+          {thread.rating && (
+            <span className="badge" data-testid="thread-rating" title={`Rated ${new Date(thread.rating.rated_at).toLocaleString()}`}>
+              Customer rating: {thread.rating.score}/5
+            </span>
+          )}
           {thread.state === 'active' && ' The agent answers this customer.'}
           {thread.state === 'handed_off' && ' The agent is silent: a person of the team answers.'}
         </p>

@@ -287,7 +287,7 @@ describe('Dashboard in a real browser: the navigation, the owner’s onboarding,
       await menu.click();
       expect(await menu.getAttribute('aria-expanded')).toBe('true');
       const labels = await nav.getByRole('link').allTextContents();
-      expect(labels).toEqual(['Get started', 'Inbox', 'Contacts', 'Companies', 'Pipeline', 'Campaigns', 'Templates', 'AI agents', 'Playground', 'Channels', 'Usage', 'Team', 'Teams', 'Billing', 'Webhooks', 'API keys', 'Messages', 'Conversations']);
+      expect(labels).toEqual(['Get started', 'Inbox', 'Contacts', 'Companies', 'Pipeline', 'Campaigns', 'Templates', 'AI agents', 'Playground', 'Channels', 'Reports', 'Usage', 'Team', 'Teams', 'Billing', 'Webhooks', 'API keys', 'Messages', 'Conversations']);
       await settled(page);
       await page.screenshot({ path: join(SCREENSHOTS, 'navigation-mobile.png') });
       await expectNoSeriousA11yViolations(page, 'menu open on a phone');
@@ -331,12 +331,12 @@ describe('Dashboard in a real browser: the navigation, the owner’s onboarding,
 
     // The menu: the conversations, the contacts and the Playground; no Campaigns, Channels, Billing, Developers or Team.
     const nav = page.getByRole('navigation', { name: 'Dashboard' });
-    expect(await nav.getByRole('link').allTextContents()).toEqual(['Get started', 'Inbox', 'Contacts', 'Companies', 'Pipeline', 'Playground']);
+    expect(await nav.getByRole('link').allTextContents()).toEqual(['Get started', 'Inbox', 'Contacts', 'Companies', 'Pipeline', 'Playground', 'Reports']);
     expect(await nav.getByText('Developers').count()).toBe(0);
     await expectNoSeriousA11yViolations(page, 'the agent member’s menu');
 
     // Each page they are shown opens without a refused request (no 403 on Get started).
-    for (const label of ['Get started', 'Inbox', 'Contacts', 'Companies', 'Pipeline', 'Playground']) {
+    for (const label of ['Get started', 'Inbox', 'Contacts', 'Companies', 'Pipeline', 'Playground', 'Reports']) {
       await openPage(page, label, /./);
       await settled(page);
     }

@@ -142,8 +142,50 @@ describe('Dashboard in a real browser: teams, routing rules and presence', () =>
     await page.setViewportSize({ width: 390, height: 844 });
     await openPage(page, 'Teams', 'Teams');
     await settled(page);
-    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+    expect(Number(await page.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth'))).toBeLessThanOrEqual(0);
     await shots.take(page, 'teams-phone');
+  }, 240_000);
+
+  it('reports the day as it happened: conversations, what the AI resolved alone, handoffs and the customer’s rating', async () => {
+    const { page } = browser;
+    // Two customers the agent answers alone (beside the two handoffs above).
+    for (const [from, text] of [
+      ['+14155550163', 'Hello, do you rent bikes?'],
+      ['+14155550164', 'Hi there'],
+    ]) {
+      expect((await http('POST', `${platform.sandbox}/_sandbox/inbound`, { json: { from, to: number, text } })).status).toBe(200);
+    }
+    await pollUntil(async () => ((await conversations()).length === 4 ? true : undefined), { timeoutMs: 45_000, description: 'four conversations' });
+    // The refund: answered by the owner, closed; the customer answers the rating question with a 5.
+    const refund = (await conversations()).find((c) => c.customer === '+14155550161')!;
+    const owner = await ownerToken();
+    expect((await http('POST', `${platform.gateway}/api/v1/conversations/${refund.id}/messages`, { token: owner, json: { message: 'Your refund is on its way.' } })).status).toBe(201);
+    expect((await http('PATCH', `${platform.gateway}/api/v1/conversations/${refund.id}`, { token: owner, json: { state: 'closed' } })).status).toBe(200);
+    await pollUntil(
+      async () => {
+        const messages = (await http<{ messages: { text: string }[] }>('GET', `${platform.gateway}/api/v1/conversations/${refund.id}`, { token })).body.messages;
+        return messages.some((m) => m.text.includes('How would you rate')) ? true : undefined;
+      },
+      { timeoutMs: 30_000, description: 'the rating question in the thread' },
+    );
+    expect((await http('POST', `${platform.sandbox}/_sandbox/inbound`, { json: { from: '+14155550161', to: number, text: '5' } })).status).toBe(200);
+    await pollUntil(async () => (await http<{ rating: { score: number } | null }>('GET', `${platform.gateway}/api/v1/conversations/${refund.id}`, { token })).body.rating?.score === 5 || undefined, {
+      timeoutMs: 30_000,
+      description: 'the rating kept',
+    });
+
+    // What the day was, counted here: 4 conversations, 2 handed to a person, 2 resolved by the agent alone, 1 closed, one 5.
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await openPage(page, 'Reports', 'Reports');
+    const card = (id: string) => page.getByTestId(`card-${id}`);
+    await card('opened').getByText('4', { exact: true }).waitFor({ timeout: 30_000 });
+    expect(await card('opened').textContent()).toBe('Conversations41 closed');
+    expect(await card('resolved-by-ai').textContent()).toContain('50%');
+    expect(await card('handed-off').textContent()).toContain('2');
+    expect(await card('csat').textContent()).toContain('5.0 / 5 (1 rating)');
+    await settled(page);
+    await expectNoSeriousA11yViolations(page, 'reports');
+    await shots.take(page, 'reports');
   }, 240_000);
 
   /** The owner's own bearer token (the API key names no member). */

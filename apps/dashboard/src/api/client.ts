@@ -8,6 +8,7 @@ import { createContactsApi } from './contacts';
 import { unwrap } from './http';
 import { createInboxApi } from './inbox';
 import { createKnowledgeGapsApi } from './knowledge-gaps';
+import { createReportsApi } from './reports';
 import { createTeamApi } from './team';
 import { createTeamsApi } from './teams';
 import { createTemplatesApi } from './templates';
@@ -34,6 +35,7 @@ export function createDashboardApi(api: ParleyClient) {
     ...createChannelsApi(api),
     ...createKnowledgeGapsApi(api),
     ...createAgentTestsApi(api),
+    ...createReportsApi(api),
 
     // accounts and credentials (no session yet: these make or take the credential)
     signUp: (name: string, email?: string) => unwrap(api.POST('/api/v1/accounts', { body: email ? { name, email } : { name } })),

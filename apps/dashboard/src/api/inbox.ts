@@ -27,6 +27,8 @@ export interface InboxFilter {
   team_id?: string;
   /** Conversations carrying this label; absent: with any labels or none. */
   label?: string;
+  /** Conversations whose notes mention a member (`me` or `usr_…`). */
+  mentioned?: string;
 }
 
 /**

@@ -14,3 +14,4 @@ export * from './canned-replies';
 export * from './knowledge-gaps';
 export * from './agent-tests';
 export * from './channels';
+export * from './reports';

@@ -14,6 +14,7 @@ import { OnboardingPage } from '../pages/onboarding-page';
 import { ForgotPasswordPage, ResetPasswordPage } from '../pages/password-reset-pages';
 import { PipelinePage } from '../pages/pipeline/pipeline-page';
 import { PlaygroundPage } from '../pages/playground-page';
+import { ReportsPage } from '../pages/reports/reports-page';
 import { SignInPage } from '../pages/sign-in-page';
 import { SignUpPage } from '../pages/sign-up-page';
 import { TeamPage } from '../pages/team/team-page';
@@ -50,6 +51,8 @@ export const PAGES = {
   agents: page({ path: '/agents', label: 'AI agents', page: () => <AgentsPage />, requires: 'agents.manage' }),
   playground: page({ path: '/playground', label: 'Playground', page: () => <PlaygroundPage />, requires: 'messages.send' }),
   channels: page({ path: '/channels', label: 'Channels', page: () => <ChannelsPage />, requires: 'channels.manage' }),
+  // every role: an `agent` member's report holds only the conversations assigned to them (the API scopes it)
+  reports: page({ path: '/reports', label: 'Reports', page: () => <ReportsPage /> }),
   usage: page({ path: '/usage', label: 'Usage', page: () => <UsagePage />, requires: 'billing.manage' }),
   team: page({ path: '/team', label: 'Team', page: () => <TeamPage />, requires: 'team.manage' }),
   teams: page({ path: '/teams', label: 'Teams', page: () => <TeamsPage />, requires: 'team.manage', work: 'manage teams, their hours and routing' }),
@@ -79,7 +82,7 @@ export const MENU: MenuNode[] = [
   { page: PAGES.campaigns, children: [{ page: PAGES.templates }] },
   { page: PAGES.agents, children: [{ page: PAGES.playground }] },
   { page: PAGES.channels },
-  { title: 'Reports', children: [{ page: PAGES.usage }] },
+  { title: 'Reports', children: [{ page: PAGES.reports }, { page: PAGES.usage }] },
   {
     title: 'Settings',
     children: [

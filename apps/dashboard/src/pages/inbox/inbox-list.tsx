@@ -28,6 +28,7 @@ export function InboxList({ openId, members }: { openId: string | undefined; mem
   const me = useMember();
   const [state, setState] = useState<InboxState | ''>('');
   const [assignee, setAssignee] = useState<AssigneeChoice>('anyone');
+  const [mentioningMe, setMentioningMe] = useState(false);
   const [channel, setChannel] = useState<ChannelKind | ''>('');
   // Playground chats are the team trying the agent, not customers: apart unless asked for.
   const [source, setSource] = useState<SourceChoice>('customer');
@@ -56,6 +57,7 @@ export function InboxList({ openId, members }: { openId: string | undefined; mem
     ...(source !== 'all' ? { source } : {}),
     ...(teamId ? { team_id: teamId } : {}),
     ...(label && labelValid ? { label } : {}),
+    ...(mentioningMe ? { mentioned: 'me' } : {}),
     ...(q ? { q } : {}),
   };
   const conversations = useLiveQuery(inboxKey(filter), () => api.inbox(filter), INBOX_LIVE, { keepPrevious: true });
@@ -99,6 +101,12 @@ export function InboxList({ openId, members }: { openId: string | undefined; mem
             <option value="unassigned">nobody</option>
           </select>
         </label>
+        {me && (
+          <label className="checkbox">
+            <input type="checkbox" checked={mentioningMe} onChange={(e) => setMentioningMe(e.target.checked)} />
+            Mentioning me
+          </label>
+        )}
         <label>
           Channel
           <select value={channel} onChange={(e) => setChannel(e.target.value as ChannelKind | '')}>

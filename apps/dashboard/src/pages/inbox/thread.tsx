@@ -19,6 +19,7 @@ import { STATE_LABELS, authorLabel, contactName } from './people';
 import { ReplyWindow, windowOpen } from './reply-window';
 import { TemplateReply } from './template-reply';
 import { useTeams } from '../team/teams-data';
+import { mentionsToIds, mentionsToNames } from './mentions';
 
 interface Entry {
   key: string;
@@ -199,7 +200,7 @@ function ThreadView({ thread, members }: { thread: InboxThread; members: readonl
               {authorLabel(e.author, contact, members, me)}
             </p>
             {e.subject && thread.channel === 'email' && <p className="small muted">Subject: {e.subject}</p>}
-            {e.parts ? <MessageContent parts={e.parts} /> : <p>{e.text}</p>}
+            {e.parts ? <MessageContent parts={e.parts} /> : <p>{e.kind === 'note' ? mentionsToNames(e.text, members, me?.id) : e.text}</p>}
             <p className="muted small bubble-meta">
               {formatTime(e.at)}
               {e.delivery && <DeliveryTicks delivery={e.delivery} />}
@@ -208,7 +209,7 @@ function ThreadView({ thread, members }: { thread: InboxThread; members: readonl
           </li>
         ))}
       </ol>
-      <Composer thread={thread} onSent={onChange} />
+      <Composer thread={thread} members={members} onSent={onChange} />
     </article>
   );
 }
@@ -241,7 +242,7 @@ type Mode = 'reply' | 'note';
  * The reply box (sent to the customer as the member) and internal notes (never sent). Canned replies come in by
  * typing "/" and their shortcut, or from the "Canned replies" button, their variables filled from the contact and you.
  */
-function Composer({ thread, onSent }: { thread: InboxThread; onSent(): void }) {
+function Composer({ thread, members, onSent }: { thread: InboxThread; members: readonly Member[]; onSent(): void }) {
   const api = useApi();
   const me = useMember();
   const [mode, setMode] = useState<Mode>('reply');
@@ -274,7 +275,7 @@ function Composer({ thread, onSent }: { thread: InboxThread; onSent(): void }) {
     event.preventDefault();
     const body = text.trim();
     if (!body) return;
-    const done = await action.run<unknown>(() => (mode === 'reply' ? api.reply(thread.id, body) : api.addNote(thread.id, body)));
+    const done = await action.run<unknown>(() => (mode === 'reply' ? api.reply(thread.id, body) : api.addNote(thread.id, mentionsToIds(body, members))));
     if (done === undefined) return;
     setText('');
     onSent();
@@ -313,13 +314,17 @@ function Composer({ thread, onSent }: { thread: InboxThread; onSent(): void }) {
                 rows={3}
                 maxLength={4096}
                 required
-                aria-describedby={mode === 'reply' ? 'composer-canned-hint' : undefined}
+                aria-describedby={mode === 'reply' ? 'composer-canned-hint' : 'composer-mention-hint'}
                 className={mode === 'note' ? 'note-input' : undefined}
               />
             </label>
-            {mode === 'reply' && (
+            {mode === 'reply' ? (
               <p id="composer-canned-hint" className="small muted">
                 Type / and a shortcut for a canned reply.
+              </p>
+            ) : (
+              <p id="composer-mention-hint" className="small muted">
+                Write @ and someone’s name to mention them: they find the conversation under “Mentioning me”.
               </p>
             )}
             {mode === 'reply' && picker !== 'closed' && (

@@ -95,7 +95,7 @@ describe('gateway: conversations, leads and appointments routes', () => {
     const byPattern = Object.fromEntries(requests.messages.map((m) => [m.headers[Headers.RpcPattern], m.value]));
     const tenant_id = account.tenant_id;
     expect(byPattern).toEqual({
-      'conversations.list': { tenant_id, limit: 10, cursor: null, state: 'handed_off', assignee: 'none', channel: 'whatsapp', q: 'Maria', source: 'customer' },
+      'conversations.list': { tenant_id, limit: 10, cursor: null, state: 'handed_off', assignee: 'none', channel: 'whatsapp', q: 'Maria', source: 'customer', team_id: null, label: null, mentioned: null },
       // With an API key no member reads it (only a member's opening marks it read) or acts (`api`).
       'conversations.get': { tenant_id, id: conversationId, reader: null },
       'conversations.release': { tenant_id, id: conversationId },

@@ -186,6 +186,18 @@ describe('Dashboard in a real browser: teams, routing rules and presence', () =>
     await settled(page);
     await expectNoSeriousA11yViolations(page, 'reports');
     await shots.take(page, 'reports');
+
+    // On a phone: the Reports page and the rated conversation fit without sideways scrolling.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await settled(page);
+    expect(Number(await page.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth'))).toBeLessThanOrEqual(0);
+    await shots.take(page, 'reports-phone');
+    await page.goto(`${platform.gateway}/dashboard/inbox/${refund.id}`);
+    await page.getByTestId('thread-rating').waitFor();
+    expect(await page.getByTestId('thread-rating').textContent()).toBe('Customer rating: 5/5');
+    await settled(page);
+    expect(Number(await page.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth'))).toBeLessThanOrEqual(0);
+    await shots.take(page, 'rated-conversation-phone');
   }, 240_000);
 
   /** The owner's own bearer token (the API key names no member). */

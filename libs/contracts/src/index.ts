@@ -17,5 +17,6 @@ export * from './rpc/deals.rpc';
 export * from './rpc/media.rpc';
 export * from './rpc/campaigns.rpc';
 export * from './rpc/teams.rpc';
+export * from './rpc/reports.rpc';
 export * from './sms-segments';
 export * from './amount-text';

@@ -107,18 +107,8 @@ export class ConversationsController {
     if (body.state === undefined && body.assignee === undefined && body.labels === undefined && body.team_id === undefined) {
       throw new ProblemException(validationProblem([{ field: 'state', message: 'give at least one of state, assignee, labels, team_id' }]));
     }
-    if (body.assignee) await this.checkMember(tenantId, body.assignee);
+    if (body.assignee) await this.team.checkMembers(tenantId, [{ field: 'assignee', id: body.assignee, message: (id) => `assignee ${id} is not a member of this team` }]);
     return this.rpc.request('conversations.update', { tenant_id: tenantId, id, change: body, actor: actorOf(member) }, { requestId });
-  }
-
-  /** The team lives here (the gateway owns members): an assignee of another tenant, or none at all, is refused. */
-  private async checkMember(tenantId: string, memberId: string, field: 'assignee' | 'text' = 'assignee'): Promise<void> {
-    const found = await this.team.get(tenantId, memberId).then(
-      () => true,
-      () => false,
-    );
-    const message = field === 'assignee' ? `assignee ${memberId} is not a member of this team` : `text mentions @${memberId}, who is not a member of this team`;
-    if (!found) throw new ProblemException(validationProblem([{ field, message }]));
   }
 
   /** The tenant takes a handed-off conversation back: the agent answers again (= PATCH `{state: "active"}`). */
@@ -167,7 +157,8 @@ export class ConversationsController {
     @CurrentMember() member: SignedInMember | null,
     @RequestId() requestId: string,
   ): Promise<ConversationNoteRecord> {
-    for (const mentioned of mentionsIn(body.text)) await this.checkMember(tenantId, mentioned, 'text');
+    const mentioned = mentionsIn(body.text).map((id) => ({ field: 'text', id, message: (who: string) => `text mentions @${who}, who is not a member of this team` }));
+    await this.team.checkMembers(tenantId, mentioned);
     return this.rpc.request('conversations.note', { tenant_id: tenantId, id, text: body.text, actor: actorOf(member) }, { requestId });
   }
 

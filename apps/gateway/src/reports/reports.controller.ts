@@ -7,11 +7,9 @@ import type { FastifyReply } from 'fastify';
 import { Readable } from 'node:stream';
 import { CurrentMember, RequestId, Tenant, type SignedInMember } from '../http/request-context';
 import { ApiRoute } from '../openapi/api-route.decorator';
-import { ReportQueryDto } from './report-query.dto';
+import { ReportQueryDto, reportPeriodErrors } from './report-query.dto';
 
 const LINES_PAGE = 1000;
-/** A year and a day: a report of a longer period is many reports. */
-const MAX_PERIOD_MS = 367 * 24 * 60 * 60 * 1000;
 const LINE_COLUMNS: (keyof ConversationReportLine)[] = [
   'id',
   'channel',
@@ -82,12 +80,9 @@ export class ReportsController {
 
 /** The period as asked, checked as a whole (each bound alone is the DTO's), and the member an `agent` is limited to. */
 function scopeOf(query: ReportQueryDto, member: SignedInMember | null) {
-  const tz = query.tz ?? 'UTC';
-  const from = Date.parse(query.from);
-  const to = Date.parse(query.to);
-  if (!(to >= from)) throw new ProblemException(validationProblem([{ field: 'to', message: 'to must not be before from' }], 'The query parameters are not valid.'));
-  if (to - from > MAX_PERIOD_MS) throw new ProblemException(validationProblem([{ field: 'to', message: 'the period must be at most a year (to − from ≤ 366 days)' }], 'The query parameters are not valid.'));
-  return { from: query.from, to: query.to, tz, member: member?.role === 'agent' ? member.id : null };
+  const errors = reportPeriodErrors(query);
+  if (errors.length > 0) throw new ProblemException(validationProblem(errors, 'The query parameters are not valid.'));
+  return { from: query.from, to: query.to, tz: query.tz ?? 'UTC', member: member?.role === 'agent' ? member.id : null };
 }
 
 function cell(value: unknown): string | number | boolean | null {

@@ -1,7 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
-import { CreateTeamBody, UpdateTeamBody, validationProblem, type TeamRecord } from '@parley/contracts';
+import { CreateTeamBody, UpdateTeamBody, type TeamRecord } from '@parley/contracts';
 import { RpcClient } from '@parley/kafka';
-import { ProblemException } from '@parley/service-kit';
 import { Requires } from '../identity/auth/permissions';
 import { TeamService } from '../identity/team/team.service';
 import { PrefixedIdPipe } from '../http/param-pipes';
@@ -82,13 +81,10 @@ export class TeamsController {
     await this.rpc.request('teams.delete', { tenant_id: tenantId, id }, { requestId });
   }
 
-  private async checkMembers(tenantId: string, members: string[]): Promise<void> {
-    for (const [i, memberId] of members.entries()) {
-      const found = await this.people.get(tenantId, memberId).then(
-        () => true,
-        () => false,
-      );
-      if (!found) throw new ProblemException(validationProblem([{ field: `members[${i}]`, message: `${memberId} is not a member of your team (GET /api/v1/team)` }]));
-    }
+  private checkMembers(tenantId: string, members: string[]): Promise<void> {
+    return this.people.checkMembers(
+      tenantId,
+      members.map((id, i) => ({ field: `members[${i}]`, id, message: (who) => `${who} is not a member of your team (GET /api/v1/team)` })),
+    );
   }
 }

@@ -6,9 +6,6 @@ import { ReportsStore } from './reports.store';
 
 const MAX_LINES = 1000;
 
-/** A report's period as asked: `from` and `to` are days (`YYYY-MM-DD`, both included, in `tz`) or instants (RFC 3339, `to` excluded). */
-export type AskedScope = ReportScope;
-
 /**
  * Conversation reports (CONTRACT.md §18): numbers per day, member, team or channel, and one line per conversation for
  * the CSV, for the conversations that started in the period. Days are counted in the report's time zone.
@@ -20,11 +17,11 @@ export class ReportsService {
     private readonly cursors: ListCursors,
   ) {}
 
-  conversations(tenantId: string, asked: AskedScope, groupBy: ReportGrouping): Promise<{ data: ConversationReportRow[] }> {
+  conversations(tenantId: string, asked: ReportScope, groupBy: ReportGrouping): Promise<{ data: ConversationReportRow[] }> {
     return this.store.conversations(tenantId, periodOf(asked), groupBy).then((data) => ({ data }));
   }
 
-  async lines(tenantId: string, asked: AskedScope, limit: number, cursor: string | null): Promise<{ data: ConversationReportLine[]; next_cursor: string | null }> {
+  async lines(tenantId: string, asked: ReportScope, limit: number, cursor: string | null): Promise<{ data: ConversationReportLine[]; next_cursor: string | null }> {
     const take = Math.min(Math.max(1, Math.trunc(limit) || MAX_LINES), MAX_LINES);
     const cursors = this.cursors.of(tenantId, 'report-lines');
     const rows = await this.store.lines(tenantId, periodOf(asked), cursors.after(cursor), take + 1);
@@ -32,8 +29,8 @@ export class ReportsService {
   }
 }
 
-/** The period's bounds as instants: a day starts at midnight in the report's time zone, and `to` includes its whole day. */
-export function periodOf(asked: AskedScope): ReportScope {
+/** The period as asked (days `YYYY-MM-DD`, both included, in `tz`; or RFC 3339 instants, `to` excluded) as instants: a day starts at midnight in the report's time zone, and `to` includes its whole day. */
+export function periodOf(asked: ReportScope): ReportScope {
   const bound = (value: string, end: boolean) => {
     if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return new Date(value).toISOString();
     const day = DateTime.fromISO(value, { zone: asked.tz }).startOf('day');

@@ -73,6 +73,15 @@ describe('responder-service: teams and routing', () => {
     const support = await team(t, { capacity_per_member: 3, sla: { first_response_seconds: 900 } });
     expect(support).toMatchObject({ id: expect.stringMatching(/^tea_/), capacity_per_member: 3, reassign_after_seconds: null, sla: { first_response_seconds: 900 }, open_now: true, next_opening_at: null });
     await expect(team(t, {})).rejects.toMatchObject({ problem: { status: 409, type: ProblemTypes.conflict, errors: [{ field: 'name' }] } });
+    // a field that cannot be cleared refuses null rather than reaching its NOT NULL column
+    for (const field of ['name', 'members', 'timezone', 'business_hours', 'holidays']) {
+      const refused = await rpc().request('teams.update', { tenant_id: t, id: support.id, body: { [field]: null } }).then(
+        () => null,
+        (err: { problem?: { status: number; errors?: { field: string }[] } }) => err.problem,
+      );
+      expect({ field, status: refused?.status, fields: [...new Set(refused?.errors?.map((e) => e.field))] }).toEqual({ field, status: 400, fields: [field] });
+    }
+    expect(await rpc().request('teams.update', { tenant_id: t, id: support.id, body: { capacity_per_member: null, sla: null } })).toMatchObject({ capacity_per_member: null, sla: null });
 
     await expect(rpc().request('routing-rules.replace', { tenant_id: t, body: [{ match: { channel: 'fax' }, team_id: support.id }] })).rejects.toMatchObject({
       problem: { status: 400, errors: [{ field: '[0].match.channel' }] },

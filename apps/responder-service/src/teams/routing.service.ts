@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { derivedId, type MessageAuthor } from '@parley/contracts';
+import { derivedId, type MessageAuthor, type RoutingRuleRecord } from '@parley/contracts';
 import type { EntityManager } from 'typeorm';
 import type { ConversationEntity, SlaTarget } from '../conversations/conversation.entity';
 import { ConversationsStore } from '../conversations/conversations.store';
@@ -12,7 +12,7 @@ import type { StoredEvent } from '../replies/processed-message.entity';
 import { isOpen, nextOpening } from './business-hours';
 import { memberFor, teamFor, type TeamRoster } from './routing';
 import { RoutingStore } from './routing.store';
-import type { TeamRow } from './teams.store';
+import { TeamsStore, type TeamRow } from './teams.store';
 import { waitingMessage, type Waiting } from './waiting-message';
 
 /** A customer is told they wait only while they are waiting: a handoff older than this (a queue met late) goes unannounced. */
@@ -22,7 +22,7 @@ const TELL_WITHIN_MS = 60 * 60 * 1000;
 interface TenantRouting {
   teams: Map<string, TeamRow>;
   defaultTeam: TeamRow;
-  rules: { match: Record<string, string>; team_id: string }[];
+  rules: RoutingRuleRecord[];
   available: Set<string>;
   loads: Map<string, number>;
 }
@@ -39,6 +39,7 @@ interface TenantRouting {
 export class RoutingService {
   constructor(
     private readonly store: RoutingStore,
+    private readonly teams: TeamsStore,
     private readonly conversations: ConversationsStore,
     private readonly relay: OutboxRelay,
     private readonly links: InboxLinks,
@@ -51,9 +52,9 @@ export class RoutingService {
   /** One pass over a tenant's queue and due reassignments; nothing when another instance is routing it. */
   async routeTenant(tenantId: string, now = new Date()): Promise<void> {
     const queuedEvents = await this.store.transaction(async (tx) => {
-      if (!(await this.store.lockTenant(tx, tenantId))) return false;
-      const teams = await this.store.teams(tx, tenantId);
-      const [queue, due] = [await this.store.queue(tx, tenantId), await this.store.dueReassignments(tx, tenantId)];
+      if (!(await this.store.lockTenant(tenantId, tx))) return false;
+      const teams = await this.teams.list(tenantId, tx);
+      const [queue, due] = [await this.store.queue(tenantId, tx), await this.store.dueReassignments(tenantId, tx)];
       const events: StoredEvent[] = [];
       if (teams.length === 0) {
         // No team to route to: the handoffs wait for whoever opens the inbox, as before teams existed.
@@ -63,9 +64,9 @@ export class RoutingService {
       const routing: TenantRouting = {
         teams: new Map(teams.map((t) => [t.id, t])),
         defaultTeam: teams[0],
-        rules: await this.store.rules(tx, tenantId),
-        available: await this.store.availableMembers(tx, tenantId),
-        loads: await this.store.loads(tx, tenantId),
+        rules: await this.teams.rules(tenantId, tx),
+        available: await this.store.availableMembers(tenantId, tx),
+        loads: await this.store.loads(tenantId, tx),
       };
       // A conversation that waits on as it is (routed, told, nobody free) is passed over without taking its lock: a long
       // queue costs a sweep one read.
@@ -73,7 +74,7 @@ export class RoutingService {
         events.push(...(await this.underLock(tx, tenantId, seen.id, (c) => this.route(tx, tenantId, c, routing, now))));
       }
       for (const id of due) events.push(...(await this.underLock(tx, tenantId, id, (c) => this.reassign(tx, tenantId, c, routing, now))));
-      for (const id of await this.store.dueSlaChecks(tx, tenantId)) events.push(...(await this.underLock(tx, tenantId, id, async (c) => this.checkSla(tenantId, c, now))));
+      for (const id of await this.store.dueSlaChecks(tenantId, tx)) events.push(...(await this.underLock(tx, tenantId, id, async (c) => this.checkSla(tenantId, c, now))));
       await enqueueEvents(tx, events);
       return events.length > 0;
     });
@@ -103,7 +104,7 @@ export class RoutingService {
     const changes: Partial<ConversationEntity> = {};
     let team = c.teamId ? routing.teams.get(c.teamId) : undefined;
     if (!c.routedAt || c.routedAt < c.queuedAt || !team) {
-      const tags = routing.rules.some((r) => r.match.contact_tag !== undefined) ? await this.store.contactTags(tx, tenantId, c.customer) : [];
+      const tags = routing.rules.some((r) => r.match.contact_tag !== undefined) ? await this.store.contactTags(tenantId, c.customer, tx) : [];
       const facts = { channel: c.channel, channelId: c.channelId, skill: c.handoffSkill ?? null, text: c.lastCustomerMessage?.text ?? null, contactTags: tags };
       team = routing.teams.get(teamFor(routing.rules, facts, null) ?? '') ?? routing.defaultTeam;
       Object.assign(changes, { teamId: team.id, routedAt: now, slaBreaches: [], ...slaDue(team, c.queuedAt) });
@@ -157,7 +158,7 @@ export class RoutingService {
   private async gave(tx: EntityManager, tenantId: string, team: TeamRow, member: string, routing: TenantRouting): Promise<void> {
     routing.loads.set(member, (routing.loads.get(member) ?? 0) + 1);
     team.last_assigned = member;
-    await this.store.lastAssigned(tx, tenantId, team.id, member);
+    await this.store.lastAssigned(tenantId, team.id, member, tx);
   }
 
   /** The waiting message, sent as the agent's (through `message.outbound`, like its replies) and kept in the thread. */
@@ -166,7 +167,7 @@ export class RoutingService {
     const messageId = derivedId('msg', 'waiting', cause);
     const agent = await this.conversations.lastAgentName(tenantId, c.id, tx);
     const author: MessageAuthor = agent ? { type: 'agent', name: agent } : { type: 'api' };
-    await this.store.insertTurn(tx, { conversationId: c.id, tenantId, messageId, role: 'agent', author, text, at: now, searchConfig: searchConfigOf(c.skillState.language) });
+    await this.conversations.insertSent(tenantId, c.id, { messageId, author, text, at: now, content: null, searchConfig: searchConfigOf(c.skillState.language) }, tx);
     Object.assign(changes, { customerToldAt: now, lastMessage: { text, author, at: now.toISOString() } });
     return {
       changes,
@@ -179,13 +180,13 @@ export class RoutingService {
 
   /** Runs a decision on the conversation under its lock (never interleaving with a reply or a person's action) and writes it. */
   private async underLock(tx: EntityManager, tenantId: string, id: string, decide: (c: ConversationEntity) => Promise<Decision>): Promise<StoredEvent[]> {
-    const seen = await this.store.find(tx, tenantId, id);
+    const seen = await this.store.find(tenantId, id, tx);
     if (!seen) return [];
     await this.conversations.lock(tenantId, seen.businessNumber, seen.customer, tx);
-    const c = await this.store.find(tx, tenantId, id);
+    const c = await this.store.find(tenantId, id, tx);
     if (!c) return [];
     const { changes, events } = await decide(c);
-    if (Object.keys(changes).length > 0) await this.store.update(tx, tenantId, id, changes);
+    if (Object.keys(changes).length > 0) await this.store.update(tenantId, id, changes, tx);
     return events;
   }
 }

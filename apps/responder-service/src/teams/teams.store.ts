@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { PresenceRecord, PresenceStatus, RoutingRuleRecord, TeamRecord } from '@parley/contracts';
-import { DataSource, QueryFailedError } from 'typeorm';
+import { DataSource, QueryFailedError, type EntityManager } from 'typeorm';
 
 /** A `teams` row as raw SQL returns it: the record's stored fields, round-robin's turn, and its times as dates. */
 export type TeamRow = Omit<TeamRecord, 'open_now' | 'next_opening_at' | 'created_at' | 'updated_at'> & {
@@ -41,9 +41,9 @@ export class TeamsStore {
     return row;
   }
 
-  /** The tenant's teams, oldest first (the oldest is the default team). */
-  list(tenantId: string): Promise<TeamRow[]> {
-    return this.db.query(`SELECT ${COLUMNS} FROM teams WHERE tenant_id = $1 ORDER BY created_at, id`, [tenantId]);
+  /** The tenant's teams, oldest first (the oldest is the default team); in the caller's transaction when given one. */
+  list(tenantId: string, tx: EntityManager = this.db.manager): Promise<TeamRow[]> {
+    return tx.query(`SELECT ${COLUMNS} FROM teams WHERE tenant_id = $1 ORDER BY created_at, id`, [tenantId]);
   }
 
   async find(tenantId: string, id: string): Promise<TeamRow | null> {
@@ -79,9 +79,9 @@ export class TeamsStore {
     return new Set(rows.map((r) => r.id));
   }
 
-  /** The rules in order. */
-  async rules(tenantId: string): Promise<RoutingRuleRecord[]> {
-    const rows: RoutingRuleRecord[] = await this.db.query(`SELECT match, team_id FROM routing_rules WHERE tenant_id = $1 ORDER BY position`, [tenantId]);
+  /** The rules in order; in the caller's transaction when given one. */
+  async rules(tenantId: string, tx: EntityManager = this.db.manager): Promise<RoutingRuleRecord[]> {
+    const rows: RoutingRuleRecord[] = await tx.query(`SELECT match, team_id FROM routing_rules WHERE tenant_id = $1 ORDER BY position`, [tenantId]);
     return rows.map((r) => ({ match: r.match, team_id: r.team_id }));
   }
 

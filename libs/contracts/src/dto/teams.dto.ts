@@ -13,6 +13,7 @@ import {
   Matches,
   Max,
   Min,
+  ValidateIf,
   ValidateNested,
 } from 'class-validator';
 import type { Weekday } from '../events/agents';
@@ -46,9 +47,12 @@ export class TeamSlaDto {
   resolution_seconds?: number;
 }
 
+/** A field that cannot be cleared is checked when given, null included (IsOptional would let null through to a NOT NULL column). */
+const givenOrNull = (_object: object, value: unknown) => value !== undefined;
+
 /** What a team's create and change share; every field optional here, required ones marked in CreateTeamBody. */
 class TeamFields {
-  @IsOptional()
+  @ValidateIf(givenOrNull)
   @IsArray({ message: MEMBERS_RULE })
   @ArrayMaxSize(100, { message: MEMBERS_RULE })
   @ArrayUnique({ message: MEMBERS_RULE })
@@ -67,7 +71,7 @@ class TeamFields {
   @Max(86_400, { message: 'reassign_after_seconds must be a whole number of seconds from 10 to 86400, or null never to reassign' })
   reassign_after_seconds?: number | null;
 
-  @IsOptional()
+  @ValidateIf(givenOrNull)
   @IsArray({ message: 'holidays must be a list of dates YYYY-MM-DD, at most 366' })
   @ArrayMaxSize(366, { message: 'holidays must be a list of dates YYYY-MM-DD, at most 366' })
   @IsCalendarDate({ each: true, message: 'holidays must be a list of dates YYYY-MM-DD, such as 2026-12-25' })
@@ -113,20 +117,20 @@ export class CreateTeamBody extends TeamFields {
 
 /** Body of `PATCH /api/v1/teams/{id}`: only the fields given change (null clears an optional one). */
 export class UpdateTeamBody extends TeamFields {
-  @IsOptional()
+  @ValidateIf(givenOrNull)
   @IsString({ message: NAME_RULE })
   @Length(1, 80, { message: NAME_RULE })
   name?: string;
 
-  @IsOptional()
+  @ValidateIf(givenOrNull)
   @IsIn(TEAM_ROUTINGS, { message: `routing must be one of: ${TEAM_ROUTINGS.join(', ')}` })
   routing?: TeamRouting;
 
-  @IsOptional()
+  @ValidateIf(givenOrNull)
   @IsIanaTimeZone({ message: 'timezone must be an IANA time zone such as Europe/Madrid' })
   timezone?: string;
 
-  @IsOptional()
+  @ValidateIf(givenOrNull)
   @IsObject({ message: 'business_hours must be an object keyed by weekday (mon … sun), each a list of ["HH:MM","HH:MM"] ranges' })
   @IsOpeningHours()
   business_hours?: Partial<Record<Weekday, [string, string][]>>;

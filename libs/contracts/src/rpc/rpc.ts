@@ -7,7 +7,8 @@ import type { CrmImportRpc, CrmRpc } from './crm.rpc';
 import type { MediaRpc } from './media.rpc';
 import type { MessagingRpc } from './messaging.rpc';
 import type { ResponderRpc } from './responder.rpc';
-import type { ReportsRpc, TeamsRpc } from './teams.rpc';
+import type { ReportsRpc } from './reports.rpc';
+import type { TeamsRpc } from './teams.rpc';
 import type { TemplatesRpc } from './templates.rpc';
 import type { WebhooksRpc } from './webhooks.rpc';
 

@@ -121,6 +121,16 @@ export class TeamService {
     return { data: rows.slice(0, limit).map(toMemberRecord), next_cursor: cursors.next(rows, limit, (row) => row.id) };
   }
 
+  /**
+   * Refuses (400) member ids the tenant does not have where another feature names members (an assignee, a team's
+   * members, a note's mentions), naming the field each sits in: the gateway owns the team of people.
+   */
+  async checkMembers(tenantId: string, named: readonly { field: string; id: string; message: (id: string) => string }[]): Promise<void> {
+    const known = await this.members.existing(tenantId, [...new Set(named.map((n) => n.id))]);
+    const errors = named.filter((n) => !known.has(n.id)).map((n) => ({ field: n.field, message: n.message(n.id) }));
+    if (errors.length > 0) throw new ProblemException(validationProblem(errors));
+  }
+
   async get(tenantId: string, id: string): Promise<MemberRecord> {
     const member = await this.members.find(tenantId, id);
     if (!member) throw notFound(id);

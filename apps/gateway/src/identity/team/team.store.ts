@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { newId } from '@parley/contracts';
-import { DataSource, type EntityManager } from 'typeorm';
+import { DataSource, In, type EntityManager } from 'typeorm';
 import { TenantEntity } from '../accounts/tenant.entity';
 import type { MemberRole } from '../../http/request-context';
 import type { InvitationContext } from './member-links';
@@ -45,6 +45,13 @@ export class TeamStore {
 
   find(tenantId: string, id: string, tx: EntityManager = this.db.manager): Promise<MemberEntity | null> {
     return tx.getRepository(MemberEntity).findOneBy({ id, tenantId });
+  }
+
+  /** Which of `ids` are the tenant's members, in one query. */
+  async existing(tenantId: string, ids: readonly string[]): Promise<Set<string>> {
+    if (ids.length === 0) return new Set();
+    const found = await this.db.getRepository(MemberEntity).find({ select: { id: true }, where: { tenantId, id: In([...ids]) } });
+    return new Set(found.map((m) => m.id));
   }
 
   /**

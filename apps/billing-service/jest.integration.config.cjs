@@ -5,5 +5,6 @@ module.exports = {
   testMatch: ['<rootDir>/src/**/*.integration-spec.ts'],
   globalSetup: '<rootDir>/../../tools/testing/global-setup.mjs',
   globalTeardown: '<rootDir>/../../tools/testing/global-teardown.mjs',
+  testEnvironment: '<rootDir>/../../tools/testing/integration-environment.cjs',
   testTimeout: 60000,
 };

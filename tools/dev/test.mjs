@@ -2,7 +2,7 @@
 // `npm test` (and CI, through .ci/run): every test tier on real Apache Kafka and PostgreSQL.
 //
 //   1. lint, typecheck, unit     nx run-many -t lint typecheck test            (*.spec.ts, no I/O)
-//   2. integration               nx run-many -t test-integration --parallel=1  (*.integration-spec.ts, real Kafka + Postgres)
+//   2. integration               jest --config jest.integration.config.cjs     (*.integration-spec.ts, real Kafka + Postgres)
 //   3. end-to-end                the built stack over HTTP                     (apps/platform-e2e, *.e2e-spec.ts)
 //
 // Installs what is missing, starts the local broker when none runs (and stops it again at the end), builds, then runs
@@ -55,10 +55,10 @@ const tiers = [
   },
   {
     name: 'integration',
-    command: bin('nx'),
-    // one project at a time: the throughput specs (a 600-message send burst within 45 s, say) need the 2 cores; the
-    // gateway's 41 mostly waiting suites run on two jest workers (apps/gateway/project.json: 360 s -> 197 s)
-    args: ['run-many', '-t', 'test-integration', '--parallel=1', '--outputStyle=static'],
+    command: bin('jest'),
+    // every project's suites in one run on two workers (jest.integration.config.cjs): one project after another kept
+    // the 2 cores 47 % busy, the suites mostly waiting on the broker and the database
+    args: ['--config', 'jest.integration.config.cjs', '--maxWorkers=2'],
     timeoutMs: 28 * 60_000,
   },
   {

@@ -75,6 +75,9 @@ async function startContainers() {
 }
 
 export default async function globalSetup() {
+  // one run of every project's suites (jest.integration.config.cjs) calls each project's global setup: the first does it
+  if (globalThis.__PARLEY_TEST_INFRA_SET_UP__) return;
+  globalThis.__PARLEY_TEST_INFRA_SET_UP__ = true;
   // Each suite records the Kafka namespace it creates topics in (libs/testing uniqueKafkaNamespace); the teardown
   // deletes exactly those topics, so a long-lived broker does not pile up partitions (and open files) run after run.
   process.env.PARLEY_TEST_RUN_DIR = mkdtempSync(join(tmpdir(), 'parley-test-run-'));

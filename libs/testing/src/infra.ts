@@ -34,6 +34,10 @@ export function uniqueName(label: string): string {
  */
 export function uniqueKafkaNamespace(label: string): string {
   const namespace = `${uniqueName(label)}.`;
+  // the suite's own list: its topics are deleted when the suite ends (tools/testing/integration-environment.cjs)...
+  const suite = globalThis as { __PARLEY_KAFKA_NAMESPACES__?: string[] };
+  (suite.__PARLEY_KAFKA_NAMESPACES__ ??= []).push(namespace);
+  // ...and the run's, for the global teardown to delete what a suite that died left
   const runDir = process.env.PARLEY_TEST_RUN_DIR;
   if (runDir) appendFileSync(join(runDir, 'namespaces'), `${namespace}\n`);
   return namespace;
@@ -53,6 +57,9 @@ export async function createTestDatabase(label: string): Promise<TestDatabase> {
   await admin.connect();
   try {
     await admin.query(`CREATE DATABASE "${name}"`);
+    // A test's data need not outlive a crash of PostgreSQL itself, so its commits do not wait for the WAL flush (the
+    // integration tier: 769 -> 729 s on 2 cores); what the services do is unchanged.
+    await admin.query(`ALTER DATABASE "${name}" SET synchronous_commit = off`);
   } finally {
     await admin.end();
   }

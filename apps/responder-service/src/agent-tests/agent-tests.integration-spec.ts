@@ -79,7 +79,12 @@ describe('responder-service: agent test sets', () => {
     expect(third).toMatchObject({ passed: 3, failed: 0, fixed: [hours.id], broken: [], previous_version: 2 });
     const runs: { version: number }[] = await h.sql.query(`SELECT version FROM agent_test_runs WHERE tenant_id = $1 ORDER BY version`, [tenant]);
     expect(runs.map((r) => r.version)).toEqual([2, 3]);
-    expect(completed.messages.filter((m) => m.value.tenant_id === tenant)).toHaveLength(2);
+    // the third run's announcement leaves after its commit: wait for it, then count
+    const both = await pollUntil(() => {
+      const mine = completed.messages.filter((m) => m.value.tenant_id === tenant);
+      return mine.length >= 2 && mine;
+    }, { description: "the second run's agent.tests_completed" });
+    expect(both.map((m) => m.value.data.run.version)).toEqual([2, 3]);
   });
 
   it("runs the set again when the agent's documents change (no new version), compared with the run before", async () => {

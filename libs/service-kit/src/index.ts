@@ -25,4 +25,4 @@ export * from './lifecycle/shutdown';
 export * from './media-store/media-store';
 export * from './crypto/credential-cipher';
 export * from './database/statement-counter';
-export * from './outbox/outbox-relay-loop';
+export * from './outbox/outbox-relay';

@@ -1,4 +1,5 @@
-import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
+import { BackgroundWorker, WorkerLoop, type PassOutcome } from '@parley/service-kit';
 
 /** A pass that found pending rows looks again this soon (a publish that failed is retried at this pace). */
 export const RELAY_RETRY_MS = 2_000;
@@ -15,63 +16,31 @@ export interface PendingAnnouncements {
 }
 
 /**
- * The one relay of agent-service's announced rows (agents on `agent.changed`, documents on `document.changed`). Each
- * change is announced by its writer right after its commit; the relay takes over what that did not finish: a publish
- * that failed (the writer wakes the relay, which retries every RELAY_RETRY_MS while rows are behind), rows a
- * transaction left for it (a deleted agent's documents), and, in its slow sweep, a crash in between. Writers of other
- * instances announce their own rows, so no NOTIFY is needed: it would only race their announcements.
+ * The one relay of agent-service's announced rows (agents on `agent.changed`, documents on `document.changed`), a
+ * service-kit background worker. Each change is announced by its writer right after its commit; the relay takes over
+ * what that did not finish: a publish that failed (the writer wakes the relay, which retries every RELAY_RETRY_MS while
+ * rows are behind), rows a transaction left for it (a deleted agent's documents), and, in its slow sweep, a crash in
+ * between. Writers of other instances announce their own rows, so no NOTIFY is needed: it would only race their
+ * announcements.
  */
 @Injectable()
-export class AnnouncementRelay implements OnApplicationBootstrap, OnApplicationShutdown {
+export class AnnouncementRelay extends BackgroundWorker {
   private readonly logger = new Logger(AnnouncementRelay.name);
   private readonly sources: PendingAnnouncements[] = [];
-  private timer?: NodeJS.Timeout;
-  private timerAt = Infinity;
-  private running?: Promise<void>;
-  private again = false;
-  private stopped = false;
+  protected readonly loop = new WorkerLoop({ name: 'announcement relay', pass: () => this.pass(), sweepMs: RELAY_SWEEP_MS, logger: this.logger });
 
   /** Called by each owner of announced rows (in its constructor). */
   register(source: PendingAnnouncements): void {
     this.sources.push(source);
   }
 
-  /** Relays now: a write left rows behind (its publish failed, or it left them to the relay). */
-  wake(): void {
-    if (this.stopped) return;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    this.running = this.pass().finally(() => {
-      this.running = undefined;
-      if (this.again) {
-        this.again = false;
-        this.wake();
-      }
-    });
-  }
-
-  /** A publish failed: relays again in RELAY_RETRY_MS (not at once: the broker is unlikely to be back already). */
+  /** A writer's publish failed: its rows are behind, and the relay retries them until they go. */
   retrySoon(): void {
-    this.passIn(RELAY_RETRY_MS);
+    this.wake();
   }
 
-  /** A pass in `ms` unless one is due sooner. */
-  private passIn(ms: number): void {
-    const at = Date.now() + ms;
-    if (this.stopped || at >= this.timerAt) return;
-    clearTimeout(this.timer);
-    this.timerAt = at;
-    this.timer = setTimeout(() => {
-      this.timerAt = Infinity;
-      this.wake();
-    }, ms);
-    this.timer.unref();
-  }
-
-  /** One batch of every source; then a retry soon if any had rows behind, else the sweep. */
-  private async pass(): Promise<void> {
+  /** One batch of every source; then again in RELAY_RETRY_MS if any had rows behind, else at the sweep. */
+  private async pass(): Promise<PassOutcome> {
     let behind = 0;
     for (const source of this.sources) {
       try {
@@ -81,16 +50,6 @@ export class AnnouncementRelay implements OnApplicationBootstrap, OnApplicationS
         behind += 1;
       }
     }
-    this.passIn(behind > 0 ? RELAY_RETRY_MS : RELAY_SWEEP_MS);
-  }
-
-  onApplicationBootstrap(): void {
-    this.wake();
-  }
-
-  async onApplicationShutdown(): Promise<void> {
-    this.stopped = true;
-    clearTimeout(this.timer);
-    await this.running;
+    return behind > 0 ? RELAY_RETRY_MS : null;
   }
 }

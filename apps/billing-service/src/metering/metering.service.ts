@@ -110,6 +110,7 @@ export class MeteringService {
       const cost = await this.charges.onTokens(manager, { tenantId, eventId: event.id, model: data.model, tokens, key });
       if (cost) await this.spend.add(manager, tenantId, data.at, cost);
     });
+    this.spend.publishSoon();
     await this.view.push(tenantId);
   }
 

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { Outbox } from './outbox';
-import { OutboxStore } from './outbox.store';
+import { OutboxRelay } from './outbox-relay';
 
-@Module({ providers: [Outbox, OutboxStore], exports: [Outbox] })
+@Module({ providers: [Outbox, OutboxRelay], exports: [Outbox] })
 export class OutboxModule {}

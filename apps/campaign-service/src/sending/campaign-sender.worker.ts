@@ -1,7 +1,7 @@
-import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { Topics, conversationKey, derivedId, type CampaignCompletedData, type MessageOutboundData } from '@parley/contracts';
 import { EventPublisher } from '@parley/kafka';
-import { ProblemException, Wakeup, sleepUntilDue } from '@parley/service-kit';
+import { BackgroundWorker, ProblemException, WorkerLoop } from '@parley/service-kit';
 import { CampaignStartService, InsufficientFundsRefusal } from '../campaigns/campaign-start.service';
 import { toCampaignRecord } from '../campaigns/campaigns.mapper';
 import { CampaignServiceConfig } from '../config/campaign-service.config';
@@ -25,46 +25,37 @@ const COMPLETIONS_PER_PASS = 20;
  * service spaces all of a number's sends over that limit, so the unused share of each second is left to agent replies.
  */
 @Injectable()
-export class CampaignSenderWorker implements OnApplicationBootstrap, OnApplicationShutdown {
+export class CampaignSenderWorker extends BackgroundWorker {
   private readonly logger = new Logger(CampaignSenderWorker.name);
-  private readonly wakeup = new Wakeup();
-  private stopped = false;
-  private loop?: Promise<void>;
+  // woken when a campaign is started, resumed or scheduled
+  protected readonly loop: WorkerLoop;
 
   constructor(
     private readonly store: CampaignSendingStore,
     private readonly publisher: EventPublisher,
     private readonly starter: CampaignStartService,
-    private readonly config: CampaignServiceConfig,
-  ) {}
-
-  onApplicationBootstrap(): void {
-    this.loop = this.run();
+    config: CampaignServiceConfig,
+  ) {
+    super();
+    this.loop = new WorkerLoop({
+      name: 'campaign sender',
+      pass: () => this.pass(),
+      sweepMs: config.CAMPAIGN_SWEEP_MS,
+      // low: the campaigns' due times pace the batches (one per TICK_MS or so each)
+      minSleepMs: 5,
+      // a failed start or batch is tried again at the sweep
+      retryPauseMs: config.CAMPAIGN_SWEEP_MS,
+      logger: this.logger,
+    });
   }
 
-  async onApplicationShutdown(): Promise<void> {
-    this.stopped = true;
-    this.wakeup.wake();
-    await this.loop;
-  }
-
-  /** Look now (a campaign was started, resumed or scheduled). */
-  wake(): void {
-    this.wakeup.wake();
-  }
-
-  private async run(): Promise<void> {
-    while (!this.stopped) {
-      let dueInMs: number | null = null;
-      try {
-        await this.startDueSchedules();
-        dueInMs = await this.sendBatch();
-        await this.announceCompleted();
-      } catch (err) {
-        if (!this.stopped) this.logger.warn(`campaign sender pass failed (retried): ${String(err)}`);
-      }
-      if (!this.stopped) await this.wakeup.sleep(sleepUntilDue(dueInMs, 5, this.config.CAMPAIGN_SWEEP_MS));
-    }
+  /** Starts a due schedule, hands over one batch and announces completions; answers how long until the next campaign is due. */
+  private async pass(): Promise<number | null> {
+    await this.startDueSchedules();
+    const dueInMs = await this.sendBatch();
+    // a failed announcement is retried next pass, without holding the running campaigns' pace back
+    await this.announceCompleted().catch((err: unknown) => this.logger.warn(`could not announce completed campaigns (retried): ${String(err)}`));
+    return dueInMs;
   }
 
   /** Starts one due scheduled campaign per pass; a refused start returns it to `draft` with the reason. */

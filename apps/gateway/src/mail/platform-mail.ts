@@ -1,5 +1,5 @@
 import { Injectable, Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
-import { CredentialCipher, Wakeup, sleepUntilDue } from '@parley/service-kit';
+import { CredentialCipher, WorkerLoop, type PassOutcome } from '@parley/service-kit';
 import type { EntityManager } from 'typeorm';
 import { GatewayConfig } from '../config/gateway.config';
 import { OutgoingMailStore, type ClaimedMail, type MailKind, type MailSettlement } from './outgoing-mail.store';
@@ -14,8 +14,6 @@ export const MAIL_LEASE_MS = SMTP_TIMEOUT_MS * 4;
  * queued and could not send (it died, or the server was down when it tried). One indexed query.
  */
 const SWEEP_MS = 5_000;
-const MIN_SLEEP_MS = 100;
-const DB_FAILURE_PAUSE_MS = 1_000;
 /** At shutdown, how long the attempt under way may finish; past it, its lease hands the mail to the next instance. */
 const SHUTDOWN_WAIT_MS = 3_000;
 
@@ -45,9 +43,15 @@ export class PlatformMail implements OnApplicationBootstrap, BeforeApplicationSh
   private readonly logger = new Logger(PlatformMail.name);
   private readonly cipher: CredentialCipher;
   private readonly mailer: SmtpMailer | null;
-  private readonly wakeup = new Wakeup();
-  private stopped = false;
-  private loop: Promise<void> | null = null;
+  // held rather than inherited (BackgroundWorker): it runs only when mail is on, and its shutdown wait is bounded
+  private readonly loop = new WorkerLoop({
+    name: 'platform mail',
+    pass: () => this.sendDue(),
+    sweepMs: SWEEP_MS,
+    minSleepMs: 100,
+    retryPauseMs: 1_000,
+    logger: this.logger,
+  });
 
   constructor(
     private readonly config: GatewayConfig,
@@ -72,44 +76,34 @@ export class PlatformMail implements OnApplicationBootstrap, BeforeApplicationSh
 
   /** A mail was queued and committed: send it now rather than at the next sweep. */
   wake(): void {
-    this.wakeup.wake();
+    this.loop.wake();
   }
 
   onApplicationBootstrap(): void {
-    if (this.mailer) this.loop = this.run();
+    if (this.mailer) this.loop.start();
   }
 
   async beforeApplicationShutdown(): Promise<void> {
-    this.stopped = true;
-    this.wakeup.wake();
-    if (this.loop) await Promise.race([this.loop, new Promise((resolve) => setTimeout(resolve, SHUTDOWN_WAIT_MS).unref())]);
+    await Promise.race([this.loop.stop(), new Promise((resolve) => setTimeout(resolve, SHUTDOWN_WAIT_MS).unref())]);
     this.mailer?.close();
   }
 
-  private async run(): Promise<void> {
-    while (!this.stopped) {
-      let claimed: ClaimedMail[];
-      try {
-        claimed = await this.store.claim(CLAIM_LIMIT, MAIL_LEASE_MS);
-      } catch (err) {
-        if (this.stopped) return;
-        this.logger.warn(`could not claim mail: ${String(err)}`);
-        await this.wakeup.sleep(DB_FAILURE_PAUSE_MS);
-        continue;
-      }
-      const settlements: MailSettlement[] = [];
-      for (const mail of claimed) {
-        if (this.stopped) break; // the rest come due again when their lease ends
-        settlements.push(await this.attempt(mail));
-      }
-      try {
-        await this.store.settle(settlements);
-      } catch (err) {
-        this.logger.warn(`could not record ${settlements.length} mail outcomes; they are tried again after their lease: ${String(err)}`);
-      }
-      if (claimed.length === CLAIM_LIMIT) continue; // a full claim: more may be due
-      await this.wakeup.sleep(await this.idleMs());
+  /** Sends what is due, one claim of it; says when to look again. */
+  private async sendDue(): Promise<PassOutcome> {
+    const claimed = await this.store.claim(CLAIM_LIMIT, MAIL_LEASE_MS);
+    const settlements: MailSettlement[] = [];
+    for (const mail of claimed) {
+      if (this.loop.stopping) break; // the rest come due again when their lease ends
+      settlements.push(await this.attempt(mail));
     }
+    try {
+      await this.store.settle(settlements);
+    } catch (err) {
+      // not retried as a failed pass: their leases bring these mails back
+      this.logger.warn(`could not record ${settlements.length} mail outcomes; they are tried again after their lease: ${String(err)}`);
+    }
+    if (claimed.length === CLAIM_LIMIT) return 'more';
+    return this.store.nextDueInMs();
   }
 
   private async attempt(mail: ClaimedMail): Promise<MailSettlement> {
@@ -139,15 +133,6 @@ export class PlatformMail implements OnApplicationBootstrap, BeforeApplicationSh
       const delayMs = mailRetryDelayMs(this.config.mailRetryDelaysMs, attempts);
       this.logger.warn(`${where}: ${failure.message}; retrying in ${delayMs} ms`);
       return { id, attempts, outcome: 'retry', delayMs, error: failure.message };
-    }
-  }
-
-  private async idleMs(): Promise<number> {
-    try {
-      return sleepUntilDue(await this.store.nextDueInMs(), MIN_SLEEP_MS, SWEEP_MS);
-    } catch (err) {
-      this.logger.warn(`could not read the next due mail: ${String(err)}`);
-      return DB_FAILURE_PAUSE_MS;
     }
   }
 }

@@ -4,6 +4,7 @@ import { EventPublisher } from '@parley/kafka';
 import type { ChannelEntity } from '../channels/channel.entity';
 import { GroupCommit } from '@parley/service-kit';
 import { InboundMessagesStore, type NewInbound, type StoredInbound } from './inbound-messages.store';
+import { MediaDownloadsQueued } from './media-downloads-queued';
 import { MediaDownloadsStore } from './media-downloads.store';
 import type { NormalisedInbound } from './normalise';
 
@@ -33,6 +34,7 @@ export class InboundMessagesService {
     private readonly store: InboundMessagesStore,
     private readonly publisher: EventPublisher,
     private readonly downloads: MediaDownloadsStore,
+    private readonly downloadsQueued: MediaDownloadsQueued,
   ) {}
 
   /**
@@ -55,6 +57,7 @@ export class InboundMessagesService {
     if (inbound.media) {
       // Announced once its file is downloaded (MediaDownloadWorker): the conversation goes on meanwhile.
       await this.downloads.enqueue([{ tenantId: channel.tenantId, channelId: channel.id, messageId: message.id, inbound, receivedAt, requestId }]);
+      this.downloadsQueued.notify();
       return false;
     }
     const event = inboundEvent(channel, inbound, receivedAt, message);
@@ -84,6 +87,7 @@ export class InboundMessagesService {
       await this.downloads.enqueue(
         withMedia.map(({ item, message }) => ({ tenantId: item.channel.tenantId, channelId: item.channel.id, messageId: message.id, inbound: item.inbound, receivedAt: item.receivedAt, requestId: item.requestId })),
       );
+      this.downloadsQueued.notify();
       toAnnounce.splice(0, toAnnounce.length, ...toAnnounce.filter(({ item }) => !item.inbound.media));
     }
     if (toAnnounce.length === 0) return 0;

@@ -5,7 +5,7 @@ import { MediaModule } from '../media/media.module';
 import { SmsModule } from '../sms/sms.module';
 import { TemplatesModule } from '../templates/templates.module';
 import { MediaDownloadWorker } from './media-download.worker';
-import { MediaDownloadLoop } from './media-downloads';
+import { MediaDownloadsQueued } from './media-downloads-queued';
 import { MediaDownloadsStore } from './media-downloads.store';
 import { InboundMessagesService } from './inbound-messages.service';
 import { InboundMessagesStore } from './inbound-messages.store';
@@ -15,7 +15,7 @@ import { WhatsappWebhookService } from './whatsapp-webhook.service';
 @Module({
   imports: [ChannelsModule, MessagesModule, TemplatesModule, MediaModule, SmsModule],
   controllers: [WhatsappWebhookConsumer],
-  providers: [WhatsappWebhookService, InboundMessagesService, InboundMessagesStore, MediaDownloadsStore, MediaDownloadLoop, MediaDownloadWorker],
+  providers: [WhatsappWebhookService, InboundMessagesService, InboundMessagesStore, MediaDownloadsStore, MediaDownloadsQueued, MediaDownloadWorker],
   exports: [InboundMessagesService],
 })
 export class InboundModule {}

@@ -1,16 +1,19 @@
 import { Injectable, Logger } from '@nestjs/common';
 import type { InboundMedia } from '@parley/contracts';
+import { BackgroundWorker, WorkerLoop } from '@parley/service-kit';
 import { ChannelsService } from '../channels/channels.service';
 import { MessagingServiceConfig } from '../config/messaging-service.config';
 import { MediaService } from '../media/media.service';
 import { downloadProviderMedia } from '../media/provider-media-download';
 import { InboundMessagesService } from './inbound-messages.service';
-import { MediaDownloadLoop } from './media-downloads';
+import { MediaDownloadsQueued } from './media-downloads-queued';
 import { MediaDownloadsStore, type ClaimedDownload } from './media-downloads.store';
 
 /** Downloads one attempt may take before the message is announced without its file. */
 export const MAX_DOWNLOAD_ATTEMPTS = 8;
 const BATCH = 8;
+/** Looks for downloads no wake-up announced: queued by another instance, or left by one that died mid-download. */
+const SWEEP_MS = 5_000;
 
 /**
  * A customer's file is downloaded from the provider (with the channel's token) into the media store, then the
@@ -19,8 +22,18 @@ const BATCH = 8;
  * up meanwhile. After MAX_DOWNLOAD_ATTEMPTS the message is announced with `media: null` (its text stand-in remains).
  */
 @Injectable()
-export class MediaDownloadWorker {
+export class MediaDownloadWorker extends BackgroundWorker {
   private readonly logger = new Logger(MediaDownloadWorker.name);
+  protected readonly loop = new WorkerLoop({
+    name: 'media downloads',
+    pass: async () => ((await this.pass()) > 0 ? 'more' : this.downloads.nextDueInMs()),
+    sweepMs: SWEEP_MS,
+    minSleepMs: 50,
+    // a database that is away is asked again soon, then less and less often
+    retryPauseMs: 200,
+    maxRetryPauseMs: 5_000,
+    logger: this.logger,
+  });
 
   constructor(
     private readonly downloads: MediaDownloadsStore,
@@ -28,12 +41,14 @@ export class MediaDownloadWorker {
     private readonly media: MediaService,
     private readonly inbound: InboundMessagesService,
     private readonly config: MessagingServiceConfig,
-    loop: MediaDownloadLoop,
+    queued: MediaDownloadsQueued,
   ) {
-    loop.register(() => this.pass());
+    super();
+    queued.onQueued(() => this.wake());
   }
 
-  async pass(): Promise<number> {
+  /** Works one claim of due downloads; answers how many it took. */
+  private async pass(): Promise<number> {
     const claimed = await this.downloads.claim(BATCH);
     await Promise.all(claimed.map((item) => this.work(item)));
     return claimed.length;

@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { Wakeup } from '@parley/service-kit';
 import { DataSource } from 'typeorm';
 import type { NormalisedInbound } from './normalise';
 
@@ -23,15 +22,13 @@ const CLAIM_MS = 120_000;
 
 /**
  * The durable queue of inbound media downloads (`media_downloads`), worked across tenants: rows are claimed with
- * SKIP LOCKED and a lease, then settled by message id. `wakeup` tells the loop (MediaDownloadLoop) rows were queued.
+ * SKIP LOCKED and a lease, then settled by message id.
  */
 @Injectable()
 export class MediaDownloadsStore {
-  readonly wakeup = new Wakeup();
-
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
-  /** Queues downloads, once per message (a redelivered notification finds its row there already). */
+  /** Queues downloads, once per message (a redelivered notification finds its row there already). Then signal MediaDownloadsQueued. */
   async enqueue(items: PendingDownload[]): Promise<void> {
     await this.db.query(
       `INSERT INTO media_downloads (message_id, tenant_id, channel_id, inbound, received_at, request_id)
@@ -40,7 +37,6 @@ export class MediaDownloadsStore {
        ON CONFLICT (message_id) DO NOTHING`,
       [JSON.stringify(items.map((i) => ({ message_id: i.messageId, tenant_id: i.tenantId, channel_id: i.channelId, inbound: i.inbound, received_at: i.receivedAt, request_id: i.requestId ?? null })))],
     );
-    this.wakeup.wake();
   }
 
   async claim(limit: number): Promise<ClaimedDownload[]> {

@@ -1,5 +1,5 @@
 import { Injectable, Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
-import { GroupCommit, Wakeup, sleepUntilDue } from '@parley/service-kit';
+import { GroupCommit, WorkerLoop, type PassOutcome } from '@parley/service-kit';
 import { WhatsappSandboxConfig } from '../config/whatsapp-sandbox.config';
 import { GatewayNotifier, NOTIFY_TIMEOUT_MS, describeFailure } from './gateway-notifier.service';
 import { NotificationOutbox, type ClaimedNotification, type Settlement } from './notification-outbox.store';
@@ -16,8 +16,6 @@ const BUSY_POLL_MS = 200;
  * it): the safety sweep, for what nothing announced (rows another process wrote).
  */
 const SWEEP_MS = 30_000;
-/** Pause after the database failed a claim. */
-const DB_FAILURE_PAUSE_MS = 1_000;
 /** A claim outlives the POST's own time-out, so a live instance's attempt is never taken over; a dead one's is, after this. */
 export const LEASE_MS = NOTIFY_TIMEOUT_MS + 5_000;
 
@@ -34,8 +32,15 @@ export class NotificationDispatcher implements OnApplicationBootstrap, BeforeApp
   private readonly stopping = new AbortController();
   private readonly settler: GroupCommit<Settlement, void>;
   private readonly inFlight = new Set<Promise<unknown>>();
-  private loop: Promise<void> | null = null;
-  private readonly wakeup = new Wakeup();
+  // held, not inherited (BackgroundWorker): it must stop before the database closes, to record the POSTs it interrupts
+  private readonly loop = new WorkerLoop({
+    name: 'notifications',
+    pass: () => this.dispatchDue(),
+    sweepMs: SWEEP_MS,
+    minSleepMs: BUSY_POLL_MS,
+    retryPauseMs: 1_000,
+    logger: this.logger,
+  });
 
   constructor(
     private readonly config: WhatsappSandboxConfig,
@@ -51,7 +56,7 @@ export class NotificationDispatcher implements OnApplicationBootstrap, BeforeApp
 
   /** Always on: status callbacks (unless off) and customers' messages the gateway has not taken yet both wait here. */
   onApplicationBootstrap(): void {
-    this.loop = this.run();
+    this.loop.start();
   }
 
   /**
@@ -66,34 +71,25 @@ export class NotificationDispatcher implements OnApplicationBootstrap, BeforeApp
 
   /** Something was recorded or settled: look for due notifications now rather than at the next poll. */
   wake(): void {
-    this.wakeup.wake();
+    this.loop.wake();
   }
 
   /** Stops claiming, interrupts the POSTs under way and hands their notifications back (due at once) before the database closes. */
   async beforeApplicationShutdown(): Promise<void> {
     this.stopping.abort();
-    this.wake();
-    await this.loop;
+    await this.loop.stop();
     await Promise.all([...this.inFlight]);
   }
 
-  private async run(): Promise<void> {
-    while (!this.stopping.signal.aborted) {
-      const free = MAX_IN_FLIGHT - this.inFlight.size;
-      if (free >= MIN_CLAIM) {
-        let claimed: ClaimedNotification[];
-        try {
-          claimed = await this.outbox.claim(free, LEASE_MS);
-        } catch (err) {
-          this.logger.warn(`could not claim notifications: ${String(err)}`);
-          await this.wakeup.sleep(DB_FAILURE_PAUSE_MS);
-          continue;
-        }
-        for (const notification of claimed) this.track(this.attempt(notification));
-        if (claimed.length === free) continue; // a full claim: more may be due
-      }
-      await this.wakeup.sleep(await this.idleMs());
+  /** Claims what is due as far as there are free slots and starts its POSTs; says when to look again. */
+  private async dispatchDue(): Promise<PassOutcome> {
+    const free = MAX_IN_FLIGHT - this.inFlight.size;
+    if (free >= MIN_CLAIM) {
+      const claimed = await this.outbox.claim(free, LEASE_MS);
+      for (const notification of claimed) this.track(this.attempt(notification));
+      if (claimed.length === free) return 'more';
     }
+    return this.inFlight.size > 0 ? BUSY_POLL_MS : this.outbox.nextDueInMs();
   }
 
   private track(attempt: Promise<unknown>): void {
@@ -126,16 +122,5 @@ export class NotificationDispatcher implements OnApplicationBootstrap, BeforeApp
     const delayMs = retryDelayMs(this.config.notifyRetryDelaysMs, attempts);
     this.logger.debug(`notification ${id} (${messageKey}): ${failure}; retrying in ${delayMs} ms`);
     return { id, attempts, outcome: 'retry', delayMs, error: failure };
-  }
-
-  /** How long to sleep when nothing more can be claimed now. */
-  private async idleMs(): Promise<number> {
-    if (this.inFlight.size > 0) return BUSY_POLL_MS;
-    try {
-      return sleepUntilDue(await this.outbox.nextDueInMs(), BUSY_POLL_MS, SWEEP_MS);
-    } catch (err) {
-      this.logger.warn(`could not read the next due notification: ${String(err)}`);
-      return DB_FAILURE_PAUSE_MS;
-    }
   }
 }

@@ -1,5 +1,5 @@
 import { Injectable, Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
-import { Wakeup, sleepUntilDue } from '@parley/service-kit';
+import { WorkerLoop, type PassOutcome } from '@parley/service-kit';
 import { WhatsappSandboxConfig } from '../config/whatsapp-sandbox.config';
 import { describeFailure } from '../notifications/gateway-notifier.service';
 import { retryDelayMs } from '../notifications/retry-schedule';
@@ -11,7 +11,6 @@ const DELIVERY_TIMEOUT_MS = 10_000;
 /** A claim outlives one delivery, so a live sandbox's attempt is never taken over; a dead one's is, after this. */
 const LEASE_MS = DELIVERY_TIMEOUT_MS + 5_000;
 const CLAIM = 16;
-const MIN_SLEEP_MS = 50;
 /** Longest idle sleep (paying wakes the dispatcher; this catches rows another process wrote). */
 const SWEEP_MS = 30_000;
 
@@ -23,9 +22,16 @@ const SWEEP_MS = 30_000;
 @Injectable()
 export class StripeEventDispatcher implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(StripeEventDispatcher.name);
-  private readonly wakeup = new Wakeup();
   private readonly stopping = new AbortController();
-  private loop: Promise<void> | null = null;
+  // held, not inherited (BackgroundWorker): it must stop before the database closes, to record the deliveries it interrupts
+  private readonly loop = new WorkerLoop({
+    name: 'stripe events',
+    pass: () => this.deliverDue(),
+    sweepMs: SWEEP_MS,
+    minSleepMs: 50,
+    retryPauseMs: 1_000,
+    logger: this.logger,
+  });
 
   constructor(
     private readonly stripe: StripeStore,
@@ -33,17 +39,16 @@ export class StripeEventDispatcher implements OnApplicationBootstrap, BeforeAppl
   ) {}
 
   onApplicationBootstrap(): void {
-    this.loop = this.run();
+    this.loop.start();
   }
 
-  async beforeApplicationShutdown(): Promise<void> {
+  beforeApplicationShutdown(): Promise<void> {
     this.stopping.abort();
-    this.wakeup.wake();
-    await this.loop;
+    return this.loop.stop();
   }
 
   wake(): void {
-    this.wakeup.wake();
+    this.loop.wake();
   }
 
   /** One signed POST of the event's exact bytes; the endpoint's status, or the failure in words. */
@@ -62,18 +67,11 @@ export class StripeEventDispatcher implements OnApplicationBootstrap, BeforeAppl
     }
   }
 
-  private async run(): Promise<void> {
-    while (!this.stopping.signal.aborted) {
-      try {
-        const claimed = await this.claim();
-        await Promise.all(claimed.map((event) => this.attempt(event)));
-        if (claimed.length === CLAIM) continue;
-        await this.wakeup.sleep(sleepUntilDue(await this.nextDueInMs(), MIN_SLEEP_MS, SWEEP_MS));
-      } catch (err) {
-        this.logger.warn(`stripe events: ${String(err)}`);
-        await this.wakeup.sleep(1_000);
-      }
-    }
+  /** Delivers one claim of due events; says when to look again. */
+  private async deliverDue(): Promise<PassOutcome> {
+    const claimed = await this.claim();
+    await Promise.all(claimed.map((event) => this.attempt(event)));
+    return claimed.length === CLAIM ? 'more' : this.nextDueInMs();
   }
 
   private async claim(): Promise<ClaimedStripeEvent[]> {

@@ -1,7 +1,7 @@
 import { WorkerLoop, type PassOutcome } from './worker-loop';
 
 /** A loop whose passes answer from `outcomes` in turn (then null), recording when each began. */
-function loopOf(outcomes: (PassOutcome | Error)[], options: { sweepMs?: number; retryPauseMs?: number } = {}) {
+function loopOf(outcomes: (PassOutcome | Error)[], options: { sweepMs?: number; retryPauseMs?: number; maxRetryPauseMs?: number } = {}) {
   const began: number[] = [];
   const warnings: string[] = [];
   const start = Date.now();
@@ -16,6 +16,7 @@ function loopOf(outcomes: (PassOutcome | Error)[], options: { sweepMs?: number; 
     sweepMs: options.sweepMs ?? 60_000,
     minSleepMs: 1,
     retryPauseMs: options.retryPauseMs ?? 60_000,
+    maxRetryPauseMs: options.maxRetryPauseMs,
     logger: { warn: (m) => warnings.push(m) },
   });
   return { loop, began, warnings };
@@ -73,6 +74,15 @@ describe('WorkerLoop', () => {
     await until(() => began.length === 2);
     await loop.stop();
     expect(warnings).toEqual(['test worker: a pass failed, retrying in 10 ms: Error: database away']);
+  });
+
+  it('backs off: the pause doubles with each failure in a row up to its bound, and starts over after a pass that worked', async () => {
+    const failure = new Error('database away');
+    const { loop, began, warnings } = loopOf([failure, failure, failure, failure, 'more', failure, null], { retryPauseMs: 5, maxRetryPauseMs: 15 });
+    loop.start();
+    await until(() => began.length === 7);
+    await loop.stop();
+    expect(warnings.map((w) => /retrying in (\d+) ms/.exec(w)?.[1])).toEqual(['5', '10', '15', '15', '5']);
   });
 
   it('stops after the pass under way, and says so to a long pass', async () => {

@@ -14,14 +14,17 @@ export interface WorkerLoopOptions {
   minSleepMs?: number;
   /** The pause after a pass that failed (the database away, a bug) before the next. Default 1 s. */
   retryPauseMs?: number;
+  /** Set to back off: the pause doubles with each further failure in a row, up to this. Default retryPauseMs (no growth). */
+  maxRetryPauseMs?: number;
   logger: { warn(message: string): void };
 }
 
 /**
  * The loop every background worker of a durable queue runs (issue 34: one toolkit instead of one loop per worker):
  * passes back to back while there is more, otherwise asleep until the next row falls due, the sweep, or a wake-up (a
- * write in this process, kept if it comes mid-pass); a failed pass is logged and retried after a pause. The queue and
- * its leases live in PostgreSQL, so a crash loses nothing: the next pass, here or elsewhere, finds what was left.
+ * write in this process, kept if it comes mid-pass); a failed pass is logged and retried after a pause (growing, if
+ * asked). The queue and its leases live in PostgreSQL, so a crash loses nothing: the next pass, here or elsewhere,
+ * finds what was left.
  */
 export class WorkerLoop {
   private readonly wakeup = new Wakeup();
@@ -53,15 +56,18 @@ export class WorkerLoop {
   }
 
   private async run(): Promise<void> {
-    const { pass, sweepMs, minSleepMs = 25, retryPauseMs = 1_000, logger, name } = this.options;
+    const { pass, sweepMs, minSleepMs = 25, retryPauseMs = 1_000, maxRetryPauseMs = retryPauseMs, logger, name } = this.options;
+    let pauseMs = retryPauseMs;
     while (!this.stopped) {
       let next: PassOutcome;
       try {
         next = await pass();
+        pauseMs = retryPauseMs;
       } catch (err) {
         if (this.stopped) return;
-        logger.warn(`${name}: a pass failed, retrying in ${retryPauseMs} ms: ${String(err)}`);
-        await this.wakeup.sleep(retryPauseMs);
+        logger.warn(`${name}: a pass failed, retrying in ${pauseMs} ms: ${String(err)}`);
+        await this.wakeup.sleep(pauseMs);
+        pauseMs = Math.min(maxRetryPauseMs, pauseMs * 2);
         continue;
       }
       if (next !== 'more' && !this.stopped) await this.wakeup.sleep(sleepUntilDue(next, minSleepMs, sweepMs));

@@ -2,7 +2,7 @@ import { Logger } from '@nestjs/common';
 import { Headers, type EventEnvelope } from '@parley/contracts';
 import type { EventPublisher } from '@parley/kafka';
 import type { DataSource, EntityManager } from 'typeorm';
-import { Wakeup } from '../scheduling/wakeup';
+import { BackgroundWorker, WorkerLoop, type PassOutcome } from '../scheduling/worker-loop';
 
 /** An event to publish once the transaction that decided it commits. */
 export interface OutboxEvent {
@@ -16,7 +16,7 @@ export interface OutboxEvent {
  * Queues events in the caller's transaction, in a service's `outbox (id bigserial, topic, key, envelope jsonb)` table:
  * they are published by the relay only if the transaction commits, and then surely.
  */
-export async function enqueueOutboxEvents(manager: EntityManager, events: OutboxEvent[]): Promise<void> {
+export async function enqueueOutboxEvents(manager: EntityManager, events: readonly OutboxEvent[]): Promise<void> {
   if (events.length === 0) return;
   await manager.query(`INSERT INTO outbox (topic, key, envelope) SELECT * FROM unnest($1::text[], $2::text[], $3::jsonb[])`, [
     events.map((e) => e.topic),
@@ -35,59 +35,35 @@ export interface OutboxRelayOptions {
   publishTimeoutMs?: number;
 }
 
-const RETRY_PAUSE_MS = 1_000;
 /** Another instance is relaying: look again soon, since what woke this one may be behind its batch. */
 const LOCKED_PAUSE_MS = 100;
 
 /**
- * Publishes a service's outbox in order: claims the oldest rows under the relay lock, publishes them, deletes them in
- * the same transaction. A failed publish rolls back and is tried again: an event may go out twice (consumers
- * deduplicate on the envelope id), never not at all. Each service wraps it in its own injectable relay.
+ * The relay of a service's outbox, one of service-kit's background workers (a WorkerLoop): claims the oldest rows
+ * under the relay lock, publishes them and deletes them in the same transaction, batch after batch while there are
+ * more, then sleeps until a commit that queued events wakes it or the sweep comes round. A failed publish rolls back
+ * and is tried again: an event may go out twice (consumers deduplicate on the envelope id), never not at all. Each
+ * service subclasses it as its injectable relay with its lock and pace.
  */
-export class OutboxRelayLoop {
-  private readonly logger = new Logger('OutboxRelay');
-  private readonly wakeup = new Wakeup();
-  private stopped = false;
-  private loop?: Promise<void>;
+export abstract class OutboxRelay extends BackgroundWorker {
+  protected readonly loop: WorkerLoop;
 
   constructor(
     private readonly db: DataSource,
     private readonly publisher: EventPublisher,
     private readonly options: OutboxRelayOptions,
-  ) {}
-
-  /** Called after a transaction that queued events committed. */
-  wake(): void {
-    this.wakeup.wake();
+  ) {
+    super();
+    this.loop = new WorkerLoop({ name: 'outbox relay', pass: () => this.pass(), sweepMs: options.sweepMs, logger: new Logger('OutboxRelay') });
   }
 
-  start(): void {
-    this.loop = this.run();
+  private async pass(): Promise<PassOutcome> {
+    const published = await this.relayBatch();
+    if (published === null) return LOCKED_PAUSE_MS;
+    return published === this.options.batch ? 'more' : null;
   }
 
-  async stop(): Promise<void> {
-    this.stopped = true;
-    this.wakeup.wake();
-    await this.loop;
-  }
-
-  private async run(): Promise<void> {
-    while (!this.stopped) {
-      let published: number | null = 0;
-      try {
-        published = await this.relayBatch();
-      } catch (err) {
-        if (this.stopped) return;
-        this.logger.warn(`outbox relay failed, retrying: ${String(err)}`);
-        await this.wakeup.sleep(RETRY_PAUSE_MS);
-        continue;
-      }
-      if (published === null) await this.wakeup.sleep(LOCKED_PAUSE_MS);
-      else if (published < this.options.batch) await this.wakeup.sleep(this.options.sweepMs);
-    }
-  }
-
-  /** One pass: the number of events published, or null when another instance holds the relay. */
+  /** One batch: the number of events published, or null when another instance holds the relay. */
   private relayBatch(): Promise<number | null> {
     return this.db.transaction(async (tx) => {
       const [{ locked }] = await tx.query(`SELECT pg_try_advisory_xact_lock($1) AS locked`, [this.options.lockKey]);

@@ -103,14 +103,15 @@ export class MeteringService {
     const { data } = event;
     if (!tenantId || tenantId !== data.tenant_id) return;
     const tokens = data.total_tokens;
-    await this.charges.transaction(async (manager) => {
-      if (!(await this.store.firstTime(event.id, manager)) || !(tokens > 0)) return;
+    const spent = await this.charges.transaction(async (manager) => {
+      if (!(await this.store.firstTime(event.id, manager)) || !(tokens > 0)) return false;
       await this.store.addTokens(tenantId, data.at.slice(0, 10), tokens, manager);
       const key = data.key === 'tenant' ? 'tenant' : 'platform';
       const cost = await this.charges.onTokens(manager, { tenantId, eventId: event.id, model: data.model, tokens, key });
       if (cost) await this.spend.add(manager, tenantId, data.at, cost);
+      return cost !== null;
     });
-    this.spend.publishSoon();
+    if (spent) this.spend.publishSoon();
     await this.view.push(tenantId);
   }
 

@@ -107,7 +107,7 @@ export class ConversationsController {
     if (body.state === undefined && body.assignee === undefined && body.labels === undefined && body.team_id === undefined) {
       throw new ProblemException(validationProblem([{ field: 'state', message: 'give at least one of state, assignee, labels, team_id' }]));
     }
-    if (body.assignee) await this.team.checkMembers(tenantId, [{ field: 'assignee', id: body.assignee, message: (id) => `assignee ${id} is not a member of this team` }]);
+    if (body.assignee) await this.team.checkMembers(tenantId, [{ field: 'assignee', id: body.assignee, message: `assignee ${body.assignee} is not a member of this team` }]);
     return this.rpc.request('conversations.update', { tenant_id: tenantId, id, change: body, actor: actorOf(member) }, { requestId });
   }
 
@@ -157,7 +157,7 @@ export class ConversationsController {
     @CurrentMember() member: SignedInMember | null,
     @RequestId() requestId: string,
   ): Promise<ConversationNoteRecord> {
-    const mentioned = mentionsIn(body.text).map((id) => ({ field: 'text', id, message: (who: string) => `text mentions @${who}, who is not a member of this team` }));
+    const mentioned = mentionsIn(body.text).map((id) => ({ field: 'text', id, message: `text mentions @${id}, who is not a member of this team` }));
     await this.team.checkMembers(tenantId, mentioned);
     return this.rpc.request('conversations.note', { tenant_id: tenantId, id, text: body.text, actor: actorOf(member) }, { requestId });
   }

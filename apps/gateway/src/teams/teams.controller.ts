@@ -84,7 +84,7 @@ export class TeamsController {
   private checkMembers(tenantId: string, members: string[]): Promise<void> {
     return this.people.checkMembers(
       tenantId,
-      members.map((id, i) => ({ field: `members[${i}]`, id, message: (who) => `${who} is not a member of your team (GET /api/v1/team)` })),
+      members.map((id, i) => ({ field: `members[${i}]`, id, message: `${id} is not a member of your team (GET /api/v1/team)` })),
     );
   }
 }

@@ -125,9 +125,9 @@ export class TeamService {
    * Refuses (400) member ids the tenant does not have where another feature names members (an assignee, a team's
    * members, a note's mentions), naming the field each sits in: the gateway owns the team of people.
    */
-  async checkMembers(tenantId: string, named: readonly { field: string; id: string; message: (id: string) => string }[]): Promise<void> {
+  async checkMembers(tenantId: string, named: readonly { field: string; id: string; message: string }[]): Promise<void> {
     const known = await this.members.existing(tenantId, [...new Set(named.map((n) => n.id))]);
-    const errors = named.filter((n) => !known.has(n.id)).map((n) => ({ field: n.field, message: n.message(n.id) }));
+    const errors = named.filter((n) => !known.has(n.id)).map(({ field, message }) => ({ field, message }));
     if (errors.length > 0) throw new ProblemException(validationProblem(errors));
   }
 

@@ -1,5 +1,5 @@
-import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { sleepUntilDue } from '@parley/service-kit';
+import { Injectable, Logger } from '@nestjs/common';
+import { BackgroundWorker, WorkerLoop } from '@parley/service-kit';
 import type { DocumentFileType, DocumentPassageData } from '@parley/contracts';
 import { AgentServiceConfig } from '../config/agent-service.config';
 import type { DocumentEntity } from './document.entity';
@@ -31,69 +31,36 @@ export type ReadyListener = (document: DocumentEntity) => Promise<void>;
  * with the reason) is written only while the document is still live and still this claim's.
  */
 @Injectable()
-export class DocumentProcessor implements OnApplicationBootstrap, OnApplicationShutdown {
+export class DocumentProcessor extends BackgroundWorker {
   private readonly logger = new Logger(DocumentProcessor.name);
-  private timer?: NodeJS.Timeout;
-  private running?: Promise<unknown>;
-  private again = false;
-  private stopped = false;
   private onReady: ReadyListener = async () => undefined;
+  // An upload wakes it; otherwise it sleeps until the earliest lease runs out or the sweep. Its first pass at start
+  // picks up what was accepted before a restart.
+  protected readonly loop = new WorkerLoop({
+    name: 'document processor',
+    pass: async () => {
+      const claimed = await this.documents.claimNext(PROCESSING_LEASE_MS);
+      if (!claimed) return this.documents.earliestLeaseEndsInMs();
+      await this.process(claimed);
+      return 'more';
+    },
+    sweepMs: SWEEP_MS,
+    minSleepMs: MIN_SLEEP_MS,
+    retryPauseMs: 5_000,
+    maxRetryPauseMs: SWEEP_MS,
+    logger: this.logger,
+  });
 
   constructor(
     private readonly documents: DocumentsStore,
     private readonly config: AgentServiceConfig,
-  ) {}
+  ) {
+    super();
+  }
 
   /** Who announces a document once it is ready (set by DocumentsService; avoids a constructor cycle). */
   whenReady(listener: ReadyListener): void {
     this.onReady = listener;
-  }
-
-  /** Processes whatever is waiting, now (after an upload) rather than at the next sweep. */
-  wake(): void {
-    if (this.stopped) return;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    clearTimeout(this.timer);
-    this.running = this.drain()
-      .catch((err: unknown) => this.logger.warn(`document processing failed: ${String(err)}`))
-      .then(() => this.sleep())
-      .finally(() => {
-        this.running = undefined;
-        if (this.again) {
-          this.again = false;
-          this.wake();
-        }
-      });
-  }
-
-  /** Processes claimable documents until none is left; resolves with how many were processed. */
-  async drain(): Promise<number> {
-    let processed = 0;
-    for (let claimed = await this.claim(); claimed && !this.stopped; claimed = await this.claim()) {
-      await this.process(claimed);
-      processed++;
-    }
-    return processed;
-  }
-
-  /** Sets the next look: when the earliest lease runs out, at most SWEEP_MS from now. */
-  private async sleep(): Promise<void> {
-    let leaseEndsInMs: number | null = SWEEP_MS;
-    try {
-      leaseEndsInMs = await this.documents.earliestLeaseEndsInMs();
-    } catch (err) {
-      this.logger.warn(`could not read document leases: ${String(err)}`);
-    }
-    if (this.stopped) return;
-    this.timer = setTimeout(() => this.wake(), sleepUntilDue(leaseEndsInMs, MIN_SLEEP_MS, SWEEP_MS));
-    this.timer.unref();
-  }
-
-  private claim(): Promise<DocumentEntity | null> {
-    return this.documents.claimNext(PROCESSING_LEASE_MS);
   }
 
   private async process(document: DocumentEntity): Promise<void> {
@@ -129,17 +96,6 @@ export class DocumentProcessor implements OnApplicationBootstrap, OnApplicationS
   /** Writes the outcome if the document is still live and still claimed by this attempt; true when written. */
   private finish(document: DocumentEntity, outcome: ProcessingOutcome): Promise<boolean> {
     return this.documents.finish(document, outcome);
-  }
-
-  onApplicationBootstrap(): void {
-    // Picks up what was accepted before a restart; then sleeps until a lease runs out or the sweep.
-    this.wake();
-  }
-
-  async onApplicationShutdown(): Promise<void> {
-    this.stopped = true;
-    clearTimeout(this.timer);
-    await this.running;
   }
 }
 

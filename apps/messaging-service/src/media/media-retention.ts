@@ -1,18 +1,32 @@
-import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
+import { BackgroundWorker, WorkerLoop } from '@parley/service-kit';
 import { MediaService } from './media.service';
 
 const SWEEP_INTERVAL_MS = 60 * 60 * 1000;
 
 /**
- * Hourly (and at start): removes media past MEDIA_RETENTION_DAYS. Durable by construction: what is due is whatever
+ * At start and hourly: removes media past MEDIA_RETENTION_DAYS. Durable by construction: what is due is whatever
  * the table says has expired, so a sweep missed while no instance ran is made by the next one.
  */
 @Injectable()
-export class MediaRetention implements OnApplicationBootstrap, OnApplicationShutdown {
+export class MediaRetention extends BackgroundWorker {
   private readonly logger = new Logger(MediaRetention.name);
-  private timer?: NodeJS.Timeout;
+  protected readonly loop = new WorkerLoop({
+    name: 'media retention',
+    pass: async () => {
+      const removed = await this.sweep();
+      if (removed > 0) this.logger.log(`removed ${removed} expired media files`);
+      return null;
+    },
+    sweepMs: SWEEP_INTERVAL_MS,
+    retryPauseMs: 60_000,
+    maxRetryPauseMs: SWEEP_INTERVAL_MS,
+    logger: this.logger,
+  });
 
-  constructor(private readonly media: MediaService) {}
+  constructor(private readonly media: MediaService) {
+    super();
+  }
 
   async sweep(): Promise<number> {
     let total = 0;
@@ -21,20 +35,5 @@ export class MediaRetention implements OnApplicationBootstrap, OnApplicationShut
       total += removed;
       if (removed === 0) return total;
     }
-  }
-
-  onApplicationBootstrap(): void {
-    const run = (): void =>
-      void this.sweep().then(
-        (n) => n > 0 && this.logger.log(`removed ${n} expired media files`),
-        (err: unknown) => this.logger.warn(`media sweep failed: ${String(err)}`),
-      );
-    void run();
-    this.timer = setInterval(run, SWEEP_INTERVAL_MS);
-    this.timer.unref();
-  }
-
-  onApplicationShutdown(): void {
-    clearInterval(this.timer);
   }
 }

@@ -15,6 +15,7 @@ import { MessagesStore } from './messages.store';
 import { OutboundConsumer } from './outbound.consumer';
 import { OutboundService } from './outbound.service';
 import { OutboundStore } from './outbound.store';
+import { ParkedStatusExpiry } from './parked-status-expiry';
 import { PendingStatusesService } from './pending-statuses.service';
 import { PendingStatusesStore } from './pending-statuses.store';
 import { CachedChannels } from '../sending/cached-channels';
@@ -36,6 +37,7 @@ import { SendRateLimiter } from '../sending/send-rate-limiter';
     MessageStatusService,
     MessageStatusStore,
     PendingStatusesService,
+    ParkedStatusExpiry,
     PendingStatusesStore,
     CustomerWindowService,
     CustomerWindowsStore,

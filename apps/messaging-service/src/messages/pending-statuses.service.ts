@@ -1,4 +1,4 @@
-import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { GroupCommit } from '@parley/service-kit';
 import type { MessageEntity } from './message.entity';
 import { MessageStatusService } from './message-status.service';
@@ -7,20 +7,17 @@ import type { IncomingStatus } from './status-machine';
 
 /** How long a parked status waits for its message: providers redeliver for up to 7 days, so no longer than that. */
 export const PENDING_STATUS_TTL_MS = 7 * 24 * 3600_000;
-/** How often expired parked statuses are removed. */
-const SWEEP_EVERY_MS = 60_000;
 
 /**
  * Statuses for a wamid no message carries yet. A status can arrive before the send that got its wamid has recorded
  * it; parking it (instead of retrying the notification) keeps its partition moving. Whoever commits second applies
  * it: the status side re-reads the message after parking, the send side reads the parked statuses after recording
  * the wamid, so a status is never stranded between the two. Statuses that never find their message (sent by other
- * software on the same number) expire.
+ * software on the same number) expire (ParkedStatusExpiry).
  */
 @Injectable()
-export class PendingStatusesService implements OnApplicationBootstrap, OnApplicationShutdown {
+export class PendingStatusesService {
   private readonly logger = new Logger(PendingStatusesService.name);
-  private sweeper: NodeJS.Timeout | null = null;
   /** Every accepted send looks for parked statuses, nearly always finding none: concurrent looks share one query. */
   private readonly lookups = new GroupCommit<ParkedKey, ParkedStatus[]>((keys) => this.store.findMany(keys));
 
@@ -66,14 +63,5 @@ export class PendingStatusesService implements OnApplicationBootstrap, OnApplica
     const removed = await this.store.expire();
     if (removed > 0) this.logger.warn(`expired ${removed} parked status(es) whose message never appeared`);
     return removed;
-  }
-
-  onApplicationBootstrap(): void {
-    this.sweeper = setInterval(() => void this.expire().catch((err: unknown) => this.logger.warn(`expiring parked statuses failed: ${String(err)}`)), SWEEP_EVERY_MS);
-    this.sweeper.unref();
-  }
-
-  onApplicationShutdown(): void {
-    if (this.sweeper) clearInterval(this.sweeper);
   }
 }

@@ -1,17 +1,34 @@
-import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
+import { BackgroundWorker, WorkerLoop } from '@parley/service-kit';
 import { DeliveriesStore } from './deliveries.store';
 
 /** Events are kept this long for replay (CONTRACT.md §5). */
 export const EVENT_RETENTION_DAYS = 7;
 const PURGE_INTERVAL_MS = 60 * 60 * 1000;
 
-/** Hourly: deletes events past the replay window (with their finished deliveries and attempts). */
+/**
+ * At start and hourly: deletes events past the replay window (with their finished deliveries and attempts). What is
+ * due is what the table says has aged out, so a purge missed while no instance ran is made by the next one.
+ */
 @Injectable()
-export class EventRetention implements OnApplicationBootstrap, OnApplicationShutdown {
+export class EventRetention extends BackgroundWorker {
   private readonly logger = new Logger(EventRetention.name);
-  private timer?: NodeJS.Timeout;
+  protected readonly loop = new WorkerLoop({
+    name: 'event retention',
+    pass: async () => {
+      const purged = await this.purge();
+      if (purged > 0) this.logger.log(`purged ${purged} events older than ${EVENT_RETENTION_DAYS} days`);
+      return null;
+    },
+    sweepMs: PURGE_INTERVAL_MS,
+    retryPauseMs: 60_000,
+    maxRetryPauseMs: PURGE_INTERVAL_MS,
+    logger: this.logger,
+  });
 
-  constructor(private readonly store: DeliveriesStore) {}
+  constructor(private readonly store: DeliveriesStore) {
+    super();
+  }
 
   async purge(): Promise<number> {
     let total = 0;
@@ -20,19 +37,5 @@ export class EventRetention implements OnApplicationBootstrap, OnApplicationShut
       total += deleted;
       if (deleted === 0) return total;
     }
-  }
-
-  onApplicationBootstrap(): void {
-    this.timer = setInterval(() => {
-      this.purge().then(
-        (n) => n > 0 && this.logger.log(`purged ${n} events older than ${EVENT_RETENTION_DAYS} days`),
-        (err: unknown) => this.logger.warn(`event purge failed: ${String(err)}`),
-      );
-    }, PURGE_INTERVAL_MS);
-    this.timer.unref();
-  }
-
-  onApplicationShutdown(): void {
-    clearInterval(this.timer);
   }
 }

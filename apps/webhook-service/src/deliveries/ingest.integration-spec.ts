@@ -5,6 +5,7 @@ import { register } from 'prom-client';
 import { messageReceived } from '../test/events';
 import { startWebhookService, type WebhookServiceUnderTest } from '../test/webhook-service-under-test';
 import { DELIVERIES_CHANNEL, DeliveriesStore, type IncomingEvent } from './deliveries.store';
+import { EventRetention } from './event-retention';
 
 const statements = async () => (await register.getSingleMetric('db_statements_total')!.get()).values[0]?.value ?? 0;
 
@@ -70,5 +71,34 @@ describe('DeliveriesStore.ingestMany', () => {
     } finally {
       await listener.end();
     }
+  });
+});
+
+/** CONTRACT.md §5: events are kept for replay 7 days; the retention worker purges older ones, never one still owed. */
+describe('EventRetention', () => {
+  let service: WebhookServiceUnderTest;
+  beforeAll(async () => {
+    service = await startWebhookService('retention');
+  }, 120_000);
+  afterAll(() => service?.close());
+
+  it('purges events past the replay window with their finished deliveries, keeping recent ones and any still being delivered', async () => {
+    const tenantId = newId('ten');
+    const endpoint = await service.createEndpoint(tenantId, { url: 'http://127.0.0.1:9/hook', events: ['message.received'], enabled: false });
+    const [agedOut, agedDelivered, agedOwed, recent] = [incoming(tenantId), incoming(tenantId), incoming(tenantId), incoming(tenantId)];
+    await service.app.get(DeliveriesStore).ingestMany([agedOut, agedDelivered, agedOwed, recent]);
+    await service.sql.query(`UPDATE events SET created_at = now() - interval '8 days' WHERE id = ANY($1)`, [[agedOut.id, agedDelivered.id, agedOwed.id]]);
+    // Deliveries written as the dispatcher leaves them: one succeeded, one pending with its next attempt far off.
+    await service.sql.query(
+      `INSERT INTO deliveries (id, endpoint_id, event_id, tenant_id, status, next_attempt_at)
+       VALUES ($1, $3, $4, $5, 'succeeded', NULL), ($2, $3, $6, $5, 'pending', now() + interval '1 day')`,
+      [newId('dlv'), newId('dlv'), endpoint.id, agedDelivered.id, tenantId, agedOwed.id],
+    );
+
+    expect(await service.app.get(EventRetention).purge()).toBe(2);
+    const kept = (await service.sql.query(`SELECT id FROM events WHERE tenant_id = $1`, [tenantId])) as { id: string }[];
+    expect(kept.map((e) => e.id).sort()).toEqual([agedOwed.id, recent.id].sort());
+    expect(await service.deliveriesOf(agedDelivered.id)).toEqual([]);
+    expect(await service.deliveriesOf(agedOwed.id)).toHaveLength(1);
   });
 });

@@ -1,0 +1,27 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { BackgroundWorker, WorkerLoop } from '@parley/service-kit';
+import { PendingStatusesService } from './pending-statuses.service';
+
+/** How often expired parked statuses are removed. */
+const SWEEP_EVERY_MS = 60_000;
+
+/** At start and every minute: removes parked statuses whose message never appeared (PENDING_STATUS_TTL_MS). */
+@Injectable()
+export class ParkedStatusExpiry extends BackgroundWorker {
+  private readonly logger = new Logger(ParkedStatusExpiry.name);
+  protected readonly loop = new WorkerLoop({
+    name: 'parked status expiry',
+    pass: async () => {
+      await this.pending.expire();
+      return null;
+    },
+    sweepMs: SWEEP_EVERY_MS,
+    retryPauseMs: 5_000,
+    maxRetryPauseMs: SWEEP_EVERY_MS,
+    logger: this.logger,
+  });
+
+  constructor(private readonly pending: PendingStatusesService) {
+    super();
+  }
+}

@@ -11,7 +11,7 @@ import { launchBrowser, type Browser } from './dashboard/browser';
 import { createApiKey, openPage } from './dashboard/dashboard-pages';
 import { apiClient } from './support/api';
 import { http } from './support/http';
-import { startPlatform, type Platform } from './support/platform';
+import { sharedPlatform, type Platform } from './support/platform';
 
 // Templates in a real Chromium against the built stack (CONTRACT §13, issue 20): the owner writes one with a live
 // preview of the WhatsApp bubble, sees it PENDING and then APPROVED when the sandbox's review ends (live, through
@@ -64,8 +64,8 @@ describe('Dashboard in a real browser: message templates and the closed 24-hour 
   let browser: Browser;
 
   beforeAll(async () => {
-    // A review long enough to see PENDING on the page before it ends (the default is 2 s).
-    platform = await startPlatform({ SANDBOX_TEMPLATE_REVIEW_MS: '6000' });
+    // The shared stack's template review takes 6 s: long enough to see PENDING on the page before it ends.
+    platform = await sharedPlatform();
     browser = await launchBrowser();
   }, 180_000);
 
@@ -144,7 +144,7 @@ describe('Dashboard in a real browser: message templates and the closed 24-hour 
     });
     expect(agent.response.status).toBe(201);
     expect((await api.PATCH('/api/v1/channels/{channel_id}', { params: { path: { channel_id: channel.id } }, body: { agent: 'support' } })).response.status).toBe(200);
-    const customer = '+14155550142';
+    const customer = '+14155550187';
     const inbound = await http('POST', `${platform.sandbox}/_sandbox/inbound`, { json: { from: customer, to: channel.phone_number, text: 'Is my order ready?' } });
     expect(inbound.status).toBe(200);
     const conversationId = await pollUntil(

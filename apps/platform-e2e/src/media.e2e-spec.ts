@@ -1,7 +1,7 @@
 import { pollUntil } from '@parley/testing';
 import { apiClient } from './support/api';
 import { http } from './support/http';
-import { startPlatform, type Platform } from './support/platform';
+import { sharedPlatform, type Platform } from './support/platform';
 import { WebhookReceiver } from './support/webhook-receiver';
 
 // Media, location and interactive messages end to end (CONTRACT §13, issue 20): uploads through the gateway into the
@@ -41,8 +41,7 @@ describe('Media end to end: upload, send each type, receive each type, refusals'
   const customer = '+12025550177';
 
   beforeAll(async () => {
-    // The services media passes through; agents, contacts and billing play no part here.
-    platform = await startPlatform({ MEDIA_DOWNLOAD_RETRY_MS: '500' }, ['gateway', 'messaging-service', 'responder-service', 'webhook-service', 'whatsapp-sandbox']);
+    platform = await sharedPlatform();
     receiver = await WebhookReceiver.start();
     const signUp = async (name: string) => {
       const account = await apiClient(platform.gateway).POST('/api/v1/accounts', { body: { name } });

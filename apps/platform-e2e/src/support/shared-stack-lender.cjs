@@ -71,7 +71,8 @@ class SharedStackLender {
       name: 'e2e',
       logDir: path.join(ROOT, 'tmp', 'logs', 'e2e'),
       restart: false,
-      env: { ...settings, KAFKA_FETCH_MAX_WAIT_MS: TEST_FETCH_MAX_WAIT_MS },
+      // A template's review long enough for the dashboard to show it PENDING before it is APPROVED (the default is 2 s).
+      env: { ...settings, SANDBOX_TEMPLATE_REVIEW_MS: '6000', KAFKA_FETCH_MAX_WAIT_MS: TEST_FETCH_MAX_WAIT_MS },
       log: () => undefined,
     }).then((platform) => {
       this.log(`started in ${((Date.now() - started) / 1000).toFixed(1)} s`);

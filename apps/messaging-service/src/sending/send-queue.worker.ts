@@ -1,5 +1,5 @@
-import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { PgListener, Wakeup, sleepUntilDue } from '@parley/service-kit';
+import { Injectable, Logger } from '@nestjs/common';
+import { BackgroundWorker, PgListener, WorkerLoop } from '@parley/service-kit';
 import { MessagingServiceConfig } from '../config/messaging-service.config';
 import { SendDispatcher } from './send-dispatcher.service';
 import { SEND_QUEUE_CHANNEL, SendQueueStore, type QueuedSend } from './send-queue.store';
@@ -25,7 +25,7 @@ const IDLE_MS = 25;
  * only finds what no wake-up announced (a notification lost while the LISTEN connection was down).
  */
 const SWEEP_MS = 30_000;
-/** After failed passes (the database is down, say) the pause doubles up to this, so an outage logs a few lines a minute. */
+/** After failed passes (the database is down, say) the pause doubles up to this. */
 const FAILING_MAX_MS = 5_000;
 
 /**
@@ -35,74 +35,60 @@ const FAILING_MAX_MS = 5_000;
  * due, woken early by the queue's NOTIFY (any instance's write) or by freed slots.
  */
 @Injectable()
-export class SendQueueWorker implements OnApplicationBootstrap, OnApplicationShutdown {
+export class SendQueueWorker extends BackgroundWorker {
   private readonly logger = new Logger(SendQueueWorker.name);
   private readonly inFlight = new Set<Promise<void>>();
   private readonly settling = new Set<Promise<void>>();
-  private running = false;
-  private loop: Promise<void> | null = null;
-  /** Ends the loop's pause early: a stop, a change to the queue, or slots freed while it waited on full ones. */
-  private readonly wakeup = new Wakeup();
   private readonly listener: PgListener;
+  /** The last pass found every slot taken: freed slots wake it (no need to wait out the sweep). */
   private waitingForRoom = false;
+  // Claiming never waits for the sends it starts: a pass claims what there is room for, and the next follows at once
+  // while it found any; an idle pass sleeps until the next row is due. Failed passes (the database down) pause from
+  // 50 ms doubling to FAILING_MAX_MS; their claims lapse and the rows come back.
+  protected readonly loop = new WorkerLoop({
+    name: 'send queue',
+    pass: async () => {
+      const room = this.room();
+      this.waitingForRoom = room <= 0;
+      if (this.waitingForRoom) return null;
+      const items = await this.queue.claim(room);
+      this.start(items);
+      return items.length > 0 ? 'more' : this.queue.nextDueInMs();
+    },
+    sweepMs: SWEEP_MS,
+    minSleepMs: IDLE_MS,
+    retryPauseMs: IDLE_MS * 2,
+    maxRetryPauseMs: FAILING_MAX_MS,
+    logger: this.logger,
+  });
 
   constructor(
     private readonly queue: SendQueueStore,
     private readonly dispatcher: SendDispatcher,
     config: MessagingServiceConfig,
   ) {
+    super();
     this.listener = new PgListener({
       url: config.DATABASE_URL,
       channels: [SEND_QUEUE_CHANNEL],
       applicationName: 'messaging-send-queue',
-      onNotify: () => this.wakeup.wake(),
+      onNotify: () => this.wake(),
       // (Re)connected: anything notified meanwhile went unheard; look once.
-      onListening: () => this.wakeup.wake(),
+      onListening: () => this.wake(),
       warn: (message) => this.logger.warn(`send queue: ${message}`),
     });
   }
 
-  onApplicationBootstrap(): void {
-    this.running = true;
+  override onApplicationBootstrap(): void {
     this.listener.start();
-    this.loop = this.run();
+    super.onApplicationBootstrap();
   }
 
-  async onApplicationShutdown(): Promise<void> {
-    this.running = false;
-    this.wakeup.wake();
+  override async onApplicationShutdown(): Promise<void> {
     await this.listener.stop();
-    await this.loop;
+    await super.onApplicationShutdown();
     await Promise.allSettled([...this.inFlight]);
     await Promise.allSettled([...this.settling]);
-  }
-
-  private async run(): Promise<void> {
-    let failures = 0;
-    while (this.running) {
-      let claimed = 0;
-      let pauseMs = SWEEP_MS; // full slots: freed() wakes the loop
-      const room = this.room();
-      if (room > 0) {
-        try {
-          const items = await this.queue.claim(room);
-          claimed = items.length;
-          this.start(items);
-          if (claimed === 0) pauseMs = sleepUntilDue(await this.queue.nextDueInMs(), IDLE_MS, SWEEP_MS);
-          if (failures > 0) this.logger.log(`send queue passes work again after ${failures} failed`);
-          failures = 0;
-        } catch (err) {
-          // Claims lapse and their rows come back; keep the loop alive, backing off while the failure lasts.
-          failures += 1;
-          if (failures === 1 || failures % 10 === 0) this.logger.error(`send queue pass failed (${failures} in a row): ${String(err)}`);
-        }
-      }
-      if (claimed === 0 && this.running) {
-        this.waitingForRoom = room <= 0;
-        await this.wakeup.sleep(failures === 0 ? pauseMs : Math.min(FAILING_MAX_MS, IDLE_MS * 2 ** failures));
-        this.waitingForRoom = false;
-      }
-    }
   }
 
   /** Rows a claim may take now: free conversation slots, unless too many accepted sends are still being recorded. */
@@ -112,7 +98,10 @@ export class SendQueueWorker implements OnApplicationBootstrap, OnApplicationShu
 
   /** A slot freed: a loop waiting on full slots claims again once enough are free (no need to wait out its pause). */
   private freed(): void {
-    if (this.waitingForRoom && this.room() >= RESUME_AT_FREE) this.wakeup.wake();
+    if (this.waitingForRoom && this.room() >= RESUME_AT_FREE) {
+      this.waitingForRoom = false;
+      this.wake();
+    }
   }
 
   private start(items: QueuedSend[]): void {

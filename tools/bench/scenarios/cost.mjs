@@ -8,6 +8,7 @@
 import http from 'node:http';
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
+import { startCeiling } from '../lib/ceiling.mjs';
 import { CpuSnapshot, infrastructurePids } from '../lib/cpu.mjs';
 import { Latencies, RssSampler, delay, openLoop, progress, round } from '../lib/measure.mjs';
 import { PgActivitySampler } from '../lib/pg-activity.mjs';
@@ -111,6 +112,28 @@ function statementsPerMessage(idle, window, n) {
   return { services, server };
 }
 
+/**
+ * What the bare Fastify + Kafka produce route (ceiling-server.cjs: the same record, through the platform's publisher)
+ * costs the machine per request at the same rate, measured like a message: machine-wide over the idle baseline,
+ * without the load generator. A machine twice as fast halves both, so their ratio compares runs across machines.
+ */
+async function ceilingCost({ platform, rate, seconds, idleMachineRate, log }) {
+  const ceiling = await startCeiling('kafka', platform);
+  try {
+    log(`cost: the bare Fastify + Kafka produce route, ${seconds} s at ${rate}/s`);
+    await openLoop({ rate: WARM_UP.rate, seconds: WARM_UP.seconds, fire: (i) => send(ceiling.url, 'ceiling', i) });
+    const groups = { ceiling: [ceiling.pid], [LOAD]: [process.pid] };
+    const start = new CpuSnapshot(groups);
+    let answered = 0;
+    await openLoop({ rate, seconds, fire: async (i) => void ((await send(ceiling.url, 'ceiling', i)) === 200 && answered++) });
+    const used = new CpuSnapshot(groups).since(start);
+    const n = Math.max(1, answered);
+    return { answered, machine: (used.machine - idleMachineRate * used.seconds - used.groups[LOAD]) / n, process: used.groups.ceiling / n };
+  } finally {
+    await ceiling.stop();
+  }
+}
+
 export async function costScenario({ platform, seconds, rate, idleSeconds, pgSample = false, log }) {
   const database = new URL(platform.infra.databaseUrl).pathname.slice(1);
   const tenant = await platform.tenant('bench cost');
@@ -209,6 +232,8 @@ export async function costScenario({ platform, seconds, rate, idleSeconds, pgSam
   const ourKafka = Object.entries(kafka).filter(([app]) => app !== SANDBOX);
   const kafkaRequests = ourKafka.reduce((sum, [, k]) => sum + k.requests, 0);
   const kafkaRecords = ourKafka.reduce((sum, [, k]) => sum + k.records, 0);
+  const route = await ceilingCost({ platform, rate, seconds, idleMachineRate: idleRate(idle.machine), log });
+  const ratio = ours / route.machine;
   const s = latencies.summary();
   const row = {
     scenario: 'cost per message',
@@ -219,12 +244,13 @@ export async function costScenario({ platform, seconds, rate, idleSeconds, pgSam
     handled: n,
     rss,
     cpu: sampler.cpu,
-    note: `status callbacks on; latency of POST /v1/send; CPU ms per message over idle: ${round(ours, 2)} machine-wide, ${round(measured, 2)} summed over our processes; ${round(sqlTotal, 1)} PostgreSQL statements and ${round(kafkaRequests, 1)} Kafka requests per message (details below)`,
+    note: `status callbacks on; latency of POST /v1/send; CPU ms per message over idle: ${round(ours, 2)} machine-wide (${round(ratio, 1)}× the bare Fastify + Kafka produce route's ${round(route.machine, 2)}), ${round(measured, 2)} summed over our processes; ${round(sqlTotal, 1)} PostgreSQL statements and ${round(kafkaRequests, 1)} Kafka requests per message (details below)`,
   };
   const lines = [
     `**Cost per message** (${n} messages read of ${sending.sent} sends at ${rate}/s over ${round(sending.seconds, 0)} s (${answered} answered 200, ${failed} not), status callbacks on, window ${round(used.seconds, 1)} s until every message read \`read\`${read < expected ? ` — ${expected - read} never did` : ''}${lag ? `, consumer lag ${lag} left` : ''}; idle baseline ${round(idle.seconds, 0)} s in the same run):`,
     '',
     `- machine-wide: **${round(machine, 2)} CPU ms per message** minus the idle baseline (machine idle rate ${round(idleRate(idle.machine) / 10, 1)}% of one core, other engineers' work included); without the sandbox (${round(net(SANDBOX), 2)}) and the load generator (${round(net(LOAD), 2)}): **${round(ours, 2)}** (target ≤ 1.5).`,
+    `- against the bare Fastify + Kafka produce route (the same record through the platform's publisher, ${route.answered} requests at the same ${rate}/s right after, measured the same way): ${round(route.machine, 2)} CPU ms per request machine-wide without the load generator (its own process ${round(route.process, 2)}, the broker and the rest ${round(route.machine - route.process, 2)}); **a message costs ${round(ratio, 1)}× that route** (a ratio machines of different speed share).`,
     ...(idleRate(idle.machine) > BUSY_MACHINE_MS_PER_S
       ? [`- **the machine was busy with other work** (${round(idleRate(idle.machine) / 10, 0)}% of one core with our stack idle, on ${os.cpus().length} cores): the machine-wide figure is unreliable; read the sum over our processes.`]
       : []),

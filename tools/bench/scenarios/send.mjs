@@ -2,12 +2,8 @@
 // beside two ceilings measured in the same run: a bare Fastify route, and a bare route producing the same record to
 // Kafka with the platform's publisher. Each is driven to saturation (throughput); the gateway again at the fixed
 // offered rate (latency, BENCHMARKS.md: percentiles are read at a fixed rate, never at saturation).
-import { spawn } from 'node:child_process';
-import { createWriteStream } from 'node:fs';
 import { createRequire } from 'node:module';
-import path from 'node:path';
-import { createInterface } from 'node:readline';
-import { ROOT } from '../lib/platform.mjs';
+import { startCeiling } from '../lib/ceiling.mjs';
 import { RssSampler, progress, round } from '../lib/measure.mjs';
 
 const require = createRequire(import.meta.url);
@@ -18,28 +14,6 @@ const CUSTOMERS = 10_000;
 const WARM_UP_SECONDS = 3;
 
 const customer = (i) => `+49151${String(10_000_000 + (i % CUSTOMERS))}`;
-
-/** Starts a ceiling server (see ceiling-server.cjs); resolves `{ url, pid, stop }`. */
-async function ceiling(mode, platform) {
-  const child = spawn(process.execPath, [path.join(ROOT, 'tools/bench/lib/ceiling-server.cjs')], {
-    env: { ...process.env, CEILING_MODE: mode, KAFKA_BROKERS: platform.infra.kafkaBrokers, KAFKA_TOPIC_PREFIX: `${platform.namespace}ceiling.` },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  // Its own output (kafkajs complaining while fresh topics elect leaders, say) goes to a log beside the services'.
-  child.stderr.pipe(createWriteStream(path.join(ROOT, 'tmp/logs/bench', `ceiling-${mode}.log`)));
-  const port = await new Promise((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`the ${mode} ceiling exited (${code})`)));
-    createInterface({ input: child.stdout }).on('line', (line) => {
-      const m = /^listening (\d+)$/.exec(line);
-      if (m) resolve(Number(m[1]));
-    });
-  });
-  return {
-    url: `http://127.0.0.1:${port}/v1/send`,
-    pid: child.pid,
-    stop: () => new Promise((resolve) => (child.exitCode !== null ? resolve() : (child.once('exit', resolve), child.kill('SIGTERM')))),
-  };
-}
 
 /** One autocannon run; `rate` set = fixed offered rate (requests/s over all connections), else saturation. */
 function cannon({ url, apiKey, seconds, rate, label }) {
@@ -101,10 +75,10 @@ export async function sendScenario({ platform, seconds, rate, log }) {
     return r;
   };
 
-  const bare = await ceiling('bare', platform);
+  const bare = await startCeiling('bare', platform);
   const bareRow = await measure('send ceiling: bare Fastify', { url: bare.url }, { ceiling: bare.pid });
   await bare.stop();
-  const kafka = await ceiling('kafka', platform);
+  const kafka = await startCeiling('kafka', platform);
   const kafkaRow = await measure('send ceiling: Fastify + Kafka produce', { url: kafka.url }, { ceiling: kafka.pid });
   await kafka.stop();
 

@@ -1,7 +1,7 @@
 'use strict';
 // One stack for every end-to-end spec that only needs a stack: it signs up tenants of its own and never stops, kills or
 // reconfigures a service (those specs start their own, startPlatform). Starting the built services, migrating a new
-// database and stopping them again took ~25 s of each file; fifteen files share one now.
+// database and stopping them again took ~25 s of each file; 23 files share one now.
 //
 // The lender lives in jest's own process (global setup), not in a spec: each spec file runs in a realm of its own and
 // cannot hand an object to the next. A spec asks for the stack over a local HTTP call (sharedPlatform() in

@@ -58,11 +58,33 @@ async function statementCounts(platform, database) {
     Object.keys(platform.pids()).map(async (app) => {
       const page = await fetch(`${platform.url(app)}/metrics`, { signal: AbortSignal.timeout(5000) }).then((r) => r.text(), () => '');
       const value = (name) => Number(page.match(new RegExp(`^${name} (\\d+)$`, 'm'))?.[1] ?? NaN);
-      counts[app] = { statements: value('db_statements_total'), transactions: value('db_transactions_total'), kafka: kafkaCounts(page) };
+      counts[app] = { statements: value('db_statements_total'), transactions: value('db_transactions_total'), kinds: statementKinds(page), kafka: kafkaCounts(page) };
     }),
   );
   const [server] = await platform.query('SELECT xact_commit + xact_rollback AS n FROM pg_stat_database WHERE datname = $1', [database]);
   return { services: counts, server: Number(server.n) };
+}
+
+/** A service's statements so far by kind (service-kit's `db_statements_by_kind_total`): `{ "UPDATE messages": n }`. */
+function statementKinds(page) {
+  return Object.fromEntries([...page.matchAll(/^db_statements_by_kind_total\{kind="([^"]+)"\} (\d+)$/gm)].map(([, kind, n]) => [kind, Number(n)]));
+}
+
+/**
+ * Per message, over idle, the statements of each kind each service sent, most first (those under 0.05 left out):
+ * `[["messaging-service", "UPDATE messages", 0.98], ...]`.
+ */
+function statementKindsPerMessage(idle, window, n) {
+  const rows = [];
+  for (const app of Object.keys(window.end.services)) {
+    const at = (from, kind) => from.services[app]?.kinds?.[kind] ?? 0;
+    for (const kind of new Set([...Object.keys(window.end.services[app]?.kinds ?? {}), ...Object.keys(idle.end.services[app]?.kinds ?? {})])) {
+      const idleRate = (at(idle.end, kind) - at(idle.start, kind)) / idle.seconds;
+      const perMessage = (at(window.end, kind) - at(window.start, kind) - idleRate * window.seconds) / n;
+      if (perMessage >= 0.05) rows.push([app, kind, perMessage]);
+    }
+  }
+  return rows.sort((a, b) => b[2] - a[2]);
 }
 
 /**
@@ -237,6 +259,7 @@ export async function costScenario({ platform, seconds, rate, idleSeconds, pgSam
   const sqlTransactions = ourSql.reduce((sum, c) => sum + c.transactions, 0);
   const sqlAll = ourSql.reduce((sum, c) => sum + c.all, 0);
   const kafka = kafkaPerMessage(idleCounts, { start: countsStart, end: countsEnd, seconds: used.seconds }, n);
+  const kinds = statementKindsPerMessage(idleCounts, { start: countsStart, end: countsEnd, seconds: used.seconds }, n);
   const ourKafka = Object.entries(kafka).filter(([app]) => app !== SANDBOX);
   const kafkaRequests = ourKafka.reduce((sum, [, k]) => sum + k.requests, 0);
   const kafkaRecords = ourKafka.reduce((sum, [, k]) => sum + k.records, 0);
@@ -265,6 +288,7 @@ export async function costScenario({ platform, seconds, rate, idleSeconds, pgSam
     `- per process, CPU ms per message over idle (and in all, idle included): ${names.map((name) => `${name} ${perMessage[name]} (${round(used.groups[name] / n, 2)})`).join(', ')}; ours summed from the processes (services without the sandbox, Kafka, PostgreSQL, Redis): ${round(measured, 2)}.`,
     `- idle: the stack (five services, sandbox apart) ${stackIdle}% of one core (target ≤ 10); each: ${names.filter((name) => platform.pids()[name]).map((name) => `${name} ${idlePercent(name)}%`).join(', ')}; Kafka ${idlePercent('kafka')}%, PostgreSQL backends ${idlePercent('postgres backends')}% (shared processes ${idlePercent('postgres shared')}%, other databases included), Redis ${idlePercent('redis')}%.`,
     `- PostgreSQL statements per message (per service), over idle (and in all, idle included): **${round(sqlTotal, 2)} statements in ${round(sqlTransactions, 2)} transactions** summed over our services (${round(sqlAll, 2)} in all; the sandbox apart); ${Object.entries(sql.services).filter(([, c]) => Math.abs(c.statements) >= 0.005).map(([app, c]) => `${app} ${round(c.statements, 2)} (${round(c.transactions, 2)} tx; ${round(c.all, 2)} in all)`).join(', ')}; the server counted ${round(sql.server, 2)} transactions per message on the run's database (the load generator's polling included).`,
+    `- PostgreSQL statements per message by kind (the verb and its table; BEGIN and COMMIT are a transaction's own), over idle, most first: ${kinds.map(([app, kind, v]) => `${app} \`${kind}\` ${round(v, 2)}`).join(', ')}.`,
     `- Kafka per message, over idle: **${round(kafkaRequests, 2)} requests and ${round(kafkaRecords, 2)} records fetched** summed over our services (every consumer reads each record of its topics, its own or not; the sandbox apart); ${ourKafka.map(([app, k]) => `${app} ${round(k.requests, 2)} requests, ${round(k.records, 2)} records (${k.detail.map(([key, v]) => `${key} ${round(v, 2)}`).join(', ')})`).join('; ')}.`,
     ...(activity
       ? [

@@ -1,7 +1,7 @@
 import { DataSource } from 'typeorm';
 import { register } from 'prom-client';
 import { dataSourceOptions } from './database';
-import { countStatements } from './statement-counter';
+import { countStatements, statementKind } from './statement-counter';
 
 const url = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
@@ -50,5 +50,26 @@ describe('a service DataSource counts its PostgreSQL statements and transactions
     const page = await register.metrics();
     expect(page).toMatch(/^db_statements_total \d+$/m);
     expect(page).toMatch(/^db_transactions_total \d+$/m);
+  });
+});
+
+describe('statementKind', () => {
+  it.each([
+    ['INSERT INTO "messages" ("id", "body") VALUES ($1, $2)', 'INSERT messages'],
+    ['  UPDATE deliveries SET status = $1 WHERE id = ANY($2)', 'UPDATE deliveries'],
+    ['DELETE FROM outbox WHERE id IN (SELECT id FROM outbox LIMIT 10)', 'DELETE outbox'],
+    ['SELECT id, balance FROM billing.wallets WHERE tenant_id = $1', 'SELECT billing.wallets'],
+    ['WITH claimed AS (SELECT id FROM send_queue FOR UPDATE SKIP LOCKED) UPDATE send_queue SET x = 1', 'WITH UPDATE send_queue'],
+    ['WITH input AS (SELECT * FROM unnest($1::text[])) INSERT INTO events SELECT * FROM input ON CONFLICT (id) DO UPDATE SET x = 1', 'WITH INSERT events'],
+    ['WITH RECURSIVE due AS (SELECT id FROM deliveries) SELECT * FROM due', 'WITH SELECT deliveries'],
+    ['SELECT (EXTRACT(EPOCH FROM min(lease_until) - now()) * 1000) AS ms FROM documents', 'SELECT documents'],
+    ['SELECT * FROM unnest($1::text[]) AS t(id) JOIN messages m ON m.id = t.id', 'SELECT messages'],
+    ['INSERT INTO "sandbox"."messages"("id") VALUES ($1)', 'INSERT sandbox.messages'],
+    ['START TRANSACTION', 'BEGIN'],
+    ['COMMIT', 'COMMIT'],
+    ['SELECT 1', 'SELECT'],
+    ['SELECT pg_notify($1, $2)', 'SELECT'],
+  ])('%s is %s', (sql, kind) => {
+    expect(statementKind(sql)).toBe(kind);
   });
 });

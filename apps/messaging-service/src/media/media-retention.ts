@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { BackgroundWorker, WorkerLoop } from '@parley/service-kit';
+import { BackgroundWorker, periodicLoop } from '@parley/service-kit';
 import { MediaService } from './media.service';
 
 const SWEEP_INTERVAL_MS = 60 * 60 * 1000;
@@ -11,21 +11,15 @@ const SWEEP_INTERVAL_MS = 60 * 60 * 1000;
 @Injectable()
 export class MediaRetention extends BackgroundWorker {
   private readonly logger = new Logger(MediaRetention.name);
-  protected readonly loop = new WorkerLoop({
-    name: 'media retention',
-    pass: async () => {
-      const removed = await this.sweep();
-      if (removed > 0) this.logger.log(`removed ${removed} expired media files`);
-      return null;
-    },
-    sweepMs: SWEEP_INTERVAL_MS,
-    retryPauseMs: 60_000,
-    maxRetryPauseMs: SWEEP_INTERVAL_MS,
-    logger: this.logger,
-  });
+  protected readonly loop = periodicLoop({ name: 'media retention', everyMs: SWEEP_INTERVAL_MS, sweep: () => this.sweepAndTell(), logger: this.logger });
 
   constructor(private readonly media: MediaService) {
     super();
+  }
+
+  private async sweepAndTell(): Promise<void> {
+    const removed = await this.sweep();
+    if (removed > 0) this.logger.log(`removed ${removed} expired media files`);
   }
 
   async sweep(): Promise<number> {

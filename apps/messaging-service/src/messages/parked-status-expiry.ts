@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { BackgroundWorker, WorkerLoop } from '@parley/service-kit';
+import { BackgroundWorker, periodicLoop } from '@parley/service-kit';
 import { PendingStatusesService } from './pending-statuses.service';
 
 /** How often expired parked statuses are removed. */
@@ -9,17 +9,7 @@ const SWEEP_EVERY_MS = 60_000;
 @Injectable()
 export class ParkedStatusExpiry extends BackgroundWorker {
   private readonly logger = new Logger(ParkedStatusExpiry.name);
-  protected readonly loop = new WorkerLoop({
-    name: 'parked status expiry',
-    pass: async () => {
-      await this.pending.expire();
-      return null;
-    },
-    sweepMs: SWEEP_EVERY_MS,
-    retryPauseMs: 5_000,
-    maxRetryPauseMs: SWEEP_EVERY_MS,
-    logger: this.logger,
-  });
+  protected readonly loop = periodicLoop({ name: 'parked status expiry', everyMs: SWEEP_EVERY_MS, sweep: () => this.pending.expire(), logger: this.logger });
 
   constructor(private readonly pending: PendingStatusesService) {
     super();

@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { BackgroundWorker, WorkerLoop } from '@parley/service-kit';
+import { BackgroundWorker, periodicLoop } from '@parley/service-kit';
 import { DeliveriesStore } from './deliveries.store';
 
 /** Events are kept this long for replay (CONTRACT.md §5). */
@@ -13,21 +13,15 @@ const PURGE_INTERVAL_MS = 60 * 60 * 1000;
 @Injectable()
 export class EventRetention extends BackgroundWorker {
   private readonly logger = new Logger(EventRetention.name);
-  protected readonly loop = new WorkerLoop({
-    name: 'event retention',
-    pass: async () => {
-      const purged = await this.purge();
-      if (purged > 0) this.logger.log(`purged ${purged} events older than ${EVENT_RETENTION_DAYS} days`);
-      return null;
-    },
-    sweepMs: PURGE_INTERVAL_MS,
-    retryPauseMs: 60_000,
-    maxRetryPauseMs: PURGE_INTERVAL_MS,
-    logger: this.logger,
-  });
+  protected readonly loop = periodicLoop({ name: 'event retention', everyMs: PURGE_INTERVAL_MS, sweep: () => this.purgeAndTell(), logger: this.logger });
 
   constructor(private readonly store: DeliveriesStore) {
     super();
+  }
+
+  private async purgeAndTell(): Promise<void> {
+    const purged = await this.purge();
+    if (purged > 0) this.logger.log(`purged ${purged} events older than ${EVENT_RETENTION_DAYS} days`);
   }
 
   async purge(): Promise<number> {

@@ -1,4 +1,4 @@
-import { WorkerLoop, type PassOutcome } from './worker-loop';
+import { WorkerLoop, periodicLoop, type PassOutcome } from './worker-loop';
 
 /** A loop whose passes answer from `outcomes` in turn (then null), recording when each began. */
 function loopOf(outcomes: (PassOutcome | Error)[], options: { sweepMs?: number; retryPauseMs?: number; maxRetryPauseMs?: number } = {}) {
@@ -104,5 +104,37 @@ describe('WorkerLoop', () => {
     release();
     await stopped;
     expect(seen).toBe(true);
+  });
+});
+
+describe('periodicLoop', () => {
+  it('sweeps at start and then every interval, one sweep at a time, and retries a failed one sooner than the interval', async () => {
+    const began: number[] = [];
+    let running = 0;
+    let overlapped = false;
+    const warnings: string[] = [];
+    const start = Date.now();
+    const loop = periodicLoop({
+      name: 'test sweep',
+      everyMs: 120,
+      sweep: async () => {
+        began.push(Date.now() - start);
+        overlapped ||= running > 0;
+        running++;
+        await new Promise((r) => setTimeout(r, 5));
+        running--;
+        if (began.length === 2) throw new Error('database away');
+      },
+      logger: { warn: (m) => warnings.push(m) },
+    });
+    loop.start();
+    await until(() => began.length === 4);
+    await loop.stop();
+    expect(began[0]).toBeLessThan(100); // at start
+    expect(began[1] - began[0]).toBeGreaterThanOrEqual(110); // then after the interval
+    expect(began[2] - began[1]).toBeLessThan(100); // the failed one again after a twelfth of it (10 ms), not 120
+    expect(began[3] - began[2]).toBeGreaterThanOrEqual(110);
+    expect(overlapped).toBe(false);
+    expect(warnings).toEqual([expect.stringContaining('test sweep: a pass failed')]);
   });
 });

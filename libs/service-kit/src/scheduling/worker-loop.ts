@@ -95,3 +95,22 @@ export abstract class BackgroundWorker {
     return this.loop.stop();
   }
 }
+
+/**
+ * The loop of work that falls due by the clock rather than by a queue (retention, expiry): `sweep` at start and every
+ * `everyMs`, never two at once; a failed sweep is tried again after a pause growing from a twelfth of the interval (at
+ * most a minute) to the interval itself.
+ */
+export function periodicLoop(options: { name: string; everyMs: number; sweep(): Promise<unknown>; logger: WorkerLoopOptions['logger'] }): WorkerLoop {
+  return new WorkerLoop({
+    name: options.name,
+    pass: async () => {
+      await options.sweep();
+      return null;
+    },
+    sweepMs: options.everyMs,
+    retryPauseMs: Math.min(60_000, options.everyMs / 12),
+    maxRetryPauseMs: options.everyMs,
+    logger: options.logger,
+  });
+}

@@ -34,9 +34,9 @@ export class AnnouncementRelay extends BackgroundWorker {
     this.sources.push(source);
   }
 
-  /** A writer's publish failed: its rows are behind, and the relay retries them until they go. */
+  /** A writer's publish failed: its rows are behind; relayed in RELAY_RETRY_MS (not at once: the broker is unlikely to be back already). */
   retrySoon(): void {
-    this.wake();
+    this.loop.wakeIn(RELAY_RETRY_MS);
   }
 
   /** One batch of every source; then again in RELAY_RETRY_MS if any had rows behind, else at the sweep. */

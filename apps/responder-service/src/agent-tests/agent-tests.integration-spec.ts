@@ -83,7 +83,7 @@ describe('responder-service: agent test sets', () => {
     const both = await pollUntil(() => {
       const mine = completed.messages.filter((m) => m.value.tenant_id === tenant);
       return mine.length >= 2 && mine;
-    }, { description: "the second run's agent.tests_completed" });
+    }, { description: 'agent.tests_completed of both runs' });
     expect(both.map((m) => m.value.data.run.version)).toEqual([2, 3]);
   });
 

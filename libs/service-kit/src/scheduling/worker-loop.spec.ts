@@ -138,3 +138,21 @@ describe('periodicLoop', () => {
     expect(warnings).toEqual([expect.stringContaining('test sweep: a pass failed')]);
   });
 });
+
+describe('WorkerLoop.wakeIn', () => {
+  it('passes once the time it names has come, not before, and the earliest of several stands', async () => {
+    const { loop, began } = loopOf([null]); // asleep until its 60 s sweep after the first pass
+    loop.start();
+    await until(() => began.length === 1);
+    const asked = Date.now();
+    loop.wakeIn(400);
+    loop.wakeIn(80);
+    loop.wakeIn(300); // later than the one set: ignored
+    await until(() => began.length === 2);
+    const waited = Date.now() - asked;
+    expect(waited).toBeGreaterThanOrEqual(75);
+    expect(waited).toBeLessThan(300);
+    await loop.stop();
+    expect(began).toHaveLength(2);
+  });
+});

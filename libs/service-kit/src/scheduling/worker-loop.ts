@@ -30,6 +30,9 @@ export class WorkerLoop {
   private readonly wakeup = new Wakeup();
   private stopped = false;
   private running?: Promise<void>;
+  /** The wake-up wakeIn() set, and when it fires (Infinity: none). */
+  private timer?: NodeJS.Timeout;
+  private timerAt = Infinity;
 
   constructor(private readonly options: WorkerLoopOptions) {}
 
@@ -43,6 +46,22 @@ export class WorkerLoop {
     this.wakeup.wake();
   }
 
+  /**
+   * Something falls due in `ms` that the loop's own schedule does not know of (a publish that failed, retried then, not
+   * at once): a pass then, unless one comes sooner. The earliest of several stands.
+   */
+  wakeIn(ms: number): void {
+    const at = Date.now() + ms;
+    if (this.stopped || at >= this.timerAt) return;
+    clearTimeout(this.timer);
+    this.timerAt = at;
+    this.timer = setTimeout(() => {
+      this.timerAt = Infinity;
+      this.wakeup.wake();
+    }, ms);
+    this.timer.unref();
+  }
+
   /** True once stop() was called: a long pass checks it between steps and leaves the rest to the next owner. */
   get stopping(): boolean {
     return this.stopped;
@@ -51,6 +70,7 @@ export class WorkerLoop {
   /** Stops after the pass under way (application shutdown). */
   async stop(): Promise<void> {
     this.stopped = true;
+    clearTimeout(this.timer);
     this.wakeup.wake();
     await this.running;
   }

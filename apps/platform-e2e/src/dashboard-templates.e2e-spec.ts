@@ -11,7 +11,7 @@ import { launchBrowser, type Browser } from './dashboard/browser';
 import { createApiKey, openPage } from './dashboard/dashboard-pages';
 import { apiClient } from './support/api';
 import { http } from './support/http';
-import { sharedPlatform, type Platform } from './support/platform';
+import { startPlatform, type Platform } from './support/platform';
 
 // Templates in a real Chromium against the built stack (CONTRACT §13, issue 20): the owner writes one with a live
 // preview of the WhatsApp bubble, sees it PENDING and then APPROVED when the sandbox's review ends (live, through
@@ -64,8 +64,9 @@ describe('Dashboard in a real browser: message templates and the closed 24-hour 
   let browser: Browser;
 
   beforeAll(async () => {
-    // The shared stack's template review takes 6 s: long enough to see PENDING on the page before it ends.
-    platform = await sharedPlatform();
+    // A review long enough to see PENDING on the page before it ends (the default is 2 s). A stack of its own: on the
+    // shared one the page once never saw the review's end (APPROVED) within 30 s, cause not found.
+    platform = await startPlatform({ SANDBOX_TEMPLATE_REVIEW_MS: '6000' });
     browser = await launchBrowser();
   }, 180_000);
 

@@ -1,7 +1,7 @@
 'use strict';
 // One stack for every end-to-end spec that only needs a stack: it signs up tenants of its own and never stops, kills or
 // reconfigures a service (those specs start their own, startPlatform). Starting the built services, migrating a new
-// database and stopping them again took ~25 s of each file; 23 files share one now.
+// database and stopping them again took ~25 s of each file; 22 files share one now.
 //
 // The lender lives in jest's own process (global setup), not in a spec: each spec file runs in a realm of its own and
 // cannot hand an object to the next. A spec asks for the stack over a local HTTP call (sharedPlatform() in
@@ -71,8 +71,7 @@ class SharedStackLender {
       name: 'e2e',
       logDir: path.join(ROOT, 'tmp', 'logs', 'e2e'),
       restart: false,
-      // A template's review long enough for the dashboard to show it PENDING before it is APPROVED (the default is 2 s).
-      env: { ...settings, SANDBOX_TEMPLATE_REVIEW_MS: '6000', KAFKA_FETCH_MAX_WAIT_MS: TEST_FETCH_MAX_WAIT_MS },
+      env: { ...settings, KAFKA_FETCH_MAX_WAIT_MS: TEST_FETCH_MAX_WAIT_MS },
       log: () => undefined,
     }).then((platform) => {
       this.log(`started in ${((Date.now() - started) / 1000).toFixed(1)} s`);

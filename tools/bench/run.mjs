@@ -15,7 +15,7 @@ import { fanoutScenario } from './scenarios/fanout.mjs';
 import { inboundScenario } from './scenarios/inbound.mjs';
 import { outboundScenario } from './scenarios/outbound.mjs';
 import { sendScenario } from './scenarios/send.mjs';
-import { brokerForTool } from '../dev/lib/runner.mjs';
+import { exitTool, infrastructureForTool } from '../dev/lib/runner.mjs';
 
 const SCENARIOS = ['send', 'inbound', 'fanout', 'outbound', 'cost', 'replies'];
 /** Default seconds and offered rate of each scenario (BENCHMARKS.md targets). */
@@ -202,20 +202,23 @@ function writeDoc(generated) {
 
 /** Benches with a stack of their own (or none), run by name (`npm run bench -- campaign 100000 1000`): they print their own figures. */
 const SCRIPTS = { campaign: 'campaign.cjs', embedding: 'embedding.mjs', understanding: 'understanding.mjs', 'inbox-search': 'inbox-search.mjs', 'agent-loop': 'agent-loop.mjs', reports: 'reports.mjs' };
+/** Of those, the ones on Kafka (campaign-service and crm-service, no Redis); the others need no broker. */
+const ON_KAFKA = ['campaign'];
 
-function runScript(name, args) {
+async function runScript(name, args) {
+  if (ON_KAFKA.includes(name)) await infrastructureForTool('bench', { redis: false });
   build();
   const run = spawnSync(process.execPath, [path.join(ROOT, 'tools/bench', SCRIPTS[name]), ...args], { stdio: 'inherit' });
-  process.exit(run.status ?? 1);
+  await exitTool(run.status ?? 1);
 }
 
 async function main() {
   if (SCRIPTS[process.argv[2]]) return runScript(process.argv[2], process.argv.slice(3));
   const opts = options();
+  await infrastructureForTool('bench');
   const startedAt = new Date();
   const m = machine();
   log(`bench: ${opts.scenarios.join(', ')} on ${m.cpus}, load ${m.load}`);
-  await brokerForTool('bench');
   log('bench: building');
   build();
   const rows = [];
@@ -223,7 +226,7 @@ async function main() {
   let platform = null;
   const onSignal = () => {
     log('bench: interrupted; stopping the stack');
-    void (platform?.stop() ?? Promise.resolve()).finally(() => process.exit(130));
+    void (platform?.stop() ?? Promise.resolve()).finally(() => exitTool(130));
   };
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
@@ -266,10 +269,10 @@ async function main() {
     writeDoc(generated);
     log(`bench: wrote ${path.relative(process.cwd(), DOC)}`);
   }
-  process.exit(0);
+  await exitTool(0);
 }
 
 main().catch((err) => {
   console.error(err);
-  process.exit(1);
+  return exitTool(1);
 });

@@ -9,7 +9,7 @@ import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { brokerForTool } from '../dev/lib/runner.mjs';
+import { exitTool, infrastructureForTool } from '../dev/lib/runner.mjs';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const SCENARIO_DIR = path.join(import.meta.dirname, 'scenarios');
@@ -124,7 +124,7 @@ async function main() {
     console.error(`unknown scenario ${unknown.join(', ')}; one of ${all.map((s) => s.name).join(', ')}\n${usage}`);
     return 2;
   }
-  await brokerForTool('chaos');
+  await infrastructureForTool('chaos');
   const selected = all.filter((s) => wanted.includes(s.name));
 
   if (opts.build) {
@@ -194,9 +194,9 @@ async function main() {
 }
 
 main().then(
-  (code) => process.exit(code),
+  (code) => exitTool(code),
   (err) => {
     log(`chaos: ${err?.stack ?? err}`);
-    process.exit(2);
+    return exitTool(2);
   },
 );

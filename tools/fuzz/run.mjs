@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { brokerForTool } from '../dev/lib/runner.mjs';
+import { exitTool, infrastructureForTool } from '../dev/lib/runner.mjs';
 
 const require = createRequire(import.meta.url);
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -57,8 +57,8 @@ function table(rows, headers) {
 
 async function main() {
   const opts = options();
+  await infrastructureForTool('fuzz');
   log(`fuzz: ${opts.cases} cases, seed ${opts.seed} (reproduce with --seed ${opts.seed} --cases ${opts.cases}), concurrency ${opts.concurrency}`);
-  await brokerForTool('fuzz');
   if (opts.build) {
     log('building dist/ ...');
     if (spawnSync(process.execPath, [path.join(ROOT, 'tools/dev/swc-build.mjs')], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] }).status !== 0) throw new Error('the build failed');
@@ -75,7 +75,7 @@ async function main() {
   const onSignal = (signal) => {
     if (abort.signal.aborted) {
       log(`\n${signal}: stopping the stack now ...`);
-      shutdown().finally(() => process.exit(130));
+      shutdown().finally(() => exitTool(130));
       return;
     }
     log(`\n${signal}: finishing the requests in flight, then the summary (again to stop at once) ...`);
@@ -166,9 +166,9 @@ async function main() {
 }
 
 main().then(
-  (code) => process.exit(code),
+  (code) => exitTool(code),
   (err) => {
     log(`fuzz: ${err?.stack ?? err}`);
-    process.exit(2);
+    return exitTool(2);
   },
 );

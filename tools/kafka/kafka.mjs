@@ -261,6 +261,20 @@ export async function stopBroker() {
   say('broker stopped');
 }
 
+/**
+ * For a process that is exiting now and cannot wait: asks the broker this tool started to stop (SIGTERM, a controlled
+ * shutdown it finishes on its own). The pid file stays until the next start or stop finds the broker gone.
+ */
+export function stopBrokerNow() {
+  const pid = readPid();
+  if (!pid) return;
+  try {
+    process.kill(pid, 'SIGTERM');
+  } catch {
+    /* already gone */
+  }
+}
+
 /** Deletes the broker's data (topics, offsets); the next start formats a fresh store. */
 export async function resetBroker() {
   await stopBroker();

@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { brokerForTool } from '../dev/lib/runner.mjs';
+import { exitTool, infrastructureForTool } from '../dev/lib/runner.mjs';
 
 const require = createRequire(import.meta.url);
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -65,7 +65,7 @@ function options() {
 
 async function main() {
   const opts = options();
-  await brokerForTool('soak');
+  await infrastructureForTool('soak');
   if (opts.build) {
     log('building dist/ ...');
     if (spawnSync(process.execPath, [path.join(ROOT, 'tools/dev/swc-build.mjs')], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] }).status !== 0) throw new Error('the build failed');
@@ -94,9 +94,9 @@ async function main() {
 }
 
 main().then(
-  (code) => process.exit(code),
+  (code) => exitTool(code),
   (err) => {
     log(`soak: ${err?.stack ?? err}`);
-    process.exit(2);
+    return exitTool(2);
   },
 );

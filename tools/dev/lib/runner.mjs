@@ -2,9 +2,11 @@
 // infrastructure (PostgreSQL, Redis, Kafka), and building. Only Node built-ins: this runs before the install.
 import { spawn } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
-import net from 'node:net';
 import { join, relative } from 'node:path';
+import infrastructure from './infrastructure.cjs';
 import stack from './stack.cjs';
+
+const { withHint } = infrastructure;
 
 export const root = stack.ROOT;
 
@@ -42,10 +44,6 @@ export async function step(label, fn) {
     if (err?.hint) say(`  ${color.yellow('what to do:')} ${err.hint}`);
     throw new ReportedError(err?.message ?? String(err));
   }
-}
-
-function withHint(message, hint) {
-  return Object.assign(new Error(message), { hint });
 }
 
 /** The child process a step is running right now (the install, the build, a test tier), so a signal can end it. */
@@ -127,90 +125,15 @@ export async function ensureDependencies() {
   return `installed (${reason})`;
 }
 
-function tcpCheck(host, port, timeoutMs = 2000) {
-  return new Promise((resolve) => {
-    const socket = net.connect({ host, port });
-    const done = (error) => {
-      socket.destroy();
-      resolve(error);
-    };
-    socket.setTimeout(timeoutMs, () => done('timed out'));
-    socket.once('connect', () => done(undefined));
-    socket.once('error', (err) => done(err.code ?? err.message));
-  });
-}
-
-/** PING over the Redis protocol (RESP), so this needs no client library. */
-function redisPing(url, timeoutMs = 2000) {
-  const { hostname, port, password, username } = new URL(url);
-  return new Promise((resolve) => {
-    const socket = net.connect({ host: hostname, port: Number(port || 6379) });
-    let reply = '';
-    const done = (error) => {
-      socket.destroy();
-      resolve(error);
-    };
-    socket.setTimeout(timeoutMs, () => done('timed out'));
-    socket.once('error', (err) => done(err.code ?? err.message));
-    socket.once('connect', () => {
-      const auth = password ? `AUTH ${username ? `${decodeURIComponent(username)} ` : ''}${decodeURIComponent(password)}\r\n` : '';
-      socket.write(`${auth}PING\r\n`);
-    });
-    socket.on('data', (d) => {
-      reply += d;
-      if (reply.includes('+PONG')) done(undefined);
-      else if (reply.startsWith('-') || reply.includes('\r\n-')) done(reply.trim().split('\r\n').pop());
-    });
-  });
-}
-
 /** PostgreSQL and Redis must already run on this machine; say exactly what is wrong and how to fix it. */
-export async function checkInfrastructure(env) {
-  const pg = new URL(env.DATABASE_URL);
-  const pgHost = pg.hostname;
-  const pgPort = Number(pg.port || 5432);
-  const problems = [];
-  const pgError = await tcpCheck(pgHost, pgPort);
-  if (pgError) {
-    problems.push(
-      `PostgreSQL is not reachable at ${pgHost}:${pgPort} (${pgError}). Start it (e.g. \`sudo service postgresql start\`), ` +
-        'or set DATABASE_URL in .env to a server you can reach (the user needs the right to create a database).',
-    );
-  }
-  const redisError = await redisPing(env.REDIS_URL);
-  if (redisError) {
-    const { hostname, port } = new URL(env.REDIS_URL);
-    problems.push(
-      `Redis is not reachable at ${hostname}:${port || 6379} (${redisError}). Start it (e.g. \`sudo service redis-server start\` ` +
-        'or `redis-server --daemonize yes`), or set REDIS_URL in .env.',
-    );
-  }
-  if (problems.length > 0) throw withHint(problems.join('\n'), 'fix the above, then run the command again.');
-  return `PostgreSQL at ${pgHost}:${pgPort}, Redis at ${new URL(env.REDIS_URL).host}`;
-}
+export const checkInfrastructure = (env) => infrastructure.checkInfrastructure(env);
 
 /**
  * Starts the local Kafka broker (tools/kafka) unless KAFKA_BROKERS points elsewhere, in which case that broker must
  * answer. Resolves `{ brokers, started }`; `started` means the caller owns the broker and stops it at the end.
  */
 export async function ensureKafka(env) {
-  const kafka = await import('../../kafka/kafka.mjs');
-  const wanted = env.KAFKA_BROKERS || kafka.brokerAddress;
-  if (wanted !== kafka.brokerAddress) {
-    const [host, port] = wanted.split(',')[0].split(':');
-    const error = await tcpCheck(host, Number(port));
-    if (error) throw withHint(`Kafka is not reachable at ${wanted} (${error})`, 'start that broker, or remove KAFKA_BROKERS from .env to use the local one.');
-    return { brokers: wanted, started: false };
-  }
-  try {
-    return await kafka.startBroker();
-  } catch (err) {
-    throw withHint(
-      `the local Kafka broker could not start: ${err.message}`,
-      'the broker needs a JDK 17+ (`java`) and, on the first run, Maven (`mvn`) with access to Maven Central. ' +
-        'Check `java -version` and `mvn -v`; the broker log is .kafka/broker.log. `npm run kafka:status` shows its state.',
-    );
-  }
+  return infrastructure.ensureKafka(env, { kafka: await import('../../kafka/kafka.mjs') });
 }
 
 /**
@@ -230,20 +153,78 @@ export async function ensureModels(env) {
   }
 }
 
+/** Set while a tool runs on the local broker it started itself: `exitTool` stops it. */
+let toolBroker;
+
 /**
- * For the tools that run a stack of their own (bench, chaos, soak, fuzz): a broker to run it on. Starts the local one
- * when none answers, as `npm start` does, and says so in one line; it keeps running afterwards (`npm run kafka:stop`).
- * When none can be had, one line says why and what to do, instead of a screen of connection errors later.
+ * For the tools that run stacks of their own (bench, chaos, soak, fuzz), before anything else: PostgreSQL and Redis must
+ * answer (the check of `npm start`), and a Kafka broker (`ensureKafka`, as `npm start` does): the local one is started
+ * when none answers, and stopped again when the tool ends through `exitTool` (or a signal it does not handle itself);
+ * one it did not start keeps running. When something is missing, one line per problem says what to do and the tool
+ * ends at once with exit code 1. The settings checked are handed to the tool's stacks (KAFKA_BROKERS, REDIS_URL, and
+ * TEST_POSTGRES_URL, the server its test databases are made on), so they run on exactly what was checked.
+ * `redis: false` for a tool that runs without it.
  */
-export async function brokerForTool(tool) {
+export async function infrastructureForTool(tool, { redis = true } = {}) {
+  const { env } = stack.loadEnv();
+  const postgres = new URL(env.DATABASE_URL);
+  postgres.pathname = '/postgres';
+  const infra = { DATABASE_URL: process.env.TEST_POSTGRES_URL ?? postgres.toString(), REDIS_URL: env.REDIS_URL };
+  const kafka = await import('../../kafka/kafka.mjs');
+  // Ctrl-C while the broker starts: it is stopped once it is up, then the tool ends (rather than leave it running).
+  let interrupted;
+  const onSignal = (sig) => {
+    if (!interrupted) process.stderr.write(`${tool}: ${sig}: ending once the Kafka broker check is done\n`);
+    interrupted = sig;
+  };
+  for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, onSignal);
+  let broker;
   try {
-    const broker = await ensureKafka(stack.loadEnv().env);
-    if (broker.started) say(`${tool}: no Kafka broker answered; started the local one at ${broker.brokers} (it keeps running: \`npm run kafka:stop\` stops it)`);
-    return broker;
+    await infrastructure.checkInfrastructure(infra, {
+      postgresSetting: process.env.TEST_POSTGRES_URL ? 'TEST_POSTGRES_URL' : undefined,
+      ...(redis ? {} : { redis: async () => undefined }),
+    });
+    broker = await infrastructure.ensureKafka(env, { kafka });
   } catch (err) {
-    say(`${tool}: ${err.message}${err.hint ? `: ${err.hint}` : ''}`);
-    process.exit(2);
+    for (const line of infrastructure.toolLines(tool, err)) process.stderr.write(`${line}\n`);
+    process.exit(interrupted ? 130 : 1);
+  } finally {
+    for (const sig of ['SIGINT', 'SIGTERM']) process.off(sig, onSignal);
   }
+  if (broker.started) {
+    toolBroker = { tool, kafka };
+    process.stderr.write(`${tool}: no Kafka broker answered at ${broker.brokers}: started the local one; it stops again when ${tool} ends\n`);
+    // An exit that does not go through exitTool (a second Ctrl-C "leaving now"): the broker is asked to stop, unwaited.
+    process.once('exit', () => toolBroker?.kafka.stopBrokerNow());
+    // A signal the tool does not handle itself (none set up yet) ends it at once, as it did before, and so the broker.
+    for (const sig of ['SIGINT', 'SIGTERM']) {
+      process.on(sig, () => {
+        if (process.listenerCount(sig) > 1) return;
+        process.stderr.write(`${tool}: ${sig}: ending; the Kafka broker it started is asked to stop\n`);
+        process.exit(130);
+      });
+    }
+  }
+  if (interrupted) await exitTool(130);
+  Object.assign(process.env, { KAFKA_BROKERS: broker.brokers, TEST_POSTGRES_URL: infra.DATABASE_URL, ...(redis ? { REDIS_URL: infra.REDIS_URL } : {}) });
+  return broker;
+}
+
+/** Ends a tool with `code`; the Kafka broker `infrastructureForTool` started for it is stopped first. */
+export async function exitTool(code) {
+  const broker = toolBroker;
+  // A second call while the broker stops (another Ctrl-C): leave now; the exit hook asks the broker to stop.
+  if (broker && !broker.stopping) {
+    broker.stopping = true;
+    try {
+      await broker.kafka.stopBroker();
+      toolBroker = undefined;
+      process.stderr.write(`${broker.tool}: stopped the Kafka broker it had started\n`);
+    } catch (err) {
+      process.stderr.write(`${broker.tool}: stopping the Kafka broker it had started failed: ${err?.message ?? err}\n`);
+    }
+  }
+  process.exit(code);
 }
 
 export async function stopKafka() {

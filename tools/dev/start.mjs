@@ -16,6 +16,7 @@ import {
   color,
   currentChild,
   ensureDependencies,
+  ensureDocs,
   ensureKafka,
   ensureModels,
   formatMs,
@@ -140,6 +141,7 @@ async function printWelcome(startedAt) {
     rows.push(['Gateway (public API)', gateway]);
     if (await optionalPage(`${gateway}/docs`)) rows.push(['API reference', `${gateway}/docs`]);
     if (await optionalPage(`${gateway}/dashboard`)) rows.push(['Dashboard', `${gateway}/dashboard`]);
+    if (await optionalPage(`${gateway}/guide/`)) rows.push(['Guide (these docs)', `${gateway}/guide`]);
   }
   if (apps.includes('whatsapp-sandbox')) rows.push(['WhatsApp sandbox', sandbox]);
   for (const app of apps) rows.push([`${app} health`, `${services.url(app)}/health/ready`]);
@@ -152,12 +154,12 @@ async function printWelcome(startedAt) {
   for (const [k, v] of rows) say(`  ${k.padEnd(pad)}  ${v}`);
   if (apps.includes('gateway')) {
     say('');
-    say(color.bold('First steps') + color.dim(' (README.md has the whole walkthrough):'));
-    say(`  curl -s -X POST ${gateway}/api/v1/accounts -H 'content-type: application/json' -d '{"name":"Acme"}'`);
+    say(color.bold('First steps') + color.dim(' (the Quickstart: docs/quickstart.md, or /guide/quickstart above):'));
     say(
-      `  curl -s -X POST ${gateway}/oauth/token -H 'content-type: application/json' \\\n` +
-        `    -d '{"grant_type":"client_credentials","client_id":"<client_id>","client_secret":"<client_secret>"}'`,
+      `  curl -s -X POST ${gateway}/api/v1/accounts -H 'content-type: application/json' \\\n` +
+        `    -d '{"name":"Acme Bakery","email":"owner@acme.example","password":"correct horse battery"}'`,
     );
+    say(color.dim('  then sign in to the dashboard with that email and password, or use the api_key of the answer as a bearer token.'));
   }
   say('');
   say(color.dim('Press Ctrl-C to stop everything.'));
@@ -178,6 +180,11 @@ async function main() {
     return `${broker.brokers} (${broker.started ? 'started' : 'already running'})`;
   });
   await next('build', build);
+  // The guide at /guide is for reading, not running: a page that does not build leaves the services to start.
+  await next('docs', ensureDocs).catch((err) => {
+    if (stopRequested) throw err;
+    say(color.yellow('  the system starts without a fresh /guide'));
+  });
   await next('database', async () => {
     const db = await stack.ensureDatabase(env.DATABASE_URL);
     const results = await stack.runMigrations(env, { apps });

@@ -13,6 +13,7 @@ import { ReportsModule } from './reports/reports.module';
 import { TeamsModule } from './teams/teams.module';
 import { EventsStreamModule } from './events-stream/events-stream.module';
 import { GatewayConfig } from './config/gateway.config';
+import { GuideModule } from './guide/guide.module';
 import { IdentityModule } from './identity/identity.module';
 import { gatewayDatabase } from './database/gateway.database';
 import { MediaModule } from './media/media.module';
@@ -74,6 +75,8 @@ export function gatewayModule(config: GatewayConfig = loadConfig(GatewayConfig))
       BillingModule,
       DashboardModule,
       EventsStreamModule,
+      // The docs site is for developers working on a checkout; production serves its own copy elsewhere.
+      ...(config.isProduction ? [] : [GuideModule]),
     ],
   })
   class GatewayModule {}

@@ -5,6 +5,7 @@ import { existsSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import infrastructure from './infrastructure.cjs';
 import stack from './stack.cjs';
+import siteFreshness from '../../docs/lib/site-freshness.cjs';
 
 const { withHint } = infrastructure;
 
@@ -262,4 +263,15 @@ export async function build() {
   const { code, output } = await run(process.execPath, [join(root, 'tools/dev/swc-build.mjs')], { capture: true });
   if (code !== 0) throw withHint(`the build failed (exit ${code}):\n${output.trim().split('\n').slice(-30).join('\n')}`, 'fix the compile error shown above.');
   return output.trim().replace(/^\[build\] /, '').replace(/^.*: (\d+ files)/, '$1');
+}
+
+/**
+ * The docs site the gateway serves at /guide (tools/docs/build.mjs into dist/docs), built only when a page changed
+ * since the last build (about 30 s). A failed build stops nothing: the caller says so and the system runs without it.
+ */
+export async function ensureDocs() {
+  if (siteFreshness.siteIsFresh(root)) return 'up to date (dist/docs)';
+  const { code, output } = await run(process.execPath, [join(root, 'tools/docs/build.mjs')], { capture: true });
+  if (code !== 0) throw withHint(`the docs site did not build (exit ${code}):\n${output.trim().split('\n').slice(-15).join('\n')}`, 'fix the page named above; `npm run docs` builds it again.');
+  return 'built dist/docs';
 }

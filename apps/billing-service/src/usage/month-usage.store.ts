@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { MonthUsageLineRecord } from '@parley/contracts';
 import { DataSource } from 'typeorm';
 
-/** Usage that is not a message: it never uses up the free allowance (CONTRACT.md §16; README "Billing and wallet"). */
+/** Usage that is not a message: it never uses up the free allowance (CONTRACT.md §16; docs/guides/billing.md). */
 export const NOT_MESSAGES = ['voice_minute', 'llm_token'] as const;
 
 /** Reads of this calendar month's (UTC) metered usage. */

@@ -1,7 +1,8 @@
 import { Module } from '@nestjs/common';
 import { loadConfig } from '@parley/service-kit';
 import { basename, join, resolve } from 'node:path';
-import { DashboardAssets, readBuildDirectory } from './dashboard-assets';
+import { readBuildDirectory } from '../http/built-site';
+import { DashboardAssets } from './dashboard-assets';
 import { DashboardConfig } from './dashboard.config';
 import { DashboardController } from './dashboard.controller';
 import { FaviconController } from './favicon.controller';

@@ -10,8 +10,8 @@ import { scanRoutes, type ScannedRoute } from './route-scan';
 
 export const OPENAPI_JSON_PATH = '/openapi.json';
 export const DOCS_PATH = '/docs';
-/** Pages for people (the dashboard and its icon), not API operations: left out of the document. */
-export const UI_PATHS = ['/dashboard', '/favicon.ico', '/favicon.svg'];
+/** Pages for people (the dashboard, its icon, the docs site), not API operations: left out of the document. */
+export const UI_PATHS = ['/dashboard', '/guide', '/favicon.ico', '/favicon.svg'];
 
 const TENANT_PATH = /^\/(api\/)?v1\//;
 

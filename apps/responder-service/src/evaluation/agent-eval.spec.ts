@@ -25,7 +25,7 @@ describe('the agent evaluation on its held-out split (npm run eval over tools/ev
   /**
    * Where the engine stands on this split (2026-12-05, issue 31): a change that loses ground fails here. The targets
    * (TARGETS: 90% right, none confident-wrong, 85% in each language) are not met yet; `npm run eval` prints them and
-   * exits 1 while they are missed, and README "How the agent understands" says why.
+   * exits 1 while they are missed, and docs/guides/agents.md ("How the agent understands") says why.
    */
   const FLOOR = { shareRight: 0.45, confidentWrong: 11, perLanguage: 0.4 };
 

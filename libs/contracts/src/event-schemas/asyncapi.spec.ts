@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { parse } from 'yaml';
 import { EVENT_ROUTES, EVENT_TOPICS, TOPIC_SPECS } from '../index';
 import { buildAsyncApiDocument } from './asyncapi';
+import { renderEventCatalogue } from './event-catalogue';
 import { readRecordedSchema, recordedVersions } from './recorded';
 
 const workspaceRoot = join(__dirname, '../../../..');
@@ -47,4 +48,14 @@ describe('docs/asyncapi.yaml', () => {
       expect(operations.filter((op) => op.isReceive()).map((op) => op.id())).toEqual(EVENT_ROUTES[topic].consumers.map((c) => `${c}.receive.${topic}`));
     }
   }, 60_000);
+
+  it('is what the docs site\'s event catalogue (docs/reference/events.md) says, public webhook events first (no drift)', () => {
+    const catalogue = readFileSync(join(workspaceRoot, 'docs/reference/events.md'), 'utf8');
+    expect(catalogue).toBe(renderEventCatalogue(parse(asyncApiText)));
+    const webhookSection = catalogue.slice(catalogue.indexOf('## Webhook events'), catalogue.indexOf('## Internal topics'));
+    expect(webhookSection).toContain('### message.received');
+    expect(webhookSection).toContain('| `data.agent_response` | string \\| null | yes |');
+    expect(webhookSection).not.toContain('### message.outbound');
+    for (const topic of EVENT_TOPICS) expect(catalogue).toContain(`### ${topic}\n`);
+  });
 });

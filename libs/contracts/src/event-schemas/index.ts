@@ -5,3 +5,4 @@ export * from './compatibility';
 export * from './generate';
 export * from './recorded';
 export * from './asyncapi';
+export * from './event-catalogue';

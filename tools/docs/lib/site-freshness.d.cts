@@ -1,0 +1,2 @@
+/** Whether dist/docs was built after the last change under docs/. */
+export function siteIsFresh(root: string): boolean;

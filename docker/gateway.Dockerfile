@@ -31,6 +31,8 @@ COPY --from=build /repo/dist/node_modules ./dist/node_modules
 COPY --from=build /repo/dist/libs ./dist/libs
 COPY --from=build /repo/dist/apps/gateway ./dist/apps/gateway
 COPY --from=build /repo/dist/apps/dashboard ./dist/apps/dashboard
+# The media store's mount point (compose mounts a volume shared with the other service there), writable by the app.
+RUN mkdir /media && chown node:node /media
 USER node
 # the public port, and the internal one serving /metrics in production (METRICS_PORT, default PORT + 1000)
 EXPOSE 3000 4000

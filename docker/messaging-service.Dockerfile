@@ -29,6 +29,8 @@ COPY --from=deps /app/package.json ./package.json
 COPY --from=build /repo/dist/node_modules ./dist/node_modules
 COPY --from=build /repo/dist/libs ./dist/libs
 COPY --from=build /repo/dist/apps/messaging-service ./dist/apps/messaging-service
+# The media store's mount point (compose mounts a volume shared with the other service there), writable by the app.
+RUN mkdir /media && chown node:node /media
 USER node
 # the public port, and the internal one serving /metrics in production (METRICS_PORT, default PORT + 1000)
 EXPOSE 3002 4002

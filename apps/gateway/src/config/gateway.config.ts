@@ -1,4 +1,4 @@
-import { BaseConfig, Secret, type MediaStoreSettings } from '@parley/service-kit';
+import { BaseConfig, EmptySwitchesOff, Secret, type MediaStoreSettings } from '@parley/service-kit';
 import { IsBoolean, IsInt, IsString, Matches, Max, Min, MinLength } from 'class-validator';
 
 export class GatewayConfig extends BaseConfig implements MediaStoreSettings {
@@ -144,6 +144,7 @@ export class GatewayConfig extends BaseConfig implements MediaStoreSettings {
    * links are only answered, and written to the log outside production). May carry a password: never logged.
    */
   @Matches(/^(smtps?:\/\/\S+)?$/, { message: 'MAIL_SMTP_URL must be an smtp:// or smtps:// URL, or empty to send no mail' })
+  @EmptySwitchesOff()
   MAIL_SMTP_URL = 'smtp://127.0.0.1:2526';
 
   /** The From of the platform's mail: an address, or `Name <address>`. */

@@ -60,7 +60,7 @@ export class EmailSinkService implements OnApplicationBootstrap, OnModuleDestroy
     server.on('error', (err) => this.logger.warn(`SMTP sink: ${String(err)}`));
     await new Promise<void>((resolve, reject) => {
       server.server.once('error', reject);
-      server.listen(this.config.SANDBOX_SMTP_PORT, '127.0.0.1', () => {
+      server.listen(this.config.SANDBOX_SMTP_PORT, this.config.HOST, () => {
         server.server.off('error', reject);
         resolve();
       });

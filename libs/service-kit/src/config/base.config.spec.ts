@@ -1,5 +1,5 @@
 import { IsString } from 'class-validator';
-import { BaseConfig, Secret, loadConfig } from './base.config';
+import { BaseConfig, EmptySwitchesOff, Secret, loadConfig } from './base.config';
 
 class TestConfig extends BaseConfig {
   override PORT = 3999;
@@ -7,6 +7,10 @@ class TestConfig extends BaseConfig {
   @IsString()
   @Secret()
   SIGNING_SECRET = 'dev-secret';
+
+  @IsString()
+  @EmptySwitchesOff()
+  RELAY_URL = 'smtp://127.0.0.1:2526';
 }
 
 describe('loadConfig', () => {
@@ -15,6 +19,13 @@ describe('loadConfig', () => {
     expect(config.PORT).toBe(4001);
     expect(config.KAFKA_BROKERS).toBe('127.0.0.1:9092');
     expect(config.kafkaBrokers).toEqual(['127.0.0.1:9092']);
+  });
+
+  it('takes an empty variable as the default, except for a setting an empty value switches off', () => {
+    const config = loadConfig(TestConfig, { SIGNING_SECRET: '', RELAY_URL: '' });
+    expect(config.SIGNING_SECRET).toBe('dev-secret');
+    expect(config.RELAY_URL).toBe('');
+    expect(loadConfig(TestConfig, {}).RELAY_URL).toBe('smtp://127.0.0.1:2526');
   });
 
   it('names each invalid variable', () => {

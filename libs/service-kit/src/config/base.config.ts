@@ -3,6 +3,7 @@ import { IsIn, IsInt, IsString, Matches, Max, Min, MinLength, validateSync } fro
 import { DEFAULT_HTTP_TIMEOUTS } from '../http/http-timeouts';
 
 const SECRET_DEFAULTS = Symbol('secretDefaults');
+const EMPTY_SWITCHES_OFF = Symbol('emptySwitchesOff');
 
 /**
  * Marks a setting as a secret whose development default must never run in production:
@@ -12,6 +13,17 @@ export function Secret(): PropertyDecorator {
   return (target, property) => {
     const ctor = target.constructor as unknown as { [SECRET_DEFAULTS]?: string[] };
     ctor[SECRET_DEFAULTS] = [...(ctor[SECRET_DEFAULTS] ?? []), String(property)];
+  };
+}
+
+/**
+ * Marks a setting whose empty value means "none" (e.g. `MAIL_SMTP_URL=`: send no mail). Elsewhere an empty variable
+ * means "the default", as if it were not set; here it is taken as given.
+ */
+export function EmptySwitchesOff(): PropertyDecorator {
+  return (target, property) => {
+    const ctor = target.constructor as unknown as { [EMPTY_SWITCHES_OFF]?: string[] };
+    ctor[EMPTY_SWITCHES_OFF] = [...(ctor[EMPTY_SWITCHES_OFF] ?? []), String(property)];
   };
 }
 
@@ -125,11 +137,12 @@ export class BaseConfig {
  */
 export function loadConfig<T extends BaseConfig>(Config: new () => T, env: NodeJS.ProcessEnv = process.env): T {
   const defaults = new Config();
+  const emptySwitchesOff = new Set((Config as unknown as { [EMPTY_SWITCHES_OFF]?: string[] })[EMPTY_SWITCHES_OFF] ?? []);
   const raw: Record<string, unknown> = {};
   for (const key of Object.keys(defaults)) {
     const fallback = (defaults as unknown as Record<string, unknown>)[key];
     const value = env[key];
-    if (value === undefined || value === '') raw[key] = fallback;
+    if (value === undefined || (value === '' && !emptySwitchesOff.has(key))) raw[key] = fallback;
     else raw[key] = typeof fallback === 'number' ? Number(value) : typeof fallback === 'boolean' ? ['1', 'true', 'yes'].includes(value.toLowerCase()) : value;
   }
   const config = plainToInstance(Config, raw);

@@ -38,6 +38,7 @@ export async function createGatewayApp(config: GatewayConfig): Promise<NestFasti
       { prefix: PLAYGROUND_INBOUND_ROUTE, bytes: PLAYGROUND_INBOUND_MAX_BYTES },
     ],
     rawBodyPrefixes: [PROVIDER_INTAKE_PREFIX],
+    trustProxy: config.trustProxy,
     // The features' parsers and hooks are handed to the HTTP set-up here, so http/ imports none of them.
     configureFastify: (fastify) =>
       configureGatewayFastify(fastify, {

@@ -34,6 +34,12 @@ export interface BootstrapOptions {
    * JSON or not, and leave its understanding to the consumer.
    */
   rawBodyPrefixes?: string[];
+  /**
+   * Which proxies in front of the service to believe about the client's address (`X-Forwarded-For`), as Fastify's
+   * `trustProxy` takes it: `true` (any), a hop count, or addresses and CIDR ranges. Default: none, `request.ip` is the
+   * peer's address.
+   */
+  trustProxy?: boolean | number | string[];
 }
 
 const httpDuration = new Histogram({
@@ -92,6 +98,7 @@ export async function createServiceApp(module: Type<unknown>, options: Bootstrap
     return503OnClosing: true,
     clientErrorHandler: answerClientError,
     routerOptions: { ignoreTrailingSlash: true },
+    trustProxy: options.trustProxy ?? false,
   });
   const fastify = adapter.getInstance();
   if (options.rawBodyPrefixes?.length) {

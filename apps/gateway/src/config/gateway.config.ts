@@ -134,6 +134,24 @@ export class GatewayConfig extends BaseConfig implements MediaStoreSettings {
    * The public address of the gateway (scheme and host), for the links of invitations and password resets. Empty: the
    * address the request that makes the link came to.
    */
+  /**
+   * The proxies in front of the gateway (a load balancer, an Ingress) whose `X-Forwarded-For` names the client, so
+   * per-address limits (sign-ups, tokens, sign-in, provider intake failures) count each client, not the proxy:
+   * `true` (any hop), a number of hops, or comma-separated addresses and CIDR ranges. Empty: trust none.
+   */
+  @Matches(/^(|true|\d{1,2}|[0-9a-fA-F.:/]+(,[0-9a-fA-F.:/]+)*)$/, {
+    message: 'TRUST_PROXY must be empty, true, a number of hops, or comma-separated addresses or CIDR ranges',
+  })
+  TRUST_PROXY = '';
+
+  /** TRUST_PROXY as Fastify takes it. */
+  get trustProxy(): boolean | number | string[] {
+    if (this.TRUST_PROXY === '') return false;
+    if (this.TRUST_PROXY === 'true') return true;
+    if (/^\d+$/.test(this.TRUST_PROXY)) return Number(this.TRUST_PROXY);
+    return this.TRUST_PROXY.split(',');
+  }
+
   @Matches(/^(https?:\/\/[^\s/]+)?$/, { message: 'PUBLIC_BASE_URL must be an http(s) origin without a path, or empty' })
   PUBLIC_BASE_URL = '';
 

@@ -234,6 +234,21 @@ describe('gateway: daily quotas, plans and usage (real Redis, PostgreSQL and Kaf
       expect((await gw.request('POST', '/api/v1/accounts', { body: { name: 'Local' } })).status).toBe(201);
     });
 
+    it('counts each client behind a trusted proxy by its X-Forwarded-For address, and ignores the header otherwise', async () => {
+      const behindProxy = await gw.sibling({ NODE_ENV: 'production', ADMIN_TOKEN, ACCOUNT_RATE_LIMIT_PER_HOUR: '1', TRUST_PROXY: '127.0.0.1' });
+      try {
+        const signUp = (client: string) => behindProxy.request('POST', '/api/v1/accounts', { body: { name: `Shop of ${client}` }, headers: { 'x-forwarded-for': client } });
+        expect((await signUp('203.0.113.7')).status).toBe(201);
+        expect((await signUp('203.0.113.8')).status).toBe(201);
+        expect((await signUp('203.0.113.7')).status).toBe(429);
+      } finally {
+        await behindProxy.close();
+      }
+      // `prod` trusts no proxy: the header names no one, and its limit (2 an hour) was spent by the test above
+      const spoofed = await prod.request('POST', '/api/v1/accounts', { body: { name: 'Spoofed' }, headers: { 'x-forwarded-for': '198.51.100.9' } });
+      expect(spoofed.status).toBe(429);
+    });
+
     it('refuses token request limit+1 (failed ones count) in the OAuth error shape', async () => {
       const wrong = { grant_type: 'client_credentials', client_id: account.client_id, client_secret: 'parley_cs_wrong' };
       for (let i = 0; i < 3; i++) expect((await prod.request('POST', '/oauth/token', { body: wrong })).status).toBe(401);

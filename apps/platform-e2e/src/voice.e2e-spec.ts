@@ -129,6 +129,8 @@ describe('Voice end to end: a caller speaks to the agent, is heard in the webhoo
     }, { ...TIMEOUT, description: 'message.received of the utterance' });
     expect(first).toMatchObject({ channel: 'voice', from: caller, message: question, agent: 'support', agent_response: expect.any(String), type: 'text' });
     expect(heardAfter(answered.body.transcript, question)).toEqual([first.agent_response]);
+    // the caller was greeted at pick-up: the first answer does not greet again
+    expect(first.agent_response).not.toContain(AGENT.greeting);
     expect(answered.body.status).toBe('in-progress');
 
     // A later sentence on the same call continues the same conversation and contact.
@@ -195,7 +197,7 @@ describe('Voice end to end: a caller speaks to the agent, is heard in the webhoo
       const found = received((d) => d.from === caller);
       return found.length > 0 && found;
     }, { ...TIMEOUT, description: 'message.received of the request for a person' });
-    expect(handoff).toMatchObject({ channel: 'voice', message: 'Can I talk to a real person, please?' });
+    expect(handoff).toMatchObject({ channel: 'voice', message: 'Can I talk to a real person, please?', agent_response: "Of course. I'm putting you through to a member of our team now." });
   }, 120_000);
 
   it('refuses a call whose X-Twilio-Signature is forged or missing with 401, before anything is heard', async () => {

@@ -68,6 +68,14 @@ describe('DeterministicReplyEngine (the skills engine, no LLM)', () => {
     expect(await engine.reply(request('is a person allowed to bring a dog?', false))).toMatchObject({ handoff: false });
   });
 
+  it('on a call, says the caller is being put through (the call is forwarded), not that someone will reply here', async () => {
+    const onCall = (text: string) => engine.reply({ ...request(text, false), channel: 'voice' });
+    expect(await onCall('can I talk to a real person')).toMatchObject({ handoff: true, text: "Of course. I'm putting you through to a member of our team now." });
+    expect((await onCall('this is terrible, I want to complain')).text).toMatch(/^I'm really sorry to hear that\. I'm putting you through/);
+    expect((await onCall('ich möchte mit einem Menschen sprechen')).text).toBe('Natürlich. Ich verbinde Sie jetzt mit einem Mitglied unseres Teams.');
+    expect((await engine.reply({ ...request('can I talk to a real person', false), channel: 'sms' })).text).toContain('who will reply here shortly');
+  });
+
   it("answers from the instruction's facts and the documents, with sources; never from what the instruction tells the agent to do", async () => {
     const dental = {
       ...bakery,

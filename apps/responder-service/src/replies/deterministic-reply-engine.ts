@@ -63,11 +63,12 @@ async function route(replyRequest: ReplyRequest, meaning: Meaning | null): Promi
   // Contact details given with the wish to talk to someone ("…talk to someone about a plan, my email is …") are a lead:
   // the team gets the details and gets back.
   if (talk === 'person' && has('lead_capture') && wantsLeadCapture(text, request.customer) && hasLeadFacts(request)) return leadCapture(request);
+  const onCall = request.channel === 'voice';
   if (talk === 'person' || (state.humanOffered && isYes(text))) {
-    return { text: phrases.toHuman, skill: null, state: { ...state, humanOffered: false, unknownStreak: 0 }, handoff: 'customer_asked_for_human' };
+    return { text: onCall ? phrases.toHumanOnCall : phrases.toHuman, skill: null, state: { ...state, humanOffered: false, unknownStreak: 0 }, handoff: 'customer_asked_for_human' };
   }
   if (talk === 'complaint') {
-    return { text: phrases.sorryToHear, skill: null, state: { ...state, humanOffered: false, unknownStreak: 0 }, handoff: 'customer_asked_for_human' };
+    return { text: onCall ? phrases.sorryToHearOnCall : phrases.sorryToHear, skill: null, state: { ...state, humanOffered: false, unknownStreak: 0 }, handoff: 'customer_asked_for_human' };
   }
   if (state.humanOffered && isNo(text)) {
     // Declined: the next unknown question offers a person again rather than handing over unasked.

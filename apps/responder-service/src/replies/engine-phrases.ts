@@ -4,6 +4,8 @@ import type { Language } from '../knowledge/language';
 /** What the engine writes itself (not the tenant's knowledge, not the lead and booking dialogue), in each language. */
 export interface EnginePhrases {
   toHuman: string;
+  /** On a call, where handing over puts the caller through to a person at once (the voice channel's `forward_to`). */
+  toHumanOnCall: string;
   declinedHuman: string;
   youreWelcome: string;
   anythingElse: string;
@@ -15,6 +17,7 @@ export interface EnginePhrases {
   notKnownMidDialogue: string;
   /** A complaint: an apology, and a person. */
   sorryToHear: string;
+  sorryToHearOnCall: string;
   /** Praise. */
   gladToHear: string;
   /** A greeting answered. */
@@ -29,6 +32,7 @@ export interface EnginePhrases {
 export const ENGINE_PHRASES: Record<Language, EnginePhrases> = {
   en: {
     toHuman: "Of course. I'm passing you to a member of our team, who will reply here shortly.",
+    toHumanOnCall: "Of course. I'm putting you through to a member of our team now.",
     declinedHuman: 'No problem. Is there anything else I can help you with?',
     youreWelcome: "You're welcome! Is there anything else I can help you with?",
     anythingElse: 'Is there anything else I can help you with?',
@@ -36,6 +40,7 @@ export const ENGINE_PHRASES: Record<Language, EnginePhrases> = {
     notKnownGiveUp: "I'm sorry, I don't know that either. I'm passing you to a member of our team, who will reply here.",
     notKnownMidDialogue: "I'm sorry, I don't know the answer to that.",
     sorryToHear: "I'm really sorry to hear that. I'm passing you to a member of our team, who will reply here shortly.",
+    sorryToHearOnCall: "I'm really sorry to hear that. I'm putting you through to a member of our team now.",
     gladToHear: "Thank you, that's lovely to hear! Is there anything else I can help you with?",
     howCanIHelp: 'How can I help you today?',
     welcome: (name) => `Thanks for your message! You're chatting with ${name}.`,
@@ -46,6 +51,7 @@ export const ENGINE_PHRASES: Record<Language, EnginePhrases> = {
   },
   es: {
     toHuman: 'Por supuesto. Te paso con una persona de nuestro equipo, que te responderá aquí en breve.',
+    toHumanOnCall: 'Por supuesto. Te paso ahora con una persona de nuestro equipo.',
     declinedHuman: 'De acuerdo. ¿Hay algo más en lo que pueda ayudarte?',
     youreWelcome: '¡De nada! ¿Hay algo más en lo que pueda ayudarte?',
     anythingElse: '¿Hay algo más en lo que pueda ayudarte?',
@@ -53,6 +59,7 @@ export const ENGINE_PHRASES: Record<Language, EnginePhrases> = {
     notKnownGiveUp: 'Lo siento, eso tampoco lo sé. Te paso con una persona de nuestro equipo, que te responderá aquí.',
     notKnownMidDialogue: 'Lo siento, no sé la respuesta a eso.',
     sorryToHear: 'Siento mucho lo ocurrido. Te paso con una persona de nuestro equipo, que te responderá aquí en breve.',
+    sorryToHearOnCall: 'Siento mucho lo ocurrido. Te paso ahora con una persona de nuestro equipo.',
     gladToHear: '¡Muchas gracias, qué alegría leerlo! ¿Hay algo más en lo que pueda ayudarte?',
     howCanIHelp: '¿En qué te puedo ayudar?',
     welcome: (name) => `¡Gracias por tu mensaje! Estás hablando con ${name}.`,
@@ -63,6 +70,7 @@ export const ENGINE_PHRASES: Record<Language, EnginePhrases> = {
   },
   pt: {
     toHuman: 'Claro. Vou passar você para uma pessoa da nossa equipe, que responderá aqui em breve.',
+    toHumanOnCall: 'Claro. Vou transferir sua ligação agora para uma pessoa da nossa equipe.',
     declinedHuman: 'Tudo bem. Posso ajudar com mais alguma coisa?',
     youreWelcome: 'De nada! Posso ajudar com mais alguma coisa?',
     anythingElse: 'Posso ajudar com mais alguma coisa?',
@@ -70,6 +78,7 @@ export const ENGINE_PHRASES: Record<Language, EnginePhrases> = {
     notKnownGiveUp: 'Desculpe, isso eu também não sei. Vou passar você para uma pessoa da nossa equipe, que responderá aqui.',
     notKnownMidDialogue: 'Desculpe, não sei a resposta para isso.',
     sorryToHear: 'Lamento muito o que aconteceu. Vou passar você para uma pessoa da nossa equipe, que responderá aqui em breve.',
+    sorryToHearOnCall: 'Lamento muito o que aconteceu. Vou transferir sua ligação agora para uma pessoa da nossa equipe.',
     gladToHear: 'Muito obrigado, que bom saber! Posso ajudar com mais alguma coisa?',
     howCanIHelp: 'Como posso ajudar?',
     welcome: (name) => `Obrigado pela sua mensagem! Você está falando com ${name}.`,
@@ -80,6 +89,7 @@ export const ENGINE_PHRASES: Record<Language, EnginePhrases> = {
   },
   fr: {
     toHuman: "Bien sûr. Je vous passe un membre de notre équipe, qui vous répondra ici très vite.",
+    toHumanOnCall: 'Bien sûr. Je vous mets en relation avec un membre de notre équipe.',
     declinedHuman: "Pas de souci. Puis-je vous aider pour autre chose ?",
     youreWelcome: 'Avec plaisir ! Puis-je vous aider pour autre chose ?',
     anythingElse: 'Puis-je vous aider pour autre chose ?',
@@ -87,6 +97,7 @@ export const ENGINE_PHRASES: Record<Language, EnginePhrases> = {
     notKnownGiveUp: "Désolé, je ne le sais pas non plus. Je vous passe un membre de notre équipe, qui vous répondra ici.",
     notKnownMidDialogue: 'Désolé, je ne connais pas la réponse.',
     sorryToHear: "Je suis vraiment désolé. Je vous passe un membre de notre équipe, qui vous répondra ici très vite.",
+    sorryToHearOnCall: 'Je suis vraiment désolé. Je vous mets en relation avec un membre de notre équipe.',
     gladToHear: 'Merci beaucoup, ça fait plaisir ! Puis-je vous aider pour autre chose ?',
     howCanIHelp: 'Comment puis-je vous aider ?',
     welcome: (name) => `Merci pour votre message ! Vous discutez avec ${name}.`,
@@ -97,6 +108,7 @@ export const ENGINE_PHRASES: Record<Language, EnginePhrases> = {
   },
   de: {
     toHuman: 'Natürlich. Ich verbinde Sie mit einem Mitglied unseres Teams, das Ihnen hier gleich antwortet.',
+    toHumanOnCall: 'Natürlich. Ich verbinde Sie jetzt mit einem Mitglied unseres Teams.',
     declinedHuman: 'Kein Problem. Kann ich Ihnen sonst noch helfen?',
     youreWelcome: 'Gern geschehen! Kann ich Ihnen sonst noch helfen?',
     anythingElse: 'Kann ich Ihnen sonst noch helfen?',
@@ -104,6 +116,7 @@ export const ENGINE_PHRASES: Record<Language, EnginePhrases> = {
     notKnownGiveUp: 'Das weiß ich leider auch nicht. Ich verbinde Sie mit einem Mitglied unseres Teams, das Ihnen hier antwortet.',
     notKnownMidDialogue: 'Das weiß ich leider nicht.',
     sorryToHear: 'Das tut mir wirklich leid. Ich verbinde Sie mit einem Mitglied unseres Teams, das Ihnen hier gleich antwortet.',
+    sorryToHearOnCall: 'Das tut mir wirklich leid. Ich verbinde Sie jetzt mit einem Mitglied unseres Teams.',
     gladToHear: 'Vielen Dank, das freut uns sehr! Kann ich Ihnen sonst noch helfen?',
     howCanIHelp: 'Wie kann ich Ihnen helfen?',
     welcome: (name) => `Danke für Ihre Nachricht! Sie schreiben mit ${name}.`,

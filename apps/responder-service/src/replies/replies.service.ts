@@ -240,10 +240,12 @@ export class RepliesService {
       agent,
       // A person's replies from the inbox are the business speaking, like the agent's.
       conversationHistory: history.map((t) => ({ role: t.role === 'customer' ? 'customer' : 'agent', text: t.text, at: t.at.toISOString() })),
-      firstReply: (conversation?.replyCount ?? 0) === 0,
+      // A call was greeted when it was picked up (the channel's greeting, else the agent's): its first reply is not.
+      firstReply: (conversation?.replyCount ?? 0) === 0 && last.channel !== 'voice',
       // A burst is answered as one message: "hi" + "do you deliver?" + "to Leeds" read together.
       message: { text: answered.map((i) => i.text).join('\n'), type: lastAnswered.type, contactName: lastAnswered.contact_name },
       customer: last.from,
+      channel: last.channel,
       state: conversation?.skillState ?? {},
       now: new Date(lastAnswered.received_at),
       calendar: this.appointments.calendar(manager, tenantId, agent.name),

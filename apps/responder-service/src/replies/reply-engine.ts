@@ -1,4 +1,4 @@
-import type { AgentRecord, InboundMessageType } from '@parley/contracts';
+import type { AgentRecord, ChannelKind, InboundMessageType } from '@parley/contracts';
 import type { DocumentPassage } from '../knowledge/document-passage';
 import type { Language } from '../knowledge/language';
 import type { LeadFacts, LeadField } from '../skills/lead-facts';
@@ -82,6 +82,8 @@ export interface ReplyRequest {
   message: { text: string; type: InboundMessageType; contactName: string | null };
   /** The customer's number (E.164) or business-scoped id. */
   customer: string;
+  /** Where the customer is: on a call (`voice`), handing over puts them through at once rather than "reply here". */
+  channel?: ChannelKind;
   state: SkillState;
   now: Date;
   calendar: BookingCalendar;

@@ -47,22 +47,27 @@ export async function ensureDatabase(url: string): Promise<void> {
   }
 }
 
-/** The migrate command of a service: database and schema if missing, then every pending migration. */
+/**
+ * The migrate command of a service: database and schema if missing, then every pending migration. Instances started
+ * together (a rollout's pods) take turns on a PostgreSQL advisory lock per schema: one applies, the others then find
+ * the schema current. The lock is the session's, so a migrator that dies releases it with its connection.
+ */
 export async function runMigrations(url: string, db: ServiceDatabase): Promise<string[]> {
   await ensureDatabase(url);
-  const client = new Client({ connectionString: url });
-  await client.connect();
+  const lock = new Client({ connectionString: url });
+  await lock.connect();
   try {
-    await client.query(`CREATE SCHEMA IF NOT EXISTS "${db.schema}"`);
+    await lock.query('SELECT pg_advisory_lock(hashtext($1))', [`parley.migrations.${db.schema}`]);
+    await lock.query(`CREATE SCHEMA IF NOT EXISTS "${db.schema}"`);
+    const dataSource = new DataSource(dataSourceOptions(url, db));
+    await dataSource.initialize();
+    try {
+      const applied = await dataSource.runMigrations({ transaction: 'each' });
+      return applied.map((m) => m.name);
+    } finally {
+      await dataSource.destroy();
+    }
   } finally {
-    await client.end();
-  }
-  const dataSource = new DataSource(dataSourceOptions(url, db));
-  await dataSource.initialize();
-  try {
-    const applied = await dataSource.runMigrations({ transaction: 'each' });
-    return applied.map((m) => m.name);
-  } finally {
-    await dataSource.destroy();
+    await lock.end(); // ends the session, and with it the lock
   }
 }

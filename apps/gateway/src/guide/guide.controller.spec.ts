@@ -19,9 +19,20 @@ function fakeReply() {
   return reply;
 }
 
-function get(controller: GuideController, url: string) {
+/** The ProblemException a request ends in (undefined when it answered). */
+function problemOf(controller: GuideController, url: string, accept?: string) {
+  try {
+    get(controller, url, accept);
+    return undefined;
+  } catch (err) {
+    expect(err).toBeInstanceOf(ProblemException);
+    return (err as ProblemException).problem;
+  }
+}
+
+function get(controller: GuideController, url: string, accept = 'text/html,application/xhtml+xml,*/*;q=0.8') {
   const reply = fakeReply();
-  const request = { url } as FastifyRequest;
+  const request = { url, headers: { accept } } as unknown as FastifyRequest;
   if (url === '/guide' || url === '/guide/') controller.root(request, reply as unknown as FastifyReply);
   else controller.page(request, reply as unknown as FastifyReply);
   return reply;
@@ -32,12 +43,7 @@ describe('GuideController', () => {
   const controller = new GuideController(new GuidePages(() => (build.size ? build : undefined)));
 
   it('answers a retryable 503 naming `npm run docs` until the site is built', () => {
-    expect(() => get(controller, '/guide/quickstart')).toThrow(ProblemException);
-    try {
-      get(controller, '/guide/quickstart');
-    } catch (err) {
-      expect((err as ProblemException).problem).toMatchObject({ status: 503, detail: expect.stringContaining('npm run docs') });
-    }
+    expect(problemOf(controller, '/guide/quickstart')).toMatchObject({ status: 503, detail: expect.stringContaining('npm run docs') });
   });
 
   it('serves the built pages by their clean URLs, and the site\'s own 404 page for a page it does not have', () => {
@@ -54,6 +60,9 @@ describe('GuideController', () => {
     expect(missing.statusCode).toBe(404);
     expect(String(missing.body)).toContain('not found');
     expect(String(get(controller, '/guide/%E0%A4%A').body)).toContain('not found'); // not percent-encoding: no page, no 500
+    // a program (no text/html in Accept) gets the API's problem+json, as on every other route
+    expect(problemOf(controller, '/guide/no-such-page', 'application/json')).toMatchObject({ status: 404 });
+    expect(problemOf(controller, '/guide/no-such-page', '*/*')).toMatchObject({ status: 404 });
   });
 });
 

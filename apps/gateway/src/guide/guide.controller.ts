@@ -1,5 +1,5 @@
 import { Controller, Get, Req, Res } from '@nestjs/common';
-import { ProblemTypes, problem } from '@parley/contracts';
+import { ProblemTypes, notFoundProblem, problem } from '@parley/contracts';
 import { ProblemException } from '@parley/service-kit';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { GuidePages } from './guide-pages';
@@ -41,12 +41,17 @@ export class GuideController {
     }
     const path = safeDecode(request.url.slice(GUIDE_PATH.length));
     const asset = this.pages.resolve(path);
-    const found = asset ?? this.pages.notFoundPage;
-    if (!found) return reply.code(404).send();
+    // A person's browser gets the site's own "page not found"; anything else the API's problem+json.
+    const found = asset ?? (acceptsHtml(request) ? this.pages.notFoundPage : undefined);
+    if (!found) throw new ProblemException(notFoundProblem(`Guide page "${path.slice(0, 100)}"`));
     void reply.headers(PAGE_HEADERS);
     void reply.header('cache-control', asset?.immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
     return reply.code(asset ? 200 : 404).type(found.contentType).send(found.body);
   }
+}
+
+function acceptsHtml(request: FastifyRequest): boolean {
+  return /\btext\/html\b/.test(String(request.headers.accept ?? ''));
 }
 
 /** A path that is not valid percent-encoding names no page (and must not become a 500). */

@@ -1,13 +1,15 @@
-import { ProblemTypes, Topics, type ConversationSlaBreachedEvent, type ConversationUpdatedEvent, type TeamRecord } from '@parley/contracts';
+import { ProblemTypes, Topics, WEEKDAYS, type ConversationSlaBreachedEvent, type ConversationUpdatedEvent, type TeamRecord } from '@parley/contracts';
 import type { TopicProbe } from '@parley/kafka';
 import { pollUntil } from '@parley/testing';
 import { DateTime } from 'luxon';
-import { BUSINESS, OPEN_EVERY_DAY, ResponderHarness, agentRecord, inboundEvent, phoneNumber, type ResponderOutputs } from '../test/responder-harness';
+import { BUSINESS, ResponderHarness, agentRecord, inboundEvent, phoneNumber, type ResponderOutputs } from '../test/responder-harness';
 import { RoutingService } from './routing.service';
 
 const ANA = 'usr_01JD8Z9D1B2C3D4E5F6G7H8J9A';
 const BEN = 'usr_01JD8Z9D1B2C3D4E5F6G7H8J9B';
 const CARO = 'usr_01JD8Z9D1B2C3D4E5F6G7H8J9C';
+/** A team that is always open, whatever the hour the suite runs at (closed hours are tested with hours of their own). */
+const ALWAYS_OPEN = Object.fromEntries(WEEKDAYS.map((day) => [day, [['00:00', '24:00']]]));
 
 /**
  * Routing handed-off conversations to team members (CONTRACT.md §18) over real Kafka and PostgreSQL: presence and
@@ -44,7 +46,7 @@ describe('responder-service: teams and routing', () => {
   }
 
   function team(tenantId: string, body: Record<string, unknown>): Promise<TeamRecord> {
-    return rpc().request('teams.create', { tenant_id: tenantId, body: { name: 'Support', members: [ANA, BEN, CARO], routing: 'round_robin', timezone: 'UTC', business_hours: OPEN_EVERY_DAY, ...body } });
+    return rpc().request('teams.create', { tenant_id: tenantId, body: { name: 'Support', members: [ANA, BEN, CARO], routing: 'round_robin', timezone: 'UTC', business_hours: ALWAYS_OPEN, ...body } });
   }
 
   async function online(tenantId: string, ...members: string[]): Promise<void> {

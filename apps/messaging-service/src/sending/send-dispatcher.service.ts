@@ -135,7 +135,11 @@ export class SendDispatcher {
     }
     // Within the lead: wait in-process (the claim covers a crash meanwhile) so the call leaves on its slot, with all
     // the bookkeeping done before it.
-    const slotInMs = slotAt ? slotAt.getTime() - Date.now() : 0;
+    let slotInMs = slotAt ? slotAt.getTime() - Date.now() : 0;
+    // The bookkeeping can outlast the slot on a busy machine (a stall wakes several rows at once): a send late by more
+    // than a slot's width takes the next free slot, waited for here under the renewed claim, rather than leave
+    // together with the others it was late with.
+    if (limit !== null && slotInMs < -1000 / limit) slotInMs = await this.limiter.reserve(channel.id, limit);
     if (slotInMs > 0) await sleep(slotInMs);
     return this.send(item, message, channel, attempt);
   }

@@ -325,6 +325,8 @@ describe('Dashboard in a real browser: onboarding to a first answered customer',
 
     // An agent's booking hours: a time zone from the list, time pickers per day; a wrong zone is named in words.
     await openPage(page, 'AI agents', 'AI agents');
+    // the list loaded first: its answer arriving re-renders the page and would close a form opened before it
+    await settled(page);
     await page.getByRole('button', { name: 'New AI agent' }).click();
     await page.getByRole('textbox', { name: 'Name', exact: true }).fill('host');
     await page.getByLabel(/^What it should do/).fill('You are the host of Review Cafe. Take table bookings.');

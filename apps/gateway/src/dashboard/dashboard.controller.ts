@@ -2,6 +2,7 @@ import { Controller, Get, Req, Res } from '@nestjs/common';
 import { ProblemTypes, notFoundProblem, problem } from '@parley/contracts';
 import { ProblemException } from '@parley/service-kit';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { decodeSitePath } from '../http/built-site';
 import { DashboardAssets } from './dashboard-assets';
 
 export const DASHBOARD_PATH = '/dashboard';
@@ -30,7 +31,7 @@ export class DashboardController {
 
   @Get('*')
   file(@Req() request: FastifyRequest, @Res() reply: FastifyReply): FastifyReply {
-    return this.send(reply, safeDecode(request.url.slice(DASHBOARD_PATH.length)));
+    return this.send(reply, decodeSitePath(request.url.slice(DASHBOARD_PATH.length)));
   }
 
   private send(reply: FastifyReply, path: string): FastifyReply {
@@ -46,14 +47,5 @@ export class DashboardController {
     void reply.headers(PAGE_HEADERS);
     void reply.header('cache-control', asset.immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
     return reply.type(asset.contentType).send(asset.body);
-  }
-}
-
-/** A path that is not valid percent-encoding names no file (and must not become a 500). */
-function safeDecode(path: string): string {
-  try {
-    return decodeURIComponent(path);
-  } catch {
-    return '\0';
   }
 }

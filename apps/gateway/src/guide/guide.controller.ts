@@ -2,6 +2,7 @@ import { Controller, Get, Req, Res } from '@nestjs/common';
 import { ProblemTypes, notFoundProblem, problem } from '@parley/contracts';
 import { ProblemException } from '@parley/service-kit';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { decodeSitePath } from '../http/built-site';
 import { GuidePages } from './guide-pages';
 
 export const GUIDE_PATH = '/guide';
@@ -39,7 +40,7 @@ export class GuideController {
         { 'retry-after': '5' },
       );
     }
-    const path = safeDecode(request.url.slice(GUIDE_PATH.length));
+    const path = decodeSitePath(request.url.slice(GUIDE_PATH.length));
     const asset = this.pages.resolve(path);
     // A person's browser gets the site's own "page not found"; anything else the API's problem+json.
     const found = asset ?? (acceptsHtml(request) ? this.pages.notFoundPage : undefined);
@@ -52,13 +53,4 @@ export class GuideController {
 
 function acceptsHtml(request: FastifyRequest): boolean {
   return /\btext\/html\b/.test(String(request.headers.accept ?? ''));
-}
-
-/** A path that is not valid percent-encoding names no page (and must not become a 500). */
-function safeDecode(path: string): string {
-  try {
-    return decodeURIComponent(path);
-  } catch {
-    return '\0';
-  }
 }

@@ -87,6 +87,15 @@ export class BuiltSite {
   }
 }
 
+/** A request path below a site's prefix, decoded; one that is not valid percent-encoding names no file (never a 500). */
+export function decodeSitePath(path: string): string {
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return '\0';
+  }
+}
+
 /** Reads a build output directory; undefined until it has an index.html. Its stamp is that file's modification time. */
 export function readBuildDirectory(directory: string): BuildReader {
   const index = join(directory, 'index.html');

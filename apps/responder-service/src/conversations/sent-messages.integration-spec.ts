@@ -1,10 +1,9 @@
 import { EventPublisher } from '@parley/kafka';
 import { Topics, newId, type MessageOutboundData, type MessageOutboundEvent } from '@parley/contracts';
-import { register } from 'prom-client';
+import { countStatements } from '@parley/service-kit';
 import { ResponderHarness, phoneNumber } from '../test/responder-harness';
 import { SentMessagesConsumer } from './sent-messages.consumer';
 
-const statements = async () => (await register.getSingleMetric('db_statements_total')!.get()).values[0]?.value ?? 0;
 
 function apiSend(tenantId: string, to: string, origin: MessageOutboundData['origin'] = 'api'): MessageOutboundEvent {
   const data: MessageOutboundData = { message_id: newId('msg'), channel: 'whatsapp', from: null, to, content: { type: 'text', text: 'Your parcel is on its way' }, origin, accepted_at: new Date().toISOString() };
@@ -23,9 +22,7 @@ describe('responder-service: sends to customers without a conversation', () => {
     const consumer = h.app.get(SentMessagesConsumer);
     const tenant = newId('ten');
     const groups = [[apiSend(tenant, phoneNumber()), apiSend(tenant, phoneNumber())], [apiSend(tenant, phoneNumber()), apiSend(tenant, phoneNumber(), 'agent')]];
-    const before = await statements();
-    await Promise.all(groups.map((events) => consumer.onOutbound(events)));
-    expect((await statements()) - before).toBe(1);
+    expect(await countStatements(() => Promise.all(groups.map((events) => consumer.onOutbound(events))))).toBe(1);
     expect(await h.sql.query(`SELECT 1 FROM conversation_messages WHERE tenant_id = $1`, [tenant])).toEqual([]);
   });
 });

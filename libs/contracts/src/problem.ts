@@ -6,12 +6,23 @@ export interface FieldError {
 }
 
 export interface Problem {
+  /**
+   * Stable per kind of error (open: a client must cope with a kind added later),
+   * @apiFormat uri
+   */
   type: string;
   title: string;
+  /** @apiType integer */
   status: number;
   detail: string;
   instance?: string;
   errors?: FieldError[];
+}
+
+/** RFC 9457 problem details (`application/problem+json`), every error of the API: `type` is stable per kind of error. */
+export interface ProblemDetails extends Problem {
+  /** The `x-request-id` of the request, to quote when asking about it. */
+  request_id: string;
 }
 
 const BASE = 'https://parley.dev/problems';

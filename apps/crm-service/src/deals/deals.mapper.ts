@@ -1,4 +1,4 @@
-import type { DealRecord } from '@parley/contracts';
+import type { DealView } from '@parley/contracts';
 
 /** A `deals` row as raw SQL returns it (`amount` is numeric, which pg hands over as the exact decimal text). */
 export interface DealRow {
@@ -21,7 +21,7 @@ export interface DealRow {
 
 export const DEAL_COLUMNS = 'id, tenant_id, title, contact_id, company_id, pipeline_id, stage, amount::text AS amount, currency, owner, expected_close_date::text AS expected_close_date, lead_id, created_at, updated_at';
 
-export function toDealRecord(row: DealRow): DealRecord {
+export function toDealRecord(row: DealRow): DealView {
   return {
     id: row.id,
     title: row.title,

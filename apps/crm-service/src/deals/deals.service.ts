@@ -7,7 +7,7 @@ import {
   notFoundProblem,
   validationProblem,
   type DealFilters,
-  type DealRecord,
+  type DealView,
   type Page,
 } from '@parley/contracts';
 import { ListCursors, ProblemException, validateDto } from '@parley/service-kit';
@@ -33,7 +33,7 @@ export class DealsService {
     private readonly pipelines: PipelinesService,
   ) {}
 
-  async create(tenantId: string, rawBody: unknown): Promise<DealRecord> {
+  async create(tenantId: string, rawBody: unknown): Promise<DealView> {
     const body = await validateDto(CreateDealBody, rawBody);
     const row = await this.write(async (tx) => {
       await this.assertContact(tx, tenantId, body.contact_id);
@@ -64,19 +64,19 @@ export class DealsService {
   }
 
   /** Newest first; filters narrow by pipeline, stage and contact. */
-  async list(tenantId: string, limit: number, cursor: string | null, filters: DealFilters): Promise<Page<DealRecord>> {
+  async list(tenantId: string, limit: number, cursor: string | null, filters: DealFilters): Promise<Page<DealView>> {
     const take = Math.min(Math.max(1, Math.trunc(limit) || 50), MAX_PAGE);
     const cursors = this.cursors.of(tenantId, 'deals');
     const rows = await this.deals.list(tenantId, take + 1, cursors.after(cursor), filters);
     return { data: rows.slice(0, take).map(toDealRecord), next_cursor: cursors.next(rows, take, (row) => row.id) };
   }
 
-  async get(tenantId: string, id: string): Promise<DealRecord> {
+  async get(tenantId: string, id: string): Promise<DealView> {
     return toDealRecord(await this.find(tenantId, id));
   }
 
   /** PATCH semantics: only the fields given change (null clears company, value, owner, expected close); a new stage must be one of the deal's pipeline's and is announced. */
-  async update(tenantId: string, id: string, rawBody: unknown): Promise<DealRecord> {
+  async update(tenantId: string, id: string, rawBody: unknown): Promise<DealView> {
     const body = await validateDto(UpdateDealBody, rawBody);
     const row = await this.write(async (tx) => {
       const current = await this.find(tenantId, id, tx);

@@ -49,9 +49,10 @@ export function createBillingApi(api: ParleyClient) {
     /** The tenant's LLM settings, or null while it uses the platform's LLM. */
     llmSettings: async (): Promise<LlmSettings | null> => {
       // `{source: "platform"}` while it has none of its own: an answer, not an error (no 404 in the console)
-      const { source, ...settings } = await unwrap(api.GET('/api/v1/settings/llm'));
-      // with `source: "tenant"` every field of the settings is there (the schema cannot say so per source)
-      return source === 'tenant' ? (settings as LlmSettings) : null;
+      const inUse = await unwrap(api.GET('/api/v1/settings/llm'));
+      if (inUse.source !== 'tenant') return null;
+      const { source: _source, ...settings } = inUse;
+      return settings;
     },
     putLlmSettings: (body: LlmSettingsBody) => unwrap(api.PUT('/api/v1/settings/llm', { body })),
     deleteLlmSettings: () => unwrap(api.DELETE('/api/v1/settings/llm')),

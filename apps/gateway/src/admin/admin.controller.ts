@@ -1,8 +1,7 @@
 import { Body, Controller, Param, Patch, UseGuards } from '@nestjs/common';
-import { ProblemTypes, Topics, notFoundProblem, problem, type TenantPlanChangedData } from '@parley/contracts';
+import { ProblemTypes, Topics, notFoundProblem, problem, type TenantPlanChangedData, type TenantPlanRecord } from '@parley/contracts';
 import { EventPublisher } from '@parley/kafka';
 import { ProblemException } from '@parley/service-kit';
-import type { Plan } from '../contracts/identity';
 import { PrefixedIdPipe } from '../http/param-pipes';
 import { TenantPlansService } from '../identity/tenants/tenant-plans.service';
 import { AdminGuard } from './admin.guard';
@@ -24,7 +23,7 @@ export class AdminController {
   async updatePlan(
     @Param('tenant_id', new PrefixedIdPipe('ten', 'Tenant')) tenantId: string,
     @Body() body: UpdateTenantPlanBody,
-  ): Promise<{ tenant_id: string; plan: Plan }> {
+  ): Promise<TenantPlanRecord> {
     if (!(await this.plans.setPlan(tenantId, body.plan))) throw new ProblemException(notFoundProblem(`Tenant "${tenantId}"`));
     const data: TenantPlanChangedData = { tenant_id: tenantId, plan: body.plan, at: new Date().toISOString() };
     try {

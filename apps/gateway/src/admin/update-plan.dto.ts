@@ -1,5 +1,5 @@
+import { PLANS, type Plan } from '@parley/contracts';
 import { IsIn } from 'class-validator';
-import { PLANS, type Plan } from '../contracts/identity';
 
 /** Body of `PATCH /admin/v1/tenants/{tenant_id}` (CONTRACT.md §8). */
 export class UpdateTenantPlanBody {

@@ -10,7 +10,7 @@ import {
   type PriceRecord,
   type TopUpRecord,
   type UsageDayRecord,
-  type WalletRecord,
+  type WalletView,
 } from '@parley/contracts';
 import { RpcClient } from '@parley/kafka';
 import { ProblemException } from '@parley/service-kit';
@@ -46,7 +46,7 @@ export class BillingController {
 
   @ApiRoute({ summary: 'The prepaid wallet: balance, currency, low-balance threshold', access: 'tenant', success: { status: 200, description: 'The wallet.', schema: 'Wallet' } })
   @Get('wallet')
-  async wallet(@Tenant() tenantId: string, @RequestId() requestId: string): Promise<WalletRecord & { enforced: boolean }> {
+  async wallet(@Tenant() tenantId: string, @RequestId() requestId: string): Promise<WalletView> {
     const wallet = await this.rpc.request('billing.wallet', { tenant_id: tenantId }, { requestId });
     // Said by the gateway, which is what refuses the sends: the dashboard tells the owner what happens at an empty wallet.
     return { ...wallet, enforced: this.config.BILLING_ENFORCED };

@@ -6,7 +6,7 @@ import {
   ConnectWhatsappChannelBody,
   EmbeddedSignupBody,
   UpdateChannelBody,
-  type ChannelRecord,
+  type ChannelView,
   type ConnectedChannelRecord,
   type Page,
 } from '@parley/contracts';
@@ -38,7 +38,7 @@ export class ChannelsController {
   @ApiRoute({ summary: 'List WhatsApp channels', access: 'tenant', query: ListQueryDto, success: { status: 200, description: 'A page of channels.', schema: 'ChannelPage' } })
   @Get()
   @Requires()
-  list(@Tenant() tenantId: string, @Query() query: ListQueryDto, @RequestId() requestId: string): Promise<Page<ChannelRecord>> {
+  list(@Tenant() tenantId: string, @Query() query: ListQueryDto, @RequestId() requestId: string): Promise<Page<ChannelView>> {
     return this.rpc.request('channels.list', { tenant_id: tenantId, ...pageOf(query) }, { requestId });
   }
 
@@ -53,28 +53,28 @@ export class ChannelsController {
   @ApiRoute({ summary: 'Connect an SMS number (Twilio or the sandbox)', access: 'tenant', body: ConnectSmsChannelBody, success: { status: 201, description: 'Connected; the credentials are stored encrypted.', schema: 'Channel' }, errors: [409, 503] })
   @Post('sms')
   @HttpCode(201)
-  connectSms(@Tenant() tenantId: string, @Body() body: ConnectSmsChannelBody, @RequestId() requestId: string): Promise<ChannelRecord> {
+  connectSms(@Tenant() tenantId: string, @Body() body: ConnectSmsChannelBody, @RequestId() requestId: string): Promise<ChannelView> {
     return this.rpc.request('channels.connect-sms', { tenant_id: tenantId, body }, { requestId });
   }
 
   @ApiRoute({ summary: 'Connect an email address (SMTP or the sandbox)', access: 'tenant', body: ConnectEmailChannelBody, success: { status: 201, description: 'Connected; smtp_url is stored encrypted.', schema: 'Channel' }, errors: [409, 503] })
   @Post('email')
   @HttpCode(201)
-  connectEmail(@Tenant() tenantId: string, @Body() body: ConnectEmailChannelBody, @RequestId() requestId: string): Promise<ChannelRecord> {
+  connectEmail(@Tenant() tenantId: string, @Body() body: ConnectEmailChannelBody, @RequestId() requestId: string): Promise<ChannelView> {
     return this.rpc.request('channels.connect-email', { tenant_id: tenantId, body }, { requestId });
   }
 
   @ApiRoute({ summary: 'Connect a voice number (Twilio or the sandbox)', access: 'tenant', body: ConnectVoiceChannelBody, success: { status: 201, description: 'Connected; its calls are answered by the agent. The credentials are stored encrypted.', schema: 'Channel' }, errors: [409, 503] })
   @Post('voice')
   @HttpCode(201)
-  connectVoice(@Tenant() tenantId: string, @Body() body: ConnectVoiceChannelBody, @RequestId() requestId: string): Promise<ChannelRecord> {
+  connectVoice(@Tenant() tenantId: string, @Body() body: ConnectVoiceChannelBody, @RequestId() requestId: string): Promise<ChannelView> {
     return this.rpc.request('channels.connect-voice', { tenant_id: tenantId, body }, { requestId });
   }
 
   @ApiRoute({ summary: 'Finish Meta’s embedded signup (server side)', access: 'tenant', body: EmbeddedSignupBody, success: { status: 201, description: 'The connected channel.', schema: 'Channel' }, errors: [409, 503] })
   @Post('whatsapp/embedded-signup')
   @HttpCode(201)
-  embeddedSignup(@Tenant() tenantId: string, @Body() body: EmbeddedSignupBody, @RequestId() requestId: string): Promise<ChannelRecord> {
+  embeddedSignup(@Tenant() tenantId: string, @Body() body: EmbeddedSignupBody, @RequestId() requestId: string): Promise<ChannelView> {
     return this.rpc.request(
       'channels.embedded-signup',
       { tenant_id: tenantId, code: body.code, waba_id: body.waba_id, phone_number_id: body.phone_number_id },
@@ -89,7 +89,7 @@ export class ChannelsController {
     @Param('channel_id', ChannelId) channelId: string,
     @Body() body: UpdateChannelBody,
     @RequestId() requestId: string,
-  ): Promise<ChannelRecord> {
+  ): Promise<ChannelView> {
     return this.rpc.request('channels.update', { tenant_id: tenantId, channel_id: channelId, body }, { requestId });
   }
 

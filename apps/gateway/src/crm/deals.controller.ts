@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
-import { CreateDealBody, UpdateDealBody, validationProblem, type DealRecord, type Page } from '@parley/contracts';
+import { CreateDealBody, UpdateDealBody, validationProblem, type DealView, type Page } from '@parley/contracts';
 import { RpcClient } from '@parley/kafka';
 import { ProblemException } from '@parley/service-kit';
 import { pageOf } from '../http/list-query.dto';
@@ -30,7 +30,7 @@ export class DealsController {
   })
   @Post()
   @HttpCode(201)
-  async create(@Tenant() tenantId: string, @Body() body: CreateDealBody, @RequestId() requestId: string): Promise<DealRecord> {
+  async create(@Tenant() tenantId: string, @Body() body: CreateDealBody, @RequestId() requestId: string): Promise<DealView> {
     if (body.owner) await this.checkOwner(tenantId, body.owner);
     const { tenant_id: _tenant, ...request } = body;
     return this.rpc.request('deals.create', { tenant_id: tenantId, body: request }, { requestId });
@@ -45,14 +45,14 @@ export class DealsController {
     errors: [503],
   })
   @Get()
-  list(@Tenant() tenantId: string, @Query() query: DealListQueryDto, @RequestId() requestId: string): Promise<Page<DealRecord>> {
+  list(@Tenant() tenantId: string, @Query() query: DealListQueryDto, @RequestId() requestId: string): Promise<Page<DealView>> {
     const { pipeline_id, stage, contact_id } = query;
     return this.rpc.request('deals.list', { tenant_id: tenantId, ...pageOf(query), pipeline_id, stage, contact_id }, { requestId });
   }
 
   @ApiRoute({ summary: 'Get a deal', access: 'tenant', success: { status: 200, description: 'The deal.', schema: 'Deal' }, errors: [404, 503] })
   @Get(':id')
-  get(@Tenant() tenantId: string, @Param('id', DealId) id: string, @RequestId() requestId: string): Promise<DealRecord> {
+  get(@Tenant() tenantId: string, @Param('id', DealId) id: string, @RequestId() requestId: string): Promise<DealView> {
     return this.rpc.request('deals.get', { tenant_id: tenantId, id }, { requestId });
   }
 
@@ -65,7 +65,7 @@ export class DealsController {
     errors: [404, 503],
   })
   @Patch(':id')
-  async update(@Tenant() tenantId: string, @Param('id', DealId) id: string, @Body() body: UpdateDealBody, @RequestId() requestId: string): Promise<DealRecord> {
+  async update(@Tenant() tenantId: string, @Param('id', DealId) id: string, @Body() body: UpdateDealBody, @RequestId() requestId: string): Promise<DealView> {
     if (body.owner) await this.checkOwner(tenantId, body.owner);
     const { tenant_id: _tenant, ...request } = body;
     return this.rpc.request('deals.update', { tenant_id: tenantId, id, body: request }, { requestId });

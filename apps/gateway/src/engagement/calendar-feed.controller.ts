@@ -1,5 +1,5 @@
 import { Controller, Get, Header, HttpCode, Param, Post, Req } from '@nestjs/common';
-import { CALENDAR_FEED_TOKEN_PATTERN, notFoundProblem } from '@parley/contracts';
+import { CALENDAR_FEED_TOKEN_PATTERN, notFoundProblem, type CalendarFeedRecord } from '@parley/contracts';
 import { RpcClient } from '@parley/kafka';
 import { ProblemException } from '@parley/service-kit';
 import type { FastifyRequest } from 'fastify';
@@ -29,7 +29,7 @@ export class CalendarIntegrationController {
     errors: [503],
   })
   @Get()
-  async get(@Tenant() tenantId: string, @Req() request: FastifyRequest, @RequestId() requestId: string): Promise<{ url: string }> {
+  async get(@Tenant() tenantId: string, @Req() request: FastifyRequest, @RequestId() requestId: string): Promise<CalendarFeedRecord> {
     const { token } = await this.rpc.request('appointments.feed-token', { tenant_id: tenantId }, { requestId });
     return { url: publicBaseUrl(this.config, request) + calendarFeedPath(token) };
   }
@@ -44,7 +44,7 @@ export class CalendarIntegrationController {
   @Post('rotate')
   @HttpCode(200)
   @Requires('settings.manage')
-  async rotate(@Tenant() tenantId: string, @Req() request: FastifyRequest, @RequestId() requestId: string): Promise<{ url: string }> {
+  async rotate(@Tenant() tenantId: string, @Req() request: FastifyRequest, @RequestId() requestId: string): Promise<CalendarFeedRecord> {
     const { token } = await this.rpc.request('appointments.feed-rotate', { tenant_id: tenantId }, { requestId });
     return { url: publicBaseUrl(this.config, request) + calendarFeedPath(token) };
   }

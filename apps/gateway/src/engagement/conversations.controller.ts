@@ -9,7 +9,7 @@ import {
   type ConversationFilter,
   type ConversationNoteRecord,
   type ConversationRecord,
-  type ConversationSummary,
+  type ConversationView,
   type ConversationTurnRecord,
   type InboxActor,
   type MessageFeedbackRecord,
@@ -54,7 +54,7 @@ export class ConversationsController {
     @Query() query: ConversationListQueryDto,
     @CurrentMember() member: SignedInMember | null,
     @RequestId() requestId: string,
-  ): Promise<Page<ConversationSummary>> {
+  ): Promise<Page<ConversationView>> {
     const filter: ConversationFilter = {
       state: query.state ?? null,
       assignee: query.assignee === 'me' ? memberOrRefuse(member) : (query.assignee ?? null),
@@ -103,7 +103,7 @@ export class ConversationsController {
     @Body() body: UpdateConversationBody,
     @CurrentMember() member: SignedInMember | null,
     @RequestId() requestId: string,
-  ): Promise<ConversationSummary> {
+  ): Promise<ConversationView> {
     if (body.state === undefined && body.assignee === undefined && body.labels === undefined && body.team_id === undefined) {
       throw new ProblemException(validationProblem([{ field: 'state', message: 'give at least one of state, assignee, labels, team_id' }]));
     }
@@ -115,7 +115,7 @@ export class ConversationsController {
   @ApiRoute({ summary: 'Release a handed-off conversation back to the agent', access: 'tenant', success: { status: 200, description: 'The conversation.', schema: 'Conversation' }, errors: [404] })
   @Post(':id/release')
   @HttpCode(200)
-  release(@Tenant() tenantId: string, @Param('id', ConversationId) id: string, @RequestId() requestId: string): Promise<ConversationSummary> {
+  release(@Tenant() tenantId: string, @Param('id', ConversationId) id: string, @RequestId() requestId: string): Promise<ConversationView> {
     return this.rpc.request('conversations.release', { tenant_id: tenantId, id }, { requestId });
   }
 

@@ -1,12 +1,9 @@
 import { Controller, Get, Logger, Query } from '@nestjs/common';
-import type { LeadRecord, Page } from '@parley/contracts';
+import type { LeadRecord, ListedLead, Page } from '@parley/contracts';
 import { RpcClient } from '@parley/kafka';
 import { ListQueryDto, pageOf } from '../http/list-query.dto';
 import { RequestId, Tenant } from '../http/request-context';
 import { ApiRoute } from '../openapi/api-route.decorator';
-
-/** A lead as listed: with the contact crm-service linked it to (CONTRACT.md §14), null until it has. */
-export type ListedLead = LeadRecord & { contact_id: string | null };
 
 /** How long the list waits for crm-service's links before answering without them (the leads are responder-service's). */
 const CONTACT_LINKS_TIMEOUT_MS = 2000;

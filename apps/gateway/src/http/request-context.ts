@@ -1,5 +1,6 @@
 import { applyDecorators, createParamDecorator, SetMetadata, type ExecutionContext } from '@nestjs/common';
 import { RouteConfig } from '@nestjs/platform-fastify';
+import type { MemberRole } from '@parley/contracts';
 import type { FastifyRequest } from 'fastify';
 
 declare module 'fastify' {
@@ -13,7 +14,6 @@ declare module 'fastify' {
   }
 }
 
-export type MemberRole = 'owner' | 'admin' | 'agent';
 
 /** A team member acting through the dashboard (or a member's bearer token from `POST /auth/login`). */
 export interface SignedInMember {

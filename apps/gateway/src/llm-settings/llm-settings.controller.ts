@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Put } from '@nestjs/common';
-import { type LlmSettingsRecord } from '@parley/contracts';
+import type { LlmSettingsInUse, LlmSettingsRecord } from '@parley/contracts';
 import { RpcClient } from '@parley/kafka';
 import { Requires } from '../identity/auth/permissions';
 import { RequestId, Tenant } from '../http/request-context';
@@ -15,9 +15,6 @@ const LLM_SETTINGS_BODY = {
   },
   required: ['base_url', 'api_key', 'model', 'monthly_budget'],
 };
-
-/** Which LLM a tenant's agents use: its own (the settings, without the key) or the platform's. */
-export type LlmSettingsInUse = ({ source: 'tenant' } & LlmSettingsRecord) | { source: 'platform' };
 
 /** A tenant's own LLM (issue 23 item 7), kept by responder-service; the key goes in and never comes out. */
 @Controller('api/v1/settings/llm')

@@ -1,4 +1,4 @@
-import type { MemberRole } from '../http/request-context';
+import type { MemberRole } from '@parley/contracts';
 import type { MailContent } from './smtp-mailer';
 
 /** An invitation to a team (issue 32): the business, who invited, the role, and the accept link. */

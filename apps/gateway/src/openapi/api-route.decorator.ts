@@ -1,6 +1,7 @@
 import { applyDecorators, SetMetadata } from '@nestjs/common';
 import { ApiBody, ApiHeader, ApiOperation, ApiQuery, ApiResponse, ApiSecurity } from '@nestjs/swagger';
 import type { HeadersObject, ResponseObject, SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
+import type { ApiResponseName, ApiResponses } from '@parley/contracts';
 import { dtoProperties, schemaRef, type DtoClass, type Schema } from './dto-schema';
 import { API_ROUTE_DOCUMENTED } from './route-scan';
 
@@ -9,7 +10,7 @@ export type RouteAccess = 'tenant' | 'public' | 'admin' | 'oauth-client' | 'prov
 
 export const SECURITY = { oauth2: 'oauth2', apiKey: 'apiKey', memberSession: 'memberSession', clientBasic: 'clientBasic', adminToken: 'adminToken' } as const;
 
-export interface ApiRouteOptions {
+export interface ApiRouteOptions<S extends SuccessSchema = SuccessSchema> {
   summary: string;
   description?: string;
   access: RouteAccess;
@@ -19,11 +20,14 @@ export interface ApiRouteOptions {
   query?: DtoClass;
   /** Request headers beyond `Authorization`. */
   headers?: { name: string; description: string }[];
-  /** The success answer: a component name from `response-schemas.ts`, or none (e.g. 204). */
+  /**
+   * The success answer: the name of its type in `ApiResponses` (@parley/contracts), which the route's method must then
+   * return; or an explicit schema (a file, text); or none (e.g. 204).
+   */
   success: {
     status: number;
     description: string;
-    schema?: string | Schema;
+    schema?: S;
     contentType?: string;
     headers?: HeadersObject;
     /** Other success statuses with the same body (e.g. 201 of a PUT that created). */
@@ -32,6 +36,16 @@ export interface ApiRouteOptions {
   /** Statuses this route answers besides the ones its access and inputs imply (e.g. 404, 409, 503). */
   errors?: number[];
 }
+
+/** A success answer's schema: an answer of `ApiResponses` by name, or an explicit schema. */
+type SuccessSchema = ApiResponseName | Schema | undefined;
+
+/**
+ * What a route documented with `schema` returns: the type `ApiResponses` names, or a file it sends as another media
+ * type instead (an invoice's PDF); anything for an explicit schema.
+ */
+type RouteMethod<S extends SuccessSchema> = (...args: never[]) => S extends ApiResponseName ? Answer<ApiResponses[S]> | Promise<Answer<ApiResponses[S]>> : unknown;
+type Answer<T> = T | Buffer;
 
 /** DTOs used as bodies, collected for the document's components (see `openapi-document.ts`). */
 export const DOCUMENTED_BODIES = new Map<DtoClass, { tenantScoped: boolean }>();
@@ -60,9 +74,13 @@ const RETRY_AFTER: HeadersObject = { 'Retry-After': { description: 'Seconds to w
 
 /**
  * Documents one route for `/openapi.json`: summary, security, body, query, success answer and every problem+json
- * answer it can give. Inputs are described from the same class-validator DTOs the validation pipe enforces.
+ * answer it can give. Inputs are described from the same class-validator DTOs the validation pipe enforces; a success
+ * answer named from `ApiResponses` must be what the method returns (a type error otherwise), so the document describes
+ * the very type the route answers.
  */
-export function ApiRoute(options: ApiRouteOptions): MethodDecorator {
+export function ApiRoute<S extends SuccessSchema = undefined>(
+  options: ApiRouteOptions<S>,
+): <M extends RouteMethod<S>>(target: object, key: string | symbol, descriptor: TypedPropertyDescriptor<M>) => void {
   const decorators: MethodDecorator[] = [SetMetadata(API_ROUTE_DOCUMENTED, true), ApiOperation({ summary: options.summary, description: options.description })];
   for (const requirement of securityOf(options.access)) decorators.push(ApiSecurity(requirement));
   for (const header of options.headers ?? []) decorators.push(ApiHeader({ name: header.name, description: header.description, required: false }));
@@ -74,7 +92,7 @@ export function ApiRoute(options: ApiRouteOptions): MethodDecorator {
   const success = options.success;
   const tenant = options.access === 'tenant';
   const successHeaders = { ...(tenant ? RATE_LIMIT_HEADERS : {}), ...success.headers };
-  const schema = typeof success.schema === 'string' ? schemaRef(success.schema) : success.schema;
+  const schema: Schema | undefined = typeof success.schema === 'string' ? schemaRef(success.schema) : success.schema;
   for (const { status, description } of [success, ...(success.also ?? [])]) {
     decorators.push(
       ApiResponse({
@@ -86,7 +104,8 @@ export function ApiRoute(options: ApiRouteOptions): MethodDecorator {
     );
   }
   for (const status of errorStatuses(options.access, options)) decorators.push(ApiResponse({ status, ...errorResponse(status, options.access) }));
-  return applyDecorators(...decorators);
+  const decorate = applyDecorators(...decorators);
+  return (target, key, descriptor) => decorate(target, key, descriptor);
 }
 
 /** The security requirements (alternatives) of a route, by who may call it. */

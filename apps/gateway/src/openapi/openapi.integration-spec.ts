@@ -156,6 +156,12 @@ describe('gateway: OpenAPI document, reference page and typed client', () => {
     check('Usage', usage.data);
     expect(usage.response.headers.get('ratelimit')).toMatch(/^"daily";r=\d+;t=\d+$/);
 
+    const roles = await tenant.GET('/api/v1/team/roles');
+    check('TeamRoles', roles.data);
+    const badClient = await client.POST('/oauth/token', { body: { grant_type: 'client_credentials', client_id: account.data!.client_id, client_secret: 'not-the-secret' } });
+    expect(badClient.response.status).toBe(401);
+    check('OAuthError', badClient.error);
+
     const refused = await createParleyClient({ baseUrl: gateway.baseUrl, token: 'parley_sk_not-a-key' }).GET('/api/v1/usage');
     expect(refused.response.status).toBe(401);
     expect(isProblemDetails(refused.error)).toBe(true);

@@ -1,5 +1,5 @@
 import { Controller, Headers, HttpCode, Post, Req, type RawBodyRequest } from '@nestjs/common';
-import { ProblemTypes, problem } from '@parley/contracts';
+import { ProblemTypes, problem, type PaymentWebhookReceipt } from '@parley/contracts';
 import { RpcClient } from '@parley/kafka';
 import { ProblemException } from '@parley/service-kit';
 import type { FastifyRequest } from 'fastify';
@@ -33,7 +33,7 @@ export class StripeWebhookController {
   })
   @Post()
   @HttpCode(200)
-  receive(@Req() request: RawBodyRequest<FastifyRequest>, @Headers('stripe-signature') signature: string | undefined, @RequestId() requestId: string): Promise<{ received: true }> {
+  receive(@Req() request: RawBodyRequest<FastifyRequest>, @Headers('stripe-signature') signature: string | undefined, @RequestId() requestId: string): Promise<PaymentWebhookReceipt> {
     const raw = request.rawBody ?? Buffer.alloc(0);
     if (raw.length > MAX_EVENT_BYTES) throw new ProblemException(problem(413, ProblemTypes.payloadTooLarge, 'Payload Too Large', `A payment event is at most ${MAX_EVENT_BYTES} bytes.`));
     const payload = raw.toString('utf8');

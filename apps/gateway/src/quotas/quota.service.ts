@@ -1,7 +1,6 @@
 import { Injectable, Logger, type BeforeApplicationShutdown } from '@nestjs/common';
-import { ProblemTypes, problem } from '@parley/contracts';
+import { ProblemTypes, problem, type Plan } from '@parley/contracts';
 import { ProblemException } from '@parley/service-kit';
-import type { Plan } from '../contracts/identity';
 import { GatewayConfig } from '../config/gateway.config';
 import { RedisService } from '../redis/redis.service';
 import { throttledWarning } from '../redis/throttled-warning';

@@ -1,10 +1,10 @@
 import { Body, Controller, Headers, HttpCode, Post, Res } from '@nestjs/common';
+import { RichSendBody, SendMessageBody, type SendResult } from '@parley/contracts';
 import type { FastifyReply } from 'fastify';
 import { CurrentMember, RequestId, Tenant, type SignedInMember } from '../http/request-context';
 import { parseIdempotencyKey } from '../idempotency/idempotency-key';
 import { parseSendBody } from './send-body';
-import { SendService, type SendResult } from './send.service';
-import { RichSendBody, SendMessageBody } from '@parley/contracts';
+import { SendService } from './send.service';
 import { ApiRoute, DOCUMENTED_BODIES } from '../openapi/api-route.decorator';
 import { schemaRef } from '../openapi/dto-schema';
 

@@ -10,6 +10,7 @@ import {
   type MessageOutboundData,
   type RichSendBody,
   type SendMessageBody,
+  type SendResult,
 } from '@parley/contracts';
 import { EventPublisher, RpcClient } from '@parley/kafka';
 import { ProblemException } from '@parley/service-kit';
@@ -24,11 +25,6 @@ const ACCEPT_TIMEOUT_MS = 2000;
 
 /** A team member signed in to the dashboard sent it (the inbox keeps it as their reply, CONTRACT.md §12). */
 export type SendAuthor = { type: 'member'; id: string };
-
-export interface SendResult {
-  status: 'sent';
-  message_id: string;
-}
 
 /** A keyed send's answer; `replayed` when it is the stored answer of an earlier request with the key. */
 export interface KeyedSendResult {

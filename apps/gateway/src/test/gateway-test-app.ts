@@ -1,7 +1,7 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { CreatedAccount } from '@parley/contracts';
 import { loadConfig, runMigrations, startServiceApp } from '@parley/service-kit';
 import { KafkaHarness, TEST_FETCH_MAX_WAIT_MS, createTestDatabase, pollUntil, testInfra, uniqueKafkaNamespace, type TestDatabase } from '@parley/testing';
-import type { CreatedAccount } from '../identity/accounts/accounts.service';
 import { GatewayConfig } from '../config/gateway.config';
 import { gatewayDatabase } from '../database/gateway.database';
 import { createGatewayApp } from '../gateway-app';

@@ -1,7 +1,8 @@
 import { Controller, Get, Req } from '@nestjs/common';
+import type { UsageRecord } from '@parley/contracts';
 import type { FastifyRequest } from 'fastify';
 import { Tenant } from '../http/request-context';
-import { UsageService, type UsageRecord } from './usage.service';
+import { UsageService } from './usage.service';
 import { ApiRoute } from '../openapi/api-route.decorator';
 
 @Controller('api/v1/usage')

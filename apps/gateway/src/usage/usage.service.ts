@@ -1,19 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { ProblemTypes, problem } from '@parley/contracts';
+import { ProblemTypes, problem, type UsageRecord } from '@parley/contracts';
 import { ProblemException } from '@parley/service-kit';
-import type { Plan } from '../contracts/identity';
 import { QuotaService, type QuotaState } from '../quotas/quota.service';
 import { TenantPlansService } from '../identity/tenants/tenant-plans.service';
-
-/** `GET /api/v1/usage` (CONTRACT.md §9). */
-export interface UsageRecord {
-  plan: Plan;
-  /** Requests allowed per UTC day; null when the plan is unlimited. */
-  limit: number | null;
-  /** Authenticated requests counted today, this one included. */
-  used_today: number;
-  resets_at: string;
-}
 
 @Injectable()
 export class UsageService {

@@ -3,11 +3,15 @@ import {
   CreateWebhookBody,
   ReplayWebhookBody,
   UpdateWebhookBody,
+  type CreatedWebhookRecord,
+  type DeliveryRetryAccepted,
   type Page,
-  type RpcResponse,
   type WebhookDeliveryDetail,
   type WebhookDeliveryRecord,
   type WebhookEndpointRecord,
+  type WebhookReplayAccepted,
+  type WebhookSecretRecord,
+  type WebhookTestAccepted,
 } from '@parley/contracts';
 import { RpcClient } from '@parley/kafka';
 import { ListQueryDto, pageOf } from '../http/list-query.dto';
@@ -30,7 +34,7 @@ export class WebhooksController {
   @ApiRoute({ summary: 'Create a webhook endpoint', access: 'tenant', body: CreateWebhookBody, success: { status: 201, description: 'Created; the signing secret is included.', schema: 'CreatedWebhook' } })
   @Post()
   @HttpCode(201)
-  create(@Tenant() tenantId: string, @Body() body: CreateWebhookBody, @RequestId() requestId: string): Promise<WebhookEndpointRecord & { secret: string }> {
+  create(@Tenant() tenantId: string, @Body() body: CreateWebhookBody, @RequestId() requestId: string): Promise<CreatedWebhookRecord> {
     return this.rpc.request('webhooks.create', { tenant_id: tenantId, body }, { requestId });
   }
 
@@ -66,21 +70,21 @@ export class WebhooksController {
 
   @ApiRoute({ summary: 'Read the endpoint’s signing secret', access: 'tenant', success: { status: 200, description: 'The current secret.', schema: 'WebhookSecret' }, errors: [404] })
   @Get(':id/secret')
-  secret(@Tenant() tenantId: string, @Param('id', WebhookId) id: string, @RequestId() requestId: string): Promise<{ secret: string }> {
+  secret(@Tenant() tenantId: string, @Param('id', WebhookId) id: string, @RequestId() requestId: string): Promise<WebhookSecretRecord> {
     return this.rpc.request('webhooks.get-secret', { tenant_id: tenantId, id }, { requestId });
   }
 
   @ApiRoute({ summary: 'Rotate the signing secret (the old one stays valid 24 h)', access: 'tenant', success: { status: 200, description: 'The new secret.', schema: 'WebhookSecret' }, errors: [404] })
   @Post(':id/rotate-secret')
   @HttpCode(200)
-  rotateSecret(@Tenant() tenantId: string, @Param('id', WebhookId) id: string, @RequestId() requestId: string): Promise<{ secret: string }> {
+  rotateSecret(@Tenant() tenantId: string, @Param('id', WebhookId) id: string, @RequestId() requestId: string): Promise<WebhookSecretRecord> {
     return this.rpc.request('webhooks.rotate-secret', { tenant_id: tenantId, id }, { requestId });
   }
 
   @ApiRoute({ summary: 'Send a webhook.test event to this endpoint', access: 'tenant', success: { status: 202, description: 'Queued.', schema: 'TestEventAccepted' }, errors: [404] })
   @Post(':id/test')
   @HttpCode(202)
-  test(@Tenant() tenantId: string, @Param('id', WebhookId) id: string, @RequestId() requestId: string): Promise<RpcResponse<'webhooks.test'>> {
+  test(@Tenant() tenantId: string, @Param('id', WebhookId) id: string, @RequestId() requestId: string): Promise<WebhookTestAccepted> {
     return this.rpc.request('webhooks.test', { tenant_id: tenantId, id }, { requestId });
   }
 
@@ -119,7 +123,7 @@ export class WebhooksController {
     @Param('id', WebhookId) id: string,
     @Param('delivery_id', DeliveryId) deliveryId: string,
     @RequestId() requestId: string,
-  ): Promise<RpcResponse<'deliveries.retry'>> {
+  ): Promise<DeliveryRetryAccepted> {
     return this.rpc.request('deliveries.retry', { tenant_id: tenantId, endpoint_id: id, delivery_id: deliveryId }, { requestId });
   }
 
@@ -131,7 +135,7 @@ export class WebhooksController {
     @Param('id', WebhookId) id: string,
     @Body() body: ReplayWebhookBody,
     @RequestId() requestId: string,
-  ): Promise<RpcResponse<'webhooks.replay'>> {
+  ): Promise<WebhookReplayAccepted> {
     return this.rpc.request('webhooks.replay', { tenant_id: tenantId, id, body }, { requestId });
   }
 }

@@ -1,8 +1,8 @@
-import type { ChannelRecord } from '@parley/contracts';
+import type { ChannelView } from '@parley/contracts';
 import type { ChannelEntity } from './channel.entity';
 
 /** The public channel record: credentials never leave the entity. */
-export function toChannelRecord(entity: ChannelEntity): ChannelRecord {
+export function toChannelRecord(entity: ChannelEntity): ChannelView {
   return {
     id: entity.id,
     channel: entity.kind,

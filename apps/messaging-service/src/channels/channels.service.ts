@@ -9,7 +9,7 @@ import {
   type ChannelChangedData,
   type ChannelKind,
   type ChannelProvider,
-  type ChannelRecord,
+  type ChannelView,
   type ConnectChannelRequest,
   type ConnectEmailChannelRequest,
   type ConnectSmsChannelRequest,
@@ -110,7 +110,7 @@ export class ChannelsService {
    * Gives the tenant a sandbox number of its own. Idempotent per tenant: a retried call (e.g. after a time-out)
    * answers the sandbox channel the first call made instead of provisioning a second number.
    */
-  async provisionSandbox(tenantId: string): Promise<ChannelRecord> {
+  async provisionSandbox(tenantId: string): Promise<ChannelView> {
     if (!this.config.SANDBOX_ENABLED) throw sandboxDisabled();
     const channel = await this.store.transaction(async (tx) => {
       await this.store.lockTenant(tenantId, tx);
@@ -196,7 +196,7 @@ export class ChannelsService {
    * `POST /api/v1/channels/sms` (CONTRACT.md §17): a Twilio number with its account SID and auth token (stored
    * encrypted together), or a sandbox number, which uses the sandbox's Twilio credentials.
    */
-  connectSms(tenantId: string, body: ConnectSmsChannelRequest): Promise<ChannelRecord> {
+  connectSms(tenantId: string, body: ConnectSmsChannelRequest): Promise<ChannelView> {
     if (body.provider === 'sandbox' && !this.config.SANDBOX_ENABLED) throw sandboxDisabled();
     if (body.provider !== 'sandbox' && body.provider !== 'twilio') throw invalid([{ field: 'provider', message: 'provider must be one of: twilio, sandbox' }]);
     if (body.provider === 'twilio') requireFields(body as unknown as Record<string, unknown>, ['phone_number', 'account_sid', 'auth_token'], 'twilio');
@@ -211,7 +211,7 @@ export class ChannelsService {
    * `POST /api/v1/channels/voice` (CONTRACT.md §17): a Twilio number whose calls the agent answers (or a sandbox one,
    * signed with the sandbox's Twilio token), with where a handoff is dialled, the greeting and the spoken language.
    */
-  connectVoice(tenantId: string, body: ConnectVoiceChannelRequest): Promise<ChannelRecord> {
+  connectVoice(tenantId: string, body: ConnectVoiceChannelRequest): Promise<ChannelView> {
     if (body.provider === 'sandbox' && !this.config.SANDBOX_ENABLED) throw sandboxDisabled();
     if (body.provider !== 'sandbox' && body.provider !== 'twilio') throw invalid([{ field: 'provider', message: 'provider must be one of: twilio, sandbox' }]);
     if (body.provider === 'twilio') requireFields(body as unknown as Record<string, unknown>, ['phone_number', 'account_sid', 'auth_token'], 'twilio');
@@ -232,7 +232,7 @@ export class ChannelsService {
   }
 
   /** `POST /api/v1/channels/email` (CONTRACT.md §17): an address sent from through `smtp_url` (encrypted), or the sandbox's SMTP sink. */
-  connectEmail(tenantId: string, body: ConnectEmailChannelRequest): Promise<ChannelRecord> {
+  connectEmail(tenantId: string, body: ConnectEmailChannelRequest): Promise<ChannelView> {
     if (body.provider === 'sandbox' && !this.config.SANDBOX_ENABLED) throw sandboxDisabled();
     if (body.provider !== 'sandbox' && body.provider !== 'smtp') throw invalid([{ field: 'provider', message: 'provider must be one of: smtp, sandbox' }]);
     if (body.provider === 'smtp') requireFields(body as unknown as Record<string, unknown>, ['address', 'smtp_url'], 'smtp');
@@ -259,7 +259,7 @@ export class ChannelsService {
   }
 
   /** Stores a connected number with its credential encrypted. The tenant's first channel becomes its default. */
-  async connect(tenantId: string, input: ConnectChannelInput): Promise<ChannelRecord> {
+  async connect(tenantId: string, input: ConnectChannelInput): Promise<ChannelView> {
     try {
       const channel = await this.store.transaction(async (tx) => {
         await this.store.lockTenant(tenantId, tx);
@@ -290,7 +290,7 @@ export class ChannelsService {
   }
 
   /** `PATCH /api/v1/channels/{id}`: the answering agent, the default (moved, never two), the send limit. */
-  async update(tenantId: string, channelId: string, body: UpdateChannelRequest): Promise<ChannelRecord> {
+  async update(tenantId: string, channelId: string, body: UpdateChannelRequest): Promise<ChannelView> {
     const channel = await this.store.transaction(async (tx) => {
       await this.store.lockTenant(tenantId, tx);
       const row = await this.store.find(tenantId, channelId, tx);
@@ -340,7 +340,7 @@ export class ChannelsService {
     return this.store.findById(channelId);
   }
 
-  async list(tenantId: string, limit: number, cursor: string | null): Promise<Page<ChannelRecord>> {
+  async list(tenantId: string, limit: number, cursor: string | null): Promise<Page<ChannelView>> {
     const take = pageLimit(limit);
     const cursors = this.cursors.of(tenantId, 'channels');
     const after = cursors.after(cursor);
@@ -349,7 +349,7 @@ export class ChannelsService {
   }
 
   /** The tenant's channel with this number (the `from` of a send), else 404. */
-  async resolveSender(tenantId: string, phoneNumber: string): Promise<ChannelRecord> {
+  async resolveSender(tenantId: string, phoneNumber: string): Promise<ChannelView> {
     if (typeof phoneNumber !== 'string' || !phoneNumber.trim()) throw invalid([{ field: 'phone_number', message: 'phone_number must be an E.164 number' }]);
     const channel = await this.store.findConnected(tenantId, { phoneNumber: normaliseAddress(phoneNumber) });
     if (!channel) throw new ProblemException(notFoundProblem(`The WhatsApp number ${phoneNumber}`));

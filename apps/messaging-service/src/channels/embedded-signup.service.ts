@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { ProblemTypes, problem, type ChannelRecord } from '@parley/contracts';
+import { ProblemTypes, problem, type ChannelView } from '@parley/contracts';
 import { ProblemException } from '@parley/service-kit';
 import { randomInt } from 'node:crypto';
 import { ChannelsService } from './channels.service';
@@ -40,7 +40,7 @@ export class EmbeddedSignupService {
     private readonly channels: ChannelsService,
   ) {}
 
-  async connect(tenantId: string, input: EmbeddedSignupInput): Promise<ChannelRecord> {
+  async connect(tenantId: string, input: EmbeddedSignupInput): Promise<ChannelView> {
     if (await this.channels.isConnected(input.phone_number_id)) {
       throw new ProblemException(
         problem(409, ProblemTypes.conflict, 'Conflict', `The WhatsApp number with phone_number_id ${input.phone_number_id} is already connected.`, [

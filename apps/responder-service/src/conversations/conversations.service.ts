@@ -6,7 +6,7 @@ import {
   type ConversationSource,
   type ConversationFilter,
   type ConversationNoteRecord,
-  type ConversationSummary,
+  type ConversationView,
   type ConversationTurnRecord,
   type MessageAuthor,
   type MessageOutboundData,
@@ -55,7 +55,7 @@ export class ConversationsService {
   ) {}
 
   /** The inbox: newest first, filtered (CONTRACT.md §12). */
-  async list(tenantId: string, limit: number, cursor: string | null, filter: Partial<ConversationFilter> = {}): Promise<Page<ConversationSummary>> {
+  async list(tenantId: string, limit: number, cursor: string | null, filter: Partial<ConversationFilter> = {}): Promise<Page<ConversationView>> {
     const page = await this.conversations.page(tenantId, filter, limit, cursor, this.cursors.of(tenantId, 'conversations'));
     return { data: page.rows.map(toSummary), next_cursor: page.nextCursor };
   }

@@ -6,7 +6,7 @@ import {
   type ConversationSla,
   type ConversationRatedData,
   type ConversationSlaBreachedData,
-  type ConversationSummary,
+  type ConversationView,
   type ConversationUpdateKind,
   type ConversationUpdatedData,
   type MessageOutboundData,
@@ -34,7 +34,7 @@ export function contactNameOf(c: Pick<ConversationEntity, 'contactName' | 'leadN
 }
 
 /** The conversation as the inbox shows it. */
-export function toSummary(c: ConversationEntity): ConversationSummary {
+export function toSummary(c: ConversationEntity): ConversationView {
   return {
     id: c.id,
     channel: c.channel,

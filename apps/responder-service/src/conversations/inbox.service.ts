@@ -11,7 +11,7 @@ import {
   type ConversationUpdateKind,
   type ConversationNoteRecord,
   type ConversationRecord,
-  type ConversationSummary,
+  type ConversationView,
   type ConversationTurnRecord,
   type InboxActor,
   type MessageAuthor,
@@ -74,7 +74,7 @@ export class InboxService {
    * person chose is theirs to keep (routing's reassign timer is for routing's own picks); a handed-off conversation moved
    * to a team with nobody holding it waits in that team's queue, and routing hands it out.
    */
-  async update(tenantId: string, id: string, change: ConversationChange): Promise<ConversationSummary> {
+  async update(tenantId: string, id: string, change: ConversationChange): Promise<ConversationView> {
     if (change.team_id && !(await this.store.teamExists(tenantId, change.team_id))) {
       throw new ProblemException(validationProblem([{ field: 'team_id', message: `team_id "${change.team_id}" is not one of your teams (GET /api/v1/teams)` }]));
     }
@@ -127,7 +127,7 @@ export class InboxService {
   }
 
   /** `POST …/release`: the agent answers again (= update to `active`). */
-  release(tenantId: string, id: string): Promise<ConversationSummary> {
+  release(tenantId: string, id: string): Promise<ConversationView> {
     return this.update(tenantId, id, { state: 'active' });
   }
 

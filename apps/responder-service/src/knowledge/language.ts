@@ -1,8 +1,8 @@
+import { LANGUAGES, type Language } from '@parley/contracts';
 import { detectAll } from 'tinyld';
 
-/** The languages the engine answers in (CONTRACT.md §11): BCP 47 primary tags. */
-export const LANGUAGES = ['en', 'es', 'pt', 'fr', 'de'] as const;
-export type Language = (typeof LANGUAGES)[number];
+// The languages the engine answers in are the API's (a reply's `language`): re-exported for the engine's modules.
+export { LANGUAGES, type Language };
 
 export function isLanguage(value: unknown): value is Language {
   return typeof value === 'string' && (LANGUAGES as readonly string[]).includes(value);

@@ -2370,8 +2370,10 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description An access token (`POST /oauth/token`, `POST /auth/login`): a short-lived JWT to send as `Authorization: Bearer`. */
         AccessToken: {
             access_token: string;
+            /** @description Seconds until it expires. */
             expires_in: number;
             /** @enum {string} */
             token_type: "Bearer";
@@ -2381,10 +2383,18 @@ export interface components {
             description: string;
             reference: string;
         };
+        /** @description The public agent record (CONTRACT.md §3). */
         Agent: {
             booking: {
+                /** @description `{"mon": [["09:00","17:00"]], ...}`; a missing day is closed. */
                 opening_hours: {
-                    [key: string]: string[][];
+                    fri?: string[][];
+                    mon?: string[][];
+                    sat?: string[][];
+                    sun?: string[][];
+                    thu?: string[][];
+                    tue?: string[][];
+                    wed?: string[][];
                 };
                 slot_minutes: number;
                 timezone: string;
@@ -2408,22 +2418,26 @@ export interface components {
         AgentAnalytics: {
             agent: string;
             data: {
-                /** @description Answered from its knowledge. */
+                /** @description Answered from its knowledge (an FAQ, a document, the instruction). */
                 answered: number;
                 bookings: number;
-                /** Format: date */
+                /**
+                 * Format: date
+                 * @description `YYYY-MM-DD` in the requested time zone.
+                 */
                 day: string;
                 handed_off: number;
                 /** @example en */
                 language: string;
                 leads: number;
                 not_known: number;
-                /** @description Replies the agent gave. */
+                /** @description Replies the agent gave (a burst of messages answered together is one). */
                 questions: number;
             }[];
             /** Format: date */
             from: string;
             sources: {
+                /** @description The most used first (at most 10), with the replies that used each. */
                 most_used: {
                     count: number;
                     id: string;
@@ -2431,6 +2445,7 @@ export interface components {
                     /** @enum {string} */
                     type: "faq" | "document" | "instruction";
                 }[];
+                /** @description The agent's FAQs and documents no reply of the range used. */
                 never_used: {
                     id: string;
                     title: string;
@@ -2447,11 +2462,13 @@ export interface components {
             data: components["schemas"]["Agent"][];
             next_cursor: string | null;
         };
+        /** @description One case of an agent's test set (CONTRACT.md §19). */
         AgentTest: {
-            /** @description The agent’s name. */
+            /** @description The agent's name. */
             agent: string;
             /** Format: date-time */
             created_at: string;
+            /** @description What a test case expects of the agent's reply (CONTRACT.md §19); every key given must hold. */
             expect: {
                 /** @description The reply contains this text (case and accents aside). */
                 contains?: string;
@@ -2459,7 +2476,10 @@ export interface components {
                 handoff?: boolean;
                 /** @description The agent says it does not know (true) or answers. */
                 no_answer?: boolean;
-                /** @enum {string} */
+                /**
+                 * @description The skill that answered.
+                 * @enum {string}
+                 */
                 skill?: "faq_responder" | "lead_capture" | "appointment_booking";
             };
             /** @example tst_01JD3S4ZC5Q2X8V6N7M9P0R1T2 */
@@ -2478,31 +2498,40 @@ export interface components {
             data: components["schemas"]["AgentTest"][];
             next_cursor: string | null;
         };
+        /** @description `POST /api/v1/agents/{name}/test` answer (CONTRACT.md §3, §11). */
         AgentTestResult: {
-            /** @description How sure the engine is of its answer from knowledge; null when no knowledge was used. */
+            /** @description How sure the engine is of its answer from knowledge, 0..1; null when it used none (CONTRACT.md §20). */
             confidence: number | null;
             handoff: boolean;
-            /** @enum {string} */
+            /**
+             * @description The customer's language the agent answered in: a BCP 47 primary tag.
+             * @enum {string}
+             */
             language: "en" | "es" | "pt" | "fr" | "de";
             reply: string;
             skill: string | null;
+            /** @description The knowledge the reply used; empty when none. */
             sources: {
+                /** @description The part of it the reply used. */
                 excerpt: string;
+                /** @description `faq-1` (the agent's first FAQ), a document passage's `doc_…#n`, or `instruction-1` (its first fact). */
                 id: string;
-                /** @description How sure the engine is that this passage answers (CONTRACT §20). */
+                /** @description How sure the engine is that this passage answers the question, 0..1 (CONTRACT.md §20). */
                 score: number;
+                /** @description The FAQ's question, the document's title and headings, or `Instruction`. */
                 title: string;
                 /** @enum {string} */
                 type: "faq" | "document" | "instruction";
             }[];
         };
+        /** @description The test set run against one version of an agent (CONTRACT.md §19). `fixed` and `broken`: the cases this version passes that the previous one failed, and the other way round (both versions run on the set as it was at this run). */
         AgentTestRun: {
             agent: string;
             /** @description Cases the previous version passed that this one fails. */
             broken: string[];
             /** @description Each case of the set as it was when the run began, oldest first. */
             cases: {
-                /** @description What of the expectation did not hold; empty when ok. */
+                /** @description What of the expectation did not hold (empty when ok). */
                 failures: string[];
                 message: string;
                 ok: boolean;
@@ -2521,7 +2550,7 @@ export interface components {
             /** @example run_01JD3S4ZC5Q2X8V6N7M9P0R1T2 */
             id: string;
             passed: number;
-            /** @description The version compared with (for a documents change, this version’s run before it); null when there was nothing to compare with. */
+            /** @description The version compared with: the one replaced, or for a documents change this version's run before it (null: nothing to compare with, a first run). */
             previous_version: number | null;
             /** @enum {string} */
             status: "queued" | "running" | "completed";
@@ -2533,11 +2562,19 @@ export interface components {
             /** @description The agent version the set ran against. */
             version: number;
         };
+        /** @description A kept version with the body it was set with: PUT that body to roll back to it. */
         AgentVersion: {
             body: {
                 booking: {
+                    /** @description `{"mon": [["09:00","17:00"]], ...}`; a missing day is closed. */
                     opening_hours: {
-                        [key: string]: string[][];
+                        fri?: string[][];
+                        mon?: string[][];
+                        sat?: string[][];
+                        sun?: string[][];
+                        thu?: string[][];
+                        tue?: string[][];
+                        wed?: string[][];
                     };
                     slot_minutes: number;
                     timezone: string;
@@ -2555,6 +2592,7 @@ export interface components {
             created_at: string;
             version: number;
         };
+        /** @description One kept version of an agent (`GET /api/v1/agents/{name}/versions`, CONTRACT.md §9). */
         AgentVersionSummary: {
             /** Format: date-time */
             created_at: string;
@@ -2568,6 +2606,7 @@ export interface components {
             answer: string;
             tenant_id?: string;
         };
+        /** @description An API key as listed: never the secret, only the prefix that tells keys apart. */
         ApiKey: {
             /** Format: date-time */
             created_at: string;
@@ -2580,9 +2619,11 @@ export interface components {
             data: components["schemas"]["ApiKey"][];
             next_cursor: string | null;
         };
+        /** @description A booking made by the `appointment_booking` skill (`GET /api/v1/appointments`, CONTRACT.md §9). */
         Appointment: {
             /** @example cnv_01JD3S4ZC5Q2X8V6N7M9P0R1T2 */
             conversation_id: string;
+            /** @description The customer's phone number (E.164) or business-scoped user id. */
             customer: string;
             /** Format: date-time */
             ends_at: string;
@@ -2620,6 +2661,7 @@ export interface components {
             /** @description IANA time zone, e.g. Europe/Berlin. */
             timezone: string;
         };
+        /** @description The tenant's secret calendar feed (`GET /api/v1/integrations/calendar`). */
         CalendarFeed: {
             /**
              * Format: uri
@@ -2640,6 +2682,7 @@ export interface components {
             language: string;
             name: string;
         };
+        /** @description A canned reply (CONTRACT.md §18): text a person inserts by its shortcut, its variables (`{{contact.name}}`, `{{agent.name}}`) filled in from the conversation's contact and the member at the moment it is inserted. */
         CannedReply: {
             /** Format: date-time */
             created_at: string;
@@ -2656,22 +2699,31 @@ export interface components {
             data: components["schemas"]["CannedReply"][];
             next_cursor: string | null;
         };
+        /** @description A connected WhatsApp, SMS or voice number or email address (CONTRACT.md §6, §17). Credentials are never part of it. */
         Channel: {
             /** @description Email channels: the address mail is sent from and received at. */
             address?: string;
             agent: string | null;
-            /** @enum {string} */
+            /**
+             * @description The kind of channel.
+             * @enum {string}
+             */
             channel: "whatsapp" | "sms" | "email" | "voice";
             /** Format: date-time */
             created_at: string;
             /** @example chn_01JD3S4ZC5Q2X8V6N7M9P0R1T2 */
             id: string;
             is_default: boolean;
-            /** @description The number (E.164); for an email channel its address. */
+            /** @description The number (E.164); for an email channel its address (also in `address`). */
             phone_number: string;
+            /** @description The provider's id of the number; a 360dialog channel connected without one has null. */
             phone_number_id: string | null;
-            /** @enum {string} */
+            /**
+             * @description Any channel's provider; `sandbox` is one per channel kind.
+             * @enum {string}
+             */
             provider: "meta" | "360dialog" | "sandbox" | "twilio" | "smtp";
+            /** @description Messages per second this number may send; null: the provider default (none for sandbox numbers). */
             send_limit_per_second: number | null;
             /** @enum {string} */
             status: "connected" | "disconnected";
@@ -2681,7 +2733,9 @@ export interface components {
             data: components["schemas"]["Channel"][];
             next_cursor: string | null;
         };
+        /** @description A company (`GET /api/v1/companies/{id}`, CONTRACT.md §14). */
         Company: {
+            /** @description A contact's attribute values (CONTRACT.md §14): strings, numbers and booleans only. */
             attributes: {
                 [key: string]: string | number | boolean;
             };
@@ -2698,11 +2752,15 @@ export interface components {
             data: components["schemas"]["Company"][];
             next_cursor: string | null;
         };
+        /** @description A channel just connected. A 360dialog channel's `inbound_token` is only ever shown here (CONTRACT.md §6). */
         ConnectedChannel: {
             /** @description Email channels: the address mail is sent from and received at. */
             address?: string;
             agent: string | null;
-            /** @enum {string} */
+            /**
+             * @description The kind of channel.
+             * @enum {string}
+             */
             channel: "whatsapp" | "sms" | "email" | "voice";
             /** Format: date-time */
             created_at: string;
@@ -2711,11 +2769,16 @@ export interface components {
             /** @description 360dialog channels only, shown this once. */
             inbound_token?: string;
             is_default: boolean;
-            /** @description The number (E.164); for an email channel its address. */
+            /** @description The number (E.164); for an email channel its address (also in `address`). */
             phone_number: string;
+            /** @description The provider's id of the number; a 360dialog channel connected without one has null. */
             phone_number_id: string | null;
-            /** @enum {string} */
+            /**
+             * @description Any channel's provider; `sandbox` is one per channel kind.
+             * @enum {string}
+             */
             provider: "meta" | "360dialog" | "sandbox" | "twilio" | "smtp";
+            /** @description Messages per second this number may send; null: the provider default (none for sandbox numbers). */
             send_limit_per_second: number | null;
             /** @enum {string} */
             status: "connected" | "disconnected";
@@ -2770,7 +2833,9 @@ export interface components {
             tenant_id?: string;
             waba_id?: string;
         };
+        /** @description A contact (`GET /api/v1/contacts/{id}`, CONTRACT.md §14). */
         Contact: {
+            /** @description A contact's attribute values (CONTRACT.md §14): strings, numbers and booleans only. */
             attributes: {
                 [key: string]: string | number | boolean;
             };
@@ -2782,19 +2847,20 @@ export interface components {
             /** @example ctc_01JD3S4ZC5Q2X8V6N7M9P0R1T2 */
             id: string;
             name: string | null;
-            /** @description The customer wrote STOP (contact.opted_out) and not START since. */
+            /** @description The customer wrote STOP (`contact.opted_out`) and not START since. */
             opted_out: boolean;
-            /** @description E.164; one contact per number and tenant. */
+            /** @description E.164; at most one contact per number and tenant. */
             phone: string | null;
             tags: string[];
             /** Format: date-time */
             updated_at: string;
         };
+        /** @description One entry of `GET /api/v1/contacts/{id}/activities`, newest first. */
         ContactActivity: {
-            /** @description Messages: the channel (whatsapp, sms, email, …). */
+            /** @description Messages: the channel it came or went on (`whatsapp`, `sms`, `email`, …); null otherwise. */
             channel: string | null;
             /**
-             * @description Messages: `in` from the customer, `out` to them.
+             * @description Messages: `in` from the customer, `out` to them; null otherwise.
              * @enum {string|null}
              */
             direction: "in" | "out" | null;
@@ -2807,25 +2873,30 @@ export interface components {
             id: string;
             /** Format: date-time */
             occurred_at: string;
+            /** @description What the entry is about: a message, lead, appointment or deal id. */
             ref: {
                 id: string;
                 /** @enum {string} */
                 kind: "message" | "lead" | "appointment" | "deal";
             } | null;
-            /** @description A message's text (a stand-in such as `[image] caption` for others), a note's text, what happened to a deal or appointment. */
+            /** @description A message's text (a stand-in such as "[image] caption" for others), a note's text, what happened to a deal or appointment. */
             text: string | null;
-            /** @enum {string} */
+            /**
+             * @description What a contact's timeline holds (CONTRACT.md §14); `note`, `call` and `task` are the ones added by hand.
+             * @enum {string}
+             */
             type: "message" | "lead_captured" | "appointment_booked" | "appointment_rescheduled" | "appointment_cancelled" | "deal_created" | "deal_stage_changed" | "note" | "call" | "task";
         };
         ContactActivityPage: {
             data: components["schemas"]["ContactActivity"][];
             next_cursor: string | null;
         };
+        /** @description A CSV import (`GET /api/v1/contacts/import/{job_id}`, CONTRACT.md §14). `row` counts data rows from 1 (the header is row 0). */
         ContactImport: {
             created: number;
             /** Format: date-time */
             created_at: string;
-            /** @description Why the file could not be read on (status failed). */
+            /** @description Why the whole file could not be read (status `failed`); null otherwise. */
             error: string | null;
             failed: {
                 error: string;
@@ -2846,25 +2917,33 @@ export interface components {
             data: components["schemas"]["Contact"][];
             next_cursor: string | null;
         };
+        /** @description A conversation as the inbox lists it (`GET /api/v1/conversations`, CONTRACT.md §9, §12). */
         Conversation: {
-            /** @example usr_01JD3S4ZC5Q2X8V6N7M9P0R1T2 */
+            /**
+             * @description The team member (`usr_…`) it is assigned to, or null.
+             * @example usr_01JD3S4ZC5Q2X8V6N7M9P0R1T2
+             */
             assignee: string | null;
-            /** @enum {string} */
+            /**
+             * @description The channel the customer wrote on (conversations from before SMS and email: whatsapp).
+             * @enum {string}
+             */
             channel: "whatsapp" | "sms" | "email" | "voice";
             /** @example chn_01JD3S4ZC5Q2X8V6N7M9P0R1T2 */
             channel_id: string;
-            /** @description The lead’s name when known, else the customer’s WhatsApp profile name. */
+            /** @description The lead's name when the agent learnt it, else the customer's WhatsApp profile name, else null. */
             contact_name: string | null;
+            /** @description The customer's number (E.164) or business-scoped user id. */
             customer: string;
             /** @example cnv_01JD3S4ZC5Q2X8V6N7M9P0R1T2 */
             id: string;
             /** @description Its labels, sorted. */
             labels: string[];
-            /** @description The customer’s own latest message, whatever was said after it (the list’s preview); null before they wrote. */
+            /** @description The customer's own latest message, whatever was said after it (the list's preview); null before they wrote. */
             last_customer_message: {
                 /** Format: date-time */
                 at: string;
-                /** @description Who wrote it: the customer, the bot (its agent’s name), a team member, or a program (API key) replying as a person. */
+                /** @description Who wrote a message of a conversation (CONTRACT.md §12): the customer, the bot (by its agent's name), a team member, or a program through the API with no member signed in. */
                 author: {
                     /** @enum {string} */
                     type: "customer";
@@ -2886,7 +2965,7 @@ export interface components {
             last_message: {
                 /** Format: date-time */
                 at: string;
-                /** @description Who wrote it: the customer, the bot (its agent’s name), a team member, or a program (API key) replying as a person. */
+                /** @description Who wrote a message of a conversation (CONTRACT.md §12): the customer, the bot (by its agent's name), a team member, or a program through the API with no member signed in. */
                 author: {
                     /** @enum {string} */
                     type: "customer";
@@ -2910,14 +2989,14 @@ export interface components {
              * @description When the customer last wrote.
              */
             last_message_at: string;
-            /** @description The customer’s answer (1 very poor … 5 excellent) to the rating question sent once when it was closed inside their 24-hour window; null before. */
+            /** @description The customer's answer (1 very poor … 5 excellent) to the rating question sent once when it was closed inside their 24-hour window; null before. */
             rating: {
                 comment: string | null;
                 /** Format: date-time */
                 rated_at: string;
                 score: number;
             } | null;
-            /** @description Its team’s targets for this handoff, counted from it; `breached` once a due time passed unmet. Null when its team has none. */
+            /** @description Its team's targets for this handoff, counted from it; `breached` once a due time passed unmet. Null when its team has none. */
             sla: {
                 breached: boolean;
                 /** Format: date-time */
@@ -2926,7 +3005,7 @@ export interface components {
                 resolution_due_at: string | null;
             } | null;
             /**
-             * @description `playground` for the dashboard playground’s conversations, `customer` for real customers.
+             * @description `playground` for the dashboard playground's conversations, `customer` for real customers.
              * @enum {string}
              */
             source: "customer" | "playground";
@@ -2935,37 +3014,45 @@ export interface components {
             /** @enum {string} */
             state: "active" | "handed_off" | "closed";
             /**
-             * @description The team handling it: routing’s pick at the handoff, or set by hand.
+             * @description The team handling it: routing's pick at the handoff, or set by hand; null before.
              * @example tea_01JD3S4ZC5Q2X8V6N7M9P0R1T2
              */
             team_id: string | null;
-            /** @description Customer messages since a member last opened or answered it (since the handoff while a person answers). */
+            /** @description Customer messages since a member last opened or answered it (counted while a person answers: since the handoff). */
             unread: number;
             /**
              * Format: date-time
-             * @description The customer’s last message + 24 h; after it only a template may be sent.
+             * @description The customer's last message + 24 h: after it, only a template may be sent (CONTRACT.md §4).
              */
             window_expires_at: string;
         };
+        /** @description `GET /api/v1/conversations/{id}`: the conversation with its whole thread, oldest first, and its internal notes as a separate list, oldest first (merge them by `at` to interleave). */
         ConversationDetail: {
-            /** @example usr_01JD3S4ZC5Q2X8V6N7M9P0R1T2 */
+            /**
+             * @description The team member (`usr_…`) it is assigned to, or null.
+             * @example usr_01JD3S4ZC5Q2X8V6N7M9P0R1T2
+             */
             assignee: string | null;
-            /** @enum {string} */
+            /**
+             * @description The channel the customer wrote on (conversations from before SMS and email: whatsapp).
+             * @enum {string}
+             */
             channel: "whatsapp" | "sms" | "email" | "voice";
             /** @example chn_01JD3S4ZC5Q2X8V6N7M9P0R1T2 */
             channel_id: string;
-            /** @description The lead’s name when known, else the customer’s WhatsApp profile name. */
+            /** @description The lead's name when the agent learnt it, else the customer's WhatsApp profile name, else null. */
             contact_name: string | null;
+            /** @description The customer's number (E.164) or business-scoped user id. */
             customer: string;
             /** @example cnv_01JD3S4ZC5Q2X8V6N7M9P0R1T2 */
             id: string;
             /** @description Its labels, sorted. */
             labels: string[];
-            /** @description The customer’s own latest message, whatever was said after it (the list’s preview); null before they wrote. */
+            /** @description The customer's own latest message, whatever was said after it (the list's preview); null before they wrote. */
             last_customer_message: {
                 /** Format: date-time */
                 at: string;
-                /** @description Who wrote it: the customer, the bot (its agent’s name), a team member, or a program (API key) replying as a person. */
+                /** @description Who wrote a message of a conversation (CONTRACT.md §12): the customer, the bot (by its agent's name), a team member, or a program through the API with no member signed in. */
                 author: {
                     /** @enum {string} */
                     type: "customer";
@@ -2987,7 +3074,7 @@ export interface components {
             last_message: {
                 /** Format: date-time */
                 at: string;
-                /** @description Who wrote it: the customer, the bot (its agent’s name), a team member, or a program (API key) replying as a person. */
+                /** @description Who wrote a message of a conversation (CONTRACT.md §12): the customer, the bot (by its agent's name), a team member, or a program through the API with no member signed in. */
                 author: {
                     /** @enum {string} */
                     type: "customer";
@@ -3012,100 +3099,17 @@ export interface components {
              */
             last_message_at: string;
             /** @description The whole thread, oldest first. */
-            messages: {
-                /** Format: date-time */
-                at: string;
-                /** @description Who wrote it: the customer, the bot (its agent’s name), a team member, or a program (API key) replying as a person. */
-                author: {
-                    /** @enum {string} */
-                    type: "customer";
-                } | {
-                    name: string;
-                    /** @enum {string} */
-                    type: "agent";
-                } | {
-                    /** @example usr_01JD3S4ZC5Q2X8V6N7M9P0R1T2 */
-                    id: string;
-                    /** @enum {string} */
-                    type: "member";
-                } | {
-                    /** @enum {string} */
-                    type: "api";
-                };
-                /** @description Why a `failed` message failed. */
-                error?: {
-                    code: string;
-                    title: string;
-                };
-                /** @description The reply button or list row the customer tapped. */
-                interactive?: {
-                    id: string;
-                    title: string;
-                };
-                location?: {
-                    address?: string;
-                    latitude: number;
-                    longitude: number;
-                    name?: string;
-                };
-                media?: {
-                    caption: string | null;
-                    /** @example med_01JD3S4ZC5Q2X8V6N7M9P0R1T2 */
-                    id: string;
-                    mime_type?: string;
-                    size?: number;
-                };
-                /** @example msg_01JD3S4ZC5Q2X8V6N7M9P0R1T2 */
-                message_id: string;
-                /** @description The reply buttons or list rows an interactive message sent to the customer offered. */
-                options?: string[];
-                /** @enum {string} */
-                role: "customer" | "agent" | "member";
-                /**
-                 * @description A message to the customer: what became of it (the inbox’s ticks); null until the provider answers. Absent on the customer’s messages.
-                 * @enum {string|null}
-                 */
-                status?: "sent" | "delivered" | "read" | "failed" | null;
-                /** @description An email’s subject line; absent on other channels and on mail without one. */
-                subject?: string;
-                template?: {
-                    language: string;
-                    name: string;
-                };
-                text: string;
-                /** @description `image`, `document`, `audio`, `video`, `sticker`, `location`, `interactive` or `template`; absent on text. */
-                type?: string;
-            }[];
+            messages: components["schemas"]["ConversationMessage"][];
             /** @description Internal notes, oldest first (merge by `at` to interleave). */
-            notes: {
-                /** Format: date-time */
-                at: string;
-                author: {
-                    /** @example usr_01JD3S4ZC5Q2X8V6N7M9P0R1T2 */
-                    id: string;
-                    /** @enum {string} */
-                    type: "member";
-                } | {
-                    /** @enum {string} */
-                    type: "api";
-                };
-                /** @example cnv_01JD3S4ZC5Q2X8V6N7M9P0R1T2 */
-                conversation_id: string;
-                /** @example nte_01JD3S4ZC5Q2X8V6N7M9P0R1T2 */
-                id: string;
-                /** @description The members the text mentions, in order, each once. */
-                mentions: string[];
-                /** @description As written; a mention is `@usr_…`. */
-                text: string;
-            }[];
-            /** @description The customer’s answer (1 very poor … 5 excellent) to the rating question sent once when it was closed inside their 24-hour window; null before. */
+            notes: components["schemas"]["ConversationNote"][];
+            /** @description The customer's answer (1 very poor … 5 excellent) to the rating question sent once when it was closed inside their 24-hour window; null before. */
             rating: {
                 comment: string | null;
                 /** Format: date-time */
                 rated_at: string;
                 score: number;
             } | null;
-            /** @description Its team’s targets for this handoff, counted from it; `breached` once a due time passed unmet. Null when its team has none. */
+            /** @description Its team's targets for this handoff, counted from it; `breached` once a due time passed unmet. Null when its team has none. */
             sla: {
                 breached: boolean;
                 /** Format: date-time */
@@ -3114,7 +3118,7 @@ export interface components {
                 resolution_due_at: string | null;
             } | null;
             /**
-             * @description `playground` for the dashboard playground’s conversations, `customer` for real customers.
+             * @description `playground` for the dashboard playground's conversations, `customer` for real customers.
              * @enum {string}
              */
             source: "customer" | "playground";
@@ -3122,25 +3126,25 @@ export interface components {
             started_at: string;
             /** @enum {string} */
             state: "active" | "handed_off" | "closed";
-            /** @description Email conversations: the subject of the customer’s latest mail that had one (null when none had); absent on other channels. */
+            /** @description Email conversations: the subject of the customer's latest mail that had one (null when none had); absent elsewhere. */
             subject?: string | null;
             /**
-             * @description The team handling it: routing’s pick at the handoff, or set by hand.
+             * @description The team handling it: routing's pick at the handoff, or set by hand; null before.
              * @example tea_01JD3S4ZC5Q2X8V6N7M9P0R1T2
              */
             team_id: string | null;
-            /** @description Customer messages since a member last opened or answered it (since the handoff while a person answers). */
+            /** @description Customer messages since a member last opened or answered it (counted while a person answers: since the handoff). */
             unread: number;
             /**
              * Format: date-time
-             * @description The customer’s last message + 24 h; after it only a template may be sent.
+             * @description The customer's last message + 24 h: after it, only a template may be sent (CONTRACT.md §4).
              */
             window_expires_at: string;
         };
         ConversationMessage: {
             /** Format: date-time */
             at: string;
-            /** @description Who wrote it: the customer, the bot (its agent’s name), a team member, or a program (API key) replying as a person. */
+            /** @description Who wrote a message of a conversation (CONTRACT.md §12): the customer, the bot (by its agent's name), a team member, or a program through the API with no member signed in. */
             author: {
                 /** @enum {string} */
                 type: "customer";
@@ -3167,12 +3171,14 @@ export interface components {
                 id: string;
                 title: string;
             };
+            /** @description A location sent to the customer. */
             location?: {
                 address?: string;
                 latitude: number;
                 longitude: number;
                 name?: string;
             };
+            /** @description The file in the media store (`GET /api/v1/media/{id}`): a customer's download, or what a send attached. */
             media?: {
                 caption: string | null;
                 /** @example med_01JD3S4ZC5Q2X8V6N7M9P0R1T2 */
@@ -3182,28 +3188,34 @@ export interface components {
             };
             /** @example msg_01JD3S4ZC5Q2X8V6N7M9P0R1T2 */
             message_id: string;
-            /** @description The reply buttons or list rows an interactive message sent to the customer offered. */
+            /** @description The reply buttons or list rows an interactive message sent to the customer offered (its body is the text). */
             options?: string[];
-            /** @enum {string} */
+            /**
+             * @description `agent` for the bot; `member` for a person's reply (a member's or a program's, see `author`).
+             * @enum {string}
+             */
             role: "customer" | "agent" | "member";
             /**
-             * @description A message to the customer: what became of it (the inbox’s ticks); null until the provider answers. Absent on the customer’s messages.
+             * @description What became of a message to the customer (the inbox's ticks): `sent`, `delivered`, `read` or `failed` (with `error`), null while the provider has not answered yet; absent on the customer's own messages. Filled in by the gateway from messaging-service, which owns message statuses.
              * @enum {string|null}
              */
             status?: "sent" | "delivered" | "read" | "failed" | null;
-            /** @description An email’s subject line; absent on other channels and on mail without one. */
+            /** @description An email's subject line; absent on other channels and on mail without one (filled in by the gateway from messaging-service, which keeps the mail). */
             subject?: string;
+            /** @description The template sent to the customer. */
             template?: {
                 language: string;
                 name: string;
             };
             text: string;
-            /** @description `image`, `document`, `audio`, `video`, `sticker`, `location`, `interactive` or `template`; absent on text. */
+            /** @description What the message was besides text (CONTRACT.md §13): `image`, `document`, `audio`, `video`, `sticker`, `location`, `interactive` or `template`; absent on text. */
             type?: string;
         };
+        /** @description An internal note on a conversation: never sent to the customer. */
         ConversationNote: {
             /** Format: date-time */
             at: string;
+            /** @description Who wrote a note or changed a conversation: a team member, or a program (API key, client-credentials token). */
             author: {
                 /** @example usr_01JD3S4ZC5Q2X8V6N7M9P0R1T2 */
                 id: string;
@@ -3217,9 +3229,9 @@ export interface components {
             conversation_id: string;
             /** @example nte_01JD3S4ZC5Q2X8V6N7M9P0R1T2 */
             id: string;
-            /** @description The members the text mentions, in order, each once. */
+            /** @description The members the text mentions (`@usr_…`), in order, each once. */
             mentions: string[];
-            /** @description As written; a mention is `@usr_…`. */
+            /** @description As written: a mention is `@usr_…`, which the dashboard shows as the member's name. */
             text: string;
         };
         ConversationNoteBody: {
@@ -3241,11 +3253,11 @@ export interface components {
                 closed: number;
                 csat_avg: number | null;
                 csat_count: number;
-                /** @description From the handoff to a person’s first reply, in seconds; null when none to measure. */
+                /** @description From the handoff to a person's first reply, in seconds; null when none to measure. */
                 first_response_p50_s: number | null;
                 first_response_p90_s: number | null;
                 handed_off: number;
-                /** @description The day (YYYY-MM-DD in tz), the member (usr_…), the team (tea_…) or the channel kind; null: none (unassigned, no team). */
+                /** @description The day (`YYYY-MM-DD` in the report's time zone), the member (`usr_…`), the team (`tea_…`) or the channel kind; null: none (unassigned, no team). */
                 key: string | null;
                 opened: number;
                 /** @description From the start to the close, in seconds. */
@@ -3253,10 +3265,11 @@ export interface components {
                 resolution_p90_s: number | null;
                 /** @description Never handed to a person: what the AI agent resolved alone. */
                 resolved_by_agent: number;
-                /** @description Conversations that missed a target of their team’s SLA. */
+                /** @description Conversations that missed a target of their team's SLA. */
                 sla_breaches: number;
             }[];
         };
+        /** @description What `quantity` sends of a template (or of an sms/email channel) would cost the tenant now: the unit price of its category on the tenant's plan, the free allowance left this month taken off, and whether the wallet covers it. */
         CostEstimate: {
             /**
              * @description What the billable sends cost: `billable` × `unit_price`.
@@ -3265,13 +3278,13 @@ export interface components {
             amount: string;
             /** @example 12.500000 */
             balance: string;
-            /** @description How many of the sends are paid (the rest fit in the free allowance left). */
+            /** @description How many of them are paid (the rest fit in what is left of the free allowance). */
             billable: number;
             /** @enum {string} */
             category: "service" | "marketing" | "utility" | "authentication" | "sms" | "email" | "voice_minute" | "llm_token";
             /** @example USD */
             currency: string;
-            /** @description The wallet’s balance covers the amount. */
+            /** @description The balance covers the amount (in the wallet's currency; a price in another currency is never charged). */
             payable: boolean;
             quantity: number;
             /** @example 12.500000 */
@@ -3340,16 +3353,23 @@ export interface components {
             tags?: string[];
             tenant_id?: string;
         };
+        /** @description `POST /api/v1/accounts` answer: the secret and the key are shown this once. */
         CreatedAccount: {
+            /** @description The account's first API key (`parley_sk_…`). */
             api_key: string;
             client_id: string;
             client_secret: string;
-            /** @enum {string} */
+            /**
+             * @description A new account is on the free plan.
+             * @enum {string}
+             */
             plan: "free";
             /** @example ten_01JD3S4ZC5Q2X8V6N7M9P0R1T2 */
             tenant_id: string;
         };
+        /** @description A key as created: the only time its secret is shown. */
         CreatedApiKey: {
+            /** @description The secret (`parley_sk_…`), shown this once. */
             api_key: string;
             /** Format: date-time */
             created_at: string;
@@ -3368,6 +3388,7 @@ export interface components {
             title: string;
             value: components["schemas"]["MoneyBody"];
         };
+        /** @description An endpoint as created: with its signing secret, which otherwise only `GET /api/v1/webhooks/{id}/secret` shows. */
         CreatedWebhook: {
             /** Format: date-time */
             created_at: string;
@@ -3433,6 +3454,7 @@ export interface components {
             /** Format: uri */
             url: string;
         };
+        /** @description A deal (`GET /api/v1/deals/{id}`, CONTRACT.md §14). */
         Deal: {
             /** @example cmp_01JD3S4ZC5Q2X8V6N7M9P0R1T2 */
             company_id: string | null;
@@ -3442,29 +3464,33 @@ export interface components {
             created_at: string;
             /**
              * Format: date
-             * @description When it is expected to close (a calendar date).
+             * @description When it is expected to close (a calendar date); null until someone says.
              * @example 2026-03-31
              */
             expected_close_date: string | null;
             /** @example del_01JD3S4ZC5Q2X8V6N7M9P0R1T2 */
             id: string;
             /**
-             * @description The captured lead that opened it.
+             * @description The lead that opened it, for deals opened by `lead.captured`.
              * @example led_01JD3S4ZC5Q2X8V6N7M9P0R1T2
              */
             lead_id: string | null;
-            /** @example usr_01JD3S4ZC5Q2X8V6N7M9P0R1T2 */
+            /**
+             * @description The team member who owns it (usr_…).
+             * @example usr_01JD3S4ZC5Q2X8V6N7M9P0R1T2
+             */
             owner: string | null;
             /** @example pip_01JD3S4ZC5Q2X8V6N7M9P0R1T2 */
             pipeline_id: string;
-            /** @description One of the pipeline’s stages. */
+            /** @description One of the pipeline's stages. */
             stage: string;
             title: string;
             /** Format: date-time */
             updated_at: string;
+            /** @description null for a deal a captured lead opened, until someone prices it. */
             value: {
                 /**
-                 * @description A decimal string, exactly as given.
+                 * @description e.g. "1234567.89": up to 15 digits before the point and 4 after.
                  * @example 1234567.89
                  */
                 amount: string;
@@ -3479,12 +3505,13 @@ export interface components {
             data: components["schemas"]["Deal"][];
             next_cursor: string | null;
         };
+        /** @description The public document record (CONTRACT.md §11). */
         Document: {
-            /** @description Passages indexed, once ready. */
+            /** @description Passages indexed once `ready`; null before. */
             chunks: number | null;
             /** Format: date-time */
             created_at: string;
-            /** @description Why processing failed. */
+            /** @description Why processing failed (`failed` only). */
             error: string | null;
             /** @example doc_01JD3S4ZC5Q2X8V6N7M9P0R1T2 */
             id: string;
@@ -3492,7 +3519,7 @@ export interface components {
             last_refresh: {
                 /** Format: date-time */
                 at: string;
-                /** @description Why the refresh failed (`failed` only). */
+                /** @description Why it failed (`failed` only): the document keeps its last good passages. */
                 error?: string;
                 /**
                  * @description `updated`: the page changed and its passages replaced the old ones; `failed`: the last good passages are kept.
@@ -3502,11 +3529,11 @@ export interface components {
             } | null;
             /**
              * Format: date-time
-             * @description When it is fetched next; null: never.
+             * @description When it is fetched next (null: never).
              */
             next_refresh_at: string | null;
             /**
-             * @description How often a `url` document is fetched again; `off` for the others.
+             * @description How often a `url` document is fetched again; `off` for the others (CONTRACT.md §19).
              * @enum {string}
              */
             refresh: "off" | "daily" | "weekly";
@@ -3517,23 +3544,27 @@ export interface components {
             title: string;
             /** Format: date-time */
             updated_at: string;
-            /** Format: uri */
+            /**
+             * Format: uri
+             * @description The fetched address of a `url` document; null otherwise.
+             */
             url: string | null;
         };
+        /** @description A sitemap import (CONTRACT.md §19): every page under the sitemap becomes a `url` document of the agent (processed like any other), except those robots.txt disallows, the address rules refuse, the agent has already, or past the limits; `skipped` says which and why (the first 50). */
         DocumentImport: {
             agent: string;
             /** Format: date-time */
             completed_at: string | null;
             /** Format: date-time */
             created_at: string;
-            /** @description Documents made, one per page (each processed as any `url` document). */
+            /** @description Documents made, one per page (each `processing`, then `ready` or `failed` as any document). */
             documents_added: number;
-            /** @description Why the import failed: the sitemap could not be read. */
+            /** @description Why the import failed (`failed` only): the sitemap could not be read. */
             error: string | null;
             /** @example imp_01JD3S4ZC5Q2X8V6N7M9P0R1T2 */
             import_id: string;
             max_pages: number;
-            /** @description Pages the sitemap lists under it; null until read. */
+            /** @description Pages the sitemap lists under it (null until read). */
             pages_found: number | null;
             pages_skipped: number;
             /** @enum {string} */
@@ -3574,6 +3605,7 @@ export interface components {
             /** @enum {string} */
             type: "button" | "list";
         };
+        /** @description An invitation as its accept page shows it (`GET /api/v1/team/accept?token=`): the business and who invited. */
         Invitation: {
             business: {
                 name: string;
@@ -3582,15 +3614,20 @@ export interface components {
             email: string;
             /** Format: date-time */
             expires_at: string;
+            /** @description Null when a program (an API key) invited, or the inviter has left the team. */
             invited_by: {
                 /** Format: email */
                 email: string;
                 name: string;
             } | null;
             name: string;
-            /** @enum {string} */
+            /**
+             * @description A team member's role: `GET /api/v1/team/roles` lists what each may do.
+             * @enum {string}
+             */
             role: "owner" | "admin" | "agent";
         };
+        /** @description An invitation as created: the only time its link is shown. */
         InvitedMember: {
             /** Format: date-time */
             created_at: string;
@@ -3604,9 +3641,15 @@ export interface components {
              */
             invite_url: string;
             name: string;
-            /** @enum {string} */
+            /**
+             * @description A team member's role: `GET /api/v1/team/roles` lists what each may do.
+             * @enum {string}
+             */
             role: "owner" | "admin" | "agent";
-            /** @enum {string} */
+            /**
+             * @description `invited` until the member accepts the invitation and sets a password.
+             * @enum {string}
+             */
             status: "invited" | "active";
         };
         InviteMemberBody: {
@@ -3618,6 +3661,7 @@ export interface components {
             /** @description The caller’s own tenant id (optional). */
             tenant_id?: string;
         };
+        /** @description A tenant's invoice (`inv_…`) for one period: a calendar month once it has ended, or the month so far on demand. */
         Invoice: {
             /** @example USD */
             currency: string;
@@ -3631,10 +3675,10 @@ export interface components {
                 category: string;
                 quantity: number;
             }[];
-            /** @description Gapless per tenant, in the order issued (1, 2, 3, …). */
+            /** @description Gapless per tenant, in the order the invoices were issued (1, 2, 3, …). */
             number: number;
             /**
-             * @description Top-ups paid in the period (prepaid money received; not billed).
+             * @description Top-ups paid in the period (money received, not billed).
              * @example 12.500000
              */
             payments: string;
@@ -3649,10 +3693,11 @@ export interface components {
             data: components["schemas"]["Invoice"][];
             next_cursor: string | null;
         };
+        /** @description A knowledge gap (CONTRACT.md §19): customers' questions the agent could not answer, near-duplicates grouped. `question` is the most common wording; `examples` the distinct wordings, most asked first (at most 10). */
         KnowledgeGap: {
-            /** @description The agent’s name. */
+            /** @description The agent's name. */
             agent: string;
-            /** @description The FAQ answer the gap was closed with. */
+            /** @description The FAQ answer the owner gave (state `closed`), else null. */
             answer: string | null;
             /** @description Questions counted in the gap. */
             count: number;
@@ -3663,7 +3708,7 @@ export interface components {
             /** @example gap_01JD3S4ZC5Q2X8V6N7M9P0R1T2 */
             id: string;
             /**
-             * @description The customers’ language (BCP 47 primary tag).
+             * @description The customers' language: a BCP 47 primary tag (`en`, `es`, `pt`, `fr`, `de`).
              * @example en
              */
             language: string;
@@ -3671,13 +3716,17 @@ export interface components {
             last_seen_at: string;
             /** @description The most asked wording. */
             question: string;
-            /** @enum {string} */
+            /**
+             * @description `open` until the owner answers it (`closed`: the answer is an FAQ of the agent) or sets it aside (`dismissed`).
+             * @enum {string}
+             */
             state: "open" | "closed" | "dismissed";
         };
         KnowledgeGapPage: {
             data: components["schemas"]["KnowledgeGap"][];
             next_cursor: string | null;
         };
+        /** @description A lead as `GET /api/v1/leads` lists it: with the contact crm-service linked it to (CONTRACT.md §14). */
         Lead: {
             /**
              * @description The contact the lead made or joined (CONTRACT.md §14); null until crm-service has linked it.
@@ -3699,17 +3748,21 @@ export interface components {
             data: components["schemas"]["Lead"][];
             next_cursor: string | null;
         };
+        /** @description One ledger transaction (`GET /api/v1/billing/transactions`), newest first. */
         LedgerTransaction: {
-            /** @example 12.500000 */
+            /**
+             * @description The transaction's size (positive).
+             * @example 12.500000
+             */
             amount: string;
             /** @example 12.500000 */
             balance_after: string;
             /**
-             * @description The effect on the balance (a settlement moves held money to revenue: 0).
+             * @description Its effect on the balance (signed; "0.000000" for a settlement, which moves held money to revenue).
              * @example -0.040000
              */
             balance_change: string;
-            /** @description The message of a charge, the payment of a top-up, the reference of an adjustment. */
+            /** @description What caused it: the message id of a charge, the top-up, or the operator's reference of an adjustment. */
             cause_id: string;
             /** Format: date-time */
             created_at: string;
@@ -3734,28 +3787,36 @@ export interface components {
             rows: components["schemas"]["ListRowDto"][];
             title?: string;
         };
+        /** @description A tenant's LLM settings as the API shows them: never the key, only its last four characters. */
         LlmSettings: {
             api_key_last4: string;
             /** @enum {boolean} */
             api_key_set: true;
             base_url: string;
             model: string;
-            /** @example 12.500000 */
+            /**
+             * @description Decimal string, like all money.
+             * @example 12.500000
+             */
             monthly_budget: string;
         };
+        /** @description Which LLM a tenant's agents use (`GET /api/v1/settings/llm`): its own (the settings, without the key) or the platform's. */
         LlmSettingsInUse: {
-            api_key_last4?: string;
+            api_key_last4: string;
             /** @enum {boolean} */
-            api_key_set?: true;
-            base_url?: string;
-            model?: string;
-            /** @example 12.500000 */
-            monthly_budget?: string;
+            api_key_set: true;
+            base_url: string;
+            model: string;
             /**
-             * @description `platform`: the tenant has no LLM of its own and its agents use the global one (no other field then).
-             * @enum {string}
+             * @description Decimal string, like all money.
+             * @example 12.500000
              */
-            source: "tenant" | "platform";
+            monthly_budget: string;
+            /** @enum {string} */
+            source: "tenant";
+        } | {
+            /** @enum {string} */
+            source: "platform";
         };
         LocationDto: {
             address?: string;
@@ -3768,8 +3829,9 @@ export interface components {
             password: string;
             tenant_id?: string;
         };
+        /** @description A message as `GET /api/v1/messages/{id}` answers it (CONTRACT.md §4). */
         Message: {
-            /** @description A customer's email: its attachments, each readable at GET /api/v1/media/{id}. */
+            /** @description A customer's email: its attachments, in the media store (`GET /api/v1/media/{id}`). */
             attachments?: {
                 filename: string | null;
                 /** @example med_01JD3S4ZC5Q2X8V6N7M9P0R1T2 */
@@ -3806,15 +3868,17 @@ export interface components {
                 status: string;
             }[];
             to: string;
-            type: string;
+            /** @enum {string} */
+            type: "text" | "image" | "audio" | "video" | "document" | "sticker" | "location" | "contacts" | "interactive" | "button" | "reaction" | "unsupported" | "template";
         };
+        /** @description A verdict on an agent reply (`POST /api/v1/conversations/{id}/messages/{message_id}/feedback`, CONTRACT.md §19). */
         MessageFeedback: {
             /** Format: date-time */
             at: string;
             /** @example cnv_01JD3S4ZC5Q2X8V6N7M9P0R1T2 */
             conversation_id: string;
             /**
-             * @description The knowledge gap the question now counts in (verdict `wrong`).
+             * @description The gap the question now counts in (verdict `wrong`), else null.
              * @example gap_01JD3S4ZC5Q2X8V6N7M9P0R1T2
              */
             gap_id: string | null;
@@ -3839,6 +3903,7 @@ export interface components {
             /** @enum {string} */
             currency: "AED" | "AFN" | "ALL" | "AMD" | "ANG" | "AOA" | "ARS" | "AUD" | "AWG" | "AZN" | "BAM" | "BBD" | "BDT" | "BGN" | "BHD" | "BIF" | "BMD" | "BND" | "BOB" | "BRL" | "BSD" | "BTN" | "BWP" | "BYN" | "BZD" | "CAD" | "CDF" | "CHF" | "CLP" | "CNY" | "COP" | "CRC" | "CUC" | "CUP" | "CVE" | "CZK" | "DJF" | "DKK" | "DOP" | "DZD" | "EGP" | "ERN" | "ETB" | "EUR" | "FJD" | "FKP" | "GBP" | "GEL" | "GHS" | "GIP" | "GMD" | "GNF" | "GTQ" | "GYD" | "HKD" | "HNL" | "HRK" | "HTG" | "HUF" | "IDR" | "ILS" | "INR" | "IQD" | "IRR" | "ISK" | "JMD" | "JOD" | "JPY" | "KES" | "KGS" | "KHR" | "KMF" | "KPW" | "KRW" | "KWD" | "KYD" | "KZT" | "LAK" | "LBP" | "LKR" | "LRD" | "LSL" | "LYD" | "MAD" | "MDL" | "MGA" | "MKD" | "MMK" | "MNT" | "MOP" | "MRU" | "MUR" | "MVR" | "MWK" | "MXN" | "MYR" | "MZN" | "NAD" | "NGN" | "NIO" | "NOK" | "NPR" | "NZD" | "OMR" | "PAB" | "PEN" | "PGK" | "PHP" | "PKR" | "PLN" | "PYG" | "QAR" | "RON" | "RSD" | "RUB" | "RWF" | "SAR" | "SBD" | "SCR" | "SDG" | "SEK" | "SGD" | "SHP" | "SLE" | "SLL" | "SOS" | "SRD" | "SSP" | "STN" | "SVC" | "SYP" | "SZL" | "THB" | "TJS" | "TMT" | "TND" | "TOP" | "TRY" | "TTD" | "TWD" | "TZS" | "UAH" | "UGX" | "USD" | "UYU" | "UZS" | "VES" | "VND" | "VUV" | "WST" | "XAF" | "XCD" | "XCG" | "XDR" | "XOF" | "XPF" | "XSU" | "YER" | "ZAR" | "ZMW" | "ZWG" | "ZWL";
         };
+        /** @description The tenant's usage this calendar month (UTC) against its free allowance (`GET /api/v1/billing/usage/month`): what the dashboard's Usage page shows. Messages of every channel count towards the allowance; voice minutes and LLM tokens do not. */
         MonthUsage: {
             data: {
                 /** @enum {string} */
@@ -3846,17 +3911,17 @@ export interface components {
                 channel: string;
                 quantity: number;
             }[];
-            /** @description Free messages a month on this plan; null: every message is paid. */
+            /** @description Free messages a month on this plan; null on a plan without one (every message is paid). */
             free_allowance: number | null;
-            /** @description What is left of the free allowance; null without one. */
+            /** @description What is left of the free allowance (0 once it is used up); null without one. */
             free_left: number | null;
-            /** @description Messages sent this month on every channel (voice minutes and LLM tokens are not messages). */
+            /** @description Messages sent this month (every channel and category but voice minutes and LLM tokens). */
             messages: number;
-            /** @description The calendar month (UTC), YYYY-MM. */
+            /** @description YYYY-MM (UTC). */
             month: string;
             /**
              * Format: date-time
-             * @description The next month’s start, when the free allowance starts again.
+             * @description The start of the next month: the allowance starts again then.
              */
             period_end: string;
             /** Format: date-time */
@@ -3864,24 +3929,30 @@ export interface components {
             /** @enum {string} */
             plan: "free" | "pro" | "enterprise";
         };
+        /** @description An error of `POST /oauth/token`, in the OAuth shape (RFC 6749 §5.2), not problem+json. */
         OAuthError: {
-            /** @enum {string} */
-            error: "invalid_request" | "invalid_client" | "unsupported_grant_type";
-            error_description?: string;
+            /**
+             * @description The errors of the token endpoint (RFC 6749 §5.2); `slow_down` when a client address failed too often (429).
+             * @enum {string}
+             */
+            error: "invalid_request" | "invalid_client" | "unsupported_grant_type" | "slow_down";
+            error_description: string;
         };
         PasswordResetBody: {
             email: string;
         };
+        /** @description The answer to the payment provider's webhook: it was processed (a paid top-up credited once). */
         PaymentWebhookReceived: {
             /** @enum {boolean} */
             received: true;
         };
+        /** @description A sales pipeline (`GET /api/v1/pipelines`, CONTRACT.md §14): its stages in order, the first one where deals open. */
         Pipeline: {
             /** Format: date-time */
             created_at: string;
             /** @example pip_01JD3S4ZC5Q2X8V6N7M9P0R1T2 */
             id: string;
-            /** @description The tenant’s default pipeline (new, qualified, proposal, won, lost), made on first use. */
+            /** @description The tenant's default pipeline (new, qualified, proposal, won, lost), made on first use: where deals go when none is named, and where captured leads open theirs. */
             is_default: boolean;
             name: string;
             /** @description In order; deals open in the first. */
@@ -3910,14 +3981,15 @@ export interface components {
             /** @enum {string} */
             mime_type: "image/jpeg" | "image/png";
         };
+        /** @description A member's presence (`PUT /api/v1/team/me/presence`). */
         Presence: {
-            /** @description `online` and a dashboard of theirs open in the last minute: routing hands conversations only to these. */
+            /** @description `online` and a dashboard open in the last minute: what routing hands conversations to. */
             available: boolean;
             /** @example usr_01JD3S4ZC5Q2X8V6N7M9P0R1T2 */
             member_id: string;
             /**
              * Format: date-time
-             * @description When a dashboard of theirs last held the events stream open.
+             * @description When a dashboard of theirs last held the events stream open; null: never.
              */
             seen_at: string | null;
             /** @enum {string} */
@@ -3929,20 +4001,9 @@ export interface components {
             tenant_id?: string;
         };
         PresenceList: {
-            data: {
-                /** @description `online` and a dashboard of theirs open in the last minute: routing hands conversations only to these. */
-                available: boolean;
-                /** @example usr_01JD3S4ZC5Q2X8V6N7M9P0R1T2 */
-                member_id: string;
-                /**
-                 * Format: date-time
-                 * @description When a dashboard of theirs last held the events stream open.
-                 */
-                seen_at: string | null;
-                /** @enum {string} */
-                status: "online" | "away";
-            }[];
+            data: components["schemas"]["Presence"][];
         };
+        /** @description One line of the price book: the price of one unit (a message, a minute) of a category on a plan. */
         Price: {
             /** @enum {string} */
             category: "service" | "marketing" | "utility" | "authentication" | "sms" | "email" | "voice_minute" | "llm_token";
@@ -3950,7 +4011,10 @@ export interface components {
             currency: string;
             /** @enum {string} */
             plan: "free" | "pro" | "enterprise";
-            /** @example 12.500000 */
+            /**
+             * @description Decimal string, e.g. "0.050000".
+             * @example 12.500000
+             */
             unit_price: string;
             /** Format: date-time */
             updated_at: string;
@@ -3966,20 +4030,22 @@ export interface components {
         PriceList: {
             data: components["schemas"]["Price"][];
         };
-        /** @description RFC 9457 problem details (`application/problem+json`); `type` is stable per kind of error. */
+        /** @description RFC 9457 problem details (`application/problem+json`), every error of the API: `type` is stable per kind of error. */
         ProblemDetails: {
             detail: string;
             errors?: {
+                /** @description Path of the field, nested fields written `faqs[0].question`. */
                 field: string;
                 message: string;
             }[];
             instance?: string;
+            /** @description The `x-request-id` of the request, to quote when asking about it. */
             request_id: string;
             status: number;
             title: string;
             /**
              * Format: uri
-             * @description Stable per kind of error, e.g. `https://parley.dev/problems/validation-error`, `https://parley.dev/problems/malformed-json`, `https://parley.dev/problems/unsupported-media-type`, `https://parley.dev/problems/payload-too-large`, `https://parley.dev/problems/unauthorized`, `https://parley.dev/problems/forbidden`, `https://parley.dev/problems/not-found`, `https://parley.dev/problems/method-not-allowed`, `https://parley.dev/problems/conflict`, `https://parley.dev/problems/opted-out`, `https://parley.dev/problems/customer-service-window-closed`, `https://parley.dev/problems/idempotency-key-reused`, `https://parley.dev/problems/rate-limited`, `https://parley.dev/problems/quota-exceeded`, `https://parley.dev/problems/insufficient-funds`, `https://parley.dev/problems/tests-failed`, `https://parley.dev/problems/service-unavailable`, `https://parley.dev/problems/internal-error`.
+             * @description Stable per kind of error (open: a client must cope with a kind added later), e.g. `https://parley.dev/problems/validation-error`, `https://parley.dev/problems/malformed-json`, `https://parley.dev/problems/unsupported-media-type`, `https://parley.dev/problems/payload-too-large`, `https://parley.dev/problems/unauthorized`, `https://parley.dev/problems/forbidden`, `https://parley.dev/problems/not-found`, `https://parley.dev/problems/method-not-allowed`, `https://parley.dev/problems/conflict`, `https://parley.dev/problems/opted-out`, `https://parley.dev/problems/customer-service-window-closed`, `https://parley.dev/problems/idempotency-key-reused`, `https://parley.dev/problems/rate-limited`, `https://parley.dev/problems/quota-exceeded`, `https://parley.dev/problems/insufficient-funds`, `https://parley.dev/problems/tests-failed`, `https://parley.dev/problems/service-unavailable`, `https://parley.dev/problems/internal-error`.
              */
             type: string;
         };
@@ -3990,6 +4056,7 @@ export interface components {
             /** @enum {string} */
             status: "ready" | "not_ready";
         };
+        /** @description `POST /api/v1/webhooks/{id}/replay`: the kept events since `since` are queued again. */
         ReplayAccepted: {
             /** @enum {boolean} */
             accepted: true;
@@ -4006,6 +4073,7 @@ export interface components {
             id: string;
             title: string;
         };
+        /** @description `POST /api/v1/webhooks/{id}/deliveries/{delivery_id}/retry`: the delivery is queued again. */
         RetryAccepted: {
             /** @enum {boolean} */
             accepted: true;
@@ -4026,13 +4094,15 @@ export interface components {
             /** @enum {string} */
             type: "image" | "document" | "audio" | "video" | "location" | "interactive";
         };
+        /** @description One of the tenant's ordered routing rules (`POST /api/v1/routing-rules`). */
         RoutingRule: {
+            /** @description Every condition given must hold; an empty `match` holds always. */
             match: {
                 /** @description A channel kind (whatsapp, sms, email, voice) or a channel id. */
                 channel?: string;
                 /** @description A tag of the contact. */
                 contact_tag?: string;
-                /** @description A word or phrase in the customer’s last message, case and accents ignored. */
+                /** @description A word or phrase in the customer's last message, case and accents ignored. */
                 keyword?: string;
                 /** @description The skill that handed off (faq_responder, lead_capture, appointment_booking), or `human` when the customer asked for a person. */
                 skill?: string;
@@ -4042,20 +4112,7 @@ export interface components {
         };
         RoutingRules: {
             /** @description In order: the first whose every condition holds picks the team; none → the oldest team. */
-            data: {
-                match: {
-                    /** @description A channel kind (whatsapp, sms, email, voice) or a channel id. */
-                    channel?: string;
-                    /** @description A tag of the contact. */
-                    contact_tag?: string;
-                    /** @description A word or phrase in the customer’s last message, case and accents ignored. */
-                    keyword?: string;
-                    /** @description The skill that handed off (faq_responder, lead_capture, appointment_booking), or `human` when the customer asked for a person. */
-                    skill?: string;
-                };
-                /** @example tea_01JD3S4ZC5Q2X8V6N7M9P0R1T2 */
-                team_id: string;
-            }[];
+            data: components["schemas"]["RoutingRule"][];
         };
         SendMessageBody: {
             /** @enum {string} */
@@ -4068,6 +4125,7 @@ export interface components {
             tenant_id?: string;
             to: unknown;
         };
+        /** @description `POST /v1/send` (CONTRACT.md §4): the message is durably queued for its channel. */
         SendResult: {
             /** @example msg_01JD3S4ZC5Q2X8V6N7M9P0R1T2 */
             message_id: string;
@@ -4081,6 +4139,7 @@ export interface components {
         SetPricesBody: {
             prices: components["schemas"]["PriceLine"][];
         };
+        /** @description The signed-in member (`GET /api/v1/team/me`) with what their role lets them do, for the dashboard to show only that. */
         SignedInMember: {
             /** Format: date-time */
             created_at: string;
@@ -4089,21 +4148,34 @@ export interface components {
             /** @example usr_01JD3S4ZC5Q2X8V6N7M9P0R1T2 */
             id: string;
             name: string;
-            /** @description What the member’s role allows; the dashboard shows only this. */
+            /** @description What the member's role allows; the dashboard shows only this. */
             permissions: ("conversations.reply" | "contacts.edit" | "messages.send" | "agents.manage" | "channels.manage" | "templates.manage" | "campaigns.manage" | "contacts.export" | "billing.manage" | "team.manage" | "team.manage_owners" | "webhooks.manage" | "credentials.manage" | "settings.manage")[];
-            /** @enum {string} */
+            /**
+             * @description A team member's role: `GET /api/v1/team/roles` lists what each may do.
+             * @enum {string}
+             */
             role: "owner" | "admin" | "agent";
-            /** @enum {string} */
+            /**
+             * @description `invited` until the member accepts the invitation and sets a password.
+             * @enum {string}
+             */
             status: "invited" | "active";
         };
+        /** @description A team (`GET /api/v1/teams/{id}`, CONTRACT.md §18): who answers its conversations, how they are handed out, and when. */
         Team: {
-            /** @description Periods per weekday (`mon` … `sun`), `["HH:MM","HH:MM"]` in the team’s time zone; a day left out is closed. */
+            /** @description Periods per weekday, `["HH:MM","HH:MM"]` in the team's time zone; a day left out is closed. */
             business_hours: {
-                [key: string]: string[][];
+                fri?: string[][];
+                mon?: string[][];
+                sat?: string[][];
+                sun?: string[][];
+                thu?: string[][];
+                tue?: string[][];
+                wed?: string[][];
             };
             /** @description Open conversations a member holds at most; null: no limit. */
             capacity_per_member: number | null;
-            /** @description What a customer handed off outside business hours is told before the next opening time; null: a default in their language. */
+            /** @description What a customer handed off outside business hours is told (the next opening time follows it); null: the default, in their language. */
             closed_message: string | null;
             /** Format: date-time */
             created_at: string;
@@ -4114,15 +4186,16 @@ export interface components {
             name: string;
             /**
              * Format: date-time
-             * @description When it opens next, while closed.
+             * @description The next time the team opens, when it is closed now; null when open (or never open).
              */
             next_opening_at: string | null;
-            /** @description Inside business hours now (holidays closed). */
+            /** @description Inside business hours now (the team's time zone, holidays closed). */
             open_now: boolean;
             /** @description An assignee who sends nothing for this long loses the conversation to the next member; null: never. */
             reassign_after_seconds: number | null;
             /** @enum {string} */
             routing: "round_robin" | "least_busy" | "manual";
+            /** @description Its targets, counted from a conversation's handoff; null: none. */
             sla: {
                 first_response_seconds?: number;
                 resolution_seconds?: number;
@@ -4132,6 +4205,7 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
         };
+        /** @description A team member as listed (CONTRACT.md §12): never a password hash or a link token. */
         TeamMember: {
             /** Format: date-time */
             created_at: string;
@@ -4140,9 +4214,15 @@ export interface components {
             /** @example usr_01JD3S4ZC5Q2X8V6N7M9P0R1T2 */
             id: string;
             name: string;
-            /** @enum {string} */
+            /**
+             * @description A team member's role: `GET /api/v1/team/roles` lists what each may do.
+             * @enum {string}
+             */
             role: "owner" | "admin" | "agent";
-            /** @enum {string} */
+            /**
+             * @description `invited` until the member accepts the invitation and sets a password.
+             * @enum {string}
+             */
             status: "invited" | "active";
         };
         TeamMemberPage: {
@@ -4157,7 +4237,10 @@ export interface components {
             data: {
                 description: string;
                 permissions: ("conversations.reply" | "contacts.edit" | "messages.send" | "agents.manage" | "channels.manage" | "templates.manage" | "campaigns.manage" | "contacts.export" | "billing.manage" | "team.manage" | "team.manage_owners" | "webhooks.manage" | "credentials.manage" | "settings.manage")[];
-                /** @enum {string} */
+                /**
+                 * @description A team member's role: `GET /api/v1/team/roles` lists what each may do.
+                 * @enum {string}
+                 */
                 role: "owner" | "admin" | "agent";
             }[];
         };
@@ -4165,6 +4248,7 @@ export interface components {
             first_response_seconds?: number;
             resolution_seconds?: number;
         };
+        /** @description A message template (CONTRACT.md §13) as the API answers it. `components` are in the Cloud API's shape. */
         Template: {
             /** @enum {string} */
             category: "MARKETING" | "UTILITY" | "AUTHENTICATION";
@@ -4180,7 +4264,7 @@ export interface components {
             id: string;
             language: string;
             name: string;
-            /** @description Why the provider rejected it. */
+            /** @description Why the provider rejected it; null otherwise. */
             reason: string | null;
             /** @enum {string} */
             status: "PENDING" | "APPROVED" | "REJECTED";
@@ -4201,6 +4285,7 @@ export interface components {
             data: components["schemas"]["Template"][];
             next_cursor: string | null;
         };
+        /** @description A tenant's plan as an operator set it (`PATCH /admin/v1/tenants/{tenant_id}`). */
         TenantPlan: {
             /** @enum {string} */
             plan: "free" | "pro" | "enterprise";
@@ -4213,9 +4298,11 @@ export interface components {
             /** @description The caller’s own tenant id (optional). */
             tenant_id?: string;
         };
+        /** @description `POST /api/v1/webhooks/{id}/test`: a `webhook.test` event is queued to the endpoint. */
         TestEventAccepted: {
             /** @enum {boolean} */
             accepted: true;
+            /** @description Its `webhook-id`. */
             event_id: string;
         };
         /** @description Client credentials in the body, or omitted from it and sent as HTTP Basic client authentication. */
@@ -4226,12 +4313,13 @@ export interface components {
             grant_type: "client_credentials";
             scope?: string;
         };
+        /** @description A top-up (`POST /api/v1/billing/top-ups`): a Checkout Session with the payment provider, credited once it is paid. */
         TopUp: {
             /** @example 12.500000 */
             amount: string;
             /**
              * Format: uri
-             * @description The payment provider’s checkout page, where the customer pays.
+             * @description Where the customer pays (the provider's hosted checkout page).
              */
             checkout_url: string;
             /** Format: date-time */
@@ -4351,25 +4439,33 @@ export interface components {
             /** @description The caller’s own tenant id (optional). */
             tenant_id?: string;
         };
+        /** @description `GET /api/v1/usage` (CONTRACT.md §9): the tenant's daily request quota. */
         Usage: {
+            /** @description Requests allowed per UTC day; null when the plan is unlimited. */
             limit: number | null;
             /** @enum {string} */
             plan: "free" | "pro" | "enterprise";
             /** Format: date-time */
             resets_at: string;
+            /** @description Authenticated requests counted today, this one included. */
             used_today: number;
         };
+        /** @description One day's metered usage of a category on a channel (`GET /api/v1/billing/usage`): messages, minutes or LLM tokens. */
         UsageDay: {
             /** @enum {string} */
             category: "service" | "marketing" | "utility" | "authentication" | "sms" | "email" | "voice_minute" | "llm_token";
             channel: string;
-            /** Format: date */
+            /**
+             * Format: date
+             * @description UTC day, YYYY-MM-DD.
+             */
             day: string;
             quantity: number;
         };
+        /** @description `GET /api/v1/billing/wallet`: billing-service's wallet, and whether the gateway refuses the sends it cannot cover. */
         Wallet: {
             /**
-             * @description What the tenant can spend: the sum of its ledger (money held for sends in flight is not in it).
+             * @description What the tenant can spend: the sum of its wallet's ledger entries (money held for sends in flight is not in it).
              * @example 12.500000
              */
             balance: string;
@@ -4378,7 +4474,7 @@ export interface components {
             /** @description A paid send the balance cannot cover is refused with 402 (`BILLING_ENFORCED`, on unless an operator turned it off). */
             enforced: boolean;
             /**
-             * @description Reserved for accepted sends until they are sent (charged) or fail (released).
+             * @description Reserved for accepted sends until they are sent (then charged) or fail (then released).
              * @example 12.500000
              */
             held: string;
@@ -4387,6 +4483,7 @@ export interface components {
             /** @enum {string} */
             plan: "free" | "pro" | "enterprise";
         };
+        /** @description A tenant's webhook endpoint (CONTRACT.md §5), without its signing secret. */
         Webhook: {
             /** Format: date-time */
             created_at: string;
@@ -4399,6 +4496,7 @@ export interface components {
             /** Format: uri */
             url: string;
         };
+        /** @description One event on its way to one endpoint (`GET /api/v1/webhooks/{id}/deliveries`). `event_id` is the `webhook-id`. */
         WebhookDelivery: {
             attempt_count: number;
             attempts: {
@@ -4408,6 +4506,7 @@ export interface components {
                 duration_ms: number;
                 error: string | null;
                 response_excerpt: string | null;
+                /** @description null when no response came (refused, reset, timed out). */
                 status_code: number | null;
             }[];
             /** Format: date-time */
@@ -4425,6 +4524,7 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
         };
+        /** @description One delivery with what is sent (`GET /api/v1/webhooks/{id}/deliveries/{delivery_id}`). `payload` is the exact JSON body every attempt signs and sends; `request_headers` are the headers every attempt carries (each attempt adds its own `webhook-timestamp`, its attempt time in seconds, and the `webhook-signature` over it). The record and its body are kept as long as the event (7 days for replay); after that the delivery is gone (404). */
         WebhookDeliveryDetail: {
             attempt_count: number;
             attempts: {
@@ -4434,6 +4534,7 @@ export interface components {
                 duration_ms: number;
                 error: string | null;
                 response_excerpt: string | null;
+                /** @description null when no response came (refused, reset, timed out). */
                 status_code: number | null;
             }[];
             /** Format: date-time */
@@ -4450,7 +4551,7 @@ export interface components {
             payload: {
                 [key: string]: unknown;
             };
-            /** @description Headers every attempt carries; each attempt adds its own webhook-timestamp (its time in seconds) and webhook-signature. */
+            /** @description Headers every attempt carries; each attempt adds its own `webhook-timestamp` (its time in seconds) and `webhook-signature`. */
             request_headers: {
                 [key: string]: string;
             };
@@ -4467,6 +4568,7 @@ export interface components {
             data: components["schemas"]["Webhook"][];
             next_cursor: string | null;
         };
+        /** @description An endpoint's signing secret (`GET /api/v1/webhooks/{id}/secret`, and a rotation's new one). */
         WebhookSecret: {
             secret: string;
         };

@@ -1,6 +1,6 @@
 import { Type } from 'class-transformer';
 import { IsBoolean, IsDefined, IsIn, IsObject, IsOptional, IsString, Length, ValidateNested, registerDecorator } from 'class-validator';
-import { SKILLS } from '../events/agents';
+import { SKILLS, type Skill } from '../events/agents';
 
 const MESSAGE_RULE = 'message must be a string of 1 to 4096 characters (what a customer writes)';
 const CONTAINS_RULE = 'expect.contains must be a string of 1 to 500 characters';
@@ -16,7 +16,7 @@ export class AgentTestExpectationDto {
   /** The skill that answered (`faq_responder`, `lead_capture`, `appointment_booking`). */
   @IsOptional()
   @IsIn([...SKILLS], { message: `expect.skill must be one of: ${SKILLS.join(', ')}` })
-  skill?: string;
+  skill?: Skill;
 
   /** The agent hands the conversation to a person (true) or not (false). */
   @IsOptional()

@@ -13,6 +13,7 @@ export interface Faq {
 
 export interface Booking {
   timezone: string;
+  /** @apiType integer */
   slot_minutes: number;
   /** `{"mon": [["09:00","17:00"]], ...}`; a missing day is closed. */
   opening_hours: Partial<Record<Weekday, [string, string][]>>;
@@ -32,6 +33,7 @@ export const DEFAULT_BOOKING: Booking = {
 
 /** The public agent record (CONTRACT.md §3). */
 export interface AgentRecord {
+  /** @idPrefix agt */
   id: string;
   name: string;
   instruction: string;
@@ -39,6 +41,7 @@ export interface AgentRecord {
   skills: Skill[];
   faqs: Faq[];
   booking: Booking | null;
+  /** @apiType integer */
   version: number;
   created_at: string;
   updated_at: string;

@@ -26,16 +26,21 @@ export interface ContactOptedInData extends ContactOptChange {
 export type ContactOptedOutEvent = EventEnvelope<'contact.opted_out', ContactOptedOutData>;
 export type ContactOptedInEvent = EventEnvelope<'contact.opted_in', ContactOptedInData>;
 
-/** A contact's attribute values (CONTRACT.md §14): strings, numbers and booleans only. */
+/**
+ * A contact's attribute values (CONTRACT.md §14): strings, numbers and booleans only.
+ * @apiSchema {maxProperties: 50}
+ */
 export type ContactAttributes = Record<string, string | number | boolean>;
 
 /** A contact (`GET /api/v1/contacts/{id}`, CONTRACT.md §14). */
 export interface ContactRecord {
+  /** @idPrefix ctc */
   id: string;
   /** E.164; at most one contact per number and tenant. */
   phone: string | null;
   email: string | null;
   name: string | null;
+  /** @idPrefix cmp */
   company_id: string | null;
   tags: string[];
   attributes: ContactAttributes;
@@ -60,6 +65,7 @@ export type ContactActivityType =
 
 /** One entry of `GET /api/v1/contacts/{id}/activities`, newest first. */
 export interface ContactActivityRecord {
+  /** @idPrefix act */
   id: string;
   type: ContactActivityType;
   occurred_at: string;
@@ -77,6 +83,7 @@ export interface ContactActivityRecord {
 
 /** A company (`GET /api/v1/companies/{id}`, CONTRACT.md §14). */
 export interface CompanyRecord {
+  /** @idPrefix cmp */
   id: string;
   name: string;
   domain: string | null;

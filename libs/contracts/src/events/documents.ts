@@ -10,6 +10,7 @@ export type DocumentRefreshSchedule = (typeof DOCUMENT_REFRESH_SCHEDULES)[number
 /** The latest refresh of a `url` document: the page was the same, changed (new passages), or could not be fetched. */
 export interface DocumentLastRefresh {
   at: string;
+  /** `updated`: the page changed and its passages replaced the old ones; `failed`: the last good passages are kept. */
   status: 'unchanged' | 'updated' | 'failed';
   /** Why it failed (`failed` only): the document keeps its last good passages. */
   error?: string;
@@ -17,13 +18,20 @@ export interface DocumentLastRefresh {
 
 /** The public document record (CONTRACT.md §11). */
 export interface DocumentRecord {
+  /** @idPrefix doc */
   id: string;
   title: string;
   source: DocumentSource;
-  /** The fetched address of a `url` document; null otherwise. */
+  /**
+   * The fetched address of a `url` document; null otherwise.
+   * @apiFormat uri
+   */
   url: string | null;
   status: DocumentStatus;
-  /** Passages indexed once `ready`; null before. */
+  /**
+   * Passages indexed once `ready`; null before.
+   * @apiType integer
+   */
   chunks: number | null;
   /** Why processing failed (`failed` only). */
   error: string | null;
@@ -46,17 +54,28 @@ export type DocumentImportStatus = (typeof DOCUMENT_IMPORT_STATUSES)[number];
  * limits; `skipped` says which and why (the first 50).
  */
 export interface DocumentImportRecord {
+  /** @idPrefix imp */
   import_id: string;
   agent: string;
+  /** @apiFormat uri */
   sitemap_url: string;
   refresh: DocumentRefreshSchedule;
+  /** @apiType integer */
   max_pages: number;
   status: DocumentImportStatus;
-  /** Pages the sitemap lists under it (null until read). */
+  /**
+   * Pages the sitemap lists under it (null until read).
+   * @apiType integer
+   */
   pages_found: number | null;
-  /** Documents made, one per page (each `processing`, then `ready` or `failed` as any document). */
+  /**
+   * Documents made, one per page (each `processing`, then `ready` or `failed` as any document).
+   * @apiType integer
+   */
   documents_added: number;
+  /** @apiType integer */
   pages_skipped: number;
+  /** Pages left out and why (the first 50). */
   skipped: { url: string; reason: string }[];
   /** Why the import failed (`failed` only): the sitemap could not be read. */
   error: string | null;

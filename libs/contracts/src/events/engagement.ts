@@ -4,17 +4,20 @@ import type { ChannelKind } from './messages';
 
 /** A lead collected by the `lead_capture` skill (a name and a way to reach the person, then whatever else was said) (`GET /api/v1/leads`, CONTRACT.md §9). */
 export interface LeadRecord {
+  /** @idPrefix led */
   id: string;
   name: string | null;
   email: string | null;
   phone: string | null;
   interest: string | null;
+  /** @idPrefix cnv */
   conversation_id: string;
   created_at: string;
 }
 
 /** A booking made by the `appointment_booking` skill (`GET /api/v1/appointments`, CONTRACT.md §9). */
 export interface AppointmentRecord {
+  /** @idPrefix apt */
   id: string;
   /** The customer's phone number (E.164) or business-scoped user id. */
   customer: string;
@@ -22,6 +25,7 @@ export interface AppointmentRecord {
   ends_at: string;
   timezone: string;
   status: 'booked' | 'cancelled';
+  /** @idPrefix cnv */
   conversation_id: string;
 }
 

@@ -12,12 +12,23 @@ export type KnowledgeGapReason = 'not_known' | 'handoff' | 'marked_wrong';
  * `question` is the most common wording; `examples` the distinct wordings, most asked first (at most 10).
  */
 export interface KnowledgeGapRecord {
+  /** @idPrefix gap */
   id: string;
+  /** @apiDescription The agent's name. */
   agent: string;
+  /** @apiDescription The most asked wording. */
   question: string;
+  /** @apiDescription The distinct wordings, the most asked first (at most 10). */
   examples: string[];
+  /**
+   * @apiType integer
+   * @apiDescription Questions counted in the gap.
+   */
   count: number;
-  /** The customers' language: a BCP 47 primary tag (`en`, `es`, `pt`, `fr`, `de`). */
+  /**
+   * The customers' language: a BCP 47 primary tag (`en`, `es`, `pt`, `fr`, `de`).
+   * @apiSchema {examples: ['en']}
+   */
   language: string;
   last_seen_at: string;
   state: KnowledgeGapState;

@@ -30,8 +30,10 @@ export interface MediaRecord {
 
 /** Inbound media as `message.inbound` / `message.received` carry it (CONTRACT.md §13). */
 export interface InboundMedia {
+  /** @idPrefix med */
   id: string;
   mime_type: string;
+  /** @apiType integer */
   size: number;
   caption: string | null;
 }

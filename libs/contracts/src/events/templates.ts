@@ -6,11 +6,17 @@ export type TemplateStatus = 'PENDING' | 'APPROVED' | 'REJECTED';
 
 /** A message template (CONTRACT.md §13) as the API answers it. `components` are in the Cloud API's shape. */
 export interface TemplateRecord {
+  /** @idPrefix tpl */
   id: string;
+  /** @idPrefix chn */
   channel_id: string;
   name: string;
   language: string;
   category: TemplateCategory;
+  /**
+   * @apiSchema {items: {type: 'object', additionalProperties: true}}
+   * @apiDescription Cloud API template components (HEADER, BODY, FOOTER, BUTTONS).
+   */
   components: unknown[];
   status: TemplateStatus;
   /** Why the provider rejected it; null otherwise. */

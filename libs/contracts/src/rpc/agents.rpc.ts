@@ -5,6 +5,7 @@ import type { ListQuery, Page, TenantScoped } from './rpc-shapes';
 
 /** One kept version of an agent (`GET /api/v1/agents/{name}/versions`, CONTRACT.md §9). */
 export interface AgentVersionSummary {
+  /** @apiType integer */
   version: number;
   created_at: string;
 }

@@ -34,17 +34,33 @@ export type ContactImportStatus = 'queued' | 'running' | 'completed' | 'failed';
 
 /** A CSV import (`GET /api/v1/contacts/import/{job_id}`, CONTRACT.md §14). `row` counts data rows from 1 (the header is row 0). */
 export interface ContactImportJob {
+  /** @idPrefix imp */
   id: string;
   status: ContactImportStatus;
-  /** Data rows in the file; null until the job has read it once. */
+  /**
+   * Data rows in the file; null until the job has read it once.
+   * @apiType integer
+   */
   total: number | null;
+  /** @apiType integer */
   created: number;
+  /** @apiType integer */
   updated: number;
-  failed: { row: number; error: string }[];
+  failed: ContactImportFailure[];
   /** Why the whole file could not be read (status `failed`); null otherwise. */
   error: string | null;
   created_at: string;
   updated_at: string;
+}
+
+/** A row of an import that was not taken, and why. */
+export interface ContactImportFailure {
+  /**
+   * 1 = the first row after the header.
+   * @apiType integer
+   */
+  row: number;
+  error: string;
 }
 
 /** crm-service's import and export patterns (CONTRACT.md §14). */

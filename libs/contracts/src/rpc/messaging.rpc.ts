@@ -3,8 +3,12 @@ import type { ListQuery, Page, TenantScoped } from './rpc-shapes';
 
 /** A connected WhatsApp or SMS number or email address (CONTRACT.md §6, §17). Credentials are never part of it. */
 export interface ChannelRecord {
+  /** @idPrefix chn */
   id: string;
-  /** The kind of channel; absent on records written before SMS and email existed (then `whatsapp`). */
+  /**
+   * The kind of channel; absent on records written before SMS and email existed (then `whatsapp`).
+   * @apiDescription The kind of channel.
+   */
   channel?: ChannelKind;
   provider: ChannelProvider;
   /** The number (E.164); for an email channel its address (also in `address`). */
@@ -17,13 +21,24 @@ export interface ChannelRecord {
   status: 'connected' | 'disconnected';
   agent: string | null;
   is_default: boolean;
-  /** Messages per second this number may send; null: the provider default (none for sandbox numbers). */
+  /**
+   * Messages per second this number may send; null: the provider default (none for sandbox numbers).
+   * @apiType integer
+   */
   send_limit_per_second: number | null;
   created_at: string;
 }
 
+// Always with its kind: `channel` is optional in `ChannelRecord` only for `channel.changed` events recorded before SMS
+// and email existed.
+/** A connected WhatsApp, SMS or voice number or email address (CONTRACT.md §6, §17). Credentials are never part of it. */
+export type ChannelView = ChannelRecord & { channel: ChannelKind };
+
 /** A channel just connected. A 360dialog channel's `inbound_token` is only ever shown here (CONTRACT.md §6). */
-export type ConnectedChannelRecord = ChannelRecord & { inbound_token?: string };
+export type ConnectedChannelRecord = ChannelView & {
+  /** 360dialog channels only, shown this once. */
+  inbound_token?: string;
+};
 
 export interface ConnectChannelRequest {
   provider: WhatsappProvider;
@@ -117,6 +132,7 @@ export interface MessageStatusRecord {
 
 /** A message as `GET /api/v1/messages/{id}` answers it (CONTRACT.md §4). */
 export interface MessageRecord {
+  /** @idPrefix msg */
   message_id: string;
   direction: 'outbound' | 'inbound';
   channel: ChannelKind;
@@ -129,14 +145,23 @@ export interface MessageRecord {
   error?: MessageError;
   /** A customer's email: its attachments, in the media store (`GET /api/v1/media/{id}`). */
   attachments?: MessageAttachment[];
-  /** A customer's email: the SPF/DKIM/DMARC results its headers carried (recorded, not enforced). */
+  /** A customer's email: the SPF/DKIM/DMARC results its Authentication-Results (or Received-SPF) header stated; recorded, not enforced. */
   authentication?: MailAuthenticationResults;
   created_at: string;
 }
 
+/** `POST /v1/send` (CONTRACT.md §4): the message is durably queued for its channel. */
+export interface SendResult {
+  status: 'sent';
+  /** @idPrefix msg */
+  message_id: string;
+}
+
 export interface MessageAttachment {
+  /** @idPrefix med */
   id: string;
   mime_type: string;
+  /** @apiType integer */
   size: number;
   filename: string | null;
 }
@@ -159,15 +184,15 @@ export interface MessageListQuery extends ListQuery {
 /** messaging-service's request-reply patterns. */
 export interface MessagingRpc {
   /** Gives a new account its own sandbox number (CONTRACT.md §2). */
-  'channels.provision-sandbox': { service: 'messaging'; request: TenantScoped; response: ChannelRecord };
-  'channels.list': { service: 'messaging'; request: TenantScoped & ListQuery; response: Page<ChannelRecord> };
+  'channels.provision-sandbox': { service: 'messaging'; request: TenantScoped; response: ChannelView };
+  'channels.list': { service: 'messaging'; request: TenantScoped & ListQuery; response: Page<ChannelView> };
   /** Whether `phone_number` is one of the tenant's connected numbers (the `from` of a send): 404 when not. */
-  'channels.resolve-sender': { service: 'messaging'; request: TenantScoped & { phone_number: string }; response: ChannelRecord };
+  'channels.resolve-sender': { service: 'messaging'; request: TenantScoped & { phone_number: string }; response: ChannelView };
   /** Connects a number (`meta`, `360dialog`) or provisions a sandbox one; 409 when the number is connected already. */
   'channels.connect': { service: 'messaging'; request: TenantScoped & { body: ConnectChannelRequest }; response: ConnectedChannelRecord };
   /** Server side of Meta's embedded signup: code → token, subscribe, register, read the number → a `meta` channel. */
-  'channels.embedded-signup': { service: 'messaging'; request: TenantScoped & { code: string; waba_id: string; phone_number_id: string }; response: ChannelRecord };
-  'channels.update': { service: 'messaging'; request: TenantScoped & { channel_id: string; body: UpdateChannelRequest }; response: ChannelRecord };
+  'channels.embedded-signup': { service: 'messaging'; request: TenantScoped & { code: string; waba_id: string; phone_number_id: string }; response: ChannelView };
+  'channels.update': { service: 'messaging'; request: TenantScoped & { channel_id: string; body: UpdateChannelRequest }; response: ChannelView };
   /** Disconnects the number and forgets its credentials; 404 when the tenant has no such channel. */
   'channels.delete': { service: 'messaging'; request: TenantScoped & { channel_id: string }; response: { deleted: true } };
   /**
@@ -175,14 +200,14 @@ export interface MessagingRpc {
    * Not tenant-scoped: it is how an unauthenticated provider request is attributed in the first place.
    */
   'channels.verify-inbound-token': { service: 'messaging'; request: { channel_id: string; token: string }; response: { valid: boolean } };
-  'channels.connect-sms': { service: 'messaging'; request: TenantScoped & { body: ConnectSmsChannelRequest }; response: ChannelRecord };
-  'channels.connect-email': { service: 'messaging'; request: TenantScoped & { body: ConnectEmailChannelRequest }; response: ChannelRecord };
+  'channels.connect-sms': { service: 'messaging'; request: TenantScoped & { body: ConnectSmsChannelRequest }; response: ChannelView };
+  'channels.connect-email': { service: 'messaging'; request: TenantScoped & { body: ConnectEmailChannelRequest }; response: ChannelView };
   /**
    * Whether a Twilio webhook carries a valid `X-Twilio-Signature` of the SMS channel with that number (its auth token
    * never leaves messaging-service); answers that channel. Not tenant-scoped: it attributes the request.
    */
   'channels.verify-twilio-signature': { service: 'messaging'; request: TwilioSignatureCheck; response: { valid: boolean; channel_id: string | null } };
-  'channels.connect-voice': { service: 'messaging'; request: TenantScoped & { body: ConnectVoiceChannelRequest }; response: ChannelRecord };
+  'channels.connect-voice': { service: 'messaging'; request: TenantScoped & { body: ConnectVoiceChannelRequest }; response: ChannelView };
   /** A Twilio Voice webhook, authenticated and answered with TwiML (not tenant-scoped: the number called attributes it). */
   'channels.voice-webhook': { service: 'messaging'; request: TwilioVoiceWebhook; response: TwilioVoiceWebhookResult };
   'messages.get': { service: 'messaging'; request: TenantScoped & { message_id: string }; response: MessageRecord };

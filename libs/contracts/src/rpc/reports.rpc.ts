@@ -8,20 +8,38 @@ export type ReportGrouping = (typeof REPORT_GROUPINGS)[number];
 export interface ConversationReportRow {
   /** The day (`YYYY-MM-DD` in the report's time zone), the member (`usr_…`), the team (`tea_…`) or the channel kind; null: none (unassigned, no team). */
   key: string | null;
+  /** @apiType integer */
   opened: number;
+  /** @apiType integer */
   closed: number;
-  /** Never handed to a person: what the AI agent resolved alone. */
+  /**
+   * Never handed to a person: what the AI agent resolved alone.
+   * @apiType integer
+   */
   resolved_by_agent: number;
+  /** @apiType integer */
   handed_off: number;
-  /** From the handoff to a person's first reply. */
+  /**
+   * From the handoff to a person's first reply, in seconds; null when none to measure.
+   * @apiType integer
+   */
   first_response_p50_s: number | null;
+  /** @apiType integer */
   first_response_p90_s: number | null;
-  /** From the start to the close. */
+  /**
+   * From the start to the close, in seconds.
+   * @apiType integer
+   */
   resolution_p50_s: number | null;
+  /** @apiType integer */
   resolution_p90_s: number | null;
-  /** Conversations that missed a target of their team's SLA. */
+  /**
+   * Conversations that missed a target of their team's SLA.
+   * @apiType integer
+   */
   sla_breaches: number;
   csat_avg: number | null;
+  /** @apiType integer */
   csat_count: number;
 }
 

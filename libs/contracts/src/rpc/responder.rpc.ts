@@ -6,6 +6,10 @@ import type { UpsertAgentBody } from '../dto/agents.dto';
 import type { ChannelKind } from '../events/messages';
 import type { ListQuery, Page, TenantScoped } from './rpc-shapes';
 
+/** The languages the engine answers in (CONTRACT.md §11): BCP 47 primary tags. */
+export const LANGUAGES = ['en', 'es', 'pt', 'fr', 'de'] as const;
+export type Language = (typeof LANGUAGES)[number];
+
 /** A piece of the agent's knowledge a reply used (CONTRACT.md §11). */
 export interface KnowledgeSource {
   type: 'faq' | 'document' | 'instruction';
@@ -15,7 +19,10 @@ export interface KnowledgeSource {
   title: string;
   /** The part of it the reply used. */
   excerpt: string;
-  /** How sure the engine is that this passage answers the question, 0..1 (CONTRACT.md §20). */
+  /**
+   * How sure the engine is that this passage answers the question, 0..1 (CONTRACT.md §20).
+   * @apiSchema {minimum: 0, maximum: 1}
+   */
   score: number;
 }
 
@@ -24,11 +31,14 @@ export interface AgentTestResult {
   reply: string;
   skill: string | null;
   handoff: boolean;
-  /** The customer's language the agent answered in: a BCP 47 primary tag (`en`, `es`, `pt`, `fr`, `de`). */
-  language: string;
+  /** The customer's language the agent answered in: a BCP 47 primary tag. */
+  language: Language;
   /** The knowledge the reply used; empty when none. */
   sources: KnowledgeSource[];
-  /** How sure the engine is of its answer from knowledge, 0..1; null when it used none (CONTRACT.md §20). */
+  /**
+   * How sure the engine is of its answer from knowledge, 0..1; null when it used none (CONTRACT.md §20).
+   * @apiSchema {minimum: 0, maximum: 1}
+   */
   confidence: number | null;
 }
 
@@ -46,9 +56,16 @@ export const CONVERSATION_SOURCES: readonly ConversationSource[] = ['customer', 
  * Who wrote a message of a conversation (CONTRACT.md §12): the customer, the bot (by its agent's name), a team member,
  * or a program through the API with no member signed in.
  */
-export type MessageAuthor = { type: 'customer' } | { type: 'agent'; name: string } | { type: 'member'; id: string } | { type: 'api' };
+export type MessageAuthor = { type: 'customer' } | { type: 'agent'; name: string } | MemberActor | { type: 'api' };
 /** Who wrote a note or changed a conversation: a team member, or a program (API key, client-credentials token). */
-export type InboxActor = { type: 'member'; id: string } | { type: 'api' };
+export type InboxActor = MemberActor | { type: 'api' };
+
+// A team member, by id. (No JSDoc: `conversation.updated` records the union's members without a description.)
+export interface MemberActor {
+  type: 'member';
+  /** @idPrefix usr */
+  id: string;
+}
 
 export interface LastMessage {
   text: string;
@@ -58,37 +75,61 @@ export interface LastMessage {
 
 /** A conversation as the inbox lists it (`GET /api/v1/conversations`, CONTRACT.md §9, §12). */
 export interface ConversationSummary {
+  /** @idPrefix cnv */
   id: string;
   /** The channel the customer wrote on (conversations from before SMS and email: whatsapp). */
   channel: ChannelKind;
+  /** @idPrefix chn */
   channel_id: string;
   /** The customer's number (E.164) or business-scoped user id. */
   customer: string;
   /** The lead's name when the agent learnt it, else the customer's WhatsApp profile name, else null. */
   contact_name: string | null;
   state: ConversationState;
-  /** The team member (`usr_…`) it is assigned to, or null. */
+  /**
+   * The team member (`usr_…`) it is assigned to, or null.
+   * @idPrefix usr
+   */
   assignee: string | null;
-  /** Customer messages since a member last opened or answered it (counted while a person answers: since the handoff). */
+  /**
+   * Customer messages since a member last opened or answered it (counted while a person answers: since the handoff).
+   * @apiType integer
+   * @apiSchema {minimum: 0}
+   */
   unread: number;
   last_message: LastMessage | null;
   /**
    * The customer's own last message, whatever was said after it (the inbox's preview: what they asked, not our answer);
    * null before they wrote. Absent from events published before it existed.
+   * @apiDescription The customer's own latest message, whatever was said after it (the list's preview); null before they wrote.
    */
   last_customer_message?: LastMessage | null;
-  /** `customer`, or `playground` for the dashboard's playground; absent from events published before it existed (then `customer`). */
+  /**
+   * `customer`, or `playground` for the dashboard's playground; absent from events published before it existed (then `customer`).
+   * @apiDescription `playground` for the dashboard playground's conversations, `customer` for real customers.
+   */
   source?: ConversationSource;
   /**
    * The team handling it (CONTRACT.md §18): the one routing picked at the handoff, or set by hand; null before. The
    * API always answers it; absent from events published before it existed (as `labels` and `sla`).
+   * @idPrefix tea
+   * @apiDescription The team handling it: routing's pick at the handoff, or set by hand; null before.
    */
   team_id?: string | null;
-  /** Labels the team put on it, sorted. */
+  /**
+   * Labels the team put on it, sorted.
+   * @apiDescription Its labels, sorted.
+   */
   labels?: string[];
-  /** Its team's targets for this handoff (CONTRACT.md §18); null when its team has none (or it has no team). */
+  /**
+   * Its team's targets for this handoff (CONTRACT.md §18); null when its team has none (or it has no team).
+   * @apiDescription Its team's targets for this handoff, counted from it; `breached` once a due time passed unmet. Null when its team has none.
+   */
   sla?: ConversationSla | null;
-  /** The customer's answer to the satisfaction question sent when it was closed (CONTRACT.md §18); null before. */
+  /**
+   * The customer's answer to the satisfaction question sent when it was closed (CONTRACT.md §18); null before.
+   * @apiDescription The customer's answer (1 very poor … 5 excellent) to the rating question sent once when it was closed inside their 24-hour window; null before.
+   */
   rating?: ConversationRating | null;
   /** The customer's last message + 24 h: after it, only a template may be sent (CONTRACT.md §4). */
   window_expires_at: string;
@@ -97,7 +138,20 @@ export interface ConversationSummary {
   last_message_at: string;
 }
 
+// Every field of `ConversationSummary` present: those optional there are optional only for `conversation.updated` events
+// published before they existed; responder-service always fills them in.
+/** A conversation as the inbox lists it (`GET /api/v1/conversations`, CONTRACT.md §9, §12). */
+export type ConversationView = ConversationSummary & {
+  last_customer_message: LastMessage | null;
+  source: ConversationSource;
+  team_id: string | null;
+  labels: string[];
+  sla: ConversationSla | null;
+  rating: ConversationRating | null;
+};
+
 export interface ConversationTurnRecord {
+  /** @idPrefix msg */
   message_id: string;
   /** `agent` for the bot; `member` for a person's reply (a member's or a program's, see `author`). */
   role: 'customer' | 'agent' | 'member';
@@ -125,8 +179,9 @@ export interface ConversationTurnRecord {
    * gateway from messaging-service, which owns message statuses.
    */
   status?: 'sent' | 'delivered' | 'read' | 'failed' | null;
+  /** Why a `failed` message failed. */
   error?: { code: string; title: string };
-  /** An email's subject line (filled in by the gateway from messaging-service, which keeps the mail). */
+  /** An email's subject line; absent on other channels and on mail without one (filled in by the gateway from messaging-service, which keeps the mail). */
   subject?: string;
 }
 
@@ -138,11 +193,16 @@ export type ThreadMedia = Pick<InboundMedia, 'id' | 'caption'> & Partial<Pick<In
 
 /** An internal note on a conversation: never sent to the customer. */
 export interface ConversationNoteRecord {
+  /** @idPrefix nte */
   id: string;
+  /** @idPrefix cnv */
   conversation_id: string;
   /** As written: a mention is `@usr_…`, which the dashboard shows as the member's name. */
   text: string;
-  /** The members the text mentions (`@usr_…`), in order, each once. */
+  /**
+   * The members the text mentions (`@usr_…`), in order, each once.
+   * @idPrefix usr
+   */
   mentions: string[];
   author: InboxActor;
   at: string;
@@ -152,10 +212,12 @@ export interface ConversationNoteRecord {
  * `GET /api/v1/conversations/{id}`: the conversation with its whole thread, oldest first, and its internal notes as a
  * separate list, oldest first (merge them by `at` to interleave).
  */
-export interface ConversationRecord extends ConversationSummary {
+export interface ConversationRecord extends ConversationView {
   /** Email conversations: the subject of the customer's latest mail that had one (null when none had); absent elsewhere. */
   subject?: string | null;
+  /** The whole thread, oldest first. */
   messages: ConversationTurnRecord[];
+  /** Internal notes, oldest first (merge by `at` to interleave). */
   notes: ConversationNoteRecord[];
 }
 
@@ -191,6 +253,10 @@ export interface ConversationChange {
 
 /** A customer's satisfaction rating of a closed conversation: 1 (very poor) to 5 (excellent). */
 export interface ConversationRating {
+  /**
+   * @apiType integer
+   * @apiSchema {minimum: 1, maximum: 5}
+   */
   score: number;
   comment: string | null;
   rated_at: string;
@@ -210,11 +276,11 @@ export interface ResponderRpc {
     request: TenantScoped & { agent: string; message: string; from: string | null };
     response: AgentTestResult;
   };
-  'conversations.list': { service: 'responder'; request: TenantScoped & ListQuery & Partial<ConversationFilter>; response: Page<ConversationSummary> };
+  'conversations.list': { service: 'responder'; request: TenantScoped & ListQuery & Partial<ConversationFilter>; response: Page<ConversationView> };
   /** `reader`: the member opening it, whose opening marks it read (null: a program reads it, nothing changes). */
   'conversations.get': { service: 'responder'; request: TenantScoped & { id: string; reader?: string | null }; response: ConversationRecord };
-  'conversations.release': { service: 'responder'; request: TenantScoped & { id: string }; response: ConversationSummary };
-  'conversations.update': { service: 'responder'; request: TenantScoped & { id: string; change: ConversationChange; actor: InboxActor }; response: ConversationSummary };
+  'conversations.release': { service: 'responder'; request: TenantScoped & { id: string }; response: ConversationView };
+  'conversations.update': { service: 'responder'; request: TenantScoped & { id: string; change: ConversationChange; actor: InboxActor }; response: ConversationView };
   /** A person's reply, sent through message.outbound; answers the stored message. */
   'conversations.reply': { service: 'responder'; request: TenantScoped & { id: string; message: string; actor: InboxActor }; response: ConversationTurnRecord };
   'conversations.note': { service: 'responder'; request: TenantScoped & { id: string; text: string; actor: InboxActor }; response: ConversationNoteRecord };
@@ -276,8 +342,11 @@ export interface ResponderRpc {
  * `{{agent.name}}`) filled in from the conversation's contact and the member at the moment it is inserted.
  */
 export interface CannedReplyRecord {
+  /** @idPrefix cnr */
   id: string;
+  /** @apiSchema {pattern: '^[a-z0-9][a-z0-9_-]{0,31}$', examples: ['opening-hours']} */
   shortcut: string;
+  /** As written: `{{contact.name}}` and `{{agent.name}}` are filled in where it is inserted. */
   text: string;
   created_at: string;
   updated_at: string;
@@ -285,16 +354,30 @@ export interface CannedReplyRecord {
 
 /** One day and language of an agent's replies (`GET /api/v1/agents/{name}/analytics`, CONTRACT.md §19). */
 export interface AgentAnalyticsDay {
-  /** `YYYY-MM-DD` in the requested time zone. */
+  /**
+   * `YYYY-MM-DD` in the requested time zone.
+   * @apiFormat date
+   */
   day: string;
+  /** @apiSchema {examples: ['en']} */
   language: string;
-  /** Replies the agent gave (a burst of messages answered together is one). */
+  /**
+   * Replies the agent gave (a burst of messages answered together is one).
+   * @apiType integer
+   */
   questions: number;
-  /** Answered from its knowledge (an FAQ, a document, the instruction). */
+  /**
+   * Answered from its knowledge (an FAQ, a document, the instruction).
+   * @apiType integer
+   */
   answered: number;
+  /** @apiType integer */
   not_known: number;
+  /** @apiType integer */
   handed_off: number;
+  /** @apiType integer */
   bookings: number;
+  /** @apiType integer */
   leads: number;
 }
 
@@ -305,15 +388,24 @@ export interface AgentKnowledgeSource {
   title: string;
 }
 
+/** A piece of knowledge and how many replies of the range used it. */
+export interface UsedKnowledgeSource extends AgentKnowledgeSource {
+  /** @apiType integer */
+  count: number;
+}
+
 export interface AgentAnalytics {
   agent: string;
+  /** @apiFormat date */
   from: string;
+  /** @apiFormat date */
   to: string;
+  /** @apiSchema {examples: ['Europe/Madrid']} */
   tz: string;
   data: AgentAnalyticsDay[];
   sources: {
     /** The most used first (at most 10), with the replies that used each. */
-    most_used: (AgentKnowledgeSource & { count: number })[];
+    most_used: UsedKnowledgeSource[];
     /** The agent's FAQs and documents no reply of the range used. */
     never_used: AgentKnowledgeSource[];
   };
@@ -321,11 +413,16 @@ export interface AgentAnalytics {
 
 /** A verdict on an agent reply (`POST /api/v1/conversations/{id}/messages/{message_id}/feedback`, CONTRACT.md §19). */
 export interface MessageFeedbackRecord {
+  /** @idPrefix cnv */
   conversation_id: string;
+  /** @idPrefix msg */
   message_id: string;
   verdict: 'right' | 'wrong';
   note: string | null;
-  /** The gap the question now counts in (verdict `wrong`), else null. */
+  /**
+   * The gap the question now counts in (verdict `wrong`), else null.
+   * @idPrefix gap
+   */
   gap_id: string | null;
   at: string;
 }
@@ -334,10 +431,34 @@ export interface MessageFeedbackRecord {
 export interface LlmSettingsRecord {
   base_url: string;
   model: string;
-  /** Decimal string, like all money. */
+  /**
+   * Decimal string, like all money.
+   * @apiFormat money
+   */
   monthly_budget: string;
   api_key_set: true;
   api_key_last4: string;
+}
+
+/** Which LLM a tenant's agents use (`GET /api/v1/settings/llm`): its own (the settings, without the key) or the platform's. */
+export type LlmSettingsInUse = ({ source: 'tenant' } & LlmSettingsRecord) | { source: 'platform' };
+
+/** A lead as `GET /api/v1/leads` lists it: with the contact crm-service linked it to (CONTRACT.md §14). */
+export interface ListedLead extends LeadRecord {
+  /**
+   * The contact the lead made or joined (CONTRACT.md §14); null until crm-service has linked it.
+   * @idPrefix ctc
+   */
+  contact_id: string | null;
+}
+
+/** The tenant's secret calendar feed (`GET /api/v1/integrations/calendar`). */
+export interface CalendarFeedRecord {
+  /**
+   * The secret feed URL (`…/calendar/{token}.ics`): whoever has it reads the appointments.
+   * @apiFormat uri
+   */
+  url: string;
 }
 
 /** A calendar feed token: 256 random bits in base64url, the secret part of `/calendar/{token}.ics`. */

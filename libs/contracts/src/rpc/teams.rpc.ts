@@ -4,20 +4,34 @@ import type { TenantScoped } from './rpc-shapes';
 
 /** A team (`GET /api/v1/teams/{id}`, CONTRACT.md §18): who answers its conversations, how they are handed out, and when. */
 export interface TeamRecord {
+  /** @idPrefix tea */
   id: string;
   name: string;
+  /** @idPrefix usr */
   members: string[];
   routing: TeamRouting;
-  /** Open conversations a member holds at most; null: no limit. */
+  /**
+   * Open conversations a member holds at most; null: no limit.
+   * @apiType integer
+   * @apiSchema {minimum: 1}
+   */
   capacity_per_member: number | null;
-  /** An assignee who sends nothing for this long loses the conversation to the next member; null: never. */
+  /**
+   * An assignee who sends nothing for this long loses the conversation to the next member; null: never.
+   * @apiType integer
+   * @apiSchema {minimum: 10}
+   */
   reassign_after_seconds: number | null;
+  /** @apiSchema {examples: ['Europe/Madrid']} */
   timezone: string;
+  /** Periods per weekday, `["HH:MM","HH:MM"]` in the team's time zone; a day left out is closed. */
   business_hours: Partial<Record<Weekday, [string, string][]>>;
+  /** @apiFormat date */
   holidays: string[];
   /** What a customer handed off outside business hours is told (the next opening time follows it); null: the default, in their language. */
   closed_message: string | null;
-  sla: { first_response_seconds?: number; resolution_seconds?: number } | null;
+  /** Its targets, counted from a conversation's handoff; null: none. */
+  sla: TeamSla | null;
   /** Inside business hours now (the team's time zone, holidays closed). */
   open_now: boolean;
   /** The next time the team opens, when it is closed now; null when open (or never open). */
@@ -26,14 +40,37 @@ export interface TeamRecord {
   updated_at: string;
 }
 
+/** A team's service-level targets (CONTRACT.md §18), in seconds from the handoff; either may be left out. */
+export interface TeamSla {
+  /** @apiType integer */
+  first_response_seconds?: number;
+  /** @apiType integer */
+  resolution_seconds?: number;
+}
+
+/** What a routing rule looks for in a conversation handed off. */
+export interface RoutingMatch {
+  /** A channel kind (whatsapp, sms, email, voice) or a channel id. */
+  channel?: string;
+  /** The skill that handed off (faq_responder, lead_capture, appointment_booking), or `human` when the customer asked for a person. */
+  skill?: string;
+  /** A word or phrase in the customer's last message, case and accents ignored. */
+  keyword?: string;
+  /** A tag of the contact. */
+  contact_tag?: string;
+}
+
 /** One of the tenant's ordered routing rules (`POST /api/v1/routing-rules`). */
 export interface RoutingRuleRecord {
-  match: { channel?: string; skill?: string; keyword?: string; contact_tag?: string };
+  /** Every condition given must hold; an empty `match` holds always. */
+  match: RoutingMatch;
+  /** @idPrefix tea */
   team_id: string;
 }
 
 /** A member's presence (`PUT /api/v1/team/me/presence`). */
 export interface PresenceRecord {
+  /** @idPrefix usr */
   member_id: string;
   status: PresenceStatus;
   /** `online` and a dashboard open in the last minute: what routing hands conversations to. */

@@ -1,4 +1,4 @@
-import { problem, type Problem } from '@parley/contracts';
+import { problem, type Problem, type ProblemDetails } from '@parley/contracts';
 import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
@@ -36,7 +36,7 @@ export function answerClientError(err: NodeJS.ErrnoException, socket: Socket): v
   }
   const requestId = randomUUID();
   const answer = clientProblem(err.code);
-  const body = JSON.stringify({ ...answer, request_id: requestId });
+  const body = JSON.stringify({ ...answer, request_id: requestId } satisfies ProblemDetails);
   socket.write(
     `HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status]}\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
       `x-request-id: ${requestId}\r\nConnection: close\r\n\r\n${body}`,

@@ -1,6 +1,6 @@
 import { Catch, HttpException, Logger, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
 import { PublishTimeoutError, RpcProblemError, RpcTimeoutError, isTransientError } from '@parley/kafka';
-import { ProblemTypes, problem, type Problem } from '@parley/contracts';
+import { ProblemTypes, problem, type Problem, type ProblemDetails } from '@parley/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { throwError } from 'rxjs';
 import { loggableUrl, redactSecretShapes } from '../logging/secret-shapes';
@@ -76,7 +76,7 @@ export function sendProblem(reply: FastifyReply, request: FastifyRequest, except
     .status(body.status)
     .headers(headers)
     .header('content-type', 'application/problem+json')
-    .send({ ...body, instance: loggableUrl(request.url), request_id: String(request.id) });
+    .send({ ...body, instance: loggableUrl(request.url), request_id: String(request.id) } satisfies ProblemDetails);
 }
 
 /**

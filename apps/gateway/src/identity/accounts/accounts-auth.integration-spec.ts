@@ -1,7 +1,7 @@
 import { JwtService } from '@nestjs/jwt';
+import type { CreatedAccount } from '@parley/contracts';
 import { pollUntil } from '@parley/testing';
 import { Client } from 'pg';
-import type { CreatedAccount } from './accounts.service';
 import { GatewayTestApp, TEST_JWT_SECRET } from '../../test/gateway-test-app';
 
 const form = (fields: Record<string, string>) => ({

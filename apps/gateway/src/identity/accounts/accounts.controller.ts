@@ -1,8 +1,8 @@
 import { Body, Controller, HttpCode, Post, UseGuards } from '@nestjs/common';
-import { CreateAccountBody } from '@parley/contracts';
+import { CreateAccountBody, type CreatedAccount } from '@parley/contracts';
 import { Public, RequestId } from '../../http/request-context';
 import { AddressLimitGuard, LimitPerAddress } from '../../rate-limits/address-limit.guard';
-import { AccountsService, type CreatedAccount } from './accounts.service';
+import { AccountsService } from './accounts.service';
 import { ApiRoute } from '../../openapi/api-route.decorator';
 
 @Controller('api/v1/accounts')

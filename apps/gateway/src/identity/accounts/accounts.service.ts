@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { ProblemTypes, newId, problem, type CreateAccountBody } from '@parley/contracts';
+import { ProblemTypes, newId, problem, type CreateAccountBody, type CreatedAccount } from '@parley/contracts';
 import { RpcClient } from '@parley/kafka';
 import { ProblemException } from '@parley/service-kit';
 import { DataSource } from 'typeorm';
@@ -9,15 +9,6 @@ import { GatewayConfig } from '../../config/gateway.config';
 import { OAuthService } from '../oauth/oauth.service';
 import { TeamService } from '../team/team.service';
 import { TenantEntity } from './tenant.entity';
-
-/** `POST /api/v1/accounts` answer: the secret and the key are shown this once. */
-export interface CreatedAccount {
-  tenant_id: string;
-  plan: 'free';
-  client_id: string;
-  client_secret: string;
-  api_key: string;
-}
 
 /**
  * Sign-up: a tenant with its OAuth client and first API key, plus (with the sandbox on) its own sandbox number, and

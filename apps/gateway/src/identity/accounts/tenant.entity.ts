@@ -1,5 +1,5 @@
+import type { Plan } from '@parley/contracts';
 import { Column, CreateDateColumn, Entity, PrimaryColumn } from 'typeorm';
-import type { Plan } from '../../contracts/identity';
 
 @Entity({ name: 'tenants' })
 export class TenantEntity {

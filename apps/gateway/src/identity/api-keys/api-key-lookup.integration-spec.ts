@@ -1,6 +1,6 @@
 import { getDataSourceToken } from '@nestjs/typeorm';
+import type { CreatedAccount } from '@parley/contracts';
 import { SelectQueryBuilder, type DataSource } from 'typeorm';
-import type { CreatedAccount } from '../accounts/accounts.service';
 import { GatewayTestApp } from '../../test/gateway-test-app';
 import { ApiKeyEntity } from './api-key.entity';
 import { ApiKeysService } from './api-keys.service';

@@ -1,5 +1,5 @@
 import { pollUntil } from '@parley/testing';
-import type { CreatedAccount } from '../accounts/accounts.service';
+import type { CreatedAccount } from '@parley/contracts';
 import { GatewayTestApp } from '../../test/gateway-test-app';
 
 /** CONTRACT.md §2: a revoked key is refused within 5 s on every instance, not only the one that revoked it. */

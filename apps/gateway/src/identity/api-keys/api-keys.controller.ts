@@ -1,9 +1,8 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import type { Page } from '@parley/contracts';
+import type { ApiKeyRecord, CreatedApiKey, Page } from '@parley/contracts';
 import { ListQueryDto } from '../../http/list-query.dto';
 import { Tenant } from '../../http/request-context';
 import { CreateApiKeyBody } from './create-api-key.dto';
-import type { ApiKeyRecord, CreatedApiKey } from './api-keys.mapper';
 import { ApiKeysService } from './api-keys.service';
 import { ApiRoute } from '../../openapi/api-route.decorator';
 import { Requires } from '../auth/permissions';

@@ -1,12 +1,12 @@
 import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
-import { notFoundProblem, type Page } from '@parley/contracts';
+import { notFoundProblem, type ApiKeyRecord, type CreatedApiKey, type Page } from '@parley/contracts';
 import { ListCursors, ProblemException, redactSecretShapes } from '@parley/service-kit';
 import type { EntityManager } from 'typeorm';
 import { apiKeyDisplayPrefix, generateApiKey, hashApiKey } from '../auth/credentials';
 import { RedisService } from '../../redis/redis.service';
 import { TenantPlansService } from '../tenants/tenant-plans.service';
 import { ApiKeyCache } from './api-key-cache';
-import { toApiKeyRecord, toCreatedApiKey, type ApiKeyRecord, type CreatedApiKey } from './api-keys.mapper';
+import { toApiKeyRecord, toCreatedApiKey } from './api-keys.mapper';
 import { ApiKeysStore } from './api-keys.store';
 
 /**

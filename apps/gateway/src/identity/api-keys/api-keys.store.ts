@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { newId } from '@parley/contracts';
+import { newId, type Plan } from '@parley/contracts';
 import { DataSource, IsNull, type EntityManager } from 'typeorm';
-import type { Plan } from '../../contracts/identity';
 import { TenantEntity } from '../accounts/tenant.entity';
 import { ApiKeyEntity } from './api-key.entity';
 

@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { ProblemTypes, problem } from '@parley/contracts';
+import { ProblemTypes, problem, type Plan } from '@parley/contracts';
 import { ProblemException } from '@parley/service-kit';
 import type { FastifyRequest } from 'fastify';
-import type { Plan } from '../../contracts/identity';
 import { ApiKeysService } from '../api-keys/api-keys.service';
 import { parseCookies } from '../../http/cookies';
 import type { SignedInMember } from '../../http/request-context';

@@ -1,10 +1,8 @@
-import { Headers, RpcTopics, newId } from '@parley/contracts';
+import { Headers, PERMISSIONS, RpcTopics, newId, type CreatedAccount, type Permission } from '@parley/contracts';
 import type { TopicProbe } from '@parley/kafka';
 import { pollUntil } from '@parley/testing';
-import type { CreatedAccount } from '../accounts/accounts.service';
 import { GatewayTestApp, type HttpAnswer } from '../../test/gateway-test-app';
 import { signedInMember, type Browser } from '../../test/member-browser';
-import { PERMISSIONS, type Permission } from '../../contracts/identity';
 
 const FORBIDDEN = 'https://parley.dev/problems/forbidden';
 /** scrypt at its lowest allowed cost: members sign in several times here. */

@@ -1,7 +1,7 @@
 import { Controller, Get, type ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { ProblemException } from '@parley/service-kit';
-import { PERMISSIONS, type Permission } from '../../contracts/identity';
+import { PERMISSIONS, type Permission } from '@parley/contracts';
 import type { SignedInMember } from '../../http/request-context';
 import { PermissionsGuard, Requires, can, permissionRefused, permissionsOf } from './permissions';
 

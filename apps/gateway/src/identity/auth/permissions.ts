@@ -1,11 +1,10 @@
 import { Injectable, SetMetadata, applyDecorators, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { ApiExtension, ApiResponse } from '@nestjs/swagger';
-import { ProblemTypes, problem } from '@parley/contracts';
+import { PERMISSIONS, ProblemTypes, problem, type MemberRole, type Permission } from '@parley/contracts';
 import { ProblemException } from '@parley/service-kit';
 import type { FastifyRequest } from 'fastify';
-import { PERMISSIONS, type Permission } from '../../contracts/identity';
-import type { MemberRole, SignedInMember } from '../../http/request-context';
+import type { SignedInMember } from '../../http/request-context';
 import { errorResponse } from '../../openapi/api-route.decorator';
 
 const EVERY_PERMISSION = Object.keys(PERMISSIONS) as Permission[];

@@ -1,8 +1,7 @@
-import { RpcTopics, Topics, derivedId, type IdPrefix, type MessageOutboundEvent } from '@parley/contracts';
+import { RpcTopics, Topics, derivedId, type CreatedAccount, type IdPrefix, type MessageOutboundEvent } from '@parley/contracts';
 import type { TopicProbe } from '@parley/kafka';
 import { pollUntil } from '@parley/testing';
 import { randomUUID } from 'node:crypto';
-import type { CreatedAccount } from '../accounts/accounts.service';
 import { GatewayTestApp } from '../../test/gateway-test-app';
 import { tenantRoutes, type ControllerRoute } from '../../test/routes';
 

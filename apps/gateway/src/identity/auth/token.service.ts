@@ -1,16 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { JwtService } from '@nestjs/jwt';
+import type { IssuedToken } from '@parley/contracts';
 import { GatewayConfig } from '../../config/gateway.config';
 
 export const JWT_ISSUER = 'parley';
 export const JWT_AUDIENCE = 'parley-api';
 export const JWT_ALGORITHM = 'HS256';
-
-export interface IssuedToken {
-  access_token: string;
-  token_type: 'Bearer';
-  expires_in: number;
-}
 
 /** What a valid token says: its tenant and, for a team member's token (`POST /auth/login`), the member and session. */
 export interface TokenClaims {

@@ -1,6 +1,6 @@
 import { Body, Controller, Headers, HttpCode, Post, Res, UseFilters, UseGuards } from '@nestjs/common';
+import type { IssuedToken } from '@parley/contracts';
 import type { FastifyReply } from 'fastify';
-import type { IssuedToken } from '../auth/token.service';
 import { AddressLimitGuard, LimitPerAddress } from '../../rate-limits/address-limit.guard';
 import { OAuthErrorFilter } from './oauth.errors';
 import { OAuthService } from './oauth.service';

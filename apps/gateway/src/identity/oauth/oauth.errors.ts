@@ -1,7 +1,6 @@
 import { Catch, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
+import type { OAuthErrorBody, OAuthErrorCode } from '@parley/contracts';
 import type { FastifyReply } from 'fastify';
-
-export type OAuthErrorCode = 'invalid_request' | 'invalid_client' | 'unsupported_grant_type' | 'slow_down';
 
 const STATUS: Record<OAuthErrorCode, number> = { invalid_request: 400, invalid_client: 401, unsupported_grant_type: 400, slow_down: 429 };
 
@@ -29,7 +28,7 @@ export function sendOAuthError(reply: FastifyReply, err: OAuthError): FastifyRep
     .header('cache-control', 'no-store')
     .header('pragma', 'no-cache')
     .type('application/json')
-    .send({ error: err.error, error_description: err.description });
+    .send({ error: err.error, error_description: err.description } satisfies OAuthErrorBody);
 }
 
 /** Scoped to the token controller: its own errors get the OAuth shape; anything else falls through to problem+json. */

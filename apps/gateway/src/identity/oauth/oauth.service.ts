@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { newId } from '@parley/contracts';
+import { newId, type IssuedToken } from '@parley/contracts';
 import { unstorableTextErrors } from '@parley/service-kit';
 import { DataSource, type EntityManager } from 'typeorm';
 import { generateClientSecret, hashSecret, verifySecret } from '../auth/credentials';
-import { TokenService, type IssuedToken } from '../auth/token.service';
+import { TokenService } from '../auth/token.service';
 import { OAuthError } from './oauth.errors';
 import { OAuthClientEntity } from './oauth-client.entity';
 

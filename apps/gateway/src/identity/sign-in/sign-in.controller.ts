@@ -1,6 +1,6 @@
 import { Body, Controller, Headers, HttpCode, Post, Req, Res, UseGuards } from '@nestjs/common';
+import type { IssuedToken } from '@parley/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { IssuedToken } from '../auth/token.service';
 import { TokenService } from '../auth/token.service';
 import { GatewayConfig } from '../../config/gateway.config';
 import { parseCookies } from '../../http/cookies';

@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { ProblemTypes, problem, validationProblem } from '@parley/contracts';
+import { ProblemTypes, problem, validationProblem, type IssuedToken } from '@parley/contracts';
 import { ProblemException } from '@parley/service-kit';
 import { DataSource } from 'typeorm';
 import { TenantEntity } from '../accounts/tenant.entity';
-import { TokenService, type IssuedToken } from '../auth/token.service';
+import { TokenService } from '../auth/token.service';
 import { GatewayConfig } from '../../config/gateway.config';
 import { MemberLinks } from '../team/member-links';
 import { MemberTokensStore } from '../team/member-tokens.store';

@@ -1,7 +1,5 @@
+import type { MemberRole, MemberStatus } from '@parley/contracts';
 import { Column, CreateDateColumn, Entity, PrimaryColumn, UpdateDateColumn } from 'typeorm';
-import type { MemberRole } from '../../http/request-context';
-
-export type MemberStatus = 'invited' | 'active';
 
 /** A person of a tenant who signs in to the dashboard (CONTRACT.md §12). The email is stored lower-cased. */
 @Entity({ name: 'members' })

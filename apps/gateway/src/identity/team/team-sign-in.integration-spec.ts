@@ -1,6 +1,6 @@
 import { JwtService } from '@nestjs/jwt';
 import { pollUntil } from '@parley/testing';
-import type { CreatedAccount } from '../accounts/accounts.service';
+import type { CreatedAccount } from '@parley/contracts';
 import { GatewayTestApp, TEST_JWT_SECRET, type HttpAnswer } from '../../test/gateway-test-app';
 import { Browser } from '../../test/member-browser';
 import { MemberLinks } from './member-links';

@@ -1,6 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Req, UseGuards } from '@nestjs/common';
-import type { Page } from '@parley/contracts';
-import { notFoundProblem } from '@parley/contracts';
+import { notFoundProblem, type InvitationRecord, type InvitedMember, type MemberRecord, type Page, type RoleRecord, type SignedInMemberRecord } from '@parley/contracts';
 import { ProblemException } from '@parley/service-kit';
 import type { FastifyRequest } from 'fastify';
 import { Requires } from '../auth/permissions';
@@ -12,7 +11,7 @@ import { CurrentMember, Public, Tenant, type SignedInMember } from '../../http/r
 import { ApiRoute } from '../../openapi/api-route.decorator';
 import { AddressLimitGuard, LimitPerAddress } from '../../rate-limits/address-limit.guard';
 import { InvitationQuery, InviteMemberBody, SetPasswordBody, UpdateMemberBody } from './team.dto';
-import { roleRecords, toSignedInMemberRecord, type InvitationRecord, type InvitedMember, type MemberRecord, type RoleRecord, type SignedInMemberRecord } from './team.mapper';
+import { roleRecords, toSignedInMemberRecord } from './team.mapper';
 import { TeamService } from './team.service';
 
 const MemberId = new PrefixedIdPipe('usr', 'Team member');

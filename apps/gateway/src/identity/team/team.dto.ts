@@ -1,6 +1,6 @@
+import { MEMBER_ROLES } from '@parley/contracts';
 import { Transform } from 'class-transformer';
 import { IsEmail, IsIn, IsString, Length, Matches } from 'class-validator';
-import { MEMBER_ROLES } from '../../contracts/identity';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, PASSWORD_RULE } from '../sign-in/passwords';
 
 const ROLE_RULE = { message: `role must be one of ${MEMBER_ROLES.join(', ')}` };

@@ -1,17 +1,17 @@
 import { Injectable } from '@nestjs/common';
-import { ProblemTypes, notFoundProblem, problem, validationProblem, type Page } from '@parley/contracts';
+import { ProblemTypes, notFoundProblem, problem, validationProblem, type InvitationRecord, type InvitedMember, type MemberRecord, type MemberRole, type Page } from '@parley/contracts';
 import { ListCursors, ProblemException, redactSecretShapes } from '@parley/service-kit';
 import { QueryFailedError, type EntityManager } from 'typeorm';
 import { can, permissionRefused } from '../auth/permissions';
 import { GatewayConfig } from '../../config/gateway.config';
-import type { MemberRole, SignedInMember } from '../../http/request-context';
+import type { SignedInMember } from '../../http/request-context';
 import { normaliseEmail } from '../sign-in/login-throttle';
 import { hashPassword } from '../sign-in/passwords';
 import { MemberLinks } from './member-links';
 import { MemberTokensStore } from './member-tokens.store';
 import type { MemberEntity } from './member.entity';
 import { TeamStore } from './team.store';
-import { toMemberRecord, type InvitationRecord, type InvitedMember, type MemberRecord } from './team.mapper';
+import { toMemberRecord } from './team.mapper';
 
 /** Where the dashboard takes an invitation link (the page sets the password with `POST /api/v1/team/accept`). */
 export const ACCEPT_INVITE_PATH = '/dashboard/accept-invite';

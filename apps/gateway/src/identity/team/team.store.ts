@@ -1,9 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { newId } from '@parley/contracts';
+import { newId, type MemberRole } from '@parley/contracts';
 import { DataSource, In, type EntityManager } from 'typeorm';
 import { TenantEntity } from '../accounts/tenant.entity';
-import type { MemberRole } from '../../http/request-context';
 import type { InvitationContext } from './member-links';
 import { MemberEntity } from './member.entity';
 

@@ -1,6 +1,6 @@
 import { getDataSourceToken } from '@nestjs/typeorm';
+import type { CreatedAccount } from '@parley/contracts';
 import { Repository, type DataSource } from 'typeorm';
-import type { CreatedAccount } from '../accounts/accounts.service';
 import { TenantEntity } from '../accounts/tenant.entity';
 import { GatewayTestApp } from '../../test/gateway-test-app';
 import { TenantPlansService } from './tenant-plans.service';

@@ -1,7 +1,7 @@
 import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
+import type { Plan } from '@parley/contracts';
 import { DataSource } from 'typeorm';
-import type { Plan } from '../../contracts/identity';
 import { TenantEntity } from '../accounts/tenant.entity';
 import { RedisService } from '../../redis/redis.service';
 

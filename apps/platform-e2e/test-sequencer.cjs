@@ -3,8 +3,6 @@
 // stacks: the first of those has the lender stop the shared stack (src/support/release-shared-stack.ts), so
 // the files that load the machine (a campaign at 60 messages/s, chaos, soak) never run beside an idle second stack,
 // and the shared one starts once. Within each group jest's own order (failed first, then longest first) is kept.
-// `npm test` runs the two groups as two jest runs side by side instead (tools/dev/test.mjs, e2eLanes); this order is
-// for a run of every file in one lane.
 const { readFileSync } = require('node:fs');
 const Sequencer = require('@jest/test-sequencer').default;
 

@@ -9,7 +9,6 @@
 // every tier whatever the previous ones gave, and ends with a summary and the line `N passed, N failed`.
 import { join } from 'node:path';
 import stack from './lib/stack.cjs';
-import lanes from './lib/e2e-lanes.cjs';
 import failureReading from './lib/test-failures.cjs';
 import leftovers from './lib/leftovers.cjs';
 import {
@@ -26,14 +25,12 @@ import {
   killTree,
   root,
   run,
-  runningChildren,
   say,
   step,
   stopKafka,
 } from './lib/runner.mjs';
 
 const { TestFailureCollector } = failureReading;
-const { e2eLanes } = lanes;
 const bin = (name) => join(root, 'node_modules', '.bin', name);
 
 /**
@@ -60,7 +57,8 @@ const tiers = [
     name: 'integration',
     command: bin('jest'),
     // every project's suites in one run (jest.integration.config.cjs): one project after another kept the 2 cores 47 %
-    // busy, the suites mostly waiting on the broker and the database; two workers still left 29 % idle, so three
+    // busy, the suites mostly waiting on the broker and the database; two workers still left 29 % idle, and three took
+    // the tier from 10.8–11.6 min to 7.6 (2026-12-06)
     args: ['--config', 'jest.integration.config.cjs', '--maxWorkers=3'],
     timeoutMs: 28 * 60_000,
   },
@@ -68,10 +66,8 @@ const tiers = [
     name: 'end-to-end',
     command: bin('jest'),
     args: ['--config', 'apps/platform-e2e/jest.config.cjs', '--runInBand'],
-    // most files share one stack (apps/platform-e2e/global-setup.mjs: starting, migrating and stopping one took ~25 s
-    // of each); the ones that stop, kill or configure services start their own. The two kinds run side by side
-    // (lib/e2e-lanes.cjs): the tier took 12–17 min one file after the other, 8.5 min in two lanes (2026-12-06)
-    lanes: () => e2eLanes(root),
+    // fifteen files share one stack (apps/platform-e2e/global-setup.mjs: starting, migrating and stopping one took ~25 s
+    // of each); the ones that stop, kill or configure services start their own
     timeoutMs: 35 * 60_000,
     needsBuild: true,
   },
@@ -83,11 +79,11 @@ for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
     if (interrupted) return;
     interrupted = true;
     say(color.yellow(`\n${sig} received: stopping the tests...`));
-    const children = runningChildren();
-    for (const child of children) killTree(child);
+    const child = currentChild();
+    killTree(child);
     // nx keeps its tasks in process groups of their own and may take its time: ten seconds, then no more asking (what
     // the tier started and outlives it is ended after it, endLeftovers)
-    setTimeout(() => children.forEach((child) => killTree(child, 'SIGKILL')), 10_000).unref();
+    setTimeout(() => killTree(child, 'SIGKILL'), 10_000).unref();
   });
 }
 
@@ -96,43 +92,24 @@ async function runTier(tier, env, deadline) {
   const timeoutMs = Math.max(0, Math.min(tier.timeoutMs, deadline - started));
   say('');
   say(color.bold(`━━ ${tier.name} ━━`));
-  const lanes = tier.lanes?.() ?? [{ label: '', paths: [] }];
-  const sideBySide = lanes.length > 1;
-  const runs = lanes.map((lane) => {
-    const args = lane.paths.length ? [...tier.args, '--runTestsByPath', ...lane.paths] : tier.args;
-    say(color.dim(`$ ${[tier.command.replace(`${root}/`, ''), ...(sideBySide ? [...tier.args, `<${lane.paths.length} files: ${lane.label}>`] : args)].join(' ')}`));
-    const failures = new TestFailureCollector();
-    const prefix = sideBySide ? color.dim(`${lane.label.padEnd(Math.max(...lanes.map((l) => l.label.length)))} │ `) : undefined;
-    const done = run(tier.command, args, { env, group: true, prefix, onOutput: (chunk) => failures.push(chunk) });
-    return { lane, failures, done, child: currentChild() }; // spawned synchronously by run()
-  });
+  say(color.dim(`$ ${[tier.command.replace(`${root}/`, ''), ...tier.args].join(' ')}`));
   let timedOut = false;
+  const failures = new TestFailureCollector();
+  const pending = run(tier.command, tier.args, { env, group: true, onOutput: (chunk) => failures.push(chunk) });
+  const child = currentChild();
   const timer = setTimeout(() => {
     timedOut = true;
     say(color.red(`${tier.name}: no result within ${formatMs(timeoutMs)}; stopping it`));
-    for (const { child } of runs) killTree(child, 'SIGTERM');
-    setTimeout(() => runs.forEach(({ child }) => killTree(child, 'SIGKILL')), 10_000).unref();
+    killTree(child, 'SIGTERM');
+    setTimeout(() => killTree(child, 'SIGKILL'), 10_000).unref();
   }, timeoutMs);
-  const codes = [];
-  for (const { lane, done, child } of runs) {
-    const { code } = await done;
-    codes.push(code);
-    // Whatever the lane started (nx workers, jest children) goes with it.
-    killTree(child, 'SIGKILL');
-    if (sideBySide) say(color.dim(`${tier.name}, ${lane.label}: ${code === 0 ? 'passed' : `exit code ${code}`} after ${formatMs(Date.now() - started)}`));
-  }
+  const { code } = await pending;
   clearTimeout(timer);
+  // Whatever the tier started (nx workers, jest children) goes with it.
+  killTree(child, 'SIGKILL');
   const leftBehind = await endLeftovers(tier.name);
-  const failedCode = codes.find((code) => code !== 0);
-  const note = [timedOut ? `timed out after ${formatMs(timeoutMs)}` : failedCode === undefined ? '' : `exit code ${failedCode}`, leftBehind].filter(Boolean).join('; ');
-  const failures = runs.map((r) => r.failures.failures());
-  return {
-    name: tier.name,
-    ok: failedCode === undefined && !timedOut,
-    ms: Date.now() - started,
-    note,
-    failures: { files: failures.flatMap((f) => f.files), tasks: failures.flatMap((f) => f.tasks) },
-  };
+  const note = [timedOut ? `timed out after ${formatMs(timeoutMs)}` : code === 0 ? '' : `exit code ${code}`, leftBehind].filter(Boolean).join('; ');
+  return { name: tier.name, ok: code === 0 && !timedOut, ms: Date.now() - started, note, failures: failures.failures() };
 }
 
 /**

@@ -48,73 +48,44 @@ export async function step(label, fn) {
 }
 
 /** The child process a step is running right now (the install, the build, a test tier), so a signal can end it. */
-/** The commands `run` started that are still running (the test tiers' lanes run side by side). */
-const running = new Set();
-/** The command started last that still runs. */
+let current;
 export function currentChild() {
-  return [...running].at(-1);
-}
-/** Every command `run` started that still runs. */
-export function runningChildren() {
-  return [...running];
+  return current;
 }
 
 /**
  * Runs a command, output to this terminal (or captured with `capture`). Resolves `{ code, output }`. With `group`,
  * the child leads its own process group, so `killTree` can end everything it started (nx workers, jest, ...).
- * `onOutput` sees every chunk the command prints while it still goes to this terminal; with `prefix`, each line goes
- * there behind it (commands running side by side stay legible).
+ * `onOutput` sees every chunk the command prints while it still goes to this terminal.
  */
-export function run(command, args, { env = process.env, capture = false, group = false, onOutput, prefix } = {}) {
+export function run(command, args, { env = process.env, capture = false, group = false, onOutput } = {}) {
   return new Promise((resolve) => {
-    const piped = capture || Boolean(onOutput) || Boolean(prefix);
+    const piped = capture || Boolean(onOutput);
     const child = spawn(command, args, {
       cwd: root,
       env,
       stdio: ['ignore', piped ? 'pipe' : 'inherit', piped ? 'pipe' : 'inherit'],
       detached: group,
     });
-    running.add(child);
+    current = child;
     let output = '';
-    const flushes = [];
-    const forward = (to) => {
-      const write = prefix ? linesBehind(prefix, (line) => to.write(line)) : { push: (d) => to.write(d), flush: () => undefined };
-      flushes.push(write.flush);
-      return (d) => {
-        if (capture) output += d;
-        else write.push(d);
-        onOutput?.(d);
-      };
+    const forward = (to) => (d) => {
+      if (capture) output += d;
+      else to.write(d);
+      onOutput?.(d);
     };
     child.stdout?.on('data', forward(process.stdout));
     child.stderr?.on('data', forward(process.stderr));
     child.once('error', (err) => {
       output += String(err);
-      running.delete(child);
+      current = undefined;
       resolve({ code: -1, output });
     });
     child.once('close', (code, signal) => {
-      running.delete(child);
-      for (const flush of flushes) flush();
+      current = undefined;
       resolve({ code: code ?? (signal ? 128 : 1), signal, output });
     });
   });
-}
-
-/** Writes whole lines, each behind `prefix` (a partial line waits for its end, or for `flush`). */
-function linesBehind(prefix, write) {
-  let partial = '';
-  return {
-    push(chunk) {
-      const lines = (partial + String(chunk)).split('\n');
-      partial = lines.pop() ?? '';
-      for (const line of lines) write(`${prefix}${line}\n`);
-    },
-    flush() {
-      if (partial) write(`${prefix}${partial}\n`);
-      partial = '';
-    },
-  };
 }
 
 /** Sends `sig` to a child's whole process group (when it leads one) or to the child alone. */

@@ -15,6 +15,12 @@ const { startPlatform } = require('../../../../tools/dev/lib/platform.cjs');
 const { APPS, ROOT } = require('../../../../tools/dev/lib/stack.cjs');
 const settings = require('./e2e-settings.cjs');
 
+/**
+ * Each answer closes its connection: a spec's ask left a kept-alive one in fetch's pool, and the next spec's ask took
+ * it just as the server timed it out (ECONNRESET; every test of that file failed) on a busy machine.
+ */
+const CLOSE = { connection: 'close' };
+
 /** The environment variable naming the lender's URL, for sharedPlatform(). */
 const LENDER_URL_VARIABLE = 'PARLEY_E2E_STACK_LENDER';
 
@@ -36,15 +42,15 @@ class SharedStackLender {
   async answer(req, res) {
     if (req.url === '/release') {
       await this.release();
-      res.writeHead(204).end();
+      res.writeHead(204, CLOSE).end();
       return;
     }
     try {
       const platform = await this.lend();
-      res.writeHead(200, { 'content-type': 'application/json' });
+      res.writeHead(200, { 'content-type': 'application/json', ...CLOSE });
       res.end(JSON.stringify({ urls: Object.fromEntries(APPS.map((app) => [app, platform.url(app)])), databaseUrl: platform.infra.databaseUrl }));
     } catch (err) {
-      res.writeHead(503, { 'content-type': 'text/plain' });
+      res.writeHead(503, { 'content-type': 'text/plain', ...CLOSE });
       res.end(`the shared stack did not start: ${err.stack ?? err}`);
     }
   }

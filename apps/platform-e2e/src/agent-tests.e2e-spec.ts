@@ -1,6 +1,6 @@
 import type { components } from '@parley/api-client';
 import { pollUntil } from '@parley/testing';
-import { apiClient } from './support/api';
+import { signUp } from './support/api';
 import { http } from './support/http';
 import { sharedPlatform, type Platform } from './support/platform';
 import { WebhookReceiver } from './support/webhook-receiver';
@@ -36,11 +36,7 @@ describe('agent test sets: what customers ask and what the answer must be, run o
   });
 
   it('runs the set on a change, says what it fixed and broke, announces it, and refuses a change that fails with require_tests=pass', async () => {
-    const api = apiClient(platform.gateway);
-    const account = await api.POST('/api/v1/accounts', { body: { name: 'Harbour Climbing Tests' } });
-    const { client_id, client_secret } = account.data!;
-    const token = (await api.POST('/oauth/token', { body: { grant_type: 'client_credentials', client_id, client_secret } })).data!.access_token;
-    const owner = apiClient(platform.gateway, token);
+    const { token, api: owner } = await signUp(platform.gateway, 'Harbour Climbing Tests');
     const agentPath = { params: { path: { agent_name: 'front-desk' } } };
     expect((await owner.PUT('/api/v1/agents/{agent_name}', { ...agentPath, body: AGENT })).response.status).toBe(201);
     expect((await owner.POST('/api/v1/webhooks', { body: { url: receiver.url, events: ['agent.tests_completed'] } })).response.status).toBe(201);

@@ -2,7 +2,7 @@ import type { components } from '@parley/api-client';
 import { pollUntil } from '@parley/testing';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { apiClient } from './support/api';
+import { signUp } from './support/api';
 import { http } from './support/http';
 import { sharedPlatform, type Platform } from './support/platform';
 
@@ -44,11 +44,7 @@ describe('knowledge from a sitemap, kept fresh', () => {
   });
 
   it('imports the pages under a sitemap that robots.txt allows, answers from them, and keeps them on a schedule', async () => {
-    const api = apiClient(platform.gateway);
-    const account = await api.POST('/api/v1/accounts', { body: { name: 'Radhaus' } });
-    const { client_id, client_secret } = account.data!;
-    const token = (await api.POST('/oauth/token', { body: { grant_type: 'client_credentials', client_id, client_secret } })).data!.access_token;
-    const owner = apiClient(platform.gateway, token);
+    const { token, api: owner } = await signUp(platform.gateway, 'Radhaus');
     const path = { params: { path: { agent_name: 'front-desk' } } };
     const agent = { name: 'front-desk', instruction: 'You are the front desk of Radhaus, a bike shop.', greeting: '', skills: ['faq_responder' as const] };
     expect((await owner.PUT('/api/v1/agents/{agent_name}', { ...path, body: agent })).response.status).toBe(201);

@@ -1,7 +1,7 @@
 import type { components } from '@parley/api-client';
 import { pollUntil } from '@parley/testing';
 import { randomInt } from 'node:crypto';
-import { apiClient } from './support/api';
+import { signUp as signUpTenant } from './support/api';
 import { http } from './support/http';
 import { sharedPlatform, type Platform } from './support/platform';
 import { WebhookReceiver } from './support/webhook-receiver';
@@ -35,14 +35,7 @@ describe('knowledge gaps: what the agent could not answer, answered once by the 
     await platform?.stop();
   });
 
-  async function signUp(name: string) {
-    const api = apiClient(platform.gateway);
-    const account = await api.POST('/api/v1/accounts', { body: { name } });
-    expect(account.response.status).toBe(201);
-    const { client_id, client_secret } = account.data!;
-    const token = await api.POST('/oauth/token', { body: { grant_type: 'client_credentials', client_id, client_secret } });
-    return { token: token.data!.access_token, api: apiClient(platform.gateway, token.data!.access_token) };
-  }
+  const signUp = (name: string) => signUpTenant(platform.gateway, name);
 
   const customer = () => `+4475${randomInt(10_000_000, 99_999_999)}`;
 

@@ -2,6 +2,7 @@ import type { MessageReceivedData, MessageStatusData } from '@parley/contracts';
 import { pollUntil } from '@parley/testing';
 import { randomBytes } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
+import { signUp } from './support/api';
 import { http } from './support/http';
 import { sharedPlatform, type Platform } from './support/platform';
 import { WebhookReceiver, type ReceivedWebhook } from './support/webhook-receiver';
@@ -64,12 +65,7 @@ describe('SMS and email end to end: connect, send, statuses, a customer writing 
   beforeAll(async () => {
     receiver = await WebhookReceiver.start();
     platform = await sharedPlatform();
-    const account = await http<{ client_id: string; client_secret: string }>('POST', `${platform.gateway}/api/v1/accounts`, { json: { name: 'Acme Bakery' } });
-    expect(account.status).toBe(201);
-    const issued = await http<{ access_token: string }>('POST', `${platform.gateway}/oauth/token`, {
-      json: { grant_type: 'client_credentials', client_id: account.body.client_id, client_secret: account.body.client_secret },
-    });
-    token = issued.body.access_token;
+    ({ token } = await signUp(platform.gateway, 'Acme Bakery'));
     expect((await call('PUT', '/api/v1/agents/support', AGENT)).status).toBe(201);
     const webhook = await call<{ secret: string }>('POST', '/api/v1/webhooks', { url: receiver.url });
     expect(webhook.status).toBe(201);

@@ -1,5 +1,5 @@
 import { pollUntil } from '@parley/testing';
-import { apiClient } from './support/api';
+import { signUp as signUpTenant } from './support/api';
 import { http } from './support/http';
 import { startPlatform, type Platform } from './support/platform';
 import { WebhookReceiver } from './support/webhook-receiver';
@@ -32,19 +32,8 @@ describe('WhatsApp end to end: embedded signup, templates, the 24-hour window an
     await platform?.stop();
   }, 60_000);
 
-  async function signUp(name: string) {
-    return (await signUpWithToken(name)).api;
-  }
-
-  async function signUpWithToken(name: string) {
-    const api = apiClient(platform.gateway);
-    const account = await api.POST('/api/v1/accounts', { body: { name } });
-    expect(account.response.status).toBe(201);
-    const { client_id, client_secret } = account.data!;
-    const token = await api.POST('/oauth/token', { body: { grant_type: 'client_credentials', client_id, client_secret } });
-    expect(token.response.status).toBe(200);
-    return { api: apiClient(platform.gateway, token.data!.access_token), token: token.data!.access_token };
-  }
+  const signUpWithToken = (name: string) => signUpTenant(platform.gateway, name);
+  const signUp = async (name: string) => (await signUpWithToken(name)).api;
 
   interface Template {
     id: string;

@@ -1,7 +1,6 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
-import { AsyncResource } from 'node:async_hooks';
 import { setMaxListeners } from 'node:events';
-import { PgListener, sleepUntilDue } from '@parley/service-kit';
+import { PgListener, WorkerLoop, type PassOutcome } from '@parley/service-kit';
 import { Counter, Histogram } from 'prom-client';
 import { WebhookServiceConfig } from '../config/webhook-service.config';
 import { WebhookHttpClient, type WebhookPostResult } from '../egress/webhook-http-client';
@@ -47,7 +46,8 @@ const dispatchLag = new Histogram({
  * Works the delivery queue in Postgres, apart from the Kafka consumers (a slow endpoint never blocks a partition):
  * claims due deliveries with leases, POSTs each signed event, records every attempt and schedules the next.
  * Woken at once when new deliveries are ingested (here, or NOTIFY from another instance); an idle dispatcher sleeps
- * until its next retry is due.
+ * until its next retry is due. Its passes run on service-kit's `WorkerLoop`, like every queue worker; what is its own is
+ * that a pass launches attempts without waiting for them, each taking a slot until it ends.
  */
 @Injectable()
 export class DeliveryDispatcher implements OnApplicationBootstrap, OnModuleDestroy {
@@ -56,18 +56,21 @@ export class DeliveryDispatcher implements OnApplicationBootstrap, OnModuleDestr
   private readonly shutdown = new AbortController();
   private readonly schedule: number[];
   private readonly leaseSeconds: number;
-  private pumping = false;
-  private pumpAgain = false;
-  private pumpScheduled = false;
-  private timer?: NodeJS.Timeout;
+  private wakeScheduled = false;
   private readonly listener: PgListener;
   /**
-   * Pumps in the context the dispatcher was created in, not the caller's: a wake-up from a Kafka handler must not
-   * tag every attempt of the batch it starts with that one message's request id.
+   * Passes run in the loop's own context (started at bootstrap), not a waker's: a wake-up from a Kafka handler must
+   * not tag every attempt of the batch it starts with that one message's request id.
    */
-  private readonly pumpDetached = AsyncResource.bind(() => {
-    this.pumpScheduled = false;
-    void this.pump();
+  private readonly loop = new WorkerLoop({
+    name: 'webhook deliveries',
+    pass: () => this.claimForFreeSlots(),
+    sweepMs: SWEEP_MS,
+    // a row due now but held back (its endpoint's cap, an earlier delivery of its conversation) is looked at again this
+    // soon; so is the queue after a failed claim (the database away)
+    minSleepMs: BUSY_RECHECK_MS,
+    retryPauseMs: BUSY_RECHECK_MS,
+    logger: this.logger,
   });
 
   constructor(
@@ -97,45 +100,24 @@ export class DeliveryDispatcher implements OnApplicationBootstrap, OnModuleDestr
    * first slot and another for the rest.
    */
   wake(): void {
-    if (this.shutdown.signal.aborted || this.pumpScheduled) return;
-    this.pumpScheduled = true;
-    setImmediate(this.pumpDetached);
+    if (this.shutdown.signal.aborted || this.wakeScheduled) return;
+    this.wakeScheduled = true;
+    setImmediate(() => {
+      this.wakeScheduled = false;
+      this.loop.wake();
+    });
   }
 
-  private async pump(): Promise<void> {
-    if (this.pumping) {
-      this.pumpAgain = true;
-      return;
-    }
-    this.pumping = true;
-    let recheckMs = SWEEP_MS; // every slot busy: each attempt that ends wakes the dispatcher
-    try {
-      do {
-        this.pumpAgain = false;
-        const free = MAX_IN_FLIGHT - this.inFlight.size;
-        if (free <= 0 || this.shutdown.signal.aborted) break;
-        const claimed = await this.store.claimDue(free, PER_ENDPOINT_IN_FLIGHT, this.leaseSeconds);
-        for (const delivery of claimed) this.launch(delivery);
-        if (claimed.length === free) this.pumpAgain = true; // there may be more due
-        else if (claimed.length > 0) recheckMs = BUSY_RECHECK_MS;
-        else recheckMs = sleepUntilDue(await this.store.nextDueInMs(), BUSY_RECHECK_MS, SWEEP_MS);
-      } while (this.pumpAgain && !this.shutdown.signal.aborted);
-    } catch (err) {
-      // The database is unreachable: look again shortly.
-      this.logger.warn(`claiming due deliveries failed: ${String(err)}`);
-      recheckMs = BUSY_RECHECK_MS;
-    } finally {
-      this.pumping = false;
-      this.wakeIn(recheckMs);
-    }
-  }
-
-  /** The next look at the queue unless something wakes the dispatcher first. */
-  private wakeIn(ms: number): void {
-    clearTimeout(this.timer);
-    if (this.shutdown.signal.aborted) return;
-    this.timer = setTimeout(() => this.wake(), ms);
-    this.timer.unref();
+  /** One pass: as many due deliveries as there are free slots, each launched; then when to look again. */
+  private async claimForFreeSlots(): Promise<PassOutcome> {
+    const free = MAX_IN_FLIGHT - this.inFlight.size;
+    // every slot busy: each attempt that ends wakes the dispatcher
+    if (free <= 0 || this.shutdown.signal.aborted) return null;
+    const claimed = await this.store.claimDue(free, PER_ENDPOINT_IN_FLIGHT, this.leaseSeconds);
+    for (const delivery of claimed) this.launch(delivery);
+    if (claimed.length === free) return 'more'; // there may be more due
+    if (claimed.length > 0) return BUSY_RECHECK_MS;
+    return this.store.nextDueInMs();
   }
 
   private launch(delivery: ClaimedDelivery): void {
@@ -201,13 +183,13 @@ export class DeliveryDispatcher implements OnApplicationBootstrap, OnModuleDestr
 
   onApplicationBootstrap(): void {
     this.listener.start();
-    this.wake();
+    this.loop.start();
   }
 
   /** Stops claiming, cuts in-flight requests short and gives their deliveries back before the database closes. */
   async onModuleDestroy(): Promise<void> {
-    clearTimeout(this.timer);
     await this.listener.stop();
+    await this.loop.stop();
     const claimed = [...this.inFlight.keys()];
     this.shutdown.abort();
     await Promise.allSettled([...this.inFlight.values()]);

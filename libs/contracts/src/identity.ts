@@ -7,9 +7,9 @@
 export const PLANS = ['free', 'pro', 'enterprise'] as const;
 export type Plan = (typeof PLANS)[number];
 
+export const MEMBER_ROLES = ['owner', 'admin', 'agent'] as const;
 /** A team member's role: `GET /api/v1/team/roles` lists what each may do. */
-export type MemberRole = 'owner' | 'admin' | 'agent';
-export const MEMBER_ROLES = ['owner', 'admin', 'agent'] as const satisfies readonly MemberRole[];
+export type MemberRole = (typeof MEMBER_ROLES)[number];
 
 /** `invited` until the member accepts the invitation and sets a password. */
 export type MemberStatus = 'invited' | 'active';

@@ -112,7 +112,7 @@ export class DeliveryDispatcher implements OnApplicationBootstrap, OnModuleDestr
   private async claimForFreeSlots(): Promise<PassOutcome> {
     const free = MAX_IN_FLIGHT - this.inFlight.size;
     // every slot busy: each attempt that ends wakes the dispatcher
-    if (free <= 0 || this.shutdown.signal.aborted) return null;
+    if (free <= 0) return null;
     const claimed = await this.store.claimDue(free, PER_ENDPOINT_IN_FLIGHT, this.leaseSeconds);
     for (const delivery of claimed) this.launch(delivery);
     if (claimed.length === free) return 'more'; // there may be more due

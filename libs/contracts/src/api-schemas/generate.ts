@@ -1,6 +1,10 @@
+// The DTOs' rules are read below (their regexes): loading a DTO runs its class-transformer decorators.
+import 'reflect-metadata';
 import { join } from 'node:path';
 import { createGenerator } from 'ts-json-schema-generator';
 import type { ApiResponseSchemas } from '../api/response-schemas';
+import { CANNED_REPLY_SHORTCUT } from '../dto/canned-replies.dto';
+import { DEAL_AMOUNT } from '../dto/deals.dto';
 import { CHANNEL_KINDS } from '../events/messages';
 import type { JsonSchema } from '../event-schemas/json-schema';
 import { PERMISSIONS } from '../identity';
@@ -41,6 +45,12 @@ const DERIVED: Record<string, (schema: JsonSchema) => void> = {
     type.description = `${type.description} e.g. ${Object.values(ProblemTypes)
       .map((t) => `\`${t}\``)
       .join(', ')}.`;
+  },
+  CannedReplyRecord: (schema) => {
+    schema.properties!.shortcut.pattern = CANNED_REPLY_SHORTCUT.source;
+  },
+  Money: (schema) => {
+    schema.properties!.amount.pattern = DEAL_AMOUNT.source;
   },
   RoutingMatch: (schema) => {
     schema.properties!.channel.pattern = `^(${CHANNEL_KINDS.join('|')}|chn_[0-9A-HJKMNP-TV-Z]{26})$`;

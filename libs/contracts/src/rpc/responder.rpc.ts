@@ -344,7 +344,7 @@ export interface ResponderRpc {
 export interface CannedReplyRecord {
   /** @idPrefix cnr */
   id: string;
-  /** @apiSchema {pattern: '^[a-z0-9][a-z0-9_-]{0,31}$', examples: ['opening-hours']} */
+  /** @apiSchema {examples: ['opening-hours']} */
   shortcut: string;
   /** As written: `{{contact.name}}` and `{{agent.name}}` are filled in where it is inserted. */
   text: string;

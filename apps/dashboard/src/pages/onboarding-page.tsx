@@ -2,11 +2,13 @@ import { useQuery } from '@tanstack/react-query';
 import type { InboxFilter } from '../api';
 import { ErrorNotice, Loading } from '../components/feedback';
 import { countOf } from '../components/format';
+import { useLiveQuery } from '../components/live-query';
 import { PageHeader } from '../components/page-header';
 import { errorText } from '../components/problem-text';
 import { Link } from '../router';
 import { useCan, type Permission } from '../session/permissions';
 import { useApi } from '../session/session';
+import { INBOX_LIVE } from './inbox/inbox-live';
 
 interface Step {
   title: string;
@@ -29,12 +31,14 @@ const PLAYGROUND_ONLY: InboxFilter & { source: 'playground' } = { source: 'playg
 export function OnboardingPage() {
   const api = useApi();
   const can = useCan();
-  const channels = useQuery({ queryKey: ['channels'], queryFn: () => api.listChannels() });
-  const agents = useQuery({ queryKey: ['agents'], queryFn: () => api.listAgents() });
-  const tried = useQuery({ queryKey: ['conversations', PLAYGROUND_ONLY], queryFn: () => api.inbox(PLAYGROUND_ONLY) });
-  const team = useQuery({ queryKey: ['team'], queryFn: () => api.listTeam(), enabled: can('team.manage') });
-  const loading = channels.isPending || agents.isPending || tried.isPending || (can('team.manage') && team.isPending);
-  const error = channels.error ?? agents.error ?? tried.error ?? team.error;
+  // Read again on every visit, and the Playground step live: the conversation a first question starts is recorded a
+  // moment after the question is written, often after the owner came back here.
+  const channels = useLiveQuery(['channels'], () => api.listChannels());
+  const agents = useLiveQuery(['agents'], () => api.listAgents());
+  const tried = useLiveQuery(['conversations', PLAYGROUND_ONLY], () => api.inbox(PLAYGROUND_ONLY), INBOX_LIVE);
+  const team = useQuery({ queryKey: ['team'], queryFn: () => api.listTeam(), enabled: can('team.manage'), refetchOnMount: 'always' });
+  const loading = channels.loading || agents.loading || tried.loading || (can('team.manage') && team.isPending);
+  const error = channels.error ?? agents.error ?? tried.error ?? (team.error ? errorText(team.error) : undefined);
 
   const numbers = channels.data?.data.length ?? 0;
   const agentCount = agents.data?.data.length ?? 0;
@@ -80,7 +84,7 @@ export function OnboardingPage() {
   return (
     <section>
       <PageHeader title="Get started">From a new account to an AI agent answering your customers.</PageHeader>
-      {error && <ErrorNotice error={errorText(error)} />}
+      {error && <ErrorNotice error={error} />}
       {loading ? (
         <Loading what="your progress" />
       ) : (

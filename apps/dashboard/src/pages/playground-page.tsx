@@ -158,6 +158,8 @@ function Chat({ channels }: { channels: Channel[] }) {
     const message = text;
     const attached = photo;
     const caption = message.trim();
+    // Stamped before the write: the agent may answer (and the sandbox record the reply) before this request returns.
+    const writtenAt = Date.now();
     const answer = await action.run(async () => {
       if (!attached) return api.playgroundWrite({ from: customer, to: channel.phone_number, text: message, ...(sms ? { channel: 'sms' as const } : {}) });
       const mime_type = checkPhoto(attached);
@@ -166,8 +168,8 @@ function Chat({ channels }: { channels: Channel[] }) {
     });
     if (!answer) return;
     const line: ChatLine = attached
-      ? { id: answer.id, who: 'customer', text: caption, parts: { text: caption, type: 'image', media: { mime_type: attached.type, caption: caption || null, filename: attached.name } }, at: Date.now() }
-      : { id: answer.id, who: 'customer', text: message, at: Date.now() };
+      ? { id: answer.id, who: 'customer', text: caption, parts: { text: caption, type: 'image', media: { mime_type: attached.type, caption: caption || null, filename: attached.name } }, at: writtenAt }
+      : { id: answer.id, who: 'customer', text: message, at: writtenAt };
     setPlayed((p) => ({ ...p, written: [...p.written, line] }));
     setQueued(answer.queued === true);
     setText('');

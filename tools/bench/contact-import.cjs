@@ -10,13 +10,12 @@
  * Prints the numbers as JSON on the last line.
  */
 'use strict';
-const { spawn, execFileSync } = require('node:child_process');
 const { readFileSync } = require('node:fs');
 const path = require('node:path');
-const { SERVICE_NODE_FLAGS } = require('../dev/lib/stack.cjs');
+const { prepareServiceEnv, spawnService } = require('./lib/service.cjs');
 
 const DIST = path.resolve(__dirname, '../../dist');
-const { KafkaHarness, createTestDatabase, pollUntil, testInfra, uniqueKafkaNamespace } = require(path.join(DIST, 'libs/testing/src/index.js'));
+const { KafkaHarness, pollUntil } = require(path.join(DIST, 'libs/testing/src/index.js'));
 const { newId } = require(path.join(DIST, 'libs/contracts/src/index.js'));
 
 const ROWS = Number(process.argv[2] ?? 100_000);
@@ -48,11 +47,8 @@ async function importOnce(kafka, tenantId, csv) {
 }
 
 async function main() {
-  const db = await createTestDatabase('benchimport');
-  const namespace = uniqueKafkaNamespace('benchimport');
-  const env = { ...process.env, NODE_ENV: 'development', DATABASE_URL: db.url, KAFKA_BROKERS: testInfra().kafkaBrokers, KAFKA_TOPIC_PREFIX: namespace, PORT: '0', LOG_LEVEL: 'error' };
-  execFileSync(process.execPath, [path.join(DIST, 'apps/crm-service/src/migrate.js')], { env, stdio: 'inherit' });
-  const service = spawn(process.execPath, [...SERVICE_NODE_FLAGS, path.join(DIST, 'apps/crm-service/src/main.js')], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+  const { db, namespace, env } = await prepareServiceEnv('benchimport', { apps: ['crm-service'], settings: { PORT: '0', LOG_LEVEL: 'error' } });
+  const service = spawnService('crm-service', env);
   const kafka = await KafkaHarness.start(namespace);
   try {
     const tenantId = newId('ten');

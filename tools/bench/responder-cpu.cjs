@@ -11,14 +11,13 @@
  * Prints the numbers as JSON on the last line. BENCH_SERVICE_NODE_ARGS="--cpu-prof --cpu-prof-dir=tmp/prof" profiles it.
  */
 'use strict';
-const { spawn, execFileSync } = require('node:child_process');
 const path = require('node:path');
 const { readFileSync } = require('node:fs');
 
 const ROOT = path.resolve(__dirname, '../..');
 const DIST = path.join(ROOT, 'dist');
-const { SERVICE_NODE_FLAGS } = require(path.join(ROOT, 'tools/dev/lib/stack.cjs'));
-const { KafkaHarness, createTestDatabase, pollUntil, testInfra, uniqueKafkaNamespace } = require(path.join(DIST, 'libs/testing/src/index.js'));
+const { prepareServiceEnv, spawnService } = require('./lib/service.cjs');
+const { KafkaHarness, pollUntil } = require(path.join(DIST, 'libs/testing/src/index.js'));
 const { EventPublisher } = require(path.join(DIST, 'libs/kafka/src/index.js'));
 const { Topics, conversationKey, newId } = require(path.join(DIST, 'libs/contracts/src/index.js'));
 
@@ -78,19 +77,8 @@ async function round(kafka, db, run, count, rate) {
 }
 
 async function main() {
-  const db = await createTestDatabase('respbench');
-  const namespace = uniqueKafkaNamespace('respbench');
-  const env = {
-    ...process.env,
-    NODE_ENV: 'development',
-    DATABASE_URL: db.url,
-    KAFKA_BROKERS: testInfra().kafkaBrokers,
-    KAFKA_TOPIC_PREFIX: namespace,
-    PORT: '0',
-    LOG_LEVEL: 'warn',
-  };
-  execFileSync(process.execPath, [path.join(DIST, 'apps/responder-service/src/migrate.js')], { env, stdio: 'inherit' });
-  const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, ...nodeArgs, path.join(DIST, 'apps/responder-service/src/main.js')], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+  const { db, namespace, env } = await prepareServiceEnv('respbench', { apps: ['responder-service'], settings: { PORT: '0', LOG_LEVEL: 'warn' } });
+  const child = spawnService('responder-service', env, { nodeArgs });
   const kafka = await KafkaHarness.start(namespace);
   const { Client } = require('pg');
   const sql = new Client({ connectionString: db.url });

@@ -14,16 +14,15 @@
  * more than once (by `biz_opaque_callback_data`, our message id).
  */
 'use strict';
-const { spawn, execFileSync } = require('node:child_process');
 const path = require('node:path');
 
 const ROOT = path.resolve(__dirname, '../..');
 const DIST = path.join(ROOT, 'dist');
-const { KafkaHarness, createTestDatabase, pollUntil, testInfra, uniqueKafkaNamespace } = require(path.join(DIST, 'libs/testing/src/index.js'));
+const { KafkaHarness, pollUntil, testInfra } = require(path.join(DIST, 'libs/testing/src/index.js'));
 const { EventPublisher } = require(path.join(DIST, 'libs/kafka/src/index.js'));
 const { Topics, conversationKey, newId } = require(path.join(DIST, 'libs/contracts/src/index.js'));
-// SERVICE_NODE_FLAGS: the V8 flags every service runs with (npm start, the end-to-end tests, docker/).
-const { freePorts, SERVICE_NODE_FLAGS } = require(path.join(ROOT, 'tools/dev/lib/stack.cjs'));
+const { freePorts } = require(path.join(ROOT, 'tools/dev/lib/stack.cjs'));
+const { prepareServiceEnv, spawnService } = require('./lib/service.cjs');
 const { Client } = require('pg');
 const fs = require('node:fs');
 
@@ -53,7 +52,7 @@ const PER_RECIPIENT = 4;
 function start(app, env) {
   const out = process.env.BENCH_LOG_DIR ? fs.openSync(path.join(process.env.BENCH_LOG_DIR, `${app}-${Date.now()}-${Math.random().toString(36).slice(2, 6)}.log`), 'w') : 'ignore';
   const nodeArgs = app === 'messaging-service' && process.env.BENCH_SERVICE_NODE_ARGS ? process.env.BENCH_SERVICE_NODE_ARGS.split(' ') : [];
-  const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, ...nodeArgs, path.join(DIST, `apps/${app}/src/main.js`)], { env, stdio: ['ignore', out, 'inherit'] });
+  const child = spawnService(app, env, { nodeArgs, stdout: out });
   child.exited = new Promise((resolve) => child.once('exit', resolve));
   return child;
 }
@@ -81,23 +80,18 @@ function shape(times) {
 }
 
 async function main() {
-  const db = await createTestDatabase('wapacing');
-  const namespace = uniqueKafkaNamespace('wapacing');
   const ports = await freePorts(['sandbox', ...Array.from({ length: INSTANCES }, (_, i) => `messaging${i}`)]);
   const sandboxUrl = `http://127.0.0.1:${ports.sandbox}`;
-  const env = {
-    ...process.env,
-    NODE_ENV: 'development',
-    DATABASE_URL: db.url,
-    KAFKA_BROKERS: testInfra().kafkaBrokers,
-    KAFKA_TOPIC_PREFIX: namespace,
-    REDIS_URL: testInfra().redisUrl,
-    LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'error',
-    SANDBOX_URL: sandboxUrl,
-    SANDBOX_ENABLED: 'true',
-    SANDBOX_STATUS_CALLBACKS: String(STATUS_CALLBACKS),
-  };
-  for (const app of ['whatsapp-sandbox', 'messaging-service']) execFileSync(process.execPath, [path.join(DIST, `apps/${app}/src/migrate.js`)], { env, stdio: 'inherit' });
+  const { db, namespace, env } = await prepareServiceEnv('wapacing', {
+    apps: ['whatsapp-sandbox', 'messaging-service'],
+    settings: {
+      REDIS_URL: testInfra().redisUrl,
+      LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'error',
+      SANDBOX_URL: sandboxUrl,
+      SANDBOX_ENABLED: 'true',
+      SANDBOX_STATUS_CALLBACKS: String(STATUS_CALLBACKS),
+    },
+  });
   const sandbox = start('whatsapp-sandbox', { ...env, PORT: String(ports.sandbox) });
   const instances = Array.from({ length: INSTANCES }, (_, i) => start('messaging-service', { ...env, PORT: String(ports[`messaging${i}`]) }));
   const kafka = await KafkaHarness.start(namespace);

@@ -14,16 +14,16 @@
  * Prints JSON on the last line.
  */
 'use strict';
-const { spawn, execFileSync } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
 
 const ROOT = path.resolve(__dirname, '../..');
 const DIST = path.resolve(process.env.BENCH_DIST ?? path.join(ROOT, 'dist'));
-const { KafkaHarness, createTestDatabase, pollUntil, testInfra, uniqueKafkaNamespace } = require(path.join(DIST, 'libs/testing/src/index.js'));
+const { KafkaHarness, pollUntil, testInfra } = require(path.join(DIST, 'libs/testing/src/index.js'));
 const { EventPublisher } = require(path.join(DIST, 'libs/kafka/src/index.js'));
 const { Topics } = require(path.join(DIST, 'libs/contracts/src/index.js'));
-const { freePorts, SERVICE_NODE_FLAGS } = require(path.join(ROOT, 'tools/dev/lib/stack.cjs'));
+const { freePorts } = require(path.join(ROOT, 'tools/dev/lib/stack.cjs'));
+const { prepareServiceEnv, spawnService } = require('./lib/service.cjs');
 const { Client } = require('pg');
 
 const NOTIFICATIONS = Number(process.argv[2] ?? 20_000);
@@ -59,20 +59,12 @@ function statusNotification(phoneNumberId, wamid, status, timestamp) {
 }
 
 async function main() {
-  const db = await createTestDatabase('wadrain');
-  const namespace = uniqueKafkaNamespace('wadrain');
   const ports = await freePorts(['messaging']);
-  const env = {
-    ...process.env,
-    NODE_ENV: 'development',
-    DATABASE_URL: db.url,
-    KAFKA_BROKERS: testInfra().kafkaBrokers,
-    KAFKA_TOPIC_PREFIX: namespace,
-    REDIS_URL: testInfra().redisUrl,
-    LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'error',
-    PORT: String(ports.messaging),
-  };
-  execFileSync(process.execPath, [path.join(DIST, 'apps/messaging-service/src/migrate.js')], { env, stdio: 'inherit' });
+  const { db, namespace, env } = await prepareServiceEnv('wadrain', {
+    apps: ['messaging-service'],
+    settings: { REDIS_URL: testInfra().redisUrl, LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'error', PORT: String(ports.messaging) },
+    dist: DIST,
+  });
   const kafka = await KafkaHarness.start(namespace);
   const pg = new Client({ connectionString: db.url });
   await pg.connect();
@@ -113,7 +105,7 @@ async function main() {
     console.error(`[bench] ${records.length} notifications for ${MESSAGES} messages on ${NUMBERS} numbers published; starting messaging-service`);
 
     const out = process.env.BENCH_LOG_DIR ? fs.openSync(path.join(process.env.BENCH_LOG_DIR, `messaging-service-drain-${Date.now()}.log`), 'w') : 'ignore';
-    child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, path.join(DIST, 'apps/messaging-service/src/main.js')], { env, stdio: ['ignore', out, 'inherit'] });
+    child = spawnService('messaging-service', env, { stdout: out, dist: DIST });
     child.exited = new Promise((resolve) => child.once('exit', resolve));
 
     const group = `${namespace}messaging-service.${Topics.WhatsappWebhook}`;

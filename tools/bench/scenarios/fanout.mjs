@@ -5,13 +5,12 @@ import { performance } from 'node:perf_hooks';
 import { api, dist } from '../lib/platform.mjs';
 import { Latencies, RssSampler, delay, openLoop, progress, round } from '../lib/measure.mjs';
 import { Receiver } from '../lib/receiver.mjs';
+import { messageReceived } from '../lib/events.cjs';
 
 const HEALTHY_ENDPOINTS = 4;
 const GRACE_MS = 15_000;
 
 export async function fanoutScenario({ platform, seconds, rate, log }) {
-  const { EventPublisher } = dist('kafka');
-  const { Topics, conversationKey, newId } = dist('contracts');
   const { KafkaHarness } = dist('testing');
   const kafka = await KafkaHarness.start(platform.namespace);
   const state = { sentAt: new Map(), latencies: new Latencies(), lastAt: 0 };
@@ -49,22 +48,9 @@ export async function fanoutScenario({ platform, seconds, rate, log }) {
         seconds: secs,
         fire: (i) => {
           const from = `+49151${String(20_000_000 + (i % 1000))}`;
-          const data = {
-            event: 'message.received',
-            channel: 'whatsapp',
-            from,
-            message: `fan-out ${i}`,
-            tenant_id: tenant.tenantId,
-            agent_response: null,
-            message_id: newId('msg'),
-            reply_message_id: null,
-            agent: null,
-            type: 'text',
-            received_at: new Date().toISOString(),
-          };
-          const envelope = EventPublisher.envelope(Topics.MessageReceived, tenant.tenantId, data);
+          const { envelope, key } = messageReceived(tenant.tenantId, from, `fan-out ${i}`);
           state.sentAt.set(envelope.id, performance.now());
-          return kafka.publisher.publishEvent(envelope, conversationKey(tenant.tenantId, from), undefined, { timeoutMs: 30_000 });
+          return kafka.publisher.publishEvent(envelope, key, undefined, { timeoutMs: 30_000 });
         },
       });
       // An event whose publish failed may still have reached the broker: it stays expected, and counts if delivered.

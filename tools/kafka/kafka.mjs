@@ -14,6 +14,7 @@ import { existsSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync,
 import net from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { alive } from '../dev/lib/leftovers.cjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '../..');
@@ -127,15 +128,6 @@ function readPid() {
   if (!existsSync(paths.pid)) return undefined;
   const pid = Number(readFileSync(paths.pid, 'utf8').trim());
   return Number.isInteger(pid) && pid > 0 ? pid : undefined;
-}
-
-function alive(pid) {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 function portOpen(p = port) {

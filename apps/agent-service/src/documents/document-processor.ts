@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { BackgroundWorker, WorkerLoop } from '@parley/service-kit';
+import { BackgroundWorker } from '@parley/service-kit';
 import type { DocumentFileType, DocumentPassageData } from '@parley/contracts';
 import { AgentServiceConfig } from '../config/agent-service.config';
 import type { DocumentEntity } from './document.entity';
@@ -7,6 +7,7 @@ import { fetchDocument, type PageValidators } from './document-fetcher';
 import { extractPassages } from './document-formats';
 import { DocumentRejected } from './document-rejected';
 import { DocumentsStore, type ProcessingOutcome } from './documents.store';
+import { oneClaimAtATime } from './one-claim-at-a-time';
 
 /** How long a claim is the claimer's: a worker that died mid-document loses it after this. */
 export const PROCESSING_LEASE_MS = 2 * 60 * 1000;
@@ -18,8 +19,6 @@ const MAX_ATTEMPTS = 3;
  * between accepting a document and processing it).
  */
 const SWEEP_MS = 30_000;
-/** Shortest sleep, so a lease that ran out but whose row is locked by another claim does not spin the loop. */
-const MIN_SLEEP_MS = 1_000;
 
 /** What the processor hands on when a document became ready (the service announces it). */
 export type ReadyListener = (document: DocumentEntity) => Promise<void>;
@@ -36,17 +35,12 @@ export class DocumentProcessor extends BackgroundWorker {
   private onReady: ReadyListener = async () => undefined;
   // An upload wakes it; otherwise it sleeps until the earliest lease runs out or the sweep. Its first pass at start
   // picks up what was accepted before a restart.
-  protected readonly loop = new WorkerLoop({
+  protected readonly loop = oneClaimAtATime({
     name: 'document processor',
-    pass: async () => {
-      const claimed = await this.documents.claimNext(PROCESSING_LEASE_MS);
-      if (!claimed) return this.documents.earliestLeaseEndsInMs();
-      await this.process(claimed);
-      return 'more';
-    },
+    claim: () => this.documents.claimNext(PROCESSING_LEASE_MS),
+    nextDueInMs: () => this.documents.earliestLeaseEndsInMs(),
+    work: (claimed) => this.process(claimed),
     sweepMs: SWEEP_MS,
-    minSleepMs: MIN_SLEEP_MS,
-    retryPauseMs: 5_000,
     maxRetryPauseMs: SWEEP_MS,
     logger: this.logger,
   });

@@ -1,11 +1,12 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { BackgroundWorker, WorkerLoop } from '@parley/service-kit';
+import { BackgroundWorker } from '@parley/service-kit';
 import { isDeepStrictEqual } from 'node:util';
 import { AgentServiceConfig } from '../config/agent-service.config';
 import { fetchIfChanged } from './document-fetcher';
 import { passagesOf, type ReadyListener } from './document-processor';
 import { DocumentRejected } from './document-rejected';
 import { DocumentsStore, type DueRefresh, type RefreshOutcome } from './documents.store';
+import { oneClaimAtATime } from './one-claim-at-a-time';
 
 /** A refresh's lease: one fetch (15 s at most) and its parsing; a refresher that died loses it after this. */
 const REFRESH_LEASE_MS = 2 * 60 * 1000;
@@ -23,17 +24,12 @@ const SWEEP_MS = 60_000;
 export class DocumentRefresher extends BackgroundWorker {
   private readonly logger = new Logger(DocumentRefresher.name);
   private onUpdated: ReadyListener = async () => undefined;
-  protected readonly loop = new WorkerLoop({
+  protected readonly loop = oneClaimAtATime({
     name: 'document refresher',
-    pass: async () => {
-      const due = await this.documents.claimDueRefresh(REFRESH_LEASE_MS);
-      if (!due) return this.documents.nextRefreshInMs();
-      await this.refresh(due);
-      return 'more';
-    },
+    claim: () => this.documents.claimDueRefresh(REFRESH_LEASE_MS),
+    nextDueInMs: () => this.documents.nextRefreshInMs(),
+    work: (due) => this.refresh(due),
     sweepMs: SWEEP_MS,
-    minSleepMs: 1_000,
-    retryPauseMs: 5_000,
     logger: this.logger,
   });
 

@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { newId } from '@parley/contracts';
-import { BackgroundWorker, WorkerLoop, urlViolation } from '@parley/service-kit';
+import { BackgroundWorker, urlViolation } from '@parley/service-kit';
 import robotsParser from 'robots-parser';
 import { DataSource } from 'typeorm';
 import { AgentsStore } from '../../agents/agents.store';
@@ -10,6 +10,7 @@ import { USER_AGENT, fetchText } from '../document-fetcher';
 import { DocumentProcessor } from '../document-processor';
 import { DocumentRejected } from '../document-rejected';
 import { DocumentsStore } from '../documents.store';
+import { oneClaimAtATime } from '../one-claim-at-a-time';
 import { DocumentImportsStore, type ClaimedImport } from './document-imports.store';
 import { planImport } from './import-plan';
 import { pageTitle, readSitemap } from './sitemap';
@@ -34,17 +35,12 @@ const SWEEP_MS = 30_000;
 @Injectable()
 export class SitemapImporter extends BackgroundWorker {
   private readonly logger = new Logger(SitemapImporter.name);
-  protected readonly loop = new WorkerLoop({
+  protected readonly loop = oneClaimAtATime({
     name: 'sitemap importer',
-    pass: async () => {
-      const claimed = await this.imports.claim(LEASE_MS);
-      if (!claimed) return this.imports.earliestLeaseEndsInMs();
-      await this.work(claimed);
-      return 'more';
-    },
+    claim: () => this.imports.claim(LEASE_MS),
+    nextDueInMs: () => this.imports.earliestLeaseEndsInMs(),
+    work: (claimed) => this.work(claimed),
     sweepMs: SWEEP_MS,
-    minSleepMs: 1_000,
-    retryPauseMs: 5_000,
     logger: this.logger,
   });
 

@@ -1,23 +1,9 @@
-import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { Column, Entity } from 'typeorm';
+import { SkillRecordEntity } from '../skills/skill-record.entity';
 
 /** A booking made by `appointment_booking`. A slot holds one `booked` appointment (a partial unique index). */
 @Entity({ name: 'appointments' })
-export class AppointmentEntity {
-  @PrimaryColumn({ type: 'text' })
-  id!: string;
-
-  @Column({ name: 'tenant_id', type: 'text' })
-  tenantId!: string;
-
-  @Column({ name: 'agent_name', type: 'text' })
-  agentName!: string;
-
-  @Column({ name: 'conversation_id', type: 'text' })
-  conversationId!: string;
-
-  @Column({ type: 'text' })
-  customer!: string;
-
+export class AppointmentEntity extends SkillRecordEntity {
   @Column({ name: 'starts_at', type: 'timestamptz' })
   startsAt!: Date;
 

@@ -1,23 +1,9 @@
-import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { Column, Entity } from 'typeorm';
+import { SkillRecordEntity } from '../skills/skill-record.entity';
 
 /** A lead collected by `lead_capture`, one per conversation. */
 @Entity({ name: 'leads' })
-export class LeadEntity {
-  @PrimaryColumn({ type: 'text' })
-  id!: string;
-
-  @Column({ name: 'tenant_id', type: 'text' })
-  tenantId!: string;
-
-  @Column({ name: 'agent_name', type: 'text' })
-  agentName!: string;
-
-  @Column({ name: 'conversation_id', type: 'text' })
-  conversationId!: string;
-
-  @Column({ type: 'text' })
-  customer!: string;
-
+export class LeadEntity extends SkillRecordEntity {
   @Column({ type: 'text', nullable: true })
   name!: string | null;
 

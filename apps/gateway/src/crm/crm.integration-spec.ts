@@ -1,32 +1,14 @@
-import { Headers, RpcTopics, newId } from '@parley/contracts';
-import type { TopicProbe } from '@parley/kafka';
+import { Headers, newId } from '@parley/contracts';
 import { pollUntil } from '@parley/testing';
-import { GatewayTestApp, type CreatedAccount } from '../test/gateway-test-app';
+import { forwardedRoutes } from '../test/forwarded-routes';
 
-/**
- * crm-service is not running here (its behaviour is tested in its own project): these show what the gateway answers
- * itself, and that valid requests reach crm-service's request topic as the right pattern and payload.
- */
 describe('gateway: contacts and companies routes', () => {
-  let gw: GatewayTestApp;
-  let account: CreatedAccount;
-  let requests: TopicProbe<Record<string, unknown>>;
+  const routes = forwardedRoutes('gwcrm', 'crm');
+  const { call } = routes;
   const contactId = newId('ctc');
   const companyId = newId('cmp');
   const importId = newId('imp');
 
-  beforeAll(async () => {
-    gw = await GatewayTestApp.start('gwcrm');
-    account = await gw.signUp();
-    requests = await gw.kafka.probe(RpcTopics.crm);
-  });
-
-  afterAll(async () => {
-    await requests?.stop();
-    await gw?.close();
-  });
-
-  const call = (method: string, path: string, body?: unknown) => gw.request(method, `/api/v1${path}`, { token: account.api_key, body });
 
   it('refuses bad queries, bodies and impossible ids itself, naming the field, without a call', async () => {
     const tooMany = Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`k${i}`, 'v']));
@@ -65,17 +47,17 @@ describe('gateway: contacts and companies routes', () => {
       expect({ path, status: (await call(method, path, method === 'PATCH' ? {} : undefined)).status }).toEqual({ path, status: 404 });
     }
     // the import takes a CSV only, and not an empty one; a job id that cannot be one is not found
-    const csvCall = (rawBody: string, contentType = 'text/csv') => gw.request('POST', '/api/v1/contacts/import', { token: account.api_key, rawBody, headers: { 'content-type': contentType } });
+    const csvCall = (rawBody: string, contentType = 'text/csv') => routes.gw.request('POST', '/api/v1/contacts/import', { token: routes.account.api_key, rawBody, headers: { 'content-type': contentType } });
     expect((await csvCall('{"phone":"+14155550123"}', 'application/json')).status).toBe(415);
     const empty = await csvCall('  \n');
     expect({ status: empty.status, fields: empty.body.errors?.map((e: { field: string }) => e.field) }).toEqual({ status: 400, fields: ['file'] });
     expect((await call('GET', '/contacts/import/nope')).status).toBe(404);
-    expect(requests.messages).toEqual([]);
+    expect(routes.requests.messages).toEqual([]);
   });
 
   it('needs a credential', async () => {
-    expect((await gw.request('GET', '/api/v1/contacts')).status).toBe(401);
-    expect((await gw.request('GET', '/api/v1/companies')).status).toBe(401);
+    expect((await routes.gw.request('GET', '/api/v1/contacts')).status).toBe(401);
+    expect((await routes.gw.request('GET', '/api/v1/companies')).status).toBe(401);
   });
 
   it('forwards each route to crm-service as its pattern with the caller tenant, and answers 503 when nobody replies', async () => {
@@ -87,16 +69,16 @@ describe('gateway: contacts and companies routes', () => {
       call('DELETE', `/contacts/${contactId}`),
       call('POST', '/companies', { name: 'Acme', domain: 'acme.example' }),
       call('GET', '/companies'),
-      gw.request('POST', '/api/v1/contacts/import', { token: account.api_key, rawBody: 'phone,name\n+14155550123,Ana\n', headers: { 'content-type': 'text/csv' } }),
+      routes.gw.request('POST', '/api/v1/contacts/import', { token: routes.account.api_key, rawBody: 'phone,name\n+14155550123,Ana\n', headers: { 'content-type': 'text/csv' } }),
       call('GET', `/contacts/import/${importId}`),
       call('GET', '/contacts/export'),
       call('GET', `/contacts/${contactId}/activities?limit=5`),
       call('POST', `/contacts/${contactId}/activities`, { type: 'task', text: 'Send the quote', due_at: '2030-01-02T03:04:05Z' }),
     ]);
     expect(answers.map((a) => a.status)).toEqual([503, 503, 503, 503, 503, 503, 503, 503, 503, 503, 503, 503]);
-    await pollUntil(() => requests.messages.length >= 12, { description: 'twelve requests on the crm-service topic' });
-    const byPattern = Object.fromEntries(requests.messages.map((m) => [m.headers[Headers.RpcPattern], m.value]));
-    const tenant_id = account.tenant_id;
+    await pollUntil(() => routes.requests.messages.length >= 12, { description: 'twelve requests on the crm-service topic' });
+    const byPattern = Object.fromEntries(routes.requests.messages.map((m) => [m.headers[Headers.RpcPattern], m.value]));
+    const tenant_id = routes.account.tenant_id;
     expect(byPattern).toEqual({
       'contacts.create': { tenant_id, body: { phone: '+14155550123', name: 'Ana', tags: ['vip'], attributes: { plan: 'gold', seats: 3, trial: false } } },
       'contacts.list': { tenant_id, limit: 10, cursor: null, q: 'ana', tag: 'vip', company_id: companyId, opted_out: false },
@@ -116,9 +98,9 @@ describe('gateway: contacts and companies routes', () => {
   it('takes an import as one multipart file part too', async () => {
     const form = new FormData();
     form.append('file', new Blob(['phone\n+14155550124\n'], { type: 'text/csv' }), 'contacts.csv');
-    const answer = await fetch(`${gw.baseUrl}/api/v1/contacts/import`, { method: 'POST', headers: { authorization: `Bearer ${account.api_key}` }, body: form });
+    const answer = await fetch(`${routes.gw.baseUrl}/api/v1/contacts/import`, { method: 'POST', headers: { authorization: `Bearer ${routes.account.api_key}` }, body: form });
     expect(answer.status).toBe(503);
-    const forwarded = await pollUntil(() => requests.messages.find((m) => (m.value as { csv?: string }).csv === 'phone\n+14155550124\n'), { description: 'the multipart import forwarded' });
-    expect(forwarded.value).toEqual({ tenant_id: account.tenant_id, csv: 'phone\n+14155550124\n' });
+    const forwarded = await pollUntil(() => routes.requests.messages.find((m) => (m.value as { csv?: string }).csv === 'phone\n+14155550124\n'), { description: 'the multipart import forwarded' });
+    expect(forwarded.value).toEqual({ tenant_id: routes.account.tenant_id, csv: 'phone\n+14155550124\n' });
   });
 });

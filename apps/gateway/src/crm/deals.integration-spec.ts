@@ -1,32 +1,14 @@
-import { Headers, RpcTopics, newId } from '@parley/contracts';
-import type { TopicProbe } from '@parley/kafka';
+import { Headers, newId } from '@parley/contracts';
 import { pollUntil } from '@parley/testing';
-import { GatewayTestApp, type CreatedAccount } from '../test/gateway-test-app';
+import { forwardedRoutes } from '../test/forwarded-routes';
 
-/**
- * crm-service is not running here (its behaviour is tested in its own project): these show what the gateway answers
- * itself, and that valid requests reach crm-service's request topic as the right pattern and payload.
- */
 describe('gateway: pipelines and deals routes', () => {
-  let gw: GatewayTestApp;
-  let account: CreatedAccount;
-  let requests: TopicProbe<Record<string, unknown>>;
+  const routes = forwardedRoutes('gwdeals', 'crm');
+  const { call } = routes;
   const dealId = newId('del');
   const contactId = newId('ctc');
   const pipelineId = newId('pip');
 
-  beforeAll(async () => {
-    gw = await GatewayTestApp.start('gwdeals');
-    account = await gw.signUp();
-    requests = await gw.kafka.probe(RpcTopics.crm);
-  });
-
-  afterAll(async () => {
-    await requests?.stop();
-    await gw?.close();
-  });
-
-  const call = (method: string, path: string, body?: unknown) => gw.request(method, `/api/v1${path}`, { token: account.api_key, body });
   const deal = (value: unknown) => ({ title: 'Kitchen', contact_id: contactId, value });
 
   it('refuses bad queries, bodies and impossible ids itself, naming the field, without a call', async () => {
@@ -64,11 +46,11 @@ describe('gateway: pipelines and deals routes', () => {
       const answer = await call(method, path, method === 'PATCH' ? { title: 'x' } : undefined);
       expect({ path, status: answer.status }).toEqual({ path, status: 404 });
     }
-    expect(requests.messages).toEqual([]);
+    expect(routes.requests.messages).toEqual([]);
   });
 
   it("refuses a body naming another tenant with 403, without a call", async () => {
-    const before = requests.messages.length;
+    const before = routes.requests.messages.length;
     const other = newId('ten');
     for (const [method, path, body] of [
       ['POST', '/pipelines', { name: 'Sales', stages: ['a'], tenant_id: other }],
@@ -78,12 +60,12 @@ describe('gateway: pipelines and deals routes', () => {
       const answer = await call(method, path, body);
       expect({ path, status: answer.status, fields: answer.body.errors?.map((e: { field: string }) => e.field) }).toEqual({ path, status: 403, fields: ['tenant_id'] });
     }
-    expect(requests.messages.length).toBe(before);
+    expect(routes.requests.messages.length).toBe(before);
   });
 
   it('needs a credential', async () => {
-    expect((await gw.request('GET', '/api/v1/deals')).status).toBe(401);
-    expect((await gw.request('GET', '/api/v1/pipelines')).status).toBe(401);
+    expect((await routes.gw.request('GET', '/api/v1/deals')).status).toBe(401);
+    expect((await routes.gw.request('GET', '/api/v1/pipelines')).status).toBe(401);
   });
 
   it('forwards each route to crm-service as its pattern with the caller tenant, and answers 503 when nobody replies', async () => {
@@ -100,9 +82,9 @@ describe('gateway: pipelines and deals routes', () => {
       call('DELETE', `/deals/${dealId}`),
     ]);
     expect(answers.map((a) => a.status)).toEqual([503, 503, 503, 503, 503, 503, 503]);
-    await pollUntil(() => requests.messages.length >= 7, { description: 'seven requests on the crm-service topic' });
-    const byPattern = Object.fromEntries(requests.messages.map((m) => [m.headers[Headers.RpcPattern], m.value]));
-    const tenant_id = account.tenant_id;
+    await pollUntil(() => routes.requests.messages.length >= 7, { description: 'seven requests on the crm-service topic' });
+    const byPattern = Object.fromEntries(routes.requests.messages.map((m) => [m.headers[Headers.RpcPattern], m.value]));
+    const tenant_id = routes.account.tenant_id;
     expect(byPattern).toEqual({
       'pipelines.list': { tenant_id },
       'pipelines.create': { tenant_id, body: { name: 'Renovations', stages: ['visit', 'quote', 'signed'] } },

@@ -1,13 +1,14 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 // The soak is the workspace tool behind `npm run soak` (tools/soak, plain CommonJS): the short run here is the same
-// code (stack, tenants, load, sampling, judgement, report) at a low rate for 40 s instead of 30 minutes.
+// code (stack, tenants, load, sampling, judgement, report) at a low rate for 20 s instead of 30 minutes
+// (the memory trend needs the long run: here it is inconclusive, which does not fail; losses, lag and logs are judged).
 // eslint-disable-next-line @nx/enforce-module-boundaries
 import { runSoak, timestamp } from '../../../tools/soak/lib/soak.cjs';
 // eslint-disable-next-line @nx/enforce-module-boundaries
 import { APPS, ROOT } from '../../../tools/dev/lib/stack.cjs';
 
-const LOAD_MS = 40_000;
+const LOAD_MS = 20_000;
 const RATES = { send: 3, inbound: 3, read: 2 };
 
 describe('soak: mixed load, memory and lag sampled, nothing lost (short run of npm run soak)', () => {
@@ -16,8 +17,8 @@ describe('soak: mixed load, memory and lag sampled, nothing lost (short run of n
     const { result, files } = await runSoak({
       durationMs: LOAD_MS,
       rates: RATES,
-      sampleMs: 4000,
-      agentChangeMs: 10_000,
+      sampleMs: 2000,
+      agentChangeMs: 5000,
       drainTimeoutMs: 30_000,
       tenants: 2,
       numbers: 1,

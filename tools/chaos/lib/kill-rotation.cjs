@@ -33,6 +33,8 @@ const DEFAULTS = Object.freeze({
   settleMs: 20_000,
   drainTimeoutMs: 300_000,
   label: 'killrotation',
+  /** Settings of the services beyond SERVICE_ENV's (a short run shortens a wait it would otherwise outlast). */
+  serviceEnv: {},
 });
 
 /** Settings of the services under test: quick webhook retries and time-outs, so a flaky receiver is caught up in seconds. */
@@ -233,7 +235,7 @@ async function runKillRotation(options = {}, { log = () => undefined, signal } =
   let platform;
   try {
     // Restarts on: the supervisor brings each killed service back. Quiet start: no line per service.
-    platform = await ChaosPlatform.start({ label: o.label, env: SERVICE_ENV, restart: true, log, signal, onReady: () => undefined });
+    platform = await ChaosPlatform.start({ label: o.label, env: { ...SERVICE_ENV, ...o.serviceEnv }, restart: true, log, signal, onReady: () => undefined });
   } catch (err) {
     await receiver.close();
     throw err;

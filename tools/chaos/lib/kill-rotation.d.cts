@@ -20,6 +20,8 @@ export interface KillRotationOptions {
   drainTimeoutMs: number;
   /** Names the logs' folder (tmp/logs/chaos/<label>), the database and the Kafka namespace. */
   label: string;
+  /** The services' settings beyond the scenario's own quick webhook retries (default none). */
+  serviceEnv: Record<string, string>;
 }
 
 export interface ScenarioResult {

@@ -2,13 +2,13 @@ import { Headers, Topics, type ContactOptedInEvent, type ContactOptedOutEvent, t
 import { EventPublisher } from '@parley/kafka';
 import { expectMatchesEventSchema, pollUntil, recordedEventExamples, type RecordedEventExample } from '@parley/testing';
 import { randomBytes } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import { ChannelsService } from '../channels/channels.service';
 import { CustomerWindowService } from '../messages/customer-window.service';
 import { OptOutsStore } from '../opt-outs/opt-outs.store';
 import { FakeCloudApi, acceptance, cloudApiErrorBody } from '../test/fake-cloud-api';
+import { fakeTwilio, type FakeTwilio } from '../test/fake-twilio';
 import { startMessagingService, type MessagingServiceUnderTest } from '../test/messaging-service-under-test';
 import { VoiceState } from '../voice/voice-state';
 
@@ -20,21 +20,6 @@ const EXAMPLE_NUMBER = { phone_number: '+14155550100', phone_number_id: '1065403
 const EXAMPLE_SMS_NUMBER = '+14155550101';
 const EXAMPLE_ADDRESS = 'hello@acme.test';
 const EXAMPLE_VOICE_NUMBER = '+14155550102';
-
-/** A Twilio Messages API stand-in: answers each create with a new message sid and records the form. */
-async function fakeTwilio(): Promise<{ url: string; forms: URLSearchParams[]; close: () => Promise<void> }> {
-  const forms: URLSearchParams[] = [];
-  const server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      forms.push(new URLSearchParams(Buffer.concat(chunks).toString('utf8')));
-      res.writeHead(201, { 'content-type': 'application/json' }).end(JSON.stringify({ sid: `SM${randomBytes(16).toString('hex')}`, status: 'queued' }));
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, forms, close: () => new Promise((resolve) => server.close(() => resolve())) };
-}
 
 /** An SMTP relay stand-in: takes every mail and records its recipients. */
 async function fakeSmtp(): Promise<{ url: string; recipients: string[][]; close: () => Promise<void> }> {
@@ -67,7 +52,7 @@ interface RecordedNotification {
 describe('messaging-service events match their contracts (real Kafka)', () => {
   let service: MessagingServiceUnderTest;
   let graph: FakeCloudApi;
-  let twilio: Awaited<ReturnType<typeof fakeTwilio>>;
+  let twilio: FakeTwilio;
   let smtp: Awaited<ReturnType<typeof fakeSmtp>>;
   let exampleChannelId: string;
   let d360ChannelId: string;

@@ -2,34 +2,18 @@ import { Headers, Topics, newId, type ContactOptedInEvent, type ContactOptedOutE
 import { EventPublisher, type TopicProbe } from '@parley/kafka';
 import { expectMatchesEventSchema, pollUntil } from '@parley/testing';
 import { randomBytes } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { ChannelsService } from '../channels/channels.service';
+import { fakeTwilio, type FakeTwilio } from '../test/fake-twilio';
 import { startMessagingService, type MessagingServiceUnderTest } from '../test/messaging-service-under-test';
 
 const TENANT = 'ten_01JD8Z6W2K3M4N5P6Q7R8S9SMS';
 const SMS_NUMBER = '+15550109000';
 const CUSTOMER = '+15550109123';
 
-/** The sandbox's Twilio Messages API stand-in: records each form it is sent and answers with a message sid. */
-async function fakeTwilio(): Promise<{ url: string; forms: URLSearchParams[]; close: () => Promise<void> }> {
-  const forms: URLSearchParams[] = [];
-  const server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      forms.push(new URLSearchParams(Buffer.concat(chunks).toString('utf8')));
-      res.writeHead(201, { 'content-type': 'application/json' }).end(JSON.stringify({ sid: `SM${randomBytes(16).toString('hex')}`, status: 'queued' }));
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, forms, close: () => new Promise((resolve) => server.close(() => resolve())) };
-}
-
 /** Carrier keywords on a sandbox SMS number, over real Kafka and PostgreSQL: STOP, HELP and START (CONTRACT.md §17). */
 describe('SMS STOP, START and HELP (real Kafka)', () => {
   let service: MessagingServiceUnderTest;
-  let twilio: Awaited<ReturnType<typeof fakeTwilio>>;
+  let twilio: FakeTwilio;
   let optedOut: TopicProbe<ContactOptedOutEvent>;
   let optedIn: TopicProbe<ContactOptedInEvent>;
   let channelId: string;

@@ -36,10 +36,7 @@ export function SignInPage() {
               Password
               <input type="password" value={password} onChange={(e) => setPassword(e.target.value)} required autoComplete="current-password" />
             </label>
-            <ErrorNotice error={action.error} />
-            <button type="submit" disabled={action.pending}>
-              {action.pending ? 'Signing in…' : 'Sign in'}
-            </button>
+            <SignInEnd action={action} />
           </form>
           <p>
             <Link to="/forgot-password">Forgot your password?</Link>
@@ -115,16 +112,25 @@ function CredentialSignIn({ onBack }: { onBack(): void }) {
             </label>
           </>
         )}
-        <ErrorNotice error={action.error} />
-        <button type="submit" disabled={action.pending}>
-          {action.pending ? 'Signing in…' : 'Sign in'}
-        </button>
+        <SignInEnd action={action} />
       </form>
       <p>
         <button type="button" className="link-button" onClick={onBack}>
           Sign in with email and password
         </button>
       </p>
+    </>
+  );
+}
+
+/** How either way of signing in ends: why the last try failed, if it did, and the button. */
+function SignInEnd({ action }: { action: ReturnType<typeof useAction> }) {
+  return (
+    <>
+      <ErrorNotice error={action.error} />
+      <button type="submit" disabled={action.pending}>
+        {action.pending ? 'Signing in…' : 'Sign in'}
+      </button>
     </>
   );
 }

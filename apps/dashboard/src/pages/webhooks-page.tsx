@@ -46,17 +46,16 @@ function AddWebhook({ onAdded }: { onAdded(): void }) {
   return (
     <form className="form card" onSubmit={(e) => void submit(e)} aria-label="Add a webhook endpoint">
       <h2>Add an endpoint</h2>
-      <label>
-        URL
-        <input type="url" value={url} onChange={(e) => setUrl(e.target.value)} required placeholder="https://example.com/parley-events" {...action.bind('url')} />
-      </label>
-      {action.fieldError('url')}
-      <label>
-        Description <span className="muted">(optional)</span>
-        <input value={description} onChange={(e) => setDescription(e.target.value)} maxLength={500} {...action.bind('description')} />
-      </label>
-      {action.fieldError('description')}
-      <EventChoices events={events} onChange={setEvents} />
+      <EndpointFields
+        url={url}
+        setUrl={setUrl}
+        description={description}
+        setDescription={setDescription}
+        events={events}
+        setEvents={setEvents}
+        action={action}
+        urlPlaceholder="https://example.com/parley-events"
+      />
       <ErrorNotice error={action.error} />
       <button type="submit" disabled={action.pending || events.length === 0}>
         Add endpoint
@@ -70,6 +69,35 @@ function AddWebhook({ onAdded }: { onAdded(): void }) {
         </div>
       )}
     </form>
+  );
+}
+
+/** What an endpoint is added and edited with: its URL, description and events, each field with its error. */
+function EndpointFields(props: {
+  url: string;
+  setUrl(url: string): void;
+  description: string;
+  setDescription(description: string): void;
+  events: WebhookEventType[];
+  setEvents(events: WebhookEventType[]): void;
+  action: ReturnType<typeof useAction>;
+  urlPlaceholder?: string;
+}) {
+  const { action } = props;
+  return (
+    <>
+      <label>
+        URL
+        <input type="url" value={props.url} onChange={(e) => props.setUrl(e.target.value)} required placeholder={props.urlPlaceholder} {...action.bind('url')} />
+      </label>
+      {action.fieldError('url')}
+      <label>
+        Description <span className="muted">(optional)</span>
+        <input value={props.description} onChange={(e) => props.setDescription(e.target.value)} maxLength={500} {...action.bind('description')} />
+      </label>
+      {action.fieldError('description')}
+      <EventChoices events={props.events} onChange={props.setEvents} />
+    </>
   );
 }
 
@@ -102,17 +130,7 @@ function EditWebhook({ endpoint, onSaved, onCancel }: { endpoint: WebhookEndpoin
   };
   return (
     <form className="form" onSubmit={(e) => void submit(e)} aria-label={`Edit webhook ${endpoint.url}`}>
-      <label>
-        URL
-        <input type="url" value={url} onChange={(e) => setUrl(e.target.value)} required {...action.bind('url')} />
-      </label>
-      {action.fieldError('url')}
-      <label>
-        Description <span className="muted">(optional)</span>
-        <input value={description} onChange={(e) => setDescription(e.target.value)} maxLength={500} {...action.bind('description')} />
-      </label>
-      {action.fieldError('description')}
-      <EventChoices events={events} onChange={setEvents} />
+      <EndpointFields url={url} setUrl={setUrl} description={description} setDescription={setDescription} events={events} setEvents={setEvents} action={action} />
       <ErrorNotice error={action.error} />
       <div className="row wrap">
         <button type="submit" disabled={action.pending || events.length === 0}>

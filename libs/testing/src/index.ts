@@ -9,3 +9,4 @@ export * from './service-under-test';
 export * from './fake-llm/fake-embeddings';
 export * from './smtp-sink';
 export * from './pdf-text';
+export * from './rollback';

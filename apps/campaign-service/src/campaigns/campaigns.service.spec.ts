@@ -1,4 +1,5 @@
 import { ListCursors, ProblemException } from '@parley/service-kit';
+import { withRollback } from '@parley/testing';
 import type { EntityManager } from 'typeorm';
 import type { CampaignServiceConfig } from '../config/campaign-service.config';
 import type { CampaignSenderWorker } from '../sending/campaign-sender.worker';
@@ -12,16 +13,8 @@ class InMemoryCampaigns implements Pick<CampaignsStore, 'transaction' | 'insert'
   readonly rows = new Map<string, CampaignRow>();
   private readonly tx = {} as EntityManager;
 
-  async transaction<T>(work: (tx: EntityManager) => Promise<T>): Promise<T> {
-    // a failed unit of work leaves nothing behind, as a rolled-back transaction does
-    const before = new Map([...this.rows].map(([id, row]) => [id, { ...row }]));
-    try {
-      return await work(this.tx);
-    } catch (err) {
-      this.rows.clear();
-      for (const [id, row] of before) this.rows.set(id, row);
-      throw err;
-    }
+  transaction<T>(work: (tx: EntityManager) => Promise<T>): Promise<T> {
+    return withRollback(this.rows, () => work(this.tx));
   }
 
   async insert(tenantId: string, c: NewCampaign): Promise<CampaignRow> {

@@ -1,5 +1,6 @@
 import { Headers, type EventEnvelope, type MessageStatusData } from '@parley/contracts';
 import type { EventPublisher } from '@parley/kafka';
+import { withRollback } from '@parley/testing';
 import type { EntityManager } from 'typeorm';
 import type { MessageEntity } from './message.entity';
 import { messageFromRow, type MessageRow } from './message-row';
@@ -14,16 +15,9 @@ class InMemoryMessages implements Pick<MessageStatusStore, 'transaction' | 'lock
   statusWrites = 0;
   private readonly tx = {} as EntityManager;
 
-  async transaction<T>(work: (tx: EntityManager) => Promise<T>): Promise<T> {
+  transaction<T>(work: (tx: EntityManager) => Promise<T>): Promise<T> {
     this.transactions++;
-    const before = new Map([...this.rows].map(([id, row]) => [id, structuredClone(row)]));
-    try {
-      return await work(this.tx);
-    } catch (err) {
-      this.rows.clear();
-      for (const [id, row] of before) this.rows.set(id, row);
-      throw err;
-    }
+    return withRollback(this.rows, () => work(this.tx));
   }
 
   async lockOutbound(tenantId: string, messageId: string): Promise<MessageEntity | null> {

@@ -1,3 +1,16 @@
+import type { Weekday } from '../api';
+
+/** Each weekday's name, as the API's keys (`mon`, …) are shown. */
+export const WEEKDAY_NAMES: Record<Weekday, string> = {
+  mon: 'Monday',
+  tue: 'Tuesday',
+  wed: 'Wednesday',
+  thu: 'Thursday',
+  fri: 'Friday',
+  sat: 'Saturday',
+  sun: 'Sunday',
+};
+
 /** A timestamp in the reader's own locale and time zone. */
 export function formatTime(iso: string | null | undefined): string {
   if (!iso) return '—';

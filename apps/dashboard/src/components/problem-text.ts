@@ -1,4 +1,5 @@
 import { ApiError } from '../api';
+import { WEEKDAY_NAMES } from './format';
 
 /**
  * The API's field errors (`errors[]` of a problem, CONTRACT §1) are written for programmers: "to must be an E.164 phone
@@ -68,15 +69,8 @@ function secondsInWords(seconds: number): string {
   return `${count} ${unit[0]}${count === 1 ? '' : 's'}`;
 }
 
-const DAY_NAMES: Record<string, string> = {
-  mon: 'Monday',
-  tue: 'Tuesday',
-  wed: 'Wednesday',
-  thu: 'Thursday',
-  fri: 'Friday',
-  sat: 'Saturday',
-  sun: 'Sunday',
-};
+// Looked up by any word of an error's path or rule, so by string.
+const DAY_NAMES: Record<string, string> = WEEKDAY_NAMES;
 
 /** Rules whose wording is technical, said plainly (matched on the message after the field path). */
 const RULES: [RegExp, string][] = [

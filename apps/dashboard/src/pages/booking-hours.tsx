@@ -1,18 +1,9 @@
 import type { InputHTMLAttributes } from 'react';
 import { WEEKDAYS, type Booking, type Weekday } from '../api';
+import { WEEKDAY_NAMES } from '../components/format';
 
 /** Periods per weekday, `{"mon": [["09:00","17:00"]]}`: an agent's booking hours and a team's business hours alike. */
 type WeeklyHours = Booking['opening_hours'];
-
-const DAY_NAMES: Record<Weekday, string> = {
-  mon: 'Monday',
-  tue: 'Tuesday',
-  wed: 'Wednesday',
-  thu: 'Thursday',
-  fri: 'Friday',
-  sat: 'Saturday',
-  sun: 'Sunday',
-};
 
 /** Every IANA zone the browser knows (the list the API accepts is the same database); UTC first. */
 const TIME_ZONES: string[] = (() => {
@@ -73,7 +64,7 @@ export function OpeningHoursEditor({ hours, onChange, field }: { hours: WeeklyHo
     <div className="hours" onInput={field?.onInput}>
       {WEEKDAYS.map((day) => {
         const ranges = hours[day] ?? [];
-        const name = DAY_NAMES[day];
+        const name = WEEKDAY_NAMES[day];
         return (
           <fieldset key={day} className="day" data-testid={`hours-${day}`}>
             <legend>{name}</legend>

@@ -20,6 +20,7 @@ import { ReplyWindow, windowOpen } from './reply-window';
 import { TemplateReply } from './template-reply';
 import { useTeams } from '../team/teams-data';
 import { mentionsToIds, mentionsToNames } from './mentions';
+import { MemberOptions } from './member-options';
 
 interface Entry {
   key: string;
@@ -174,12 +175,7 @@ function ThreadView({ thread, members }: { thread: InboxThread; members: readonl
           <label className="inline-label">
             Assigned to
             <select value={thread.assignee ?? ''} disabled={action.pending} onChange={(e) => void update({ assignee: e.target.value || null })}>
-              <option value="">nobody</option>
-              {members.map((m) => (
-                <option key={m.id} value={m.id}>
-                  {m.id === me?.id ? `${m.name} (you)` : m.name}
-                </option>
-              ))}
+              <MemberOptions members={members} />
             </select>
           </label>
           <TeamChoice thread={thread} teams={teams} />

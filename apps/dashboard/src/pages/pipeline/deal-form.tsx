@@ -6,6 +6,7 @@ import { useLiveQuery } from '../../components/live-query';
 import { useAction } from '../../components/use-action';
 import { useApi, useMember } from '../../session/session';
 import { CONTACTS_KEY, DEALS_KEY } from '../contacts/records-keys';
+import { MemberOptions } from '../inbox/member-options';
 import { useTeamMembers } from '../inbox/team-members';
 
 const DEFAULT_CURRENCY = 'EUR';
@@ -89,12 +90,7 @@ export function DealForm({ pipeline, deal, onDone }: { pipeline: Pipeline; deal?
       {action.fieldError('value')}
       <label htmlFor={id('owner')}>Owner</label>
       <select id={id('owner')} value={owner} onChange={(e) => setOwner(e.target.value)} {...action.bind('owner')}>
-        <option value="">nobody</option>
-        {members.map((m) => (
-          <option key={m.id} value={m.id}>
-            {m.id === me?.id ? `${m.name} (you)` : m.name}
-          </option>
-        ))}
+        <MemberOptions members={members} />
       </select>
       {action.fieldError('owner')}
       <label htmlFor={id('close')}>Expected close</label>

@@ -12,6 +12,20 @@ describe('WebhookHttpClient', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     return `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
   };
+  /** A receiver that answers `status`, redirecting to a second one (at `location(target)`), and how often that one was reached. */
+  const redirecting = async (status: number, location: (target: string) => string) => {
+    const reached = { count: 0 };
+    const target = await serve((req, res) => {
+      reached.count++;
+      req.resume();
+      res.end();
+    });
+    const url = await serve((req, res) => {
+      req.resume();
+      res.writeHead(status, { location: location(target) }).end();
+    });
+    return { url, target, reached };
+  };
   const post = (url: string, timeoutMs = 2000) =>
     client.post({ url, headers: { 'content-type': 'application/json', 'webhook-id': 'evt_1' }, body: '{"a":1}', timeoutMs, publicOnly: false });
 
@@ -63,20 +77,11 @@ describe('WebhookHttpClient', () => {
   });
 
   it('does not follow redirects', async () => {
-    let followed = 0;
-    const target = await serve((req, res) => {
-      followed++;
-      req.resume();
-      res.end();
-    });
-    const url = await serve((req, res) => {
-      req.resume();
-      res.writeHead(307, { location: target }).end();
-    });
+    const { url, target, reached } = await redirecting(307, (to) => to);
     const result = await post(url);
     expect(result.statusCode).toBe(307);
     expect(result.headers.location).toBe(target);
-    expect(followed).toBe(0);
+    expect(reached.count).toBe(0);
   });
 
   it('reuses a kept-alive connection, and opens a new one after the receiver closed it', async () => {
@@ -98,19 +103,10 @@ describe('WebhookHttpClient', () => {
   });
 
   it.each([301, 302, 303, 307, 308])('does not follow a %i (here to a name for loopback)', async (status) => {
-    let followed = 0;
-    const target = await serve((req, res) => {
-      followed++;
-      req.resume();
-      res.end();
-    });
-    const url = await serve((req, res) => {
-      req.resume();
-      res.writeHead(status, { location: target.replace('127.0.0.1', 'localhost') }).end();
-    });
+    const { url, reached } = await redirecting(status, (to) => to.replace('127.0.0.1', 'localhost'));
     const result = await post(url);
     expect(result).toMatchObject({ statusCode: status, error: null });
-    expect(followed).toBe(0);
+    expect(reached.count).toBe(0);
   });
 
   it('refuses, at connect time and without sending a byte, every spelling of a local address and names resolving to one', async () => {

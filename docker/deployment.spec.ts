@@ -7,18 +7,10 @@ import { appPackage, scanApp } from './app-package.cjs';
 
 const ROOT = join(__dirname, '..');
 const APPS = readdirSync(join(ROOT, 'apps')).filter((app) => existsSync(join(ROOT, 'apps', app, 'src', 'main.ts')));
-// The flags the development stack runs every service with; required by path, as tools/ lies outside the project graph.
-const { SERVICE_NODE_FLAGS } = createRequire(__filename)(join(ROOT, 'tools', 'dev', 'lib', 'stack.cjs')) as { SERVICE_NODE_FLAGS: readonly string[] };
-const DEFAULT_PORTS: Record<string, number> = {
-  gateway: 3000,
-  'agent-service': 3001,
-  'messaging-service': 3002,
-  'responder-service': 3003,
-  'webhook-service': 3004,
-  'crm-service': 3005,
-  'campaign-service': 3006,
-  'billing-service': 3007,
-  'whatsapp-sandbox': 3100,
+// The flags and ports the development stack runs every service with; required by path, as tools/ lies outside the project graph.
+const { SERVICE_NODE_FLAGS, DEFAULT_PORTS } = createRequire(__filename)(join(ROOT, 'tools', 'dev', 'lib', 'stack.cjs')) as {
+  SERVICE_NODE_FLAGS: readonly string[];
+  DEFAULT_PORTS: Readonly<Record<string, number>>;
 };
 
 interface ComposeService {

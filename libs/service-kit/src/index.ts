@@ -17,6 +17,7 @@ export * from './health/metrics';
 export * from './database/database';
 export * from './database/group-commit';
 export * from './database/pg-listener';
+export * from './database/prepared-statements';
 export * from './scheduling/queue-signal';
 export * from './scheduling/wakeup';
 export * from './scheduling/worker-loop';

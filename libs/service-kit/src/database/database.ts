@@ -1,5 +1,6 @@
 import { Client } from 'pg';
 import { DataSource, type DataSourceOptions, type MixedList, type EntitySchema } from 'typeorm';
+import { PreparingClient } from './prepared-statements';
 import { StatementCountingLogger } from './statement-counter';
 
 export interface ServiceDatabase {
@@ -24,8 +25,9 @@ export function dataSourceOptions(url: string, db: ServiceDatabase): DataSourceO
     migrationsRun: false,
     logging: ['error'],
     logger: new StatementCountingLogger(['error']),
-    // search_path makes the unqualified names of hand-written migrations land in the service's schema
-    extra: { max: 10, connectionTimeoutMillis: 5000, idleTimeoutMillis: 30000, application_name: db.schema, options: `-c search_path=${db.schema}` },
+    // search_path makes the unqualified names of hand-written migrations land in the service's schema; the client
+    // prepares the statements the service runs again (prepared-statements.ts)
+    extra: { Client: PreparingClient, max: 10, connectionTimeoutMillis: 5000, idleTimeoutMillis: 30000, application_name: db.schema, options: `-c search_path=${db.schema}` },
   };
 }
 

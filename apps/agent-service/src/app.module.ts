@@ -13,7 +13,7 @@ export function agentServiceModule(config: AgentServiceConfig = loadConfig(Agent
   @Module({
     imports: [
       LoggerModule.forRoot(loggerParams('agent-service', config.LOG_LEVEL)),
-      TypeOrmModule.forRoot(dataSourceOptions(config.DATABASE_URL, agentServiceDatabase)),
+      TypeOrmModule.forRoot(dataSourceOptions(config.DATABASE_URL, agentServiceDatabase, { preparedStatements: config.DATABASE_PREPARED_STATEMENTS })),
       KafkaModule.forRootAsync({
         useFactory: () => ({ brokers: config.kafkaBrokers, clientId: 'agent-service', namespace: config.KAFKA_TOPIC_PREFIX, fetchMaxWaitMs: config.KAFKA_FETCH_MAX_WAIT_MS }),
       }),

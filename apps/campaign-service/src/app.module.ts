@@ -18,7 +18,7 @@ export function campaignServiceModule(config: CampaignServiceConfig = loadConfig
     imports: [
       ConfigModule,
       LoggerModule.forRoot(loggerParams('campaign-service', config.LOG_LEVEL)),
-      TypeOrmModule.forRoot(dataSourceOptions(config.DATABASE_URL, campaignServiceDatabase)),
+      TypeOrmModule.forRoot(dataSourceOptions(config.DATABASE_URL, campaignServiceDatabase, { preparedStatements: config.DATABASE_PREPARED_STATEMENTS })),
       KafkaModule.forRootAsync({
         // the RPC client resolves audiences from crm-service (and checks templates with messaging-service)
         useFactory: () => ({

@@ -22,7 +22,7 @@ export function crmServiceModule(config: CrmServiceConfig = loadConfig(CrmServic
     imports: [
       ConfigModule,
       LoggerModule.forRoot(loggerParams('crm-service', config.LOG_LEVEL)),
-      TypeOrmModule.forRoot(dataSourceOptions(config.DATABASE_URL, crmServiceDatabase)),
+      TypeOrmModule.forRoot(dataSourceOptions(config.DATABASE_URL, crmServiceDatabase, { preparedStatements: config.DATABASE_PREPARED_STATEMENTS })),
       KafkaModule.forRootAsync({
         useFactory: () => ({ brokers: config.kafkaBrokers, clientId: 'crm-service', namespace: config.KAFKA_TOPIC_PREFIX, fetchMaxWaitMs: config.KAFKA_FETCH_MAX_WAIT_MS, partitionsConsumedConcurrently: 4 }),
       }),

@@ -38,7 +38,7 @@ export function gatewayModule(config: GatewayConfig = loadConfig(GatewayConfig))
     imports: [
       GatewayConfigModule,
       LoggerModule.forRoot(loggerParams('gateway', config.LOG_LEVEL)),
-      TypeOrmModule.forRoot(dataSourceOptions(config.DATABASE_URL, gatewayDatabase)),
+      TypeOrmModule.forRoot(dataSourceOptions(config.DATABASE_URL, gatewayDatabase, { preparedStatements: config.DATABASE_PREPARED_STATEMENTS })),
       // The gateway publishes, makes request-reply calls (hence the reply consumer) and, for the dashboard's live
       // stream, reads the public events with a consumer of its own per instance (events-stream/).
       KafkaModule.forRootAsync({

@@ -22,7 +22,7 @@ export function messagingServiceModule(config: MessagingServiceConfig = loadConf
     imports: [
       LoggerModule.forRoot(loggerParams('messaging-service', config.LOG_LEVEL)),
       MessagingConfigModule.forRoot(config),
-      TypeOrmModule.forRoot(dataSourceOptions(config.DATABASE_URL, messagingServiceDatabase)),
+      TypeOrmModule.forRoot(dataSourceOptions(config.DATABASE_URL, messagingServiceDatabase, { preparedStatements: config.DATABASE_PREPARED_STATEMENTS })),
       KafkaModule.forRootAsync({
         // Every partition of message.outbound (8) at once: how fast a burst reaches the send queue bounds its send rate.
         useFactory: () => ({

@@ -23,7 +23,7 @@ export function responderServiceModule(config: ResponderServiceConfig = loadConf
   @Module({
     imports: [
       LoggerModule.forRoot(loggerParams('responder-service', config.LOG_LEVEL)),
-      TypeOrmModule.forRoot(dataSourceOptions(config.DATABASE_URL, responderServiceDatabase)),
+      TypeOrmModule.forRoot(dataSourceOptions(config.DATABASE_URL, responderServiceDatabase, { preparedStatements: config.DATABASE_PREPARED_STATEMENTS })),
       KafkaModule.forRootAsync({
         useFactory: () => ({ brokers: config.kafkaBrokers, clientId: 'responder-service', namespace: config.KAFKA_TOPIC_PREFIX, fetchMaxWaitMs: config.KAFKA_FETCH_MAX_WAIT_MS }),
       }),

@@ -18,7 +18,7 @@ export function webhookServiceModule(config: WebhookServiceConfig = loadConfig(W
     imports: [
       ConfigModule,
       LoggerModule.forRoot(loggerParams('webhook-service', config.LOG_LEVEL)),
-      TypeOrmModule.forRoot(dataSourceOptions(config.DATABASE_URL, webhookServiceDatabase)),
+      TypeOrmModule.forRoot(dataSourceOptions(config.DATABASE_URL, webhookServiceDatabase, { preparedStatements: config.DATABASE_PREPARED_STATEMENTS })),
       KafkaModule.forRootAsync({
         // Ingesting is a short transaction per event; every partition of the busiest topics at once (order holds per partition).
         useFactory: () => ({

@@ -39,7 +39,7 @@ export function whatsappSandboxModule(config: WhatsappSandboxConfig = loadConfig
     imports: [
       ConfigModule,
       LoggerModule.forRoot(loggerParams('whatsapp-sandbox', config.LOG_LEVEL)),
-      TypeOrmModule.forRoot(dataSourceOptions(config.DATABASE_URL, whatsappSandboxDatabase)),
+      TypeOrmModule.forRoot(dataSourceOptions(config.DATABASE_URL, whatsappSandboxDatabase, { preparedStatements: config.DATABASE_PREPARED_STATEMENTS })),
       HealthModule,
       NumbersModule,
       MessagesModule,

@@ -1,5 +1,5 @@
 import { plainToInstance } from 'class-transformer';
-import { IsIn, IsInt, IsString, Matches, Max, Min, MinLength, validateSync } from 'class-validator';
+import { IsBoolean, IsIn, IsInt, IsString, Matches, Max, Min, MinLength, validateSync } from 'class-validator';
 import { DEFAULT_HTTP_TIMEOUTS } from '../http/http-timeouts';
 
 const SECRET_DEFAULTS = Symbol('secretDefaults');
@@ -53,6 +53,14 @@ export class BaseConfig {
 
   @Matches(/^postgres(ql)?:\/\//, { message: 'DATABASE_URL must be a postgres:// URL' })
   DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/parley';
+
+  /**
+   * The statements a service runs again go as named prepared statements, parsed and planned once per connection
+   * (database/prepared-statements.ts). Off for a pooler in front of PostgreSQL that cannot carry them: PgBouncer in
+   * transaction mode before 1.21, or without `max_prepared_statements`.
+   */
+  @IsBoolean()
+  DATABASE_PREPARED_STATEMENTS = true;
 
   @Matches(/^[^,\s]+(,[^,\s]+)*$/, { message: 'KAFKA_BROKERS must be a comma-separated host:port list' })
   KAFKA_BROKERS = '127.0.0.1:9092';

@@ -12,8 +12,14 @@ export interface ServiceDatabase {
   migrations: MixedList<Function | string>;
 }
 
+/** How a service talks to PostgreSQL beyond its URL. */
+export interface DatabaseOptions {
+  /** Statements run again go as named prepared statements (DATABASE_PREPARED_STATEMENTS; default on). */
+  preparedStatements?: boolean;
+}
+
 /** TypeORM options of a service: its schema, migrations only (never synchronize), a pool sized for 2 cores. */
-export function dataSourceOptions(url: string, db: ServiceDatabase): DataSourceOptions {
+export function dataSourceOptions(url: string, db: ServiceDatabase, options: DatabaseOptions = {}): DataSourceOptions {
   return {
     type: 'postgres',
     url,
@@ -27,7 +33,7 @@ export function dataSourceOptions(url: string, db: ServiceDatabase): DataSourceO
     logger: new StatementCountingLogger(['error']),
     // search_path makes the unqualified names of hand-written migrations land in the service's schema; the client
     // prepares the statements the service runs again (prepared-statements.ts)
-    extra: { Client: PreparingClient, max: 10, connectionTimeoutMillis: 5000, idleTimeoutMillis: 30000, application_name: db.schema, options: `-c search_path=${db.schema}` },
+    extra: { ...(options.preparedStatements === false ? {} : { Client: PreparingClient }), max: 10, connectionTimeoutMillis: 5000, idleTimeoutMillis: 30000, application_name: db.schema, options: `-c search_path=${db.schema}` },
   };
 }
 

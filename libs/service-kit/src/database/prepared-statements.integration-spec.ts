@@ -45,6 +45,18 @@ describe('PreparingClient (dataSourceOptions)', () => {
     expect(await dataSource.query('SELECT body FROM notes WHERE id = $1', [4])).toEqual([{ body: 'FOUR' }]);
   });
 
+  it('prepares nothing when switched off (DATABASE_PREPARED_STATEMENTS=false, for a pooler that cannot carry them)', async () => {
+    const options = dataSourceOptions(url, { schema, entities: [], migrations: [] }, { preparedStatements: false });
+    const plain = await new DataSource({ ...options, extra: { ...(options.extra as object), max: 1 } } as typeof options).initialize();
+    try {
+      const count = 'SELECT count(*)::int AS n FROM notes WHERE id > $1';
+      for (let i = 0; i < 3; i++) expect(await plain.query(count, [0])).toEqual([{ n: 4 }]);
+      expect(await plain.query(`SELECT count(*)::int AS n FROM pg_prepared_statements`)).toEqual([{ n: 0 }]);
+    } finally {
+      await plain.destroy();
+    }
+  });
+
   it('runs a statement whose prepared plan went stale (its table gained a column) unnamed after the one failure', async () => {
     const read = 'SELECT * FROM notes WHERE id = $1';
     await dataSource.query(read, [1]);

@@ -51,6 +51,6 @@ describe('fuzzing every public route and the signed provider webhook (short run 
     const failures = distinctFailures(tally.failures).map((f) => `${f.case.route}: ${f.problem} (${f.count}×) — ${curl(platform.gateway, f.case).slice(0, 400)} → ${f.status} ${f.body.slice(0, 200)}`);
     expect(failures).toEqual([]);
     expect(await readiness(platform.urls)).toEqual(Object.fromEntries(APPS.map((app) => [app, 200])));
-    expect(scanLogs(APPS.map((app) => join(ROOT, 'tmp', 'logs', 'e2e', `${app}.log`)), secrets)).toEqual([]);
+    expect(scanLogs(APPS.map((app) => join(ROOT, 'tmp', 'logs', 'e2e', 'shared', `${app}.log`)), secrets)).toEqual([]);
   }, 120_000);
 });

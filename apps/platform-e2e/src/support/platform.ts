@@ -1,5 +1,5 @@
 import { TEST_FETCH_MAX_WAIT_MS, createTestDatabase, pollUntil, testInfra, uniqueKafkaNamespace, type TestDatabase } from '@parley/testing';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 // The stack runner is the workspace tool behind `npm start` (tools/dev, plain CommonJS), not a library: the tests run
 // the services exactly the way a developer does.
 // eslint-disable-next-line @nx/enforce-module-boundaries
@@ -25,6 +25,12 @@ export interface Platform {
   stop(): Promise<void>;
 }
 
+/** The running spec file's name (`whatsapp` for whatsapp.e2e-spec.ts), naming its stack's log folder. */
+function specName(): string {
+  const path = expect.getState().testPath;
+  return path ? basename(path).replace(/\.e2e-spec\.ts$/, '') : 'unnamed';
+}
+
 /** The services' settings for an end-to-end run: `.env.example`, on the run's own database and Kafka namespace. */
 export function platformEnv(db: TestDatabase, label: string): Env {
   const infra = testInfra();
@@ -48,7 +54,8 @@ export function platformEnv(db: TestDatabase, label: string): Env {
 /**
  * Starts the six built services (dist/) as real processes, exactly as `npm start` runs them, but on ports the OS says
  * are free (a developer's running stack keeps its own), with a fresh database and a Kafka topic namespace of their own.
- * Service logs go to tmp/logs/e2e/<service>.log. A service that exits is not restarted: a crash fails the test.
+ * Service logs go to tmp/logs/e2e/<spec file>/<service>.log (each file's stack its own, so a failed file's logs are
+ * still there after the run). A service that exits is not restarted: a crash fails the test.
  * `overrides` change settings for one spec (a slower template review, say); `apps` starts only those services (default:
  * all), for a spec that needs a few of them.
  */
@@ -61,7 +68,7 @@ export async function startPlatform(overrides: Env = {}, apps: readonly AppName[
     env,
     ports,
     apps: [...apps],
-    logDir: join(ROOT, 'tmp', 'logs', 'e2e'),
+    logDir: join(ROOT, 'tmp', 'logs', 'e2e', specName()),
     restart: false,
     log: (message) => process.stderr.write(`[platform-e2e] ${message}\n`),
   });

@@ -62,7 +62,7 @@ class SharedStackLender {
       const current = await this.platform.catch(() => undefined);
       const down = current ? await this.servicesDown(current) : ['(it did not start)'];
       if (down.length === 0) return current;
-      this.log(`replacing the shared stack: ${down.join(', ')} not ready (logs: tmp/logs/e2e)`);
+      this.log(`replacing the shared stack: ${down.join(', ')} not ready (logs: tmp/logs/e2e/shared)`);
       await current?.stop();
       this.platform = undefined;
     }
@@ -75,7 +75,7 @@ class SharedStackLender {
     const { TEST_FETCH_MAX_WAIT_MS } = require(path.join(ROOT, 'dist/libs/testing/src/index.js'));
     return startPlatform({
       name: 'e2e',
-      logDir: path.join(ROOT, 'tmp', 'logs', 'e2e'),
+      logDir: path.join(ROOT, 'tmp', 'logs', 'e2e', 'shared'),
       restart: false,
       env: { ...settings, KAFKA_FETCH_MAX_WAIT_MS: TEST_FETCH_MAX_WAIT_MS },
       log: () => undefined,

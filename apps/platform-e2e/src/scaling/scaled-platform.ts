@@ -26,9 +26,13 @@ export class ScaledPlatform {
   static async start(): Promise<ScaledPlatform> {
     const db = await createTestDatabase('scaling');
     const env = platformEnv(db, 'scaling');
-    const ports = await freePorts([...APPS, 'messaging-smtp', 'sandbox-smtp']);
-    // A second messaging-service listens for mail on a port of its own.
-    const secondPorts = await freePorts([...SCALED_APPS, 'messaging-smtp']);
+    // Both instances' ports in one ask, so all are distinct: ports asked for apart, each set freed before its services
+    // bind it, could repeat one (a second webhook-service once found its port taken by a first instance). A second
+    // messaging-service listens for mail on a port of its own.
+    const secondNames = [...SCALED_APPS, 'messaging-smtp'].map((name) => `${name}#2`);
+    const all = await freePorts([...APPS, 'messaging-smtp', 'sandbox-smtp', ...secondNames]);
+    const ports = Object.fromEntries([...APPS, 'messaging-smtp', 'sandbox-smtp'].map((name) => [name, all[name]]));
+    const secondPorts = Object.fromEntries([...SCALED_APPS, 'messaging-smtp'].map((name) => [name, all[`${name}#2`]]));
     const logDir = (instance: number) => join(ROOT, 'tmp', 'logs', 'e2e-scaling', `instance-${instance}`);
     const log = (message: string) => process.stderr.write(`[scaling-e2e] ${message}\n`);
     const lines: Record<0 | 1, Partial<Record<AppName, string[]>>> = { 0: {}, 1: {} };

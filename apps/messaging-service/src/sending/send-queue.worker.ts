@@ -43,7 +43,7 @@ export class SendQueueWorker extends BackgroundWorker {
   /** The last pass found every slot taken: freed slots wake it (no need to wait out the sweep). */
   private waitingForRoom = false;
   // Claiming never waits for the sends it starts: a pass claims what there is room for, and the next follows at once
-  // while it found any; an idle pass sleeps until the next row is due. Failed passes (the database down) pause from
+  // while it filled the room; otherwise it sleeps until the next row is due. Failed passes (the database down) pause from
   // 50 ms doubling to FAILING_MAX_MS; their claims lapse and the rows come back.
   protected readonly loop = new WorkerLoop({
     name: 'send queue',
@@ -53,7 +53,9 @@ export class SendQueueWorker extends BackgroundWorker {
       if (this.waitingForRoom) return null;
       const items = await this.queue.claim(room);
       this.start(items);
-      return items.length > 0 ? 'more' : this.queue.nextDueInMs();
+      // Fewer than there was room for: nothing else was due (another instance holds what it skipped), so no empty
+      // claim to learn it; the next row's time decides the sleep, and a write meanwhile wakes the loop.
+      return items.length >= room ? 'more' : this.queue.nextDueInMs();
     },
     sweepMs: SWEEP_MS,
     minSleepMs: IDLE_MS,

@@ -1,7 +1,8 @@
 // Scenario 1, send: `POST /v1/send` with an API key of a `pro` tenant from many connections, to many distinct numbers,
 // beside two ceilings measured in the same run: a bare Fastify route, and a bare route producing the same record to
-// Kafka with the platform's publisher. Each is driven to saturation (throughput); the gateway again at the fixed
-// offered rate (latency, BENCHMARKS.md: percentiles are read at a fixed rate, never at saturation).
+// Kafka with the platform's publisher. Each is driven to saturation (throughput); the gateway first at the fixed
+// offered rate (latency, BENCHMARKS.md: percentiles are read at a fixed rate, never at saturation), on a stack with
+// no backlog yet.
 import { createRequire } from 'node:module';
 import { startCeiling } from '../lib/ceiling.mjs';
 import { RssSampler, progress, round } from '../lib/measure.mjs';
@@ -84,12 +85,15 @@ export async function sendScenario({ platform, seconds, rate, log }) {
 
   const tenant = await platform.tenant('bench send');
   const gateway = { url: `${platform.gateway}/v1/send`, apiKey: tenant.apiKey };
+  // The fixed rate first: after the saturation run the stack still works off its backlog (the sends queued at the
+  // number's pace, their status callbacks) for minutes, and the percentiles would measure that instead.
+  const fixed = await measure('send: POST /v1/send, fixed rate', gateway, platform.pids(), rate);
+  fixed.ceiling = kafkaRow.achieved;
+  fixed.ratio = round(fixed.achieved / kafkaRow.achieved, 2);
   const saturated = await measure('send: POST /v1/send', gateway, platform.pids());
   saturated.ceiling = kafkaRow.achieved;
   saturated.ratio = round(saturated.achieved / kafkaRow.achieved, 2);
   saturated.note = `bare Fastify ${bareRow.achieved}/s; latency at saturation`;
-  const fixed = await measure('send: POST /v1/send, fixed rate', gateway, platform.pids(), rate);
-  fixed.ceiling = kafkaRow.achieved;
-  fixed.ratio = round(fixed.achieved / kafkaRow.achieved, 2);
-  return rows;
+  // rows in the table's usual order: ceilings, saturation, fixed rate
+  return [...rows.filter((r) => r !== fixed), fixed];
 }

@@ -56,9 +56,12 @@ export function wordingKey(text: string): string {
 /** The open gap a question belongs to, or null when none is close enough. */
 export function closestGap(question: GapQuestion, candidates: readonly GapCandidate[]): GapCandidate | null {
   const key = wordingKey(question.text);
+  // the question's terms once, not once per wording of every gap it is held against
+  let terms: Set<string> | undefined;
+  const questionTerms = () => (terms ??= termsOf(key, question.language));
   let best: { candidate: GapCandidate; score: number } | null = null;
   for (const candidate of candidates) {
-    const score = candidate.wordings.includes(key) ? Infinity : fit(question, key, candidate);
+    const score = candidate.wordings.includes(key) ? Infinity : fit(question, questionTerms, candidate);
     if (score >= 0 && (!best || score > best.score)) best = { candidate, score };
   }
   return best?.candidate ?? null;
@@ -76,8 +79,8 @@ export function mergedCentroid(centroid: Float32Array | null, count: number, vec
 }
 
 /** How far past its line a question is from a gap: 0 or more when they are one. */
-function fit(question: GapQuestion, key: string, candidate: GapCandidate): number {
-  const overlaps = () => candidate.wordings.map((wording) => overlap(termsOf(key, question.language), termsOf(wording, question.language)));
+function fit(question: GapQuestion, questionTerms: () => Set<string>, candidate: GapCandidate): number {
+  const overlaps = () => candidate.wordings.map((wording) => overlap(questionTerms(), termsOf(wording, question.language)));
   if (question.vector && candidate.centroid) {
     const margin = dot(question.vector, candidate.centroid) - SAME_GAP_COSINE;
     // the penalty only raises the line: words are read for the gaps already past it
@@ -109,19 +112,21 @@ const alone = (a: Set<string>, b: Set<string>) => [...a].filter((t) => !b.has(t)
 
 const HINT = '?';
 
-// A gap's wordings are read again for every question placed against it; their terms are remembered (bounded).
-const remembered = new Map<string, Set<string>>();
+// A gap's wordings are read again for every question placed against it; their terms are remembered (bounded), by
+// language and then wording (no key built per lookup: a question is held against every wording of every open gap).
+const remembered = new Map<Language, Map<string, Set<string>>>();
 const MAX_REMEMBERED = 10_000;
 
 function termsOf(key: string, language: Language): Set<string> {
-  const id = `${language}:${key}`;
-  let terms = remembered.get(id);
+  let ofLanguage = remembered.get(language);
+  if (!ofLanguage) remembered.set(language, (ofLanguage = new Map()));
+  let terms = ofLanguage.get(key);
   if (!terms) {
     // weightless terms repeat a concept word's own stem; a number (weight ½) is a quantity, seldom the topic
     const read = analyze(key, language, { query: true }).filter((t) => t.weight > 0 && !(t.word && t.weight < 1));
     terms = new Set(read.map((t) => (t.word === undefined ? `${HINT}${t.term}` : t.term)));
-    if (remembered.size >= MAX_REMEMBERED) remembered.delete(remembered.keys().next().value!);
-    remembered.set(id, terms);
+    if (ofLanguage.size >= MAX_REMEMBERED) ofLanguage.delete(ofLanguage.keys().next().value!);
+    ofLanguage.set(key, terms);
   }
   return terms;
 }

@@ -1,7 +1,7 @@
 import { Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { KafkaModule } from '@parley/kafka';
-import { CursorsModule, HealthModule, dataSourceOptions, loadConfig, loggerParams } from '@parley/service-kit';
+import { CursorsModule, HealthModule, serviceDataSourceOptions, loadConfig, loggerParams } from '@parley/service-kit';
 import { LoggerModule } from 'nestjs-pino';
 import { BillingServiceConfig } from './config/billing-service.config';
 import { billingServiceDatabase } from './database/billing-service.database';
@@ -24,7 +24,7 @@ export function billingServiceModule(config: BillingServiceConfig = loadConfig(B
     imports: [
       ConfigModule,
       LoggerModule.forRoot(loggerParams('billing-service', config.LOG_LEVEL)),
-      TypeOrmModule.forRoot(dataSourceOptions(config.DATABASE_URL, billingServiceDatabase, { preparedStatements: config.DATABASE_PREPARED_STATEMENTS })),
+      TypeOrmModule.forRoot(serviceDataSourceOptions(config, billingServiceDatabase)),
       // A tenant's wallet row serialises its charges, so more partitions at once would mostly wait on row locks.
       KafkaModule.forRootAsync({
         useFactory: () => ({ brokers: config.kafkaBrokers, clientId: 'billing-service', namespace: config.KAFKA_TOPIC_PREFIX, fetchMaxWaitMs: config.KAFKA_FETCH_MAX_WAIT_MS, partitionsConsumedConcurrently: 4 }),

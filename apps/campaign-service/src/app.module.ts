@@ -1,7 +1,7 @@
 import { Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { KafkaModule } from '@parley/kafka';
-import { CursorsModule, HealthModule, dataSourceOptions, loadConfig, loggerParams } from '@parley/service-kit';
+import { CursorsModule, HealthModule, serviceDataSourceOptions, loadConfig, loggerParams } from '@parley/service-kit';
 import { LoggerModule } from 'nestjs-pino';
 import { CampaignsModule } from './campaigns/campaigns.module';
 import { ErasureModule } from './erasure/erasure.module';
@@ -18,7 +18,7 @@ export function campaignServiceModule(config: CampaignServiceConfig = loadConfig
     imports: [
       ConfigModule,
       LoggerModule.forRoot(loggerParams('campaign-service', config.LOG_LEVEL)),
-      TypeOrmModule.forRoot(dataSourceOptions(config.DATABASE_URL, campaignServiceDatabase, { preparedStatements: config.DATABASE_PREPARED_STATEMENTS })),
+      TypeOrmModule.forRoot(serviceDataSourceOptions(config, campaignServiceDatabase)),
       KafkaModule.forRootAsync({
         // the RPC client resolves audiences from crm-service (and checks templates with messaging-service)
         useFactory: () => ({

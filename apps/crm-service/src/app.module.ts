@@ -1,7 +1,7 @@
 import { Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { KafkaModule } from '@parley/kafka';
-import { CursorsModule, HealthModule, dataSourceOptions, loadConfig, loggerParams } from '@parley/service-kit';
+import { CursorsModule, HealthModule, serviceDataSourceOptions, loadConfig, loggerParams } from '@parley/service-kit';
 import { LoggerModule } from 'nestjs-pino';
 import { CrmServiceConfig } from './config/crm-service.config';
 import { crmServiceDatabase } from './database/crm-service.database';
@@ -22,7 +22,7 @@ export function crmServiceModule(config: CrmServiceConfig = loadConfig(CrmServic
     imports: [
       ConfigModule,
       LoggerModule.forRoot(loggerParams('crm-service', config.LOG_LEVEL)),
-      TypeOrmModule.forRoot(dataSourceOptions(config.DATABASE_URL, crmServiceDatabase, { preparedStatements: config.DATABASE_PREPARED_STATEMENTS })),
+      TypeOrmModule.forRoot(serviceDataSourceOptions(config, crmServiceDatabase)),
       KafkaModule.forRootAsync({
         useFactory: () => ({ brokers: config.kafkaBrokers, clientId: 'crm-service', namespace: config.KAFKA_TOPIC_PREFIX, fetchMaxWaitMs: config.KAFKA_FETCH_MAX_WAIT_MS, partitionsConsumedConcurrently: 4 }),
       }),

@@ -1,7 +1,7 @@
 import { Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { KafkaModule } from '@parley/kafka';
-import { CursorsModule, HealthModule, dataSourceOptions, loadConfig, loggerParams } from '@parley/service-kit';
+import { CursorsModule, HealthModule, serviceDataSourceOptions, loadConfig, loggerParams } from '@parley/service-kit';
 import { LoggerModule } from 'nestjs-pino';
 import { AdminModule } from './admin/admin.module';
 import { AgentsModule } from './agents/agents.module';
@@ -38,7 +38,7 @@ export function gatewayModule(config: GatewayConfig = loadConfig(GatewayConfig))
     imports: [
       GatewayConfigModule,
       LoggerModule.forRoot(loggerParams('gateway', config.LOG_LEVEL)),
-      TypeOrmModule.forRoot(dataSourceOptions(config.DATABASE_URL, gatewayDatabase, { preparedStatements: config.DATABASE_PREPARED_STATEMENTS })),
+      TypeOrmModule.forRoot(serviceDataSourceOptions(config, gatewayDatabase)),
       // The gateway publishes, makes request-reply calls (hence the reply consumer) and, for the dashboard's live
       // stream, reads the public events with a consumer of its own per instance (events-stream/).
       KafkaModule.forRootAsync({

@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { KafkaModule } from '@parley/kafka';
-import { CursorsModule, HealthModule, dataSourceOptions, loadConfig, loggerParams } from '@parley/service-kit';
+import { CursorsModule, HealthModule, serviceDataSourceOptions, loadConfig, loggerParams } from '@parley/service-kit';
 import { LoggerModule } from 'nestjs-pino';
 import { ChannelsModule } from './channels/channels.module';
 import { MessagingConfigModule } from './config/config.module';
@@ -22,7 +22,7 @@ export function messagingServiceModule(config: MessagingServiceConfig = loadConf
     imports: [
       LoggerModule.forRoot(loggerParams('messaging-service', config.LOG_LEVEL)),
       MessagingConfigModule.forRoot(config),
-      TypeOrmModule.forRoot(dataSourceOptions(config.DATABASE_URL, messagingServiceDatabase, { preparedStatements: config.DATABASE_PREPARED_STATEMENTS })),
+      TypeOrmModule.forRoot(serviceDataSourceOptions(config, messagingServiceDatabase)),
       KafkaModule.forRootAsync({
         // Every partition of message.outbound (8) at once: how fast a burst reaches the send queue bounds its send rate.
         useFactory: () => ({

@@ -1,7 +1,7 @@
 import { Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { KafkaModule } from '@parley/kafka';
-import { CursorsModule, HealthModule, dataSourceOptions, loadConfig, loggerParams } from '@parley/service-kit';
+import { CursorsModule, HealthModule, serviceDataSourceOptions, loadConfig, loggerParams } from '@parley/service-kit';
 import { LoggerModule } from 'nestjs-pino';
 import { WebhookServiceConfig } from './config/webhook-service.config';
 import { webhookServiceDatabase } from './database/webhook-service.database';
@@ -18,7 +18,7 @@ export function webhookServiceModule(config: WebhookServiceConfig = loadConfig(W
     imports: [
       ConfigModule,
       LoggerModule.forRoot(loggerParams('webhook-service', config.LOG_LEVEL)),
-      TypeOrmModule.forRoot(dataSourceOptions(config.DATABASE_URL, webhookServiceDatabase, { preparedStatements: config.DATABASE_PREPARED_STATEMENTS })),
+      TypeOrmModule.forRoot(serviceDataSourceOptions(config, webhookServiceDatabase)),
       KafkaModule.forRootAsync({
         // Ingesting is a short transaction per event; every partition of the busiest topics at once (order holds per partition).
         useFactory: () => ({

@@ -1,6 +1,6 @@
 import { Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { HealthModule, dataSourceOptions, loadConfig, loggerParams, type BootstrapOptions } from '@parley/service-kit';
+import { HealthModule, serviceDataSourceOptions, loadConfig, loggerParams, type BootstrapOptions } from '@parley/service-kit';
 import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
 import { LoggerModule } from 'nestjs-pino';
@@ -39,7 +39,7 @@ export function whatsappSandboxModule(config: WhatsappSandboxConfig = loadConfig
     imports: [
       ConfigModule,
       LoggerModule.forRoot(loggerParams('whatsapp-sandbox', config.LOG_LEVEL)),
-      TypeOrmModule.forRoot(dataSourceOptions(config.DATABASE_URL, whatsappSandboxDatabase, { preparedStatements: config.DATABASE_PREPARED_STATEMENTS })),
+      TypeOrmModule.forRoot(serviceDataSourceOptions(config, whatsappSandboxDatabase)),
       HealthModule,
       NumbersModule,
       MessagesModule,

@@ -37,6 +37,17 @@ export function dataSourceOptions(url: string, db: ServiceDatabase, options: Dat
   };
 }
 
+/** What a service's database takes from its config (BaseConfig's settings). */
+export interface DatabaseSettings {
+  DATABASE_URL: string;
+  DATABASE_PREPARED_STATEMENTS: boolean;
+}
+
+/** A running service's TypeORM options, from its config. */
+export function serviceDataSourceOptions(config: DatabaseSettings, db: ServiceDatabase): DataSourceOptions {
+  return dataSourceOptions(config.DATABASE_URL, db, { preparedStatements: config.DATABASE_PREPARED_STATEMENTS });
+}
+
 /** Creates the database named in `url` when it does not exist (connecting to the server's `postgres` database). */
 export async function ensureDatabase(url: string): Promise<void> {
   const target = new URL(url);

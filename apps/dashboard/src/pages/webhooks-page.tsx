@@ -29,35 +29,23 @@ export function WebhooksPage() {
 
 function AddWebhook({ onAdded }: { onAdded(): void }) {
   const api = useApi();
-  const [url, setUrl] = useState('');
-  const [description, setDescription] = useState('');
-  const [events, setEvents] = useState<WebhookEventType[]>([...WEBHOOK_EVENTS]);
+  const [draft, setDraft] = useState<EndpointDraft>({ url: '', description: '', events: [...WEBHOOK_EVENTS] });
   const [created, setCreated] = useState<{ url: string; secret: string }>();
   const action = useAction();
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    const endpoint = await action.run(() => api.createWebhook({ url: url.trim(), description: description.trim() || undefined, events }));
+    const endpoint = await action.run(() => api.createWebhook({ url: draft.url.trim(), description: draft.description.trim() || undefined, events: draft.events }));
     if (!endpoint) return;
     setCreated({ url: endpoint.url, secret: endpoint.secret });
-    setUrl('');
-    setDescription('');
+    setDraft((d) => ({ ...d, url: '', description: '' }));
     onAdded();
   };
   return (
     <form className="form card" onSubmit={(e) => void submit(e)} aria-label="Add a webhook endpoint">
       <h2>Add an endpoint</h2>
-      <EndpointFields
-        url={url}
-        setUrl={setUrl}
-        description={description}
-        setDescription={setDescription}
-        events={events}
-        setEvents={setEvents}
-        action={action}
-        urlPlaceholder="https://example.com/parley-events"
-      />
+      <EndpointFields draft={draft} onChange={setDraft} action={action} urlPlaceholder="https://example.com/parley-events" />
       <ErrorNotice error={action.error} />
-      <button type="submit" disabled={action.pending || events.length === 0}>
+      <button type="submit" disabled={action.pending || draft.events.length === 0}>
         Add endpoint
       </button>
       {created && (
@@ -72,31 +60,28 @@ function AddWebhook({ onAdded }: { onAdded(): void }) {
   );
 }
 
-/** What an endpoint is added and edited with: its URL, description and events, each field with its error. */
-function EndpointFields(props: {
+/** An endpoint as its add and edit forms hold it. */
+interface EndpointDraft {
   url: string;
-  setUrl(url: string): void;
   description: string;
-  setDescription(description: string): void;
   events: WebhookEventType[];
-  setEvents(events: WebhookEventType[]): void;
-  action: ReturnType<typeof useAction>;
-  urlPlaceholder?: string;
-}) {
-  const { action } = props;
+}
+
+/** What an endpoint is added and edited with: its URL, description and events, each field with its error. */
+function EndpointFields({ draft, onChange, action, urlPlaceholder }: { draft: EndpointDraft; onChange(draft: EndpointDraft): void; action: ReturnType<typeof useAction>; urlPlaceholder?: string }) {
   return (
     <>
       <label>
         URL
-        <input type="url" value={props.url} onChange={(e) => props.setUrl(e.target.value)} required placeholder={props.urlPlaceholder} {...action.bind('url')} />
+        <input type="url" value={draft.url} onChange={(e) => onChange({ ...draft, url: e.target.value })} required placeholder={urlPlaceholder} {...action.bind('url')} />
       </label>
       {action.fieldError('url')}
       <label>
         Description <span className="muted">(optional)</span>
-        <input value={props.description} onChange={(e) => props.setDescription(e.target.value)} maxLength={500} {...action.bind('description')} />
+        <input value={draft.description} onChange={(e) => onChange({ ...draft, description: e.target.value })} maxLength={500} {...action.bind('description')} />
       </label>
       {action.fieldError('description')}
-      <EventChoices events={props.events} onChange={props.setEvents} />
+      <EventChoices events={draft.events} onChange={(events) => onChange({ ...draft, events })} />
     </>
   );
 }
@@ -119,21 +104,19 @@ function EventChoices({ events, onChange }: { events: WebhookEventType[]; onChan
 /** Changes an endpoint's URL, description and events (a PATCH; its secret and deliveries stay). */
 function EditWebhook({ endpoint, onSaved, onCancel }: { endpoint: WebhookEndpoint; onSaved(): void; onCancel(): void }) {
   const api = useApi();
-  const [url, setUrl] = useState(endpoint.url);
-  const [description, setDescription] = useState(endpoint.description ?? '');
-  const [events, setEvents] = useState<WebhookEventType[]>(endpoint.events);
+  const [draft, setDraft] = useState<EndpointDraft>({ url: endpoint.url, description: endpoint.description ?? '', events: endpoint.events });
   const action = useAction();
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    const saved = await action.run(() => api.updateWebhook(endpoint.id, { url: url.trim(), description: description.trim(), events }));
+    const saved = await action.run(() => api.updateWebhook(endpoint.id, { url: draft.url.trim(), description: draft.description.trim(), events: draft.events }));
     if (saved) onSaved();
   };
   return (
     <form className="form" onSubmit={(e) => void submit(e)} aria-label={`Edit webhook ${endpoint.url}`}>
-      <EndpointFields url={url} setUrl={setUrl} description={description} setDescription={setDescription} events={events} setEvents={setEvents} action={action} />
+      <EndpointFields draft={draft} onChange={setDraft} action={action} />
       <ErrorNotice error={action.error} />
       <div className="row wrap">
-        <button type="submit" disabled={action.pending || events.length === 0}>
+        <button type="submit" disabled={action.pending || draft.events.length === 0}>
           {action.pending ? 'Saving…' : 'Save endpoint'}
         </button>
         <button type="button" className="secondary" onClick={onCancel}>

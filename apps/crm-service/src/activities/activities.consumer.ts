@@ -9,7 +9,7 @@ import {
   type DealStageChangedEvent,
   type MessageOutboundEvent,
 } from '@parley/contracts';
-import { BatchByKey } from '@parley/kafka';
+import { BrieflyGatheredBatchByKey } from '@parley/kafka';
 import { ActivitiesService } from './activities.service';
 import { appointmentEntry, dealEntry, outboundMessageEntry } from './activity-entries';
 
@@ -26,9 +26,10 @@ export class ActivitiesConsumer {
   /**
    * Every message to a customer: the agent's replies, API and inbox sends, campaign messages. A key's waiting messages
    * come together and join the other groups' in one insert (the busiest topic here: one statement per consumed batch).
-   * Not gathered, as contacts' `message.inbound` is not: an entry recorded late could outlive its contact's erasure.
+   * Gathered only briefly (`BrieflyGatheredBatchByKey`, not the half second of `GatheredBatchByKey`): an entry recorded
+   * late could outlive its contact's erasure, so it waits at most a tenth of a second more, and only under load.
    */
-  @EventPattern(Topics.MessageOutbound, BatchByKey)
+  @EventPattern(Topics.MessageOutbound, BrieflyGatheredBatchByKey)
   async onMessageOutbound(@Payload() events: MessageOutboundEvent[]): Promise<void> {
     const usable = events.filter((event) => this.usable(event, event.data?.to));
     await this.activities.recordMany(usable.map((event) => ({ tenantId: event.tenant_id!, entry: outboundMessageEntry(event.data) })));

@@ -25,6 +25,7 @@ import {
   type TemplateStatusEvent,
   type WalletLowBalanceEvent,
 } from '@parley/contracts';
+import { BrieflyGatheredBatchByKey } from '@parley/kafka';
 import { ContactErasure, eraseFromAnnouncement } from './contact-erasure';
 import { DeliveriesService } from './deliveries.service';
 
@@ -41,9 +42,13 @@ export class EventsConsumer {
     await this.deliveries.ingest(event);
   }
 
-  @EventPattern(Topics.MessageStatus)
-  async onMessageStatus(@Payload() event: MessageStatusEvent): Promise<void> {
-    await this.deliveries.ingest(event);
+  /**
+   * Three for every message sent: briefly gathered, and a key's statuses handed over together, so under load one fetch
+   * and one ingest statement (the adds of one turn are one group commit) carry many. In order within a key.
+   */
+  @EventPattern(Topics.MessageStatus, BrieflyGatheredBatchByKey)
+  async onMessageStatuses(@Payload() events: MessageStatusEvent[]): Promise<void> {
+    await Promise.all(events.map((event) => this.deliveries.ingest(event)));
   }
 
   @EventPattern(Topics.LeadCaptured)

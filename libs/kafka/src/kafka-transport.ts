@@ -97,6 +97,17 @@ export const PacedBatchByKey = { batchByKey: true, lingerMs: 20 } as const;
 export const PACE_MS = PacedBatchByKey.lingerMs;
 
 /**
+ * `@EventPattern(topic, SettledAfterGathering)`: a one-message handler that must see the effects of every record
+ * produced before its own, on any topic, even those a gathering consumer holds back: it runs no earlier than
+ * `SETTLE_MS` after its record was produced (a contact's erasure must come after the statuses and timeline entries
+ * naming the contact that were already on their way, or a late one would outlive it). Well above every linger here.
+ */
+export const SettledAfterGathering = { settleMs: 1_000 } as const;
+
+/** How long after its record was produced a settled handler runs at the earliest. */
+export const SETTLE_MS = SettledAfterGathering.settleMs;
+
+/**
  * Runs each message's handler inside the caller's context (e.g. a logger scoped to the message's request id).
  * Supplied by the app; the default just calls the handler.
  */
@@ -353,6 +364,8 @@ export class KafkaTransport extends Server implements CustomTransportStrategy {
         return;
       }
       if (!handler) return;
+      const settling = settleOf(handler) - (Date.now() - Number(message.timestamp));
+      if (settling > 0) await sleepWithHeartbeat(settling, heartbeat);
       await this.runEventHandler(handler, envelope, raw, message.key?.toString() ?? '', headers, context, heartbeat);
     });
   }
@@ -468,6 +481,12 @@ export class KafkaTransport extends Server implements CustomTransportStrategy {
 
 function isBatchHandler(handler: MessageHandler): boolean {
   return (handler.extras as { batchByKey?: boolean } | undefined)?.batchByKey === true;
+}
+
+/** How long after its record was produced the handler may run at the earliest (`SettledAfterGathering`); 0 for at once. */
+function settleOf(handler: MessageHandler): number {
+  const settleMs = (handler.extras as { settleMs?: unknown } | undefined)?.settleMs;
+  return typeof settleMs === 'number' && settleMs > 0 && !isBatchHandler(handler) ? settleMs : 0;
 }
 
 /** How long the handler's consumer lingers after each batch (`GatheredBatchByKey`, `BrieflyGathered`); 0 for none. */

@@ -26,8 +26,8 @@ export class ActivitiesConsumer {
   /**
    * Every message to a customer: the agent's replies, API and inbox sends, campaign messages. A key's waiting messages
    * come together and join the other groups' in one insert (the busiest topic here: one statement per consumed batch).
-   * Gathered only briefly (`BrieflyGatheredBatchByKey`, not the half second of `GatheredBatchByKey`): an entry recorded
-   * late could outlive its contact's erasure, so it waits at most a tenth of a second more, and only under load.
+   * Gathered briefly (`BrieflyGatheredBatchByKey`), not for half a second as counters are: an entry that lands after its
+   * contact's erasure is erased again by TimelineErasureConsumer, a second after the deletion.
    */
   @EventPattern(Topics.MessageOutbound, BrieflyGatheredBatchByKey)
   async onMessageOutbound(@Payload() events: MessageOutboundEvent[]): Promise<void> {

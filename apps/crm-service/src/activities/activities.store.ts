@@ -33,6 +33,19 @@ const ACTIVITY_COLUMNS = 'id, type, occurred_at, channel, direction, text, ref_k
 export class ActivitiesStore {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
+  /**
+   * Erases, again, a deleted contact's entries that happened by `until` (the deletion): those recorded after the
+   * deletion had erased the rest, from events already on their way. A new contact's later entries stay.
+   */
+  async eraseLateEntries(tenantId: string, contactId: string, customers: readonly string[], until: Date): Promise<void> {
+    await this.db.query(`DELETE FROM contact_activities WHERE tenant_id = $1 AND (contact_id = $2 OR customer = ANY($3::text[])) AND occurred_at <= $4`, [
+      tenantId,
+      contactId,
+      customers,
+      until,
+    ]);
+  }
+
   /** Entries of any tenants, in one statement, each with its new id (`ids[i]` for `entries[i]`). */
   async insertMany(entries: readonly TenantEntry[], ids: readonly string[], tx: EntityManager = this.db.manager): Promise<void> {
     const rows = entries.map(({ tenantId, entry }, n) => ({

@@ -25,7 +25,7 @@ import {
   type TemplateStatusEvent,
   type WalletLowBalanceEvent,
 } from '@parley/contracts';
-import { BrieflyGatheredBatchByKey } from '@parley/kafka';
+import { BrieflyGatheredBatchByKey, SettledAfterGathering } from '@parley/kafka';
 import { ContactErasure, eraseFromAnnouncement } from './contact-erasure';
 import { DeliveriesService } from './deliveries.service';
 
@@ -44,7 +44,8 @@ export class EventsConsumer {
 
   /**
    * Three for every message sent: briefly gathered, and a key's statuses handed over together, so under load one fetch
-   * and one ingest statement (the adds of one turn are one group commit) carry many. In order within a key.
+   * and one ingest statement (the adds of one turn share a group commit) carry many, in order within a key. A status
+   * naming a customer whose erasure is under way lands before the erasure runs (`onContactDeleted` settles first).
    */
   @EventPattern(Topics.MessageStatus, BrieflyGatheredBatchByKey)
   async onMessageStatuses(@Payload() events: MessageStatusEvent[]): Promise<void> {
@@ -111,8 +112,12 @@ export class EventsConsumer {
     await this.deliveries.ingest(event);
   }
 
-  /** Erases what the kept events say about the contact, then announces its deletion without its number and email. */
-  @EventPattern(Topics.ContactDeleted)
+  /**
+   * Erases what the kept events say about the contact, then announces its deletion without its number and email. Run a
+   * second after the deletion (`SettledAfterGathering`), once the events naming the contact that were already on their
+   * way (statuses are gathered briefly) are kept, so the erasure takes them too.
+   */
+  @EventPattern(Topics.ContactDeleted, SettledAfterGathering)
   async onContactDeleted(@Payload() event: ContactDeletedEvent): Promise<void> {
     if (event.tenant_id && event.data?.tenant_id === event.tenant_id) await this.erasure.erase(event.data);
     await this.deliveries.ingest(event.data ? { ...event, data: eraseFromAnnouncement(event.data) } : event);

@@ -223,7 +223,7 @@ export const EVENT_ROUTES: Readonly<Record<EventTopic, EventRoute>> = {
   [Topics.ContactDeleted]: {
     key: '`${tenant_id}:${contact_id}`',
     producers: ['crm-service'],
-    consumers: ['webhook-service', 'messaging-service', 'responder-service', 'campaign-service'],
+    consumers: ['webhook-service', 'messaging-service', 'responder-service', 'campaign-service', 'crm-service'],
     summary: 'Public webhook event: a contact was deleted; `phone` and `email` say whose data to erase.',
   },
   [Topics.DealCreated]: {

@@ -2,7 +2,7 @@ import { Controller, Module, type INestMicroservice } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { Ctx, EventPattern, Payload } from '@nestjs/microservices';
 import { DLQ_SUFFIX, Headers, Topics, type EventEnvelope } from '@parley/contracts';
-import { BatchByKey, EventPublisher, GatheredBatchByKey, KafkaBatchContext, KafkaConnection, KafkaTransport, RpcPassThroughFilter } from '@parley/kafka';
+import { BatchByKey, EventPublisher, GatheredBatchByKey, KafkaBatchContext, KafkaConnection, KafkaTransport, RpcPassThroughFilter, SETTLE_MS, SettledAfterGathering } from '@parley/kafka';
 import { Partitioners, type PartitionMetadata } from 'kafkajs';
 import { KafkaHarness } from './kafka-harness';
 import { testInfra, uniqueKafkaNamespace } from './infra';
@@ -50,7 +50,15 @@ class BatchHandlers {
   async gathered(@Payload() events: Probe[]): Promise<void> {
     gatheredCalls.push(events.map((e) => e.id));
   }
+
+  @EventPattern(Topics.ContactDeleted, SettledAfterGathering)
+  settled(@Payload() event: Probe): void {
+    settledAt.set(event.id, Date.now());
+  }
 }
+
+/** When the settled handler ran, by event id. */
+const settledAt = new Map<string, number>();
 
 /** Each call of the gathering handler: the event ids it got. */
 const gatheredCalls: string[][] = [];
@@ -137,6 +145,15 @@ describe('KafkaTransport batch handlers (real broker)', () => {
     // one call per held fetch (up to 500 ms each): a consumer that hands over each message as it comes makes ~40
     expect(gatheredCalls.length).toBeLessThanOrEqual(10);
     process.stderr.write(`[gathered] 40 messages over 2 s in ${gatheredCalls.length} calls\n`);
+  });
+
+  it('runs a SettledAfterGathering handler no earlier than SETTLE_MS after its record was produced, and not much later', async () => {
+    const produced = Date.now();
+    await harness.publisher.publishEvent({ id: 'evt_settled', type: 'contact.deleted', version: 1, tenant_id: 'ten_T', occurred_at: new Date().toISOString(), data: { kind: 'fine' } }, 'ten_T:+1');
+    const ran = await pollUntil(() => settledAt.get('evt_settled'), { description: 'the settled handler ran' });
+    expect(ran - produced).toBeGreaterThanOrEqual(SETTLE_MS);
+    // and not held longer than that (a busy machine's delivery aside)
+    expect(ran - produced).toBeLessThan(SETTLE_MS + 1_500);
   });
 
   it('splits a group that keeps failing: the poison message is dead-lettered alone, its neighbour handled', async () => {

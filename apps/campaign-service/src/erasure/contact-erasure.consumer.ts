@@ -1,14 +1,19 @@
 import { Controller } from '@nestjs/common';
 import { EventPattern, Payload } from '@nestjs/microservices';
+import { SettledAfterGathering } from '@parley/kafka';
 import { Topics, type ContactDeletedEvent } from '@parley/contracts';
 import { ContactErasureService } from './contact-erasure.service';
 
-/** `contact.deleted` from crm-service: the contact's number goes from the campaigns' recipient lists. */
+/**
+ * `contact.deleted` from crm-service: the contact's number goes from the campaigns' recipient lists.
+ * Run a second after the deletion (`SettledAfterGathering`): what named the contact and was already on its way
+ * (consumers gather under load) has landed by then, and goes with the rest.
+ */
 @Controller()
 export class ContactErasureConsumer {
   constructor(private readonly erasure: ContactErasureService) {}
 
-  @EventPattern(Topics.ContactDeleted)
+  @EventPattern(Topics.ContactDeleted, SettledAfterGathering)
   async onContactDeleted(@Payload() event: ContactDeletedEvent): Promise<void> {
     if (event.tenant_id && event.data?.tenant_id === event.tenant_id && event.data.contact_id) await this.erasure.erase(event.data);
   }

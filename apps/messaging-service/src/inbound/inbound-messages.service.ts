@@ -7,6 +7,7 @@ import { InboundMessagesStore, type NewInbound, type StoredInbound } from './inb
 import { MediaDownloadsQueued } from './media-downloads-queued';
 import { MediaDownloadsStore } from './media-downloads.store';
 import type { NormalisedInbound } from './normalise';
+import { WRITE_LINGER_MS } from '../database/write-linger';
 
 const PUBLISH_TIMEOUT_MS = 5000;
 /** A batch's announcements go out in one publish: give a large one longer before it counts as a broker outage. */
@@ -28,7 +29,7 @@ export interface ReceivedInbound {
 @Injectable()
 export class InboundMessagesService {
   /** Concurrent "announced" marks share one statement (group commit). */
-  private readonly publishedMarks = new GroupCommit<string, void>((ids) => this.writePublished(ids));
+  private readonly publishedMarks = new GroupCommit<string, void>((ids) => this.writePublished(ids), { lingerMs: WRITE_LINGER_MS });
 
   constructor(
     private readonly store: InboundMessagesStore,

@@ -7,6 +7,7 @@ import { messageFromRow } from './message-row';
 import { MessageStatusStore, type AnnouncedMark, type StatusWrite } from './message-status.store';
 import { foldStatuses, type BatchedStatus } from './status-batch';
 import { advanceStatus, type IncomingStatus } from './status-machine';
+import { WRITE_LINGER_MS } from '../database/write-linger';
 
 const PUBLISH_TIMEOUT_MS = 5000;
 /** A batch's announcements go out in one publish: give a large one longer before it counts as a broker outage. */
@@ -30,9 +31,9 @@ export interface ProviderStatus extends BatchedStatus {
 @Injectable()
 export class MessageStatusService {
   /** Concurrent "announced up to" marks share one statement (group commit). */
-  private readonly announcedMarks = new GroupCommit<AnnouncedMark, void>((marks) => this.writeAnnounced(marks));
+  private readonly announcedMarks = new GroupCommit<AnnouncedMark, void>((marks) => this.writeAnnounced(marks), { lingerMs: WRITE_LINGER_MS });
   /** Provider status batches of concurrent key groups share one transaction. */
-  private readonly statusBatches = new GroupCommit<readonly ProviderStatus[], ProviderStatus[]>((batches) => this.applyBatches(batches));
+  private readonly statusBatches = new GroupCommit<readonly ProviderStatus[], ProviderStatus[]>((batches) => this.applyBatches(batches), { lingerMs: WRITE_LINGER_MS });
 
   constructor(
     private readonly store: MessageStatusStore,

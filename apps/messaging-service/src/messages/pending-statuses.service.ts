@@ -4,6 +4,7 @@ import type { MessageEntity } from './message.entity';
 import { MessageStatusService } from './message-status.service';
 import { PendingStatusesStore, type ParkedKey, type ParkedStatus } from './pending-statuses.store';
 import type { IncomingStatus } from './status-machine';
+import { WRITE_LINGER_MS } from '../database/write-linger';
 
 /** How long a parked status waits for its message: providers redeliver for up to 7 days, so no longer than that. */
 export const PENDING_STATUS_TTL_MS = 7 * 24 * 3600_000;
@@ -19,7 +20,7 @@ export const PENDING_STATUS_TTL_MS = 7 * 24 * 3600_000;
 export class PendingStatusesService {
   private readonly logger = new Logger(PendingStatusesService.name);
   /** Every accepted send looks for parked statuses, nearly always finding none: concurrent looks share one query. */
-  private readonly lookups = new GroupCommit<ParkedKey, ParkedStatus[]>((keys) => this.store.findMany(keys));
+  private readonly lookups = new GroupCommit<ParkedKey, ParkedStatus[]>((keys) => this.store.findMany(keys), { lingerMs: WRITE_LINGER_MS });
 
   constructor(
     private readonly store: PendingStatusesStore,

@@ -6,6 +6,7 @@ import { messageFromRow } from '../messages/message-row';
 import { MessageStatusService } from '../messages/message-status.service';
 import { PendingStatusesService } from '../messages/pending-statuses.service';
 import { SendAcceptanceStore, type Acceptance } from './send-acceptance.store';
+import { WRITE_LINGER_MS } from '../database/write-linger';
 
 const duplicateSends = new Counter({
   name: 'messaging_duplicate_provider_sends_total',
@@ -29,7 +30,7 @@ interface Recorded {
 @Injectable()
 export class SendAcceptance {
   private readonly logger = new Logger(SendAcceptance.name);
-  private readonly acceptances = new GroupCommit<Acceptance, Recorded>((batch) => this.write(batch));
+  private readonly acceptances = new GroupCommit<Acceptance, Recorded>((batch) => this.write(batch), { lingerMs: WRITE_LINGER_MS });
 
   constructor(
     private readonly store: SendAcceptanceStore,

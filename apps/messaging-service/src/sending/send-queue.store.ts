@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
 import { GroupCommit } from '@parley/service-kit';
 import type { MessageEntity } from '../messages/message.entity';
+import { WRITE_LINGER_MS } from '../database/write-linger';
 
 /** The channel the send queue NOTIFYs when rows are queued or their due time moves (migration SendQueueNotify). */
 export const SEND_QUEUE_CHANNEL = 'messaging_send_queue';
@@ -84,7 +85,7 @@ const ms = (value: number) => String(Math.max(0, Math.ceil(value)));
  */
 @Injectable()
 export class SendQueueStore {
-  private readonly attemptStarts = new GroupCommit<AttemptStart, AttemptOutcome>((starts) => this.writeAttemptStarts(starts));
+  private readonly attemptStarts = new GroupCommit<AttemptStart, AttemptOutcome>((starts) => this.writeAttemptStarts(starts), { lingerMs: WRITE_LINGER_MS });
 
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 

@@ -50,7 +50,7 @@ export class DeliveriesService {
     private readonly endpoints: EndpointsService,
     private readonly cursors: ListCursors,
   ) {
-    this.ingests = new GroupCommit((events) => store.ingestMany(events), MAX_INGEST_BATCH);
+    this.ingests = new GroupCommit((events) => store.ingestMany(events), { maxBatch: MAX_INGEST_BATCH });
   }
 
   /**

@@ -17,7 +17,7 @@ export class SuccessRecorder {
     this.batches = new GroupCommit(async (successes) => {
       const recorded = await store.recordSuccesses(successes);
       return successes.map((s) => recorded.has(s.delivery.id));
-    }, MAX_BATCH);
+    }, { maxBatch: MAX_BATCH });
   }
 
   /** Resolves true once recorded, false when the delivery had moved on (see DeliveriesStore.recordSuccesses). */

@@ -33,7 +33,7 @@ describe('GroupCommit', () => {
       writes.push(items);
       if (writes.length === 1) await firstWrite;
       return items;
-    }, 2);
+    }, { maxBatch: 2 });
     const first = batches.add(1);
     await new Promise((resolve) => setImmediate(resolve));
     const later = [2, 3, 4].map((n) => batches.add(n));
@@ -65,7 +65,7 @@ describe('GroupCommit', () => {
 
   it('writes what arrives in one turn together, then everything that queued meanwhile as one batch', async () => {
     const { batches, write, release } = gatedWrite();
-    const commits = new GroupCommit(write, 100);
+    const commits = new GroupCommit(write, { maxBatch: 100 });
     const first = [commits.add(1), commits.add(2)];
     await settle();
     const queued = [commits.add(3), commits.add(4), commits.add(5)];
@@ -81,7 +81,7 @@ describe('GroupCommit', () => {
 
   it('never puts more than maxBatch items in one write', async () => {
     const batches: number[][] = [];
-    const commits = new GroupCommit(async (items: number[]) => (batches.push(items), items), 2);
+    const commits = new GroupCommit(async (items: number[]) => (batches.push(items), items), { maxBatch: 2 });
     await Promise.all([1, 2, 3, 4, 5].map((n) => commits.add(n)));
     expect(batches).toEqual([[1, 2], [3, 4], [5]]);
   });
@@ -91,7 +91,7 @@ describe('GroupCommit', () => {
     const commits = new GroupCommit(async (items: number[]) => {
       if (fail) throw new Error('database down');
       return items;
-    }, 10);
+    }, { maxBatch: 10 });
     const failed = [commits.add(1), commits.add(2)];
     await expect(Promise.allSettled(failed)).resolves.toEqual([
       { status: 'rejected', reason: new Error('database down') },
@@ -99,5 +99,22 @@ describe('GroupCommit', () => {
     ]);
     fail = false;
     await expect(commits.add(3)).resolves.toBe(3);
+  });
+
+  it('with lingerMs, writes items added over the next milliseconds together, not only those of one turn', async () => {
+    jest.useFakeTimers();
+    try {
+      const batches: number[][] = [];
+      const commits = new GroupCommit(async (items: number[]) => (batches.push(items), items), { lingerMs: 5 });
+      const added = [commits.add(1)];
+      await jest.advanceTimersByTimeAsync(3);
+      added.push(commits.add(2));
+      expect(batches).toEqual([]);
+      await jest.advanceTimersByTimeAsync(2);
+      await expect(Promise.all(added)).resolves.toEqual([1, 2]);
+      expect(batches).toEqual([[1, 2]]);
+    } finally {
+      jest.useRealTimers();
+    }
   });
 });

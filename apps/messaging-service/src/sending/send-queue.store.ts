@@ -69,13 +69,42 @@ interface ClaimedRow {
   m_send_attempts: number;
 }
 
-/** TypeORM answers UPDATE … RETURNING as [rows, affected]. */
-function returned<T>(result: unknown): T[] {
-  const rows = result as T[] | [T[], number];
-  return (Array.isArray(rows[0]) ? rows[0] : rows) as T[];
-}
-
 const ms = (value: number) => String(Math.max(0, Math.ceil(value)));
+
+/** Claimed rows in queue order, each with its message when it is the tenant's outbound message. */
+function toQueuedSends(rows: ClaimedRow[]): QueuedSend[] {
+  return rows
+    .sort((a, b) => Number(a.seq) - Number(b.seq))
+    .map((r) => ({
+      messageId: r.message_id,
+      tenantId: r.tenant_id,
+      recipient: r.recipient,
+      channelId: r.channel_id,
+      slotAt: r.slot_at,
+      claimToken: r.claim_token,
+      attemptStartedAt: r.attempt_started_at,
+      requestId: r.request_id,
+      message:
+        r.m_tenant_id === r.tenant_id && r.m_direction === 'outbound'
+          ? {
+              id: r.message_id,
+              tenantId: r.tenant_id,
+              from: r.m_from,
+              to: r.m_to,
+              type: r.m_type,
+              body: r.m_body,
+              template: r.m_template,
+              content: r.m_content,
+              channel: r.m_channel ?? 'whatsapp',
+              subject: r.m_subject,
+              html: r.m_html,
+              status: r.m_status,
+              providerMessageId: r.m_provider_message_id,
+              sendAttempts: r.m_send_attempts,
+            }
+          : null,
+    }));
+}
 
 /**
  * The durable send queue (`send_queue`): one row per outbound message still to hand to its provider. Rows are
@@ -97,53 +126,32 @@ export class SendQueueStore {
     );
   }
 
-  /** Claims up to `limit` due rows, oldest first, each with its message (one round trip for the lot). */
-  async claim(limit: number): Promise<QueuedSend[]> {
-    const rows = returned<ClaimedRow>(
-      await this.db.query(
-        `UPDATE send_queue q SET claimed_until = now() + ($2 || ' milliseconds')::interval, claim_token = gen_random_uuid()
-         FROM (SELECT message_id FROM send_queue
-               WHERE due_at <= now() AND (claimed_until IS NULL OR claimed_until < now())
-               ORDER BY due_at, seq LIMIT $1 FOR UPDATE SKIP LOCKED) due
-         LEFT JOIN messages m ON m.id = due.message_id
+  /**
+   * Claims up to `limit` due rows, oldest first, each with its message, and says in how many milliseconds the next
+   * row can be claimed (due and not claimed, or its claim lapsed; the rows just claimed count from their new lease;
+   * negative when one can now, null when the queue is empty), all in one round trip.
+   */
+  async claim(limit: number): Promise<{ items: QueuedSend[]; nextDueInMs: number | null }> {
+    const rows = (await this.db.query(
+      `WITH due AS (
+         SELECT message_id FROM send_queue
+         WHERE due_at <= now() AND (claimed_until IS NULL OR claimed_until < now())
+         ORDER BY due_at, seq LIMIT $1 FOR UPDATE SKIP LOCKED),
+       claimed AS (
+         UPDATE send_queue q SET claimed_until = now() + ($2 || ' milliseconds')::interval, claim_token = gen_random_uuid()
+         FROM due LEFT JOIN messages m ON m.id = due.message_id
          WHERE q.message_id = due.message_id
          RETURNING q.message_id, q.tenant_id, q.recipient, q.channel_id, q.slot_at, q.claim_token, q.attempt_started_at, q.request_id, q.seq,
            m.tenant_id AS m_tenant_id, m.direction AS m_direction, m."from" AS m_from, m."to" AS m_to, m.type AS m_type, m.body AS m_body,
-           m.template AS m_template, m.content AS m_content, m.channel AS m_channel, m.subject AS m_subject, m.html AS m_html, m.status AS m_status, m.provider_message_id AS m_provider_message_id, m.send_attempts AS m_send_attempts`,
-        [limit, String(CLAIM_MS)],
-      ),
-    );
-    return rows
-      .sort((a, b) => Number(a.seq) - Number(b.seq))
-      .map((r) => ({
-        messageId: r.message_id,
-        tenantId: r.tenant_id,
-        recipient: r.recipient,
-        channelId: r.channel_id,
-        slotAt: r.slot_at,
-        claimToken: r.claim_token,
-        attemptStartedAt: r.attempt_started_at,
-        requestId: r.request_id,
-        message:
-          r.m_tenant_id === r.tenant_id && r.m_direction === 'outbound'
-            ? {
-                id: r.message_id,
-                tenantId: r.tenant_id,
-                from: r.m_from,
-                to: r.m_to,
-                type: r.m_type,
-                body: r.m_body,
-                template: r.m_template,
-                content: r.m_content,
-                channel: r.m_channel ?? 'whatsapp',
-                subject: r.m_subject,
-                html: r.m_html,
-                status: r.m_status,
-                providerMessageId: r.m_provider_message_id,
-                sendAttempts: r.m_send_attempts,
-              }
-            : null,
-      }));
+           m.template AS m_template, m.content AS m_content, m.channel AS m_channel, m.subject AS m_subject, m.html AS m_html, m.status AS m_status, m.provider_message_id AS m_provider_message_id, m.send_attempts AS m_send_attempts),
+       next AS (
+         SELECT (EXTRACT(EPOCH FROM LEAST(
+           (SELECT min(GREATEST(s.due_at, s.claimed_until)) FROM send_queue s WHERE NOT EXISTS (SELECT 1 FROM due WHERE due.message_id = s.message_id)),
+           (SELECT now() + ($2 || ' milliseconds')::interval FROM due LIMIT 1)) - now()) * 1000)::float8 AS next_due_ms)
+       SELECT claimed.*, next.next_due_ms FROM next LEFT JOIN claimed ON true`,
+      [limit, String(CLAIM_MS)],
+    )) as (ClaimedRow & { next_due_ms: number | null })[];
+    return { items: toQueuedSends(rows.filter((r) => r.message_id !== null)), nextDueInMs: rows[0]?.next_due_ms ?? null };
   }
 
   /**
@@ -204,17 +212,6 @@ export class SendQueueStore {
   /** The message was accepted or failed for good. */
   async remove(tenantId: string, messageId: string, tx: EntityManager = this.db.manager): Promise<void> {
     await tx.query(`DELETE FROM send_queue WHERE message_id = $1 AND tenant_id = $2`, [messageId, tenantId]);
-  }
-
-  /**
-   * Milliseconds until the next row can be claimed (due and not claimed, or its claim lapsed), negative when one can
-   * now; null when the queue is empty.
-   */
-  async nextDueInMs(): Promise<number | null> {
-    const [row] = (await this.db.query(
-      `SELECT (EXTRACT(EPOCH FROM min(GREATEST(due_at, claimed_until)) - now()) * 1000)::float8 AS ms FROM send_queue`,
-    )) as { ms: number | null }[];
-    return row.ms;
   }
 
   /** Rows waiting (due or not): for metrics and tests. */

@@ -51,11 +51,12 @@ export class SendQueueWorker extends BackgroundWorker {
       const room = this.room();
       this.waitingForRoom = room <= 0;
       if (this.waitingForRoom) return null;
-      const items = await this.queue.claim(room);
+      const { items, nextDueInMs } = await this.queue.claim(room);
       this.start(items);
       // Fewer than there was room for: nothing else was due (another instance holds what it skipped), so no empty
-      // claim to learn it; the next row's time decides the sleep, and a write meanwhile wakes the loop.
-      return items.length >= room ? 'more' : this.queue.nextDueInMs();
+      // claim to learn it; the next row's time (read by the claim itself) decides the sleep, and a write meanwhile
+      // wakes the loop.
+      return items.length >= room ? 'more' : nextDueInMs;
     },
     sweepMs: SWEEP_MS,
     minSleepMs: IDLE_MS,

@@ -2,7 +2,6 @@ import { Injectable } from '@nestjs/common';
 import type { MessageError, WhatsappProvider } from '@parley/contracts';
 import { GroupCommit } from '@parley/service-kit';
 import { CustomerWindowsStore, type WindowCheck } from './customer-windows.store';
-import { WRITE_LINGER_MS } from '../database/write-linger';
 
 /** WhatsApp's customer-service window: free-form messages only within 24 h of the customer's last message. */
 export const CUSTOMER_WINDOW_MS = 24 * 60 * 60 * 1000;
@@ -23,7 +22,7 @@ const ENFORCED: ReadonlySet<WhatsappProvider> = new Set(['meta', '360dialog']);
  */
 @Injectable()
 export class CustomerWindowService {
-  private readonly checks = new GroupCommit<WindowCheck, boolean>((batch) => this.store.findOpen(batch), { lingerMs: WRITE_LINGER_MS });
+  private readonly checks = new GroupCommit<WindowCheck, boolean>((batch) => this.store.findOpen(batch));
 
   constructor(private readonly store: CustomerWindowsStore) {}
 

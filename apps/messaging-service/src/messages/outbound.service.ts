@@ -7,7 +7,6 @@ import type { StoredTemplate } from './message.entity';
 import { MessageStatusService } from './message-status.service';
 import { outboundBody } from './messages.mapper';
 import { OutboundStore, type NewOutbound } from './outbound.store';
-import { WRITE_LINGER_MS } from '../database/write-linger';
 
 /** One `message.outbound` to take. */
 export interface OutboundSend {
@@ -29,7 +28,7 @@ export class InvalidOutboundMessageError extends Error {
 @Injectable()
 export class OutboundService {
   private readonly logger = new Logger(OutboundService.name);
-  private readonly newMessages = new GroupCommit<NewOutbound, boolean>((batch) => this.writeNew(batch), { lingerMs: WRITE_LINGER_MS });
+  private readonly newMessages = new GroupCommit<NewOutbound, boolean>((batch) => this.writeNew(batch));
 
   constructor(
     private readonly store: OutboundStore,

@@ -3,7 +3,6 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
 import { GroupCommit } from '@parley/service-kit';
 import type { MessageEntity } from '../messages/message.entity';
-import { WRITE_LINGER_MS } from '../database/write-linger';
 
 /** The channel the send queue NOTIFYs when rows are queued or their due time moves (migration SendQueueNotify). */
 export const SEND_QUEUE_CHANNEL = 'messaging_send_queue';
@@ -114,7 +113,7 @@ function toQueuedSends(rows: ClaimedRow[]): QueuedSend[] {
  */
 @Injectable()
 export class SendQueueStore {
-  private readonly attemptStarts = new GroupCommit<AttemptStart, AttemptOutcome>((starts) => this.writeAttemptStarts(starts), { lingerMs: WRITE_LINGER_MS });
+  private readonly attemptStarts = new GroupCommit<AttemptStart, AttemptOutcome>((starts) => this.writeAttemptStarts(starts));
 
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 

@@ -61,9 +61,10 @@ export const BatchByKey = { batchByKey: true } as const;
 
 /**
  * `@EventPattern(topic, GatheredBatchByKey)`: a `BatchByKey` handler for work nobody waits on (counters, metering).
- * After handling a partition's batch its consumer lingers `GATHER_MS` before fetching that partition again, so under
- * load the next call carries everything that arrived meanwhile instead of one or two messages: the cost of a handler
- * call (a transaction, its statements) is paid per gathered batch (issue 19). A lone message is
+ * After handling a partition's batch its consumer lingers `GATHER_MS` before fetching that partition again (unless the
+ * partition has more waiting already), so under load the next call carries everything that arrived meanwhile instead
+ * of one or two messages: the cost of a handler call (a transaction, its statements) is paid per gathered batch
+ * (issue 19). A lone message is
  * still handled at once, an idle consumer long-polls as any other (holding the broker's fetch for more would make it
  * ask every few hundred milliseconds: tried, the idle stack rose from 9.0 % to 11.1 % of a core), and a backlog
  * loses little (each fetch brings up to a megabyte a partition). The price: up to `GATHER_MS` more latency, so not for
@@ -237,7 +238,10 @@ export class KafkaTransport extends Server implements CustomTransportStrategy {
       partitionsConsumedConcurrently: concurrency,
       eachBatch: async (payload) => {
         await this.track(this.onBatch(payload, committer, batched));
-        if (lingerMs > 0) await this.linger(lingerMs);
+        // A partition with more waiting (a backlog the fetch's size cut short) goes on at once: lingering is for
+        // gathering what has not arrived yet. (Counting the handling's time against the linger was tried: at 100/s the
+        // paced consumers then fetched a third more often, 12.98 CPU ms a message against 11.7-11.8.)
+        if (lingerMs > 0 && payload.batch.offsetLag() === '0') await this.linger(lingerMs);
       },
     });
     return consumer;

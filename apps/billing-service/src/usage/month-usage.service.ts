@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { MonthUsageRecord } from '@parley/contracts';
 import { BillingServiceConfig } from '../config/billing-service.config';
 import { WalletsService } from '../wallet/wallets.service';
-import { MonthUsageStore } from './month-usage.store';
+import { MonthUsageStore, messagesIn } from './month-usage.store';
 
 /** The start of the UTC calendar month `offset` months after the one `now` is in. */
 const monthStart = (now: Date, offset = 0) => new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + offset, 1));
@@ -20,7 +20,9 @@ export class MonthUsageService {
   ) {}
 
   async month(tenantId: string, now = new Date()): Promise<MonthUsageRecord> {
-    const [{ plan }, lines, messages] = await Promise.all([this.wallets.get(tenantId), this.store.lines(tenantId), this.store.messagesSent(tenantId)]);
+    const [{ plan }, lines] = await Promise.all([this.wallets.get(tenantId), this.store.lines(tenantId)]);
+    // From the lines themselves, not a second read: a send metered between two reads made the page disagree with itself.
+    const messages = messagesIn(lines);
     const allowance = plan === 'free' ? this.config.BILLING_FREE_ALLOWANCE : null;
     return {
       month: monthStart(now).toISOString().slice(0, 7),

@@ -6,6 +6,10 @@ import { DataSource } from 'typeorm';
 /** Usage that is not a message: it never uses up the free allowance (CONTRACT.md §16; docs/guides/billing.md). */
 export const NOT_MESSAGES = ['voice_minute', 'llm_token'] as const;
 
+/** Messages among usage lines, counted as metering counts them against the free allowance. */
+export const messagesIn = (lines: readonly MonthUsageLineRecord[]): number =>
+  lines.filter((line) => !(NOT_MESSAGES as readonly string[]).includes(line.category)).reduce((sum, line) => sum + line.quantity, 0);
+
 /** Reads of this calendar month's (UTC) metered usage. */
 @Injectable()
 export class MonthUsageStore {

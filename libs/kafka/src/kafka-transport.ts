@@ -171,6 +171,8 @@ export class KafkaTransport extends Server implements CustomTransportStrategy {
 
   private async start(): Promise<void> {
     const handlers = [...this.messageHandlers.entries()];
+    const unsettleable = handlers.filter(([, h]) => isBatchHandler(h) && (h.extras as { settleMs?: unknown } | undefined)?.settleMs !== undefined).map(([p]) => p);
+    if (unsettleable.length) throw new Error(`SettledAfterGathering is for one-message handlers; ${unsettleable.join(', ')} is a batch handler`);
     const eventTopics = handlers.filter(([, h]) => h.isEventHandler).map(([pattern]) => pattern);
     const rpcTopics = [...new Set(handlers.filter(([, h]) => !h.isEventHandler).map(([pattern]) => RpcTopics[rpcOwner(pattern)]))];
     if (eventTopics.length + rpcTopics.length === 0) return;
@@ -489,7 +491,7 @@ function isBatchHandler(handler: MessageHandler): boolean {
 /** How long after its record was produced the handler may run at the earliest (`SettledAfterGathering`); 0 for at once. */
 function settleOf(handler: MessageHandler): number {
   const settleMs = (handler.extras as { settleMs?: unknown } | undefined)?.settleMs;
-  return typeof settleMs === 'number' && settleMs > 0 && !isBatchHandler(handler) ? settleMs : 0;
+  return typeof settleMs === 'number' && settleMs > 0 ? settleMs : 0;
 }
 
 /** How long the handler's consumer lingers after each batch (`GatheredBatchByKey` and the like); 0 for none. */

@@ -39,6 +39,6 @@ export class MonthUsageService {
   /** Free messages left this month: none on a plan without an allowance. */
   async freeLeft(tenantId: string, plan: string): Promise<number> {
     if (plan !== 'free') return 0;
-    return Math.max(0, this.config.BILLING_FREE_ALLOWANCE - (await this.store.messagesSent(tenantId)));
+    return Math.max(0, this.config.BILLING_FREE_ALLOWANCE - messagesIn(await this.store.lines(tenantId)));
   }
 }

@@ -24,14 +24,4 @@ export class MonthUsageStore {
       [tenantId, NOT_MESSAGES],
     )) as MonthUsageLineRecord[];
   }
-
-  /** Messages sent this month on every channel, counted as metering counts them against the free allowance. */
-  async messagesSent(tenantId: string): Promise<number> {
-    const [row] = (await this.db.query(
-      `SELECT coalesce(sum(quantity), 0)::bigint AS sent FROM usage_daily
-        WHERE tenant_id = $1 AND day >= date_trunc('month', now() AT TIME ZONE 'UTC')::date AND category <> ALL($2::text[])`,
-      [tenantId, NOT_MESSAGES],
-    )) as { sent: string }[];
-    return Number(row.sent);
-  }
 }

@@ -37,6 +37,14 @@ export class ActivitiesService {
     private readonly cursors: ListCursors,
   ) {}
 
+  /**
+   * A deleted contact's entries that happened by `until` (its deletion), erased again: those of events already on their
+   * way landed after the deletion had erased the rest.
+   */
+  async eraseLateEntries(tenantId: string, contact: { contact_id: string; phone: string | null; email: string | null }, until: Date): Promise<void> {
+    await this.activities.eraseLateEntries(tenantId, contact.contact_id, contactCustomers(contact), until);
+  }
+
   /** `record` for many entries, in one statement with those of other consumed groups: a busy topic costs one per batch. */
   async recordMany(entries: readonly TenantEntry[]): Promise<void> {
     if (entries.length > 0) await this.batches.add(entries);

@@ -2,8 +2,7 @@ import { Controller } from '@nestjs/common';
 import { EventPattern, Payload } from '@nestjs/microservices';
 import { Topics, type ContactDeletedEvent } from '@parley/contracts';
 import { SettledAfterGathering } from '@parley/kafka';
-import { contactCustomers } from './activity-entries';
-import { ActivitiesStore } from './activities.store';
+import { ActivitiesService } from './activities.service';
 
 /**
  * A contact's deletion erases its timeline in the same transaction (ContactsService). Entries of messages already on
@@ -12,13 +11,13 @@ import { ActivitiesStore } from './activities.store';
  */
 @Controller()
 export class TimelineErasureConsumer {
-  constructor(private readonly activities: ActivitiesStore) {}
+  constructor(private readonly activities: ActivitiesService) {}
 
   @EventPattern(Topics.ContactDeleted, SettledAfterGathering)
   async onContactDeleted(@Payload() event: ContactDeletedEvent): Promise<void> {
     const data = event.data;
     if (!event.tenant_id || data?.tenant_id !== event.tenant_id || !data.contact_id) return;
     const at = new Date(data.at);
-    await this.activities.eraseLateEntries(event.tenant_id, data.contact_id, contactCustomers(data), Number.isNaN(at.getTime()) ? new Date() : at);
+    await this.activities.eraseLateEntries(event.tenant_id, data, Number.isNaN(at.getTime()) ? new Date() : at);
   }
 }

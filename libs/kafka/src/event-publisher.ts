@@ -17,11 +17,6 @@ export interface OutgoingMessage {
 export interface PublishOptions {
   /** Reject with PublishTimeoutError when the broker has not acknowledged within this time. */
   timeoutMs?: number;
-  /**
-   * How long this publish may wait for others to share its produce request (default: the connection's
-   * `publishLingerMs`). A flush goes when the most impatient queued publish is due, and takes them all.
-   */
-  lingerMs?: number;
 }
 
 interface Pending {
@@ -43,11 +38,7 @@ export class EventPublisher implements OnApplicationShutdown {
   private readonly producer: Producer;
   private connecting?: Promise<void>;
   private queue: Pending[] = [];
-  /** When the scheduled flush runs (epoch ms), or null when none is scheduled. */
-  private flushAt: number | null = null;
-  private flushTimer?: NodeJS.Timeout;
-  /** The earliest time a queued publish asked to go (epoch ms); Infinity with an empty queue. */
-  private dueAt = Infinity;
+  private flushScheduled = false;
   private inFlight = 0;
   private closed = false;
 
@@ -86,7 +77,6 @@ export class EventPublisher implements OnApplicationShutdown {
     if (this.closed) return Promise.reject(new Error('the publisher is closed'));
     const acked = new Promise<void>((resolve, reject) => {
       this.queue.push({ messages, resolve, reject });
-      this.dueAt = Math.min(this.dueAt, Date.now() + (options.lingerMs ?? this.connection.options.publishLingerMs ?? 0));
       this.scheduleFlush();
     });
     if (!options.timeoutMs) return acked;
@@ -110,20 +100,15 @@ export class EventPublisher implements OnApplicationShutdown {
     return this.connecting;
   }
 
-  /** Schedules a flush for when the queue's most impatient publish is due, unless one is scheduled by then. */
   private scheduleFlush(): void {
-    if (this.inFlight >= MAX_CONCURRENT_FLUSHES || this.queue.length === 0) return;
-    if (this.flushAt !== null && this.flushAt <= this.dueAt) return;
-    // Only a timer is ever replaced: a flush set for this tick is due before any publish that comes after it.
-    clearTimeout(this.flushTimer);
-    this.flushAt = this.dueAt;
+    if (this.flushScheduled || this.inFlight >= MAX_CONCURRENT_FLUSHES) return;
+    this.flushScheduled = true;
     const run = () => {
-      this.flushAt = null;
+      this.flushScheduled = false;
       void this.flush();
     };
-    const waitMs = this.dueAt - Date.now();
-    // A publish that asked for no linger still waits for the rest of its tick, as before.
-    if (waitMs > 0) this.flushTimer = setTimeout(run, waitMs);
+    const lingerMs = this.connection.options.publishLingerMs ?? 0;
+    if (lingerMs > 0) setTimeout(run, lingerMs);
     else setImmediate(run);
   }
 
@@ -131,7 +116,6 @@ export class EventPublisher implements OnApplicationShutdown {
     const batch = this.queue;
     if (batch.length === 0) return;
     this.queue = [];
-    this.dueAt = Infinity;
     this.inFlight++;
     try {
       await this.connect();

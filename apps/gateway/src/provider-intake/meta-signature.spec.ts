@@ -1,4 +1,4 @@
-import { isValidMetaSignature, metaPartitionKey, metaSignature, reportsOnlyStatuses } from './meta-signature';
+import { isValidMetaSignature, metaPartitionKey, metaSignature } from './meta-signature';
 
 const SECRET = 'app-secret';
 
@@ -45,32 +45,6 @@ describe('metaPartitionKey', () => {
   it("is 'unknown' for anything else", () => {
     for (const body of [undefined, null, 'text', [], {}, { entry: {} }, { entry: [{ changes: [{ value: null }] }] }, { entry: [null] }]) {
       expect(metaPartitionKey(body)).toBe('unknown');
-    }
-  });
-});
-
-describe('reportsOnlyStatuses', () => {
-  const change = (value: Record<string, unknown>, field = 'messages') => ({ field, value: { messaging_product: 'whatsapp', metadata: { phone_number_id: '1065' }, ...value } });
-  const statuses = { statuses: [{ id: 'wamid.1', status: 'delivered' }] };
-
-  it('is true when every change reports statuses and nothing else', () => {
-    expect(reportsOnlyStatuses({ entry: [{ changes: [change(statuses)] }] })).toBe(true);
-    expect(reportsOnlyStatuses({ entry: [{ changes: [change(statuses), change(statuses)] }, { changes: [change(statuses)] }] })).toBe(true);
-  });
-
-  it("is false when a customer's message, another field or an unknown shape is in it", () => {
-    const message = { messages: [{ from: '4917', id: 'wamid.2', type: 'text', text: { body: 'hi' } }] };
-    for (const body of [
-      { entry: [{ changes: [change({ ...statuses, ...message })] }] },
-      { entry: [{ changes: [change(statuses)] }, { changes: [change(message)] }] },
-      { entry: [{ changes: [change(statuses, 'message_template_status_update')] }] },
-      { entry: [{ changes: [] }] },
-      { entry: [] },
-      { entry: [null] },
-      undefined,
-      'text',
-    ]) {
-      expect(reportsOnlyStatuses(body)).toBe(false);
     }
   });
 });

@@ -36,23 +36,3 @@ export function metaPartitionKey(body: unknown): string {
   }
   return 'unknown';
 }
-
-/**
- * Whether a Cloud API notification reports only statuses of our own sends (no customer's message, no other change):
- * nobody waits on those to the millisecond, so their queueing may wait for others to share a produce request.
- */
-export function reportsOnlyStatuses(body: unknown): boolean {
-  const entries = (body as { entry?: unknown } | null)?.entry;
-  if (!Array.isArray(entries) || entries.length === 0) return false;
-  return entries.every((entry) => {
-    const changes = (entry as { changes?: unknown } | null)?.changes;
-    return (
-      Array.isArray(changes) &&
-      changes.length > 0 &&
-      changes.every((change) => {
-        const value = (change as { field?: unknown; value?: Record<string, unknown> } | null)?.value;
-        return (change as { field?: unknown }).field === 'messages' && !!value && Array.isArray(value.statuses) && value.messages === undefined;
-      })
-    );
-  });
-}

@@ -7,16 +7,10 @@ import { ProblemException } from '@parley/service-kit';
 import { constantTimeEqual } from '../identity/auth/credentials';
 import { GatewayConfig } from '../config/gateway.config';
 import { InboundTokenVerifier } from './inbound-token.verifier';
-import { isValidMetaSignature, metaPartitionKey, reportsOnlyStatuses } from './meta-signature';
+import { isValidMetaSignature, metaPartitionKey } from './meta-signature';
 
 /** Providers redeliver what we do not acknowledge; ours comes once the broker has the notification. */
 const QUEUE_TIMEOUT_MS = 5000;
-
-/**
- * How long a notification of statuses alone waits for others to share its produce request: three come a message, no
- * customer waits on them and the provider only on our 200 (issue 33). A customer's message goes at the publisher's pace.
- */
-export const STATUSES_LINGER_MS = 25;
 
 /**
  * Intake of provider notifications (CONTRACT.md §7): authenticate, then queue the raw body as received on
@@ -47,10 +41,7 @@ export class ProviderIntakeService {
       throw new ProblemException(problem(401, ProblemTypes.unauthorized, 'Unauthorized', 'X-Hub-Signature-256 is missing or does not match the body.'));
     }
     const body = rawBody.toString('utf8');
-    const parsed = parseJson(body);
-    await this.queue({ provider: 'meta', channel_id: null, raw_body: body, received_at: new Date().toISOString() }, metaPartitionKey(parsed), requestId, {
-      lingerMs: reportsOnlyStatuses(parsed) ? STATUSES_LINGER_MS : undefined,
-    });
+    await this.queue({ provider: 'meta', channel_id: null, raw_body: body, received_at: new Date().toISOString() }, metaPartitionKey(parseJson(body)), requestId);
   }
 
   /** 360dialog (`/webhooks/360dialog/{channel_id}`): the channel's inbound token instead of a signature. */
@@ -103,9 +94,9 @@ export class ProviderIntakeService {
     return [...new Set(urls)];
   }
 
-  private async queue(data: WhatsappWebhookData, key: string, requestId: string, options: { lingerMs?: number } = {}): Promise<void> {
+  private async queue(data: WhatsappWebhookData, key: string, requestId: string): Promise<void> {
     try {
-      await this.publisher.publishEvent(EventPublisher.envelope(Topics.WhatsappWebhook, null, data), key, requestId, { timeoutMs: QUEUE_TIMEOUT_MS, ...options });
+      await this.publisher.publishEvent(EventPublisher.envelope(Topics.WhatsappWebhook, null, data), key, requestId, { timeoutMs: QUEUE_TIMEOUT_MS });
     } catch (err) {
       this.logger.warn(`${data.provider} notification not queued (the provider will redeliver): ${String(err)}`);
       throw new ProblemException(problem(503, ProblemTypes.unavailable, 'Service Unavailable', 'The notification could not be queued; redeliver it later.'), {

@@ -3,7 +3,10 @@
 // a database and a Kafka namespace of their own, status callbacks on as in production, lets them settle, then reads
 // each process's CPU over a quiet minute. Prints one line per service and the total; asserts nothing.
 //
-//   node tools/bench/idle.mjs [--seconds 60] [--settle 10]
+//   node tools/bench/idle.mjs [--seconds 60] [--settle 10] [--profile gateway,crm-service]
+//
+// `--profile`: those services run under --cpu-prof; their profiles land in tmp/bench-profiles/ when the stack stops
+// (read the idle part with `node tools/bench/profile-top.mjs <file> --last <seconds>`).
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -14,7 +17,9 @@ import { ROOT, build } from './lib/platform.mjs';
 const require = createRequire(import.meta.url);
 const { Platform } = require(path.join(ROOT, 'tools/dev/lib/platform.cjs'));
 
-const { values } = parseArgs({ options: { seconds: { type: 'string', default: '60' }, settle: { type: 'string', default: '10' } } });
+const { values } = parseArgs({ options: { seconds: { type: 'string', default: '60' }, settle: { type: 'string', default: '10' }, profile: { type: 'string' } } });
+const profileDir = path.join(ROOT, 'tmp', 'bench-profiles');
+const nodeArgs = Object.fromEntries((values.profile ?? '').split(',').filter(Boolean).map((app) => [app, ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, `--cpu-prof-name=${app}.idle.cpuprofile`]]));
 const log = (message) => process.stderr.write(`${message}\n`);
 
 build();
@@ -25,6 +30,7 @@ const platform = await Platform.start({
   restart: false,
   detached: false,
   env: { SANDBOX_STATUS_CALLBACKS: 'true' },
+  nodeArgs,
 });
 const stop = () => void platform.stop().finally(() => process.exit(130));
 process.once('SIGINT', stop);

@@ -11,7 +11,7 @@ import {
 } from '@parley/contracts';
 import type { Consumer } from 'kafkajs';
 import { randomUUID } from 'node:crypto';
-import { RpcProblemError, RpcTimeoutError, retryRetriable } from './errors';
+import { RpcProblemError, RpcTimeoutError } from './errors';
 import { EventPublisher } from './event-publisher';
 import { KafkaConnection } from './kafka-connection';
 
@@ -32,8 +32,8 @@ const DEFAULT_TIMEOUT_MS = 5000;
  * Kafka request-reply: publishes the request on the owning service's request topic and waits for the reply.
  *
  * Replies go to one shared topic that every caller process reads with a consumer group of its own, starting at the
- * topic's end when it joins (ready after its first fetch), so no reply is missed and any number of gateway instances work
- * without partition bookkeeping. Replies meant for another process are ignored by correlation id.
+ * topic's end as it was read before the group joined (ready once it runs), so no reply is missed and any number of
+ * gateway instances work without partition bookkeeping. Replies meant for another process are ignored by correlation id.
  */
 @Injectable()
 export class RpcClient implements OnModuleInit, BeforeApplicationShutdown {
@@ -119,26 +119,15 @@ export class RpcClient implements OnModuleInit, BeforeApplicationShutdown {
   private async startConsumer(): Promise<void> {
     await this.connection.ensureTopics();
     await this.publisher.connect();
-    const topic = this.connection.topic(RPC_REPLY_TOPIC);
     const groupId = this.connection.group(`${this.connection.options.clientId}-replies-${randomUUID()}`);
     const consumer = this.connection.consumer({
       groupId,
       allowAutoTopicCreation: false,
       sessionTimeout: 10_000,
       heartbeatInterval: 1_000,
-      maxWaitTimeInMs: 250, // the first (empty) fetch marks readiness; keep it short
+      maxWaitTimeInMs: this.connection.options.fetchMaxWaitMs,
     });
-    // A new group starts at the end of the topic. Its first completed fetch comes after that end offset was
-    // resolved, so every reply to a request sent from then on is read.
-    const fetching = new Promise<void>((resolve) => consumer.on(consumer.events.FETCH, () => resolve()));
-    await consumer.connect();
-    await retryRetriable(() => consumer.subscribe({ topics: [topic], fromBeginning: false }));
-    await consumer.run({
-      autoCommit: false,
-      partitionsConsumedConcurrently: 4,
-      eachMessage: async ({ message }) => this.onReply(message.headers?.[Headers.CorrelationId], message.value),
-    });
-    await fetching;
+    await this.connection.runFromTheEnd(consumer, [RPC_REPLY_TOPIC], async (message) => this.onReply(message.headers?.[Headers.CorrelationId], message.value));
     this.consumer = consumer;
     this.groupId = groupId;
   }

@@ -2,7 +2,7 @@ import { Controller, Module, type INestMicroservice } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { Ctx, EventPattern, MessagePattern, Payload } from '@nestjs/microservices';
 import { DLQ_SUFFIX, Headers, Topics, notFoundProblem, type EventEnvelope } from '@parley/contracts';
-import { EventPublisher, KafkaConnection, KafkaContext, KafkaTransport, RpcPassThroughFilter, RpcProblemError } from '@parley/kafka';
+import { EventPublisher, KafkaConnection, KafkaContext, KafkaTransport, RpcClient, RpcPassThroughFilter, RpcProblemError } from '@parley/kafka';
 import { KafkaHarness } from './kafka-harness';
 import { testInfra, uniqueKafkaNamespace } from './infra';
 import { pollUntil } from './poll';
@@ -91,6 +91,26 @@ describe('KafkaTransport delivery guarantees (real broker)', () => {
   it('answers request-reply calls, including problems', async () => {
     await expect(harness.rpc.request('agents.get', { tenant_id: 'ten_T', name: 'x' })).resolves.toEqual({ name: 'x' });
     await expect(harness.rpc.request('agents.get', { tenant_id: 'ten_T', name: 'missing' })).rejects.toMatchObject({ problem: { status: 404 } });
+  });
+
+  it("a caller is ready before its reply consumer's first long poll ends, and its first requests are answered", async () => {
+    // An idle reply consumer long-polls for as long as any consumer; readiness must not wait for such a poll to end.
+    const longPoll = 30_000;
+    const conn = new KafkaConnection({ brokers: testInfra().kafkaBrokers.split(','), clientId: 'rpc-ready-test', namespace, rpcClient: true, fetchMaxWaitMs: longPoll });
+    const pub = new EventPublisher(conn);
+    const rpc = new RpcClient(conn, pub);
+    try {
+      const started = Date.now();
+      await rpc.ready();
+      expect(Date.now() - started).toBeLessThan(longPoll / 2);
+      for (const name of ['first', 'second', 'third']) {
+        await expect(rpc.request('agents.get', { tenant_id: 'ten_T', name }, { timeoutMs: 10_000 })).resolves.toEqual({ name });
+      }
+    } finally {
+      await rpc.beforeApplicationShutdown();
+      await pub.onApplicationShutdown();
+      await conn.onApplicationShutdown();
+    }
   });
 
   it('commits handled offsets on its interval: every partition of the topic ends committed up to its end', async () => {

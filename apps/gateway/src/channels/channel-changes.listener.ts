@@ -41,10 +41,16 @@ export class ChannelChangesListener implements OnApplicationBootstrap, OnModuleD
   private async start(): Promise<void> {
     if (this.stopped) return;
     const groupId = this.kafka.group(`gateway-channel-changes-${randomUUID()}`);
-    const consumer = this.kafka.consumer({ groupId, allowAutoTopicCreation: false, sessionTimeout: 10_000, heartbeatInterval: 1_000, maxWaitTimeInMs: 250 });
+    const consumer = this.kafka.consumer({
+      groupId,
+      allowAutoTopicCreation: false,
+      sessionTimeout: 10_000,
+      heartbeatInterval: 1_000,
+      maxWaitTimeInMs: this.kafka.options.fetchMaxWaitMs,
+    });
     this.consumer = consumer;
     this.groupId = groupId;
-    // The first completed fetch comes after the partitions' end offsets were resolved: from then on no change is missed.
+    // After kafkajs restarts it, the consumer starts at the end it resolves on its first fetch: no change is missed after that.
     consumer.on(consumer.events.FETCH, () => this.senders.trust(true));
     consumer.on(consumer.events.CRASH, ({ payload }) => {
       // Changes may be missed until it fetches again (a restarted consumer of an uncommitted group starts at the end).
@@ -58,8 +64,9 @@ export class ChannelChangesListener implements OnApplicationBootstrap, OnModuleD
       await consumer.connect();
       // Shut down while connecting: onModuleDestroy may have missed this consumer.
       if (this.stopped) return void (await consumer.disconnect().catch(() => undefined));
-      await consumer.subscribe({ topic: this.kafka.topic(Topics.ChannelChanged), fromBeginning: false });
-      await consumer.run({ autoCommit: false, partitionsConsumedConcurrently: 4, eachMessage: async ({ message }) => this.apply(message.value) });
+      await this.kafka.runFromTheEnd(consumer, [Topics.ChannelChanged], async (message) => this.apply(message.value));
+      // Pinned to the ends read before it ran: no change made from here on is missed.
+      this.senders.trust(true);
     } catch (err) {
       if (this.stopped) return;
       this.logger.warn(`channel.changed listener not started (sends check their from with messaging-service meanwhile): ${String(err)}`);

@@ -130,10 +130,13 @@ export class EventsStreamService implements OnModuleDestroy {
   private async startConsumer(): Promise<void> {
     await this.kafka.ensureTopics();
     const groupId = this.kafka.group(`gateway-events-stream-${randomUUID()}`);
-    const consumer = this.kafka.consumer({ groupId, allowAutoTopicCreation: false, sessionTimeout: 10_000, heartbeatInterval: 1_000, maxWaitTimeInMs: 250 });
-    // A new group starts at the end of each partition; its first completed fetch comes after those offsets were
-    // resolved, so every event published from then on is read (the RpcClient's reply consumer works the same way).
-    const fetching = new Promise<void>((resolve) => consumer.on(consumer.events.FETCH, () => resolve()));
+    const consumer = this.kafka.consumer({
+      groupId,
+      allowAutoTopicCreation: false,
+      sessionTimeout: 10_000,
+      heartbeatInterval: 1_000,
+      maxWaitTimeInMs: this.kafka.options.fetchMaxWaitMs,
+    });
     consumer.on(consumer.events.CRASH, ({ payload }) => {
       if (payload.restart) return;
       // The client gave up: let the next stream start a fresh consumer, and make the current clients reconnect.
@@ -145,10 +148,8 @@ export class EventsStreamService implements OnModuleDestroy {
     this.consumer = consumer;
     this.groupId = groupId;
     try {
-      await consumer.connect();
-      await consumer.subscribe({ topics: STREAMED_TOPICS.map((topic) => this.kafka.topic(topic)), fromBeginning: false });
-      await consumer.run({ autoCommit: false, partitionsConsumedConcurrently: 4, eachMessage: async ({ message }) => this.dispatch(message.value) });
-      await fetching;
+      // Pinned to the topics' ends as they are now: every event published from then on is read.
+      await this.kafka.runFromTheEnd(consumer, STREAMED_TOPICS, async (message) => this.dispatch(message.value));
     } catch (err) {
       // The next stream tries again with a fresh consumer.
       this.consumer = undefined;

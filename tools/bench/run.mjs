@@ -10,14 +10,14 @@ import { parseArgs } from 'node:util';
 import { delay, round } from './lib/measure.mjs';
 import { APPS, Platform, ROOT, build } from './lib/platform.mjs';
 import { campaignRepliesScenario } from './scenarios/campaign-replies.mjs';
-import { costScenario } from './scenarios/cost.mjs';
+import { costScenario, inboundCostScenario } from './scenarios/cost.mjs';
 import { fanoutScenario } from './scenarios/fanout.mjs';
 import { inboundScenario } from './scenarios/inbound.mjs';
 import { outboundScenario } from './scenarios/outbound.mjs';
 import { sendScenario } from './scenarios/send.mjs';
 import { exitTool, infrastructureForTool } from '../dev/lib/runner.mjs';
 
-const SCENARIOS = ['send', 'inbound', 'fanout', 'outbound', 'cost', 'replies'];
+const SCENARIOS = ['send', 'inbound', 'fanout', 'outbound', 'cost', 'costinbound', 'replies'];
 /** Default seconds and offered rate of each scenario (BENCHMARKS.md targets). */
 const DEFAULTS = {
   send: { seconds: 30, rate: 1000 },
@@ -25,6 +25,8 @@ const DEFAULTS = {
   fanout: { seconds: 20, rate: 2000 },
   outbound: { seconds: 20, rate: 2000 },
   cost: { seconds: 20, rate: 100 },
+  // one inbound message with its reply; a rate this 2-core machine holds (issue 33, point 1)
+  costinbound: { seconds: 20, rate: 20 },
   // the campaign's sending time, and the number's send limit (the campaigns e2e test's 80/s)
   replies: { seconds: 30, rate: 80 },
 };
@@ -43,19 +45,20 @@ const DOC = path.join(ROOT, 'docs/benchmarks.md');
 const START = '<!-- bench:results:start -->';
 const END = '<!-- bench:results:end -->';
 
-const usage = `usage: npm run bench -- [--scenario send,inbound,fanout,outbound,cost,replies] [--duration seconds] [--rate per-second]
+const usage = `usage: npm run bench -- [--scenario send,inbound,fanout,outbound,cost,cost-inbound,replies] [--duration seconds] [--rate per-second]
                         [--numbers sandbox numbers (100)] [--idle seconds (60)] [--profile gateway,messaging-service] [--pg-sample] [--no-write]
        npm run bench -- cost             (scenarios may also be named without --scenario)
+       npm run bench -- cost-inbound     (the cost of one inbound message with its reply, measured like cost)
        npm run bench -- embedding        (the agent's embedding model alone, no stack: tools/bench/embedding.mjs)
        npm run bench -- understanding    (the engine with and without the model, per message, and a 100-page PDF embedded)
        npm run bench -- inbox-search     (inbox search in PostgreSQL: LIKE, trigram, full-text as written or stemmed; found and time)
        npm run bench -- agent-loop       (issue 36: a question placed in an agent's 10,000 logged gaps, and a 200-case test set run per version)
        npm run bench -- reports          (issue 35: the conversation reports over a month of 100,000 conversations, p50/p95 per route)
   --duration  seconds each scenario measures (defaults: send 30, inbound 60, fan-out 20, outbound 20, cost 20,
-              replies 30: the campaign's sending time)
+              cost-inbound 20, replies 30: the campaign's sending time)
   --rate      offered rate of every scenario run (defaults: send 1000/s, inbound 200/s, fan-out 2000 deliveries/s,
-              outbound 2000/s, cost 100/s; replies: the number's send limit, 80/s)
-  --idle      seconds of the cost scenario's idle baseline (no traffic) before it sends
+              outbound 2000/s, cost 100/s, cost-inbound 20/s; replies: the number's send limit, 80/s)
+  --idle      seconds of the cost scenarios' idle baseline (no traffic) before they send
   --profile   run these services under --cpu-prof; profiles go to tmp/bench-profiles/
   --pg-sample cost: sample PostgreSQL's active statements and their waits every 5 ms while it sends (pg_stat_activity)
   --no-write  print the table only; leave docs/benchmarks.md alone`;
@@ -250,6 +253,7 @@ async function main() {
         if (scenario === 'fanout') rows.push(...(await fanoutScenario(args)));
         if (scenario === 'outbound') rows.push(...(await outboundScenario(args)));
         if (scenario === 'cost') rows.push(...(await costScenario(args)));
+        if (scenario === 'costinbound') rows.push(...(await inboundCostScenario(args)));
         if (scenario === 'replies') rows.push(...(await campaignRepliesScenario(args)));
       } catch (err) {
         // One scenario's failure is reported in its row; the others still run.

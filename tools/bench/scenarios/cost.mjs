@@ -5,6 +5,10 @@
 // that window minus the idle rate over the same time, divided by the messages, is the cost per message: machine-wide,
 // and per process (each service, Kafka, PostgreSQL, Redis). The sandbox (it plays Meta) and the load generator (this
 // process) are measured apart and subtracted from "ours".
+//
+// `cost-inbound` measures the other half of issue 33's point 1 the same way: one inbound message with its reply. Signed
+// Cloud API notifications posted to the gateway at a fixed rate (a customer's question the agent answers from an FAQ),
+// drained until the tenant's webhook holds every `message.received` and every reply reads `read`.
 import http from 'node:http';
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
@@ -12,8 +16,16 @@ import { startCeiling } from '../lib/ceiling.mjs';
 import { CpuSnapshot, infrastructurePids } from '../lib/cpu.mjs';
 import { Latencies, RssSampler, delay, openLoop, progress, round } from '../lib/measure.mjs';
 import { PgActivitySampler } from '../lib/pg-activity.mjs';
+import { Receiver } from '../lib/receiver.mjs';
+import { signedCloudNotification } from '../../dev/lib/platform.cjs';
+import { api } from '../lib/platform.mjs';
 
 const CUSTOMERS = 10_000;
+/**
+ * The customers who write in (cost-inbound): few enough that the warm-up makes every one known, so the run measures an
+ * ordinary message of a conversation under way, not a first contact (a new contact, conversation and name).
+ */
+const RETURNING_CUSTOMERS = 50;
 const WARM_UP = { rate: 20, seconds: 3 };
 const DRAIN_TIMEOUT_MS = 120_000;
 const POST_TIMEOUT_MS = 10_000;
@@ -28,6 +40,11 @@ const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
 /** POST /v1/send; resolves the status code (null on a network error or time-out). */
 function send(url, apiKey, i) {
   const body = JSON.stringify({ channel: 'whatsapp', to: `+49151${String(20_000_000 + (i % CUSTOMERS))}`, message: `cost ${i}` });
+  return post(url, body, { authorization: `Bearer ${apiKey}` });
+}
+
+/** POSTs a JSON body; resolves the status code (null on a network error or time-out). */
+function post(url, body, headers) {
   return new Promise((resolve) => {
     const req = http.request(
       url,
@@ -35,7 +52,7 @@ function send(url, apiKey, i) {
         method: 'POST',
         agent,
         signal: AbortSignal.timeout(POST_TIMEOUT_MS),
-        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), authorization: `Bearer ${apiKey}` },
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), ...headers },
       },
       (res) => {
         res.resume();
@@ -158,12 +175,93 @@ async function ceilingCost({ platform, rate, seconds, idleMachineRate, log }) {
   }
 }
 
-export async function costScenario({ platform, seconds, rate, idleSeconds, pgSample = false, log }) {
-  const database = new URL(platform.infra.databaseUrl).pathname.slice(1);
+/**
+ * Traffic the cost is measured on: `fire(i)` posts the i-th unit (resolves the HTTP status), `done()` counts the units
+ * carried all the way so far, `what` names them in the report.
+ * @typedef {{ scenario: string, what: string, doneMeans: string, note: string, fire: (i: number) => Promise<number | null>, done: () => Promise<number>, close?: () => Promise<void> }} Traffic
+ */
+
+/** One outbound message: `POST /v1/send`, done once the message reads `read` (its three status callbacks applied). */
+async function outboundTraffic(platform) {
   const tenant = await platform.tenant('bench cost');
   const url = `${platform.gateway}/v1/send`;
-  const messages = async (status) =>
-    Number((await platform.query(`SELECT count(*) AS n FROM messaging.messages WHERE tenant_id = $1 AND direction = 'outbound' AND status = $2`, [tenant.tenantId, status]))[0].n);
+  return {
+    scenario: 'cost per message',
+    what: 'sends',
+    doneMeans: 'every message read `read`',
+    note: 'status callbacks on; latency of POST /v1/send',
+    fire: (i) => send(url, tenant.apiKey, i),
+    done: async () => outboundRead(platform, tenant.tenantId),
+  };
+}
+
+/** The tenant's outbound messages that read `read`. */
+async function outboundRead(platform, tenantId) {
+  return Number((await platform.query(`SELECT count(*) AS n FROM messaging.messages WHERE tenant_id = $1 AND direction = 'outbound' AND status = 'read'`, [tenantId]))[0].n);
+}
+
+/**
+ * One inbound message with its reply: a signed Cloud API notification of a customer's question posted to the gateway
+ * (as Meta posts it), which the agent answers from an FAQ. Done once the tenant's webhook holds its `message.received`
+ * and its reply reads `read`.
+ */
+async function inboundTraffic(platform) {
+  const tenant = await platform.tenant('bench cost inbound');
+  await api('PUT', `${platform.gateway}/api/v1/agents/support`, {
+    token: tenant.apiKey,
+    json: {
+      name: 'support',
+      instruction: 'You answer questions of the bench customers.',
+      greeting: 'Hello from the bench!',
+      skills: ['faq_responder'],
+      faqs: [{ question: 'What are your opening hours?', answer: 'We are open Monday to Friday, 8:00 to 18:00.' }],
+    },
+  });
+  const receiver = await Receiver.start();
+  const webhook = (await api('POST', `${platform.gateway}/api/v1/webhooks`, { token: tenant.apiKey, json: { url: receiver.url, events: ['message.received'] } })).body;
+  receiver.useSecret(webhook.secret);
+  const [channel] = await platform.sandboxChannels(tenant, 1);
+  const url = `${platform.gateway}/webhooks/whatsapp`;
+  const secret = platform.env.META_APP_SECRET;
+  return {
+    scenario: 'cost per inbound message',
+    what: 'notifications',
+    doneMeans: 'the webhook held every `message.received` and every reply read `read`',
+    note: 'status callbacks on; latency of POST /webhooks/whatsapp (the notification queued)',
+    fire: (i) => {
+      const from = `+1415${String(5_000_000 + (i % RETURNING_CUSTOMERS))}`;
+      const message = { from, id: `wamid.cost${Date.now().toString(36)}${i}`, text: `What are your opening hours? (${i})`, customer: 'Cost Customer' };
+      const { body, headers } = signedCloudNotification(channel, message, secret);
+      return post(url, body, headers);
+    },
+    // Every reply read: all the tenant's outbound messages read (a first message may bring more than one reply).
+    done: async () => {
+      const [{ all, read }] = await platform.query(
+        `SELECT count(*) AS all, count(*) FILTER (WHERE status = 'read') AS read FROM messaging.messages WHERE tenant_id = $1 AND direction = 'outbound'`,
+        [tenant.tenantId],
+      );
+      return Number(all) === Number(read) ? receiver.count : Math.min(receiver.count, Number(read));
+    },
+    close: () => receiver.close(),
+  };
+}
+
+export async function costScenario(args) {
+  return measureCost({ ...args, traffic: await outboundTraffic(args.platform) });
+}
+
+export async function inboundCostScenario(args) {
+  const traffic = await inboundTraffic(args.platform);
+  try {
+    return await measureCost({ ...args, traffic });
+  } finally {
+    await traffic.close();
+  }
+}
+
+/** The cost of one unit of `traffic`: idle baseline, the traffic at `rate` for `seconds`, drained, then the bare route. */
+async function measureCost({ platform, seconds, rate, idleSeconds, pgSample = false, log, traffic }) {
+  const database = new URL(platform.infra.databaseUrl).pathname.slice(1);
   // This run's own queries and Kafka admin calls are the load generator's, not the platform's: its backend is set apart.
   const ownBackend = Number((await platform.query('SELECT pg_backend_pid() AS pid'))[0].pid);
   await platform.consumerLag();
@@ -184,9 +282,9 @@ export async function costScenario({ platform, seconds, rate, idleSeconds, pgSam
 
   // Warm-up: the JIT, the pools and the caches on every hop, drained before the idle baseline.
   log(`cost: warm-up ${WARM_UP.seconds} s at ${WARM_UP.rate}/s`);
-  await openLoop({ rate: WARM_UP.rate, seconds: WARM_UP.seconds, fire: (i) => send(url, tenant.apiKey, CUSTOMERS + i) });
+  await openLoop({ rate: WARM_UP.rate, seconds: WARM_UP.seconds, fire: (i) => traffic.fire(CUSTOMERS + i) });
   const warm = WARM_UP.rate * WARM_UP.seconds;
-  for (let deadline = Date.now() + 30_000; (await messages('read')) < warm && Date.now() < deadline; ) await delay(500);
+  for (let deadline = Date.now() + 30_000; (await traffic.done()) < warm && Date.now() < deadline; ) await delay(500);
   await platform.drain(30_000, log);
 
   log(`cost: idle baseline, ${idleSeconds} s with no traffic`);
@@ -199,7 +297,7 @@ export async function costScenario({ platform, seconds, rate, idleSeconds, pgSam
   const idleCounts = { start: idleCountsStart, end: await statementCounts(platform, database), seconds: idle.seconds };
   const idleRate = (ms) => ms / idle.seconds; // ms of CPU per second
 
-  log(`cost: ${seconds} s at ${rate}/s, status callbacks on, then drained until every message reads read`);
+  log(`cost: ${traffic.what} for ${seconds} s at ${rate}/s, status callbacks on, then drained until ${traffic.doneMeans}`);
   const latencies = new Latencies();
   let answered = 0;
   let failed = 0;
@@ -210,14 +308,14 @@ export async function costScenario({ platform, seconds, rate, idleSeconds, pgSam
   if (pgSampler) samplerBackend = pgSampler.pid;
   const start = await snapshot();
   const sampler = new RssSampler(platform.pids());
-  stopProgress = progress('cost', () => `${answered} answered, ${failed} failed, ${read} read`);
-  const poll = setInterval(() => void messages('read').then((n) => (read = n), () => undefined), 1000);
+  stopProgress = progress('cost', () => `${answered} answered, ${failed} failed, ${read} done`);
+  const poll = setInterval(() => void traffic.done().then((n) => (read = n), () => undefined), 1000);
   const sending = await openLoop({
     rate,
     seconds,
     fire: async (i) => {
       const t0 = performance.now();
-      const status = await send(url, tenant.apiKey, i);
+      const status = await traffic.fire(i);
       if (status === 200) {
         answered++;
         latencies.add(performance.now() - t0);
@@ -229,7 +327,7 @@ export async function costScenario({ platform, seconds, rate, idleSeconds, pgSam
   // Every answered send, and any of the failed ones that reached the broker all the same, reads `read` in the end.
   const expected = warm + answered;
   const deadline = Date.now() + DRAIN_TIMEOUT_MS;
-  while ((read = await messages('read')) < expected && Date.now() < deadline) await delay(250);
+  while ((read = await traffic.done()) < expected && Date.now() < deadline) await delay(250);
   clearInterval(poll);
   const lag = await platform.drain(Math.max(0, deadline - Date.now()), log);
   const end = await snapshot();
@@ -267,7 +365,7 @@ export async function costScenario({ platform, seconds, rate, idleSeconds, pgSam
   const ratio = ours / route.machine;
   const s = latencies.summary();
   const row = {
-    scenario: 'cost per message',
+    scenario: traffic.scenario,
     offered: rate,
     achieved: round(answered / sending.seconds, 0),
     ...s,
@@ -275,10 +373,10 @@ export async function costScenario({ platform, seconds, rate, idleSeconds, pgSam
     handled: n,
     rss,
     cpu: sampler.cpu,
-    note: `status callbacks on; latency of POST /v1/send; CPU ms per message over idle: ${round(ours, 2)} machine-wide (${round(ratio, 1)}× the bare Fastify + Kafka produce route's ${round(route.machine, 2)}), ${round(measured, 2)} summed over our processes; ${round(sqlTotal, 1)} PostgreSQL statements and ${round(kafkaRequests, 1)} Kafka requests per message (details below)`,
+    note: `${traffic.note}; CPU ms per message over idle: ${round(ours, 2)} machine-wide (${round(ratio, 1)}× the bare Fastify + Kafka produce route's ${round(route.machine, 2)}), ${round(measured, 2)} summed over our processes; ${round(sqlTotal, 1)} PostgreSQL statements and ${round(kafkaRequests, 1)} Kafka requests per message (details below)`,
   };
   const lines = [
-    `**Cost per message** (${n} messages read of ${sending.sent} sends at ${rate}/s over ${round(sending.seconds, 0)} s (${answered} answered 200, ${failed} not), status callbacks on, window ${round(used.seconds, 1)} s until every message read \`read\`${read < expected ? ` — ${expected - read} never did` : ''}${lag ? `, consumer lag ${lag} left` : ''}; idle baseline ${round(idle.seconds, 0)} s in the same run):`,
+    `**${traffic.scenario[0].toUpperCase()}${traffic.scenario.slice(1)}** (${n} carried through of ${sending.sent} ${traffic.what} at ${rate}/s over ${round(sending.seconds, 0)} s (${answered} answered 200, ${failed} not), status callbacks on, window ${round(used.seconds, 1)} s until ${traffic.doneMeans}${read < expected ? ` — ${expected - read} never were` : ''}${lag ? `, consumer lag ${lag} left` : ''}; idle baseline ${round(idle.seconds, 0)} s in the same run):`,
     '',
     `- machine-wide: **${round(machine, 2)} CPU ms per message** minus the idle baseline (machine idle rate ${round(idleRate(idle.machine) / 10, 1)}% of one core, other engineers' work included); without the sandbox (${round(net(SANDBOX), 2)}, and ${round(net(SANDBOX_PG), 2)} in its PostgreSQL connections) and the load generator (${round(net(LOAD), 2)}): **${round(ours, 2)}** (target ≤ 1.5).`,
     `- against the bare Fastify + Kafka produce route (the same record through the platform's publisher, ${route.answered} requests at the same ${rate}/s right after, measured the same way): ${round(route.machine, 2)} CPU ms per request machine-wide without the load generator (its own process ${round(route.process, 2)}, the broker and the rest ${round(route.machine - route.process, 2)}); **a message costs ${round(ratio, 1)}× that route** (a ratio machines of different speed share).`,

@@ -5,6 +5,7 @@ import { pollUntil } from '@parley/testing';
 // eslint-disable-next-line @nx/enforce-module-boundaries
 import { startCrmService, type CrmServiceUnderTest } from '../../crm-service/src/test/crm-service-under-test';
 import { recipientMessageId } from './campaigns/campaign-start.service';
+import { CampaignSendingStore } from './sending/campaign-sending.store';
 import { startCampaignService, type CampaignServiceUnderTest } from './test/campaign-service-under-test';
 
 /**
@@ -190,6 +191,10 @@ describe('campaigns (CONTRACT.md §15)', () => {
     const scheduled = await campaigns.call('campaigns.create', { tenant_id: tenant, body: { name: 'Later', template, audience: { tags: ['later'] }, schedule_at: at } });
     const cancelled = await campaigns.call('campaigns.create', { tenant_id: tenant, body: { name: 'Never', template, audience: { contact_ids: [hal.id] }, schedule_at: at } });
     expect(scheduled.status).toBe('scheduled');
+    // the sender loop sleeps until the start, not until its safety sweep (5 s by default; 100 ms in these specs)
+    const dueInMs = await campaigns.app.get(CampaignSendingStore).nextDueInMs();
+    expect(dueInMs).not.toBeNull();
+    expect(dueInMs!).toBeLessThanOrEqual(1500);
     expect((await campaigns.call('campaigns.transition', { tenant_id: tenant, id: cancelled.id, action: 'cancel' })).status).toBe('cancelled');
     const done = await statusOf(tenant, scheduled.id, 'completed');
     expect(Date.parse(done.started_at!)).toBeGreaterThanOrEqual(Date.parse(at));

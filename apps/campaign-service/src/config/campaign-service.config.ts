@@ -14,11 +14,14 @@ export class CampaignServiceConfig extends BaseConfig {
   @Max(1000)
   CAMPAIGN_DEFAULT_RATE_PER_SECOND = 20;
 
-  /** The sender loop's safety sweep (ms) when nothing woke it: finds due schedules and campaigns another instance left. */
+  /**
+   * The sender loop's safety sweep (ms) when nothing is due: finds what another instance started or scheduled while this
+   * one slept (that instance sends it meanwhile). Due batches and scheduled starts wake the loop on time themselves.
+   */
   @IsInt()
   @Min(20)
   @Max(60_000)
-  CAMPAIGN_SWEEP_MS = 1_000;
+  CAMPAIGN_SWEEP_MS = 5_000;
 
   /**
    * At start, asks messaging-service whether the template is approved and filled (`templates.check-send`) and what the

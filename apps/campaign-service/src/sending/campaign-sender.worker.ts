@@ -11,6 +11,8 @@ import { CampaignSendingStore } from './campaign-sending.store';
 const TICK_MS = 200;
 /** The broker must take a batch within this time, or the batch is rolled back and handed over again later. */
 const PUBLISH_TIMEOUT_MS = 10_000;
+/** How soon a pass that failed (the database or the broker away) is tried again. */
+const RETRY_PAUSE_MS = 1_000;
 /** Completed campaigns announced per pass. */
 const COMPLETIONS_PER_PASS = 20;
 
@@ -43,8 +45,8 @@ export class CampaignSenderWorker extends BackgroundWorker {
       sweepMs: config.CAMPAIGN_SWEEP_MS,
       // low: the campaigns' due times pace the batches (one per TICK_MS or so each)
       minSleepMs: 5,
-      // a failed start or batch is tried again at the sweep
-      retryPauseMs: config.CAMPAIGN_SWEEP_MS,
+      // a failed start or batch is tried again soon, whatever the sweep
+      retryPauseMs: Math.min(config.CAMPAIGN_SWEEP_MS, RETRY_PAUSE_MS),
       logger: this.logger,
     });
   }

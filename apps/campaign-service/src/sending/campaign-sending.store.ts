@@ -80,11 +80,16 @@ export class CampaignSendingStore {
     ]);
   }
 
-  /** In how many milliseconds the next running campaign is due (negative: it is late); null when none runs. */
+  /**
+   * In how many milliseconds the next batch of a running campaign or the next scheduled start is due (negative: it is
+   * late); null when none runs and none is scheduled.
+   */
   async nextDueInMs(): Promise<number | null> {
     // min() of no rows is NULL: an idle service sleeps its sweep instead of looking every few milliseconds
     const [next] = (await this.db.query(
-      `SELECT (EXTRACT(EPOCH FROM (min(next_send_at) - now())) * 1000)::float8 AS due_in_ms FROM campaigns WHERE status = 'running'`,
+      `SELECT (EXTRACT(EPOCH FROM (least(
+                 (SELECT min(next_send_at) FROM campaigns WHERE status = 'running'),
+                 (SELECT min(schedule_at) FROM campaigns WHERE status = 'scheduled')) - now())) * 1000)::float8 AS due_in_ms`,
     )) as { due_in_ms: number | null }[];
     return next?.due_in_ms ?? null;
   }

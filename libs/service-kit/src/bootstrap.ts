@@ -82,6 +82,17 @@ function keepRawBody(request: FastifyRequest, body: Buffer | string, done: (err:
   done(null, undefined);
 }
 
+/**
+ * `trustProxy` as Fastify takes it. A hop count keeps its meaning (the nearest N hops are believed, whoever they are):
+ * fastify 5.12 trusts nothing for a bare number, since it cannot check the immediate peer, which would silently count
+ * every client behind the proxies as one. Believing N hops is only safe when the service is reachable through them
+ * alone; addresses and CIDR ranges check the peer (.env.example says so).
+ */
+function trustedProxies(trust: BootstrapOptions['trustProxy']): boolean | string[] | ((address: string, hop: number) => boolean) {
+  if (typeof trust === 'number') return (_address, hop) => hop < trust;
+  return trust ?? false;
+}
+
 /** Creates a service's Nest app on Fastify with the platform's conventions, without listening. */
 export async function createServiceApp(module: Type<unknown>, options: BootstrapOptions = {}): Promise<NestFastifyApplication> {
   const errorLogger = new NestLogger('Http');
@@ -98,7 +109,7 @@ export async function createServiceApp(module: Type<unknown>, options: Bootstrap
     return503OnClosing: true,
     clientErrorHandler: answerClientError,
     routerOptions: { ignoreTrailingSlash: true },
-    trustProxy: options.trustProxy ?? false,
+    trustProxy: trustedProxies(options.trustProxy),
   });
   const fastify = adapter.getInstance();
   if (options.rawBodyPrefixes?.length) {

@@ -244,6 +244,16 @@ describe('gateway: daily quotas, plans and usage (real Redis, PostgreSQL and Kaf
       } finally {
         await behindProxy.close();
       }
+      // A number of hops: the nearest hop (the load balancer) is believed, whoever connects
+      const behindOneHop = await gw.sibling({ NODE_ENV: 'production', ADMIN_TOKEN, ACCOUNT_RATE_LIMIT_PER_HOUR: '1', TRUST_PROXY: '1' });
+      try {
+        const signUp = (client: string) => behindOneHop.request('POST', '/api/v1/accounts', { body: { name: `Shop of ${client}` }, headers: { 'x-forwarded-for': client } });
+        expect((await signUp('203.0.113.17')).status).toBe(201);
+        expect((await signUp('203.0.113.18')).status).toBe(201);
+        expect((await signUp('203.0.113.17')).status).toBe(429);
+      } finally {
+        await behindOneHop.close();
+      }
       // `prod` trusts no proxy: the header names no one, and its limit (2 an hour) was spent by the test above
       const spoofed = await prod.request('POST', '/api/v1/accounts', { body: { name: 'Spoofed' }, headers: { 'x-forwarded-for': '198.51.100.9' } });
       expect(spoofed.status).toBe(429);

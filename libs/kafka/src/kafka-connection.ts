@@ -169,8 +169,8 @@ export class KafkaConnection implements OnApplicationShutdown {
   }
 
   /**
-   * Runs `consumer` (of a group of its own, committing nothing) over `topics` from their ends as they are when this is
-   * called: resolves once it runs, and every record produced from then on reaches `eachMessage`. The ends are read
+   * Runs the connected `consumer` (of a group of its own, committing nothing) over `topics` from their ends as they are
+   * when this is called: resolves once it runs, and every record produced from then on reaches `eachMessage`. The ends are read
    * here and the consumer pinned to them, so readiness does not wait for a first fetch to end and the consumer can
    * long-poll like any other (`fetchMaxWaitMs`). Such consumers used to poll every 250 ms so that their first, empty
    * fetch came soon: four fetches a second each, idle (issue 33).
@@ -179,7 +179,6 @@ export class KafkaConnection implements OnApplicationShutdown {
     const physical = topics.map((t) => this.topic(t));
     const admin = await this.connectedAdmin();
     const ends = await Promise.all(physical.map(async (topic) => ({ topic, partitions: await retryRetriable(() => admin.fetchTopicOffsets(topic)) })));
-    await consumer.connect();
     await retryRetriable(() => consumer.subscribe({ topics: physical, fromBeginning: false }));
     await consumer.run({ autoCommit: false, partitionsConsumedConcurrently: 4, eachMessage: ({ message }) => eachMessage(message) });
     // A fetch already under way from the end kafkajs resolved (later than ours) is dropped by kafkajs and redone from here.

@@ -127,6 +127,7 @@ export class RpcClient implements OnModuleInit, BeforeApplicationShutdown {
       heartbeatInterval: 1_000,
       maxWaitTimeInMs: this.connection.options.fetchMaxWaitMs,
     });
+    await consumer.connect();
     await this.connection.runFromTheEnd(consumer, [RPC_REPLY_TOPIC], async (message) => this.onReply(message.headers?.[Headers.CorrelationId], message.value));
     this.consumer = consumer;
     this.groupId = groupId;

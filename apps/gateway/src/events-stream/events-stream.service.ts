@@ -148,6 +148,7 @@ export class EventsStreamService implements OnModuleDestroy {
     this.consumer = consumer;
     this.groupId = groupId;
     try {
+      await consumer.connect();
       // Pinned to the topics' ends as they are now: every event published from then on is read.
       await this.kafka.runFromTheEnd(consumer, STREAMED_TOPICS, async (message) => this.dispatch(message.value));
     } catch (err) {

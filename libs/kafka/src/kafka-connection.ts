@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
 import { TOPIC_SPECS, type TopicSpec } from '@parley/contracts';
 import { ConfigResourceTypes, Kafka, logLevel, type Admin, type Consumer, type ConsumerConfig, type KafkaMessage, type LogEntry } from 'kafkajs';
 import { retryRetriable } from './errors';
@@ -166,6 +167,29 @@ export class KafkaConnection implements OnApplicationShutdown {
       return disconnect();
     };
     return consumer;
+  }
+
+  /**
+   * A consumer in a group of its own (`<name>-<uuid>`), for `runFromTheEnd`: every instance of a process reads every
+   * record (RPC replies, cache invalidations, live streams). `leaveOwnGroup` deletes the group after it.
+   */
+  ownGroupConsumer(name: string): { consumer: Consumer; groupId: string } {
+    const groupId = this.group(`${name}-${randomUUID()}`);
+    const consumer = this.consumer({
+      groupId,
+      allowAutoTopicCreation: false,
+      sessionTimeout: 10_000,
+      heartbeatInterval: 1_000,
+      maxWaitTimeInMs: this.options.fetchMaxWaitMs,
+    });
+    return { consumer, groupId };
+  }
+
+  /** Stops a consumer of `ownGroupConsumer` and deletes its group, which nothing will read again. */
+  async leaveOwnGroup(consumer: Consumer, groupId: string): Promise<void> {
+    await consumer.disconnect().catch(() => undefined);
+    const admin = await this.connectedAdmin().catch(() => undefined);
+    if (admin) await admin.deleteGroups([groupId]).catch(() => undefined);
   }
 
   /**

@@ -119,14 +119,7 @@ export class RpcClient implements OnModuleInit, BeforeApplicationShutdown {
   private async startConsumer(): Promise<void> {
     await this.connection.ensureTopics();
     await this.publisher.connect();
-    const groupId = this.connection.group(`${this.connection.options.clientId}-replies-${randomUUID()}`);
-    const consumer = this.connection.consumer({
-      groupId,
-      allowAutoTopicCreation: false,
-      sessionTimeout: 10_000,
-      heartbeatInterval: 1_000,
-      maxWaitTimeInMs: this.connection.options.fetchMaxWaitMs,
-    });
+    const { consumer, groupId } = this.connection.ownGroupConsumer(`${this.connection.options.clientId}-replies`);
     await consumer.connect();
     await this.connection.runFromTheEnd(consumer, [RPC_REPLY_TOPIC], async (message) => this.onReply(message.headers?.[Headers.CorrelationId], message.value));
     this.consumer = consumer;
@@ -156,11 +149,7 @@ export class RpcClient implements OnModuleInit, BeforeApplicationShutdown {
       w.reject(new Error('shutting down'));
     }
     this.waiting.clear();
-    if (this.consumer) {
-      await this.consumer.disconnect().catch(() => undefined);
-      const admin = await this.connection.connectedAdmin().catch(() => undefined);
-      if (admin && this.groupId) await admin.deleteGroups([this.groupId]).catch(() => undefined);
-    }
+    if (this.consumer && this.groupId) await this.connection.leaveOwnGroup(this.consumer, this.groupId);
   }
 }
 

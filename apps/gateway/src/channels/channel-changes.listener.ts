@@ -1,7 +1,6 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { Topics, type ChannelChangedEvent } from '@parley/contracts';
 import { KafkaConnection } from '@parley/kafka';
-import { randomUUID } from 'node:crypto';
 import { ChannelSendersService } from './channel-senders.service';
 
 /** How long to wait before trying again when the listener could not start or stopped. */
@@ -40,14 +39,7 @@ export class ChannelChangesListener implements OnApplicationBootstrap, OnModuleD
 
   private async start(): Promise<void> {
     if (this.stopped) return;
-    const groupId = this.kafka.group(`gateway-channel-changes-${randomUUID()}`);
-    const consumer = this.kafka.consumer({
-      groupId,
-      allowAutoTopicCreation: false,
-      sessionTimeout: 10_000,
-      heartbeatInterval: 1_000,
-      maxWaitTimeInMs: this.kafka.options.fetchMaxWaitMs,
-    });
+    const { consumer, groupId } = this.kafka.ownGroupConsumer('gateway-channel-changes');
     this.consumer = consumer;
     this.groupId = groupId;
     // After kafkajs restarts it, the consumer starts at the end it resolves on its first fetch: no change is missed after that.
@@ -98,9 +90,6 @@ export class ChannelChangesListener implements OnApplicationBootstrap, OnModuleD
     const consumer = this.consumer;
     const groupId = this.groupId;
     this.consumer = undefined;
-    if (!consumer) return;
-    await consumer.disconnect().catch(() => undefined);
-    const admin = await this.kafka.connectedAdmin().catch(() => undefined);
-    if (admin && groupId) await admin.deleteGroups([groupId]).catch(() => undefined);
+    if (consumer && groupId) await this.kafka.leaveOwnGroup(consumer, groupId);
   }
 }

@@ -2,7 +2,6 @@ import { Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import { ProblemTypes, Topics, problem, type EventEnvelope } from '@parley/contracts';
 import { KafkaConnection } from '@parley/kafka';
 import { ProblemException } from '@parley/service-kit';
-import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import { SseConnection, type SseLimits } from './sse-connection';
 import { eventFrame } from './sse-frame';
@@ -129,14 +128,7 @@ export class EventsStreamService implements OnModuleDestroy {
 
   private async startConsumer(): Promise<void> {
     await this.kafka.ensureTopics();
-    const groupId = this.kafka.group(`gateway-events-stream-${randomUUID()}`);
-    const consumer = this.kafka.consumer({
-      groupId,
-      allowAutoTopicCreation: false,
-      sessionTimeout: 10_000,
-      heartbeatInterval: 1_000,
-      maxWaitTimeInMs: this.kafka.options.fetchMaxWaitMs,
-    });
+    const { consumer, groupId } = this.kafka.ownGroupConsumer('gateway-events-stream');
     consumer.on(consumer.events.CRASH, ({ payload }) => {
       if (payload.restart) return;
       // The client gave up: let the next stream start a fresh consumer, and make the current clients reconnect.
@@ -154,7 +146,7 @@ export class EventsStreamService implements OnModuleDestroy {
     } catch (err) {
       // The next stream tries again with a fresh consumer.
       this.consumer = undefined;
-      await consumer.disconnect().catch(() => undefined);
+      await this.kafka.leaveOwnGroup(consumer, groupId);
       throw err;
     }
   }
@@ -164,9 +156,6 @@ export class EventsStreamService implements OnModuleDestroy {
     for (const streams of this.streams.values()) for (const connection of streams) connection.end();
     const consumer = this.consumer;
     this.consumer = undefined;
-    if (!consumer) return;
-    await consumer.disconnect().catch(() => undefined);
-    const admin = await this.kafka.connectedAdmin().catch(() => undefined);
-    if (admin && this.groupId) await admin.deleteGroups([this.groupId]).catch(() => undefined);
+    if (consumer && this.groupId) await this.kafka.leaveOwnGroup(consumer, this.groupId);
   }
 }

@@ -12,6 +12,7 @@ import {
   IsString,
   Length,
   Matches,
+  MaxLength,
   Max,
   Min,
   ValidateNested,
@@ -68,8 +69,10 @@ export class UpsertAgentBody {
   @Length(1, 8000)
   instruction!: string;
 
+  // Required, but may be empty ("no greeting"): a missing greeting is named as missing, not as too short.
+  @IsDefined({ message: 'greeting is required: the first words of a conversation, or "" for none' })
   @IsString()
-  @Length(0, 1000)
+  @MaxLength(1000)
   greeting!: string;
 
   @IsArray()

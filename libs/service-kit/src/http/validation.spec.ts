@@ -28,6 +28,12 @@ describe('validateDto', () => {
     await expect(validateDto(UpsertAgentBody, ['a'])).rejects.toMatchObject({ problem: { status: 400, detail: 'The request body must be a JSON object.' } });
   });
 
+  it('names a missing required field as missing, not by a rule about its length', async () => {
+    const err = await validateDto(UpsertAgentBody, { name: 'a', instruction: 'i', skills: [] }).catch((e: unknown) => e);
+    const { problem } = err as ProblemException;
+    expect(problem.errors).toEqual([{ field: 'greeting', message: 'greeting is required: the first words of a conversation, or "" for none' }]);
+  });
+
   it('returns the typed instance when valid', async () => {
     const ok = await validateDto(UpsertAgentBody, { name: 'a', instruction: 'i', greeting: '', skills: [] });
     expect(ok).toBeInstanceOf(UpsertAgentBody);

@@ -10,7 +10,9 @@ export function toFieldErrors(errors: ValidationError[], parent = ''): FieldErro
   const out: FieldError[] = [];
   for (const error of errors) {
     const path = /^\d+$/.test(error.property) ? `${parent}[${error.property}]` : parent ? `${parent}.${error.property}` : error.property;
-    for (const [rule, message] of Object.entries(error.constraints ?? {})) {
+    // A missing required field is named as missing; its other rules (type, length) would only repeat that.
+    const constraints = error.constraints?.isDefined ? { isDefined: error.constraints.isDefined } : (error.constraints ?? {});
+    for (const [rule, message] of Object.entries(constraints)) {
       out.push({ field: path, message: rule === 'whitelistValidation' ? `${path} is not an allowed field` : humanize(message, error.property, path) });
     }
     if (error.children?.length) out.push(...toFieldErrors(error.children, path));

@@ -1,4 +1,4 @@
-import { Topics, derivedId, newId, type ChannelRecord, type MessageOutboundData, type WhatsappWebhookData } from '@parley/contracts';
+import { Headers, Topics, derivedId, newId, type ChannelRecord, type MessageOutboundData, type WhatsappWebhookData } from '@parley/contracts';
 import { EventPublisher, RpcProblemError } from '@parley/kafka';
 import { pollUntil } from '@parley/testing';
 import { randomBytes } from 'node:crypto';
@@ -155,6 +155,8 @@ describe('messaging-service over Kafka, PostgreSQL and a fake Cloud API', () => 
     expect(sent.key).toBe(`${T1}:${customer}`);
     expect(sent.value).toMatchObject({ type: 'message.status', tenant_id: T1, id: derivedId('evt', 'status', data.message_id, 'sent') });
     expect(sent.value.data).toEqual({ event: 'message.status', channel: 'whatsapp', tenant_id: T1, message_id: data.message_id, status: 'sent', to: customer, at: data.accepted_at });
+    // no campaign's: campaign-service skips its statuses unread
+    expect(sent.headers[Headers.Campaign]).toBe('no');
 
     expect(await service.kafka.rpc.request('messages.get', { tenant_id: T1, message_id: data.message_id })).toEqual({
       message_id: data.message_id,
@@ -177,6 +179,17 @@ describe('messaging-service over Kafka, PostgreSQL and a fake Cloud API', () => 
     await pollUntil(() => statusesOf(barrier.message_id)[0], { description: 'the barrier send' });
     expect(sandbox.sendsTo(customer).filter((s) => (s.body.text as { body: string }).body === 'Your order has shipped.')).toHaveLength(1);
     expect(statusesOf(data.message_id)).toHaveLength(1);
+  });
+
+  it("says on a campaign's message's statuses that they are a campaign's (the campaign header its message.outbound carried)", async () => {
+    const data = outbound({ to: '+15550007788', content: { type: 'text', text: 'Spring sale' }, campaign_id: 'cmp_spring' });
+    await publishOutbound(T1, data);
+    const sent = await pollUntil(() => statusesOf(data.message_id)[0], { description: "the campaign message's sent" });
+    expect(sent.headers[Headers.Campaign]).toBe('yes');
+    const providerId = (await dbRow(data.message_id)).provider_message_id!;
+    await publishWebhook(statusUpdate(t1Channel.phone_number_id!, providerId, 'delivered', new Date().toISOString()));
+    const delivered = await pollUntil(() => statusesOf(data.message_id)[1], { description: "the campaign message's delivered" });
+    expect([delivered.value.data.status, delivered.headers[Headers.Campaign]]).toEqual(['delivered', 'yes']);
   });
 
   it('wakes the idle send queue by NOTIFY, also after its LISTEN connection was cut (it reconnects and looks once)', async () => {

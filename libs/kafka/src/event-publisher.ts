@@ -1,5 +1,5 @@
 import { Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
-import { Headers, envelopeVersion, newId, type EnvelopeVersion, type EventEnvelope } from '@parley/contracts';
+import { Headers, envelopeVersion, newId, routingHeaders, type EnvelopeVersion, type EventEnvelope } from '@parley/contracts';
 import { CompressionTypes, Partitioners, type Producer, type TopicMessages } from 'kafkajs';
 import { PublishTimeoutError } from './errors';
 import { KafkaConnection } from './kafka-connection';
@@ -137,7 +137,8 @@ export class EventPublisher implements OnApplicationShutdown {
         const topic = this.connection.topic(m.topic);
         let entry = byTopic.get(topic);
         if (!entry) byTopic.set(topic, (entry = { topic, messages: [] }));
-        const headers: Record<string, string> = {};
+        // An envelope's routing facts, unless the caller set them: consumers may skip it unread (SkipUnreadWhen).
+        const headers: Record<string, string> = isEnvelope(m.value) ? routingHeaders(m.value) : {};
         for (const [k, v] of Object.entries(m.headers ?? {})) if (v !== undefined) headers[k] = v;
         entry.messages.push({ key: m.key, value: JSON.stringify(m.value), headers });
       }
@@ -151,4 +152,8 @@ export class EventPublisher implements OnApplicationShutdown {
     while ((this.inFlight > 0 || this.queue.length > 0) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
     await this.producer.disconnect().catch(() => undefined);
   }
+}
+
+function isEnvelope(value: unknown): value is EventEnvelope {
+  return typeof value === 'object' && value !== null && typeof (value as { type?: unknown }).type === 'string' && 'data' in value;
 }

@@ -15,6 +15,17 @@ const consumed = new Counter({
   labelNames: ['topic'],
 });
 
+const skipped = new Counter({
+  name: 'kafka_records_skipped_total',
+  help: 'Records a consumer acknowledged unread, by topic: a routing header said they were not its own (SkipUnreadWhen).',
+  labelNames: ['topic'],
+});
+
+/** Counts a record acknowledged unread (`SkipUnreadWhen`). */
+export function countSkipped(topic: string): void {
+  skipped.inc({ topic });
+}
+
 /** Counts every request `producer` sends (kafkajs's instrumentation event: one per request, not per record). */
 export function countProducerRequests(producer: Producer): void {
   producer.on(producer.events.REQUEST, ({ payload }) => requests.inc({ api: payload.apiName }));

@@ -19,6 +19,7 @@ import { OffsetWatermark, groupByKey, runBounded } from './batch-groups';
 import { RpcProblemError, isTransientError, retryRetriable } from './errors';
 import { EventPublisher } from './event-publisher';
 import { KafkaConnection } from './kafka-connection';
+import { countSkipped } from './kafka-metrics';
 import { OffsetCommitter } from './offset-committer';
 
 /** What a handler gets besides the payload (`@Ctx()`). */
@@ -111,6 +112,13 @@ export const SETTLE_MS = SettledAfterGathering.settleMs;
  * Runs each message's handler inside the caller's context (e.g. a logger scoped to the message's request id).
  * Supplied by the app; the default just calls the handler.
  */
+/**
+ * `@EventPattern(topic, { ...GatheredBatchByKey, skipUnreadWhen: { [header]: value } })`: a record whose Kafka header
+ * has that value is acknowledged without being parsed or handed to the handler (issue 33: skip what is not yours,
+ * unread). A record without the header is read, so records of producers from before the header existed still arrive.
+ */
+export type SkipUnreadWhen = Readonly<Record<string, string>>;
+
 export type MessageScope = <T>(requestId: string, work: () => Promise<T>) => Promise<T>;
 
 const RETRY_BASE_MS = 200;
@@ -308,6 +316,10 @@ export class KafkaTransport extends Server implements CustomTransportStrategy {
   ): Promise<void> {
     const parsed: { envelope: EventEnvelope; raw: string; context: KafkaContext }[] = [];
     for (const message of messages) {
+      if (skipsUnread(handler, message.headers)) {
+        countSkipped(topic);
+        continue;
+      }
       const headers = decodeHeaders(message.headers);
       const requestId = headers[Headers.RequestId] ?? randomUUID();
       const raw = message.value?.toString('utf8') ?? '';
@@ -361,6 +373,7 @@ export class KafkaTransport extends Server implements CustomTransportStrategy {
         return;
       }
       const handler = this.messageHandlers.get(logicalTopic);
+      if (skipsUnread(handler, message.headers)) return void countSkipped(logicalTopic);
       let envelope: EventEnvelope;
       try {
         envelope = JSON.parse(raw) as EventEnvelope;
@@ -482,6 +495,18 @@ export class KafkaTransport extends Server implements CustomTransportStrategy {
   unwrap<T>(): T {
     return this.consumers as T;
   }
+}
+
+/** Whether the handler's `skipUnreadWhen` says this record is not its own (decided on the raw headers, nothing parsed). */
+function skipsUnread(handler: MessageHandler | undefined, headers: IHeaders | undefined): boolean {
+  const when = (handler?.extras as { skipUnreadWhen?: SkipUnreadWhen } | undefined)?.skipUnreadWhen;
+  if (!when || !headers) return false;
+  for (const [name, value] of Object.entries(when)) {
+    const raw = headers[name];
+    const found = Buffer.isBuffer(raw) ? raw.toString('utf8') : typeof raw === 'string' ? raw : undefined;
+    if (found !== value) return false;
+  }
+  return true;
 }
 
 function isBatchHandler(handler: MessageHandler): boolean {

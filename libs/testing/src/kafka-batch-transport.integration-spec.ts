@@ -46,7 +46,7 @@ class BatchHandlers {
     if (events.some((e) => e.data.kind === 'poison')) throw new TypeError('cannot handle this payload');
   }
 
-  @EventPattern(Topics.MessageStatus, GatheredBatchByKey)
+  @EventPattern(Topics.MessageStatus, { ...GatheredBatchByKey, skipUnreadWhen: { [Headers.Campaign]: 'no' } })
   async gathered(@Payload() events: Probe[]): Promise<void> {
     gatheredCalls.push(events.map((e) => e.id));
   }
@@ -145,6 +145,21 @@ describe('KafkaTransport batch handlers (real broker)', () => {
     // one call per held fetch (up to 500 ms each): a consumer that hands over each message as it comes makes ~40
     expect(gatheredCalls.length).toBeLessThanOrEqual(10);
     process.stderr.write(`[gathered] 40 messages over 2 s in ${gatheredCalls.length} calls\n`);
+  });
+
+  it("skips the records whose header says they are not the handler's own (skipUnreadWhen), reads the rest, a record without the header too", async () => {
+    const before = gatheredCalls.flat().length;
+    const record = (id: string, campaign?: string) => ({
+      topic: Topics.MessageStatus,
+      key: 'ten_T:+2',
+      value: { id, type: 'message.status', version: 1, tenant_id: 'ten_T', occurred_at: new Date().toISOString(), data: { kind: 'fine' } },
+      headers: { [Headers.Campaign]: campaign },
+    });
+    await harness.publisher.publish([record('evt_skip_no', 'no'), record('evt_skip_yes', 'yes'), record('evt_skip_unsaid'), record('evt_skip_no_again', 'no')]);
+    await harness.publisher.publish([record('evt_skip_last', 'yes')]);
+    // One key, one partition, in order: once the last is handled, the records before it were handled or skipped.
+    await pollUntil(() => gatheredCalls.flat().includes('evt_skip_last'), { description: 'the last record handled' });
+    expect(gatheredCalls.flat().slice(before)).toEqual(['evt_skip_yes', 'evt_skip_unsaid', 'evt_skip_last']);
   });
 
   it('runs a SettledAfterGathering handler no earlier than SETTLE_MS after its record was produced, and not much later', async () => {

@@ -106,12 +106,14 @@ function statementKindsPerMessage(idle, window, n) {
 
 /**
  * What a service asked of Kafka so far, from its /metrics (libs/kafka's kafka-metrics.ts): requests by API and records
- * its consumers fetched by topic, each as `{ "requests Fetch": n, "records message.status": n }`.
+ * its consumers fetched by topic, and of those the ones skipped unread (a routing header said they were not theirs), each
+ * as `{ "requests Fetch": n, "records message.status": n, "skipped message.status": n }`.
  */
 function kafkaCounts(page) {
   const counts = {};
-  for (const [, metric, label, value] of page.matchAll(/^kafka_(requests|records_consumed)_total\{(?:api|topic)="([^"]+)"\} (\d+)$/gm)) {
-    counts[`${metric === 'requests' ? 'requests' : 'records'} ${label}`] = Number(value);
+  const kinds = { requests: 'requests', records_consumed: 'records', records_skipped: 'skipped' };
+  for (const [, metric, label, value] of page.matchAll(/^kafka_(requests|records_consumed|records_skipped)_total\{(?:api|topic)="([^"]+)"\} (\d+)$/gm)) {
+    counts[`${kinds[metric]} ${label}`] = Number(value);
   }
   return counts;
 }
@@ -132,7 +134,7 @@ function kafkaPerMessage(idle, window, n) {
     }
     const sum = (kind) => Object.entries(detail).filter(([key]) => key.startsWith(kind)).reduce((total, [, v]) => total + v, 0);
     const shown = Object.entries(detail).filter(([, v]) => Math.abs(v) >= 0.05).sort((a, b) => b[1] - a[1]);
-    if (keys.size) result[app] = { requests: sum('requests '), records: sum('records '), detail: shown };
+    if (keys.size) result[app] = { requests: sum('requests '), records: sum('records '), skipped: sum('skipped '), detail: shown };
   }
   return result;
 }
@@ -361,6 +363,7 @@ async function measureCost({ platform, seconds, rate, idleSeconds, pgSample = fa
   const ourKafka = Object.entries(kafka).filter(([app]) => app !== SANDBOX);
   const kafkaRequests = ourKafka.reduce((sum, [, k]) => sum + k.requests, 0);
   const kafkaRecords = ourKafka.reduce((sum, [, k]) => sum + k.records, 0);
+  const kafkaSkipped = ourKafka.reduce((sum, [, k]) => sum + k.skipped, 0);
   const route = await ceilingCost({ platform, rate, seconds, idleMachineRate: idleRate(idle.machine), log });
   const ratio = ours / route.machine;
   const s = latencies.summary();
@@ -387,7 +390,7 @@ async function measureCost({ platform, seconds, rate, idleSeconds, pgSample = fa
     `- idle: the stack (five services, sandbox apart) ${stackIdle}% of one core (target ≤ 10); each: ${names.filter((name) => platform.pids()[name]).map((name) => `${name} ${idlePercent(name)}%`).join(', ')}; Kafka ${idlePercent('kafka')}%, PostgreSQL backends ${idlePercent('postgres backends')}% (shared processes ${idlePercent('postgres shared')}%, other databases included), Redis ${idlePercent('redis')}%.`,
     `- PostgreSQL statements per message (per service), over idle (and in all, idle included): **${round(sqlTotal, 2)} statements in ${round(sqlTransactions, 2)} transactions** summed over our services (${round(sqlAll, 2)} in all; the sandbox apart); ${Object.entries(sql.services).filter(([, c]) => Math.abs(c.statements) >= 0.005).map(([app, c]) => `${app} ${round(c.statements, 2)} (${round(c.transactions, 2)} tx; ${round(c.all, 2)} in all)`).join(', ')}; the server counted ${round(sql.server, 2)} transactions per message on the run's database (the load generator's polling included).`,
     `- PostgreSQL statements per message by kind (the verb and its table; BEGIN and COMMIT are a transaction's own), over idle, most first: ${kinds.map(([app, kind, v]) => `${app} \`${kind}\` ${round(v, 2)}`).join(', ')}.`,
-    `- Kafka per message, over idle: **${round(kafkaRequests, 2)} requests and ${round(kafkaRecords, 2)} records fetched** summed over our services (every consumer reads each record of its topics, its own or not; the sandbox apart); ${ourKafka.map(([app, k]) => `${app} ${round(k.requests, 2)} requests, ${round(k.records, 2)} records (${k.detail.map(([key, v]) => `${key} ${round(v, 2)}`).join(', ')})`).join('; ')}.`,
+    `- Kafka per message, over idle: **${round(kafkaRequests, 2)} requests and ${round(kafkaRecords, 2)} records fetched, ${round(kafkaSkipped, 2)} of them skipped unread** summed over our services (every consumer fetches each record of its topics; one whose routing header says it is not the consumer's own is skipped without parsing; the sandbox apart); ${ourKafka.map(([app, k]) => `${app} ${round(k.requests, 2)} requests, ${round(k.records, 2)} records (${k.detail.map(([key, v]) => `${key} ${round(v, 2)}`).join(', ')})`).join('; ')}.`,
     ...(activity
       ? [
           `- PostgreSQL's backends, sampled every 5 ms while it sent and drained (--pg-sample; ${activity.samples} samples, a backend active in ${activity.seen}): waiting on ${activity.waits.map(([w, n]) => `${w} ${round((100 * n) / activity.seen, 1)}%`).join(', ')}; the statements seen most, as a share of the active samples: ${activity.statements.map(([q, n]) => `${round((100 * n) / activity.seen, 1)}% \`${q.replace(/`/g, "'")}\``).join('; ')}.`,

@@ -1,6 +1,6 @@
 import { Controller, Logger } from '@nestjs/common';
 import { EventPattern, Payload } from '@nestjs/microservices';
-import { Topics, type MessageInboundEvent, type MessageStatusEvent } from '@parley/contracts';
+import { Headers, Topics, type MessageInboundEvent, type MessageStatusEvent } from '@parley/contracts';
 import { GatheredBatchByKey } from '@parley/kafka';
 import { CampaignResultsService } from './campaign-results.service';
 
@@ -14,9 +14,10 @@ export class CampaignResultsConsumer {
   /**
    * Every outbound message's statuses pass here, few of them a campaign's: a key's waiting statuses come together, and
    * the groups consumed side by side are picked out and applied together (CampaignResultsService.applyStatuses).
-   * Counters nobody waits on to the millisecond: gathered for up to 500 ms (one statement per gathered batch).
+   * Counters nobody waits on to the millisecond: gathered for up to 500 ms (one statement per gathered batch). The
+   * statuses of messages that say they are no campaign's (the `campaign` header) are skipped unread.
    */
-  @EventPattern(Topics.MessageStatus, GatheredBatchByKey)
+  @EventPattern(Topics.MessageStatus, { ...GatheredBatchByKey, skipUnreadWhen: { [Headers.Campaign]: 'no' } })
   async onStatus(@Payload() events: MessageStatusEvent[]): Promise<void> {
     const usable = events.filter((event) => this.usable(event, event.data?.message_id));
     await this.results.applyStatuses(usable.map((event) => ({ tenantId: event.tenant_id!, status: event.data })));

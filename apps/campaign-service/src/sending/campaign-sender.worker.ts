@@ -98,6 +98,7 @@ export class CampaignSenderWorker extends BackgroundWorker {
             to: r.phone,
             content: { type: 'template', template: r.template },
             origin: 'api',
+            campaign_id: campaign.id,
             accepted_at: acceptedAt,
           };
           const envelope = EventPublisher.envelope(Topics.MessageOutbound, campaign.tenant_id, data, derivedId('evt', 'campaign-send', r.message_id));

@@ -22,6 +22,7 @@ export interface MessageRow {
   send_attempts: number;
   announced_statuses: number;
   published: boolean;
+  from_campaign: boolean | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -49,6 +50,7 @@ export function messageFromRow(row: MessageRow): MessageEntity {
     sendAttempts: row.send_attempts,
     announcedStatuses: row.announced_statuses,
     published: row.published,
+    fromCampaign: row.from_campaign ?? null,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   });

@@ -60,7 +60,7 @@ class InMemoryMessages implements Pick<MessageStatusStore, 'transaction' | 'lock
   }
 
   /** An outbound message as a send leaves it: `sent`, announced once the provider took it (a wamid). */
-  seed(id: string, tenantId: string, wamid: string | null): MessageRow {
+  seed(id: string, tenantId: string, wamid: string | null, fromCampaign: boolean | null = false): MessageRow {
     const row: MessageRow = {
       ...{ seq: '1', direction: 'outbound', channel: 'whatsapp', subject: null, html: null, from: '+14155550100', type: 'text', body: 'Hello', template: null, error: null },
       ...{ send_attempts: 1, published: false, created_at: new Date(), updated_at: new Date() },
@@ -72,6 +72,7 @@ class InMemoryMessages implements Pick<MessageStatusStore, 'transaction' | 'lock
       status_history: [{ status: 'sent', at: at(0) }],
       provider_message_id: wamid,
       announced_statuses: wamid ? 1 : 0,
+      from_campaign: fromCampaign,
     };
     this.rows.set(id, row);
     return row;
@@ -140,6 +141,19 @@ describe('MessageStatusService', () => {
     expect(published.map((p) => [p.key, p.value.data.status, p.headers[Headers.RequestId]])).toEqual([
       ['ten_a:+15550001111', 'delivered', 'req_1'],
       ['ten_a:+15550001111', 'read', 'req_2'],
+    ]);
+  });
+
+  it("says in each status's campaign header whether its message is a campaign's, and nothing for a message from before that was recorded", async () => {
+    const { service, store, published } = setup();
+    store.seed('msg_1', 'ten_a', 'wamid.1', true);
+    store.seed('msg_2', 'ten_a', 'wamid.2', false);
+    store.seed('msg_3', 'ten_a', 'wamid.3', null);
+    await service.applyByProviderIds([status('wamid.1', 'delivered', 1), status('wamid.2', 'delivered', 2), status('wamid.3', 'delivered', 3)]);
+    expect(published.map((p) => [p.value.data.message_id, p.headers[Headers.Campaign]])).toEqual([
+      ['msg_1', 'yes'],
+      ['msg_2', 'no'],
+      ['msg_3', undefined],
     ]);
   });
 

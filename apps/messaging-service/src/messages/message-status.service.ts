@@ -169,6 +169,11 @@ function statusRecord(message: MessageEntity, entry: StatusEntry, requestId: str
     topic: Topics.MessageStatus,
     key: conversationKey(message.tenantId, message.to),
     value: envelope,
-    headers: { [Headers.RequestId]: requestId, [Headers.EventType]: Topics.MessageStatus },
+    // Whether it is a campaign's: campaign-service skips every other message's statuses unread (none for a message from before).
+    headers: {
+      [Headers.RequestId]: requestId,
+      [Headers.EventType]: Topics.MessageStatus,
+      [Headers.Campaign]: message.fromCampaign === null || message.fromCampaign === undefined ? undefined : message.fromCampaign ? 'yes' : 'no',
+    },
   };
 }

@@ -93,6 +93,10 @@ export class MessageEntity {
   @Column({ name: 'announced_statuses', type: 'int', default: 0 })
   announcedStatuses!: number;
 
+  /** Outbound: a campaign's message (its statuses say so in their `campaign` header); null from before it was recorded. */
+  @Column({ name: 'from_campaign', type: 'boolean', nullable: true })
+  fromCampaign!: boolean | null;
+
   /** Inbound: whether `message.inbound` has been acknowledged by the broker. */
   @Column({ type: 'boolean', default: false })
   published!: boolean;

@@ -1,6 +1,6 @@
 import { Controller } from '@nestjs/common';
 import { Ctx, EventPattern, Payload } from '@nestjs/microservices';
-import { Topics, type MessageOutboundEvent } from '@parley/contracts';
+import { Headers, Topics, type MessageOutboundEvent } from '@parley/contracts';
 import { KafkaBatchContext, PacedBatchByKey } from '@parley/kafka';
 import { OutboundService } from './outbound.service';
 
@@ -16,6 +16,18 @@ export class OutboundConsumer {
 
   @EventPattern(Topics.MessageOutbound, PacedBatchByKey)
   handle(@Payload() events: MessageOutboundEvent[], @Ctx() ctx: KafkaBatchContext): Promise<void> {
-    return this.outbound.sendMany(events.map((event, i) => ({ tenantId: event.tenant_id ?? '', data: event.data, requestId: ctx.messages[i].requestId })));
+    return this.outbound.sendMany(
+      events.map((event, i) => ({
+        tenantId: event.tenant_id ?? '',
+        data: event.data,
+        requestId: ctx.messages[i].requestId,
+        fromCampaign: fromCampaign(ctx.messages[i].headers[Headers.Campaign]),
+      })),
+    );
   }
+}
+
+/** The record's `campaign` header: null when its producer predates it (its statuses then carry none, and are read by all). */
+function fromCampaign(header: string | undefined): boolean | null {
+  return header === 'yes' ? true : header === 'no' ? false : null;
 }

@@ -13,6 +13,8 @@ export interface OutboundSend {
   tenantId: string;
   data: MessageOutboundData;
   requestId?: string;
+  /** From the record's `campaign` header (null: not said); its `message.status` records say it on. */
+  fromCampaign?: boolean | null;
 }
 
 /** Malformed `message.outbound` data: a poison message for the dead-letter topic, never a send. */
@@ -46,7 +48,7 @@ export class OutboundService {
    */
   async sendMany(sends: readonly OutboundSend[]): Promise<void> {
     for (const { tenantId, data } of sends) assertOutbound(tenantId, data);
-    const recorded = await Promise.all(sends.map(({ tenantId, data, requestId }) => this.recordNew(tenantId, data, requestId)));
+    const recorded = await Promise.all(sends.map(({ tenantId, data, requestId, fromCampaign }) => this.recordNew(tenantId, data, requestId, fromCampaign ?? null)));
     for (const [i, { tenantId, data, requestId }] of sends.entries()) if (!recorded[i]) await this.settleSeen(tenantId, data, requestId);
   }
 
@@ -72,7 +74,7 @@ export class OutboundService {
    * side by side (the groups of every partition's batch) share that statement (group commit): the consumer's rate
    * bounds how fast a burst reaches the send queue. False when a message with this id exists already.
    */
-  private recordNew(tenantId: string, data: MessageOutboundData, requestId?: string): Promise<boolean> {
+  private recordNew(tenantId: string, data: MessageOutboundData, requestId: string | undefined, fromCampaign: boolean | null): Promise<boolean> {
     return this.newMessages.add({
       id: data.message_id,
       tenant_id: tenantId,
@@ -89,6 +91,7 @@ export class OutboundService {
       html: data.html ?? null,
       channel_id: data.channel_id ?? null,
       request_id: requestId ?? null,
+      from_campaign: fromCampaign,
     });
   }
 

@@ -21,6 +21,7 @@ export interface NewOutbound {
   html: string | null;
   channel_id: string | null;
   request_id: string | null;
+  from_campaign: boolean | null;
 }
 
 /**
@@ -62,11 +63,12 @@ export class OutboundStore {
     const rows = (await this.db.query(
       `WITH x AS (
          SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(i int, id text, tenant_id text, "from" text, "to" text, type text, body text, template jsonb, content jsonb,
-           status text, status_history jsonb, channel text, subject text, html text, channel_id text, request_id text)),
+           status text, status_history jsonb, channel text, subject text, html text, channel_id text, request_id text,
+           from_campaign boolean)),
        message AS (
-         INSERT INTO messages (id, tenant_id, direction, "from", "to", type, body, template, content, status, status_history, channel, subject, html)
+         INSERT INTO messages (id, tenant_id, direction, "from", "to", type, body, template, content, status, status_history, channel, subject, html, from_campaign)
          SELECT x.id, x.tenant_id, 'outbound', COALESCE(x."from", sender.phone_number), x."to", x.type, x.body, x.template, x.content, x.status, x.status_history,
-           COALESCE(named.kind, x.channel), COALESCE(x.subject, thread.subject), x.html
+           COALESCE(named.kind, x.channel), COALESCE(x.subject, thread.subject), x.html, x.from_campaign
          FROM x LEFT JOIN LATERAL (${SENDING_NUMBER}) sender ON true
          LEFT JOIN channels named ON named.id = x.channel_id AND named.tenant_id = x.tenant_id
          LEFT JOIN LATERAL (${REPLY_SUBJECT}) thread ON named.kind = 'email'

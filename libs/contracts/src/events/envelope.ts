@@ -51,4 +51,10 @@ export const Headers = {
   DlqError: 'dlq-error',
   DlqSourceTopic: 'dlq-source-topic',
   DlqAttempts: 'dlq-attempts',
+  /**
+   * Routing fact of `message.outbound` and `message.status`: `yes` for a campaign's message, `no` for any other. A
+   * consumer that wants only one kind skips the rest unread (libs/kafka `SkipUnreadWhen`); a record without it (from
+   * before the header existed) is read.
+   */
+  Campaign: 'campaign',
 } as const;

@@ -14,3 +14,4 @@ export * from './campaigns';
 export * from './voice';
 export * from './knowledge-gaps';
 export * from './agent-tests';
+export * from './routing';

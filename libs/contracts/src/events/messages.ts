@@ -47,6 +47,8 @@ export interface MessageOutboundData {
   author?: { type: 'member'; id: string } | { type: 'api' };
   /** For agent replies: the inbound message(s) answered. */
   in_reply_to?: string[];
+  /** A campaign's message: the campaign (its records carry the `campaign` header, see routingHeaders). */
+  campaign_id?: string;
   accepted_at: string;
 }
 

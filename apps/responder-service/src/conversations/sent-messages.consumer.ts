@@ -1,6 +1,6 @@
 import { Controller } from '@nestjs/common';
 import { EventPattern, Payload } from '@nestjs/microservices';
-import { Topics, type MessageOutboundEvent } from '@parley/contracts';
+import { Headers, Topics, type MessageOutboundEvent } from '@parley/contracts';
 import { BrieflyGatheredBatchByKey } from '@parley/kafka';
 import { GroupCommit } from '@parley/service-kit';
 import { ConversationsStore } from './conversations.store';
@@ -11,6 +11,7 @@ import { InboxService } from './inbox.service';
  * sends go to customers with no conversation here (notifications, campaigns): one statement per consumed batch finds
  * the customers that have one, and only their sends go on to InboxService.recordSend. Briefly gathered: the inbox shows
  * an API send at most a tenth of a second later under load, and a send to an erased customer finds no conversation.
+ * The agents' own replies (this service wrote them into the thread already) are skipped unread by their origin header.
  */
 @Controller()
 export class SentMessagesConsumer {
@@ -22,7 +23,7 @@ export class SentMessagesConsumer {
     private readonly conversations: ConversationsStore,
   ) {}
 
-  @EventPattern(Topics.MessageOutbound, BrieflyGatheredBatchByKey)
+  @EventPattern(Topics.MessageOutbound, { ...BrieflyGatheredBatchByKey, skipUnreadWhen: { [Headers.Origin]: 'agent' } })
   async onOutbound(@Payload() events: MessageOutboundEvent[]): Promise<void> {
     const sends = events.filter((event) => event.tenant_id && event.data?.to && event.data.content && event.data.origin === 'api');
     const known = await Promise.all(sends.map((event) => this.lookups.add({ tenantId: event.tenant_id!, customer: event.data.to })));

@@ -57,4 +57,6 @@ export const Headers = {
    * before the header existed) is read.
    */
   Campaign: 'campaign',
+  /** Routing fact of `message.outbound`: its `data.origin` (`api` or `agent`), for consumers of one kind only. */
+  Origin: 'origin',
 } as const;

@@ -4,8 +4,9 @@ import { routingHeaders } from './routing';
 const outbound = (data: Record<string, unknown>) => ({ id: 'evt_1', type: 'message.outbound', version: 1, tenant_id: 'ten_1', occurred_at: '2026-12-07T00:00:00Z', data });
 
 describe('routingHeaders', () => {
-  it("says whether a message.outbound is a campaign's, and adds nothing to other events", () => {
-    expect(routingHeaders(outbound({ message_id: 'msg_1', campaign_id: 'cmp_1' }))).toEqual({ [Headers.Campaign]: 'yes' });
+  it("says whether a message.outbound is a campaign's and its origin, and adds nothing to other events", () => {
+    expect(routingHeaders(outbound({ message_id: 'msg_1', campaign_id: 'cmp_1', origin: 'api' }))).toEqual({ [Headers.Campaign]: 'yes', [Headers.Origin]: 'api' });
+    expect(routingHeaders(outbound({ message_id: 'msg_2', origin: 'agent' }))).toEqual({ [Headers.Campaign]: 'no', [Headers.Origin]: 'agent' });
     expect(routingHeaders(outbound({ message_id: 'msg_2' }))).toEqual({ [Headers.Campaign]: 'no' });
     expect(routingHeaders({ ...outbound({ message_id: 'msg_3' }), type: 'message.status' })).toEqual({});
   });

@@ -354,7 +354,9 @@ export class KafkaTransport extends Server implements CustomTransportStrategy {
           this.log.warn(
             `${topic} group of ${parsed.length} (${parsed[0].envelope.id}…) failed (attempt ${attempt}${transient ? ', transient' : `/${maxAttempts}`}): ${describe(err)}; retrying in ${wait} ms`,
           );
-          await sleepWithHeartbeat(wait, heartbeat);
+          // Shutdown cuts the wait short and leaves the group uncommitted: the next owner handles it.
+          await sleepWithHeartbeat(wait, heartbeat, this.closing.signal);
+          if (this.stopping) throw err;
         }
       }
     });
@@ -383,7 +385,11 @@ export class KafkaTransport extends Server implements CustomTransportStrategy {
       }
       if (!handler) return;
       const settling = settleOf(handler) - (Date.now() - Number(message.timestamp));
-      if (settling > 0) await sleepWithHeartbeat(settling, heartbeat);
+      if (settling > 0) {
+        await sleepWithHeartbeat(settling, heartbeat, this.closing.signal);
+        // Shut down while it settled: not handled, so not committed; the next owner handles it.
+        if (this.stopping) throw new Error(`shutting down before ${envelope.id} settled; left to the next owner`);
+      }
       await this.runEventHandler(handler, envelope, raw, message.key?.toString() ?? '', headers, context, heartbeat);
     });
   }
@@ -413,7 +419,8 @@ export class KafkaTransport extends Server implements CustomTransportStrategy {
         this.log.warn(
           `${context(attempt).topic} event ${envelope.id} failed (attempt ${attempt}${transient ? ', transient' : `/${maxAttempts}`}): ${describe(err)}; retrying in ${wait} ms`,
         );
-        await sleepWithHeartbeat(wait, heartbeat);
+        await sleepWithHeartbeat(wait, heartbeat, this.closing.signal);
+        if (this.stopping) throw err;
       }
     }
   }
@@ -574,10 +581,11 @@ async function withTimeout(work: Promise<void>, ms: number): Promise<void> {
   clearTimeout(timer);
 }
 
-async function sleepWithHeartbeat(ms: number, heartbeat: () => Promise<void>): Promise<void> {
+/** Waits `ms` heartbeating each second; returns early once `signal` aborts (shutdown never waits out a back-off). */
+async function sleepWithHeartbeat(ms: number, heartbeat: () => Promise<void>, signal: AbortSignal): Promise<void> {
   const end = Date.now() + ms;
-  while (Date.now() < end) {
-    await new Promise((r) => setTimeout(r, Math.min(1000, end - Date.now())));
-    await heartbeat().catch(() => undefined);
+  while (Date.now() < end && !signal.aborted) {
+    await delay(Math.min(1000, end - Date.now()), undefined, { signal }).catch(() => undefined);
+    if (!signal.aborted) await heartbeat().catch(() => undefined);
   }
 }

@@ -2,7 +2,7 @@ import { Controller, Module, type INestMicroservice } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { Ctx, EventPattern, Payload } from '@nestjs/microservices';
 import { DLQ_SUFFIX, Headers, Topics, type EventEnvelope } from '@parley/contracts';
-import { BatchByKey, EventPublisher, GatheredBatchByKey, KafkaBatchContext, KafkaConnection, KafkaTransport, RpcPassThroughFilter, SETTLE_MS, SettledAfterGathering } from '@parley/kafka';
+import { BatchByKey, EventPublisher, GatheredBatchByKey, KafkaBatchContext, KafkaConnection, KafkaTransport, RpcPassThroughFilter, SETTLE_MS, SettledAfterGathering, type KafkaOptions } from '@parley/kafka';
 import { Partitioners, type PartitionMetadata } from 'kafkajs';
 import { KafkaHarness } from './kafka-harness';
 import { testInfra, uniqueKafkaNamespace } from './infra';
@@ -44,6 +44,7 @@ class BatchHandlers {
     if (events.some((e) => e.data.kind === 'hold')) await held;
     if (events.some((e) => e.data.kind === 'slow')) await new Promise((r) => setTimeout(r, 13_000));
     if (events.some((e) => e.data.kind === 'poison')) throw new TypeError('cannot handle this payload');
+    if (events.some((e) => e.data.kind === 'flaky') && flaky) throw Object.assign(new Error('the database is restarting'), { code: 'ECONNREFUSED' });
   }
 
   @EventPattern(Topics.MessageStatus, { ...GatheredBatchByKey, skipUnreadWhen: { [Headers.Campaign]: 'no' } })
@@ -57,6 +58,9 @@ class BatchHandlers {
   }
 }
 
+/** While set, `flaky` messages fail transiently (retried with a growing back-off). */
+let flaky = true;
+
 /** When the settled handler ran, by event id. */
 const settledAt = new Map<string, number>();
 
@@ -65,6 +69,16 @@ const gatheredCalls: string[][] = [];
 
 @Module({ controllers: [BatchHandlers] })
 class BatchModule {}
+
+/** A transport instance of its own on `namespace` (one partition handled at a time), and how to stop it as a service would. */
+async function startInstance(namespace: string, clientId: string, options: Partial<KafkaOptions> = {}): Promise<{ stop: () => Promise<void> }> {
+  const conn = new KafkaConnection({ brokers: testInfra().kafkaBrokers.split(','), clientId, namespace, partitionsConsumedConcurrently: 1, ...options });
+  const pub = new EventPublisher(conn);
+  const app = await NestFactory.createMicroservice(BatchModule, { strategy: new KafkaTransport(conn, pub), logger: ['error'] });
+  app.useGlobalFilters(new RpcPassThroughFilter());
+  await app.listen();
+  return { stop: async () => (await app.close(), await pub.onApplicationShutdown(), await conn.onApplicationShutdown()) };
+}
 
 /** Keys of `message.inbound` that land on the same partition as `key` (the producer's default partitioner). */
 function keysOnPartitionOf(key: string, count: number): string[] {
@@ -221,15 +235,7 @@ describe('KafkaTransport batch handlers (real broker)', () => {
 
   it('after a crash with an early group unfinished and a later one done, hands the early group out again', async () => {
     const crashNamespace = uniqueKafkaNamespace('batch-crash');
-    const options = { brokers: testInfra().kafkaBrokers.split(','), clientId: 'batch-crash-test', namespace: crashNamespace, partitionsConsumedConcurrently: 1 };
-    const start = async () => {
-      const conn = new KafkaConnection(options);
-      const pub = new EventPublisher(conn);
-      const app = await NestFactory.createMicroservice(BatchModule, { strategy: new KafkaTransport(conn, pub), logger: ['error'] });
-      app.useGlobalFilters(new RpcPassThroughFilter());
-      await app.listen();
-      return { app, stop: async () => (await app.close(), await pub.onApplicationShutdown(), await conn.onApplicationShutdown()) };
-    };
+    const start = () => startInstance(crashNamespace, 'batch-crash-test');
     const crashHarness = await KafkaHarness.start(crashNamespace);
     const [early, late] = keysOnPartitionOf('ten_T:+1', 2);
     const publish = (id: string, kind: string, key: string) =>
@@ -261,6 +267,36 @@ describe('KafkaTransport batch handlers (real broker)', () => {
     } finally {
       releaseCrash();
       await crashHarness.close();
+    }
+  }, 90_000);
+
+  it('shuts down at once while a group waits to be retried, and leaves it uncommitted for the next instance', async () => {
+    const backoffNamespace = uniqueKafkaNamespace('batch-backoff');
+    // Short long-polls: a consumer's disconnect waits for its fetch under way, which would hide the back-off's wait.
+    const start = () => startInstance(backoffNamespace, 'batch-backoff-test', { fetchMaxWaitMs: 500 });
+    const backoffHarness = await KafkaHarness.start(backoffNamespace);
+    try {
+      await backoffHarness.connection.ensureTopics();
+      await backoffHarness.publisher.publishEvent({ id: 'evt_flaky', type: 'message.inbound', version: 1, tenant_id: 'ten_T', occurred_at: new Date().toISOString(), data: { kind: 'flaky' } }, 'ten_T:+4');
+      const first = await start();
+      // The sixth attempt failed: the back-off before the seventh is 6.4 s (200 ms doubling).
+      await pollUntil(() => callsOf('evt_flaky').length >= 6, { description: 'six failed attempts', timeoutMs: 20_000 });
+      const stopping = Date.now();
+      await first.stop();
+      const stopMs = Date.now() - stopping;
+      expect(stopMs).toBeLessThan(3_000);
+      flaky = false;
+      const attempts = callsOf('evt_flaky').length;
+      const second = await start();
+      try {
+        await pollUntil(() => callsOf('evt_flaky').length > attempts, { description: 'the group handed out again', timeoutMs: 40_000 });
+      } finally {
+        await second.stop();
+      }
+      process.stderr.write(`[backoff] stopped in ${stopMs} ms during a 6.4 s back-off\n`);
+    } finally {
+      flaky = false;
+      await backoffHarness.close();
     }
   }, 90_000);
 

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { TOPIC_SPECS, type TopicSpec } from '@parley/contracts';
-import { ConfigResourceTypes, Kafka, logLevel, type Admin, type Consumer, type ConsumerConfig, type KafkaMessage, type LogEntry } from 'kafkajs';
+import { ConfigResourceTypes, Kafka, KafkaJSNonRetriableError, logLevel, type Admin, type Consumer, type ConsumerConfig, type KafkaMessage, type LogEntry } from 'kafkajs';
 import { retryRetriable } from './errors';
 import { kafkaLogLevel } from './kafka-log';
 import { countConsumerWork } from './kafka-metrics';
@@ -204,9 +204,22 @@ export class KafkaConnection implements OnApplicationShutdown {
     const admin = await this.connectedAdmin();
     const ends = await Promise.all(physical.map(async (topic) => ({ topic, partitions: await retryRetriable(() => admin.fetchTopicOffsets(topic)) })));
     await retryRetriable(() => consumer.subscribe({ topics: physical, fromBeginning: false }));
+    // Listening before it runs: a join that fails at once (the coordinator still loading) crashes the consumer before
+    // it can be pinned, and kafkajs restarts it; it is pinned when it has joined again.
+    const rejoined = untilRejoined(consumer);
     await consumer.run({ autoCommit: false, partitionsConsumedConcurrently: 4, eachMessage: ({ message }) => eachMessage(message) });
     // A fetch already under way from the end kafkajs resolved (later than ours) is dropped by kafkajs and redone from here.
-    for (const { topic, partitions } of ends) for (const { partition, high } of partitions) consumer.seek({ topic, partition, offset: high });
+    const pin = () => {
+      for (const { topic, partitions } of ends) for (const { partition, high } of partitions) consumer.seek({ topic, partition, offset: high });
+    };
+    try {
+      pin();
+      rejoined.cancel();
+    } catch (err) {
+      if (!(err instanceof KafkaJSNonRetriableError) || !/not initialized/.test(err.message)) throw err;
+      await rejoined.promise;
+      pin();
+    }
   }
 
   /** The shared admin client; refused once shut down (kafkajs would silently reconnect it, and keep the process alive). */
@@ -237,4 +250,32 @@ export class KafkaConnection implements OnApplicationShutdown {
     if (level === 'error') this.logger.error(text);
     else this.logger.warn(text);
   }
+}
+
+/**
+ * Resolves when `consumer` has joined its group after a crash it restarts from; rejects if it crashed for good. A
+ * crash that kafkajs restarts from drops the consumer's group state, and with it any seek (KafkaConnection.runFromTheEnd).
+ */
+function untilRejoined(consumer: Consumer): { promise: Promise<void>; cancel: () => void } {
+  const removers: (() => void)[] = [];
+  const cancel = () => removers.splice(0).forEach((remove) => remove());
+  const promise = new Promise<void>((resolve, reject) => {
+    let crashed = false;
+    removers.push(
+      consumer.on(consumer.events.CRASH, ({ payload }) => {
+        crashed = true;
+        if (!payload.restart) {
+          cancel();
+          reject(payload.error);
+        }
+      }),
+      consumer.on(consumer.events.GROUP_JOIN, () => {
+        if (!crashed) return;
+        cancel();
+        resolve();
+      }),
+    );
+  });
+  promise.catch(() => undefined); // observed only when the pinning needs it
+  return { promise, cancel };
 }

@@ -109,16 +109,16 @@ export const SettledAfterGathering = { settleMs: 1_000 } as const;
 export const SETTLE_MS = SettledAfterGathering.settleMs;
 
 /**
- * Runs each message's handler inside the caller's context (e.g. a logger scoped to the message's request id).
- * Supplied by the app; the default just calls the handler.
- */
-/**
  * `@EventPattern(topic, { ...GatheredBatchByKey, skipUnreadWhen: { [header]: value } })`: a record whose Kafka header
  * has that value is acknowledged without being parsed or handed to the handler (issue 33: skip what is not yours,
  * unread). A record without the header is read, so records of producers from before the header existed still arrive.
  */
 export type SkipUnreadWhen = Readonly<Record<string, string>>;
 
+/**
+ * Runs each message's handler inside the caller's context (e.g. a logger scoped to the message's request id).
+ * Supplied by the app; the default just calls the handler.
+ */
 export type MessageScope = <T>(requestId: string, work: () => Promise<T>) => Promise<T>;
 
 const RETRY_BASE_MS = 200;

@@ -214,11 +214,12 @@ export class KafkaConnection implements OnApplicationShutdown {
     };
     try {
       pin();
-      rejoined.cancel();
     } catch (err) {
       if (!(err instanceof KafkaJSNonRetriableError) || !/not initialized/.test(err.message)) throw err;
       await rejoined.promise;
       pin();
+    } finally {
+      rejoined.cancel();
     }
   }
 
@@ -253,8 +254,9 @@ export class KafkaConnection implements OnApplicationShutdown {
 }
 
 /**
- * Resolves when `consumer` has joined its group after a crash it restarts from; rejects if it crashed for good. A
- * crash that kafkajs restarts from drops the consumer's group state, and with it any seek (KafkaConnection.runFromTheEnd).
+ * Resolves when `consumer` has joined its group after a crash it restarts from; rejects if it crashed for good or was
+ * disconnected meanwhile (kafkajs then drops its restart without a word). A crash that kafkajs restarts from drops the
+ * consumer's group state, and with it any seek (KafkaConnection.runFromTheEnd).
  */
 function untilRejoined(consumer: Consumer): { promise: Promise<void>; cancel: () => void } {
   const removers: (() => void)[] = [];
@@ -273,6 +275,10 @@ function untilRejoined(consumer: Consumer): { promise: Promise<void>; cancel: ()
         if (!crashed) return;
         cancel();
         resolve();
+      }),
+      consumer.on(consumer.events.DISCONNECT, () => {
+        cancel();
+        reject(new Error('the consumer was disconnected before it joined its group again'));
       }),
     );
   });

@@ -18,6 +18,7 @@ import { lastValueFrom } from 'rxjs';
 import { OffsetWatermark, groupByKey, runBounded } from './batch-groups';
 import { RpcProblemError, isTransientError, retryRetriable } from './errors';
 import { EventPublisher } from './event-publisher';
+import { handlerOptionProblems, isBatchHandler, lingerOf, settleOf, skipsUnread } from './handler-options';
 import { KafkaConnection } from './kafka-connection';
 import { countSkipped } from './kafka-metrics';
 import { OffsetCommitter } from './offset-committer';
@@ -179,8 +180,8 @@ export class KafkaTransport extends Server implements CustomTransportStrategy {
 
   private async start(): Promise<void> {
     const handlers = [...this.messageHandlers.entries()];
-    const unsettleable = handlers.filter(([, h]) => isBatchHandler(h) && (h.extras as { settleMs?: unknown } | undefined)?.settleMs !== undefined).map(([p]) => p);
-    if (unsettleable.length) throw new Error(`SettledAfterGathering is for one-message handlers; ${unsettleable.join(', ')} is a batch handler`);
+    const problems = handlers.filter(([, h]) => h.isEventHandler).flatMap(([pattern, h]) => handlerOptionProblems(pattern, h));
+    if (problems.length) throw new Error(`event handlers registered wrongly: ${problems.join('; ')}`);
     const eventTopics = handlers.filter(([, h]) => h.isEventHandler).map(([pattern]) => pattern);
     const rpcTopics = [...new Set(handlers.filter(([, h]) => !h.isEventHandler).map(([pattern]) => RpcTopics[rpcOwner(pattern)]))];
     if (eventTopics.length + rpcTopics.length === 0) return;
@@ -502,34 +503,6 @@ export class KafkaTransport extends Server implements CustomTransportStrategy {
   unwrap<T>(): T {
     return this.consumers as T;
   }
-}
-
-/** Whether the handler's `skipUnreadWhen` says this record is not its own (decided on the raw headers, nothing parsed). */
-function skipsUnread(handler: MessageHandler | undefined, headers: IHeaders | undefined): boolean {
-  const when = (handler?.extras as { skipUnreadWhen?: SkipUnreadWhen } | undefined)?.skipUnreadWhen;
-  if (!when || !headers) return false;
-  for (const [name, value] of Object.entries(when)) {
-    const raw = headers[name];
-    const found = Buffer.isBuffer(raw) ? raw.toString('utf8') : typeof raw === 'string' ? raw : undefined;
-    if (found !== value) return false;
-  }
-  return true;
-}
-
-function isBatchHandler(handler: MessageHandler): boolean {
-  return (handler.extras as { batchByKey?: boolean } | undefined)?.batchByKey === true;
-}
-
-/** How long after its record was produced the handler may run at the earliest (`SettledAfterGathering`); 0 for at once. */
-function settleOf(handler: MessageHandler): number {
-  const settleMs = (handler.extras as { settleMs?: unknown } | undefined)?.settleMs;
-  return typeof settleMs === 'number' && settleMs > 0 ? settleMs : 0;
-}
-
-/** How long the handler's consumer lingers after each batch (`GatheredBatchByKey` and the like); 0 for none. */
-function lingerOf(handler: MessageHandler): number {
-  const lingerMs = (handler.extras as { lingerMs?: unknown } | undefined)?.lingerMs;
-  return typeof lingerMs === 'number' && lingerMs > 0 ? lingerMs : 0;
 }
 
 /** Runs work while heartbeating the group, so a handler slower than the session time-out keeps its partitions. */

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Headers, Topics, conversationKey, derivedId, type MessageStatusData, type OutboundStatus } from '@parley/contracts';
+import { Headers, Topics, campaignHeader, conversationKey, derivedId, type MessageStatusData, type OutboundStatus } from '@parley/contracts';
 import { EventPublisher } from '@parley/kafka';
 import { GroupCommit } from '@parley/service-kit';
 import type { MessageEntity, StatusEntry } from './message.entity';
@@ -173,7 +173,7 @@ function statusRecord(message: MessageEntity, entry: StatusEntry, requestId: str
     headers: {
       [Headers.RequestId]: requestId,
       [Headers.EventType]: Topics.MessageStatus,
-      [Headers.Campaign]: message.fromCampaign === null || message.fromCampaign === undefined ? undefined : message.fromCampaign ? 'yes' : 'no',
+      [Headers.Campaign]: campaignHeader(message.fromCampaign),
     },
   };
 }

@@ -1,6 +1,6 @@
 import { Controller } from '@nestjs/common';
 import { Ctx, EventPattern, Payload } from '@nestjs/microservices';
-import { Headers, Topics, type MessageOutboundEvent } from '@parley/contracts';
+import { Headers, Topics, campaignFromHeader, type MessageOutboundEvent } from '@parley/contracts';
 import { KafkaBatchContext, PacedBatchByKey } from '@parley/kafka';
 import { OutboundService } from './outbound.service';
 
@@ -21,13 +21,9 @@ export class OutboundConsumer {
         tenantId: event.tenant_id ?? '',
         data: event.data,
         requestId: ctx.messages[i].requestId,
-        fromCampaign: fromCampaign(ctx.messages[i].headers[Headers.Campaign]),
+        // null when its producer predates the header: its statuses then carry none, and are read by all
+        fromCampaign: campaignFromHeader(ctx.messages[i].headers[Headers.Campaign]),
       })),
     );
   }
-}
-
-/** The record's `campaign` header: null when its producer predates it (its statuses then carry none, and are read by all). */
-function fromCampaign(header: string | undefined): boolean | null {
-  return header === 'yes' ? true : header === 'no' ? false : null;
 }

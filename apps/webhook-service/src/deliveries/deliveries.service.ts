@@ -54,8 +54,10 @@ export class DeliveriesService {
   }
 
   /**
-   * Stores the event and a delivery for each subscribed endpoint of its tenant (idempotent on the envelope id),
-   * then wakes the dispatcher so the first attempt goes out at once. The webhook body is the envelope's data.
+   * Stores the event and a delivery for each subscribed endpoint of its tenant (idempotent on the envelope id); the
+   * first attempt goes out at once, since the deliveries' insert NOTIFYs every instance's dispatcher, this one's too
+   * (a wake-up here as well made every delivery cost a second claim that found nothing). The webhook body is the
+   * envelope's data.
    */
   async ingest(envelope: EventEnvelope): Promise<number> {
     const { id, tenant_id: tenantId, data } = envelope;
@@ -74,9 +76,7 @@ export class DeliveriesService {
       orderingKey: orderingKeyOf(tenantId, type, data as Record<string, unknown>),
     };
     // A failed batch is tried again one event at a time, so an event the database refuses fails alone.
-    const created = await this.ingests.add(event).catch(async () => (await this.store.ingestMany([event]))[0]);
-    if (created > 0) this.dispatcher.wake();
-    return created;
+    return this.ingests.add(event).catch(async () => (await this.store.ingestMany([event]))[0]);
   }
 
   /** Queues a `webhook.test` event to this endpoint only; answers its webhook-id. */
@@ -85,8 +85,8 @@ export class DeliveriesService {
     const at = new Date();
     const id = newId('evt');
     const body = { event: 'webhook.test', tenant_id: tenantId, endpoint_id: endpointId, at: at.toISOString() };
+    // its insert NOTIFYs the dispatchers (see ingest)
     await this.store.ingestForEndpoint(tenantId, endpointId, { id, tenantId, type: body.event, body: JSON.stringify(body), occurredAt: at, orderingKey: null });
-    this.dispatcher.wake();
     return id;
   }
 
@@ -142,6 +142,7 @@ export class DeliveriesService {
     }
     await this.enabledEndpoint(tenantId, endpointId);
     const count = await this.store.replay(tenantId, endpointId, since);
+    // A delivery made pending again is an update, which NOTIFYs nobody (new ones do, see ingest).
     if (count > 0) this.dispatcher.wake();
     return count;
   }

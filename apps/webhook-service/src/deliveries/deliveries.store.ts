@@ -178,10 +178,14 @@ export class DeliveriesStore {
    * others share the claim (first slots first), so a dead endpoint's backlog costs each claim one index probe instead
    * of a walk past all its rows. On an ordered endpoint a delivery waits while an earlier one of the same conversation
    * is pending (in flight or waiting for a retry); other conversations and endpoints go on.
+   *
+   * Also answers, from the same look at the queue, the milliseconds until the next delivery it did not claim comes due
+   * (negative: one is due now but was not claimable, its endpoint at its cap or an earlier one of its conversation
+   * pending; null: none waits), so a pass needs no second statement to know how long to sleep. Leases of a crashed
+   * worker are left to the dispatcher's safety sweep.
    */
-  async claimDue(limit: number, perEndpointCap: number, leaseSeconds: number): Promise<ClaimedDelivery[]> {
-    // An UPDATE answers [rows, affected count] through TypeORM.
-    const [rows] = (await this.db.query(
+  async claimDue(limit: number, perEndpointCap: number, leaseSeconds: number): Promise<{ claimed: ClaimedDelivery[]; nextDueInMs: number | null }> {
+    const rows = (await this.db.query(
       `WITH RECURSIVE queued(endpoint_id) AS (
          -- Every endpoint with pending deliveries, one index probe each (a skip scan of deliveries_endpoint_queue).
          (SELECT endpoint_id FROM deliveries WHERE status = 'pending' ORDER BY endpoint_id LIMIT 1)
@@ -217,40 +221,27 @@ export class DeliveriesStore {
          ) c
        ), chosen AS (
          SELECT id FROM candidates ORDER BY slot, next_attempt_at LIMIT $1
+       ), claimed AS (
+         UPDATE deliveries d SET locked_until = now() + make_interval(secs => $3), updated_at = now()
+         FROM chosen, endpoints e, events ev
+         WHERE d.id = chosen.id AND e.id = d.endpoint_id AND ev.id = d.event_id
+         RETURNING d.id, d.tenant_id, d.endpoint_id, d.event_id, d.attempt_count, d.retry_base, d.next_attempt_at,
+                   e.url, e.secret, e.previous_secret, e.previous_secret_expires_at, ev.payload::text AS body
+       ), next AS (
+         -- The statement sees the queue as it was before its update: the rows chosen are left out by name.
+         SELECT (EXTRACT(EPOCH FROM min(n.at) - now()) * 1000)::float8 AS next_due_ms
+         FROM queued q JOIN endpoints e ON e.id = q.endpoint_id AND e.enabled
+         CROSS JOIN LATERAL (
+           SELECT d.next_attempt_at AS at FROM deliveries d
+           WHERE d.endpoint_id = q.endpoint_id AND d.status = 'pending' AND (d.locked_until IS NULL OR d.locked_until <= now())
+             AND NOT EXISTS (SELECT 1 FROM chosen c WHERE c.id = d.id)
+           ORDER BY d.next_attempt_at LIMIT 1
+         ) n
        )
-       UPDATE deliveries d SET locked_until = now() + make_interval(secs => $3), updated_at = now()
-       FROM chosen, endpoints e, events ev
-       WHERE d.id = chosen.id AND e.id = d.endpoint_id AND ev.id = d.event_id
-       RETURNING d.id, d.tenant_id, d.endpoint_id, d.event_id, d.attempt_count, d.retry_base, d.next_attempt_at,
-                 e.url, e.secret, e.previous_secret, e.previous_secret_expires_at, ev.payload::text AS body`,
+       SELECT claimed.*, next.next_due_ms FROM next LEFT JOIN claimed ON true`,
       [limit, perEndpointCap, leaseSeconds],
-    )) as [ClaimRow[], number];
-    return rows.map(toClaimed);
-  }
-
-  /**
-   * Milliseconds until the next delivery of an enabled endpoint comes due (negative: one is due now but was not
-   * claimable, e.g. its endpoint is at its cap or an earlier one of its conversation is pending); null when none is
-   * waiting. Read per endpoint like the claim (one index probe each). Leases of a crashed worker are left to the
-   * dispatcher's safety sweep.
-   */
-  async nextDueInMs(): Promise<number | null> {
-    const [row] = (await this.db.query(
-      `WITH RECURSIVE queued(endpoint_id) AS (
-         (SELECT endpoint_id FROM deliveries WHERE status = 'pending' ORDER BY endpoint_id LIMIT 1)
-         UNION ALL
-         SELECT (SELECT d.endpoint_id FROM deliveries d WHERE d.status = 'pending' AND d.endpoint_id > q.endpoint_id ORDER BY d.endpoint_id LIMIT 1)
-         FROM queued q WHERE q.endpoint_id IS NOT NULL
-       )
-       SELECT (EXTRACT(EPOCH FROM min(n.at) - now()) * 1000)::float8 AS ms
-       FROM queued q JOIN endpoints e ON e.id = q.endpoint_id AND e.enabled
-       CROSS JOIN LATERAL (
-         SELECT d.next_attempt_at AS at FROM deliveries d
-         WHERE d.endpoint_id = q.endpoint_id AND d.status = 'pending' AND (d.locked_until IS NULL OR d.locked_until <= now())
-         ORDER BY d.next_attempt_at LIMIT 1
-       ) n`,
-    )) as { ms: number | null }[];
-    return row?.ms ?? null;
+    )) as (ClaimRow & { next_due_ms: number | null })[];
+    return { claimed: rows.filter((row) => row.id !== null).map(toClaimed), nextDueInMs: rows[0]?.next_due_ms ?? null };
   }
 
   /**

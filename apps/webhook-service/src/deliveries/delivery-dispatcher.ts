@@ -17,8 +17,8 @@ export const MAX_IN_FLIGHT = 128;
  */
 export const PER_ENDPOINT_IN_FLIGHT = 16;
 /**
- * While deliveries are in flight (and after a failed claim) the queue is looked at again this often: rows held back
- * by an endpoint's cap or an earlier delivery of their conversation become claimable without a wake-up of their own.
+ * While rows due now are held back (by an endpoint's cap, or an earlier delivery of their conversation in flight, here
+ * or in another instance), and after a failed claim, the queue is looked at again this often.
  */
 const BUSY_RECHECK_MS = 500;
 /**
@@ -45,9 +45,10 @@ const dispatchLag = new Histogram({
 /**
  * Works the delivery queue in Postgres, apart from the Kafka consumers (a slow endpoint never blocks a partition):
  * claims due deliveries with leases, POSTs each signed event, records every attempt and schedules the next.
- * Woken at once when new deliveries are ingested (here, or NOTIFY from another instance); an idle dispatcher sleeps
- * until its next retry is due. Its passes run on service-kit's `WorkerLoop`, like every queue worker; what is its own is
- * that a pass launches attempts without waiting for them, each taking a slot until it ends.
+ * Woken at once when new deliveries are stored, by the NOTIFY their insert's trigger sends (from this instance or
+ * another) or by whoever queued them; an idle dispatcher sleeps until its next retry is due. Its passes run on
+ * service-kit's `WorkerLoop`, like every queue worker; what is its own is that a pass launches attempts without waiting
+ * for them, each taking a slot until it ends, and that an attempt's end wakes it only when that can free work.
  */
 @Injectable()
 export class DeliveryDispatcher implements OnApplicationBootstrap, OnModuleDestroy {
@@ -57,6 +58,14 @@ export class DeliveryDispatcher implements OnApplicationBootstrap, OnModuleDestr
   private readonly schedule: number[];
   private readonly leaseSeconds: number;
   private wakeScheduled = false;
+  /**
+   * Whether the last pass left due work that an attempt's end may free: every slot was taken, or rows due now were held
+   * back (their endpoint at its cap, an earlier delivery of their conversation in flight). Otherwise a success frees
+   * nothing another pass could claim, and waking for it cost two statements a delivery that found nothing (issue 33).
+   */
+  private waitingOnAttempts = true;
+  /** Attempts ended so far; a pass that sees one end meanwhile looks again, since its own look may predate it. */
+  private attemptsEnded = 0;
   private readonly listener: PgListener;
   /**
    * Passes run in the loop's own context (started at bootstrap), not a waker's: a wake-up from a Kafka handler must
@@ -111,13 +120,24 @@ export class DeliveryDispatcher implements OnApplicationBootstrap, OnModuleDestr
   /** One pass: as many due deliveries as there are free slots, each launched; then when to look again. */
   private async claimForFreeSlots(): Promise<PassOutcome> {
     const free = MAX_IN_FLIGHT - this.inFlight.size;
-    // every slot busy: each attempt that ends wakes the dispatcher
-    if (free <= 0) return null;
-    const claimed = await this.store.claimDue(free, PER_ENDPOINT_IN_FLIGHT, this.leaseSeconds);
+    if (free <= 0) {
+      // every slot busy: each attempt that ends wakes the dispatcher
+      this.waitingOnAttempts = true;
+      return null;
+    }
+    const endedBefore = this.attemptsEnded;
+    const { claimed, nextDueInMs } = await this.store.claimDue(free, PER_ENDPOINT_IN_FLIGHT, this.leaseSeconds);
     for (const delivery of claimed) this.launch(delivery);
-    if (claimed.length === free) return 'more'; // there may be more due
-    if (claimed.length > 0) return BUSY_RECHECK_MS;
-    return this.store.nextDueInMs();
+    if (claimed.length === free) {
+      this.waitingOnAttempts = true;
+      return 'more'; // there may be more due
+    }
+    // Negative: due now but held back; null: nothing waits (the ingest's NOTIFY wakes the dispatcher for what comes).
+    const heldBack = nextDueInMs !== null && nextDueInMs <= 0;
+    // an attempt that ended during the claim may have freed a held-back row, with no wake-up this pass would keep
+    if (heldBack && this.attemptsEnded !== endedBefore) return 'more';
+    this.waitingOnAttempts = heldBack;
+    return nextDueInMs;
   }
 
   private launch(delivery: ClaimedDelivery): void {
@@ -126,15 +146,19 @@ export class DeliveryDispatcher implements OnApplicationBootstrap, OnModuleDestr
       .catch((err: unknown) => {
         // Not recorded: the lease runs out and the attempt is made again (at least once).
         this.logger.warn(`delivery ${delivery.id} attempt not recorded: ${String(err)}`);
+        return 'schedule changed' as const;
       })
-      .finally(() => {
+      .then((ended) => {
         this.inFlight.delete(delivery.id);
-        this.wake();
+        this.attemptsEnded++;
+        // A success frees its slot and its conversation's next delivery; anything else may have set a retry to time.
+        if (ended === 'schedule changed' || this.waitingOnAttempts) this.wake();
       });
     this.inFlight.set(delivery.id, work);
   }
 
-  private async attempt(delivery: ClaimedDelivery): Promise<void> {
+  /** Makes one attempt and records it: `delivered` when it succeeded, `schedule changed` when the queue's times moved. */
+  private async attempt(delivery: ClaimedDelivery): Promise<'delivered' | 'schedule changed'> {
     const attempt = delivery.attemptCount + 1;
     const attemptedAt = new Date();
     const secrets = [delivery.secret];
@@ -149,7 +173,7 @@ export class DeliveryDispatcher implements OnApplicationBootstrap, OnModuleDestr
       publicOnly: this.config.isProduction,
       signal: this.shutdown.signal,
     });
-    if (this.shutdown.signal.aborted) return; // cut short by shutdown: not an attempt; the lease is given back
+    if (this.shutdown.signal.aborted) return 'schedule changed'; // cut short by shutdown: not an attempt; the lease is given back
 
     const decision = decideAfterAttempt({
       statusCode: response.statusCode,
@@ -175,10 +199,12 @@ export class DeliveryDispatcher implements OnApplicationBootstrap, OnModuleDestr
       outcome.status === 'succeeded' ? await this.successes.record(delivery, record) : await this.store.recordAttempt(delivery.tenantId, delivery, record, outcome);
     attempts.inc({ outcome: decision.kind });
     attemptDuration.observe(response.durationMs / 1000);
-    if (!recorded) return;
+    if (!recorded) return 'schedule changed';
+    if (decision.kind === 'succeeded') return 'delivered';
     if (decision.kind === 'gone') this.logger.warn(`endpoint ${delivery.endpointId} answered 410 and is disabled`);
     else if (decision.kind === 'dead') this.logger.warn(`delivery ${delivery.id} is dead after ${attempt} attempts`);
     else if (decision.kind === 'retry') this.logger.debug(`delivery ${delivery.id} attempt ${attempt} failed; next in ${decision.delayMs} ms`);
+    return 'schedule changed';
   }
 
   onApplicationBootstrap(): void {

@@ -21,6 +21,24 @@ export function build() {
 }
 
 /** An HTTP call with a JSON body; resolves `{ status, body }`. */
+/**
+ * The bench tenants' agent: the customers of the inbound scenarios ask for the opening hours, which it answers from its
+ * FAQ (BENCHMARKS.md: the deterministic responder answers). Without the FAQ every message would be a question it cannot
+ * answer: a handoff to a person and a knowledge gap logged, a heavier path than the scenarios'.
+ */
+export async function putFaqAgent(platform, tenant) {
+  await api('PUT', `${platform.gateway}/api/v1/agents/support`, {
+    token: tenant.apiKey,
+    json: {
+      name: 'support',
+      instruction: 'You answer questions of the bench customers.',
+      greeting: 'Hello from the bench!',
+      skills: ['faq_responder'],
+      faqs: [{ question: 'What are your opening hours?', answer: 'We are open Monday to Friday, 8:00 to 18:00.' }],
+    },
+  });
+}
+
 export async function api(method, url, { token, json, headers = {} } = {}) {
   const res = await fetch(url, {
     method,

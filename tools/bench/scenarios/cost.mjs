@@ -18,7 +18,7 @@ import { Latencies, RssSampler, delay, openLoop, progress, round } from '../lib/
 import { PgActivitySampler } from '../lib/pg-activity.mjs';
 import { Receiver } from '../lib/receiver.mjs';
 import { signedCloudNotification } from '../../dev/lib/platform.cjs';
-import { api } from '../lib/platform.mjs';
+import { api, putFaqAgent } from '../lib/platform.mjs';
 
 const CUSTOMERS = 10_000;
 /**
@@ -209,16 +209,7 @@ async function outboundRead(platform, tenantId) {
  */
 async function inboundTraffic(platform) {
   const tenant = await platform.tenant('bench cost inbound');
-  await api('PUT', `${platform.gateway}/api/v1/agents/support`, {
-    token: tenant.apiKey,
-    json: {
-      name: 'support',
-      instruction: 'You answer questions of the bench customers.',
-      greeting: 'Hello from the bench!',
-      skills: ['faq_responder'],
-      faqs: [{ question: 'What are your opening hours?', answer: 'We are open Monday to Friday, 8:00 to 18:00.' }],
-    },
-  });
+  await putFaqAgent(platform, tenant);
   const receiver = await Receiver.start();
   const webhook = (await api('POST', `${platform.gateway}/api/v1/webhooks`, { token: tenant.apiKey, json: { url: receiver.url, events: ['message.received'] } })).body;
   receiver.useSecret(webhook.secret);

@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { signedCloudNotification } from '../../dev/lib/platform.cjs';
-import { api } from '../lib/platform.mjs';
+import { api, putFaqAgent } from '../lib/platform.mjs';
 import { Latencies, RssSampler, delay, openLoop, progress, round } from '../lib/measure.mjs';
 import { Receiver } from '../lib/receiver.mjs';
 
@@ -67,19 +67,7 @@ async function round_({ platform, channels, receiver, pending, rate, seconds, la
 
 export async function inboundScenario({ platform, seconds, rate, numbers, searchRates, stepSeconds, log }) {
   const tenant = await platform.tenant('bench inbound');
-  await api('PUT', `${platform.gateway}/api/v1/agents/support`, {
-    token: tenant.apiKey,
-    // The customers ask for the opening hours, which the agent answers from its FAQ (BENCHMARKS.md: the deterministic
-    // responder answers). Without the FAQ every message was a question it could not answer: a handoff to a person and a
-    // knowledge gap logged, a heavier path than the scenario's.
-    json: {
-      name: 'support',
-      instruction: 'You answer questions of the bench customers.',
-      greeting: 'Hello from the bench!',
-      skills: ['faq_responder'],
-      faqs: [{ question: 'What are your opening hours?', answer: 'We are open Monday to Friday, 8:00 to 18:00.' }],
-    },
-  });
+  await putFaqAgent(platform, tenant);
   const pending = { current: null };
   const receiver = await Receiver.start({
     onDelivery: (body, _headers, at) => {

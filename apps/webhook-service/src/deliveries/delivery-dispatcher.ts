@@ -151,7 +151,8 @@ export class DeliveryDispatcher implements OnApplicationBootstrap, OnModuleDestr
       .then((ended) => {
         this.inFlight.delete(delivery.id);
         this.attemptsEnded++;
-        // A success frees its slot and its conversation's next delivery; anything else may have set a retry to time.
+        // A success matters to the queue only if the last pass left due work behind (see waitingOnAttempts); any other
+        // end may have set a retry's time, or given a delivery back.
         if (ended === 'schedule changed' || this.waitingOnAttempts) this.wake();
       });
     this.inFlight.set(delivery.id, work);

@@ -57,9 +57,11 @@ describe('responder-service: statements per reply', () => {
     await replyTransaction(tenant, 'Hello');
     const answered = await replyTransaction(tenant, 'What are your opening hours?');
     const notKnown = await replyTransaction(tenant, 'Where can I park my car?');
-    for (const statements of [answered, notKnown]) expect(statements).toEqual(shape.map((re) => expect.stringMatching(re)));
-    expect(answered[3]).toContain('INSERT INTO reply_outcomes');
-    expect(notKnown[3]).toContain('INSERT INTO knowledge_gap_pending');
+    // The documents stay cached 1.5 s: on a slow machine the read comes again, inside; it is not the conversation's.
+    const ownStatements = (statements: string[]) => statements.filter((sql) => !sql.startsWith('SELECT document_id, title, passages'));
+    for (const statements of [answered, notKnown]) expect(ownStatements(statements)).toEqual(shape.map((re) => expect.stringMatching(re)));
+    expect(ownStatements(answered)[3]).toContain('INSERT INTO reply_outcomes');
+    expect(ownStatements(notKnown)[3]).toContain('INSERT INTO knowledge_gap_pending');
     // the question is grouped after the commit, and the reply's outcome was written with it
     const gaps = await pollUntil(
       async () => {

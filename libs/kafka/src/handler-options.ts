@@ -1,5 +1,6 @@
 import type { MessageHandler } from '@nestjs/microservices';
 import type { IHeaders } from 'kafkajs';
+import type { SkipUnreadWhen } from './kafka-transport';
 
 /**
  * What an `@EventPattern(topic, options)` handler may ask of the transport (kafka-transport.ts documents each:
@@ -11,7 +12,7 @@ interface HandlerOptions {
   batchByKey?: boolean;
   lingerMs?: number;
   settleMs?: number;
-  skipUnreadWhen?: Readonly<Record<string, string>>;
+  skipUnreadWhen?: SkipUnreadWhen;
 }
 
 const KNOWN_OPTIONS: ReadonlySet<string> = new Set<keyof HandlerOptions>(['batchByKey', 'lingerMs', 'settleMs', 'skipUnreadWhen']);

@@ -2,7 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { Headers, notFoundProblem, type AgentRecord, type MessageAuthor, type AgentTestResult, type KnowledgeGapReason, type MessageInboundData } from '@parley/contracts';
 import { EventPublisher } from '@parley/kafka';
-import { ProblemException } from '@parley/service-kit';
+import { DB_POOL_SIZE, ProblemException } from '@parley/service-kit';
 import { DataSource, type EntityManager } from 'typeorm';
 import { AgentsService } from '../agents/agents.service';
 import { AppointmentsStore } from '../appointments/appointments.store';
@@ -34,13 +34,13 @@ const PUBLISH_TIMEOUT_MS = 10_000;
  */
 const MAX_DRAFTS = 5;
 /**
- * Replies drafted under their conversation's lock at once. Each holds a database connection from its read to its commit
- * (half the pool's 10 here), while the drafting itself is the event loop's and the embedding model's one thread: more
+ * Replies drafted under their conversation's lock at once: half the pool. Each holds a database connection from its read
+ * to its commit, while the drafting itself is the event loop's and the embedding model's one thread: more
  * at once only waits longer for both. The consumer hands over up to 256 conversations at once; when they all took a
  * connection, those left waiting past the pool's 5 s time-out failed and were retried, and a backlog of new customers
  * at 30/s held 18/s with p99 above 16 s (issue 33).
  */
-const DRAFTS_AT_ONCE = 5;
+const DRAFTS_AT_ONCE = Math.floor(DB_POOL_SIZE / 2);
 /** The customer a preview speaks as when the caller names none. */
 const PREVIEW_CUSTOMER = '+15550000000';
 

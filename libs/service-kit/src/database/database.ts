@@ -18,6 +18,9 @@ export interface DatabaseOptions {
   preparedStatements?: boolean;
 }
 
+/** Connections in each service's pool (sized for 2 cores); work that holds one for long should take fewer at once. */
+export const DB_POOL_SIZE = 10;
+
 /** TypeORM options of a service: its schema, migrations only (never synchronize), a pool sized for 2 cores. */
 export function dataSourceOptions(url: string, db: ServiceDatabase, options: DatabaseOptions = {}): DataSourceOptions {
   return {
@@ -33,7 +36,7 @@ export function dataSourceOptions(url: string, db: ServiceDatabase, options: Dat
     logger: new StatementCountingLogger(['error']),
     // search_path makes the unqualified names of hand-written migrations land in the service's schema; the client
     // prepares the statements the service runs again (prepared-statements.ts)
-    extra: { ...(options.preparedStatements === false ? {} : { Client: PreparingClient }), max: 10, connectionTimeoutMillis: 5000, idleTimeoutMillis: 30000, application_name: db.schema, options: `-c search_path=${db.schema}` },
+    extra: { ...(options.preparedStatements === false ? {} : { Client: PreparingClient }), max: DB_POOL_SIZE, connectionTimeoutMillis: 5000, idleTimeoutMillis: 30000, application_name: db.schema, options: `-c search_path=${db.schema}` },
   };
 }
 

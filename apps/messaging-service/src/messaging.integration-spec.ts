@@ -2,6 +2,7 @@ import { Headers, Topics, derivedId, newId, type ChannelRecord, type MessageOutb
 import { EventPublisher, RpcProblemError } from '@parley/kafka';
 import { pollUntil } from '@parley/testing';
 import { randomBytes } from 'node:crypto';
+import { register } from 'prom-client';
 import { ChannelsService } from './channels/channels.service';
 import { OutboundSendingNumber1764374400000 } from './database/migrations/1764374400000-OutboundSendingNumber';
 import { MessageStatusService } from './messages/message-status.service';
@@ -482,6 +483,46 @@ describe('messaging-service over Kafka, PostgreSQL and a fake Cloud API', () => 
     expect(second.receivedAt - first.receivedAt).toBeGreaterThanOrEqual(3_000 - 50);
     expect(sent.value.data.status).toBe('sent');
     expect(await dbRow(data.message_id)).toMatchObject({ provider_message_id: second.wamid, send_attempts: 2 });
+  });
+
+  it('does not send again while reports that came within the wait are unread (its consumer behind), and not at all once one names it', async () => {
+    const heldRepeats = async () => (await register.getSingleMetric('messaging_repeats_held_for_reports_total')!.get()).values[0]?.value ?? 0;
+    const heldBefore = await heldRepeats();
+    // A customer's message gives them a customer window; the spec holds that row, so their next message stops the
+    // webhook partition behind it, as a backlog would.
+    const writer = '15550004444';
+    const hello = wamid();
+    await publishWebhook(textMessage(t1Channel.phone_number_id!, writer, hello, 'hello'));
+    await pollUntil(() => service.inbound.find((m) => m.value.data.provider_message_id === hello), { description: 'the first message' });
+    const holder = service.sql.createQueryRunner();
+    await holder.connect();
+    await holder.startTransaction();
+    try {
+      expect(await holder.query(`SELECT 1 FROM customer_windows WHERE customer = $1 FOR UPDATE`, [`+${writer}`])).toHaveLength(1);
+      const to = '+15550008899';
+      sandbox.answerNextLate(to, 2_500);
+      const data = outbound({ to, content: { type: 'text', text: 'Answered late, reported in time' } });
+      await publishOutbound(T1, data);
+      const send = await pollUntil(() => sandbox.sendsTo(to).find((s) => s.wamid), { description: 'the slow send' });
+      await publishWebhook(textMessage(t1Channel.phone_number_id!, writer, wamid(), 'held up'));
+      await pollUntil(
+        async () => ((await service.sql.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%customer_windows%'`)) as { n: number }[])[0].n > 0,
+        { description: "the customer's next message waiting for the held row" },
+      );
+      // The provider's report naming the message comes in time, behind it.
+      await publishWebhook(statusUpdate(t1Channel.phone_number_id!, send.wamid!, 'sent', new Date().toISOString(), to.slice(1), data.message_id));
+      // The wait (3 s) runs out with the report unread: the repeat is put off, not made.
+      await pollUntil(async () => (await heldRepeats()) > heldBefore || sandbox.sendsTo(to).length > 1, { description: 'the repeat put off (or made)', timeoutMs: 20_000 });
+      expect(sandbox.sendsTo(to)).toHaveLength(1);
+      await holder.commitTransaction();
+      await pollUntil(() => statusesOf(data.message_id).find((m) => m.value.data.status === 'sent'), { description: 'sent via the report' });
+      await pollUntil(async () => (await queued(data.message_id)) === 0 || undefined, { description: 'the send leaving the queue' });
+      expect(await dbRow(data.message_id)).toMatchObject({ provider_message_id: send.wamid, send_attempts: 1 });
+      expect(sandbox.sendsTo(to)).toHaveLength(1);
+    } finally {
+      if (holder.isTransactionActive) await holder.rollbackTransaction();
+      await holder.release();
+    }
   });
 
   it('backs off one customer after a pair-rate error (131056) while sends to others go on, with the request id on the events', async () => {

@@ -30,6 +30,9 @@ interface SandboxMessage {
   timestamp: string;
 }
 
+/** How many phones received each number of templates: `{ 1: 1999 }` when each got exactly one. */
+const phonesBySends = (perPhone: number[]) => perPhone.reduce<Record<number, number>>((tally, n) => ({ ...tally, [n]: (tally[n] ?? 0) + 1 }), {});
+
 /** `count` distinct US numbers from `first` on (+1 202 555 xxxx). */
 const numbers = (first: number, count: number) => Array.from({ length: count }, (_, i) => `+1202555${String(first + i).padStart(4, '0')}`);
 
@@ -154,10 +157,12 @@ describe('campaigns end to end: 2,000 contacts paced under the number limit, exa
     const customer = first.to.startsWith('+') ? first.to : `+${first.to}`;
     const writtenAt = Date.now();
     expect((await http('POST', `${platform.sandbox}/_sandbox/inbound`, { json: { from: customer, to: business, text: 'Do you have gluten-free ones?' } })).status).toBe(200);
+    // A generous wait: what is asserted is the campaign's progress meanwhile, below (15 s ran out in a local run with
+    // two other processes taking the cores).
     const reply = await pollUntil(async () => {
       const res = await http<{ data: SandboxMessage[] }>('GET', `${platform.sandbox}/_sandbox/messages?to=${encodeURIComponent(customer)}`);
       return res.body.data.find((m) => m.type === 'text');
-    }, { timeoutMs: 15_000, intervalMs: 50, description: "the agent's reply at the sandbox" });
+    }, { timeoutMs: 30_000, intervalMs: 50, description: "the agent's reply at the sandbox" });
     const during = await campaign(started.id);
     const replyLatencyMs = Date.parse(reply.timestamp) - writtenAt;
     process.stderr.write(`[campaigns-e2e] reply latency during the campaign: ${replyLatencyMs} ms, ${during.counts.queued + during.counts.sent} of ${AUDIENCE - 1} handed over\n`);
@@ -173,9 +178,8 @@ describe('campaigns end to end: 2,000 contacts paced under the number limit, exa
     const done = await settled(started.id, AUDIENCE - 1);
     const perPhone = await templatesPerPhone(phones);
     const received = [...perPhone.values()];
-    expect(perPhone.get(optedOut)).toBe(0);
-    expect(received.filter((n) => n === 1)).toHaveLength(AUDIENCE - 1);
-    expect(received.filter((n) => n > 1)).toEqual([]);
+    // how many phones got 0, 1, 2… templates, in one comparison: a failure says whether some went twice or not at all
+    expect({ optedOut: perPhone.get(optedOut), phonesBySends: phonesBySends(received) }).toEqual({ optedOut: 0, phonesBySends: { 0: 1, 1: AUDIENCE - 1 } });
     expect(done.counts).toMatchObject({ audience: AUDIENCE, skipped_opted_out: 1, queued: 0, failed: 0, sent: AUDIENCE - 1, replied: 1 });
     expect(done.counts.sent).toBe(received.reduce((a, b) => a + b, 0));
     const skipped = await call<{ data: { phone: string }[] }>('GET', `/api/v1/campaigns/${started.id}/recipients?status=skipped_opted_out`);
@@ -199,7 +203,7 @@ describe('campaigns end to end: 2,000 contacts paced under the number limit, exa
     // every message has a provider status: none is waiting to be retried, so what the sandbox holds is final
     const done = await settled(started.id, CHAOS_AUDIENCE);
     const received = [...(await templatesPerPhone(phones)).values()];
-    expect(received.filter((n) => n === 1)).toHaveLength(CHAOS_AUDIENCE);
+    expect(phonesBySends(received)).toEqual({ 1: CHAOS_AUDIENCE });
     expect(done.counts).toMatchObject({ audience: CHAOS_AUDIENCE, queued: 0, failed: 0, sent: CHAOS_AUDIENCE });
   }, 180_000);
 });

@@ -53,6 +53,30 @@ export class KafkaConnection implements OnApplicationShutdown {
     return `${this.options.namespace ?? ''}${name}`;
   }
 
+  /** The group of this service's consumer of the event topic `topic` (KafkaTransport runs one a topic). */
+  eventGroup(topic: string): string {
+    return `${this.group(this.options.groupId ?? this.options.clientId)}.${topic}`;
+  }
+
+  /**
+   * Whether this service's consumers of the event topic `topic` have handled, and committed, every event produced to
+   * it before `at` (the producer's clock). What "nothing said so by then" waits for: a consumer behind its topic has
+   * not read yet what was said in time.
+   */
+  async handledEventsBefore(topic: string, at: Date): Promise<boolean> {
+    const admin = await this.connectedAdmin();
+    const physical = this.topic(topic);
+    const [firstAtOrAfter, bounds, committed] = await Promise.all([
+      admin.fetchTopicOffsetsByTimestamp(physical, at.getTime()),
+      admin.fetchTopicOffsets(physical),
+      admin.fetchOffsets({ groupId: this.eventGroup(topic), topics: [physical] }),
+    ]);
+    const low = new Map(bounds.map((p) => [p.partition, Number(p.low)]));
+    const next = new Map((committed[0]?.partitions ?? []).map((p) => [p.partition, Number(p.offset)]));
+    // A partition the group never committed (-1) is read from its beginning (the transport subscribes fromBeginning).
+    return firstAtOrAfter.every(({ partition, offset }) => Math.max(next.get(partition) ?? -1, low.get(partition) ?? 0) >= Number(offset));
+  }
+
   /** Creates every platform topic that does not exist yet (idempotent; safe from many processes at once). */
   ensureTopics(specs: readonly TopicSpec[] = TOPIC_SPECS): Promise<void> {
     this.topicsReady ??= retryRetriable(() => this.createTopics(specs)).catch((err: unknown) => {

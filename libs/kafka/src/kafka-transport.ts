@@ -190,15 +190,14 @@ export class KafkaTransport extends Server implements CustomTransportStrategy {
     this.connection.consumerState = 'starting';
     await this.connection.ensureTopics();
     await this.publisher.connect();
-    const group = this.connection.group(options.groupId ?? options.clientId);
     // Every event topic, and the requests, get a consumer (and group) of their own: kafkajs finishes a whole fetch
     // before it fetches again, so on a shared consumer one topic's backlog (a flood of status callbacks, say) would
     // stall the others (the sends) and a caller's request would wait behind it.
     const runs: Promise<Consumer>[] = eventTopics.map((topic) => {
       const handler = this.messageHandlers.get(topic)!;
-      return this.runConsumer(`${group}.${topic}`, [topic], options.partitionsConsumedConcurrently ?? 4, isBatchHandler(handler), lingerOf(handler));
+      return this.runConsumer(this.connection.eventGroup(topic), [topic], options.partitionsConsumedConcurrently ?? 4, isBatchHandler(handler), lingerOf(handler));
     });
-    if (rpcTopics.length) runs.push(this.runConsumer(`${group}-rpc`, rpcTopics, 4, false, 0));
+    if (rpcTopics.length) runs.push(this.runConsumer(this.connection.group(`${options.groupId ?? options.clientId}-rpc`), rpcTopics, 4, false, 0));
     this.expectedConsumers = runs.length;
     this.consumers = await Promise.all(runs);
     this.log.log(`consuming ${[...eventTopics, ...rpcTopics].join(', ')}`);

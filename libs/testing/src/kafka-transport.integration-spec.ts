@@ -10,14 +10,17 @@ import { pollUntil } from './poll';
 /** What the handlers under test saw, per event id. */
 const seen = new Map<string, number>();
 let healed = false;
+/** Ends the handling of the `held` event (set while it is being handled). */
+let releaseHeld: (() => void) | undefined;
 
 @Controller()
 class ProbeHandlers {
   @EventPattern(Topics.MessageInbound)
-  handle(@Payload() event: EventEnvelope<'message.inbound', { kind: string }>, @Ctx() ctx: KafkaContext): void {
+  handle(@Payload() event: EventEnvelope<'message.inbound', { kind: string }>, @Ctx() ctx: KafkaContext): Promise<void> | void {
     seen.set(event.id, ctx.attempt);
     if (event.data.kind === 'poison') throw new TypeError('cannot handle this payload');
     if (event.data.kind === 'flaky' && !healed) throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+    if (event.data.kind === 'held') return new Promise<void>((resolve) => (releaseHeld = resolve));
   }
 
   @MessagePattern('agents.get')
@@ -119,6 +122,27 @@ describe('KafkaTransport delivery guarantees (real broker)', () => {
     await pollUntil(() => seen.has('evt_commit_2'), { description: 'the messages handled' });
     const group = connection.group(`transport-test.${Topics.MessageInbound}`);
     await pollUntil(async () => (await uncommitted(connection, group, Topics.MessageInbound)) === 0, { description: 'every handled offset committed', timeoutMs: 10_000 });
+  });
+
+  it('says whether every event produced before a moment is handled and committed: not while one of them is still being handled', async () => {
+    const before = new Date();
+    await pollUntil(() => connection.handledEventsBefore(Topics.MessageInbound, before), { description: 'the earlier events committed', timeoutMs: 10_000 });
+    await send('evt_held', 'held');
+    await pollUntil(() => seen.has('evt_held'), { description: 'the held event being handled' });
+    const after = new Date();
+    // what came before it is still handled; it, not yet
+    expect(await connection.handledEventsBefore(Topics.MessageInbound, before)).toBe(true);
+    expect(await connection.handledEventsBefore(Topics.MessageInbound, after)).toBe(false);
+    releaseHeld!();
+    await pollUntil(() => connection.handledEventsBefore(Topics.MessageInbound, after), { description: 'the held event committed', timeoutMs: 10_000 });
+    // a group that never committed anything has handled nothing before now, and everything before the topic's first event
+    const stranger = new KafkaConnection({ brokers: testInfra().kafkaBrokers.split(','), clientId: 'never-consumed', namespace });
+    try {
+      expect(await stranger.handledEventsBefore(Topics.MessageInbound, after)).toBe(false);
+      expect(await stranger.handledEventsBefore(Topics.MessageInbound, new Date(0))).toBe(true);
+    } finally {
+      await stranger.onApplicationShutdown();
+    }
   });
 
   it('commits what it handled when it shuts down, however long its interval, so the next instance replays nothing', async () => {

@@ -25,6 +25,7 @@ import { SendDispatcher } from '../sending/send-dispatcher.service';
 import { SendQueueStore } from '../sending/send-queue.store';
 import { SendQueueWorker } from '../sending/send-queue.worker';
 import { SendRateLimiter } from '../sending/send-rate-limiter';
+import { StatusReportsRead } from '../sending/status-reports-read';
 
 @Module({
   imports: [ChannelsModule, ProvidersModule, MediaModule, OptOutsModule],
@@ -46,6 +47,7 @@ import { SendRateLimiter } from '../sending/send-rate-limiter';
     SendAcceptanceStore,
     SendDispatcher,
     SendRateLimiter,
+    StatusReportsRead,
     SendQueueWorker,
     CachedChannels,
     EmailThreads,

@@ -15,12 +15,16 @@ import { CachedChannels } from './cached-channels';
 import { SendAcceptance } from './send-acceptance.service';
 import { SendQueueStore, type QueuedSend, type SendableMessage } from './send-queue.store';
 import { SendRateLimiter } from './send-rate-limiter';
+import { StatusReportsRead } from './status-reports-read';
 
 /** Provider calls one message may take before a retryable error becomes its failure. */
 export const MAX_PROVIDER_ATTEMPTS = 8;
 /** Back-off of retryable provider errors: 500 ms doubling, at most a minute, with full jitter above half. */
 const BACKOFF_BASE_MS = 500;
 const BACKOFF_MAX_MS = 60_000;
+
+/** How soon a repeat held back for unread provider reports looks again. */
+const REPORTS_RECHECK_MS = 1_000;
 
 /** A reserved slot this close is waited for in-process; a later one parks the row until this long before it. */
 export const SLOT_LEAD_MS = 250;
@@ -50,6 +54,10 @@ const repeatedSends = new Counter({
   name: 'messaging_repeated_sends_total',
   help: 'Provider sends repeated because an earlier attempt for the same message failed or had an unknown outcome',
 });
+const repeatsHeldForReports = new Counter({
+  name: 'messaging_repeats_held_for_reports_total',
+  help: 'Repeats of sends with an unknown outcome put off because provider reports that arrived within the wait were not all read yet',
+});
 
 /**
  * Hands one queued message to its provider, at its number's pace: resolves the channel, refuses free-form text
@@ -59,7 +67,8 @@ const repeatedSends = new Counter({
  * Sends are idempotent towards the provider as far as the Cloud API allows (it has no idempotency key): each carries
  * the message id as `biz_opaque_callback_data`, and an attempt stays on record until its outcome is known. An attempt
  * that timed out (or whose worker died) is not repeated until WHATSAPP_UNCONFIRMED_SEND_WAIT_MS passed without a
- * status naming the message; such a status records the message as sent instead (SendAcceptance).
+ * status naming the message, and every report that arrived within it was read (StatusReportsRead); such a status
+ * records the message as sent instead (SendAcceptance).
  */
 @Injectable()
 export class SendDispatcher {
@@ -82,6 +91,7 @@ export class SendDispatcher {
     private readonly providerMedia: ProviderMediaService,
     private readonly optOuts: OptOutsStore,
     private readonly emailThreads: EmailThreads,
+    private readonly reports: StatusReportsRead,
   ) {}
 
   async deliver(item: QueuedSend): Promise<Dispatched> {
@@ -149,10 +159,17 @@ export class SendDispatcher {
    * the wait); otherwise the row waits for the rest of it (or fails, out of attempts) and false is answered.
    */
   private async earlierAttemptSettled(item: QueuedSend, message: SendableMessage): Promise<boolean> {
-    const waitFrom = Math.max(item.attemptStartedAt!.getTime(), this.startedAt);
-    const waitMs = waitFrom + this.config.WHATSAPP_UNCONFIRMED_SEND_WAIT_MS - Date.now();
+    const waitEnds = Math.max(item.attemptStartedAt!.getTime(), this.startedAt) + this.config.WHATSAPP_UNCONFIRMED_SEND_WAIT_MS;
+    const waitMs = waitEnds - Date.now();
     if (waitMs > 0) {
       await this.queue.awaitOutcome(item, waitMs);
+      return false;
+    }
+    // A status that came within the wait names the message even if it is still waiting in Kafka (this service behind,
+    // on a busy machine or after an outage): "none came" is known only once everything that came then is read.
+    if (!(await this.reports.allBefore(new Date(waitEnds)))) {
+      repeatsHeldForReports.inc();
+      await this.queue.awaitOutcome(item, REPORTS_RECHECK_MS);
       return false;
     }
     if (message.sendAttempts >= MAX_PROVIDER_ATTEMPTS) {

@@ -101,8 +101,10 @@ export const PACE_MS = PacedBatchByKey.lingerMs;
 /**
  * `@EventPattern(topic, SettledAfterGathering)`: a one-message handler that must see the effects of every record
  * produced before its own, on any topic, even those a gathering consumer holds back: it runs no earlier than
- * `SETTLE_MS` after its record was produced (a contact's erasure must come after the statuses and timeline entries
- * naming the contact that were already on their way, or a late one would outlive it). Well above every linger here.
+ * `SETTLE_MS` after its record was produced (well above every linger here), and not before this service's consumers
+ * of its other event topics have handled every record produced before it (a consumer behind, under load, holds what
+ * no clock can promise). A contact's erasure must come after the statuses and timeline entries naming the contact
+ * that were already on their way, or a late one would outlive it.
  */
 export const SettledAfterGathering = { settleMs: 1_000 } as const;
 
@@ -130,6 +132,10 @@ const RETRY_MAX_MS = 30_000;
 const DEFAULT_BATCH_GROUPS_CONCURRENTLY = 64;
 /** How long handled offsets may wait to be committed (`commitIntervalMs`): what a crash may replay. */
 const DEFAULT_COMMIT_INTERVAL_MS = 1_000;
+/** How often a settled handler looks again whether the service's other consumers have caught up with its record. */
+const SETTLED_RECHECK_MS = 250;
+/** A settled handler still waiting on the other consumers after this says so (once). */
+const SETTLED_WAIT_WARN_MS = 30_000;
 /** How long shutdown waits for the last commit before leaving the group (the rest is replayed to the next owner). */
 const SHUTDOWN_COMMIT_TIMEOUT_MS = 5_000;
 
@@ -151,6 +157,10 @@ const SHUTDOWN_COMMIT_TIMEOUT_MS = 5_000;
 export class KafkaTransport extends Server implements CustomTransportStrategy {
   private readonly log = new Logger('KafkaTransport');
   private consumers: Consumer[] = [];
+  /** The event topics this service consumes (one consumer and group each). */
+  private eventTopics: string[] = [];
+  /** Per event topic: every record produced before this (epoch ms) is known handled (settled handlers ask). */
+  private readonly handledBefore = new Map<string, number>();
   private readonly committers: OffsetCommitter[] = [];
   private expectedConsumers = 0;
   private readonly joined = new Set<string>();
@@ -183,6 +193,7 @@ export class KafkaTransport extends Server implements CustomTransportStrategy {
     const problems = handlers.filter(([, h]) => h.isEventHandler).flatMap(([pattern, h]) => handlerOptionProblems(pattern, h));
     if (problems.length) throw new Error(`event handlers registered wrongly: ${problems.join('; ')}`);
     const eventTopics = handlers.filter(([, h]) => h.isEventHandler).map(([pattern]) => pattern);
+    this.eventTopics = eventTopics;
     const rpcTopics = [...new Set(handlers.filter(([, h]) => !h.isEventHandler).map(([pattern]) => RpcTopics[rpcOwner(pattern)]))];
     if (eventTopics.length + rpcTopics.length === 0) return;
 
@@ -384,14 +395,41 @@ export class KafkaTransport extends Server implements CustomTransportStrategy {
         return;
       }
       if (!handler) return;
-      const settling = settleOf(handler) - (Date.now() - Number(message.timestamp));
-      if (settling > 0) {
-        await sleepWithHeartbeat(settling, heartbeat, this.closing.signal);
+      if (settleOf(handler) > 0) {
+        const producedAt = Number(message.timestamp);
+        const settling = settleOf(handler) - (Date.now() - producedAt);
+        if (settling > 0) await sleepWithHeartbeat(settling, heartbeat, this.closing.signal);
+        await this.untilOthersHandled(logicalTopic, producedAt, settleOf(handler), heartbeat, envelope.id);
         // Shut down while it settled: not handled, so not committed; the next owner handles it.
         if (this.stopping) throw new Error(`shutting down before ${envelope.id} settled; left to the next owner`);
       }
       await this.runEventHandler(handler, envelope, raw, message.key?.toString() ?? '', headers, context, heartbeat);
     });
+  }
+
+  /**
+   * Waits until this service's consumers of its other event topics have handled (and committed) every record produced
+   * before `producedAt`; ends early on shutdown. The broker not answering counts as not caught up: it is asked again.
+   */
+  private async untilOthersHandled(topic: string, producedAt: number, settleMs: number, heartbeat: () => Promise<void>, eventId: string): Promise<void> {
+    const started = Date.now();
+    // Asks about the moment a settling ago (never before the record; fixed for this wait, so a consumer that is always
+    // a little behind still gets there): its answer covers the records after this one too, so a run of them (a bulk
+    // deletion) asks once. Other settled topics are not waited on: they wait themselves, and two would wait on each other.
+    const at = Math.max(producedAt, started - settleMs);
+    let behind = this.eventTopics.filter((t) => t !== topic && settleOf(this.messageHandlers.get(t)!) === 0 && (this.handledBefore.get(t) ?? 0) < producedAt);
+    let warned = false;
+    while (!this.stopping) {
+      const handled = await Promise.all(behind.map((t) => this.connection.handledEventsBefore(t, new Date(at)).catch(() => false)));
+      for (const [i, t] of behind.entries()) if (handled[i]) this.handledBefore.set(t, Math.max(this.handledBefore.get(t) ?? 0, at));
+      behind = behind.filter((_, i) => !handled[i]);
+      if (behind.length === 0) return;
+      if (!warned && Date.now() - started > SETTLED_WAIT_WARN_MS) {
+        warned = true;
+        this.log.warn(`${topic} event ${eventId} waits for this service's consumers of ${behind.join(', ')} to handle what came before it`);
+      }
+      await sleepWithHeartbeat(SETTLED_RECHECK_MS, heartbeat, this.closing.signal);
+    }
   }
 
   private async runEventHandler(

@@ -2,7 +2,7 @@ import { Controller, Module, type INestMicroservice } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { Ctx, EventPattern, MessagePattern, Payload } from '@nestjs/microservices';
 import { DLQ_SUFFIX, Headers, Topics, notFoundProblem, type EventEnvelope } from '@parley/contracts';
-import { EventPublisher, KafkaConnection, KafkaContext, KafkaTransport, RpcClient, RpcPassThroughFilter, RpcProblemError } from '@parley/kafka';
+import { EventPublisher, KafkaConnection, KafkaContext, KafkaTransport, RpcClient, RpcPassThroughFilter, RpcProblemError, SETTLE_MS, SettledAfterGathering } from '@parley/kafka';
 import { KafkaHarness } from './kafka-harness';
 import { testInfra, uniqueKafkaNamespace } from './infra';
 import { pollUntil } from './poll';
@@ -10,6 +10,8 @@ import { pollUntil } from './poll';
 /** What the handlers under test saw, per event id. */
 const seen = new Map<string, number>();
 let healed = false;
+/** When the settled handler ran, per event id. */
+const erasedAt = new Map<string, number>();
 /** Ends the handling of the `held` event (set while it is being handled). */
 let releaseHeld: (() => void) | undefined;
 
@@ -21,6 +23,11 @@ class ProbeHandlers {
     if (event.data.kind === 'poison') throw new TypeError('cannot handle this payload');
     if (event.data.kind === 'flaky' && !healed) throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
     if (event.data.kind === 'held') return new Promise<void>((resolve) => (releaseHeld = resolve));
+  }
+
+  @EventPattern(Topics.ContactDeleted, SettledAfterGathering)
+  erase(@Payload() event: EventEnvelope<'contact.deleted', Record<string, never>>): void {
+    erasedAt.set(event.id, Date.now());
   }
 
   @MessagePattern('agents.get')
@@ -143,6 +150,19 @@ describe('KafkaTransport delivery guarantees (real broker)', () => {
     } finally {
       await stranger.onApplicationShutdown();
     }
+  });
+
+  it("runs a settled handler (a contact's erasure) only once the service's other consumers handled what came before its record, past the settling", async () => {
+    await send('evt_held_before_erasure', 'held');
+    await pollUntil(() => seen.has('evt_held_before_erasure'), { description: 'the held event being handled' });
+    await harness.publisher.publishEvent({ id: 'evt_erase', type: 'contact.deleted', version: 1, tenant_id: 'ten_T', occurred_at: new Date().toISOString(), data: {} }, 'ten_T:contact');
+    // Time itself is the precondition here, not an effect waited for: past the settling, the clock alone would run it.
+    await new Promise((resolve) => setTimeout(resolve, SETTLE_MS + 1_000));
+    expect(erasedAt.has('evt_erase')).toBe(false);
+    const releasedAt = Date.now();
+    releaseHeld!();
+    const erased = await pollUntil(() => erasedAt.get('evt_erase'), { description: 'the erasure once the held event is handled', timeoutMs: 10_000 });
+    expect(erased).toBeGreaterThanOrEqual(releasedAt);
   });
 
   it('commits what it handled when it shuts down, however long its interval, so the next instance replays nothing', async () => {

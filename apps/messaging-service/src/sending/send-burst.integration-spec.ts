@@ -94,11 +94,11 @@ describe('messaging-service send path under a burst', () => {
     const paced = times(limited.phone_number_id);
     expect(paced).toHaveLength(30);
     // 30 slots 100 ms apart: about 2.9 s, at most 10 in any second, 11 on a window's edges. The fake stamps arrivals
-    // in this process, which the service shares: a stall of its event loop hands over a few sends in one turn (13 in a
-    // second seen once, the machine loaded by three test workers and more), so +2 for that; a faster pace shows in the
-    // span.
+    // in this process, which the service shares: a stall of its event loop hands over a few sends in one turn (13 and
+    // 14 in a second seen, the machine loaded by three test workers and more, as in channels.integration-spec), so +3
+    // for that; unpaced, all 30 would land within one; a faster pace shows in the span.
     expect(paced[29] - paced[0]).toBeGreaterThanOrEqual(2_500);
-    expect(Math.max(...paced.map((t) => paced.filter((u) => u >= t && u < t + 1000).length))).toBeLessThanOrEqual(13);
+    expect(Math.max(...paced.map((t) => paced.filter((u) => u >= t && u < t + 1000).length))).toBeLessThanOrEqual(14);
     // The unlimited number is not held to that pace: its 300 sends arrive faster than 10 a second would allow.
     const free = times(unlimited.phone_number_id);
     expect(free).toHaveLength(300);

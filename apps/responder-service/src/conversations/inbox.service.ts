@@ -59,14 +59,24 @@ export class InboxService {
 
   /** The conversation with its thread; a member (`reader`) opening it reads its unread messages. */
   async open(tenantId: string, id: string, reader: string | null): Promise<ConversationRecord> {
-    let conversation = await this.conversations.find(this.db.manager, tenantId, id);
-    if (reader && conversation.unread > 0) {
-      conversation = await this.act(tenantId, id, (c) => {
-        const read = { ...c, unread: 0 };
-        return { changes: { unread: 0 }, events: [conversationUpdatedEvent(tenantId, read, 'read', new Date())], result: read };
-      });
-    }
-    return { ...toSummary(conversation), ...(await this.conversations.thread(this.db.manager, tenantId, id)) };
+    const seen = await this.snapshot(tenantId, id);
+    if (!reader || seen.conversation.unread === 0) return seen.record;
+    await this.act(tenantId, id, (c) => {
+      const read = { ...c, unread: 0 };
+      return { changes: { unread: 0 }, events: [conversationUpdatedEvent(tenantId, read, 'read', new Date())], result: undefined };
+    });
+    return (await this.snapshot(tenantId, id)).record;
+  }
+
+  /**
+   * The conversation and its thread as of one moment. Read apart, a send committed in between showed in the thread
+   * while the summary (its last message, state, unread) was still from before it.
+   */
+  private snapshot(tenantId: string, id: string): Promise<{ conversation: ConversationEntity; record: ConversationRecord }> {
+    return this.db.transaction('REPEATABLE READ', async (tx) => {
+      const conversation = await this.conversations.find(tx, tenantId, id);
+      return { conversation, record: { ...toSummary(conversation), ...(await this.conversations.thread(tx, tenantId, id)) } };
+    });
   }
 
   /**

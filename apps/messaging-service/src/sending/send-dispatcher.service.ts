@@ -23,8 +23,12 @@ export const MAX_PROVIDER_ATTEMPTS = 8;
 const BACKOFF_BASE_MS = 500;
 const BACKOFF_MAX_MS = 60_000;
 
-/** How soon a repeat held back for unread provider reports looks again. */
-const REPORTS_RECHECK_MS = 1_000;
+/**
+ * How soon a repeat held back for unread provider reports looks again: seconds against a wait of a minute, and each
+ * look costs its row a claim and an update (one loaded e2e run had 123 timed-out sends: rechecked every second, ~120
+ * updates a second more on a machine already saturated).
+ */
+const REPORTS_RECHECK_MS = 5_000;
 
 /** A reserved slot this close is waited for in-process; a later one parks the row until this long before it. */
 export const SLOT_LEAD_MS = 250;

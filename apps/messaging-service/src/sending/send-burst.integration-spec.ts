@@ -93,12 +93,14 @@ describe('messaging-service send path under a burst', () => {
         .sort((a, b) => a - b);
     const paced = times(limited.phone_number_id);
     expect(paced).toHaveLength(30);
-    // 30 slots 100 ms apart: about 2.9 s, at most 10 in any second, 11 on a window's edges. The fake stamps arrivals
-    // in this process, which the service shares: a stall of its event loop hands over a few sends in one turn (13 and
-    // 14 in a second seen, the machine loaded by three test workers and more, as in channels.integration-spec), so +3
-    // for that; unpaced, all 30 would land within one; a faster pace shows in the span.
+    // 30 slots 100 ms apart: about 2.9 s. The fake stamps arrivals in this process, which the service shares: a stall
+    // of its event loop hands over the sends held up in one turn, so the busiest second of a loaded run held 13, 14 and
+    // 15 (three test workers and more on 2 cores). What a stall cannot move: the span, and the typical gap, a slot's
+    // 100 ms (unpaced, a few ms; at twice the limit, 50). Unpaced, all 30 would land in one second.
     expect(paced[29] - paced[0]).toBeGreaterThanOrEqual(2_500);
-    expect(Math.max(...paced.map((t) => paced.filter((u) => u >= t && u < t + 1000).length))).toBeLessThanOrEqual(14);
+    const gaps = paced.slice(1).map((t, i) => t - paced[i]).sort((a, b) => a - b);
+    expect(gaps[Math.floor(gaps.length / 2)]).toBeGreaterThanOrEqual(80);
+    expect(Math.max(...paced.map((t) => paced.filter((u) => u >= t && u < t + 1000).length))).toBeLessThan(20);
     // The unlimited number is not held to that pace: its 300 sends arrive faster than 10 a second would allow.
     const free = times(unlimited.phone_number_id);
     expect(free).toHaveLength(300);

@@ -23,6 +23,13 @@ export class KafkaConnection implements OnApplicationShutdown {
   private admin?: Admin;
   private closed = false;
   private topicsReady?: Promise<void>;
+  /**
+   * Per event topic: every record produced before this moment (epoch ms) is known handled by this service's group. It
+   * only moves forward, as committed offsets do (a group reset by hand aside).
+   */
+  private readonly handledThrough = new Map<string, number>();
+  /** Per event topic: the look at the group's commits under way (handledEventsBefore). */
+  private readonly lookingAt = new Map<string, Promise<void>>();
   consumerState: ConsumerState = 'idle';
   producerConnected = false;
 
@@ -53,28 +60,52 @@ export class KafkaConnection implements OnApplicationShutdown {
     return `${this.options.namespace ?? ''}${name}`;
   }
 
+  /** A consumer group of this service: its base name (`groupId`, else `clientId`) with `suffix`. */
+  serviceGroup(suffix: string): string {
+    return this.group(`${this.options.groupId ?? this.options.clientId}${suffix}`);
+  }
+
   /** The group of this service's consumer of the event topic `topic` (KafkaTransport runs one a topic). */
   eventGroup(topic: string): string {
-    return `${this.group(this.options.groupId ?? this.options.clientId)}.${topic}`;
+    return this.serviceGroup(`.${topic}`);
   }
 
   /**
    * Whether this service's consumers of the event topic `topic` have handled, and committed, every event produced to
    * it before `at` (the producer's clock). What "nothing said so by then" waits for: a consumer behind its topic has
-   * not read yet what was said in time.
+   * not read yet what was said in time. The answer is remembered; when the broker must be asked, it is asked about
+   * `lookAt` (a later moment lets one answer cover the questions after this one). Questions about a topic while the
+   * broker is being asked share that look (a backlog wonders together); one the look does not cover is answered false,
+   * to be asked again.
    */
-  async handledEventsBefore(topic: string, at: Date): Promise<boolean> {
+  async handledEventsBefore(topic: string, at: Date, lookAt: Date = at): Promise<boolean> {
+    const known = () => at.getTime() <= (this.handledThrough.get(topic) ?? 0);
+    if (known()) return true;
+    let look = this.lookingAt.get(topic);
+    if (!look) {
+      look = this.lookAtCommits(topic, Math.max(at.getTime(), lookAt.getTime())).finally(() => this.lookingAt.delete(topic));
+      this.lookingAt.set(topic, look);
+    }
+    await look;
+    return known();
+  }
+
+  /** Moves `handledThrough` up to `at` when the group has committed past every record produced before it. */
+  private async lookAtCommits(topic: string, at: number): Promise<void> {
     const admin = await this.connectedAdmin();
     const physical = this.topic(topic);
+    // Records produced after the look starts may still carry an earlier timestamp than a moment yet to come.
+    const through = Math.min(at, Date.now());
     const [firstAtOrAfter, bounds, committed] = await Promise.all([
-      admin.fetchTopicOffsetsByTimestamp(physical, at.getTime()),
+      admin.fetchTopicOffsetsByTimestamp(physical, at),
       admin.fetchTopicOffsets(physical),
       admin.fetchOffsets({ groupId: this.eventGroup(topic), topics: [physical] }),
     ]);
     const low = new Map(bounds.map((p) => [p.partition, Number(p.low)]));
     const next = new Map((committed[0]?.partitions ?? []).map((p) => [p.partition, Number(p.offset)]));
     // A partition the group never committed (-1) is read from its beginning (the transport subscribes fromBeginning).
-    return firstAtOrAfter.every(({ partition, offset }) => Math.max(next.get(partition) ?? -1, low.get(partition) ?? 0) >= Number(offset));
+    const handled = firstAtOrAfter.every(({ partition, offset }) => Math.max(next.get(partition) ?? -1, low.get(partition) ?? 0) >= Number(offset));
+    if (handled) this.handledThrough.set(topic, Math.max(this.handledThrough.get(topic) ?? 0, through));
   }
 
   /** Creates every platform topic that does not exist yet (idempotent; safe from many processes at once). */

@@ -159,8 +159,6 @@ export class KafkaTransport extends Server implements CustomTransportStrategy {
   private consumers: Consumer[] = [];
   /** The event topics this service consumes (one consumer and group each). */
   private eventTopics: string[] = [];
-  /** Per event topic: every record produced before this (epoch ms) is known handled (settled handlers ask). */
-  private readonly handledBefore = new Map<string, number>();
   private readonly committers: OffsetCommitter[] = [];
   private expectedConsumers = 0;
   private readonly joined = new Set<string>();
@@ -208,7 +206,7 @@ export class KafkaTransport extends Server implements CustomTransportStrategy {
       const handler = this.messageHandlers.get(topic)!;
       return this.runConsumer(this.connection.eventGroup(topic), [topic], options.partitionsConsumedConcurrently ?? 4, isBatchHandler(handler), lingerOf(handler));
     });
-    if (rpcTopics.length) runs.push(this.runConsumer(this.connection.group(`${options.groupId ?? options.clientId}-rpc`), rpcTopics, 4, false, 0));
+    if (rpcTopics.length) runs.push(this.runConsumer(this.connection.serviceGroup('-rpc'), rpcTopics, 4, false, 0));
     this.expectedConsumers = runs.length;
     this.consumers = await Promise.all(runs);
     this.log.log(`consuming ${[...eventTopics, ...rpcTopics].join(', ')}`);
@@ -414,14 +412,15 @@ export class KafkaTransport extends Server implements CustomTransportStrategy {
   private async untilOthersHandled(topic: string, producedAt: number, settleMs: number, heartbeat: () => Promise<void>, eventId: string): Promise<void> {
     const started = Date.now();
     // Asks about the moment a settling ago (never before the record; fixed for this wait, so a consumer that is always
-    // a little behind still gets there): its answer covers the records after this one too, so a run of them (a bulk
-    // deletion) asks once. Other settled topics are not waited on: they wait themselves, and two would wait on each other.
-    const at = Math.max(producedAt, started - settleMs);
-    let behind = this.eventTopics.filter((t) => t !== topic && settleOf(this.messageHandlers.get(t)!) === 0 && (this.handledBefore.get(t) ?? 0) < producedAt);
+    // a little behind still gets there): the connection remembers the answer, which covers the records after this one
+    // too, so a run of them (a bulk deletion) asks once. Other settled topics are not waited on: they wait themselves,
+    // and two would wait on each other.
+    const before = new Date(producedAt);
+    const lookAt = new Date(Math.max(producedAt, started - settleMs));
+    let behind = this.eventTopics.filter((t) => t !== topic && settleOf(this.messageHandlers.get(t)!) === 0);
     let warned = false;
     while (!this.stopping) {
-      const handled = await Promise.all(behind.map((t) => this.connection.handledEventsBefore(t, new Date(at)).catch(() => false)));
-      for (const [i, t] of behind.entries()) if (handled[i]) this.handledBefore.set(t, Math.max(this.handledBefore.get(t) ?? 0, at));
+      const handled = await Promise.all(behind.map((t) => this.connection.handledEventsBefore(t, before, lookAt).catch(() => false)));
       behind = behind.filter((_, i) => !handled[i]);
       if (behind.length === 0) return;
       if (!warned && Date.now() - started > SETTLED_WAIT_WARN_MS) {

@@ -140,6 +140,8 @@ describe('KafkaTransport delivery guarantees (real broker)', () => {
     // what came before it is still handled; it, not yet
     expect(await connection.handledEventsBefore(Topics.MessageInbound, before)).toBe(true);
     expect(await connection.handledEventsBefore(Topics.MessageInbound, after)).toBe(false);
+    // what is known is remembered: the earlier moment needs no look, not even one at the later moment (which would say no)
+    expect(await connection.handledEventsBefore(Topics.MessageInbound, before, after)).toBe(true);
     releaseHeld!();
     await pollUntil(() => connection.handledEventsBefore(Topics.MessageInbound, after), { description: 'the held event committed', timeoutMs: 10_000 });
     // a group that never committed anything has handled nothing before now, and everything before the topic's first event

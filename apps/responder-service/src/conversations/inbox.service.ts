@@ -61,11 +61,13 @@ export class InboxService {
   async open(tenantId: string, id: string, reader: string | null): Promise<ConversationRecord> {
     const seen = await this.snapshot(tenantId, id);
     if (!reader || seen.conversation.unread === 0) return seen.record;
-    await this.act(tenantId, id, (c) => {
+    // The thread is read under the conversation's lock, which every writer of a thread takes (or waits on, in the
+    // statement that adds its turns), so it matches the summary as the snapshot's does.
+    return this.act(tenantId, id, async (c, tx) => {
       const read = { ...c, unread: 0 };
-      return { changes: { unread: 0 }, events: [conversationUpdatedEvent(tenantId, read, 'read', new Date())], result: undefined };
+      const record = { ...toSummary(read), ...(await this.conversations.thread(tx, tenantId, id)) };
+      return { changes: { unread: 0 }, events: [conversationUpdatedEvent(tenantId, read, 'read', new Date())], result: record };
     });
-    return (await this.snapshot(tenantId, id)).record;
   }
 
   /**

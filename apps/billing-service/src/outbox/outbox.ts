@@ -25,8 +25,13 @@ export class Outbox {
     );
   }
 
-  /** Called after a commit that may have queued events. */
+  /** Called after a commit that queued events. */
   flushSoon(): void {
     this.relay.wake();
+  }
+
+  /** Runs `work` in `transaction` and publishes what it queued once it has committed (nothing queued: no relay pass). */
+  relayAfter<T>(transaction: (work: (tx: EntityManager) => Promise<T>) => Promise<T>, work: (tx: EntityManager) => Promise<T>): Promise<T> {
+    return this.relay.relayAfter(transaction, work);
   }
 }

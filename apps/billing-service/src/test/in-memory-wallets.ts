@@ -49,6 +49,7 @@ export class InMemoryWallets
       add: async (_tx: EntityManager, envelope: EventEnvelope) => void this.pending.push(envelope),
       addMany: async (_tx: EntityManager, events: readonly { envelope: EventEnvelope }[]) => void this.pending.push(...events.map((e) => e.envelope)),
       flushSoon: () => undefined,
+      relayAfter: <T>(transaction: (work: (tx: EntityManager) => Promise<T>) => Promise<T>, work: (tx: EntityManager) => Promise<T>) => transaction(work),
     } as unknown as Outbox;
   }
 

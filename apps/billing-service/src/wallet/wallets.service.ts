@@ -118,10 +118,8 @@ export class WalletsService {
   }
 
   /** Runs `work` in a transaction and publishes what it queued once it has committed. */
-  async transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
-    const result = await this.store.transaction(work);
-    this.outbox.flushSoon();
-    return result;
+  transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
+    return this.outbox.relayAfter((w) => this.store.transaction(w), work);
   }
 
   async get(tenantId: string): Promise<WalletRecord> {

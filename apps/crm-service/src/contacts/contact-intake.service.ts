@@ -170,8 +170,8 @@ export class ContactIntakeService {
     );
   }
 
-  private async write(work: (tx: EntityManager) => Promise<void>): Promise<void> {
-    await this.intake.transaction(work);
-    this.relay.wake();
+  /** A write and the events it queued (most inbound messages of known customers queue none). */
+  private write(work: (tx: EntityManager) => Promise<void>): Promise<void> {
+    return this.relay.relayAfter((w) => this.intake.transaction(w), work);
   }
 }

@@ -71,6 +71,8 @@ describe('crm-service takes in a batch of inbound messages in one transaction', 
     const earlier = inbound(a, p3, 'Known', 'earlier');
     await consumer.onMessageInbound([earlier]);
     expect(await outbox()).toEqual([]);
+    // nothing queued, so the relay is not woken for a pass (a transaction, its lock and a claim for nothing)
+    expect(wake).not.toHaveBeenCalled();
 
     const groups: MessageInboundEvent[][] = [
       // a new customer writing twice: made by the first (no profile name), named by the second, as one at a time would
@@ -94,6 +96,7 @@ describe('crm-service takes in a batch of inbound messages in one transaction', 
     // START TRANSACTION, the contacts' upsert, the outbox insert, the timeline insert, COMMIT (one at a time: 4 or 5 per message)
     expect(measured).toBe(5);
     expect(warn).toHaveBeenCalledWith(expect.stringMatching(/^skipped message\.inbound .*: no tenant or no record$/));
+    expect(wake).toHaveBeenCalledTimes(1);
 
     const rows = await contacts();
     const id = (tenant: string, phone: string) => rows.find((r) => r.tenant_id === tenant && r.phone === phone)!.id;

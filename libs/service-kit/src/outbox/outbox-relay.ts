@@ -12,6 +12,9 @@ export interface OutboxEvent {
   envelope: EventEnvelope;
 }
 
+/** The transactions (their entity managers) that queued events: only their commits need a relay pass (relayAfter). */
+const queuedIn = new WeakSet<EntityManager>();
+
 /**
  * Queues events in the caller's transaction, in a service's `outbox (id bigserial, topic, key, envelope jsonb)` table:
  * they are published by the relay only if the transaction commits, and then surely.
@@ -23,6 +26,7 @@ export async function enqueueOutboxEvents(manager: EntityManager, events: readon
     events.map((e) => e.key),
     events.map((e) => JSON.stringify(e.envelope)),
   ]);
+  queuedIn.add(manager);
 }
 
 export interface OutboxRelayOptions {
@@ -55,6 +59,22 @@ export abstract class OutboxRelay extends BackgroundWorker {
   ) {
     super();
     this.loop = new WorkerLoop({ name: 'outbox relay', pass: () => this.pass(), sweepMs: options.sweepMs, logger: new Logger('OutboxRelay') });
+  }
+
+  /**
+   * Runs `work` in a transaction (`transaction`: the store's) and, once it has committed, wakes the relay if `work`
+   * queued events. A commit that queued none costs no pass: a transaction, the relay's lock and a claim for nothing,
+   * which an unconditional wake-up paid after every write of a hot path.
+   */
+  async relayAfter<T>(transaction: (work: (tx: EntityManager) => Promise<T>) => Promise<T>, work: (tx: EntityManager) => Promise<T>): Promise<T> {
+    let queued = false;
+    const result = await transaction(async (tx) => {
+      const value = await work(tx);
+      queued = queuedIn.has(tx);
+      return value;
+    });
+    if (queued) this.wake();
+    return result;
   }
 
   private async pass(): Promise<PassOutcome> {

@@ -1,5 +1,6 @@
 import { Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import { Agent as HttpAgent, request as httpRequest, type ClientRequest } from 'node:http';
+import { setMaxListeners } from 'node:events';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { hubSignature, type CloudNotification } from '../cloud-api/notifications';
 import { WhatsappSandboxConfig } from '../config/whatsapp-sandbox.config';
@@ -28,6 +29,9 @@ export class GatewayNotifier implements OnApplicationShutdown {
   private readonly agent: HttpAgent;
 
   constructor(private readonly config: WhatsappSandboxConfig) {
+    // Every POST in flight listens for the stop (and lets go when it ends): more than Node's default 10 at once is the
+    // normal load, not a leak, and its warning in the log would say otherwise.
+    setMaxListeners(0, this.stopping.signal);
     this.url = new URL(config.webhookUrl);
     this.agent = this.url.protocol === 'https:' ? new HttpsAgent({ keepAlive: true, maxSockets: MAX_SOCKETS }) : new HttpAgent({ keepAlive: true, maxSockets: MAX_SOCKETS });
   }

@@ -1,4 +1,5 @@
 import { Injectable, Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
+import { setMaxListeners } from 'node:events';
 import { GroupCommit, WorkerLoop, type PassOutcome } from '@parley/service-kit';
 import { WhatsappSandboxConfig } from '../config/whatsapp-sandbox.config';
 import { GatewayNotifier, NOTIFY_TIMEOUT_MS, describeFailure } from './gateway-notifier.service';
@@ -47,6 +48,8 @@ export class NotificationDispatcher implements OnApplicationBootstrap, BeforeApp
     private readonly outbox: NotificationOutbox,
     private readonly notifier: GatewayNotifier,
   ) {
+    // each of the MAX_IN_FLIGHT POSTs listens for the stop while it runs
+    setMaxListeners(MAX_IN_FLIGHT, this.stopping.signal);
     this.settler = new GroupCommit<Settlement, void>(async (settlements) => {
       await this.outbox.settle(settlements);
       this.wake(); // a settled notification may free the next one of its key

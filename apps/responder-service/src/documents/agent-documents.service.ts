@@ -1,4 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { newId, type DocumentChangedData, type DocumentChangedEvent, type DocumentPassageData } from '@parley/contracts';
 import type { EntityManager } from 'typeorm';
 import { TestRunsQueued } from '../agent-tests/agent-tests-store.module';
@@ -12,12 +12,17 @@ import { embedPassages, passageViews } from '../semantics/semantic-index';
 import { MEANING } from '../semantics/semantics.module';
 import { VectorSet } from '../semantics/vector-set';
 import { AgentDocumentsStore } from './agent-documents.store';
+import { RefreshingCache } from './refreshing-cache';
 
 /**
- * How long an agent's passages are answered from memory. Replies read them for every message; a change reaches every
- * instance's replies within this (the instance that applied it at once), well inside CONTRACT §11's 5 s.
+ * How long an agent's passages are answered from memory. Replies read them for every message; past `freshMs` they are
+ * read again in the background while they still answer, so a reply drafted under its conversation's lock does not
+ * hold the lock (and its connection) through that read; past `usableMs` (no message for a while) a reply reads them
+ * first. A change reaches every instance's replies within `usableMs` (the instance that applied it at once), inside
+ * CONTRACT §11's 5 s.
  */
-const CACHE_TTL_MS = 1500;
+const PASSAGES_FRESH_MS = 1500;
+const PASSAGES_USABLE_MS = 3000;
 const CACHE_MAX_AGENTS = 5000;
 
 /**
@@ -26,7 +31,13 @@ const CACHE_MAX_AGENTS = 5000;
  */
 @Injectable()
 export class AgentDocumentsService {
-  private readonly cache = new Map<string, { at: number; passages: DocumentPassage[] }>();
+  private readonly logger = new Logger(AgentDocumentsService.name);
+  private readonly cache = new RefreshingCache<DocumentPassage[]>({
+    freshMs: PASSAGES_FRESH_MS,
+    usableMs: PASSAGES_USABLE_MS,
+    maxEntries: CACHE_MAX_AGENTS,
+    onRefreshError: (key, err) => this.logger.warn(`could not read the documents of agent ${key.split('\u0000')[1]} again: ${String(err)}`),
+  });
 
   constructor(
     private readonly documents: AgentDocumentsStore,
@@ -53,7 +64,7 @@ export class AgentDocumentsService {
       vectors,
       vectorsModel: vectors && this.meaning.model,
     });
-    this.cache.delete(cacheKey(data.tenant_id, data.agent_id));
+    this.cache.invalidate(cacheKey(data.tenant_id, data.agent_id));
     const agent = await this.agents.liveAgent(data.tenant_id, data.agent_name);
     if (agent?.id === data.agent_id && (await this.tests.queueRun(data.tenant_id, newId('run'), agent, null, `document:${data.document_id}:${event.id}`))) {
       this.testRunsQueued.notify();
@@ -73,20 +84,19 @@ export class AgentDocumentsService {
    * The passages of the agent's live documents, document by document in the order they were added. `manager` is the
    * caller's transaction when it has one, so a reply drafted under a lock never waits for a second pool connection.
    */
-  async forAgent(tenantId: string, agentId: string, manager?: EntityManager): Promise<DocumentPassage[]> {
-    const key = cacheKey(tenantId, agentId);
-    const cached = this.cache.get(key);
-    if (cached && Date.now() - cached.at < CACHE_TTL_MS) return cached.passages;
+  forAgent(tenantId: string, agentId: string, manager?: EntityManager): Promise<DocumentPassage[]> {
+    // A refresh in the background reads on its own connection: the caller's transaction may be over by then.
+    return this.cache.get(cacheKey(tenantId, agentId), () => this.read(tenantId, agentId, manager), () => this.read(tenantId, agentId));
+  }
+
+  private async read(tenantId: string, agentId: string, manager?: EntityManager): Promise<DocumentPassage[]> {
     const rows = await this.documents.live(tenantId, agentId, manager);
-    const passages = rows.flatMap((row) => {
+    return rows.flatMap((row) => {
       const passages = row.passages.map((p): DocumentPassage => ({ id: p.id, documentId: row.document_id, title: row.title, headings: p.headings, text: p.text }));
       // Vectors of another model (or none yet) are left out: the index embeds those passages when it is built.
       if (row.vectors && row.vectors_model === this.meaning.model) attachVectors(passages, VectorSet.fromBuffer(row.vectors));
       return passages;
     });
-    if (this.cache.size >= CACHE_MAX_AGENTS) this.cache.clear();
-    this.cache.set(key, { at: Date.now(), passages });
-    return passages;
   }
 }
 

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EventEnvelope } from '@parley/contracts';
-import { enqueueOutboxEvents } from '@parley/service-kit';
+import { enqueueOutboxEvents, type RunsInTransaction } from '@parley/service-kit';
 import type { EntityManager } from 'typeorm';
 import { OutboxRelay } from './outbox-relay';
 
@@ -31,7 +31,7 @@ export class Outbox {
   }
 
   /** Runs `work` in `transaction` and publishes what it queued once it has committed (nothing queued: no relay pass). */
-  relayAfter<T>(transaction: (work: (tx: EntityManager) => Promise<T>) => Promise<T>, work: (tx: EntityManager) => Promise<T>): Promise<T> {
+  relayAfter<T>(transaction: RunsInTransaction, work: (tx: EntityManager) => Promise<T>): Promise<T> {
     return this.relay.relayAfter(transaction, work);
   }
 }

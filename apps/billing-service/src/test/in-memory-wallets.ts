@@ -1,5 +1,5 @@
 import type { EventEnvelope } from '@parley/contracts';
-import { ListCursors } from '@parley/service-kit';
+import { ListCursors, type RunsInTransaction } from '@parley/service-kit';
 import type { EntityManager } from 'typeorm';
 import type { BalanceView } from '../balance-view/balance-view';
 import type { BillingServiceConfig } from '../config/billing-service.config';
@@ -49,7 +49,7 @@ export class InMemoryWallets
       add: async (_tx: EntityManager, envelope: EventEnvelope) => void this.pending.push(envelope),
       addMany: async (_tx: EntityManager, events: readonly { envelope: EventEnvelope }[]) => void this.pending.push(...events.map((e) => e.envelope)),
       flushSoon: () => undefined,
-      relayAfter: <T>(transaction: (work: (tx: EntityManager) => Promise<T>) => Promise<T>, work: (tx: EntityManager) => Promise<T>) => transaction(work),
+      relayAfter: <T>(transaction: RunsInTransaction, work: (tx: EntityManager) => Promise<T>) => transaction(work),
     } as unknown as Outbox;
   }
 

@@ -56,13 +56,15 @@ export class TestRunWorker extends BackgroundWorker {
       ? { version: run.previousAgent.version, cases: await this.tests.runSet(run.tenantId, run.previousAgent, set) }
       : await this.runs.casesBefore(run);
     if (this.loop.stopping) return;
-    const completed = await this.db.transaction(async (tx) => {
-      const done = await this.runs.complete(tx, this.owner, run.id, { cases, ...comparedWithPrevious(cases, before?.cases ?? null), comparedVersion: before?.version ?? null });
-      if (done) await enqueueEvents(tx, [testsCompletedEvent(run.tenantId, done)]);
-      return done;
-    });
+    const completed = await this.relay.relayAfter(
+      (work) => this.db.transaction(work),
+      async (tx) => {
+        const done = await this.runs.complete(tx, this.owner, run.id, { cases, ...comparedWithPrevious(cases, before?.cases ?? null), comparedVersion: before?.version ?? null });
+        if (done) await enqueueEvents(tx, [testsCompletedEvent(run.tenantId, done)]);
+        return done;
+      },
+    );
     if (completed) {
-      this.relay.wake();
       this.logger.log(`tests of ${run.agentName} v${run.version}: ${completed.passed} passed, ${completed.failed} failed`);
     }
   }

@@ -236,18 +236,17 @@ export class InboxService {
    * wakes the relay. Publishing inside the transaction could send a reply whose commit then failed (sent, not
    * recorded) or commit one whose process died before the send (recorded, never sent).
    */
-  private async act<T>(tenantId: string, id: string, action: (c: ConversationEntity, tx: EntityManager) => Applied<T> | Promise<Applied<T>>): Promise<T> {
-    let queued = false;
-    const result = await this.db.transaction(async (tx) => {
-      const conversation = await this.conversations.findLocked(tx, tenantId, id);
-      const { changes, events, result } = await action(conversation, tx);
-      if (Object.keys(changes).length > 0) await tx.getRepository(ConversationEntity).update({ id, tenantId }, changes);
-      await enqueueEvents(tx, events);
-      queued = events.length > 0;
-      return result;
-    });
-    if (queued) this.relay.wake();
-    return result;
+  private act<T>(tenantId: string, id: string, action: (c: ConversationEntity, tx: EntityManager) => Applied<T> | Promise<Applied<T>>): Promise<T> {
+    return this.relay.relayAfter(
+      (work) => this.db.transaction(work),
+      async (tx) => {
+        const conversation = await this.conversations.findLocked(tx, tenantId, id);
+        const { changes, events, result } = await action(conversation, tx);
+        if (Object.keys(changes).length > 0) await tx.getRepository(ConversationEntity).update({ id, tenantId }, changes);
+        await enqueueEvents(tx, events);
+        return result;
+      },
+    );
   }
 }
 

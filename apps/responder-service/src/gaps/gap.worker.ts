@@ -37,15 +37,16 @@ export class GapWorker extends BackgroundWorker {
 
   /** Places one batch of pending questions; answers how many it claimed. */
   async placeBatch(): Promise<number> {
-    const { claimed, opened } = await this.db.transaction(async (tx) => {
-      const asked = await this.store.claimPending(tx, BATCH);
-      if (asked.length === 0) return { claimed: 0, opened: 0 };
-      const done = asked.map((a) => ({ tenantId: a.tenantId, messageId: a.occurrence.messageId }));
-      const { opened: events } = await this.placer.place(tx, asked, done);
-      await enqueueEvents(tx, events);
-      return { claimed: asked.length, opened: events.length };
-    });
-    if (opened > 0) this.relay.wake();
-    return claimed;
+    return this.relay.relayAfter(
+      (work) => this.db.transaction(work),
+      async (tx) => {
+        const asked = await this.store.claimPending(tx, BATCH);
+        if (asked.length === 0) return 0;
+        const done = asked.map((a) => ({ tenantId: a.tenantId, messageId: a.occurrence.messageId }));
+        const { opened } = await this.placer.place(tx, asked, done);
+        await enqueueEvents(tx, opened);
+        return asked.length;
+      },
+    );
   }
 }

@@ -93,16 +93,16 @@ export class GapsService {
     if (!reply || !reply.agent) throw new ProblemException(notFoundProblem(`Agent reply "${messageId}" in conversation "${conversationId}"`));
     const text = verdict === 'wrong' ? this.question(reply.question) : null;
     const agent = reply.agent;
-    const { record, opened } = await this.db.transaction(async (tx) => {
-      const occurrence = { messageId, conversationId, customer: reply.customer, reason: 'marked_wrong' as const, reply: reply.text, at: new Date() };
-      const placement = text ? await this.placer.place(tx, [{ tenantId, agent, text, language: detectLanguage(reply.question), occurrence }]) : null;
-      const placed = placement?.placed[0] ?? null;
-      if (placed?.opened) await enqueueEvents(tx, [placed.opened]);
-      const saved = await this.feedbacks.upsert(tx, tenantId, { conversationId, messageId, verdict, note, actor, gapId: placed?.gapId ?? null });
-      return { record: saved, opened: placed?.opened ?? null };
-    });
-    if (opened) this.relay.wake();
-    return record;
+    return this.relay.relayAfter(
+      (work) => this.db.transaction(work),
+      async (tx) => {
+        const occurrence = { messageId, conversationId, customer: reply.customer, reason: 'marked_wrong' as const, reply: reply.text, at: new Date() };
+        const placement = text ? await this.placer.place(tx, [{ tenantId, agent, text, language: detectLanguage(reply.question), occurrence }]) : null;
+        const placed = placement?.placed[0] ?? null;
+        if (placed?.opened) await enqueueEvents(tx, [placed.opened]);
+        return this.feedbacks.upsert(tx, tenantId, { conversationId, messageId, verdict, note, actor, gapId: placed?.gapId ?? null });
+      },
+    );
   }
 
   private async settle(tenantId: string, agent: string, id: string, state: 'closed' | 'dismissed', answer: string | null): Promise<KnowledgeGapRecord> {

@@ -51,15 +51,15 @@ export class RoutingService {
 
   /** One pass over a tenant's queue and due reassignments; nothing when another instance is routing it. */
   async routeTenant(tenantId: string, now = new Date()): Promise<void> {
-    const queuedEvents = await this.store.transaction(async (tx) => {
-      if (!(await this.store.lockTenant(tenantId, tx))) return false;
+    await this.relay.relayAfter((work) => this.store.transaction(work), async (tx) => {
+      if (!(await this.store.lockTenant(tenantId, tx))) return;
       const teams = await this.teams.list(tenantId, tx);
       const [queue, due] = [await this.store.queue(tenantId, tx), await this.store.dueReassignments(tenantId, tx)];
       const events: StoredEvent[] = [];
       if (teams.length === 0) {
         // No team to route to: the handoffs wait for whoever opens the inbox, as before teams existed.
         for (const c of queue) await this.underLock(tx, tenantId, c.id, async () => ({ changes: { queuedAt: null }, events: [] }));
-        return false;
+        return;
       }
       const routing: TenantRouting = {
         teams: new Map(teams.map((t) => [t.id, t])),
@@ -76,9 +76,7 @@ export class RoutingService {
       for (const id of due) events.push(...(await this.underLock(tx, tenantId, id, (c) => this.reassign(tx, tenantId, c, routing, now))));
       for (const id of await this.store.dueSlaChecks(tenantId, tx)) events.push(...(await this.underLock(tx, tenantId, id, async (c) => this.checkSla(tenantId, c, now))));
       await enqueueEvents(tx, events);
-      return events.length > 0;
     });
-    if (queuedEvents) this.relay.wake();
   }
 
   /** Whether routing would change a waiting conversation as it was read: a team to pick, a member free, or the customer to tell. */

@@ -29,6 +29,9 @@ export async function enqueueOutboxEvents(manager: EntityManager, events: readon
   queuedIn.add(manager);
 }
 
+/** A store's way of running work in one transaction (`DataSource.transaction`, a store's `transaction`). */
+export type RunsInTransaction = <R>(work: (tx: EntityManager) => Promise<R>) => Promise<R>;
+
 export interface OutboxRelayOptions {
   /** The advisory lock that makes one instance of the service the relay at a time, so events keep their order. */
   lockKey: number;
@@ -66,7 +69,7 @@ export abstract class OutboxRelay extends BackgroundWorker {
    * queued events. A commit that queued none costs no pass: a transaction, the relay's lock and a claim for nothing,
    * which an unconditional wake-up paid after every write of a hot path.
    */
-  async relayAfter<T>(transaction: (work: (tx: EntityManager) => Promise<T>) => Promise<T>, work: (tx: EntityManager) => Promise<T>): Promise<T> {
+  async relayAfter<T>(transaction: RunsInTransaction, work: (tx: EntityManager) => Promise<T>): Promise<T> {
     let queued = false;
     const result = await transaction(async (tx) => {
       const value = await work(tx);

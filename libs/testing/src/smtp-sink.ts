@@ -1,5 +1,5 @@
 import { simpleParser, type ParsedMail } from 'mailparser';
-import type { AddressInfo } from 'node:net';
+import { createServer, type AddressInfo, type Server } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 
 /** A mail the sink took: the envelope, and the message as parsed (both parts, headers). */
@@ -12,7 +12,7 @@ export interface SunkMail {
 /**
  * A real SMTP server for tests (smtp-server, on a free port): it takes every mail and keeps it parsed, or answers the
  * next ones with a refusal (`refuseNext`: a 4xx the sender should retry, a 5xx it should not), so a test can watch a
- * sender's retries over the wire. It can stop listening and start again on the same port (a server that is down).
+ * sender's retries over the wire. It can go down (every connection dropped) and come back on the same port.
  */
 export class SmtpSink {
   readonly mails: SunkMail[] = [];
@@ -20,6 +20,12 @@ export class SmtpSink {
   attempts = 0;
   private refusals: { code: number; message: string }[] = [];
   private server: SMTPServer | null = null;
+  /**
+   * Holds the port while the sink is down, dropping every connection. A port left closed can become a client's own
+   * source port (it is in the ephemeral range): a mailer retrying against it then connects to itself and waits for a
+   * greeting that never comes, and the sink cannot listen there again.
+   */
+  private down: Server | null = null;
 
   private constructor(private port: number) {}
 
@@ -43,14 +49,21 @@ export class SmtpSink {
     for (let i = 0; i < count; i++) this.refusals.push({ code, message });
   }
 
-  /** Stops listening (connections are refused) until `listen` again, on the same port. */
+  /** Goes down (every connection is dropped at once) until `listen` again, on the same port. */
   async pause(): Promise<void> {
     const server = this.server;
     this.server = null;
-    if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
+    if (!server) return;
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    const down = createServer((socket) => socket.destroy());
+    await listenOn(down, this.port);
+    this.down = down;
   }
 
   async listen(): Promise<void> {
+    const down = this.down;
+    this.down = null;
+    if (down) await new Promise<void>((resolve) => down.close(() => resolve()));
     const server = new SMTPServer({
       authOptional: true,
       disabledCommands: ['STARTTLS'],
@@ -85,5 +98,18 @@ export class SmtpSink {
 
   async close(): Promise<void> {
     await this.pause();
+    const down = this.down;
+    this.down = null;
+    if (down) await new Promise<void>((resolve) => down.close(() => resolve()));
   }
+}
+
+function listenOn(server: Server, port: number): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
 }

@@ -51,19 +51,14 @@ export class SmtpSink {
 
   /** Goes down (every connection is dropped at once) until `listen` again, on the same port. */
   async pause(): Promise<void> {
-    const server = this.server;
-    this.server = null;
-    if (!server) return;
-    await new Promise<void>((resolve) => server.close(() => resolve()));
+    if (!(await this.stopServer())) return;
     const down = createServer((socket) => socket.destroy());
     await listenOn(down, this.port);
     this.down = down;
   }
 
   async listen(): Promise<void> {
-    const down = this.down;
-    this.down = null;
-    if (down) await new Promise<void>((resolve) => down.close(() => resolve()));
+    await this.stopDown();
     const server = new SMTPServer({
       authOptional: true,
       disabledCommands: ['STARTTLS'],
@@ -85,22 +80,28 @@ export class SmtpSink {
         );
       },
     });
-    await new Promise<void>((resolve, reject) => {
-      server.server.once('error', reject);
-      server.listen(this.port, '127.0.0.1', () => {
-        server.server.off('error', reject);
-        resolve();
-      });
-    });
+    await listenOn(server.server, this.port);
     this.server = server;
     this.port = (server.server.address() as AddressInfo).port;
   }
 
   async close(): Promise<void> {
-    await this.pause();
+    await this.stopServer();
+    await this.stopDown();
+  }
+
+  /** Closes the SMTP server, if it runs; answers whether it did. */
+  private async stopServer(): Promise<boolean> {
+    const server = this.server;
+    this.server = null;
+    if (server) await closed(server);
+    return server !== null;
+  }
+
+  private async stopDown(): Promise<void> {
     const down = this.down;
     this.down = null;
-    if (down) await new Promise<void>((resolve) => down.close(() => resolve()));
+    if (down) await closed(down);
   }
 }
 
@@ -113,3 +114,5 @@ function listenOn(server: Server, port: number): Promise<void> {
     });
   });
 }
+
+const closed = (server: { close(callback: () => void): unknown }) => new Promise<void>((resolve) => server.close(() => resolve()));

@@ -23,9 +23,4 @@ export class LlmSpend {
     const data: LlmSpendData = { tenant_id: tenantId, month: row.month, spend: row.spend, currency: row.currency, at: new Date().toISOString() };
     await this.outbox.add(manager, EventPublisher.envelope(Topics.LlmSpend, tenantId, data, newId('evt')), tenantId);
   }
-
-  /** After the metering transaction committed: `llm.spend` goes out now rather than at the relay's sweep. */
-  publishSoon(): void {
-    this.outbox.flushSoon();
-  }
 }

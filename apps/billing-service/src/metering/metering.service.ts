@@ -103,15 +103,14 @@ export class MeteringService {
     const { data } = event;
     if (!tenantId || tenantId !== data.tenant_id) return;
     const tokens = data.total_tokens;
-    const spent = await this.charges.transaction(async (manager) => {
-      if (!(await this.store.firstTime(event.id, manager)) || !(tokens > 0)) return false;
+    // `llm.spend` goes out once this commits (the wallet's transaction wakes the relay for what it queued)
+    await this.charges.transaction(async (manager) => {
+      if (!(await this.store.firstTime(event.id, manager)) || !(tokens > 0)) return;
       await this.store.addTokens(tenantId, data.at.slice(0, 10), tokens, manager);
       const key = data.key === 'tenant' ? 'tenant' : 'platform';
       const cost = await this.charges.onTokens(manager, { tenantId, eventId: event.id, model: data.model, tokens, key });
       if (cost) await this.spend.add(manager, tenantId, data.at, cost);
-      return cost !== null;
     });
-    if (spent) this.spend.publishSoon();
     await this.view.push(tenantId);
   }
 

@@ -25,11 +25,6 @@ export class Outbox {
     );
   }
 
-  /** Called after a commit that queued events. */
-  flushSoon(): void {
-    this.relay.wake();
-  }
-
   /** Runs `work` in `transaction` and publishes what it queued once it has committed (nothing queued: no relay pass). */
   relayAfter<T>(transaction: RunsInTransaction, work: (tx: EntityManager) => Promise<T>): Promise<T> {
     return this.relay.relayAfter(transaction, work);

@@ -48,7 +48,6 @@ export class InMemoryWallets
     return {
       add: async (_tx: EntityManager, envelope: EventEnvelope) => void this.pending.push(envelope),
       addMany: async (_tx: EntityManager, events: readonly { envelope: EventEnvelope }[]) => void this.pending.push(...events.map((e) => e.envelope)),
-      flushSoon: () => undefined,
       relayAfter: <T>(transaction: RunsInTransaction, work: (tx: EntityManager) => Promise<T>) => transaction(work),
     } as unknown as Outbox;
   }

@@ -2,7 +2,7 @@
 // /proc/stat, and the processes a message passes through (the services, Kafka, PostgreSQL, Redis) from
 // /proc/<pid>/stat, read as snapshots that are subtracted.
 import { readFileSync, readdirSync } from 'node:fs';
-import { cpuSecondsOf } from './measure.mjs';
+import { cpuSecondsOf, wakeUpsOf } from './measure.mjs';
 
 /** USER_HZ: 100 on every Linux this runs on. */
 const MS_PER_TICK = 10;
@@ -55,6 +55,28 @@ function pidTimes(pids) {
   return out;
 }
 
+/** Wake-ups each pid's threads have had so far. */
+function pidWakeUps(pids) {
+  const out = new Map();
+  for (const pid of pids) {
+    const n = wakeUpsOf(pid);
+    if (n !== null) out.set(pid, n);
+  }
+  return out;
+}
+
+/** Per group, the sum over its pids of a counter's growth (a pid new since `earlier` counts from zero). */
+function difference(now, earlier) {
+  const out = {};
+  for (const [name, values] of Object.entries(now)) {
+    const before = earlier[name] ?? new Map();
+    let sum = 0;
+    for (const [pid, v] of values) sum += v - (before.get(pid) ?? 0);
+    out[name] = sum;
+  }
+  return out;
+}
+
 /**
  * A snapshot of the machine and of named process groups (`{ name: [pid, …] }`), to subtract from a later one.
  * A pid present in the later snapshot only counts all its CPU (a connection opened meanwhile); one that went away
@@ -65,17 +87,19 @@ export class CpuSnapshot {
     this.at = performance.now();
     this.machine = machineBusyMs();
     this.groups = Object.fromEntries(Object.entries(groups).map(([name, pids]) => [name, pidTimes(pids)]));
+    this.wakeUps = Object.fromEntries(Object.entries(groups).map(([name, pids]) => [name, pidWakeUps(pids)]));
   }
 
-  /** `{ seconds, machine, groups: { name: ms } }` used between `earlier` and this snapshot. */
+  /**
+   * `{ seconds, machine, groups: { name: ms }, wakeUps: { name: n } }` used between `earlier` and this snapshot: CPU ms
+   * and wake-ups (voluntary context switches of every thread) of each group.
+   */
   since(earlier) {
-    const groups = {};
-    for (const [name, times] of Object.entries(this.groups)) {
-      const before = earlier.groups[name] ?? new Map();
-      let ms = 0;
-      for (const [pid, t] of times) ms += t - (before.get(pid) ?? 0);
-      groups[name] = ms;
-    }
-    return { seconds: (this.at - earlier.at) / 1000, machine: this.machine - earlier.machine, groups };
+    return {
+      seconds: (this.at - earlier.at) / 1000,
+      machine: this.machine - earlier.machine,
+      groups: difference(this.groups, earlier.groups),
+      wakeUps: difference(this.wakeUps, earlier.wakeUps ?? {}),
+    };
   }
 }

@@ -1,5 +1,5 @@
 // Numbers of a benchmark run: latency percentiles, peak memory of processes, and the progress line.
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 
 /** Latencies in milliseconds; percentiles by nearest rank. */
 export class Latencies {
@@ -44,6 +44,27 @@ export function cpuSecondsOf(pid) {
 
 /** USER_HZ: 100 on every Linux this runs on. */
 const CLOCK_TICKS = 100;
+
+/**
+ * How many times the threads of a process have gone to sleep and been woken so far (their voluntary context switches,
+ * summed over /proc/<pid>/task/*): a process's wake-ups; null when it is gone. Threads that ended meanwhile are not
+ * counted, so read over a window in which none does (a service's thread pool is made at start-up).
+ */
+export function wakeUpsOf(pid) {
+  try {
+    let total = 0;
+    for (const tid of readdirSync(`/proc/${pid}/task`)) {
+      try {
+        total += Number(/^voluntary_ctxt_switches:\s+(\d+)$/m.exec(readFileSync(`/proc/${pid}/task/${tid}/status`, 'utf8'))?.[1] ?? 0);
+      } catch {
+        // the thread ended between the listing and the read
+      }
+    }
+    return total;
+  } catch {
+    return null;
+  }
+}
 
 /**
  * Samples VmRSS of named processes while a scenario runs and keeps each one's peak (VmHWM is the lifetime peak,

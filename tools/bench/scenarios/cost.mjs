@@ -171,7 +171,7 @@ async function ceilingCost({ platform, rate, seconds, idleMachineRate, log }) {
     await openLoop({ rate, seconds, fire: async (i) => void ((await send(ceiling.url, 'ceiling', i)) === 200 && answered++) });
     const used = new CpuSnapshot(groups).since(start);
     const n = Math.max(1, answered);
-    return { answered, machine: (used.machine - idleMachineRate * used.seconds - used.groups[LOAD]) / n, process: used.groups.ceiling / n };
+    return { answered, machine: (used.machine - idleMachineRate * used.seconds - used.groups[LOAD]) / n, process: used.groups.ceiling / n, wakeUps: used.wakeUps.ceiling / n };
   } finally {
     await ceiling.stop();
   }
@@ -337,6 +337,9 @@ async function measureCost({ platform, seconds, rate, idleSeconds, pgSample = fa
   const net = (name) => (used.groups[name] - idleRate(idle.groups[name] ?? 0) * used.seconds) / n;
   const names = Object.keys(used.groups);
   const perMessage = Object.fromEntries(names.map((name) => [name, round(net(name), 2)]));
+  // Wake-ups a message causes in each group, over idle the same way.
+  const wakeUps = Object.fromEntries(names.map((name) => [name, (used.wakeUps[name] - ((idle.wakeUps[name] ?? 0) / idle.seconds) * used.seconds) / n]));
+  const ourWakeUps = names.filter((name) => ![SANDBOX, SANDBOX_PG, LOAD].includes(name)).reduce((sum, name) => sum + wakeUps[name], 0);
   const machine = (used.machine - idleRate(idle.machine) * used.seconds) / n;
   const ours = machine - net(SANDBOX) - net(SANDBOX_PG) - net(LOAD);
   const services = names.filter((name) => platform.pids()[name] && name !== SANDBOX);
@@ -378,6 +381,7 @@ async function measureCost({ platform, seconds, rate, idleSeconds, pgSample = fa
       ? [`- **the machine was busy with other work** (${round(idleRate(idle.machine) / 10, 0)}% of one core with our stack idle, on ${os.cpus().length} cores): the machine-wide figure is unreliable; read the sum over our processes.`]
       : []),
     `- per process, CPU ms per message over idle (and in all, idle included): ${names.map((name) => `${name} ${perMessage[name]} (${round(used.groups[name] / n, 2)})`).join(', ')}; ours summed from the processes (services without the sandbox, Kafka, PostgreSQL, Redis): ${round(measured, 2)}.`,
+    `- wake-ups per message over idle (voluntary context switches of every thread of the process; waking a sleeping process costs a 2-vCPU VM more than most of what it then does: tools/bench/wakeup-cost.cjs): **${round(ourWakeUps, 1)} summed over our processes** (the bare route: ${round(route.wakeUps, 1)} in its own process); ${names.map((name) => `${name} ${round(wakeUps[name], 1)}`).join(', ')}.`,
     `- idle: the stack (five services, sandbox apart) ${stackIdle}% of one core (target ≤ 10); each: ${names.filter((name) => platform.pids()[name]).map((name) => `${name} ${idlePercent(name)}%`).join(', ')}; Kafka ${idlePercent('kafka')}%, PostgreSQL backends ${idlePercent('postgres backends')}% (shared processes ${idlePercent('postgres shared')}%, other databases included), Redis ${idlePercent('redis')}%.`,
     `- PostgreSQL statements per message (per service), over idle (and in all, idle included): **${round(sqlTotal, 2)} statements in ${round(sqlTransactions, 2)} transactions** summed over our services (${round(sqlAll, 2)} in all; the sandbox apart); ${Object.entries(sql.services).filter(([, c]) => Math.abs(c.statements) >= 0.005).map(([app, c]) => `${app} ${round(c.statements, 2)} (${round(c.transactions, 2)} tx; ${round(c.all, 2)} in all)`).join(', ')}; the server counted ${round(sql.server, 2)} transactions per message on the run's database (the load generator's polling included).`,
     `- PostgreSQL statements per message by kind (the verb and its table; BEGIN and COMMIT are a transaction's own), over idle, most first: ${kinds.map(([app, kind, v]) => `${app} \`${kind}\` ${round(v, 2)}`).join(', ')}.`,

@@ -1,5 +1,6 @@
 import { Client } from 'pg';
 import { DataSource, type DataSourceOptions, type MixedList, type EntitySchema } from 'typeorm';
+import { PipeliningClient } from './pipelined-begin';
 import { PreparingClient } from './prepared-statements';
 import { StatementCountingLogger } from './statement-counter';
 
@@ -35,8 +36,9 @@ export function dataSourceOptions(url: string, db: ServiceDatabase, options: Dat
     logging: ['error'],
     logger: new StatementCountingLogger(['error']),
     // search_path makes the unqualified names of hand-written migrations land in the service's schema; the client
-    // prepares the statements the service runs again (prepared-statements.ts)
-    extra: { ...(options.preparedStatements === false ? {} : { Client: PreparingClient }), max: DB_POOL_SIZE, connectionTimeoutMillis: 5000, idleTimeoutMillis: 30000, application_name: db.schema, options: `-c search_path=${db.schema}` },
+    // prepares the statements the service runs again (prepared-statements.ts) and sends a transaction's BEGIN with its
+    // first statement (pipelined-begin.ts)
+    extra: { Client: options.preparedStatements === false ? PipeliningClient : PreparingClient, max: DB_POOL_SIZE, connectionTimeoutMillis: 5000, idleTimeoutMillis: 30000, application_name: db.schema, options: `-c search_path=${db.schema}` },
   };
 }
 

@@ -1,4 +1,5 @@
-import { Client, type QueryConfig } from 'pg';
+import type { QueryConfig } from 'pg';
+import { PipeliningClient } from './pipelined-begin';
 
 /**
  * How many statement texts a process prepares at most: each is prepared once per pooled connection and held by its
@@ -54,9 +55,10 @@ const names = new PreparedStatementNames();
  * The pool's client (`extra.Client` of the TypeORM options): a statement with parameters that the process runs again
  * is sent as a named prepared statement, parsed and planned once per connection instead of at every call (measured
  * against unnamed statements here: PostgreSQL's CPU per statement halved, the service's own down a quarter). Texts
- * without parameters (BEGIN, COMMIT, DDL, several statements in one) go as before.
+ * without parameters (BEGIN, COMMIT, DDL, several statements in one) go as before. A transaction's BEGIN goes with its
+ * first statement (PipeliningClient).
  */
-export class PreparingClient extends Client {
+export class PreparingClient extends PipeliningClient {
   override query(...args: unknown[]): never {
     const [text, values, callback] = args;
     if (typeof text === 'string' && Array.isArray(values) && values.length > 0 && callback === undefined) {

@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/
 import { randomUUID } from 'node:crypto';
 import { TOPIC_SPECS, type TopicSpec } from '@parley/contracts';
 import { ConfigResourceTypes, Kafka, KafkaJSNonRetriableError, logLevel, type Admin, type Consumer, type ConsumerConfig, type KafkaMessage, type LogEntry } from 'kafkajs';
+import { isStoppedByUs, markStoppedByUs, untilRejoined } from './consumer-rejoin';
 import { retryRetriable } from './errors';
 import { kafkaLogLevel } from './kafka-log';
 import { countConsumerWork } from './kafka-metrics';
@@ -209,16 +210,15 @@ export class KafkaConnection implements OnApplicationShutdown {
    * and the consumer then runs, or retries connecting, for the life of the process.
    */
   consumer(config: ConsumerConfig): Consumer {
-    let disconnected = false;
-    const consumer = this.kafka.consumer({
+    const consumer: Consumer = this.kafka.consumer({
       ...config,
       // kafkajs's own default for a consumer is 5 retries
-      retry: { retries: 5, ...config.retry, restartOnFailure: async () => !disconnected && !this.closed },
+      retry: { retries: 5, ...config.retry, restartOnFailure: async () => !isStoppedByUs(consumer) && !this.closed },
     });
     countConsumerWork(consumer, (topic) => this.logicalTopic(topic));
     const disconnect = consumer.disconnect.bind(consumer);
     consumer.disconnect = () => {
-      disconnected = true;
+      markStoppedByUs(consumer);
       return disconnect();
     };
     return consumer;
@@ -306,37 +306,4 @@ export class KafkaConnection implements OnApplicationShutdown {
     if (level === 'error') this.logger.error(text);
     else this.logger.warn(text);
   }
-}
-
-/**
- * Resolves when `consumer` has joined its group after a crash it restarts from; rejects if it crashed for good or was
- * disconnected meanwhile (kafkajs then drops its restart without a word). A crash that kafkajs restarts from drops the
- * consumer's group state, and with it any seek (KafkaConnection.runFromTheEnd).
- */
-function untilRejoined(consumer: Consumer): { promise: Promise<void>; cancel: () => void } {
-  const removers: (() => void)[] = [];
-  const cancel = () => removers.splice(0).forEach((remove) => remove());
-  const promise = new Promise<void>((resolve, reject) => {
-    let crashed = false;
-    removers.push(
-      consumer.on(consumer.events.CRASH, ({ payload }) => {
-        crashed = true;
-        if (!payload.restart) {
-          cancel();
-          reject(payload.error);
-        }
-      }),
-      consumer.on(consumer.events.GROUP_JOIN, () => {
-        if (!crashed) return;
-        cancel();
-        resolve();
-      }),
-      consumer.on(consumer.events.DISCONNECT, () => {
-        cancel();
-        reject(new Error('the consumer was disconnected before it joined its group again'));
-      }),
-    );
-  });
-  promise.catch(() => undefined); // observed only when the pinning needs it
-  return { promise, cancel };
 }

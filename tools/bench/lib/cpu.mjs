@@ -45,25 +45,20 @@ export function infrastructurePids(database) {
   return groups;
 }
 
-/** CPU ms each pid has used so far. */
-function pidTimes(pids) {
+/** `read(pid)` of each pid still there (read answers null for a pid that is gone). */
+function perPid(pids, read) {
   const out = new Map();
   for (const pid of pids) {
-    const s = cpuSecondsOf(pid);
-    if (s !== null) out.set(pid, s * 1000);
+    const value = read(pid);
+    if (value !== null) out.set(pid, value);
   }
   return out;
 }
 
-/** Wake-ups each pid's threads have had so far. */
-function pidWakeUps(pids) {
-  const out = new Map();
-  for (const pid of pids) {
-    const n = wakeUpsOf(pid);
-    if (n !== null) out.set(pid, n);
-  }
-  return out;
-}
+const cpuMsOf = (pid) => {
+  const seconds = cpuSecondsOf(pid);
+  return seconds === null ? null : seconds * 1000;
+};
 
 /** Per group, the sum over its pids of a counter's growth (a pid new since `earlier` counts from zero). */
 function difference(now, earlier) {
@@ -86,8 +81,8 @@ export class CpuSnapshot {
   constructor(groups) {
     this.at = performance.now();
     this.machine = machineBusyMs();
-    this.groups = Object.fromEntries(Object.entries(groups).map(([name, pids]) => [name, pidTimes(pids)]));
-    this.wakeUps = Object.fromEntries(Object.entries(groups).map(([name, pids]) => [name, pidWakeUps(pids)]));
+    this.groups = Object.fromEntries(Object.entries(groups).map(([name, pids]) => [name, perPid(pids, cpuMsOf)]));
+    this.wakeUps = Object.fromEntries(Object.entries(groups).map(([name, pids]) => [name, perPid(pids, wakeUpsOf)]));
   }
 
   /**
